@@ -1,0 +1,9 @@
+# common/: framing, logging, allocation (libc only: the launcher links
+# msg.c and log.c) and the JSON and event-loop helpers (yajl, libevent).
+COMMON_SRCS := $(wildcard common/*.c)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBCOMMON := $(BUILD)/libcommon.a
+$(BUILD)/obj/common/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,yajl libevent openssl)
+$(LIBCOMMON): $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^

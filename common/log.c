@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Tagged logging to stderr.  Libc only: the launcher links this file.
+ * Lines are written with one write(2) each so that the interleaved stderr
+ * of several processes stays line-atomic.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+
+static const char *log_proc = "airlock";
+static int log_verbose;
+
+void
+log_init(const char *tag, int debug)
+{
+	log_proc = tag;
+	log_verbose = debug;
+	if (getenv("AIRLOCK_DEBUG") != NULL)
+		log_verbose = 1;
+}
+
+const char *
+log_tag(void)
+{
+	return log_proc;
+}
+
+void
+log_setverbose(int v)
+{
+	log_verbose = v;
+}
+
+static void
+vlog(const char *level, int with_errno, int saved, const char *fmt,
+    va_list ap)
+{
+	char	line[1024];
+	int	n, m;
+
+	n = snprintf(line, sizeof(line), "%s[%d]: %s", log_proc,
+	    (int)getpid(), level);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = 0;
+	m = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	if (m < 0)
+		m = 0;
+	n += m;
+	if ((size_t)n >= sizeof(line) - 2)
+		n = sizeof(line) - 2 - 64;
+	if (with_errno)
+		n += snprintf(line + n, sizeof(line) - n - 1, ": %s",
+		    strerror(saved));
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	(void)!write(STDERR_FILENO, line, n);
+}
+
+#define LOGFN(name, level, errflag, gate)			\
+void								\
+name(const char *fmt, ...)					\
+{								\
+	va_list	ap;						\
+	int	saved = errno;					\
+	if (gate)						\
+		return;						\
+	va_start(ap, fmt);					\
+	vlog(level, errflag, saved, fmt, ap);			\
+	va_end(ap);						\
+	errno = saved;						\
+}
+
+LOGFN(log_warn, "", 1, 0)
+LOGFN(log_warnx, "", 0, 0)
+LOGFN(log_info, "", 0, 0)
+LOGFN(log_debug, "debug: ", 0, !log_verbose)
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	ap;
+	int	saved = errno;
+
+	va_start(ap, fmt);
+	vlog("fatal: ", 1, saved, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog("fatal: ", 0, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
+}

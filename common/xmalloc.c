@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Allocation helpers.  Libc only.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+
+void *
+xmalloc(size_t n)
+{
+	void	*p;
+
+	if (n == 0)
+		n = 1;
+	if ((p = malloc(n)) == NULL)
+		fatal("malloc %zu", n);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = calloc(nmemb, size)) == NULL)
+		fatal("calloc %zu x %zu", nmemb, size);
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = reallocarray(ptr, nmemb, size)) == NULL)
+		fatal("reallocarray %zu x %zu", nmemb, size);
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char	*p;
+
+	if ((p = strdup(s)) == NULL)
+		fatal("strdup");
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p;
+
+	if ((p = strndup(s, n)) == NULL)
+		fatal("strndup");
+	return p;
+}
+
+int
+xasprintf(char **ret, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vasprintf(ret, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatal("vasprintf");
+	return n;
+}
+
+void
+freezero_str(char *s)
+{
+	if (s == NULL)
+		return;
+	explicit_bzero(s, strlen(s));
+	free(s);
+}
+
+void
+strv_free(char **v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+size_t
+strv_len(char *const *v)
+{
+	size_t	n = 0;
+
+	while (v != NULL && v[n] != NULL)
+		n++;
+	return n;
+}
+
+char **
+strv_add(char **v, const char *s)
+{
+	size_t	n = strv_len(v);
+
+	v = xreallocarray(v, n + 2, sizeof(*v));
+	v[n] = xstrdup(s);
+	v[n + 1] = NULL;
+	return v;
+}

@@ -1,0 +1,9 @@
+# gatewayd/: airlock-gatewayd, the git push gateway (libevent, OpenSSL).
+GATEWAYD_SRCS := $(wildcard gatewayd/*.c)
+GATEWAYD_PKGS := libevent libevent_openssl openssl libseccomp zlib
+$(BUILD)/obj/gatewayd/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(GATEWAYD_PKGS))
+$(BUILD)/airlock-gatewayd: $(GATEWAYD_SRCS:%.c=$(BUILD)/obj/%.o) $(LIBPOLICY) $(LIBCOMMON)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(GATEWAYD_PKGS))
+ifneq ($(GATEWAYD_SRCS),)
+PROGS += $(BUILD)/airlock-gatewayd
+endif

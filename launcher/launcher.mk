@@ -1,0 +1,9 @@
+# launcher/: airlock-launcher. It links libc, libcap, libnl-route-3 and two
+# libc-only files of common/ (msg.c: the one frame validator; log.c) -- no
+# yajl, no libevent, no libseccomp: the supervisor compiles the BPF program.
+LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msg.c common/log.c common/xmalloc.c
+LAUNCHER_PKGS := libcap libnl-3.0 libnl-route-3.0
+$(BUILD)/obj/launcher/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(LAUNCHER_PKGS))
+$(BUILD)/airlock-launcher: $(LAUNCHER_SRCS:%.c=$(BUILD)/obj/%.o)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(LAUNCHER_PKGS))
+PROGS += $(BUILD)/airlock-launcher

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The settings file (SPEC §12, R-C5): layers merged in order, later wins,
+ * except that every key the managed layer sets wins over all and is
+ * reported as policy-locked.  Layers: built-in defaults ->
+ * ~/.config/airlock/settings.json -> --settings FILE ->
+ * /etc/airlock/managed-settings.json.  A settings file inside a workspace
+ * is never read.  Unknown keys and wrong types are errors naming the key.
+ * The sandbox-runtime format (top-level network/filesystem) is accepted
+ * and mapped onto sandbox.*.
+ */
+#ifndef AIRLOCK_SETTINGS_H
+#define AIRLOCK_SETTINGS_H
+
+#include <stddef.h>
+
+#include "policy/policy.h"
+
+struct code_host {
+	char	 *name;
+	char	**push_prefixes;	/* NULL-terminated */
+	char	 *upstream;		/* base URL; repo path appended */
+	char	 *ca_bundle;		/* NULL: system store */
+};
+
+struct push_rule {
+	char		*ref;		/* glob, e.g. refs/heads/release/\* */
+	enum pol_verdict action;
+};
+
+struct settings {
+	int		  sandbox_enabled;		/* default 1 */
+	int		  fail_if_unavailable;		/* default 0 */
+	int		  allow_unsandboxed;		/* default 1 */
+	char		**enabled_platforms;		/* linux, macos */
+	char		**allow_write;
+	char		**deny_write;
+	char		**allow_read;
+	char		**deny_read;
+	char		**allowed_domains;
+	char		**denied_domains;
+	enum pol_verdict  rules[POL_CLASS_MAX];
+	struct code_host *hosts;
+	size_t		  nhosts;
+	char		**linked_repos;			/* "owner/name" */
+	struct push_rule *push_rules;
+	size_t		  npush_rules;
+	char		 *credentials_file;		/* ~ expanded */
+	char		**locked;	/* dotted keys set by the managed layer */
+};
+
+#define SETTINGS_MANAGED_PATH	"/etc/airlock/managed-settings.json"
+
+/* Fill with built-in defaults. */
+void	settings_defaults(struct settings *);
+/*
+ * Load all layers.  user_file NULL: ~/.config/airlock/settings.json when it
+ * exists; cli_file NULL: none; managed_file NULL: SETTINGS_MANAGED_PATH.
+ * Returns 0, or -1 with a message naming the file and key in err.
+ */
+int	settings_load(struct settings *, const char *user_file,
+	    const char *cli_file, const char *managed_file, char *err,
+	    size_t errlen);
+/* Merge one JSON text as a layer (managed != 0: record locked keys). */
+int	settings_merge_text(struct settings *, const char *text, size_t len,
+	    const char *origin, int managed, char *err, size_t errlen);
+int	settings_is_locked(const struct settings *, const char *dotted_key);
+void	settings_free(struct settings *);
+
+#endif
