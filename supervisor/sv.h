@@ -180,6 +180,8 @@ void		 sv_sessions_daemon_died(enum sv_daemon_kind);
 void		 sv_session_violation(const char *session_id,
 		    const char *action, const char *target);
 struct sv_session *sv_session_find(const char *id);
+/* The SIGCHLD reaper found a host pid; 1 if it was a session's. */
+int		 sv_session_reaped(pid_t, int status);
 /* For gatewayd: the session's origin repo and whether it exists. */
 const char	*sv_session_origin(const struct sv_session *);
 void		 sv_status_json(struct jgen *);

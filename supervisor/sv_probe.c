@@ -103,13 +103,9 @@ probe_seccomp(void)
 }
 
 static void
-add_reason(struct sv_probe *p, const char *fmt, const char *arg)
+add_reason(struct sv_probe *p, const char *reason)
 {
-	char	*s;
-
-	xasprintf(&s, fmt, arg);
-	p->reasons = strv_add(p->reasons, s);
-	free(s);
+	p->reasons = strv_add(p->reasons, reason);
 }
 
 void
@@ -127,23 +123,28 @@ sv_probe_run(struct sv_probe *p)
 		    &v) == 0 && v == 0)
 			add_reason(p, "unprivileged user namespaces are "
 			    "disabled (kernel.unprivileged_userns_clone=0); fix:"
-			    " sysctl -w kernel.unprivileged_userns_clone=1%s",
-			    "");
+			    " sysctl -w kernel.unprivileged_userns_clone=1");
 		else if (read_int_file(
 		    "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
 		    &v) == 0 && v == 1) {
 			add_reason(p, "AppArmor restricts unprivileged user "
 			    "namespaces (kernel.apparmor_restrict_unprivileged_"
 			    "userns=1); fix: `airlock setup` installs the "
-			    "profile in contrib/apparmor/airlock%s", "");
+			    "profile in contrib/apparmor/airlock");
 			p->requires_install = 1;
 		} else if (read_int_file("/proc/sys/user/max_user_namespaces",
 		    &v) == 0 && v == 0)
 			add_reason(p, "user namespaces are disabled "
-			    "(user.max_user_namespaces=0)%s", "");
+			    "(user.max_user_namespaces=0)");
 		else
-			add_reason(p, "cannot create user/mount/pid/net "
+		{
+			char *r;
+
+			xasprintf(&r, "cannot create user/mount/pid/net "
 			    "namespaces: %s", strerror(err));
+			add_reason(p, r);
+			free(r);
+		}
 	}
 
 	abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0,
@@ -152,15 +153,15 @@ sv_probe_run(struct sv_probe *p)
 		p->landlock_abi = abi;
 	else if (errno == EOPNOTSUPP)
 		add_reason(p, "Landlock is built in but not enabled: add "
-		    "\"landlock\" to the lsm= kernel parameter%s", "");
+		    "\"landlock\" to the lsm= kernel parameter");
 	else
 		add_reason(p, "Landlock is not available in this kernel "
-		    "(needs 5.13+ with CONFIG_SECURITY_LANDLOCK)%s", "");
+		    "(needs 5.13+ with CONFIG_SECURITY_LANDLOCK)");
 
 	if (probe_seccomp() == 0)
 		p->seccomp = 1;
 	else
-		add_reason(p, "seccomp filters cannot be loaded%s", "");
+		add_reason(p, "seccomp filters cannot be loaded");
 
 	p->available = p->userns && p->landlock_abi > 0 && p->seccomp;
 	xasprintf(&p->notes, "native: user+mount+pid+net namespaces %s, "
