@@ -48,6 +48,11 @@ static const char *const deny_eperm[] = {
 	"vhangup", "iopl", "ioperm",
 };
 
+static const uint64_t bad_persona[] = {
+	ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC, MMAP_PAGE_ZERO,
+	ADDR_COMPAT_LAYOUT, ADDR_LIMIT_3GB, ADDR_LIMIT_32BIT,
+};
+
 int
 sv_seccomp_compile(void **bufp, size_t *lenp)
 {
@@ -101,12 +106,17 @@ sv_seccomp_compile(void **bufp, size_t *lenp)
 	    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCLINUX)) != 0)
 		goto out;
 
-	/* personality: only the default and queries. */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-	    SCMP_SYS(personality), 2,
-	    SCMP_A0(SCMP_CMP_NE, PER_LINUX),
-	    SCMP_A0(SCMP_CMP_NE, 0xffffffffULL)) != 0)
-		goto out;
+	/*
+	 * personality: no flag that weakens the address space (ASLR off,
+	 * READ_IMPLIES_EXEC, page zero).  libseccomp cannot compare one
+	 * argument twice in a rule, so the query value 0xffffffff is kept
+	 * apart by the top bit, which no real personality sets.
+	 */
+	for (i = 0; i < sizeof(bad_persona) / sizeof(bad_persona[0]); i++)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+		    SCMP_SYS(personality), 1, SCMP_A0(SCMP_CMP_MASKED_EQ,
+		    bad_persona[i] | 0x80000000ULL, bad_persona[i])) != 0)
+			goto out;
 
 	/* Export through a memfd: libseccomp 2.5 writes BPF to an fd. */
 	if ((mfd = memfd_create("airlock-seccomp", MFD_CLOEXEC)) == -1)
