@@ -77,6 +77,8 @@ launch_wait(pid_t init, int pidpipe)
 	int32_t	hostpid = (int32_t)init;
 	int	status;
 
+	/* We keep nothing, not even the caps of the user namespace. */
+	caps_drop_all();
 	if (write(pidpipe, &hostpid, sizeof(hostpid)) != sizeof(hostpid))
 		die("pid pipe");
 	while (waitpid(init, &status, 0) == -1)

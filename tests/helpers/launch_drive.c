@@ -59,6 +59,8 @@
 
 static struct msg_link	link_l;
 static int		verbose;
+static int		listeners[8];	/* kept open and served, as proxyd */
+static int		nlisteners;
 
 static void
 send_op(uint32_t op, uint32_t flags, const char *src, const char *dst)
@@ -211,10 +213,10 @@ copy_fd(int from, int to)
 static int
 run_exec(uint32_t id, const char *cwd, char **argv, char **envp)
 {
-	struct pollfd	pfd[3];
+	struct pollfd	pfd[3 + 8];
 	struct msgbuf	b;
 	struct msg	m;
-	int		status = -1, exited = 0, i, open_fds = 2;
+	int		status = -1, exited = 0, i, c, open_fds = 2;
 
 	msgbuf_init(&b, MSG_EXEC);
 	msg_put_u32(&b, id);
@@ -244,12 +246,25 @@ run_exec(uint32_t id, const char *cwd, char **argv, char **envp)
 	pfd[1].fd = msg_take_fd(&m, 1);
 	msg_free(&m);
 	pfd[2].fd = link_l.fd;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < nlisteners; i++)
+		pfd[3 + i].fd = listeners[i];
+	for (i = 0; i < 3 + nlisteners; i++)
 		pfd[i].events = POLLIN;
 
 	while (open_fds > 0 || !exited) {
-		if (poll(pfd, 3, -1) == -1)
+		if (poll(pfd, 3 + nlisteners, -1) == -1)
 			fatal("poll");
+		/* Answer a connection made from inside, on the host side. */
+		for (i = 3; i < 3 + nlisteners; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if ((c = accept4(pfd[i].fd, NULL, NULL,
+			    SOCK_CLOEXEC)) == -1)
+				continue;
+			if (write(c, "hello-from-host\n", 16) != 16)
+				log_warn("listener write");
+			close(c);
+		}
 		for (i = 0; i < 2; i++) {
 			if (pfd[i].fd == -1 || pfd[i].revents == 0)
 				continue;
@@ -445,7 +460,8 @@ main(int argc, char *argv[])
 			uint32_t kind = msg_get_u32(&m), port = msg_get_u32(&m);
 
 			/* We keep the listener open, as proxyd would. */
-			(void)msg_take_fd(&m, 0);
+			if (nlisteners < 8)
+				listeners[nlisteners++] = msg_take_fd(&m, 0);
 			snprintf(env, sizeof(env), "AIRLOCK_PORT_%s=%u",
 			    kind == LISTEN_HTTP ? "HTTP" : kind ==
 			    LISTEN_SOCKS ? "SOCKS" : "GIT", port);

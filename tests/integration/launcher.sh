@@ -105,7 +105,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..27"
+echo "1..28"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -133,10 +133,13 @@ out=$(run -- sh -c 'for p in /root /home /var /srv /work /mnt /boot \
 [ -z "$out" ]
 t "unbound host paths are invisible" $? "$out"
 
-out=$(run --ro-bind "$W/ro" "$W/ro" -- sh -c "echo x > $W/ro/f")
+# With a Landlock rw rule on it, so that the mount alone must refuse.
+out=$(run --ro-bind "$W/ro" "$W/ro" --landlock-rw "$W/ro" -- sh -c \
+    "echo x > $W/ro/f")
 rc=$?
-[ $rc -ne 0 ] && [ ! -e "$W/ro/f" ]
-t "a read-only bind refuses writes" $? "$out"
+[ $rc -ne 0 ] && [ ! -e "$W/ro/f" ] &&
+    echo "$out" | grep -q "Read-only file system"
+t "a read-only bind refuses writes (the mount alone)" $? "$out"
 
 out=$(run -- sh -c 'cat /proc/1/comm; ls /proc | grep -c "^[0-9]"')
 [ "$(echo "$out" | head -1)" = airlock-launche ] &&
@@ -173,11 +176,14 @@ kill "$HOSTL" 2>/dev/null
 wait "$HOSTL" 2>/dev/null
 
 out=$(run --listen http -- bash -c \
-    'exec 3<>/dev/tcp/127.0.0.1/$AIRLOCK_PORT_HTTP && echo OWN; \
+    'exec 3<>/dev/tcp/127.0.0.1/$AIRLOCK_PORT_HTTP && read -r l <&3 && \
+     echo "OWN $l"; \
      exec 4<>/dev/tcp/127.0.0.1/$((AIRLOCK_PORT_HTTP + 1)) && echo OTHER')
-echo "$out" | grep -q OWN && ! echo "$out" | grep -q OTHER &&
+echo "$out" | grep -q "OWN hello-from-host" &&
+    ! echo "$out" | grep -q OTHER &&
     echo "$out" | grep -q "Permission denied"
-t "Landlock: TCP connect only to the session's own listener" $? "$out"
+t "a listener made inside is served from the host; connect only to it" \
+    $? "$out"
 
 out=$(run --bind "$W/rw" "$W/rw" --mask "$W/rw/secret.txt" \
     --mask "$W/rw/secretdir" --mask "$W/rw/not-there" -- sh -c \
@@ -335,6 +341,21 @@ out=$(run --bind "$W/rw" "$W/rw" --file /tmp/t/target "visible" \
 rm -f "$W/rw/planted"
 ! echo "$out" | grep -q visible
 t "a mask through a planted symlink resolves inside the sandbox" $? "$out"
+
+# A read-only bind is read-only all the way down: a writable mount under
+# its source (made here by root) must not stay writable inside.
+if [ "$(id -u)" = 0 ] && mkdir -p "$W/ro/sub" &&
+    mount -t tmpfs -o mode=0777 airlock-test-sub "$W/ro/sub"; then
+	out=$(run --ro-bind "$W/ro" "$W/ro" --landlock-rw "$W/ro" -- sh -c \
+	    "echo x > $W/ro/sub/f")
+	rc=$?
+	[ $rc -ne 0 ] && [ ! -e "$W/ro/sub/f" ] &&
+	    echo "$out" | grep -q "Read-only file system"
+	t "a submount under a read-only bind is read-only too" $? "$out"
+	umount "$W/ro/sub"
+else
+	ok "a submount under a read-only bind is read-only too # SKIP not root"
+fi
 
 cd /
 rm -rf "$WORK"
