@@ -275,6 +275,7 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	mount_build(plan);
 	abi = landlock_apply(plan, &gaps);
 	caps_drop_all();
+	exec_check_seccomp(plan);
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);
 	msg_put_u32(&b, (uint32_t)hostpid);

@@ -15,6 +15,7 @@
  *   --proc DST | --dev DST | --mask PATH | --ro PATH | --file DST CONTENT
  *   --landlock-rw PATH | --landlock-ro PATH | --listen http|socks|git
  *   --rlimit nproc|nofile|as|fsize|cpu|core N | --seccomp-eperm NAME|NR
+ *   --seccomp-invalid (a program the kernel refuses)
  *   --no-net-ns | --no-landlock-net | --no-scope | --no-defaults
  *   --cwd DIR | --env K=V | --repeat N | --pidfile FILE
  * By default: /usr, /etc, /opt read-only, /bin /sbin /lib* as on the host
@@ -421,6 +422,17 @@ main(int argc, char *argv[])
 			msg_put_u64(&b, strtoull(a2, NULL, 10));
 			if (msg_send(&link_l, &b, NULL, 0) == -1)
 				fatal("send rlimit");
+			msgbuf_free(&b);
+		} else if (strcmp(o, "--seccomp-invalid") == 0) {
+			/* No final RET: the kernel's checker refuses it. */
+			struct sock_filter bad = BPF_STMT(BPF_LD | BPF_W |
+			    BPF_ABS, 0);
+
+			msgbuf_init(&b, MSG_PLAN_SECCOMP);
+			msg_put_u32(&b, 0);
+			msg_put_blob(&b, &bad, sizeof(bad));
+			if (msg_send(&link_l, &b, NULL, 0) == -1)
+				fatal("send seccomp");
 			msgbuf_free(&b);
 		} else if (ONE("--seccomp-eperm") && nnr < 16)
 			nrs[nnr++] = syscall_nr(a1);

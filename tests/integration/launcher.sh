@@ -105,7 +105,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..28"
+echo "1..30"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -245,6 +245,16 @@ out=$(run --seccomp-eperm mkdir --seccomp-eperm mkdirat -- sh -c \
 echo "$out" | grep -q "Operation not permitted" &&
     echo "$out" | grep -q 'Seccomp:[[:space:]]*2'
 t "the plan's seccomp program is loaded into each command" $? "$out"
+
+out=$(run --seccomp-invalid -- true)
+rc=$?
+[ $rc = 125 ] && echo "$out" | grep -q "seccomp program rejected"
+t "a seccomp program the kernel rejects fails the launch" $? "rc=$rc $out"
+
+out=$(run -- sh -c 'kill -TERM 1; kill -KILL 1; kill -HUP 1; sleep 0.3; \
+    echo ALIVE')
+[ "$out" = ALIVE ]
+t "a command cannot stop the sandbox's init by signalling pid 1" $? "$out"
 
 out=$(run --rlimit nofile 17 -- sh -c 'ulimit -n')
 [ "$out" = 17 ]
