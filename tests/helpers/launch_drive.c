@@ -296,7 +296,8 @@ main(int argc, char *argv[])
 	const char	*launcher = NULL, *cwd = "/", *pidfile = NULL;
 	char		 self[PATH_MAX], **envp = NULL, env[64], *dir;
 	long		 nrs[16];
-	int		 sv[2], i, nnr = 0, repeat = 1, status = 0, defaults = 1;
+	int		 sv[2], i, nnr = 0, repeat = 1, status = 0;
+	int		 defaults = 1;
 	uint32_t	 flags = PLAN_F_NET_NS | PLAN_F_LANDLOCK_NET |
 			     PLAN_F_LANDLOCK_SCOPE;
 	struct msgbuf	 b;
