@@ -49,7 +49,7 @@ net_lo_up(void)
 }
 
 static uint16_t
-net_listen(uint32_t kind)
+net_listen(uint32_t kind, uint32_t port)
 {
 	struct sockaddr_in	 sin;
 	socklen_t		 slen = sizeof(sin);
@@ -61,8 +61,9 @@ net_listen(uint32_t kind)
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)port);
 	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == -1)
-		die("listener bind 127.0.0.1");
+		die("listener bind 127.0.0.1:%u", port);
 	if (listen(fd, 128) == -1)
 		die("listen");
 	if (getsockname(fd, (struct sockaddr *)&sin, &slen) == -1)
@@ -86,7 +87,7 @@ net_setup(struct launch_plan *plan)
 	if (plan->flags & PLAN_F_NET_NS)
 		net_lo_up();
 	PLAN_FOREACH(it, plan, MSG_PLAN_LISTEN) {
-		it->port = net_listen(it->op);
+		it->port = net_listen(it->op, it->port);
 		log_debug("listener kind %u on 127.0.0.1:%u", it->op,
 		    it->port);
 	}

@@ -42,6 +42,7 @@ plan_add(struct launch_plan *plan, struct msg *m)
 {
 	struct launch_item	*it;
 	const void		*data;
+	uint32_t		 port;
 
 	it = xcalloc(1, sizeof(*it));
 	it->type = m->info->type;
@@ -85,8 +86,12 @@ plan_add(struct launch_plan *plan, struct msg *m)
 		break;
 	case MSG_PLAN_LISTEN:
 		it->op = msg_get_u32(m);
+		port = msg_get_u32(m);
 		if (it->op < LISTEN_HTTP || it->op >= LISTEN_MAX)
 			diex("plan: unknown listener kind %u", it->op);
+		if (port == 0 || port > UINT16_MAX)
+			diex("plan: listener port %u", port);
+		it->port = (uint16_t)port;
 		break;
 	default:
 		diex("plan: %s out of sequence", m->info->name);

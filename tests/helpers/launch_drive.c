@@ -413,6 +413,9 @@ main(int argc, char *argv[])
 			msg_put_u32(&b, strcmp(a1, "http") == 0 ? LISTEN_HTTP :
 			    strcmp(a1, "socks") == 0 ? LISTEN_SOCKS :
 			    LISTEN_GIT);
+			msg_put_u32(&b, strcmp(a1, "http") == 0 ?
+			    LISTEN_PORT_HTTP : strcmp(a1, "socks") == 0 ?
+			    LISTEN_PORT_SOCKS : LISTEN_PORT_GIT);
 			if (msg_send(&link_l, &b, NULL, 0) == -1)
 				fatal("send listen");
 			msgbuf_free(&b);
