@@ -349,6 +349,21 @@ mount_dev(const char *dst)
 }
 
 /*
+ * A path to mask or write-protect that the sandbox cannot reach needs
+ * nothing: missing, or beneath a directory the user may not search (we
+ * have no capability over files the user does not own, nor will any
+ * process inside).
+ */
+static int
+mount_unreachable(const char *dst)
+{
+	if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
+		return 0;
+	log_debug("%s: %s, skipped", dst, strerror(errno));
+	return 1;
+}
+
+/*
  * Deny-read (R-L2): a directory gets an empty read-only tmpfs of mode
  * 000, anything else an empty mode-000 file bound read-only over it.
  * Read-only, so that the owner cannot chmod its way back in.  A missing
@@ -363,7 +378,7 @@ mount_mask(const char *dst)
 	int			 fd;
 
 	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		if (mount_unreachable(dst))
 			return;
 		die("mask %s", dst);
 	}
@@ -395,7 +410,7 @@ mount_remount_ro(const char *dst)
 	int			 fd;
 
 	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		if (mount_unreachable(dst))
 			return;
 		die("read-only %s", dst);
 	}

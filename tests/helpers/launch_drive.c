@@ -13,7 +13,8 @@
  *   --ro-bind SRC DST | --bind SRC DST | --bind-no-landlock SRC DST
  *   --dev-bind SRC DST | --tmpfs DST | --dir DST | --symlink TARGET DST
  *   --proc DST | --dev DST | --mask PATH | --ro PATH | --file DST CONTENT
- *   --landlock-rw PATH | --landlock-ro PATH | --listen http|socks|git
+ *   --landlock-rw PATH | --landlock-ro PATH | --listen KIND[:PORT]
+ *     (KIND http, socks or git; PORT defaults to LISTEN_PORT_*, 0: any)
  *   --rlimit nproc|nofile|as|fsize|cpu|core N | --seccomp-eperm NAME|NR
  *   --seccomp-invalid (a program the kernel refuses)
  *   --no-net-ns | --no-landlock-net | --no-scope | --no-defaults
@@ -409,13 +410,18 @@ main(int argc, char *argv[])
 		else if (ONE("--landlock-ro"))
 			send_ll(LL_RO, a1);
 		else if (ONE("--listen")) {
+			/* KIND or KIND:PORT (default: the fixed port). */
+			const char *colon = strchr(a1, ':');
+			uint32_t kind = strncmp(a1, "http", 4) == 0 ?
+			    LISTEN_HTTP : strncmp(a1, "socks", 5) == 0 ?
+			    LISTEN_SOCKS : LISTEN_GIT;
+
 			msgbuf_init(&b, MSG_PLAN_LISTEN);
-			msg_put_u32(&b, strcmp(a1, "http") == 0 ? LISTEN_HTTP :
-			    strcmp(a1, "socks") == 0 ? LISTEN_SOCKS :
-			    LISTEN_GIT);
-			msg_put_u32(&b, strcmp(a1, "http") == 0 ?
-			    LISTEN_PORT_HTTP : strcmp(a1, "socks") == 0 ?
-			    LISTEN_PORT_SOCKS : LISTEN_PORT_GIT);
+			msg_put_u32(&b, kind);
+			msg_put_u32(&b, colon != NULL ? (uint32_t)atoi(colon +
+			    1) : kind == LISTEN_HTTP ? LISTEN_PORT_HTTP :
+			    kind == LISTEN_SOCKS ? LISTEN_PORT_SOCKS :
+			    LISTEN_PORT_GIT);
 			if (msg_send(&link_l, &b, NULL, 0) == -1)
 				fatal("send listen");
 			msgbuf_free(&b);

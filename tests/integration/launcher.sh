@@ -146,9 +146,10 @@ out=$(run -- sh -c 'cat /proc/1/comm; ls /proc | grep -c "^[0-9]"')
     [ "$(echo "$out" | tail -1)" -le 4 ]
 t "/proc shows only the sandbox (pid 1 is init)" $? "$out"
 
-# A listener on the host's loopback: launch_drive with --no-net-ns makes
-# the launcher create it in the host's namespace and keeps it open.
-$AS $DRIVE --no-net-ns --no-landlock-net --listen http \
+# A listener on the host's loopback (port 0: the kernel picks a free one):
+# launch_drive with --no-net-ns makes the launcher create it in the host's
+# namespace and keeps it open.
+$AS $DRIVE --no-net-ns --no-landlock-net --listen http:0 \
     --bind "$W/rw" "$W/rw" -- sh -c \
     "echo \$AIRLOCK_PORT_HTTP > $W/rw/hostport.tmp; \
      mv $W/rw/hostport.tmp $W/rw/hostport; exec sleep 654321" \
