@@ -167,26 +167,23 @@ mount_point(const char *dst, int isdir)
 
 /* The flags a remount must keep: the kernel locks them in a userns. */
 static unsigned long
-mount_locked_flags(const char *path)
+mount_locked_flags(const struct statvfs *sv)
 {
-	struct statvfs	sv;
 	unsigned long	f = 0;
 
-	if (statvfs(path, &sv) == -1)
-		die("statvfs %s", path);
-	if (sv.f_flag & ST_RDONLY)
+	if (sv->f_flag & ST_RDONLY)
 		f |= MS_RDONLY;
-	if (sv.f_flag & ST_NOSUID)
+	if (sv->f_flag & ST_NOSUID)
 		f |= MS_NOSUID;
-	if (sv.f_flag & ST_NODEV)
+	if (sv->f_flag & ST_NODEV)
 		f |= MS_NODEV;
-	if (sv.f_flag & ST_NOEXEC)
+	if (sv->f_flag & ST_NOEXEC)
 		f |= MS_NOEXEC;
-	if (sv.f_flag & ST_NOATIME)
+	if (sv->f_flag & ST_NOATIME)
 		f |= MS_NOATIME;
-	if (sv.f_flag & ST_NODIRATIME)
+	if (sv->f_flag & ST_NODIRATIME)
 		f |= MS_NODIRATIME;
-	if (sv.f_flag & ST_RELATIME)
+	if (sv->f_flag & ST_RELATIME)
 		f |= MS_RELATIME;
 	if ((f & (MS_NOATIME | MS_RELATIME)) == 0)
 		f |= MS_STRICTATIME;
@@ -220,6 +217,7 @@ mount_unescape(char *s)
 static void
 mount_remount_tree(const char *top, unsigned long add)
 {
+	struct statvfs	 sv;
 	FILE	*f;
 	char	*line = NULL, *mp, *save;
 	size_t	 cap = 0, tl = strlen(top);
@@ -238,8 +236,22 @@ mount_remount_tree(const char *top, unsigned long add)
 		if (strncmp(mp, top, tl) != 0 ||
 		    (mp[tl] != '\0' && mp[tl] != '/'))
 			continue;
+		if (statvfs(mp, &sv) == -1) {
+			/*
+			 * A submount we cannot reach (beneath a directory the
+			 * user may not search, or covered by another mount)
+			 * cannot be reached from inside either.
+			 */
+			if (mp[tl] != '\0' && (errno == EACCES ||
+			    errno == ENOENT)) {
+				log_debug("%s: %s, not remounted", mp,
+				    strerror(errno));
+				continue;
+			}
+			die("statvfs %s", mp);
+		}
 		if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT |
-		    mount_locked_flags(mp) | add, NULL) == -1)
+		    mount_locked_flags(&sv) | add, NULL) == -1)
 			die("remount %s", mp);
 	}
 	free(line);
