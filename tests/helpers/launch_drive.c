@@ -19,6 +19,7 @@
  *   --seccomp-invalid (a program the kernel refuses)
  *   --no-net-ns | --no-landlock-net | --no-scope | --no-defaults
  *   --cwd DIR | --env K=V | --repeat N | --pidfile FILE
+ *   --term-after MS (then MSG_EXEC_SIGNAL SIGTERM to the first exec)
  * By default: /usr, /etc, /opt read-only, /bin /sbin /lib* as on the host
  * (symlink or read-only bind), /proc, /dev, a tmpfs /tmp; Landlock grants
  * read+execute on / and full access on /tmp, /dev and every --bind,
@@ -38,6 +39,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +65,7 @@ static struct msg_link	link_l;
 static int		verbose;
 static int		listeners[8];	/* kept open and served, as proxyd */
 static int		nlisteners;
+static int		signal_after = -1;	/* ms, then SIGTERM the exec */
 
 static void
 send_op(uint32_t op, uint32_t flags, const char *src, const char *dst)
@@ -254,8 +257,19 @@ run_exec(uint32_t id, const char *cwd, char **argv, char **envp)
 		pfd[i].events = POLLIN;
 
 	while (open_fds > 0 || !exited) {
-		if (poll(pfd, 3 + nlisteners, -1) == -1)
+		if ((c = poll(pfd, 3 + nlisteners, signal_after)) == -1)
 			fatal("poll");
+		if (c == 0) {
+			/* As airlockd on a timeout: TERM the exec's group. */
+			msgbuf_init(&b, MSG_EXEC_SIGNAL);
+			msg_put_u32(&b, id);
+			msg_put_u32(&b, SIGTERM);
+			if (msg_send(&link_l, &b, NULL, 0) == -1)
+				fatal("send signal");
+			msgbuf_free(&b);
+			signal_after = -1;
+			continue;
+		}
 		/* Answer a connection made from inside, on the host side. */
 		for (i = 3; i < 3 + nlisteners; i++) {
 			if (pfd[i].revents == 0)
@@ -452,6 +466,8 @@ main(int argc, char *argv[])
 			envp = strv_add(envp, a1);
 		else if (ONE("--repeat"))
 			repeat = atoi(a1);
+		else if (ONE("--term-after"))
+			signal_after = atoi(a1);
 		else if (ONE("--pidfile"))
 			pidfile = a1;
 		else if (ONE("-L"))

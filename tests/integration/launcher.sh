@@ -105,7 +105,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..30"
+echo "1..31"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -260,6 +260,14 @@ t "a command cannot stop the sandbox's init by signalling pid 1" $? "$out"
 out=$(run --rlimit nofile 17 -- sh -c 'ulimit -n')
 [ "$out" = 17 ]
 t "the plan's rlimits apply to each command" $? "$out"
+
+# The background sleep holds stdout: only a signal to the whole process
+# group lets the exec's streams end (else timeout's 20 s run out).
+out=$(timeout 20 $AS $DRIVE --term-after 500 -- sh -c \
+    'sleep 100 & sleep 100; echo SURVIVED' 2>&1)
+rc=$?
+[ $rc = 143 ] && ! echo "$out" | grep -q SURVIVED
+t "MSG_EXEC_SIGNAL reaches the exec's whole process group" $? "rc=$rc $out"
 
 out=$(run -- /nonexistent/cmd)
 rc=$?
