@@ -133,6 +133,29 @@ px_sigterm(int sig, short ev, void *arg)
 	px_shutdown();
 }
 
+/*
+ * The resolver reads its configuration now: after sandbox_self() no file
+ * can be opened.  AIRLOCK_RESOLV_CONF (set by tests, never by airlockd)
+ * replaces /etc/resolv.conf, so tests can point proxyd at a DNS server on
+ * loopback.
+ */
+static void
+px_dns_init(void)
+{
+	const char *conf = getenv("AIRLOCK_RESOLV_CONF");
+	int	 rc;
+
+	if ((px_dns = evdns_base_new(px_base, 0)) == NULL)
+		fatalx("evdns_base_new");
+	rc = evdns_base_resolv_conf_parse(px_dns, DNS_OPTIONS_ALL,
+	    conf != NULL ? conf : "/etc/resolv.conf");
+	if (rc != 0)
+		log_warnx("resolver configuration %s: error %d",
+		    conf != NULL ? conf : "/etc/resolv.conf", rc);
+	if (evdns_base_load_hosts(px_dns, NULL) != 0)
+		log_warnx("cannot load /etc/hosts");
+}
+
 /* Many tunnels mean many fds: take the whole hard limit. */
 static void
 px_raise_nofile(void)
@@ -165,19 +188,7 @@ proxyd_main(void)
 		fatal("fcntl channel");
 	if ((px_base = event_base_new()) == NULL)
 		fatalx("event_base_new");
-	/*
-	 * The resolver reads /etc/resolv.conf and /etc/hosts now: after
-	 * sandbox_self() no file can be opened.
-	 */
-	px_dns = evdns_base_new(px_base, EVDNS_BASE_INITIALIZE_NAMESERVERS |
-	    EVDNS_BASE_DISABLE_WHEN_INACTIVE);
-	if (px_dns == NULL) {
-		log_warnx("no resolver configuration: using defaults");
-		if ((px_dns = evdns_base_new(px_base, 0)) == NULL)
-			fatalx("evdns_base_new");
-	}
-	if (evdns_base_load_hosts(px_dns, NULL) != 0)
-		log_warnx("cannot load /etc/hosts");
+	px_dns_init();
 	px_link_ev = event_new(px_base, MSG_CHILD_FD, EV_READ | EV_PERSIST,
 	    px_dispatch_airlockd, NULL);
 	px_sigterm_ev = evsignal_new(px_base, SIGTERM, px_sigterm, NULL);

@@ -64,7 +64,9 @@ start_drive() {
 	fd=$2
 	shift 2
 	mkfifo "$T/$name.in"
-	"$DRIVE" "$@" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" &
+	# the children must not hold the other drivers' fifos open
+	"$DRIVE" "$@" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" \
+	    4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 	echo $! >"$T/$name.pid"
 	eval "exec $fd>\"\$T/\$name.in\""
 	i=0
@@ -109,7 +111,24 @@ while [ ! -f "$T/srv/ports" ]; do
 done
 read -r HP TP <"$T/srv/ports"
 
-echo "1..34"
+# Every driver's proxyd resolves through a DNS server on loopback only:
+# rebind.test -> 127.0.0.1; mixed.test -> a public and a loopback address.
+mkfifo "$T/dns.in"
+python3 "$HERE/fake_dns.py" "$T/srv" rebind.test=127.0.0.1 \
+    mixed.test=198.51.100.7,127.0.0.1 <"$T/dns.in" >"$T/dns.log" 2>&1 &
+echo $! >"$T/dns.pid"
+exec 5>"$T/dns.in"
+i=0
+while [ ! -f "$T/srv/dns.port" ]; do
+	i=$((i + 1))
+	[ $i -gt 50 ] && { echo "Bail out! fake DNS did not start"; exit 1; }
+	sleep 0.1
+done
+echo "nameserver 127.0.0.1:$(cat "$T/srv/dns.port")" >"$T/resolv.conf"
+AIRLOCK_RESOLV_CONF=$T/resolv.conf
+export AIRLOCK_RESOLV_CONF
+
+echo "1..42"
 
 # ---- allowed: localhost:HP and localhost:TP explicitly ----
 start_drive allow 8 "$PROXYD" "localhost:$HP" "localhost:$TP" \
@@ -259,8 +278,47 @@ hdr=$(curl -s -m 10 -D - -o /dev/null -x "http://127.0.0.1:$SP" \
 check "'*' allowed: 169.254.169.254 hard-denied" \
     has_line "$hdr" "^X-Airlock-Refused: hard-denied: '169.254.169.254'"
 sleep 0.2
-check "'*' allowed: each refusal is a violation (3)" \
-    [ "$(violations star)" -eq 3 ]
+
+hdr=$(curl -s -m 10 -D - -o /dev/null -x "http://127.0.0.1:$SP" \
+    "http://rebind.test:$HP/" | tr -d '\r')
+check "'*' allowed: a DNS name answering 127.0.0.1 refused" \
+    has_line "$hdr" '^X-Airlock-Refused: resolves to a loopback address'
+hdr=$(curl -s -m 10 -D - -o /dev/null -x "http://127.0.0.1:$SP" \
+    "http://mixed.test:$HP/" | tr -d '\r')
+check "'*' allowed: public + loopback answer refused before any dial" \
+    has_line "$hdr" '^X-Airlock-Refused: resolves to a loopback address'
+curl -s -m 10 --socks5-hostname "127.0.0.1:$SS" "http://rebind.test:$HP/" \
+    >/dev/null 2>&1
+check "'*' allowed: SOCKS5 to rebind.test refused" [ $? -ne 0 ]
+code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' \
+    -x "http://127.0.0.1:$SP" "http://nx.test:$HP/")
+check "unknown name: 502, not a violation" [ "$code" = "502" ]
+check "... 0 hits" [ "$(hits http)" -eq "$h0" ]
+sleep 0.2
+check "'*' allowed: each refusal is a violation (6)" \
+    [ "$(violations star)" -eq 6 ]
+
+# ---- loopback allowed explicitly by an IP rule: the name works ----
+start_drive lo 4 "$PROXYD" '*' 127.0.0.1 || exit 1
+h0=$(hits http)
+out=$(curl -sS -m 10 -x "http://127.0.0.1:$(http_port lo)" \
+    "http://rebind.test:$HP/" 2>&1)
+check "'127.0.0.1' allowed: rebind.test reaches the loopback server" \
+    [ "$out" = "hello" ]
+check "... exactly one hit" [ "$(hits http)" -eq $((h0 + 1)) ]
+
+# ---- removing the session closes its open tunnels ----
+python3 "$HERE/tunnel_wait.py" "$(http_port lo)" "$HP" >"$T/tun.out" 2>&1 4>&- &
+tp=$!
+i=0
+while ! grep -q up "$T/tun.out" 2>/dev/null && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+exec 4>&-
+wait $tp
+check "SESSION_DEL closes the session's open tunnel" \
+    grep -q '^closed$' "$T/tun.out"
 
 # ---- session removal and a killed proxyd leave no path out ----
 exec 6>&-
