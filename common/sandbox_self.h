@@ -28,11 +28,11 @@ struct sbx_path {
 };
 
 /* Syscall groups (pledge-like promises). */
-#define SBX_SYS_STDIO	(1U << 0)	/* memory, time, read/write on fds */
+#define SBX_SYS_STDIO	(1U << 0)	/* memory, time, fd I/O */
 #define SBX_SYS_EVENT	(1U << 1)	/* epoll/poll, eventfd, pipes */
-#define SBX_SYS_INET	(1U << 2)	/* TCP/UDP client sockets, accept */
+#define SBX_SYS_INET	(1U << 2)	/* TCP/UDP clients, accept */
 #define SBX_SYS_SPLICE	(1U << 3)	/* splice(2) relays */
-#define SBX_SYS_RPATH	(1U << 4)	/* open for reading (Landlock limits) */
+#define SBX_SYS_RPATH	(1U << 4)	/* open (Landlock limits) */
 #define SBX_SYS_UNIX	(1U << 5)	/* fd passing on unix sockets */
 
 struct sbx_profile {

@@ -41,7 +41,7 @@
 enum socks_result {
 	SOCKS_MORE = 0,		/* incomplete: read more */
 	SOCKS_OK,		/* parsed; *used bytes consumed */
-	SOCKS_ERROR,		/* malformed: reply *rep (if a reply is due) */
+	SOCKS_ERROR,		/* malformed: reply *rep, close */
 };
 
 struct socks_request {
@@ -49,7 +49,7 @@ struct socks_request {
 	uint8_t		 atyp;
 	/* the host as text: the domain (lower-cased) or the IP literal */
 	char		 host[SOCKS_HOST_MAX];
-	int		 af;		/* IPV4/IPV6: AF_INET/AF_INET6, else 0 */
+	int		 af;		/* AF_INET/AF_INET6, or 0 */
 	uint8_t		 addr[16];
 	uint16_t	 port;
 };

@@ -35,8 +35,8 @@ enum dom_kind {
 
 struct dom_pattern {
 	enum dom_kind	 kind;
-	char		 name[DOM_NAME_MAX];	/* normalised, no '*' part */
-	size_t		 prefix_len;	/* WILD_MID: "bedrock." length */
+	char		 name[DOM_NAME_MAX];	/* normalised, no '*' */
+	size_t		 prefix_len;	/* WILD_MID: "bedrock." */
 	int		 af;		/* DOM_IP: AF_INET or AF_INET6 */
 	uint8_t		 addr[16];	/* DOM_IP: network address */
 	int		 plen;		/* DOM_IP: prefix length */

@@ -75,7 +75,7 @@ const char *const egress_baseline[] = {
 
 const char *const egress_hard_deny[] = {
 	/* cloud instance metadata: credentials for the host's identity */
-	"169.254.169.254",		/* AWS, GCP, Azure, OCI, DigitalOcean */
+	"169.254.169.254",		/* AWS, GCP, Azure, OCI, ... */
 	"fd00:ec2::254",		/* AWS IMDS over IPv6 */
 	"169.254.170.2",		/* AWS ECS task credentials */
 	"100.100.100.200",		/* Alibaba Cloud */
@@ -102,7 +102,7 @@ struct egress_rules {
 	size_t			 ndeny;
 	struct egress_rule	*hard;
 	size_t			 nhard;
-	char			**strings;	/* owned copies of the texts */
+	char			**strings;	/* owned rule texts */
 };
 
 static int
@@ -278,7 +278,7 @@ static const struct special_range special[] = {
 	{ AF_INET, { 240 }, 4, "reserved" },
 	{ AF_INET6, { 0 }, 128, "unspecified" },
 	{ AF_INET6, { [15] = 1 }, 128, "loopback" },
-	{ AF_INET6, { 0 }, 96, "reserved" },		/* IPv4-compatible */
+	{ AF_INET6, { 0 }, 96, "reserved" },	/* IPv4-compatible */
 	{ AF_INET6, { 0xfe, 0x80 }, 10, "link-local" },
 	{ AF_INET6, { 0xfe, 0xc0 }, 10, "private" },	/* site-local */
 	{ AF_INET6, { 0xfc }, 7, "private" },		/* ULA */

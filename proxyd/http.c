@@ -31,7 +31,7 @@
 #include "policy/egress.h"
 #include "proxyd/proxyd.h"
 
-#define PX_HIGH_WATER	(256 * 1024)	/* pause the producer above this */
+#define PX_HIGH_WATER	(256 * 1024)	/* pause the producer */
 
 enum {
 	HS_HEAD = 0,	/* reading a request head */
@@ -49,10 +49,10 @@ enum {
 struct px_http {
 	struct http_request	 req;
 	int			 have_req;
-	struct bufferevent	*ubev;		/* upstream connection */
-	char			 uhost[256];	/* what ubev is connected to */
+	struct bufferevent	*ubev;		/* upstream */
+	char			 uhost[256];	/* ubev's target */
 	uint16_t		 uport;
-	int			 ukeep;		/* upstream reusable */
+	int			 ukeep;		/* ubev reusable */
 	/* request body */
 	int			 req_done;
 	uint64_t		 req_left;
@@ -60,12 +60,12 @@ struct px_http {
 	int			 client_paused;	/* back-pressure */
 	/* response */
 	int			 resp_state;
-	int			 resp_sent;	/* a head went to the client */
+	int			 resp_sent;	/* a head went out */
 	enum http_body		 resp_body;
 	uint64_t		 resp_left;
 	struct http_chunked	 resp_chunk;
-	int			 keep;		/* client keep-alive after */
-	int			 in_read;	/* inside http_client_read() */
+	int			 keep;		/* client kept alive */
+	int			 in_read;	/* in client_read() */
 };
 
 static void http_client_read(struct bufferevent *, void *);

@@ -22,19 +22,20 @@ struct px_http;
 struct bufferevent;
 
 #define PX_SESSION_ID_MAX	128
-#define PX_HANDSHAKE_TIMEOUT	30	/* seconds to send a request head */
+#define PX_HANDSHAKE_TIMEOUT	30	/* s to send a head */
 #define PX_CONNECT_TIMEOUT	30	/* seconds to resolve and connect */
 
 struct px_session {
 	TAILQ_ENTRY(px_session)	 entry;
 	char			*id;
 	unsigned		 flags;		/* PX_F_* */
-	struct egress_rules	*rules;		/* NULL: refuse everything */
+	struct egress_rules	*rules;		/* NULL: refuse all */
 	int			 http_fd;
 	int			 socks_fd;
 	struct event		*http_ev;
 	struct event		*socks_ev;
-	TAILQ_HEAD(, px_conn)	 conns;		/* handshakes, HTTP forwards */
+	struct event		*retry_ev;	/* accept paused */
+	TAILQ_HEAD(, px_conn)	 conns;	/* not yet tunnels */
 	TAILQ_HEAD(, px_tunnel)	 tunnels;	/* spliced relays */
 	uint64_t		 nconns;
 };
@@ -72,11 +73,11 @@ struct px_conn {
 	struct px_session	*s;
 	enum px_conn_kind	 kind;
 	int			 state;		/* per kind */
-	struct bufferevent	*cbev;		/* the client, in the sandbox */
+	struct bufferevent	*cbev;		/* the sandbox side */
 	struct px_dial		*dial;
 	char			 host[256];	/* target being dialed */
 	uint16_t		 port;
-	struct px_http		*http;		/* HTTP forwarding state */
+	struct px_http		*http;		/* forwarding */
 };
 
 /* conn.c */

@@ -24,7 +24,7 @@
 #include "common/xmalloc.h"
 #include "proxyd/proxyd.h"
 
-#define PX_PIPE_SIZE	(1024 * 1024)	/* bytes per splice round trip */
+#define PX_PIPE_SIZE	(1024 * 1024)	/* per splice round */
 #define PX_PIPE_POOL	128		/* spare empty pipes kept */
 #define PX_PUMP_ROUNDS	8		/* per event, for fairness */
 

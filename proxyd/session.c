@@ -38,6 +38,27 @@ session_find(const char *id)
 }
 
 static void
+session_resume(int fd, short ev, void *arg)
+{
+	struct px_session *s = arg;
+
+	(void)fd;
+	(void)ev;
+	event_add(s->http_ev, NULL);
+	event_add(s->socks_ev, NULL);
+}
+
+static void
+session_pause(struct px_session *s)
+{
+	struct timeval tv = { 1, 0 };
+
+	event_del(s->http_ev);
+	event_del(s->socks_ev);
+	event_add(s->retry_ev, &tv);
+}
+
+static void
 session_accept(int lfd, short ev, void *arg, int is_http)
 {
 	struct px_session *s = arg;
@@ -50,8 +71,12 @@ session_accept(int lfd, short ev, void *arg, int is_http)
 			if (errno == EAGAIN || errno == EINTR ||
 			    errno == ECONNABORTED)
 				return;
-			/* EMFILE and friends: the next event retries */
+			/*
+			 * Out of fds (or worse): the listener stays readable,
+			 * so pause it for a second instead of spinning.
+			 */
 			log_warn("session %s: accept", s->id);
+			session_pause(s);
 			return;
 		}
 		s->nconns++;
@@ -99,6 +124,8 @@ session_free(struct px_session *s)
 {
 	if (s == NULL)
 		return;
+	if (s->retry_ev != NULL)
+		event_free(s->retry_ev);
 	if (s->http_ev != NULL)
 		event_free(s->http_ev);
 	if (s->socks_ev != NULL)
@@ -126,10 +153,16 @@ px_session_add(struct msg *m)
 	flags = msg_get_u32(m);
 	allow = msg_get_strv(m);
 	deny = msg_get_strv(m);
-	if (strlen(id) == 0 || strlen(id) >= PX_SESSION_ID_MAX)
-		fatalx("session id length");
-	if (session_find(id) != NULL)
-		fatalx("session %s added twice", id);
+	/*
+	 * A session airlockd got wrong fails closed on its own: its
+	 * listeners are closed (the sandbox sees no proxy), other sessions
+	 * carry on.
+	 */
+	if (strlen(id) == 0 || strlen(id) >= PX_SESSION_ID_MAX ||
+	    session_find(id) != NULL) {
+		log_warnx("session add: bad or duplicate id: refused");
+		goto refuse;
+	}
 
 	s = xcalloc(1, sizeof(*s));
 	s->id = xstrdup(id);
@@ -139,8 +172,14 @@ px_session_add(struct msg *m)
 	s->http_fd = msg_take_fd(m, 0);
 	s->socks_fd = msg_take_fd(m, 1);
 	if (check_listener(s->http_fd) == -1 ||
-	    check_listener(s->socks_fd) == -1)
-		fatalx("session %s: fds are not listening TCP sockets", id);
+	    check_listener(s->socks_fd) == -1) {
+		log_warnx("session %s: fds are not listening TCP sockets: "
+		    "refused", id);
+		session_free(s);
+		strv_free(allow);
+		strv_free(deny);
+		return;
+	}
 	if (flags & PX_F_NETWORK) {
 		s->rules = egress_rules_new(allow, deny, &why);
 		if (s->rules == NULL)
@@ -152,7 +191,8 @@ px_session_add(struct msg *m)
 	    session_accept_http, s);
 	s->socks_ev = event_new(px_base, s->socks_fd, EV_READ | EV_PERSIST,
 	    session_accept_socks, s);
-	if (s->http_ev == NULL || s->socks_ev == NULL ||
+	s->retry_ev = evtimer_new(px_base, session_resume, s);
+	if (s->http_ev == NULL || s->socks_ev == NULL || s->retry_ev == NULL ||
 	    event_add(s->http_ev, NULL) == -1 ||
 	    event_add(s->socks_ev, NULL) == -1)
 		fatalx("session %s: listener events", id);
@@ -161,6 +201,11 @@ px_session_add(struct msg *m)
 	    s->rules != NULL ? "on" : "off", strv_len(allow), strv_len(deny));
 	strv_free(allow);
 	strv_free(deny);
+	return;
+refuse:
+	strv_free(allow);
+	strv_free(deny);
+	/* msg_free() closes the listeners we did not take */
 }
 
 void

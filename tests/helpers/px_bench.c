@@ -271,13 +271,15 @@ serve(void)
 				ssize_t off = 0;
 
 				while (c->hdr < 8 && off < r)
-					c->lenbuf[c->hdr++] = (uint8_t)buf[off++];
+					c->lenbuf[c->hdr++] =
+					    (uint8_t)buf[off++];
 				if (c->hdr == 8 && c->want == 0 && off > 0) {
 					memcpy(&c->want, c->lenbuf, 8);
 					if (c->want == 0)
 						c->want = 1;
 				}
-				if ((uint64_t)(r - off) >= c->want && c->hdr == 8) {
+				if (c->hdr == 8 &&
+				    (uint64_t)(r - off) >= c->want) {
 					c->want = 0;
 					c->hdr = 0;
 					if (write_full(c->fd, "k", 1) == -1)
