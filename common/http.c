@@ -368,7 +368,9 @@ check_reg_name(const char *s, size_t len, const char **why)
 		*why = "empty label in host";
 		return -1;
 	}
-	if (last_label_numeric(s, total) && !is_dotted_quad(s, total)) {
+	/* "10.0.0.1." is not an address to match as one: refuse it */
+	if (last_label_numeric(s, total) &&
+	    (!is_dotted_quad(s, total) || total != len)) {
 		*why = "ambiguous numeric host";
 		return -1;
 	}

@@ -182,7 +182,10 @@ pump(struct px_dir *d)
 			want(d, 0, 0);
 			pipe_put(d->pipe);
 			if (!d->done) {
-				(void)shutdown(d->to, SHUT_WR);
+				/* the last direction to finish: close instead */
+				if (!(d == &d->t->out ? d->t->in.done :
+				    d->t->out.done))
+					(void)shutdown(d->to, SHUT_WR);
 				d->done = 1;
 			}
 			return 0;

@@ -168,6 +168,7 @@ START_TEST(t_reject)
 	bad("CONNECT 2130706433:443 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT 127.1:443 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT 0177.0.0.1:443 HTTP/1.1\r\nHost: a\r\n\r\n");
+	bad("CONNECT 169.254.169.254.:80 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET ftp://example.com/ HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET example.com/ HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET http://example.com/#f HTTP/1.1\r\nHost: a\r\n\r\n");
