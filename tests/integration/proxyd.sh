@@ -47,7 +47,7 @@ cleanup() {
 	for f in "$T"/*.pid; do
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
 	done
-	exec 5>&- 6>&- 7>&- 8>&- 9>&- 2>/dev/null
+	exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- 2>/dev/null
 	sleep 0.2
 	rm -rf "$T"
 }
@@ -66,7 +66,7 @@ start_drive() {
 	mkfifo "$T/$name.in"
 	# the children must not hold the other drivers' fifos open
 	"$DRIVE" "$@" <"$T/$name.in" >"$T/$name.out" 2>"$T/$name.err" \
-	    4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+	    3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 	echo $! >"$T/$name.pid"
 	eval "exec $fd>\"\$T/\$name.in\""
 	i=0
@@ -128,7 +128,7 @@ echo "nameserver 127.0.0.1:$(cat "$T/srv/dns.port")" >"$T/resolv.conf"
 AIRLOCK_RESOLV_CONF=$T/resolv.conf
 export AIRLOCK_RESOLV_CONF
 
-echo "1..42"
+echo "1..44"
 
 # ---- allowed: localhost:HP and localhost:TP explicitly ----
 start_drive allow 8 "$PROXYD" "localhost:$HP" "localhost:$TP" \
@@ -306,6 +306,19 @@ out=$(curl -sS -m 10 -x "http://127.0.0.1:$(http_port lo)" \
 check "'127.0.0.1' allowed: rebind.test reaches the loopback server" \
     [ "$out" = "hello" ]
 check "... exactly one hit" [ "$(hits http)" -eq $((h0 + 1)) ]
+
+# ---- network off: the proxies listen but refuse everything ----
+start_drive off 3 -n "$PROXYD" "localhost:$HP" || exit 1
+h0=$(hits http)
+hdr=$(curl -s -m 10 -D - -o /dev/null -x "http://127.0.0.1:$(http_port off)" \
+    "http://localhost:$HP/" | tr -d '\r')
+check "network off: an allowed pattern is refused too" \
+    has_line "$hdr" '^X-Airlock-Refused: network disabled'
+sleep 0.2
+r=0
+[ "$(hits http)" -eq "$h0" ] && [ "$(violations off)" -eq 1 ] && r=1
+check "... 0 hits, one violation" [ $r -eq 1 ]
+exec 3>&-
 
 # ---- removing the session closes its open tunnels ----
 python3 "$HERE/tunnel_wait.py" "$(http_port lo)" "$HP" >"$T/tun.out" 2>&1 4>&- &
