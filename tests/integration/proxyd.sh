@@ -6,12 +6,14 @@
 # loopback count the requests that reach them.  TAP output.
 #
 #   sh tests/integration/proxyd.sh BUILD_DIR
+# or through tests/run.sh (make check), which sets AIRLOCK_STAGE.
 #
 # Network traffic stays on 127.0.0.1.  169.254.169.254 appears only as a
 # target proxyd must refuse before dialing anything.
 set -u
 
-BUILD=${1:-build}
+BUILD=${1:-${AIRLOCK_STAGE:+$AIRLOCK_STAGE/build}}
+BUILD=${BUILD:-build}
 BUILD=$(cd "$BUILD" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 PROXYD=$BUILD/airlock-proxyd
