@@ -86,7 +86,8 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 wait_port() {
 	i=0
-	while ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do
+	# curl exits 7 while nothing listens on the port
+	while curl -s -m 2 -o /dev/null "http://127.0.0.1:$1/"; [ $? -eq 7 ]; do
 		i=$((i + 1))
 		[ $i -gt 50 ] && return 1
 		sleep 0.1
