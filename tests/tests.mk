@@ -23,7 +23,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzzer.c)
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE
-FUZZ_COMMON := $(filter-out common/evglue.c,$(COMMON_SRCS)) $(POLICY_SRCS)
+FUZZ_COMMON := $(filter-out common/evglue.c common/sandbox_self.c,$(COMMON_SRCS)) $(POLICY_SRCS)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON)
 	@mkdir -p $(dir $@)
@@ -36,3 +36,8 @@ fuzz-bins:
 	else echo "fuzz: $(FUZZ_CC) not found, fuzz targets not built"; fi
 fuzz: fuzz-bins
 	@sh tests/fuzz/run.sh $(BUILD) 300
+
+# px_drive stands in for airlockd in front of proxyd: it needs the framing.
+$(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -o $@ $< $(LIBCOMMON)
