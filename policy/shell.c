@@ -123,8 +123,10 @@ sb_take(struct sbuf *b, size_t *lenp)
 {
 	char	*p;
 
-	if (b->p == NULL)
+	if (b->p == NULL) {
 		sb_grow(b, 0);
+		b->p[0] = '\0';
+	}
 	p = b->p;
 	if (lenp != NULL)
 		*lenp = b->len;
