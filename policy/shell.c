@@ -265,14 +265,14 @@ parse_sub(struct parser *p, const char *s, size_t len, int mode,
 		rv = parse_list(&q);
 		if (rv == 0 && q.have_tok && q.tok.type != T_EOF)
 			rv = perr(p, "unexpected token in command substitution");
-		if (q.have_tok)
-			word_free(&q.tok.w);
 		if (rv == 0 && q.npend > 0)
 			rv = perr(p, "here-document without body");
 	} else {
 		rv = lex_dquote(&q, &b, flags, 1);
 		free(b.p);
 	}
+	if (q.have_tok)
+		word_free(&q.tok.w);
 	while (q.npend > 0)
 		free(q.pend[--q.npend].delim);
 	return rv;
