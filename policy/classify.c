@@ -1530,79 +1530,556 @@ an_container(struct an *a, const struct sh_word *w, size_t n,
 
 /* ---- the dispatcher ---- */
 
-static const char *const ro_cmds[] = {
-	"ls", "ll", "dir", "vdir", "cat", "tac", "head", "tail", "less",
-	"more", "most", "grep", "egrep", "fgrep", "rg", "ag", "ack", "wc",
-	"cut", "paste", "tr", "diff", "diff3", "sdiff", "cmp", "comm", "file",
-	"stat", "du", "df", "pwd", "echo", "printf", "true", "false", "test",
-	"[", "[[", "]]", "which", "type", "whereis", "whoami", "id", "groups",
-	"uname", "hostname", "date", "printenv", "basename", "dirname",
-	"realpath", "readlink", "jq", "yq", "tree", "ps", "pgrep", "free",
-	"uptime", "nproc", "lscpu", "lsblk", "lsof", "sha1sum", "sha224sum",
-	"sha256sum", "sha384sum", "sha512sum", "md5sum", "b2sum", "cksum",
-	"sum", "base32", "base64", "xxd", "od", "hexdump", "strings",
-	"column", "nl", "fold", "fmt", "expand", "unexpand", "rev", "seq",
-	"sleep", "wait", "cd", "pushd", "popd", "dirs", "set", "unset",
-	"shift", "read", "exit", "return", "break", "continue", ":", "let",
-	"getconf", "locale", "tty", "man", "info", "help", "apropos",
-	"whatis", "cal", "bc", "dc", "expr", "factor", "numfmt", "join",
-	"look", "ldd", "nm", "objdump", "readelf", "size", "zcat", "bzcat",
-	"xzcat", "zstdcat", "zgrep", "zless", "zipinfo", "history", "jobs",
-	"hash", "alias", "unalias", "umask", "getopts", "times", "shopt",
-	"tput", "clear", "env", "printenv", "compgen", "complete", "fc",
-	"cmp", "tsort", "shuf", "host", "dig", "nslookup", "pinky", "users",
-	"who", "w", "last", "logname", "arch", "md5", "shasum", "sha1",
-	"git-lfs", "file", "iconv", "dos2unix-check", "yes", "watchman",
-	NULL,
+/*
+ * What a command name is, found by binary search in one sorted table:
+ * the order of the checks in analyze() used to be a long chain of
+ * strcmp(), which dominated the cost of a check.  A name is listed once,
+ * under the first of these kinds that handles it.
+ */
+enum kind {
+	K_UNKNOWN = 0,
+	K_PRIV,		/* privilege escalation: hard deny */
+	K_DESTROY,	/* file systems, power: hard deny */
+	K_ESCAPE,	/* namespaces, mounts, kernel: hard deny */
+	K_INIT,
+	K_SYSTEMCTL,
+	K_IP,
+	K_WRAP,		/* runs the command in its arguments */
+	K_SHELL,
+	K_EVAL,
+	K_TRAP,
+	K_SOURCE,
+	K_PY,
+	K_NODE,
+	K_DENO,
+	K_PERL,
+	K_RUBYLIKE,	/* interpreters with -e code */
+	K_PHP,
+	K_OPAQUE,	/* run commands we do not parse */
+	K_GIT,
+	K_GH,
+	K_CONTAINER,
+	K_PKG,		/* package managers */
+	K_FILE,		/* file tools with argument checks */
+	K_NET,
+	K_FIND,
+	K_EXPORT,
+	K_RO,		/* read-only */
+	K_MUT,		/* changes files or processes */
 };
 
-static const char *const mut_cmds[] = {
-	"rm", "rmdir", "mv", "cp", "ln", "mkdir", "touch", "chmod", "chown",
-	"chgrp", "truncate", "tee", "install", "patch", "mkfifo", "mktemp",
-	"unlink", "link", "chattr", "setfacl", "fallocate", "kill", "pkill",
-	"killall", "crontab", "systemctl", "service", "rsync", "scp", "split",
-	"csplit", "make", "cmake", "ninja", "unzip", "zip", "gzip", "gunzip",
-	"bzip2", "bunzip2", "xz", "unxz", "zstd", "7z", "tar", "dos2unix",
-	"unix2dos", "ssh-keygen", "sort", "uniq", "sed", "awk", "gawk",
-	"mawk", "nawk", "perl", "wget", "curl", "git", "export", "declare",
-	"typeset", "local", "readonly", "source", ".", NULL,
+struct kname {
+	const char	*name;
+	enum kind	 kind;
 };
 
-static const char *const net_cmds[] = {
-	"curl", "wget", "nc", "ncat", "netcat", "socat", "ssh", "scp",
-	"sftp", "telnet", "ftp", "lftp", "aria2c", "axel", "http", "https",
-	"xh", "websocat", "wscat", "grpcurl", "dig", "nslookup", "host",
-	"ping", "ping6", "traceroute", "tracepath", "mtr", "whois",
-	"ssh-keyscan", "rsync", "openssl", "nmap", NULL,
+/* Sorted by strcmp(); tests/unit/test_classify.c checks the order. */
+static const struct kname knames[] = {
+	{ ".", K_SOURCE },
+	{ "7z", K_MUT },
+	{ ":", K_RO },
+	{ "Rscript", K_RUBYLIKE },
+	{ "[", K_RO },
+	{ "[[", K_RO },
+	{ "]]", K_RO },
+	{ "ack", K_RO },
+	{ "ag", K_RO },
+	{ "alias", K_RO },
+	{ "apk", K_PKG },
+	{ "apropos", K_RO },
+	{ "apt", K_PKG },
+	{ "apt-cache", K_PKG },
+	{ "apt-get", K_PKG },
+	{ "aptitude", K_PKG },
+	{ "arch", K_RO },
+	{ "aria2c", K_NET },
+	{ "ash", K_SHELL },
+	{ "at", K_OPAQUE },
+	{ "awk", K_FILE },
+	{ "axel", K_NET },
+	{ "b2sum", K_RO },
+	{ "badblocks", K_DESTROY },
+	{ "base32", K_RO },
+	{ "base64", K_RO },
+	{ "basename", K_RO },
+	{ "bash", K_SHELL },
+	{ "batch", K_OPAQUE },
+	{ "bc", K_RO },
+	{ "blkdiscard", K_DESTROY },
+	{ "break", K_RO },
+	{ "brew", K_PKG },
+	{ "bsdtar", K_FILE },
+	{ "builtin", K_WRAP },
+	{ "bun", K_PKG },
+	{ "bundle", K_PKG },
+	{ "bundler", K_PKG },
+	{ "bunx", K_PKG },
+	{ "bunzip2", K_MUT },
+	{ "busybox", K_WRAP },
+	{ "busybox-chroot", K_ESCAPE },
+	{ "bzcat", K_RO },
+	{ "bzip2", K_MUT },
+	{ "caffeinate", K_WRAP },
+	{ "cal", K_RO },
+	{ "calife", K_PRIV },
+	{ "capsh", K_ESCAPE },
+	{ "cargo", K_PKG },
+	{ "cat", K_FILE },
+	{ "cd", K_RO },
+	{ "cfdisk", K_DESTROY },
+	{ "chattr", K_MUT },
+	{ "chgrp", K_FILE },
+	{ "chmod", K_FILE },
+	{ "chown", K_FILE },
+	{ "chpasswd", K_PRIV },
+	{ "chronic", K_WRAP },
+	{ "chroot", K_ESCAPE },
+	{ "chrt", K_WRAP },
+	{ "cksum", K_RO },
+	{ "clear", K_RO },
+	{ "cmake", K_MUT },
+	{ "cmp", K_RO },
+	{ "column", K_RO },
+	{ "comm", K_RO },
+	{ "command", K_WRAP },
+	{ "compgen", K_RO },
+	{ "complete", K_RO },
+	{ "composer", K_PKG },
+	{ "conda", K_PKG },
+	{ "continue", K_RO },
+	{ "cp", K_FILE },
+	{ "crontab", K_MUT },
+	{ "crun", K_ESCAPE },
+	{ "cryptsetup", K_DESTROY },
+	{ "csplit", K_MUT },
+	{ "ctr", K_ESCAPE },
+	{ "curl", K_FILE },
+	{ "cut", K_RO },
+	{ "dash", K_SHELL },
+	{ "date", K_RO },
+	{ "dbus-run-session", K_WRAP },
+	{ "dc", K_RO },
+	{ "dd", K_FILE },
+	{ "debugfs", K_DESTROY },
+	{ "declare", K_EXPORT },
+	{ "deno", K_DENO },
+	{ "df", K_RO },
+	{ "diff", K_RO },
+	{ "diff3", K_RO },
+	{ "dig", K_NET },
+	{ "dir", K_RO },
+	{ "dirname", K_RO },
+	{ "dirs", K_RO },
+	{ "dnf", K_PKG },
+	{ "doas", K_PRIV },
+	{ "docker", K_CONTAINER },
+	{ "dos2unix", K_MUT },
+	{ "dos2unix-check", K_RO },
+	{ "dotnet", K_PKG },
+	{ "du", K_RO },
+	{ "e2fsck", K_DESTROY },
+	{ "echo", K_RO },
+	{ "egrep", K_RO },
+	{ "elixir", K_RUBYLIKE },
+	{ "elvish", K_SHELL },
+	{ "env", K_WRAP },
+	{ "eval", K_EVAL },
+	{ "exec", K_WRAP },
+	{ "exit", K_RO },
+	{ "expand", K_RO },
+	{ "expect", K_OPAQUE },
+	{ "export", K_EXPORT },
+	{ "expr", K_RO },
+	{ "factor", K_RO },
+	{ "fallocate", K_MUT },
+	{ "false", K_RO },
+	{ "fc", K_RO },
+	{ "fdisk", K_DESTROY },
+	{ "fgrep", K_RO },
+	{ "file", K_RO },
+	{ "find", K_FIND },
+	{ "fish", K_SHELL },
+	{ "flatpak", K_PKG },
+	{ "flit", K_PKG },
+	{ "flock", K_WRAP },
+	{ "fmt", K_RO },
+	{ "fold", K_RO },
+	{ "free", K_RO },
+	{ "fsck", K_DESTROY },
+	{ "ftp", K_NET },
+	{ "gawk", K_FILE },
+	{ "gdisk", K_DESTROY },
+	{ "gem", K_PKG },
+	{ "getconf", K_RO },
+	{ "getopts", K_RO },
+	{ "gh", K_GH },
+	{ "git", K_GIT },
+	{ "git-lfs", K_RO },
+	{ "go", K_PKG },
+	{ "gradle", K_PKG },
+	{ "gradlew", K_PKG },
+	{ "grep", K_RO },
+	{ "groovy", K_RUBYLIKE },
+	{ "groups", K_RO },
+	{ "grpcurl", K_NET },
+	{ "gsed", K_FILE },
+	{ "gtimeout", K_WRAP },
+	{ "gunzip", K_MUT },
+	{ "gzip", K_MUT },
+	{ "halt", K_DESTROY },
+	{ "hash", K_RO },
+	{ "hatch", K_PKG },
+	{ "hdparm", K_DESTROY },
+	{ "head", K_RO },
+	{ "help", K_RO },
+	{ "hexdump", K_RO },
+	{ "history", K_RO },
+	{ "host", K_NET },
+	{ "hostname", K_RO },
+	{ "http", K_NET },
+	{ "https", K_NET },
+	{ "iconv", K_RO },
+	{ "id", K_RO },
+	{ "info", K_RO },
+	{ "init", K_INIT },
+	{ "insmod", K_ESCAPE },
+	{ "install", K_FILE },
+	{ "ionice", K_WRAP },
+	{ "ip", K_IP },
+	{ "jobs", K_RO },
+	{ "join", K_RO },
+	{ "jq", K_RO },
+	{ "julia", K_RUBYLIKE },
+	{ "kexec", K_ESCAPE },
+	{ "kill", K_FILE },
+	{ "killall", K_MUT },
+	{ "killall5", K_DESTROY },
+	{ "ksh", K_SHELL },
+	{ "ksu", K_PRIV },
+	{ "kubectl-exec", K_ESCAPE },
+	{ "last", K_RO },
+	{ "ldd", K_RO },
+	{ "less", K_RO },
+	{ "let", K_RO },
+	{ "lftp", K_NET },
+	{ "link", K_MUT },
+	{ "lksh", K_SHELL },
+	{ "ll", K_RO },
+	{ "ln", K_FILE },
+	{ "local", K_EXPORT },
+	{ "locale", K_RO },
+	{ "logname", K_RO },
+	{ "look", K_RO },
+	{ "losetup", K_ESCAPE },
+	{ "ls", K_RO },
+	{ "lsblk", K_RO },
+	{ "lscpu", K_RO },
+	{ "lsof", K_RO },
+	{ "ltrace", K_WRAP },
+	{ "lua", K_RUBYLIKE },
+	{ "luajit", K_RUBYLIKE },
+	{ "lvremove", K_DESTROY },
+	{ "lxc-attach", K_ESCAPE },
+	{ "lxc-execute", K_ESCAPE },
+	{ "machinectl", K_ESCAPE },
+	{ "make", K_MUT },
+	{ "mamba", K_PKG },
+	{ "man", K_RO },
+	{ "mawk", K_FILE },
+	{ "md5", K_RO },
+	{ "md5sum", K_RO },
+	{ "mdadm", K_DESTROY },
+	{ "microdnf", K_PKG },
+	{ "micromamba", K_PKG },
+	{ "mkdir", K_MUT },
+	{ "mke2fs", K_DESTROY },
+	{ "mkfifo", K_MUT },
+	{ "mkfs", K_DESTROY },
+	{ "mknod", K_ESCAPE },
+	{ "mksh", K_SHELL },
+	{ "mkswap", K_DESTROY },
+	{ "mktemp", K_MUT },
+	{ "modprobe", K_ESCAPE },
+	{ "more", K_RO },
+	{ "most", K_RO },
+	{ "mount", K_ESCAPE },
+	{ "mtr", K_NET },
+	{ "mv", K_FILE },
+	{ "mvn", K_PKG },
+	{ "nawk", K_FILE },
+	{ "nc", K_NET },
+	{ "ncat", K_NET },
+	{ "nerdctl", K_CONTAINER },
+	{ "netcat", K_NET },
+	{ "newgidmap", K_ESCAPE },
+	{ "newgrp", K_PRIV },
+	{ "newuidmap", K_ESCAPE },
+	{ "nice", K_WRAP },
+	{ "ninja", K_MUT },
+	{ "nix-env", K_PKG },
+	{ "nl", K_RO },
+	{ "nm", K_RO },
+	{ "nmap", K_NET },
+	{ "node", K_NODE },
+	{ "nodejs", K_NODE },
+	{ "nohup", K_WRAP },
+	{ "npm", K_PKG },
+	{ "nproc", K_RO },
+	{ "npx", K_PKG },
+	{ "nsenter", K_ESCAPE },
+	{ "nslookup", K_NET },
+	{ "nu", K_SHELL },
+	{ "numactl", K_WRAP },
+	{ "numfmt", K_RO },
+	{ "objdump", K_RO },
+	{ "od", K_RO },
+	{ "openssl", K_NET },
+	{ "osascript", K_RUBYLIKE },
+	{ "ovsx", K_PKG },
+	{ "pacman", K_PKG },
+	{ "parallel", K_OPAQUE },
+	{ "parted", K_DESTROY },
+	{ "paru", K_PKG },
+	{ "passwd", K_PRIV },
+	{ "paste", K_RO },
+	{ "patch", K_MUT },
+	{ "pdksh", K_SHELL },
+	{ "pdm", K_PKG },
+	{ "perl", K_PERL },
+	{ "pgrep", K_RO },
+	{ "php", K_PHP },
+	{ "ping", K_NET },
+	{ "ping6", K_NET },
+	{ "pinky", K_RO },
+	{ "pip", K_PKG },
+	{ "pip3", K_PKG },
+	{ "pipenv", K_PKG },
+	{ "pipx", K_PKG },
+	{ "pivot_root", K_ESCAPE },
+	{ "pkexec", K_PRIV },
+	{ "pkill", K_MUT },
+	{ "pnpm", K_PKG },
+	{ "pnpx", K_PKG },
+	{ "podman", K_CONTAINER },
+	{ "poetry", K_PKG },
+	{ "popd", K_RO },
+	{ "port", K_PKG },
+	{ "posh", K_SHELL },
+	{ "poweroff", K_DESTROY },
+	{ "printenv", K_RO },
+	{ "printf", K_RO },
+	{ "proxychains", K_WRAP },
+	{ "proxychains4", K_WRAP },
+	{ "ps", K_RO },
+	{ "pushd", K_RO },
+	{ "pvremove", K_DESTROY },
+	{ "pwd", K_RO },
+	{ "pwsh", K_SHELL },
+	{ "rbash", K_SHELL },
+	{ "read", K_RO },
+	{ "readelf", K_RO },
+	{ "readlink", K_RO },
+	{ "readonly", K_EXPORT },
+	{ "realpath", K_RO },
+	{ "reboot", K_DESTROY },
+	{ "resize2fs", K_DESTROY },
+	{ "return", K_RO },
+	{ "rev", K_RO },
+	{ "rg", K_RO },
+	{ "rm", K_FILE },
+	{ "rmdir", K_FILE },
+	{ "rmmod", K_ESCAPE },
+	{ "rsync", K_NET },
+	{ "ruby", K_RUBYLIKE },
+	{ "run0", K_PRIV },
+	{ "runc", K_ESCAPE },
+	{ "rustup", K_PKG },
+	{ "scp", K_NET },
+	{ "script", K_OPAQUE },
+	{ "sdiff", K_RO },
+	{ "sed", K_FILE },
+	{ "seq", K_RO },
+	{ "service", K_MUT },
+	{ "set", K_RO },
+	{ "setarch", K_WRAP },
+	{ "setcap", K_PRIV },
+	{ "setfacl", K_MUT },
+	{ "setns", K_ESCAPE },
+	{ "setpriv", K_PRIV },
+	{ "setsid", K_WRAP },
+	{ "sfdisk", K_DESTROY },
+	{ "sftp", K_NET },
+	{ "sg", K_PRIV },
+	{ "sgdisk", K_DESTROY },
+	{ "sh", K_SHELL },
+	{ "sha1", K_RO },
+	{ "sha1sum", K_RO },
+	{ "sha224sum", K_RO },
+	{ "sha256sum", K_RO },
+	{ "sha384sum", K_RO },
+	{ "sha512sum", K_RO },
+	{ "shasum", K_RO },
+	{ "shift", K_RO },
+	{ "shopt", K_RO },
+	{ "shred", K_FILE },
+	{ "shuf", K_RO },
+	{ "shutdown", K_DESTROY },
+	{ "size", K_RO },
+	{ "sleep", K_RO },
+	{ "snap", K_PKG },
+	{ "socat", K_NET },
+	{ "sort", K_FILE },
+	{ "source", K_SOURCE },
+	{ "split", K_MUT },
+	{ "srm", K_FILE },
+	{ "ssh", K_NET },
+	{ "ssh-keygen", K_MUT },
+	{ "ssh-keyscan", K_NET },
+	{ "stat", K_RO },
+	{ "stdbuf", K_WRAP },
+	{ "strace", K_WRAP },
+	{ "strings", K_RO },
+	{ "su", K_PRIV },
+	{ "sudo", K_PRIV },
+	{ "sudoedit", K_PRIV },
+	{ "sum", K_RO },
+	{ "switch_root", K_ESCAPE },
+	{ "sysctl", K_ESCAPE },
+	{ "systemctl", K_SYSTEMCTL },
+	{ "systemd-nspawn", K_ESCAPE },
+	{ "systemd-run", K_ESCAPE },
+	{ "tac", K_RO },
+	{ "tail", K_RO },
+	{ "tar", K_FILE },
+	{ "taskset", K_WRAP },
+	{ "tclsh", K_RUBYLIKE },
+	{ "tee", K_FILE },
+	{ "telinit", K_DESTROY },
+	{ "telnet", K_NET },
+	{ "test", K_RO },
+	{ "time", K_WRAP },
+	{ "timeout", K_WRAP },
+	{ "times", K_RO },
+	{ "torsocks", K_WRAP },
+	{ "touch", K_MUT },
+	{ "toybox", K_WRAP },
+	{ "tput", K_RO },
+	{ "tr", K_RO },
+	{ "tracepath", K_NET },
+	{ "traceroute", K_NET },
+	{ "trap", K_TRAP },
+	{ "tree", K_RO },
+	{ "true", K_RO },
+	{ "truncate", K_FILE },
+	{ "tsort", K_RO },
+	{ "tty", K_RO },
+	{ "tune2fs", K_DESTROY },
+	{ "twine", K_PKG },
+	{ "type", K_RO },
+	{ "typeset", K_EXPORT },
+	{ "umask", K_RO },
+	{ "umount", K_ESCAPE },
+	{ "unalias", K_RO },
+	{ "uname", K_RO },
+	{ "unbuffer", K_WRAP },
+	{ "unexpand", K_RO },
+	{ "uniq", K_FILE },
+	{ "unix2dos", K_MUT },
+	{ "unlink", K_MUT },
+	{ "unset", K_RO },
+	{ "unshare", K_ESCAPE },
+	{ "unxz", K_MUT },
+	{ "unzip", K_FILE },
+	{ "uptime", K_RO },
+	{ "useradd", K_PRIV },
+	{ "usermod", K_PRIV },
+	{ "users", K_RO },
+	{ "uv", K_PKG },
+	{ "uvx", K_PKG },
+	{ "valgrind", K_WRAP },
+	{ "vdir", K_RO },
+	{ "vgremove", K_DESTROY },
+	{ "visudo", K_PRIV },
+	{ "vsce", K_PKG },
+	{ "w", K_RO },
+	{ "wait", K_RO },
+	{ "watch", K_WRAP },
+	{ "watchman", K_RO },
+	{ "wc", K_RO },
+	{ "websocat", K_NET },
+	{ "wget", K_FILE },
+	{ "whatis", K_RO },
+	{ "whereis", K_RO },
+	{ "which", K_RO },
+	{ "who", K_RO },
+	{ "whoami", K_RO },
+	{ "whois", K_NET },
+	{ "wipe", K_FILE },
+	{ "wipefs", K_DESTROY },
+	{ "wscat", K_NET },
+	{ "xargs", K_WRAP },
+	{ "xh", K_NET },
+	{ "xonsh", K_SHELL },
+	{ "xvfb-run", K_WRAP },
+	{ "xxd", K_RO },
+	{ "xz", K_MUT },
+	{ "xzcat", K_RO },
+	{ "yarn", K_PKG },
+	{ "yash", K_SHELL },
+	{ "yay", K_PKG },
+	{ "yes", K_RO },
+	{ "yq", K_RO },
+	{ "yum", K_PKG },
+	{ "zcat", K_RO },
+	{ "zgrep", K_RO },
+	{ "zip", K_MUT },
+	{ "zipinfo", K_RO },
+	{ "zless", K_RO },
+	{ "zpool", K_DESTROY },
+	{ "zsh", K_SHELL },
+	{ "zstd", K_MUT },
+	{ "zstdcat", K_RO },
+	{ "zypper", K_PKG },
 };
 
-static const char *const priv_cmds[] = {
-	"sudo", "doas", "su", "pkexec", "run0", "sudoedit", "ksu", "calife",
-	"setpriv", "setcap", "newgrp", "sg", "chpasswd", "passwd", "usermod",
-	"useradd", "visudo", NULL,
-};
+static int
+kname_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct kname *)elem)->name);
+}
 
-static const char *const destroy_cmds[] = {
-	"mkfs", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "cfdisk",
-	"parted", "gdisk", "sgdisk", "blkdiscard", "shutdown", "reboot",
-	"halt", "poweroff", "telinit", "killall5", "debugfs", "e2fsck",
-	"fsck", "tune2fs", "resize2fs", "lvremove", "vgremove", "pvremove",
-	"mdadm", "cryptsetup", "zpool", "badblocks", "hdparm", NULL,
-};
+static enum kind
+kind_of(const char *name)
+{
+	const struct kname *k;
 
-static const char *const escape_cmds[] = {
-	"nsenter", "unshare", "chroot", "pivot_root", "switch_root", "mount",
-	"umount", "systemd-run", "systemd-nspawn", "machinectl", "lxc-attach",
-	"lxc-execute", "capsh", "insmod", "rmmod", "modprobe", "kexec",
-	"losetup", "mknod", "newuidmap", "newgidmap", "sysctl", "setns",
-	"runc", "crun", "ctr", "kubectl-exec", "busybox-chroot", NULL,
-};
+	k = bsearch(name, knames, sizeof(knames) / sizeof(knames[0]),
+	    sizeof(knames[0]), kname_cmp);
+	if (k != NULL)
+		return k->kind;
+	if (starts(name, "python") || starts(name, "pypy"))
+		return K_PY;
+	if (starts(name, "perl5"))
+		return K_PERL;
+	if (starts(name, "lua5"))
+		return K_RUBYLIKE;
+	if (starts(name, "pip") && name[3] >= '0' && name[3] <= '9')
+		return K_PKG;
+	if (starts(name, "mkfs") || starts(name, "fsck."))
+		return K_DESTROY;
+	return K_UNKNOWN;
+}
 
-static const char *const shells[] = {
-	"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh",
-	"lksh", "pdksh", "rbash", "fish", "nu", "pwsh", "xonsh", "elvish",
-	NULL,
-};
+int
+pol_kind_table_ok(void)
+{
+	size_t	i;
+
+	for (i = 1; i < sizeof(knames) / sizeof(knames[0]); i++)
+		if (strcmp(knames[i - 1].name, knames[i].name) >= 0)
+			return 0;
+	return 1;
+}
 
 /* The words an unknown program would need to print its version or help. */
 static int
@@ -1808,7 +2285,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 	static const char *const strace_larg[] = { "output", NULL };
 	const char	*name, *t;
 	char		*s;
-	size_t		 i, k, rounds;
+	size_t		 i, j, rounds;
+	enum kind	 k = K_UNKNOWN;
 
 	for (rounds = 0; rounds < MAX_UNWRAP; rounds++) {
 		if (n == 0) {
@@ -1826,13 +2304,13 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			return;
 		}
 
+		k = kind_of(name);
 		/* Privilege, destruction, escape: no unwrapping needed. */
-		if (in_list(name, priv_cmds)) {
+		if (k == K_PRIV) {
 			PRIV(a, "%s changes privileges", name);
 			return;
 		}
-		if (in_list(name, destroy_cmds) || starts(name, "mkfs.") ||
-		    starts(name, "mkfs") || starts(name, "fsck.")) {
+		if (k == K_DESTROY) {
 			if (version_only(w, n)) {
 				set_ro(a, "%s %s", name, w[1].text);
 				return;
@@ -1841,7 +2319,7 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			    "system", name);
 			return;
 		}
-		if (in_list(name, escape_cmds)) {
+		if (k == K_ESCAPE) {
 			if (strcmp(name, "sysctl") == 0 && !has_opt(w, n, 'w',
 			    "write") && !has_opt(w, n, 'p', "load")) {
 				for (i = 1; i < n; i++)
@@ -1860,12 +2338,12 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			    "change the kernel", name);
 			return;
 		}
-		if (strcmp(name, "init") == 0 && n == 2 &&
+		if (k == K_INIT && n == 2 &&
 		    (weq(&w[1], "0") || weq(&w[1], "6"))) {
 			DESTROY(a, "init %s stops the system", w[1].text);
 			return;
 		}
-		if (strcmp(name, "systemctl") == 0) {
+		if (k == K_SYSTEMCTL) {
 			static const char *const pw[] = { "poweroff", "reboot",
 			    "halt", "kexec", "suspend", "hibernate",
 			    "isolate", "emergency", "rescue", NULL };
@@ -1876,7 +2354,7 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 					return;
 				}
 		}
-		if (strcmp(name, "ip") == 0) {
+		if (k == K_IP) {
 			for (i = 1; i < n; i++)
 				if (weq(&w[i], "netns")) {
 					ESCAPE(a, "ip netns enters another "
@@ -1888,6 +2366,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		}
 
 		/* Wrappers: find the command they run. */
+		if (k != K_WRAP && k != K_PKG)
+			break;
 		if (strcmp(name, "env") == 0) {
 			for (i = 1; i < n; i++) {
 				t = w[i].text;
@@ -2066,16 +2546,16 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		}
 		if (strcmp(name, "flock") == 0) {
 			i = skip_opts(w, n, 1, "wEc", NULL, 0);
-			for (k = 1; k < n; k++)
-				if ((weq(&w[k], "-c") ||
-				    weq(&w[k], "--command")) && k + 1 < n) {
-					if (!lit(&w[k + 1])) {
+			for (j = 1; j < n; j++)
+				if ((weq(&w[j], "-c") ||
+				    weq(&w[j], "--command")) && j + 1 < n) {
+					if (!lit(&w[j + 1])) {
 						set_opaque(a, "flock -c with "
 						    "an expansion");
 						return;
 					}
-					check_text(cx, a, w[k + 1].text,
-					    w[k + 1].len, nest + 1);
+					check_text(cx, a, w[j + 1].text,
+					    w[j + 1].len, nest + 1);
 					set_mut(a, "flock takes a lock file");
 					return;
 				}
@@ -2102,8 +2582,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 				n -= i;
 				continue;
 			}
-			for (k = i; k < n; k++)
-				if (!lit(&w[k])) {
+			for (j = i; j < n; j++)
+				if (!lit(&w[j])) {
 					set_opaque(a, "watch with an "
 					    "expansion");
 					return;
@@ -2112,12 +2592,12 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 				size_t	 tot = 1, off = 0;
 				char	*js;
 
-				for (k = i; k < n; k++)
-					tot += w[k].len + 1;
+				for (j = i; j < n; j++)
+					tot += w[j].len + 1;
 				js = xmalloc(tot);
-				for (k = i; k < n; k++) {
-					memcpy(js + off, w[k].text, w[k].len);
-					off += w[k].len;
+				for (j = i; j < n; j++) {
+					memcpy(js + off, w[j].text, w[j].len);
+					off += w[j].len;
 					js[off++] = ' ';
 				}
 				js[off] = '\0';
@@ -2167,12 +2647,32 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		return;
 	}
 
+	switch (k) {
+	case K_RO:
+		set_ro(a, "%s", name);
+		return;
+	case K_MUT:
+		set_mut(a, "%s modifies files or processes", name);
+		return;
+	case K_UNKNOWN:
+	case K_INIT:
+		/* Unknown programs run in chat; read-only modes refuse them. */
+		if (version_only(w, n))
+			set_ro(a, "%s %s", name, w[1].text);
+		return;
+	case K_SYSTEMCTL:
+		set_mut(a, "systemctl changes services");
+		return;
+	default:
+		break;
+	}
+
 	/* Shells, eval and other inline code. */
-	if (in_list(name, shells)) {
+	if (k == K_SHELL) {
 		an_shell(cx, a, w, n, io, nest, name);
 		return;
 	}
-	if (strcmp(name, "eval") == 0) {
+	if (k == K_EVAL) {
 		size_t	 tot = 1, off = 0;
 		char	*js;
 
@@ -2195,7 +2695,7 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		free(js);
 		return;
 	}
-	if (strcmp(name, "trap") == 0) {
+	if (k == K_TRAP) {
 		if (n >= 3 && lit(&w[1]) && !is_opt(&w[1])) {
 			set_ro(a, "trap sets a handler");
 			check_text(cx, a, w[1].text, w[1].len, nest + 1);
@@ -2205,11 +2705,11 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			set_ro(a, "trap");
 		return;
 	}
-	if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) {
+	if (k == K_SOURCE) {
 		set_mut(a, "%s runs the commands of a file", name);
 		return;
 	}
-	if (starts(name, "python") || starts(name, "pypy")) {
+	if (k == K_PY) {
 		if (an_interp(a, w, n, io, name, "c", NULL))
 			return;
 		for (i = 1; i < n; i++) {
@@ -2241,13 +2741,13 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		set_mut(a, "%s runs a program", name);
 		return;
 	}
-	if (strcmp(name, "node") == 0 || strcmp(name, "nodejs") == 0) {
+	if (k == K_NODE) {
 		if (!an_interp(a, w, n, io, name, "ep", (const char *const[]){
 		    "eval", "print", NULL }))
 			set_mut(a, "%s runs a program", name);
 		return;
 	}
-	if (strcmp(name, "deno") == 0) {
+	if (k == K_DENO) {
 		if (n >= 2 && weq(&w[1], "eval"))
 			set_opaque(a, "deno eval runs inline code");
 		else if (n >= 2 && (weq(&w[1], "install") ||
@@ -2259,51 +2759,49 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			set_mut(a, "deno runs a program");
 		return;
 	}
-	if (strcmp(name, "perl") == 0 || starts(name, "perl5")) {
+	if (k == K_PERL) {
 		if (has_opt(w, n, 'i', NULL))
 			set_mut(a, "perl -i edits files in place");
 		if (!an_interp(a, w, n, io, name, "eE", NULL))
 			set_mut(a, "perl runs a program");
 		return;
 	}
-	if (strcmp(name, "ruby") == 0 || strcmp(name, "lua") == 0 ||
-	    starts(name, "lua5") || strcmp(name, "luajit") == 0 ||
-	    strcmp(name, "Rscript") == 0 || strcmp(name, "julia") == 0 ||
-	    strcmp(name, "elixir") == 0 || strcmp(name, "osascript") == 0 ||
-	    strcmp(name, "tclsh") == 0 || strcmp(name, "groovy") == 0) {
+	if (k == K_RUBYLIKE) {
 		if (!an_interp(a, w, n, io, name, "e", (const char *const[]){
 		    "eval", "expr", NULL }))
 			set_mut(a, "%s runs a program", name);
 		return;
 	}
-	if (strcmp(name, "php") == 0) {
+	if (k == K_PHP) {
 		if (!an_interp(a, w, n, io, name, "rRBE", NULL))
 			set_mut(a, "php runs a program");
 		return;
 	}
-	if (strcmp(name, "expect") == 0 || strcmp(name, "at") == 0 ||
-	    strcmp(name, "batch") == 0 || strcmp(name, "parallel") == 0 ||
-	    strcmp(name, "script") == 0) {
+	if (k == K_OPAQUE) {
 		set_opaque(a, "%s runs commands that are not parsed here", name);
 		return;
 	}
 
 	/* Tools with subcommands. */
-	if (strcmp(name, "git") == 0) {
+	if (k == K_GIT) {
 		an_git(cx, a, w, n);
 		return;
 	}
-	if (strcmp(name, "gh") == 0) {
+	if (k == K_GH) {
 		an_gh(a, w, n);
 		return;
 	}
-	if (strcmp(name, "docker") == 0 || strcmp(name, "podman") == 0 ||
-	    strcmp(name, "nerdctl") == 0) {
+	if (k == K_CONTAINER) {
 		an_container(a, w, n, name);
 		return;
 	}
-	if (an_pkg(a, w, n, name))
+	if (k == K_PKG) {
+		if (!an_pkg(a, w, n, name))
+			set_mut(a, "%s", name);
 		return;
+	}
+	if (k == K_NET)
+		goto net;
 
 	/* Files and the system. */
 	if (strcmp(name, "rm") == 0 || strcmp(name, "mv") == 0 ||
@@ -2344,11 +2842,12 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			check_device_args(a, w, n, name);
 		if (strcmp(name, "tee") == 0) {
 			const struct sh_word *ops[8];
-			size_t no = operands(w, n, ops, 8), j;
-			for (j = 0; j < no; j++)
-				if (!lit(ops[j]) || !harmless_sink(ops[j]->text))
+			size_t no = operands(w, n, ops, 8), jj;
+			for (jj = 0; jj < no; jj++)
+				if (!lit(ops[jj]) ||
+				    !harmless_sink(ops[jj]->text))
 					break;
-			if (j == no) {
+			if (jj == no) {
 				set_ro(a, "tee to stdout");
 				return;
 			}
@@ -2506,7 +3005,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		set_mut(a, "wget writes files");
 		return;
 	}
-	if (in_list(name, net_cmds)) {
+	if (k == K_NET) {
+net:
 		set_class(a, POL_CLASS_NETWORK_ACCESS, "%s uses the network",
 		    name);
 		if (strcmp(name, "dig") == 0 || strcmp(name, "nslookup") == 0 ||
@@ -2534,19 +3034,7 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		set_ro(a, "%s sets shell variables", name);
 		return;
 	}
-	if (in_list(name, ro_cmds)) {
-		set_ro(a, "%s", name);
-		return;
-	}
-	if (in_list(name, mut_cmds)) {
-		set_mut(a, "%s modifies files or processes", name);
-		return;
-	}
-	if (version_only(w, n)) {
-		set_ro(a, "%s %s", name, w[1].text);
-		return;
-	}
-	/* Unknown programs run in chat; read-only modes refuse them. */
+	set_mut(a, "%s", name);
 }
 
 /* Redirections, assignments and the fork bomb, then the words. */

@@ -70,5 +70,7 @@ struct pol_result {
 struct pol_result *pol_check(const char *cmdline, size_t len,
 	    enum pol_mode mode, const enum pol_verdict *rules);
 void	pol_result_free(struct pol_result *);
+/* For the unit test: is the command-name table sorted, without duplicates? */
+int	pol_kind_table_ok(void);
 
 #endif

@@ -1084,11 +1084,22 @@ drop(struct parser *p)
 	p->have_tok = 0;
 }
 
+/*
+ * Reserved words are at most 8 bytes and start with one of a few letters;
+ * checking that first keeps strcmp() off the path of ordinary words.
+ */
+static int
+maybe_reserved(const struct tok *t)
+{
+	return t->type == T_WORD && t->plain && t->w.len <= 8 &&
+	    strchr("tefdwiucs{}!", t->w.text[0]) != NULL &&
+	    t->w.text[0] != '\0';
+}
+
 static int
 tok_is(struct tok *t, const char *word)
 {
-	return t != NULL && t->type == T_WORD && t->plain &&
-	    strcmp(t->w.text, word) == 0;
+	return t != NULL && maybe_reserved(t) && strcmp(t->w.text, word) == 0;
 }
 
 static int
@@ -1098,7 +1109,7 @@ is_reserved_end(struct tok *t)
 	    "do", "done", "esac", "}", NULL };
 	int	i;
 
-	if (t->type != T_WORD || !t->plain)
+	if (!maybe_reserved(t))
 		return 0;
 	for (i = 0; ends[i] != NULL; i++)
 		if (strcmp(t->w.text, ends[i]) == 0)
@@ -1140,11 +1151,11 @@ new_cmd(struct parser *p)
 /* Words and redirections of one simple command, built before it is listed. */
 struct cbuild {
 	struct sh_word	*assigns;
-	size_t		 nassigns;
+	size_t		 nassigns, cassigns;
 	struct sh_word	*argv;
-	size_t		 argc;
+	size_t		 argc, cargv;
 	struct sh_redir	*redirs;
-	size_t		 nredirs;
+	size_t		 nredirs, credirs;
 };
 
 static void
@@ -1184,13 +1195,17 @@ cbuild_emit(struct parser *p, struct cbuild *cb, unsigned extra)
 }
 
 static int
-add_word(struct parser *p, struct sh_word **v, size_t *n, struct sh_word *w)
+add_word(struct parser *p, struct sh_word **v, size_t *n, size_t *cap,
+    struct sh_word *w)
 {
 	if (*n >= SH_MAX_WORDS) {
 		word_free(w);
 		return perr(p, "too many words (limit %d)", SH_MAX_WORDS);
 	}
-	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	if (*n >= *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
 	(*v)[(*n)++] = *w;
 	memset(w, 0, sizeof(*w));
 	return 0;
@@ -1215,8 +1230,11 @@ parse_redir(struct parser *p, struct cbuild *cb)
 		return perr(p, "redirection without a target");
 	if (cb->nredirs >= SH_MAX_WORDS)
 		return perr(p, "too many redirections");
-	cb->redirs = xreallocarray(cb->redirs, cb->nredirs + 1,
-	    sizeof(*cb->redirs));
+	if (cb->nredirs >= cb->credirs) {
+		cb->credirs = cb->credirs ? cb->credirs * 2 : 4;
+		cb->redirs = xreallocarray(cb->redirs, cb->credirs,
+		    sizeof(*cb->redirs));
+	}
 	r = &cb->redirs[cb->nredirs++];
 	memset(r, 0, sizeof(*r));
 	r->fd = rt.fd;
@@ -1532,12 +1550,13 @@ parse_simple(struct parser *p)
 		if (p->dbracket && t->plain && strcmp(t->w.text, "]]") == 0)
 			p->dbracket = 0;
 		if (cb.argc == 0 && t->assign) {
-			if (add_word(p, &cb.assigns, &cb.nassigns, &t->w) == -1)
+			if (add_word(p, &cb.assigns, &cb.nassigns,
+			    &cb.cassigns, &t->w) == -1)
 				goto fail;
 			consume(p);
 			continue;
 		}
-		if (add_word(p, &cb.argv, &cb.argc, &t->w) == -1)
+		if (add_word(p, &cb.argv, &cb.argc, &cb.cargv, &t->w) == -1)
 			goto fail;
 		consume(p);
 		if (cb.argc == 1 && (cb.argv[0].flags & (SH_W_QUOTED |
@@ -1617,13 +1636,12 @@ parse_command(struct parser *p)
 					consume(p);
 			}
 		}
-	} else if (t->type == T_WORD && t->plain &&
-	    is_compound_kw(t->w.text)) {
+	} else if (maybe_reserved(t) && is_compound_kw(t->w.text)) {
 		kw = t->w.text;
 		consume(p);
 		rv = parse_compound(p, kw);
 		free(kw);
-	} else if (t->type == T_WORD && t->plain &&
+	} else if (t->type == T_WORD && t->plain && t->w.len == 8 &&
 	    strcmp(t->w.text, "function") == 0) {
 		drop(p);
 		if ((t = peek(p)) == NULL)

@@ -405,6 +405,13 @@ START_TEST(guard)
 }
 END_TEST
 
+/* classify.c: its name table must stay sorted for bsearch(). */
+START_TEST(kind_table_sorted)
+{
+	ck_assert(pol_kind_table_ok());
+}
+END_TEST
+
 START_TEST(null_and_binary)
 {
 	struct pol_result *r;
@@ -433,6 +440,7 @@ main(void)
 	tcase_add_test(tc, nesting_limit);
 	tcase_add_test(tc, guard);
 	tcase_add_test(tc, null_and_binary);
+	tcase_add_test(tc, kind_table_sorted);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
