@@ -377,7 +377,8 @@ join_quoted(const char *first, const struct sh_word *w, size_t n)
 	for (i = 0; i < n; i++)
 		need += 3 + w[i].len * 4;
 	s = p = xmalloc(need);
-	p += sprintf(p, "%s", first);
+	memcpy(p, first, strlen(first));
+	p += strlen(first);
 	for (i = 0; i < n; i++) {
 		*p++ = ' ';
 		*p++ = '\'';
@@ -681,8 +682,8 @@ an_interp(struct an *a, const struct sh_word *w, size_t n,
 		}
 		if (t[1] == '-') {
 			if (longcode != NULL && (in_list(t + 2, longcode) ||
-			    (strchr(t, '=') != NULL &&
-			    strncmp(t + 2, "eval", 4) == 0))) {
+			    (strchr(t, '=') != NULL && t[2] == 'e' &&
+			    t[3] == 'v' && t[4] == 'a' && t[5] == 'l'))) {
 				set_opaque(a, "%s %s runs inline code", name, t);
 				return 1;
 			}
