@@ -45,8 +45,8 @@ struct an {
 
 /* Where a command's stdin comes from. */
 struct io {
-	const struct sh_word	*script;	/* literal here-doc/string */
-	int			 other;		/* pipe, file, non-literal */
+	const struct sh_word	*script;	/* here-doc/string */
+	int			 other;		/* pipe or file */
 };
 
 static void	check_text(struct ctx *, struct an *, const char *, size_t,
@@ -321,7 +321,7 @@ critical_path(const struct sh_word *w)
 				comps--;
 		} else {
 			if (comps >= 8)
-				return 0;	/* deep enough to be specific */
+				return 0;	/* deep: specific */
 			c[comps] = p;
 			cl[comps++] = n;
 		}
@@ -525,7 +525,8 @@ check_git_kv(struct an *a, const char *kv, const char *val_sep,
 {
 	char		 key[128];
 	const char	*eq = val_sep != NULL ? val_sep : strchr(kv, '=');
-	size_t		 n = eq != NULL ? (size_t)(eq - kv) : strlen(kv), i;
+	size_t		 i, n = eq != NULL ? (size_t)(eq - kv) :
+			    strlen(kv);
 	const char	*val = eq != NULL ? eq + 1 : NULL;
 
 	if (n >= sizeof(key)) {
@@ -598,7 +599,8 @@ an_shell(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 	while (i < n) {
 		t = w[i].text;
 		if (!lit(&w[i])) {
-			set_opaque(a, "%s with options from an expansion", name);
+			set_opaque(a, "%s with options from an expansion",
+			    name);
 			return;
 		}
 		if ((t[0] != '-' && t[0] != '+') || t[1] == '\0') {
@@ -684,7 +686,8 @@ an_interp(struct an *a, const struct sh_word *w, size_t n,
 			if (longcode != NULL && (in_list(t + 2, longcode) ||
 			    (strchr(t, '=') != NULL && t[2] == 'e' &&
 			    t[3] == 'v' && t[4] == 'a' && t[5] == 'l'))) {
-				set_opaque(a, "%s %s runs inline code", name, t);
+				set_opaque(a, "%s %s runs inline code", name,
+				    t);
 				return 1;
 			}
 			if (strcmp(t, "--version") == 0 ||
@@ -984,8 +987,8 @@ an_pkg(struct an *a, const struct sh_word *w, size_t n, const char *name)
 		if (sub != NULL && s2 != NULL && ((strcmp(sub, "add") == 0 &&
 		    n > idx + 2 && weq(&w[idx + 2], "package")) ||
 		    (strcmp(sub, "tool") == 0 && strcmp(s2, "install") == 0))) {
-			set_class(a, POL_CLASS_INSTALL_PACKAGE, "dotnet installs "
-			    "packages");
+			set_class(a, POL_CLASS_INSTALL_PACKAGE,
+			    "dotnet installs packages");
 			set_mut(a, "dotnet installs packages");
 		} else if (sub != NULL && strcmp(sub, "nuget") == 0 &&
 		    s2 != NULL && strcmp(s2, "push") == 0)
@@ -1401,8 +1404,8 @@ an_gh(struct an *a, const struct sh_word *w, size_t n)
 	}
 	if (strcmp(sub, "issue") == 0 && s2 != NULL) {
 		if (in_list(s2, issue_w)) {
-			set_class(a, POL_CLASS_WRITE_EXTERNAL_TRACKER, "gh issue "
-			    "%s writes to the issue tracker", s2);
+			set_class(a, POL_CLASS_WRITE_EXTERNAL_TRACKER,
+			    "gh issue %s writes to the issue tracker", s2);
 			a->flags |= POL_F_MUTATING;
 		} else
 			set_ro(a, "gh issue %s", s2);
@@ -1522,7 +1525,8 @@ an_container(struct an *a, const struct sh_word *w, size_t n,
 		    (strstr(t, "source=/") != NULL &&
 		    strchr(strstr(t, "source=/") + 8, ',') == NULL &&
 		    strstr(t, "source=/")[8] == '\0')) {
-			ESCAPE(a, "%s mounts the host root or its socket", name);
+			ESCAPE(a, "%s mounts the host root or its socket",
+			    name);
 			return;
 		}
 	}
@@ -2609,7 +2613,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			}
 			return;
 		}
-		if (strcmp(name, "busybox") == 0 || strcmp(name, "toybox") == 0) {
+		if (strcmp(name, "busybox") == 0 ||
+		    strcmp(name, "toybox") == 0) {
 			if (n == 1 || is_opt(&w[1])) {
 				set_ro(a, "%s lists applets", name);
 				return;
@@ -2779,7 +2784,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		return;
 	}
 	if (k == K_OPAQUE) {
-		set_opaque(a, "%s runs commands that are not parsed here", name);
+		set_opaque(a, "%s runs commands that are not parsed here",
+		    name);
 		return;
 	}
 
@@ -2958,7 +2964,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			t = w[i].text;
 			if (!lit(&w[i]) || t[0] != '-')
 				continue;
-			if (strcmp(t, "-X") == 0 || strcmp(t, "--request") == 0) {
+			if (strcmp(t, "-X") == 0 ||
+			    strcmp(t, "--request") == 0) {
 				if (i + 1 < n && !weq(&w[i + 1], "GET") &&
 				    !weq(&w[i + 1], "HEAD"))
 					set_mut(a, "curl %s changes remote "
@@ -2982,8 +2989,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 				continue;
 			}
 			if (strpbrk(t + 1, "oOTdFcDJ") != NULL)
-				set_mut(a, "curl %s writes a file or sends data",
-				    t);
+				set_mut(a, "curl %s writes a file or sends "
+				    "data", t);
 		}
 		if (!(a->flags & POL_F_MUTATING))
 			set_ro(a, "curl to stdout");
@@ -3122,8 +3129,8 @@ decide(struct ctx *cx, const struct an *a, char **rule, char **reason)
 		}
 		if (!(a->flags & POL_F_READONLY)) {
 			xasprintf(rule, "mode:%s", mode);
-			xasprintf(reason, "%s mode is read-only: the command is "
-			    "not known to be read-only", mode);
+			xasprintf(reason, "%s mode is read-only: the command "
+			    "is not known to be read-only", mode);
 			return POL_DENY;
 		}
 		v = pol_guard_classes(cx->rules, a->classes, r, sizeof(r));

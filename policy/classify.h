@@ -29,11 +29,11 @@
 #define POL_F_PARSE_ERROR	0x0001
 #define POL_F_OPAQUE		0x0002
 #define POL_F_PRIVILEGE		0x0004	/* sudo, su, setuid bits */
-#define POL_F_DESTRUCTION	0x0008	/* rm -rf /, mkfs, dd of=/dev/... */
-#define POL_F_ESCAPE		0x0010	/* nsenter, unshare, mount, ... */
-#define POL_F_CODE_EXEC		0x0020	/* git -c core.sshCommand=... */
+#define POL_F_DESTRUCTION	0x0008	/* rm -rf /, mkfs, dd of=/dev */
+#define POL_F_ESCAPE		0x0010	/* nsenter, unshare, mount */
+#define POL_F_CODE_EXEC		0x0020	/* git -c core.pager=... */
 #define POL_F_PUSH		0x0040	/* git push */
-#define POL_F_REMOTE		0x0080	/* publish, other remote changes */
+#define POL_F_REMOTE		0x0080	/* publish, remote changes */
 #define POL_F_MUTATING		0x0100	/* changes local state */
 #define POL_F_READONLY		0x0200	/* known to be read-only */
 #define POL_F_HARD	(POL_F_PARSE_ERROR | POL_F_PRIVILEGE | \
@@ -43,12 +43,12 @@
 #define POL_CLASS_BIT(c)	(1U << (c))
 
 struct pol_cmd {
-	char		**argv;		/* as parsed, NULL-terminated */
+	char		**argv;		/* as parsed, NULL-ended */
 	enum pol_verdict verdict;
 	unsigned	 classes;
 	unsigned	 flags;
 	char		*reason;	/* for people: why this verdict */
-	char		*rule;		/* for the audit log: which rule */
+	char		*rule;		/* for the audit log */
 };
 
 struct pol_result {

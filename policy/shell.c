@@ -52,7 +52,7 @@ struct tok {
 	enum tok_type	 type;
 	struct sh_word	 w;
 	int		 assign;	/* word is NAME=... */
-	int		 plain;		/* unquoted, no expansion: may be reserved */
+	int		 plain;		/* may be a reserved word */
 	enum sh_redir_op rop;
 	int		 fd;
 	int		 strip;		/* <<- */
@@ -264,7 +264,8 @@ parse_sub(struct parser *p, const char *s, size_t len, int mode,
 	if (mode == 0) {
 		rv = parse_list(&q);
 		if (rv == 0 && q.have_tok && q.tok.type != T_EOF)
-			rv = perr(p, "unexpected token in command substitution");
+			rv = perr(p, "unexpected token in a command "
+			    "substitution");
 		if (rv == 0 && q.npend > 0)
 			rv = perr(p, "here-document without body");
 	} else {

@@ -20,14 +20,14 @@
 #define SH_MAX_INPUT	(256U * 1024)
 #define SH_MAX_NEST	48	/* nested compounds and substitutions */
 #define SH_MAX_CMDS	4096	/* simple commands in one parse */
-#define SH_MAX_WORDS	4096	/* words (and redirections) per command */
-#define SH_MAX_PENDING	32	/* here-documents waiting for one newline */
+#define SH_MAX_WORDS	4096	/* words, redirections per command */
+#define SH_MAX_PENDING	32	/* here-docs pending on one line */
 
 /* Word flags. */
 #define SH_W_QUOTED	0x01	/* some part was quoted or escaped */
-#define SH_W_EXPAND	0x02	/* contains $x, ${x}, $(...), `...`, $((...)) */
-#define SH_W_UNQ_EXPAND	0x04	/* ... outside double quotes (split) */
-#define SH_W_GLOB	0x08	/* unquoted * ? [...]: pathname expansion */
+#define SH_W_EXPAND	0x02	/* has $x ${x} $(...) `...` $((...)) */
+#define SH_W_UNQ_EXPAND	0x04	/* ... outside "" (split) */
+#define SH_W_GLOB	0x08	/* unquoted * ? [...] */
 #define SH_W_TILDE	0x10	/* unquoted leading ~ */
 #define SH_W_BRACE	0x20	/* unquoted {a,b} or {a..b} */
 #define SH_W_PROCSUB	0x40	/* <(...) or >(...) */
@@ -36,8 +36,8 @@
 	SH_W_BRACE | SH_W_PROCSUB)
 
 struct sh_word {
-	char		*text;	/* quotes removed; expansions as written */
-	size_t		 len;	/* may contain NUL bytes from $'\0' */
+	char		*text;	/* unquoted; expansions as written */
+	size_t		 len;
 	unsigned	 flags;
 };
 
@@ -60,16 +60,16 @@ struct sh_redir {
 	enum sh_redir_op op;
 	struct sh_word	 target;
 	int		 writes;	/* opens its target for writing */
-	int		 hd_id;		/* internal: here-document slot */
+	int		 hd_id;		/* internal */
 };
 
 /* Command flags. */
-#define SH_C_PIPE_IN	0x01	/* stdin is a pipe from an earlier command */
-#define SH_C_PIPELINE	0x02	/* member of a pipeline of two or more */
+#define SH_C_PIPE_IN	0x01	/* stdin is a pipe or a file */
+#define SH_C_PIPELINE	0x02	/* in a pipeline of two or more */
 #define SH_C_BACKGROUND	0x04	/* in a list ended by & */
-#define SH_C_SUBST	0x08	/* inside $(...), `...`, <(...) or >(...) */
+#define SH_C_SUBST	0x08	/* in $(...) `...` <(...) >(...) */
 #define SH_C_FUNCBODY	0x10	/* inside a function definition */
-#define SH_C_COMPOUND	0x20	/* redirections of a compound command */
+#define SH_C_COMPOUND	0x20	/* redirections of a compound */
 
 struct sh_cmd {
 	struct sh_word	*assigns;	/* NAME=value prefixes */

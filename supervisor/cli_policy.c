@@ -56,7 +56,8 @@ parse_opts(int argc, char **argv, int i, int *mode_set, enum pol_mode *mode,
 			else
 				return -1;
 			if (pol_mode_parse(v, mode) == -1) {
-				fprintf(stderr, "airlock: unknown mode %s\n", v);
+				fprintf(stderr, "airlock: unknown mode %s\n",
+				    v);
 				return -1;
 			}
 			*mode_set = 1;

@@ -33,10 +33,10 @@ struct mctx {
 	struct settings	*s;
 	const char	*origin;
 	int		 managed;
-	int		 apply;		/* 0: check only; 1: change s */
+	int		 apply;		/* 0: only check */
 	char		*err;
 	size_t		 errlen;
-	char		**seen;		/* canonical keys set by this layer */
+	char		**seen;		/* keys this layer set */
 };
 
 /* srt keys that have no airlock equivalent: accepted, noted, ignored. */
@@ -443,7 +443,8 @@ merge_sandbox(struct mctx *m, const struct json *o)
 					    strcmp(v->items[j]->str,
 					    "macos") != 0)
 						return fail(m, sp, "unknown "
-						    "platform \"%.40s\" (linux, "
+						    "platform \"%.40s\" "
+						    "(linux, "
 						    "macos)", v->items[j]->str);
 			if (get_strv(m, sp, sp, v, &s->enabled_platforms,
 			    0) == -1)
@@ -474,7 +475,8 @@ merge_rules(struct mctx *m, const struct json *o)
 	for (i = 0; i < o->n; i++) {
 		snprintf(sp, sizeof(sp), "rules.%s", o->keys[i]);
 		if (pol_class_parse(o->keys[i], &c) == -1)
-			return fail(m, sp, "unknown effect class (create-commit,"
+			return fail(m, sp, "unknown effect class ("
+			    "create-commit,"
 			    " open-pull-request, publish-review-or-merge, "
 			    "write-external-tracker, install-package, "
 			    "network-access)");

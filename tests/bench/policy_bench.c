@@ -44,7 +44,8 @@ main(int argc, char **argv)
 {
 	struct pol_result	*r;
 	struct timespec		 t0, t1;
-	double			 secs = argc > 1 ? atof(argv[1]) : 3.0, el;
+	double			 el, secs = argc > 1 ? atof(argv[1]) :
+				    3.0;
 	size_t			 n = sizeof(lines) / sizeof(lines[0]), i;
 	size_t			 bytes = 0, lens[64];
 	unsigned long long	 count = 0;

@@ -128,7 +128,8 @@ START_TEST(errors_name_the_key)
 		    "rules.launch-missiles" },
 		{ "{\"git\":{\"pushRules\":[{\"ref\":\"x\"}]}}",
 		    "git.pushRules[0]" },
-		{ "{\"git\":{\"pushRules\":[{\"ref\":\"x\",\"action\":\"ok\"}]}}",
+		{ "{\"git\":{\"pushRules\":[{\"ref\":\"x\","
+		    "\"action\":\"ok\"}]}}",
 		    "git.pushRules[0].action" },
 		{ "{\"git\":{\"codeHosts\":[{\"name\":\"x\"}]}}",
 		    "git.codeHosts[0]" },
