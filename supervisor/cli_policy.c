@@ -91,6 +91,7 @@ cli_policy_main(int argc, char **argv)
 	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||
 	    i >= argc)
 		return usage_policy();
+	settings_defaults(&s);
 	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
 		settings_free(&s);
@@ -149,6 +150,7 @@ cli_hook_main(int argc, char **argv)
 			break;
 		len += (size_t)n;
 	}
+	settings_defaults(&s);
 	loaded = settings_load(&s, NULL, file, NULL, err, sizeof(err)) == 0;
 	if (!loaded) {
 		/* Fail closed: a broken policy must not allow everything. */

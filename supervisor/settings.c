@@ -822,7 +822,6 @@ settings_load(struct settings *s, const char *user_file, const char *cli_file,
 	char	*def = NULL;
 	int	 rv;
 
-	settings_defaults(s);
 	if (user_file == NULL)
 		def = settings_expand_home("~/.config/airlock/settings.json");
 	rv = load_one(s, user_file != NULL ? user_file : def,

@@ -58,9 +58,11 @@ struct settings {
 /* Fill with built-in defaults. */
 void	settings_defaults(struct settings *);
 /*
- * Load all layers.  user_file NULL: ~/.config/airlock/settings.json when it
- * exists; cli_file NULL: none; managed_file NULL: SETTINGS_MANAGED_PATH.
- * Returns 0, or -1 with a message naming the file and key in err.
+ * Load all layers on top of s, which settings_defaults() has filled.
+ * user_file NULL: ~/.config/airlock/settings.json when it exists; cli_file
+ * NULL: none; managed_file NULL: SETTINGS_MANAGED_PATH.  Returns 0, or -1
+ * with a message naming the file and key in err (s is then reset to the
+ * defaults).
  */
 int	settings_load(struct settings *, const char *user_file,
 	    const char *cli_file, const char *managed_file, char *err,

@@ -5,8 +5,11 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_PKGS := check yajl libevent libseccomp
 $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
-# Unit tests may exercise supervisor modules that do no client I/O.
-UNIT_SV_OBJS = $(filter-out %/airlockd.o %/airlock.o,$(AIRLOCKD_SRCS:%.c=$(BUILD)/obj/%.o))
+# Unit tests may exercise the supervisor modules that need no event loop:
+# the shared files, the plan, the spec parser, the probe and seccomp.
+UNIT_SV_SRCS = $(SV_SHARED) supervisor/sv_plan.c supervisor/sv_spec.c \
+	supervisor/sv_probe.c supervisor/sv_seccomp.c
+UNIT_SV_OBJS = $(UNIT_SV_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOLICY) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))

@@ -238,6 +238,7 @@ START_TEST(load_layers)
 	    "\"sandbox\":{\"enabled\":false}}", 0600);
 	cli = tmpfile_with("{\"rules\":{\"create-commit\":\"deny\"}}", 0600);
 	managed = tmpfile_with("{\"sandbox\":{\"enabled\":true}}", 0644);
+	settings_defaults(&S);
 	ck_assert_int_eq(settings_load(&S, user, cli, managed, E, sizeof(E)),
 	    0);
 	ck_assert_int_eq(S.rules[POL_CLASS_CREATE_COMMIT], POL_DENY);
@@ -246,14 +247,17 @@ START_TEST(load_layers)
 	settings_free(&S);
 	/* A managed file others can write is refused. */
 	chmod(managed, 0666);
+	settings_defaults(&S);
 	ck_assert_int_eq(settings_load(&S, user, NULL, managed, E, sizeof(E)),
 	    -1);
 	ck_assert(strstr(E, "writable") != NULL);
 	settings_free(&S);
 	/* A missing --settings file is an error; a missing user file is not. */
+	settings_defaults(&S);
 	ck_assert_int_eq(settings_load(&S, user, "/nonexistent/x.json",
 	    "/nonexistent/m.json", E, sizeof(E)), -1);
 	ck_assert(strstr(E, "/nonexistent/x.json") != NULL);
+	ck_assert_int_eq(S.sandbox_enabled, 1);	/* reset to the defaults */
 	settings_free(&S);
 	unlink(user);
 	unlink(cli);
