@@ -728,13 +728,20 @@ launch_failed(struct sv_session *s, const char *why)
 	set_state(s, ST_ERROR);
 }
 
+/*
+ * The session's pid namespace, seen through the launcher's
+ * pid_for_children: init itself is not dumpable (nothing inside may
+ * ptrace the process that holds the channel), the waiting launcher
+ * parent outside the namespace is.
+ */
 static ino_t
-pidns_of(pid_t pid)
+pidns_of_launcher(pid_t launcher)
 {
 	char		path[64];
 	struct stat	st;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid_for_children",
+	    (int)launcher);
 	if (stat(path, &st) == -1)
 		return 0;
 	return st.st_ino;
@@ -769,7 +776,12 @@ launcher_dispatch(struct sv_session *s, struct msg *m)
 		s->init_pid = (pid_t)msg_get_u32(m);
 		s->ll_abi = msg_get_u32(m);
 		s->ll_gaps = msg_get_u32(m);
-		s->pidns = pidns_of(s->init_pid);
+		s->pidns = pidns_of_launcher(s->launcher_pid);
+		if (s->pidns == 0 && s->spec.limits.memory_bytes > 0) {
+			session_kill(s, "cannot find the sandbox's pid "
+			    "namespace for the memory limit");
+			return;
+		}
 		register_daemons(s);
 		proxy_env(s);
 		set_state(s, ST_WARM);

@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Cold start and warm exec, beside bubblewrap, in one run.
+#   tests/bench/startup.sh BUILD_DIR [RUNS]
+# Prints a Markdown table: median wall time of
+#   - airlock run -- /bin/true (cold: private airlockd + launcher + exec)
+#   - bwrap --unshare-all ... /bin/true (a comparable bubblewrap sandbox)
+#   - unshare -Urmpf --mount-proc /bin/true (bare namespaces, the floor)
+#   - one exec in a warm airlock session (launch once, exec N times)
+# Sandboxes run as an unprivileged user when invoked as root.
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+RUNS=${2:-30}
+STAGE=$(mktemp -d /tmp/airlock-bench.XXXXXX)
+chmod 755 "$STAGE"
+cp -R "$BUILD" "$STAGE/build"
+chmod -R a+rX "$STAGE"
+mkdir "$STAGE/ws"
+U=$(id -un)
+if [ "$(id -u)" -eq 0 ]; then
+	id airlock-test >/dev/null 2>&1 || useradd -m airlock-test
+	U=airlock-test
+	chown "$U" "$STAGE/ws"
+fi
+run_as() {
+	if [ "$(id -u)" -eq 0 ]; then
+		setpriv --reuid="$U" --regid="$U" --init-groups -- \
+		    env PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp "$@"
+	else
+		"$@"
+	fi
+}
+export -p >/dev/null
+cd "$STAGE/ws"
+
+median() {	# median of the numbers on stdin
+	sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+}
+time_cmd() {	# time_cmd RUNS CMD...: prints median ms
+	_r=$1
+	shift
+	_i=0
+	while [ "$_i" -lt "$_r" ]; do
+		_s=$(date +%s%N)
+		run_as "$@" >/dev/null 2>&1 || true
+		_e=$(date +%s%N)
+		echo $(((_e - _s) / 1000))
+		_i=$((_i + 1))
+	done | median
+}
+
+A=$(time_cmd "$RUNS" "$STAGE/build/airlock" run --workspace "$STAGE/ws" -- /bin/true)
+BW=$(time_cmd "$RUNS" bwrap --unshare-all --die-with-parent --new-session \
+    --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib \
+    --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --ro-bind /etc /etc \
+    --proc /proc --dev /dev --tmpfs /tmp --bind "$STAGE/ws" "$STAGE/ws" \
+    --chdir "$STAGE/ws" /bin/true)
+UN=$(time_cmd "$RUNS" unshare -Urmpfn --mount-proc /bin/true)
+HOST=$(time_cmd "$RUNS" /bin/true)
+
+# Warm exec: one session, many execs, over the client socket.
+W=$(run_as python3 - "$STAGE/build/airlockd" "$STAGE/ws" "$RUNS" <<'PY'
+import json, os, socket, subprocess, sys, time, statistics
+airlockd, ws, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+a, b = socket.socketpair()
+p = subprocess.Popen([airlockd, "--fd", str(b.fileno()), "--quiet"],
+                     pass_fds=[b.fileno()], stderr=subprocess.DEVNULL)
+b.close()
+f = a.makefile("rwb")
+n = [0]
+def call(method, params):
+    n[0] += 1
+    f.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method,
+                        "params": params}).encode() + b"\n"); f.flush()
+    while True:
+        m = json.loads(f.readline())
+        if m.get("id") == n[0]:
+            return m
+def wait_exit():
+    while True:
+        m = json.loads(f.readline())
+        if m.get("method") == "sandbox.event" and m["params"]["type"] == "exit":
+            return
+call("sandbox.launch", {"spec": {"sessionId": "bench", "bindMounts":
+     [{"hostPath": ws}], "guestWorkdir": ws}})
+t = []
+for i in range(runs):
+    s = time.perf_counter()
+    r = call("sandbox.exec", {"sessionId": "bench", "argv": ["/bin/true"]})
+    wait_exit()
+    t.append((time.perf_counter() - s) * 1e6)
+call("sandbox.destroy", {"sessionId": "bench"})
+a.close(); p.wait()
+print(int(statistics.median(t)))
+PY
+)
+rm -rf "$STAGE"
+ms() { awk -v u="$1" 'BEGIN { printf "%.1f ms", u / 1000 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo "| what (median of $RUNS, /bin/true) | wall time | vs bwrap |"
+echo "|---|---|---|"
+echo "| host, no sandbox | $(ms "$HOST") | $(ratio "$HOST" "$BW") |"
+echo "| unshare -Urmpfn --mount-proc (bare namespaces) | $(ms "$UN") | $(ratio "$UN" "$BW") |"
+echo "| bwrap --unshare-all, system dirs + workspace | $(ms "$BW") | 1.00 |"
+echo "| airlock run, cold (private airlockd + launcher + exec) | $(ms "$A") | $(ratio "$A" "$BW") |"
+echo "| airlock, one exec in a warm session | $(ms "$W") | $(ratio "$W" "$BW") |"
