@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/dns.h>
@@ -229,8 +230,9 @@ session_add(const char *id, int fd)
 	s = xcalloc(1, sizeof(*s));
 	s->id = xstrdup(id);
 	TAILQ_INIT(&s->conns);
+	/* Backlog 0: the socket listens already (listen is not allowed). */
 	s->listener = evconnlistener_new(gw_base, session_accept, s,
-	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, fd);
 	if (s->listener == NULL) {
 		log_warnx("session %s: cannot listen", id);
 		close(fd);
@@ -387,6 +389,8 @@ gatewayd_main(int argc, char **argv)
 	if (fcntl(MSG_CHILD_FD, F_SETFL, O_NONBLOCK) == -1)
 		fatal("channel");
 	signal(SIGPIPE, SIG_IGN);
+	/* The time zone file is read once, now (certificate times, logs). */
+	tzset();
 	/* The CA store is read now: after restricting, no file can be. */
 	if (gw_tls_init(cafiles) == -1)
 		fatalx("cannot load the CA store");
