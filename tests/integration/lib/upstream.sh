@@ -66,7 +66,7 @@ server.errorlog = "$UP_DIR/error.log"
 server.pid-file = "$UP_DIR/lighttpd.pid"
 server.upload-dirs = ( "$UP_DIR/tmp" )
 server.max-request-size = 4194304
-server.stream-request-body = 2
+server.stream-request-body = 0
 server.stream-response-body = 2
 \$SERVER["socket"] == "127.0.0.1:$UP_HTTPS_PORT" {
 	ssl.engine = "enable"
