@@ -79,8 +79,8 @@ name(const char *fmt, ...)					\
 
 LOGFN(log_warn, "", 1, 0)
 LOGFN(log_warnx, "", 0, 0)
-LOGFN(log_info, "", 0, 0)
-LOGFN(log_debug, "debug: ", 0, !log_verbose)
+LOGFN(log_info, "", 0, log_verbose < 0)
+LOGFN(log_debug, "debug: ", 0, log_verbose <= 0)
 
 void
 fatal(const char *fmt, ...)

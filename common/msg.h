@@ -72,8 +72,9 @@ enum msg_dir {
 	    "resource (RLIMIT_*), soft, hard; applied to every exec")	\
 	X(MSG_PLAN_SECCOMP, 0x0106, MSG_CH_LAUNCHER, MSG_DOWN, "ub", 0,\
 	    "flags (PLAN_SECF_*), struct sock_filter[] compiled by airlockd")\
-	X(MSG_PLAN_LISTEN, 0x0107, MSG_CH_LAUNCHER, MSG_DOWN, "u", 0,	\
-	    "kind (LISTEN_*): a TCP listener on 127.0.0.1 inside the netns")\
+	X(MSG_PLAN_LISTEN, 0x0107, MSG_CH_LAUNCHER, MSG_DOWN, "uu", 0,	\
+	    "kind (LISTEN_*), port: a TCP listener on 127.0.0.1:port"	\
+	    " inside the netns (the netns is new: any port is free)")	\
 	X(MSG_PLAN_END, 0x0108, MSG_CH_LAUNCHER, MSG_DOWN, "", 0,	\
 	    "(none): build the sandbox now")				\
 	/* ---- launcher: progress and results ---- */			\
@@ -167,6 +168,15 @@ enum listen_kind {
 	LISTEN_GIT,
 	LISTEN_MAX
 };
+
+/*
+ * The ports inside every sandbox's own network namespace.  Fixed, so the
+ * plan (environment, git config) can name them before the launcher has
+ * made the sockets; nothing else can bind there (Landlock denies TCP bind).
+ */
+#define LISTEN_PORT_HTTP	3128
+#define LISTEN_PORT_SOCKS	1080
+#define LISTEN_PORT_GIT		9418
 
 /* MSG_LAUNCH_READY: what the kernel's Landlock ABI could not enforce. */
 #define LL_GAP_NONE		(1U << 0)	/* no Landlock at all */

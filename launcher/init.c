@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The sandbox's init: pid 1 of the new pid namespace.  It builds the
+ * root, confines itself (Landlock, capabilities) exactly as every command
+ * will be, reports MSG_LAUNCH_READY, then serves airlockd on fd 3:
+ * MSG_EXEC forks a command, MSG_EXEC_SIGNAL signals one, the exit of each
+ * is reported, and orphans reparented to us are reaped silently.
+ *
+ * Fail closed: when airlockd says MSG_SHUTDOWN, closes the channel or
+ * sends anything we do not expect, init kills every process of the
+ * namespace and exits, and the kernel tears the namespace down.  No
+ * command ever runs on without a supervisor.  Init also dies with the
+ * launcher outside the namespace (PDEATHSIG), so killing that process
+ * kills the sandbox.
+ */
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/xmalloc.h"
+#include "launcher/launcher.h"
+
+/* A running command: its exec id and pid (= its session and group). */
+struct init_exec {
+	struct init_exec *next;
+	uint32_t	  id;
+	pid_t		  pid;
+};
+
+static struct init_exec *init_execs;
+
+static void __attribute__((noreturn))
+init_shutdown(const char *why)
+{
+	log_debug("init: %s: killing the sandbox", why);
+	/* From pid 1, -1 means every other process of the namespace. */
+	(void)kill(-1, SIGKILL);
+	_exit(0);
+}
+
+static void
+init_send_fail(uint32_t id, int err, const char *what)
+{
+	struct msgbuf	b;
+
+	msgbuf_init(&b, MSG_EXEC_FAILED);
+	msg_put_u32(&b, id);
+	msg_put_u32(&b, (uint32_t)err);
+	msg_put_str(&b, what);
+	if (msg_send(&launch_link, &b, NULL, 0) == -1)
+		init_shutdown("channel lost");
+	msgbuf_free(&b);
+}
+
+static void
+init_exec(const struct launch_plan *plan, struct msg *m)
+{
+	struct exec_req		 req;
+	struct exec_failure	 fail;
+	struct init_exec	*e;
+	struct msgbuf		 b;
+	int			 out[2], err[2], rep[2], fds[2];
+	ssize_t			 n;
+	pid_t			 pid;
+
+	/* untrusted: argv/envp/cwd are the agent's; we only pass them on. */
+	memset(&req, 0, sizeof(req));
+	req.id = msg_get_u32(m);
+	req.cwd = msg_get_str(m);
+	req.argv = msg_get_strv(m);
+	req.envp = msg_get_strv(m);
+	if (req.argv[0] == NULL) {
+		init_send_fail(req.id, EINVAL, "empty argv");
+		goto done;
+	}
+	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1 ||
+	    pipe2(rep, O_CLOEXEC) == -1)
+		die("exec pipes");
+	req.out = out[1];
+	req.err = err[1];
+	req.report = rep[1];
+	if ((pid = fork()) == -1) {
+		init_send_fail(req.id, errno, "fork");
+		close(out[0]);
+		close(err[0]);
+		close(rep[0]);
+		goto closew;
+	}
+	if (pid == 0)
+		exec_child(plan, &req);
+
+	close(out[1]);
+	close(err[1]);
+	close(rep[1]);
+	/* The report pipe closes on a successful execve. */
+	do {
+		n = read(rep[0], &fail, sizeof(fail));
+	} while (n == -1 && errno == EINTR);
+	close(rep[0]);
+	if (n == (ssize_t)sizeof(fail)) {
+		fail.what[sizeof(fail.what) - 1] = '\0';
+		init_send_fail(req.id, fail.err, fail.what);
+		close(out[0]);
+		close(err[0]);
+		goto done;	/* the child is reaped as untracked */
+	}
+
+	e = xcalloc(1, sizeof(*e));
+	e->id = req.id;
+	e->pid = pid;
+	e->next = init_execs;
+	init_execs = e;
+	msgbuf_init(&b, MSG_EXEC_STARTED);
+	msg_put_u32(&b, req.id);
+	msg_put_u32(&b, (uint32_t)pid);
+	fds[0] = out[0];
+	fds[1] = err[0];
+	if (msg_send(&launch_link, &b, fds, 2) == -1)
+		init_shutdown("channel lost");
+	msgbuf_free(&b);
+	close(out[0]);
+	close(err[0]);
+	goto done;
+closew:
+	close(out[1]);
+	close(err[1]);
+	close(rep[1]);
+done:
+	strv_free(req.argv);
+	strv_free(req.envp);
+}
+
+static void
+init_signal(struct msg *m)
+{
+	struct init_exec	*e;
+	uint32_t		 id, sig;
+
+	id = msg_get_u32(m);
+	sig = msg_get_u32(m);
+	for (e = init_execs; e != NULL; e = e->next)
+		if (e->id == id)
+			break;
+	if (e == NULL) {
+		log_debug("init: signal for exec %u, which is gone", id);
+		return;
+	}
+	/* The exec is a session leader: its pid is its process group. */
+	if (kill(-e->pid, (int)sig) == -1 && errno != ESRCH)
+		log_warn("init: signal %u to exec %u", sig, id);
+}
+
+static void
+init_reap(void)
+{
+	struct init_exec	*e, **ep;
+	struct msgbuf		 b;
+	int			 status;
+	pid_t			 pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (ep = &init_execs; (e = *ep) != NULL; ep = &e->next)
+			if (e->pid == pid)
+				break;
+		if (e == NULL)
+			continue;	/* an orphan reparented to us */
+		*ep = e->next;
+		msgbuf_init(&b, MSG_EXEC_EXIT);
+		msg_put_u32(&b, e->id);
+		msg_put_u32(&b, (uint32_t)status);
+		if (msg_send(&launch_link, &b, NULL, 0) == -1)
+			init_shutdown("channel lost");
+		msgbuf_free(&b);
+		free(e);
+	}
+}
+
+static void __attribute__((noreturn))
+init_loop(const struct launch_plan *plan, int sfd)
+{
+	struct pollfd		 pfd[2];
+	struct signalfd_siginfo	 si;
+	struct msg		 m;
+	enum msg_result		 r;
+
+	pfd[0].fd = launch_link.fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = sfd;
+	pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			die("poll");
+		}
+		if (pfd[1].revents & POLLIN) {
+			if (read(sfd, &si, sizeof(si)) != sizeof(si))
+				die("signalfd");
+			/*
+			 * A stop request counts only from outside (sender
+			 * pid 0 in our namespace); a command signalling pid 1
+			 * is ignored.
+			 */
+			if (si.ssi_signo != SIGCHLD && si.ssi_pid == 0)
+				init_shutdown("terminated");
+			init_reap();
+		}
+		if ((pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) == 0)
+			continue;
+		/* untrusted: only in that a bad frame ends the sandbox. */
+		if ((r = msg_recv(&launch_link, &m)) != MSG_OK)
+			init_shutdown(r == MSG_EOF ? "airlockd closed the "
+			    "channel" : "invalid frame");
+		switch (m.info->type) {
+		case MSG_EXEC:
+			init_exec(plan, &m);
+			break;
+		case MSG_EXEC_SIGNAL:
+			init_signal(&m);
+			break;
+		case MSG_SHUTDOWN:
+			init_shutdown("shutdown");
+		default:
+			log_warnx("init: unexpected %s", m.info->name);
+			init_shutdown("protocol violation");
+		}
+		msg_free(&m);
+	}
+}
+
+void
+init_main(const struct launch_plan *plan, int pidpipe)
+{
+	struct pollfd	pfd;
+	struct msgbuf	b;
+	sigset_t	mask;
+	int32_t		hostpid;
+	uint32_t	abi, gaps;
+	int		sfd;
+
+	/* Die with the launcher outside; then check it was still there. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		die("PR_SET_PDEATHSIG");
+	if (read(pidpipe, &hostpid, sizeof(hostpid)) != sizeof(hostpid))
+		diex("launcher gone before init started");
+	pfd.fd = pidpipe;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) != 0)
+		diex("launcher gone before init started");
+	close(pidpipe);
+
+	/* Our own session: no terminal of the caller's reaches us. */
+	if (setsid() == -1)
+		die("setsid");
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) == -1)
+		die("sigprocmask");
+	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) == -1)
+		die("signalfd");
+
+	mount_build(plan);
+	abi = landlock_apply(plan, &gaps);
+	caps_drop_all();
+
+	msgbuf_init(&b, MSG_LAUNCH_READY);
+	msg_put_u32(&b, (uint32_t)hostpid);
+	msg_put_u32(&b, abi);
+	msg_put_u32(&b, gaps);
+	if (msg_send(&launch_link, &b, NULL, 0) == -1)
+		die("send MSG_LAUNCH_READY");
+	msgbuf_free(&b);
+	launch_ready = 1;
+	log_debug("session %s: ready, init is pid %d", plan->session,
+	    (int)hostpid);
+	init_loop(plan, sfd);
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: ISC
+/*
+ * airlock-launcher's main: the launch sequence, straight-line.  airlockd
+ * fork+execs us with the plan's socketpair on fd 3 (SPEC R-P1), fd 0 on
+ * /dev/null and fd 2 on its log.  We receive the plan, enter the
+ * namespaces, make the session's listeners inside the new network
+ * namespace and fork the sandbox's init.  This process then only waits:
+ * it stays outside the pid namespace so that killing it (init has
+ * PDEATHSIG) kills the whole sandbox.
+ */
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "launcher/launcher.h"
+
+struct msg_link launch_link;
+int launch_ready;
+
+static void __attribute__((noreturn))
+vdie(int with_errno, const char *fmt, va_list ap)
+{
+	char		 line[512];
+	struct msgbuf	 b;
+	int		 saved = errno, n;
+
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (with_errno && n >= 0 && (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, ": %s", strerror(saved));
+	log_warnx("%s", line);
+	/* Before ready, airlockd waits for a verdict: give it the reason. */
+	if (!launch_ready && launch_link.fd != -1) {
+		msgbuf_init(&b, MSG_LAUNCH_FAILED);
+		msg_put_str(&b, line);
+		(void)msg_send(&launch_link, &b, NULL, 0);
+		msgbuf_free(&b);
+	}
+	_exit(1);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vdie(1, fmt, ap);
+}
+
+void
+diex(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vdie(0, fmt, ap);
+}
+
+/*
+ * The launcher outside the pid namespace: hand init its host pid, keep
+ * the pipe open (init checks it to know we were alive when its
+ * PDEATHSIG was armed), wait, and exit with init's status.
+ */
+static void __attribute__((noreturn))
+launch_wait(pid_t init, int pidpipe)
+{
+	int32_t	hostpid = (int32_t)init;
+	int	status;
+
+	if (write(pidpipe, &hostpid, sizeof(hostpid)) != sizeof(hostpid))
+		die("pid pipe");
+	while (waitpid(init, &status, 0) == -1)
+		if (errno != EINTR)
+			die("waitpid init");
+	if (WIFSIGNALED(status))
+		_exit(128 + WTERMSIG(status));
+	_exit(WEXITSTATUS(status));
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct launch_plan	 plan;
+	int			 pp[2];
+	pid_t			 pid;
+
+	(void)argc;
+	(void)argv;
+	log_init("launcher", 0);
+	msg_link_init(&launch_link, -1, MSG_CH_LAUNCHER, MSG_DOWN, "airlockd");
+
+	/* Nothing of airlockd's but the channel may reach the sandbox. */
+	if (close_range(MSG_CHILD_FD + 1, ~0U, 0) == -1)
+		die("close_range");
+	if (fcntl(MSG_CHILD_FD, F_SETFD, FD_CLOEXEC) == -1)
+		die("fd %d is not the channel", MSG_CHILD_FD);
+	launch_link.fd = MSG_CHILD_FD;
+	signal(SIGPIPE, SIG_IGN);
+
+	plan_recv(&plan);
+	ns_enter(&plan);
+	/*
+	 * Not dumpable from here on (after the id maps, which a non-dumpable
+	 * process could not write): other processes of the user may not
+	 * ptrace into the sandbox's init before it is confined.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) == -1)
+		die("PR_SET_DUMPABLE");
+	net_setup(&plan);
+
+	if (pipe2(pp, O_CLOEXEC) == -1)
+		die("pipe");
+	if ((pid = fork()) == -1)
+		die("fork init");
+	if (pid != 0) {
+		/* Init owns the channel from now on. */
+		close(pp[0]);
+		close(launch_link.fd);
+		launch_link.fd = -1;
+		launch_wait(pid, pp[1]);
+	}
+	close(pp[1]);
+	init_main(&plan, pp[0]);
+}

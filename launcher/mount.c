@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Build the sandbox's root (SPEC R-L1..R-L3): a fresh tmpfs holding only
+ * what the plan lists, applied in order, then pivot_root into it.
+ *
+ * Like bubblewrap, we first mount a staging tmpfs on /tmp of our private
+ * mount namespace and pivot into it, so that the host's tree is at
+ * /oldroot and the new root is being built at /newroot.  Every path is
+ * then resolved with openat2(RESOLVE_IN_ROOT) against one of the two:
+ * host paths (bind sources) as the host sees them, sandbox paths
+ * (destinations) as the sandbox will see them.  This matters because
+ * destinations may lie inside writable binds whose content a previous
+ * run controlled: a planted symlink must resolve inside the sandbox's
+ * view, never to a host path.  Mounts then target the resolved file
+ * through /proc/self/fd/N, so what was resolved is what gets mounted on.
+ *
+ * The root itself is remounted read-only at the end: writes only go to
+ * the tmpfs and bind mounts the plan made writable.
+ */
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "launcher/launcher.h"
+
+#define MOUNT_STAGE	"/tmp"		/* staging tmpfs, private to us */
+#define MOUNT_PROCFD	"/oldroot/proc/self/fd/%d"
+
+static int oldroot_fd = -1;	/* the host's tree */
+static int newroot_fd = -1;	/* the sandbox's tree being built */
+
+struct mount_fdpath {
+	char	p[64];
+};
+
+/* "/proc/self/fd/N": a path to exactly the file fd refers to. */
+static const char *
+fdp(struct mount_fdpath *b, int fd)
+{
+	snprintf(b->p, sizeof(b->p), MOUNT_PROCFD, fd);
+	return b->p;
+}
+
+/* The canonical path of fd in our current tree (for mountinfo). */
+static char *
+fd_real(int fd)
+{
+	struct mount_fdpath	b;
+	char			buf[PATH_MAX];
+	ssize_t			n;
+
+	if ((n = readlink(fdp(&b, fd), buf, sizeof(buf) - 1)) == -1)
+		die("readlink %s", b.p);
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/* Open path as if root were "/": symlinks and ".." cannot leave it. */
+static int
+root_open(int root, const char *path, int flags)
+{
+	struct open_how	how;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)(flags | O_CLOEXEC);
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	return (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
+}
+
+/* mkdir -p inside the new root; returns an O_PATH fd of the directory. */
+static int
+mount_mkdir_p(const char *dst)
+{
+	char	*p = xstrdup(dst), *s, *name, c;
+	int	 fd = -1, pfd;
+
+	if ((pfd = dup(newroot_fd)) == -1)
+		die("dup");
+	for (s = p + 1, name = s; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		if (s == name) {	/* "//" or a trailing slash */
+			if (*s == '\0')
+				break;
+			name = s + 1;
+			continue;
+		}
+		c = *s;
+		*s = '\0';
+		fd = root_open(newroot_fd, p, O_PATH | O_DIRECTORY);
+		if (fd == -1 && errno == ENOENT) {
+			/* One name under an already resolved parent. */
+			if (mkdirat(pfd, name, 0755) == -1 && errno != EEXIST)
+				die("mkdir %s", p);
+			fd = root_open(newroot_fd, p, O_PATH | O_DIRECTORY);
+		}
+		if (fd == -1)
+			die("mkdir %s", p);
+		close(pfd);
+		pfd = fd;
+		*s = c;
+		if (c == '\0')
+			break;
+		name = s + 1;
+	}
+	free(p);
+	return pfd;
+}
+
+/* Split "/a/b/c" into an O_PATH fd of "/a/b" (created) and "c". */
+static int
+mount_parent(const char *dst, char **namep)
+{
+	char	*dir = xstrdup(dst), *slash;
+	int	 pfd;
+
+	slash = strrchr(dir, '/');
+	*namep = xstrdup(slash + 1);
+	if (**namep == '\0')
+		diex("path \"%s\" has no last name", dst);
+	*slash = '\0';
+	pfd = mount_mkdir_p(dir[0] != '\0' ? dir : "/");
+	free(dir);
+	return pfd;
+}
+
+/* An O_PATH fd of a mount point at dst, created as a dir or a file. */
+static int
+mount_point(const char *dst, int isdir)
+{
+	char	*name;
+	int	 fd, pfd;
+
+	if ((fd = root_open(newroot_fd, dst, O_PATH)) != -1)
+		return fd;
+	if (errno != ENOENT)
+		die("mount point %s", dst);
+	pfd = mount_parent(dst, &name);
+	if (isdir) {
+		if (mkdirat(pfd, name, 0755) == -1)
+			die("mkdir %s", dst);
+	} else {
+		fd = openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY |
+		    O_NOFOLLOW | O_CLOEXEC, 0444);
+		if (fd == -1)
+			die("create %s", dst);
+		close(fd);
+	}
+	close(pfd);
+	free(name);
+	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1)
+		die("mount point %s", dst);
+	return fd;
+}
+
+/* The flags a remount must keep: the kernel locks them in a userns. */
+static unsigned long
+mount_locked_flags(const char *path)
+{
+	struct statvfs	sv;
+	unsigned long	f = 0;
+
+	if (statvfs(path, &sv) == -1)
+		die("statvfs %s", path);
+	if (sv.f_flag & ST_RDONLY)
+		f |= MS_RDONLY;
+	if (sv.f_flag & ST_NOSUID)
+		f |= MS_NOSUID;
+	if (sv.f_flag & ST_NODEV)
+		f |= MS_NODEV;
+	if (sv.f_flag & ST_NOEXEC)
+		f |= MS_NOEXEC;
+	if (sv.f_flag & ST_NOATIME)
+		f |= MS_NOATIME;
+	if (sv.f_flag & ST_NODIRATIME)
+		f |= MS_NODIRATIME;
+	if (sv.f_flag & ST_RELATIME)
+		f |= MS_RELATIME;
+	if ((f & (MS_NOATIME | MS_RELATIME)) == 0)
+		f |= MS_STRICTATIME;
+	return f;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space, ...) in place. */
+static void
+mount_unescape(char *s)
+{
+	char	*d = s;
+
+	while (*s != '\0') {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+			    (s[3] - '0'));
+			s += 4;
+		} else
+			*d++ = *s++;
+	}
+	*d = '\0';
+}
+
+/*
+ * Remount the mount at top and every mount beneath it (a recursive bind
+ * brings the source's submounts along) with add on top of the flags each
+ * already has.  Without this walk a read-only bind of /usr would leave a
+ * writable submount under it.
+ */
+static void
+mount_remount_tree(const char *top, unsigned long add)
+{
+	FILE	*f;
+	char	*line = NULL, *mp, *save;
+	size_t	 cap = 0, tl = strlen(top);
+	int	 i;
+
+	if ((f = fopen("/oldroot/proc/self/mountinfo", "re")) == NULL)
+		die("mountinfo");
+	while (getline(&line, &cap, f) != -1) {
+		/* id parent major:minor root MOUNTPOINT options ... */
+		mp = strtok_r(line, " ", &save);
+		for (i = 0; i < 4 && mp != NULL; i++)
+			mp = strtok_r(NULL, " ", &save);
+		if (mp == NULL)
+			diex("mountinfo: short line");
+		mount_unescape(mp);
+		if (strncmp(mp, top, tl) != 0 ||
+		    (mp[tl] != '\0' && mp[tl] != '/'))
+			continue;
+		if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT |
+		    mount_locked_flags(mp) | add, NULL) == -1)
+			die("remount %s", mp);
+	}
+	free(line);
+	fclose(f);
+}
+
+static void
+mount_bind(const struct launch_item *it)
+{
+	struct mount_fdpath	 a, b;
+	struct stat		 st;
+	unsigned long		 add;
+	char			*real;
+	int			 src, dst;
+
+	if ((src = root_open(oldroot_fd, it->src, O_PATH)) == -1) {
+		if (errno == ENOENT && (it->flags & PLAN_OPF_OPTIONAL)) {
+			log_debug("bind %s: no such source, skipped",
+			    it->src);
+			return;
+		}
+		die("bind source %s", it->src);
+	}
+	if (fstat(src, &st) == -1)
+		die("stat %s", it->src);
+	dst = mount_point(it->dst, S_ISDIR(st.st_mode));
+	real = fd_real(dst);
+	if (mount(fdp(&a, src), fdp(&b, dst), NULL, MS_BIND | MS_REC,
+	    NULL) == -1)
+		die("bind %s on %s", it->src, it->dst);
+	add = MS_NOSUID;
+	if (it->flags & PLAN_OPF_RO)
+		add |= MS_RDONLY;
+	if ((it->flags & PLAN_OPF_DEV) == 0)
+		add |= MS_NODEV;
+	mount_remount_tree(real, add);
+	free(real);
+	close(dst);
+	close(src);
+}
+
+static void
+mount_fs(const char *dst, const char *type, unsigned long flags,
+    const char *data)
+{
+	struct mount_fdpath	b;
+	int			fd;
+
+	fd = mount_point(dst, 1);
+	if (mount(type, fdp(&b, fd), type, flags, data) == -1)
+		die("mount %s on %s", type, dst);
+	close(fd);
+}
+
+/*
+ * A minimal /dev: a tmpfs with the host's harmless character devices
+ * bound in (mknod is not allowed in a user namespace), a private devpts
+ * instance, a /dev/shm and the usual symlinks.  The tmpfs is ours and
+ * fresh, so plain paths beneath it are safe.
+ */
+static void
+mount_dev(const char *dst)
+{
+	static const char *const nodes[] = {
+		"null", "zero", "full", "random", "urandom", "tty",
+	};
+	static const char *const links[][2] = {
+		{ "pts/ptmx", "ptmx" }, { "/proc/self/fd", "fd" },
+		{ "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
+		{ "/proc/self/fd/2", "stderr" },
+	};
+	struct mount_fdpath	 b;
+	char			*real, path[PATH_MAX], src[64];
+	size_t			 i;
+	int			 fd;
+
+	fd = mount_point(dst, 1);
+	real = fd_real(fd);
+	if (mount("tmpfs", fdp(&b, fd), "tmpfs", MS_NOSUID | MS_NOEXEC,
+	    "mode=0755") == -1)
+		die("mount tmpfs on %s", dst);
+	close(fd);
+	for (i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", real, nodes[i]);
+		snprintf(src, sizeof(src), "/oldroot/dev/%s", nodes[i]);
+		if ((fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+		    0666)) == -1)
+			die("create %s", path);
+		close(fd);
+		if (mount(src, path, NULL, MS_BIND, NULL) == -1)
+			die("bind %s", src);
+	}
+	snprintf(path, sizeof(path), "%s/pts", real);
+	if (mkdir(path, 0755) == -1 || mount("devpts", path, "devpts",
+	    MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") == -1)
+		die("devpts on %s", path);
+	snprintf(path, sizeof(path), "%s/shm", real);
+	if (mkdir(path, 0755) == -1 || mount("tmpfs", path, "tmpfs",
+	    MS_NOSUID | MS_NODEV, "mode=1777") == -1)
+		die("tmpfs on %s", path);
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", real, links[i][1]);
+		if (symlink(links[i][0], path) == -1)
+			die("symlink %s", path);
+	}
+	free(real);
+}
+
+/*
+ * Deny-read (R-L2): a directory gets an empty read-only tmpfs of mode
+ * 000, anything else an empty mode-000 file bound read-only over it.
+ * Read-only, so that the owner cannot chmod its way back in.  A missing
+ * path is skipped: the plan lists every spelling of every secret.
+ */
+static void
+mount_mask(const char *dst)
+{
+	struct mount_fdpath	 b;
+	struct stat		 st;
+	char			*real;
+	int			 fd;
+
+	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return;
+		die("mask %s", dst);
+	}
+	if (fstat(fd, &st) == -1)
+		die("stat %s", dst);
+	real = fd_real(fd);
+	if (S_ISDIR(st.st_mode)) {
+		if (mount("tmpfs", fdp(&b, fd), "tmpfs", MS_RDONLY |
+		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		    "mode=000,size=4k,nr_inodes=1") == -1)
+			die("mask %s", dst);
+	} else {
+		if (mount("/mask-empty", fdp(&b, fd), NULL, MS_BIND,
+		    NULL) == -1)
+			die("mask %s", dst);
+		mount_remount_tree(real, MS_RDONLY | MS_NOSUID | MS_NODEV |
+		    MS_NOEXEC);
+	}
+	free(real);
+	close(fd);
+}
+
+/* Write-protect an existing path inside a writable bind (R-L3). */
+static void
+mount_remount_ro(const char *dst)
+{
+	struct mount_fdpath	 a, b;
+	char			*real;
+	int			 fd;
+
+	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return;
+		die("read-only %s", dst);
+	}
+	real = fd_real(fd);
+	if (mount(fdp(&a, fd), fdp(&b, fd), NULL, MS_BIND | MS_REC,
+	    NULL) == -1)
+		die("bind %s on itself", dst);
+	mount_remount_tree(real, MS_RDONLY | MS_NOSUID);
+	free(real);
+	close(fd);
+}
+
+static void
+mount_symlink(const char *target, const char *dst)
+{
+	char	*name;
+	int	 pfd;
+
+	pfd = mount_parent(dst, &name);
+	if (symlinkat(target, pfd, name) == -1)
+		die("symlink %s", dst);
+	close(pfd);
+	free(name);
+}
+
+/* A regular file created in the new root, e.g. a private .gitconfig. */
+static void
+mount_file(const struct launch_item *it)
+{
+	const char	*p = it->data;
+	size_t		 off = 0;
+	ssize_t		 n;
+	char		*name;
+	int		 pfd, fd;
+
+	pfd = mount_parent(it->dst, &name);
+	fd = openat(pfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW |
+	    O_CLOEXEC, it->mode);
+	if (fd == -1)
+		die("create %s", it->dst);
+	while (off < it->len) {
+		if ((n = write(fd, p + off, it->len - off)) == -1)
+			die("write %s", it->dst);
+		off += (size_t)n;
+	}
+	if (fchmod(fd, it->mode) == -1)
+		die("chmod %s", it->dst);
+	close(fd);
+	close(pfd);
+	free(name);
+}
+
+static void
+mount_op(const struct launch_item *it)
+{
+	switch (it->op) {
+	case PLAN_OP_BIND:
+		mount_bind(it);
+		break;
+	case PLAN_OP_TMPFS:
+		mount_fs(it->dst, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+		break;
+	case PLAN_OP_DIR:
+		close(mount_mkdir_p(it->dst));
+		break;
+	case PLAN_OP_PROC:
+		mount_fs(it->dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		    NULL);
+		break;
+	case PLAN_OP_DEV:
+		mount_dev(it->dst);
+		break;
+	case PLAN_OP_MASK:
+		mount_mask(it->dst);
+		break;
+	case PLAN_OP_REMOUNT_RO:
+		mount_remount_ro(it->dst);
+		break;
+	case PLAN_OP_SYMLINK:
+		mount_symlink(it->src, it->dst);
+		break;
+	default:
+		diex("op %u not applicable", it->op);
+	}
+}
+
+void
+mount_build(const struct launch_plan *plan)
+{
+	const struct launch_item	*it;
+	int				 fd;
+
+	/* Nothing we mount may propagate back to the host. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+		die("make / rprivate");
+	if (mount("tmpfs", MOUNT_STAGE, "tmpfs", MS_NOSUID | MS_NODEV,
+	    "mode=0700") == -1)
+		die("staging tmpfs on %s", MOUNT_STAGE);
+	if (chdir(MOUNT_STAGE) == -1 || mkdir("newroot", 0755) == -1 ||
+	    mkdir("oldroot", 0755) == -1)
+		die("staging dirs");
+	if (mount("tmpfs", "newroot", "tmpfs", MS_NOSUID | MS_NODEV,
+	    "mode=0755") == -1)
+		die("root tmpfs");
+	if ((fd = open("mask-empty", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+	    0)) == -1)
+		die("mask file");
+	close(fd);
+	if (syscall(SYS_pivot_root, ".", "oldroot") == -1)
+		die("pivot_root to staging");
+	if (chdir("/") == -1)
+		die("chdir /");
+	if ((oldroot_fd = open("/oldroot", O_PATH | O_DIRECTORY |
+	    O_CLOEXEC)) == -1 || (newroot_fd = open("/newroot", O_PATH |
+	    O_DIRECTORY | O_CLOEXEC)) == -1)
+		die("open roots");
+
+	for (it = plan->items; it != NULL; it = it->next) {
+		if (it->type == MSG_PLAN_OP)
+			mount_op(it);
+		else if (it->type == MSG_PLAN_FILE)
+			mount_file(it);
+	}
+	close(oldroot_fd);
+	close(newroot_fd);
+
+	/* Leave the host's tree behind for good. */
+	if (umount2("/oldroot", MNT_DETACH) == -1)
+		die("detach old root");
+	if (chdir("/newroot") == -1)
+		die("chdir new root");
+	if (syscall(SYS_pivot_root, ".", ".") == -1)
+		die("pivot_root to new root");
+	if (umount2(".", MNT_DETACH) == -1)
+		die("detach staging");
+	if (chdir("/") == -1)
+		die("chdir /");
+	if (mount(NULL, "/", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY |
+	    MS_NOSUID | MS_NODEV, NULL) == -1)
+		die("remount / read-only");
+}

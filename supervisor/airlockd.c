@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: ISC
+/*
+ * airlockd, the supervisor (SPEC §1): holds policy, settings, credentials
+ * and the client socket, makes every decision, and starts the processes
+ * that apply them.  It never daemonizes: it runs in the foreground under
+ * the desktop app, `airlock run` or a systemd user unit, and logs to
+ * stderr (R-P5).
+ *
+ *   airlockd [--socket PATH | --fd N] [--sandbox on|off]
+ *            [--settings FILE] [--quiet] [-d]
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "supervisor/paths.h"
+#include "supervisor/settings.h"
+#include "supervisor/sv.h"
+
+int		 sv_sandbox_on = 1;
+struct sv_probe	 sv_host;
+struct settings	 sv_settings;
+char		*sv_settings_file;
+struct event_base *sv_base;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: airlockd [--socket PATH | --fd N] "
+	    "[--sandbox on|off] [--settings FILE] [--quiet] [-d]\n");
+	exit(2);
+}
+
+void
+sv_quit(void)
+{
+	if (sv_base != NULL)
+		event_base_loopbreak(sv_base);
+}
+
+static void
+on_signal(evutil_socket_t sig, short ev, void *arg)
+{
+	(void)ev;
+	(void)arg;
+	log_info("signal %d: shutting down", (int)sig);
+	sv_quit();
+}
+
+static void
+on_sigchld(evutil_socket_t sig, short ev, void *arg)
+{
+	pid_t	pid;
+	int	status;
+
+	(void)sig;
+	(void)ev;
+	(void)arg;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (sv_daemon_reaped(pid))
+			continue;
+		(void)sv_session_reaped(pid, status);
+	}
+}
+
+/* R-H4: --sandbox beats AIRLOCK_SANDBOX beats the default (on). */
+static int
+parse_onoff(const char *s)
+{
+	if (strcmp(s, "on") == 0 || strcmp(s, "1") == 0 ||
+	    strcmp(s, "true") == 0)
+		return 1;
+	if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0 ||
+	    strcmp(s, "false") == 0)
+		return 0;
+	return -1;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char	*sock = NULL, *env;
+	char		*defsock = NULL, err[512];
+	int		 fd = -1, i, quiet = 0, debug = 0, sb = -1;
+	struct event	*ev_int, *ev_term, *ev_chld;
+	struct rlimit	 rl = { 0, 0 };
+
+	log_init("airlockd", 0);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
+			sock = argv[++i];
+		else if (strcmp(argv[i], "--fd") == 0 && i + 1 < argc) {
+			char *end;
+
+			fd = (int)strtol(argv[++i], &end, 10);
+			if (*end != '\0' || fd < 0)
+				usage();
+		} else if (strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc) {
+			if ((sb = parse_onoff(argv[++i])) == -1)
+				usage();
+		} else if (strcmp(argv[i], "--settings") == 0 && i + 1 < argc)
+			sv_settings_file = argv[++i];
+		else if (strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
+		else if (strcmp(argv[i], "-d") == 0)
+			debug = 1;
+		else
+			usage();
+	}
+	log_init("airlockd", debug);
+	if (sb == -1 && (env = getenv("AIRLOCK_SANDBOX")) != NULL &&
+	    env[0] != '\0' && (sb = parse_onoff(env)) == -1)
+		fatalx("AIRLOCK_SANDBOX=%s: expected on or off", env);
+	sv_sandbox_on = sb != 0;
+
+	/*
+	 * airlockd will hold credentials: keep them out of core dumps and
+	 * away from other processes of the same user (ptrace needs
+	 * dumpable).
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) == -1)
+		fatal("PR_SET_DUMPABLE");
+	(void)setrlimit(RLIMIT_CORE, &rl);
+	signal(SIGPIPE, SIG_IGN);
+
+	settings_defaults(&sv_settings);
+	if (settings_load(&sv_settings, NULL, sv_settings_file, NULL, err,
+	    sizeof(err)) == -1)
+		fatalx("settings: %s", err);
+
+	/* R-H1..R-H3: probe once; exactly one startup line (a private
+	 * airlockd under `airlock run --quiet` keeps it to itself). */
+	if (quiet)
+		log_setverbose(-1);
+	sv_probe_run(&sv_host);
+	if (!sv_sandbox_on)
+		log_info("agent sandbox DISABLED by --sandbox off");
+	else if (!sv_settings.sandbox_enabled)
+		log_info("agent sandbox DISABLED by settings "
+		    "(sandbox.enabled=false)");
+	else if (sv_host.available)
+		log_info("agent sandbox ON (%s)", sv_host.notes);
+	else
+		log_info("no OS-native agent sandbox on this host (%s)",
+		    sv_host.install_hint);
+
+	if ((sv_base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	sv_sessions_init(sv_base, &sv_settings, &sv_host, sv_sandbox_on);
+	ev_chld = evsignal_new(sv_base, SIGCHLD, on_sigchld, NULL);
+	ev_int = evsignal_new(sv_base, SIGINT, on_signal, NULL);
+	ev_term = evsignal_new(sv_base, SIGTERM, on_signal, NULL);
+	evsignal_add(ev_chld, NULL);
+	evsignal_add(ev_int, NULL);
+	evsignal_add(ev_term, NULL);
+
+	sv_daemons_start(sv_base);
+
+	if (fd != -1)
+		sv_client_adopt(sv_base, fd, 1);
+	else {
+		if (sock == NULL)
+			sock = defsock = airlock_default_socket();
+		if (sv_client_listen(sv_base, sock) == -1)
+			fatal("listen on %s", sock);
+		log_info("listening on %s", sock);
+	}
+
+	event_base_dispatch(sv_base);
+
+	sv_clients_close_all();
+	sv_sessions_shutdown();
+	sv_daemons_stop();
+	event_free(ev_chld);
+	event_free(ev_int);
+	event_free(ev_term);
+	event_base_free(sv_base);
+	settings_free(&sv_settings);
+	sv_probe_free(&sv_host);
+	free(defsock);
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The airlock client: subcommands and the JSON-RPC connection to
+ * airlockd (an existing one on its socket, or a private one started for
+ * this invocation, R-P6).
+ */
+#ifndef AIRLOCK_CLI_H
+#define AIRLOCK_CLI_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+
+#include "common/json.h"
+
+struct rpc {
+	int	 fd;
+	pid_t	 private_pid;	/* a private airlockd, or -1 */
+	char	*rbuf;
+	size_t	 rlen;
+	size_t	 rcap;
+	long	 next_id;
+};
+
+typedef void (*rpc_notify_fn)(const struct json *params, void *arg);
+
+/*
+ * Connect to airlockd on sock (NULL: the default path); when nothing
+ * listens there and allow_private is set, start a private airlockd with
+ * extra_args on a socketpair instead.  -1 with a message in err.
+ */
+int	 rpc_open(struct rpc *, const char *sock, int allow_private,
+	    char *const *extra_args, char *err, size_t errlen);
+/*
+ * Call method with params (a JSON object text, or NULL).  Notifications
+ * that arrive meanwhile go to fn.  Returns the result (json_free() it),
+ * or NULL with *code and err set (code 0: the connection failed).
+ */
+struct json *rpc_call(struct rpc *, const char *method, const char *params,
+	    rpc_notify_fn fn, void *arg, int *code, char *err, size_t errlen);
+/* Wait for notifications until fn sets *stop or the connection ends. */
+int	 rpc_wait(struct rpc *, rpc_notify_fn fn, void *arg, int *stop);
+void	 rpc_close(struct rpc *);
+
+int	 cli_run_main(int argc, char **argv);
+int	 cli_status_main(int argc, char **argv);
+
+#endif

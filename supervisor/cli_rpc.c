@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The client's side of the JSON-RPC connection.  If no airlockd answers
+ * on the socket, a private one is started for this invocation on a
+ * socketpair (`airlockd --fd 3`), and stops when the connection closes:
+ * nothing has to be set up by hand (R-P6).
+ */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "supervisor/cli.h"
+#include "supervisor/paths.h"
+
+static char *
+sibling(const char *name)
+{
+	char	self[PATH_MAX], *slash, *path;
+	ssize_t	n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			xasprintf(&path, "%s/%s", self, name);
+			if (access(path, X_OK) == 0)
+				return path;
+			free(path);
+		}
+	}
+	return xstrdup(name);	/* from PATH */
+}
+
+static int
+start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
+{
+	int	 sp[2];
+	char	*path, **argv = NULL;
+	size_t	 i;
+	pid_t	 pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
+		snprintf(err, errlen, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	path = sibling("airlockd");
+	argv = strv_add(argv, "airlockd");
+	argv = strv_add(argv, "--fd");
+	argv = strv_add(argv, "3");
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		argv = strv_add(argv, extra[i]);
+	if ((pid = fork()) == -1) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		strv_free(argv);
+		free(path);
+		return -1;
+	}
+	if (pid == 0) {
+		/* The private supervisor lives exactly as long as we do. */
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (dup2(sp[1], 3) == -1)
+			_exit(127);
+		signal(SIGINT, SIG_IGN);
+		if (strchr(path, '/') != NULL)
+			execv(path, argv);
+		else
+			execvp(path, argv);
+		fprintf(stderr, "airlock: cannot start airlockd (%s): %s\n",
+		    path, strerror(errno));
+		_exit(127);
+	}
+	close(sp[1]);
+	strv_free(argv);
+	free(path);
+	r->fd = sp[0];
+	r->private_pid = pid;
+	return 0;
+}
+
+int
+rpc_open(struct rpc *r, const char *sock, int allow_private,
+    char *const *extra, char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+	char	*def = NULL;
+	int	 fd;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->private_pid = -1;
+	if (sock == NULL)
+		sock = def = airlock_default_socket();
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(sock) < sizeof(sun.sun_path) &&
+	    (fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1) {
+		memcpy(sun.sun_path, sock, strlen(sock));
+		if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
+			r->fd = fd;
+			free(def);
+			return 0;
+		}
+		close(fd);
+	}
+	free(def);
+	if (!allow_private) {
+		snprintf(err, errlen, "no airlockd listening on %s", sock);
+		return -1;
+	}
+	return start_private(r, extra, err, errlen);
+}
+
+/* One line from the connection; NULL at EOF. */
+static char *
+read_line(struct rpc *r, size_t *lenp)
+{
+	char	*nl, *line;
+	ssize_t	 n;
+	size_t	 len;
+
+	for (;;) {
+		if (r->rlen > 0 &&
+		    (nl = memchr(r->rbuf, '\n', r->rlen)) != NULL) {
+			len = (size_t)(nl - r->rbuf);
+			line = xstrndup(r->rbuf, len);
+			memmove(r->rbuf, nl + 1, r->rlen - len - 1);
+			r->rlen -= len + 1;
+			*lenp = len;
+			return line;
+		}
+		if (r->rcap - r->rlen < 65536) {
+			r->rcap = r->rcap ? r->rcap * 2 : 131072;
+			r->rbuf = xreallocarray(r->rbuf, 1, r->rcap);
+		}
+		n = read(r->fd, r->rbuf + r->rlen, r->rcap - r->rlen);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return NULL;
+		r->rlen += (size_t)n;
+	}
+}
+
+static int
+write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+struct json *
+rpc_call(struct rpc *r, const char *method, const char *params,
+    rpc_notify_fn fn, void *arg, int *code, char *err, size_t errlen)
+{
+	char		*req, *line, perr[128];
+	long		 id = ++r->next_id;
+	size_t		 len;
+	struct json	*msg, *res;
+	const struct json *jid, *e;
+
+	*code = 0;
+	xasprintf(&req, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"%s\","
+	    "\"params\":%s}\n", id, method, params ? params : "{}");
+	if (write_all(r->fd, req, strlen(req)) == -1) {
+		snprintf(err, errlen, "airlockd: connection lost");
+		free(req);
+		return NULL;
+	}
+	free(req);
+	while ((line = read_line(r, &len)) != NULL) {
+		msg = json_parse(line, len, perr, sizeof(perr));
+		free(line);
+		if (msg == NULL)
+			continue;
+		if (json_get(msg, "method") != NULL) {
+			if (fn != NULL)
+				fn(json_get(msg, "params"), arg);
+			json_free(msg);
+			continue;
+		}
+		jid = json_get(msg, "id");
+		if (jid == NULL || !jid->is_int || jid->integer != id) {
+			json_free(msg);
+			continue;
+		}
+		if ((e = json_get(msg, "error")) != NULL) {
+			const struct json *c = json_get(e, "code");
+			const char *m = json_get_str(e, "message");
+
+			*code = c != NULL && c->is_int ? (int)c->integer : -1;
+			snprintf(err, errlen, "%s", m ? m : "error");
+			json_free(msg);
+			return NULL;
+		}
+		res = json_get(msg, "result");
+		if (res == NULL) {
+			json_free(msg);
+			snprintf(err, errlen, "airlockd: reply without result");
+			*code = -1;
+			return NULL;
+		}
+		/* Detach the result from the message. */
+		{
+			size_t i;
+
+			for (i = 0; i < msg->n; i++)
+				if (msg->items[i] == res)
+					msg->items[i] = NULL;
+			for (i = 0; i < msg->n; i++)
+				if (msg->items[i] == NULL) {
+					memmove(&msg->items[i],
+					    &msg->items[i + 1],
+					    (msg->n - i - 1) *
+					    sizeof(*msg->items));
+					free(msg->keys[i]);
+					memmove(&msg->keys[i], &msg->keys[i + 1],
+					    (msg->n - i - 1) *
+					    sizeof(*msg->keys));
+					msg->n--;
+					break;
+				}
+		}
+		json_free(msg);
+		return res;
+	}
+	snprintf(err, errlen, "airlockd: connection closed");
+	return NULL;
+}
+
+int
+rpc_wait(struct rpc *r, rpc_notify_fn fn, void *arg, int *stop)
+{
+	char		*line, perr[128];
+	size_t		 len;
+	struct json	*msg;
+
+	while (!*stop && (line = read_line(r, &len)) != NULL) {
+		msg = json_parse(line, len, perr, sizeof(perr));
+		free(line);
+		if (msg == NULL)
+			continue;
+		if (json_get(msg, "method") != NULL)
+			fn(json_get(msg, "params"), arg);
+		json_free(msg);
+	}
+	return *stop ? 0 : -1;
+}
+
+void
+rpc_close(struct rpc *r)
+{
+	int	status;
+
+	if (r->fd != -1)
+		close(r->fd);
+	r->fd = -1;
+	if (r->private_pid > 0) {
+		while (waitpid(r->private_pid, &status, 0) == -1 &&
+		    errno == EINTR)
+			;
+		r->private_pid = -1;
+	}
+	free(r->rbuf);
+	r->rbuf = NULL;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * airlockd's internal interfaces: the host probe, the session table, the
+ * launch plan, the children (launchers and daemons) and the client side.
+ * Everything airlockd decides is decided in these modules; its children
+ * only apply what it sends them.
+ */
+#ifndef AIRLOCK_SV_H
+#define AIRLOCK_SV_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/json.h"
+#include "common/msg.h"
+#include "policy/policy.h"
+#include "supervisor/settings.h"
+
+struct event_base;
+struct sv_client;
+struct sv_session;
+
+/* ---- host probe (sv_probe.c), R-H1/R-H2 ---- */
+
+enum sv_backend {
+	SV_BACKEND_NONE = 0,
+	SV_BACKEND_NATIVE,
+	SV_BACKEND_MICROVM,
+};
+
+struct sv_probe {
+	int		 available;	/* native backend usable */
+	int		 requires_install;
+	int		 landlock_abi;	/* 0: none */
+	int		 seccomp;
+	int		 userns;
+	char		*notes;		/* "native: landlock abi 7, ..." */
+	char		*install_hint;
+	char		**reasons;	/* what is missing and how to fix */
+};
+
+void		 sv_probe_run(struct sv_probe *);
+void		 sv_probe_free(struct sv_probe *);
+const char	*sv_backend_name(enum sv_backend);
+/* R-H5: null/unknown -> none, "docker" -> native. */
+enum sv_backend	 sv_backend_parse(const char *);
+
+/* ---- the launch spec and plan (sv_plan.c) ---- */
+
+struct sv_bind {
+	char		*host_path;
+	char		*guest_path;
+	int		 read_only;
+};
+
+struct sv_limits {
+	unsigned	 timeout_sec;	/* 0: none */
+	uint64_t	 memory_bytes;	/* 0: none */
+	unsigned	 pids;		/* 0: none */
+	uint64_t	 output_bytes;	/* per stream */
+};
+
+/* SandboxSpec (SPEC §3), as received from the client. */
+struct sv_spec {
+	char		*session_id;
+	char		*workspace_id;
+	char		*agent_id;
+	struct sv_bind	*binds;
+	size_t		 nbinds;
+	int		 network_enabled;
+	char		**egress_allowlist;
+	char		*guest_workdir;
+	enum pol_mode	 mode;
+	char		**protected_paths;
+	char		**runner_state_dirs;
+	char		**exec_grant_roots;
+	char		**deny_read;
+	char		**deny_write;
+	struct sv_limits limits;
+	char		*backend;	/* requested backend name or NULL */
+	char		*origin_repo;	/* "owner/name" of the worktree or NULL */
+	/* Test-only: a writable bind with no Landlock rule (proves the
+	 * second layer holds alone).  Never set by the desktop app. */
+	char		*test_unlisted_bind;
+};
+
+void		 sv_spec_free(struct sv_spec *);
+/* Parse a spec from JSON; -1 with a message naming the field. */
+int		 sv_spec_from_json(const struct json *, struct sv_spec *,
+		    char *err, size_t errlen);
+
+/* A resolved plan: the frames to send to the launcher, in order. */
+struct sv_plan {
+	struct msgbuf	*frames;
+	size_t		 nframes;
+	char		*home;		/* $HOME inside the sandbox */
+	char		*workdir;	/* default cwd */
+	char		**env_base;	/* environment set by the plan */
+	int		 listen_http;
+	int		 listen_git;
+};
+
+struct sv_plan_ctx {
+	const struct settings	*settings;
+	const char		*home;		/* the caller's real $HOME */
+	uid_t			 uid;
+	gid_t			 gid;
+	int			 with_proxy;	/* proxyd is up */
+	int			 with_gateway;	/* gatewayd is up */
+	const void		*bpf;		/* compiled seccomp program */
+	size_t			 bpf_len;
+};
+
+int		 sv_plan_build(const struct sv_spec *, const struct sv_plan_ctx *,
+		    struct sv_plan *, char *err, size_t errlen);
+void		 sv_plan_free(struct sv_plan *);
+/*
+ * R-L9: the environment of a command: the allowlisted part of the
+ * caller's environment, then the plan's own variables, then the exec's
+ * explicit ones (also filtered).  Returns a new vector.
+ */
+char		**sv_env_build(char *const *caller_env, char *const *plan_env,
+		    char *const *exec_env);
+int		 sv_env_allowed(const char *name);
+/* R-S6: both spellings (literal and symlink-resolved) of a path. */
+char		**sv_path_spellings(char **v, const char *path);
+
+/* ---- seccomp (sv_seccomp.c) ---- */
+
+/* Compile the sandbox's filter to BPF; -1 on failure. */
+int		 sv_seccomp_compile(void **bufp, size_t *lenp);
+
+/* ---- children (sv_child.c) ---- */
+
+/* Path of a sibling binary (next to airlockd, else LIBEXECDIR). */
+char		*sv_sibling(const char *name);
+/*
+ * fork+exec a child with one end of a new socketpair on fd 3 and
+ * /dev/null on stdin.  Returns the pid and the parent's end in *fdp.
+ */
+pid_t		 sv_spawn(const char *path, char *const argv[], int *fdp);
+
+/* ---- daemons (sv_daemon.c) ---- */
+
+enum sv_daemon_kind {
+	SV_DAEMON_PROXYD = 0,
+	SV_DAEMON_GATEWAYD,
+	SV_DAEMON_MAX
+};
+
+void		 sv_daemons_start(struct event_base *);
+void		 sv_daemons_stop(void);
+int		 sv_daemon_up(enum sv_daemon_kind);
+struct msg_link	*sv_daemon_link(enum sv_daemon_kind);
+void		 sv_daemons_status(struct jgen *);
+void		 sv_daemon_failed(enum sv_daemon_kind, const char *why);
+int		 sv_daemon_reaped(pid_t);
+
+/* ---- sessions (sv_session.c) ---- */
+
+void		 sv_sessions_init(struct event_base *, const struct settings *,
+		    const struct sv_probe *, int sandbox_on);
+void		 sv_sessions_shutdown(void);
+/* JSON-RPC methods; each either answers now or later via sv_client. */
+void		 sv_session_launch(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_exec(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_destroy(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_signal(struct sv_client *, const struct json *id,
+		    const struct json *params);
+/* A client went away: destroy the sessions it owned. */
+void		 sv_sessions_client_gone(struct sv_client *);
+/* A daemon died: fail its sessions closed. */
+void		 sv_sessions_daemon_died(enum sv_daemon_kind);
+/* Violation reported by a daemon for a session. */
+void		 sv_session_violation(const char *session_id,
+		    const char *action, const char *target);
+struct sv_session *sv_session_find(const char *id);
+/* The SIGCHLD reaper found a host pid; 1 if it was a session's. */
+int		 sv_session_reaped(pid_t, int status);
+/* For gatewayd: the session's origin repo and whether it exists. */
+const char	*sv_session_origin(const struct sv_session *);
+void		 sv_status_json(struct jgen *);
+
+/* ---- clients (sv_client.c) ---- */
+
+int		 sv_client_listen(struct event_base *, const char *path);
+void		 sv_client_adopt(struct event_base *, int fd, int exit_on_close);
+/* Send a JSON-RPC result / error / notification (text is one object). */
+void		 sv_client_result(struct sv_client *, const struct json *id,
+		    const char *result_json, size_t len);
+void		 sv_client_error(struct sv_client *, const struct json *id,
+		    int code, const char *message);
+void		 sv_client_notify(struct sv_client *, const char *method,
+		    const char *params_json, size_t len);
+/* The client's environment as sent with exec, for sv_env_build(). */
+uid_t		 sv_client_uid(const struct sv_client *);
+void		 sv_client_ref(struct sv_client *);
+void		 sv_client_unref(struct sv_client *);
+int		 sv_client_alive(const struct sv_client *);
+void		 sv_clients_close_all(void);
+
+/* JSON-RPC error codes. */
+#define RPC_PARSE_ERROR		(-32700)
+#define RPC_INVALID_REQUEST	(-32600)
+#define RPC_METHOD_NOT_FOUND	(-32601)
+#define RPC_INVALID_PARAMS	(-32602)
+#define RPC_INTERNAL_ERROR	(-32603)
+#define RPC_SANDBOX_ERROR	(-32000)	/* the sandbox could not be built */
+#define RPC_NO_SESSION		(-32001)
+
+/* ---- globals of airlockd (airlockd.c) ---- */
+
+extern int		 sv_sandbox_on;		/* --sandbox on|off */
+extern struct sv_probe	 sv_host;
+extern struct settings	 sv_settings;
+extern char		*sv_settings_file;
+extern struct event_base *sv_base;
+
+void		 sv_quit(void);
+
+#endif

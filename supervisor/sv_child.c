@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Starting children: the launcher (one per sandbox) and the daemons.
+ * fork+exec, never fork alone, so that no secret in airlockd's memory is
+ * in a child's (OpenBSD imsg daemons, STYLE.md).  The channel is one end
+ * of a SOCK_STREAM socketpair on fd 3; stdin is /dev/null; stdout goes to
+ * stderr, which is the log; nothing else is inherited.  Every child gets
+ * PR_SET_PDEATHSIG(SIGKILL): if airlockd dies, its sandboxes and daemons
+ * die with it rather than run on unsupervised (fail closed, R-P1).
+ */
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "supervisor/sv.h"
+
+#ifndef AIRLOCK_LIBEXECDIR
+#define AIRLOCK_LIBEXECDIR "/usr/local/libexec/airlock"
+#endif
+
+char *
+sv_sibling(const char *name)
+{
+	char	self[PATH_MAX], *slash, *path;
+	ssize_t	n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			xasprintf(&path, "%s/%s", self, name);
+			if (access(path, X_OK) == 0)
+				return path;
+			free(path);
+		}
+	}
+	xasprintf(&path, "%s/%s", AIRLOCK_LIBEXECDIR, name);
+	return path;
+}
+
+pid_t
+sv_spawn(const char *path, char *const argv[], int *fdp)
+{
+	int	sp[2], devnull;
+	pid_t	pid, ppid = getpid();
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
+		return -1;
+	if ((pid = fork()) == -1) {
+		close(sp[0]);
+		close(sp[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() != ppid)
+			_exit(127);
+		if (sp[1] != MSG_CHILD_FD) {
+			if (dup2(sp[1], MSG_CHILD_FD) == -1)
+				_exit(127);
+		} else if (fcntl(sp[1], F_SETFD, 0) == -1)
+			_exit(127);
+		if ((devnull = open("/dev/null", O_RDONLY)) == -1 ||
+		    dup2(devnull, STDIN_FILENO) == -1 ||
+		    dup2(STDERR_FILENO, STDOUT_FILENO) == -1)
+			_exit(127);
+		if (syscall(SYS_close_range, MSG_CHILD_FD + 1, ~0U, 0) == -1)
+			for (int fd = MSG_CHILD_FD + 1; fd < 1024; fd++)
+				close(fd);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		{
+			sigset_t all;
+
+			sigemptyset(&all);
+			sigprocmask(SIG_SETMASK, &all, NULL);
+		}
+		execv(path, argv);
+		fprintf(stderr, "airlockd: exec %s: %s\n", path,
+		    strerror(errno));
+		_exit(127);
+	}
+	close(sp[1]);
+	*fdp = sp[0];
+	return pid;
+}

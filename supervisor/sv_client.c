@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The client socket (SPEC R-P5): JSON-RPC 2.0, one JSON object per line,
+ * on a unix socket of mode 0600 in a 0700 directory, with the peer's uid
+ * checked (SO_PEERCRED) against ours; or one already-connected socket
+ * inherited from the desktop app (`airlockd --fd N`, helper mode).
+ * Untrusted: every line from a client.  A line that is not valid JSON-RPC
+ * gets a JSON-RPC error and the connection keeps going; a line longer
+ * than the cap closes that connection only.  Other clients never notice.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "supervisor/sv.h"
+
+#define SV_MAX_LINE	(4U << 20)	/* one request */
+#define SV_MAX_OUTBUF	(64U << 20)	/* unread events before we give up */
+
+struct sv_client {
+	struct sv_client   *next;
+	struct bufferevent *bev;
+	uid_t		    uid;
+	int		    exit_on_close;
+	int		    alive;
+	int		    refs;
+	unsigned	    id;
+};
+
+static struct sv_client *clients;
+static struct evconnlistener *listener;
+static char	*sock_path;
+static unsigned	 next_client_id;
+
+static void	client_close(struct sv_client *);
+
+int
+sv_client_alive(const struct sv_client *c)
+{
+	return c != NULL && c->alive;
+}
+
+uid_t
+sv_client_uid(const struct sv_client *c)
+{
+	return c->uid;
+}
+
+void
+sv_client_ref(struct sv_client *c)
+{
+	c->refs++;
+}
+
+void
+sv_client_unref(struct sv_client *c)
+{
+	if (--c->refs == 0 && !c->alive)
+		free(c);
+}
+
+static void
+client_write(struct sv_client *c, const char *buf, size_t len)
+{
+	struct evbuffer *out;
+
+	if (c == NULL || !c->alive)
+		return;
+	out = bufferevent_get_output(c->bev);
+	/* A client that stops reading its events is dropped rather than
+	 * letting airlockd's memory grow without bound. */
+	if (evbuffer_get_length(out) > SV_MAX_OUTBUF) {
+		log_warnx("client %u: not reading its events: closing it",
+		    c->id);
+		client_close(c);
+		return;
+	}
+	evbuffer_add(out, buf, len);
+	evbuffer_add(out, "\n", 1);
+}
+
+static void
+reply(struct sv_client *c, const struct json *id, const char *key,
+    const char *json, size_t len)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 blen;
+	struct evbuffer	*tmp;
+
+	/* {"jsonrpc":"2.0","id":ID,"result":<json>} with json spliced in. */
+	jgen_obj_open(j);
+	jgen_kstr(j, "jsonrpc", "2.0");
+	jgen_key(j, "id");
+	jgen_value(j, id);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &blen);
+	tmp = evbuffer_new();
+	evbuffer_add(tmp, buf, blen - 1);	/* drop the closing brace */
+	evbuffer_add_printf(tmp, ",\"%s\":", key);
+	evbuffer_add(tmp, json, len);
+	evbuffer_add(tmp, "}", 1);
+	client_write(c, (const char *)evbuffer_pullup(tmp, -1),
+	    evbuffer_get_length(tmp));
+	evbuffer_free(tmp);
+	jgen_free(j);
+}
+
+void
+sv_client_result(struct sv_client *c, const struct json *id,
+    const char *json, size_t len)
+{
+	reply(c, id, "result", json, len);
+}
+
+void
+sv_client_error(struct sv_client *c, const struct json *id, int code,
+    const char *message)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_obj_open(j);
+	jgen_kint(j, "code", code);
+	jgen_kstr(j, "message", message);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	reply(c, id, "error", buf, len);
+	jgen_free(j);
+}
+
+void
+sv_client_notify(struct sv_client *c, const char *method, const char *params,
+    size_t len)
+{
+	struct evbuffer	*tmp = evbuffer_new();
+
+	evbuffer_add_printf(tmp, "{\"jsonrpc\":\"2.0\",\"method\":\"%s\","
+	    "\"params\":", method);
+	evbuffer_add(tmp, params, len);
+	evbuffer_add(tmp, "}", 1);
+	client_write(c, (const char *)evbuffer_pullup(tmp, -1),
+	    evbuffer_get_length(tmp));
+	evbuffer_free(tmp);
+}
+
+static void
+method_status(struct sv_client *c, const struct json *id)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len, i;
+	int		 native = sv_sandbox_on && sv_settings.sandbox_enabled &&
+	    sv_host.available;
+
+	jgen_obj_open(j);
+	jgen_kbool(j, "available", sv_host.available);
+	jgen_kbool(j, "installed", !sv_host.requires_install);
+	jgen_kbool(j, "enabled", sv_sandbox_on && sv_settings.sandbox_enabled);
+	jgen_kbool(j, "policyLocked", sv_settings.locked != NULL &&
+	    sv_settings.locked[0] != NULL);
+	jgen_kstr(j, "backend", native ? "native" : "none");
+	jgen_kstr(j, "notes", sv_host.notes);
+	jgen_kstr(j, "installHint", sv_host.install_hint);
+	jgen_kbool(j, "requiresInstall", sv_host.requires_install);
+	jgen_key(j, "reasons");
+	jgen_arr_open(j);
+	for (i = 0; sv_host.reasons && sv_host.reasons[i]; i++)
+		jgen_str(j, sv_host.reasons[i]);
+	jgen_arr_close(j);
+	jgen_kint(j, "landlockAbi", sv_host.landlock_abi);
+	jgen_key(j, "landlockGaps");
+	jgen_arr_open(j);
+	if (sv_host.landlock_abi < 1)
+		jgen_str(j, "landlock: no filesystem or network confinement");
+	if (sv_host.landlock_abi < 2)
+		jgen_str(j, "refer: cross-directory rename/link not mediated");
+	if (sv_host.landlock_abi < 3)
+		jgen_str(j, "truncate: truncation not mediated");
+	if (sv_host.landlock_abi < 4)
+		jgen_str(j, "net: TCP connect/bind not mediated (netns only)");
+	if (sv_host.landlock_abi < 5)
+		jgen_str(j, "ioctl-dev: device ioctls not mediated");
+	if (sv_host.landlock_abi < 6)
+		jgen_str(j, "scope: abstract unix sockets and signals not "
+		    "scoped");
+	jgen_arr_close(j);
+	jgen_kbool(j, "seccomp", sv_host.seccomp);
+	jgen_kstr(j, "limits", "rlimits+watchdog (cgroup v2 not used: no "
+	    "delegated subtree is assumed)");
+	jgen_key(j, "daemons");
+	sv_daemons_status(j);
+	sv_status_json(j);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	sv_client_result(c, id, buf, len);
+	jgen_free(j);
+}
+
+static void
+dispatch_line(struct sv_client *c, const char *line, size_t len)
+{
+	struct json	*req, *nullid;
+	const struct json *id, *params;
+	const char	*method, *ver;
+	char		 err[256];
+
+	nullid = json_parse("null", 4, err, sizeof(err));
+	if ((req = json_parse(line, len, err, sizeof(err))) == NULL) {
+		char msg[300];
+
+		snprintf(msg, sizeof(msg), "parse error: %s", err);
+		sv_client_error(c, nullid, RPC_PARSE_ERROR, msg);
+		json_free(nullid);
+		return;
+	}
+	id = json_get(req, "id");
+	if (id == NULL || (id->type != JSON_STRING &&
+	    id->type != JSON_NUMBER && id->type != JSON_NULL))
+		id = nullid;
+	ver = json_get_str(req, "jsonrpc");
+	method = json_get_str(req, "method");
+	params = json_get(req, "params");
+	if (req->type != JSON_OBJECT || ver == NULL ||
+	    strcmp(ver, "2.0") != 0 || method == NULL) {
+		sv_client_error(c, id, RPC_INVALID_REQUEST, "invalid request: "
+		    "expected {\"jsonrpc\":\"2.0\",\"method\":…,\"id\":…}");
+		goto out;
+	}
+	if (params != NULL && params->type != JSON_OBJECT) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "params: expected an object");
+		goto out;
+	}
+	log_debug("client %u: %s", c->id, method);
+	if (strcmp(method, "host.status") == 0)
+		method_status(c, id);
+	else if (strcmp(method, "sandbox.launch") == 0)
+		sv_session_launch(c, id, params);
+	else if (strcmp(method, "sandbox.exec") == 0)
+		sv_session_exec(c, id, params);
+	else if (strcmp(method, "sandbox.signal") == 0)
+		sv_session_signal(c, id, params);
+	else if (strcmp(method, "sandbox.destroy") == 0)
+		sv_session_destroy(c, id, params);
+	else {
+		snprintf(err, sizeof(err), "method not found: %.100s",
+		    method);
+		sv_client_error(c, id, RPC_METHOD_NOT_FOUND, err);
+	}
+out:
+	json_free(req);
+	json_free(nullid);
+}
+
+static void
+client_read(struct bufferevent *bev, void *arg)
+{
+	struct sv_client *c = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	char		*line;
+	size_t		 len;
+
+	sv_client_ref(c);
+	while (c->alive &&
+	    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (len > 0)
+			dispatch_line(c, line, len);
+		free(line);
+	}
+	if (c->alive && evbuffer_get_length(in) > SV_MAX_LINE) {
+		log_warnx("client %u: request line over %u bytes: closing it",
+		    c->id, SV_MAX_LINE);
+		client_close(c);
+	}
+	sv_client_unref(c);
+}
+
+static void
+client_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct sv_client *c = arg;
+
+	(void)bev;
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		client_close(c);
+}
+
+static void
+client_close(struct sv_client *c)
+{
+	struct sv_client **pp;
+	int		   quit;
+
+	if (!c->alive)
+		return;
+	c->alive = 0;
+	quit = c->exit_on_close;
+	for (pp = &clients; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	sv_sessions_client_gone(c);
+	bufferevent_free(c->bev);
+	c->bev = NULL;
+	log_debug("client %u closed", c->id);
+	sv_client_unref(c);
+	if (quit)
+		sv_quit();
+}
+
+void
+sv_client_adopt(struct event_base *base, int fd, int exit_on_close)
+{
+	struct sv_client *c;
+	struct ucred	  cred;
+	socklen_t	  len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1) {
+		/* A pipe or socketpair from the app: same user by fork. */
+		cred.uid = getuid();
+	}
+	if (cred.uid != getuid()) {
+		log_warnx("refusing a client of uid %u", (unsigned)cred.uid);
+		close(fd);
+		return;
+	}
+	evutil_make_socket_nonblocking(fd);
+	evutil_make_socket_closeonexec(fd);
+	c = xcalloc(1, sizeof(*c));
+	c->uid = cred.uid;
+	c->alive = 1;
+	c->refs = 1;
+	c->id = ++next_client_id;
+	c->exit_on_close = exit_on_close;
+	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	bufferevent_setcb(c->bev, client_read, NULL, client_event, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	c->next = clients;
+	clients = c;
+	log_debug("client %u connected", c->id);
+}
+
+static void
+accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int salen, void *arg)
+{
+	(void)l;
+	(void)sa;
+	(void)salen;
+	sv_client_adopt(arg, fd, 0);
+}
+
+static int
+mkdir_private(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+		return -1;
+	if (lstat(dir, &st) == -1)
+		return -1;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 077) != 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+int
+sv_client_listen(struct event_base *base, const char *path)
+{
+	struct sockaddr_un sun;
+	char		  *dir, *slash;
+	int		   fd;
+	mode_t		   old;
+
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+		*slash = '\0';
+		if (mkdir_private(dir) == -1) {
+			log_warn("socket directory %s must be ours and 0700",
+			    dir);
+			free(dir);
+			return -1;
+		}
+	}
+	free(dir);
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, strlen(path));
+	/* A stale socket from a dead airlockd: if nobody answers, remove. */
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
+		close(fd);
+		errno = EADDRINUSE;
+		return -1;
+	}
+	close(fd);
+	unlink(path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1)
+		return -1;
+	old = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		umask(old);
+		close(fd);
+		return -1;
+	}
+	umask(old);
+	if (chmod(path, 0600) == -1) {
+		close(fd);
+		return -1;
+	}
+	listener = evconnlistener_new(base, accept_cb, base,
+	    LEV_OPT_CLOSE_ON_FREE, 16, fd);
+	if (listener == NULL) {
+		close(fd);
+		return -1;
+	}
+	sock_path = xstrdup(path);
+	return 0;
+}
+
+void
+sv_clients_close_all(void)
+{
+	while (clients != NULL) {
+		clients->exit_on_close = 0;
+		client_close(clients);
+	}
+	if (listener != NULL) {
+		evconnlistener_free(listener);
+		listener = NULL;
+	}
+	if (sock_path != NULL) {
+		unlink(sock_path);
+		free(sock_path);
+		sock_path = NULL;
+	}
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Supervision of the long-lived daemons, proxyd and gatewayd (R-P1).
+ * airlockd starts each one itself, keeps one socketpair to it, restarts it
+ * with a backoff when it dies, and fails the sessions that depended on it
+ * closed: their sandboxes are killed, because a session whose proxy or
+ * gateway vanished must not continue with a different path out.
+ * Every frame from a daemon is untrusted: msg_recv() validates it, and a
+ * bad one closes the link, which counts as the daemon dying.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "supervisor/sv.h"
+#include "supervisor/sv_gw.h"
+
+struct sv_daemon {
+	const char	*name;		/* binary name */
+	uint8_t		 chan;
+	pid_t		 pid;
+	int		 up;
+	int		 present;	/* binary exists */
+	struct msg_link	 link;
+	struct event	*ev;
+	struct event	*restart;
+	unsigned	 backoff_ms;
+	unsigned	 restarts;
+	char		*restriction;	/* from MSG_HELLO */
+};
+
+static struct sv_daemon daemons[SV_DAEMON_MAX] = {
+	[SV_DAEMON_PROXYD] = { .name = "airlock-proxyd",
+	    .chan = MSG_CH_PROXYD },
+	[SV_DAEMON_GATEWAYD] = { .name = "airlock-gatewayd",
+	    .chan = MSG_CH_GATEWAYD },
+};
+static struct event_base *dbase;
+
+static void	daemon_start(struct sv_daemon *);
+
+static void
+daemon_down(struct sv_daemon *d, const char *why)
+{
+	int	status;
+	enum sv_daemon_kind kind = (enum sv_daemon_kind)(d - daemons);
+	struct timeval tv;
+
+	if (!d->up)
+		return;
+	log_warnx("%s (pid %d) %s: failing its sessions closed and "
+	    "restarting it", d->name, (int)d->pid, why);
+	d->up = 0;
+	if (d->ev != NULL) {
+		event_free(d->ev);
+		d->ev = NULL;
+	}
+	msg_link_close(&d->link);
+	if (d->pid > 0) {
+		kill(d->pid, SIGKILL);
+		while (waitpid(d->pid, &status, 0) == -1 && errno == EINTR)
+			;
+		d->pid = -1;
+	}
+	free(d->restriction);
+	d->restriction = NULL;
+	sv_sessions_daemon_died(kind);
+	if (kind == SV_DAEMON_GATEWAYD)
+		sv_gw_daemon_died();
+	if (dbase == NULL)
+		return;
+	d->backoff_ms = d->backoff_ms ? d->backoff_ms * 2 : 100;
+	if (d->backoff_ms > 5000)
+		d->backoff_ms = 5000;
+	tv.tv_sec = d->backoff_ms / 1000;
+	tv.tv_usec = (d->backoff_ms % 1000) * 1000;
+	evtimer_add(d->restart, &tv);
+}
+
+static void
+daemon_dispatch(struct sv_daemon *d, struct msg *m)
+{
+	const char *sid, *action, *target;
+
+	switch (m->info->type) {
+	case MSG_HELLO:
+		(void)msg_get_u32(m);
+		free(d->restriction);
+		d->restriction = xstrdup(msg_get_str(m));
+		d->backoff_ms = 0;
+		log_info("%s ready: %s", d->name, d->restriction);
+		break;
+	case MSG_PX_VIOLATION:
+		sid = msg_get_str(m);
+		action = msg_get_str(m);
+		target = msg_get_str(m);
+		sv_session_violation(sid, action, target);
+		break;
+	default:
+		if (d->chan == MSG_CH_GATEWAYD) {
+			sv_gw_dispatch(&d->link, m);
+			break;
+		}
+		log_warnx("%s: unexpected %s", d->name, m->info->name);
+		break;
+	}
+}
+
+static void
+daemon_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_daemon *d = arg;
+	struct msg	m;
+	enum msg_result	r;
+
+	(void)fd;
+	(void)ev;
+	for (;;) {
+		r = msg_recv(&d->link, &m);
+		if (r == MSG_AGAIN)
+			return;
+		if (r == MSG_EOF) {
+			daemon_down(d, "closed its link");
+			return;
+		}
+		if (r == MSG_ERROR) {
+			daemon_down(d, "sent an invalid frame");
+			return;
+		}
+		daemon_dispatch(d, &m);
+		msg_free(&m);
+		if (!d->up)
+			return;
+	}
+}
+
+static void
+daemon_restart_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	daemon_start(arg);
+}
+
+static void
+daemon_start(struct sv_daemon *d)
+{
+	char	*path, *argv[2];
+	int	 fd;
+
+	path = sv_sibling(d->name);
+	if (access(path, X_OK) == -1) {
+		if (d->present || d->restarts == 0)
+			log_warnx("%s not found (%s): sessions get no %s",
+			    d->name, path, d->chan == MSG_CH_PROXYD ?
+			    "network" : "push gateway");
+		d->present = 0;
+		free(path);
+		return;
+	}
+	d->present = 1;
+	argv[0] = (char *)d->name;
+	argv[1] = NULL;
+	if ((d->pid = sv_spawn(path, argv, &fd)) == -1) {
+		log_warn("spawn %s", path);
+		free(path);
+		return;
+	}
+	free(path);
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+	msg_link_init(&d->link, fd, d->chan, MSG_UP, d->name);
+	d->ev = event_new(dbase, fd, EV_READ | EV_PERSIST, daemon_read, d);
+	event_add(d->ev, NULL);
+	d->up = 1;
+	d->restarts++;
+	log_debug("started %s pid %d", d->name, (int)d->pid);
+}
+
+void
+sv_daemons_start(struct event_base *base)
+{
+	int	i;
+
+	dbase = base;
+	for (i = 0; i < SV_DAEMON_MAX; i++) {
+		daemons[i].pid = -1;
+		daemons[i].restart = evtimer_new(base, daemon_restart_cb,
+		    &daemons[i]);
+		daemon_start(&daemons[i]);
+	}
+}
+
+void
+sv_daemons_stop(void)
+{
+	int	i, status;
+
+	for (i = 0; i < SV_DAEMON_MAX; i++) {
+		struct sv_daemon *d = &daemons[i];
+
+		if (d->restart != NULL) {
+			event_free(d->restart);
+			d->restart = NULL;
+		}
+		if (!d->up)
+			continue;
+		(void)msg_send_empty(&d->link, MSG_SHUTDOWN);
+		d->up = 0;
+		if (d->ev != NULL)
+			event_free(d->ev);
+		d->ev = NULL;
+		msg_link_close(&d->link);
+		kill(d->pid, SIGTERM);
+		while (waitpid(d->pid, &status, 0) == -1 && errno == EINTR)
+			;
+	}
+	dbase = NULL;
+}
+
+int
+sv_daemon_up(enum sv_daemon_kind k)
+{
+	return daemons[k].up;
+}
+
+struct msg_link *
+sv_daemon_link(enum sv_daemon_kind k)
+{
+	return daemons[k].up ? &daemons[k].link : NULL;
+}
+
+/* A send failed: the daemon is as good as dead. */
+void
+sv_daemon_failed(enum sv_daemon_kind k, const char *why)
+{
+	daemon_down(&daemons[k], why);
+}
+
+/* The SIGCHLD reaper found pid; returns 1 if it was a daemon. */
+int
+sv_daemon_reaped(pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < SV_DAEMON_MAX; i++) {
+		if (daemons[i].up && daemons[i].pid == pid) {
+			daemons[i].pid = -1;
+			daemon_down(&daemons[i], "exited");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void
+sv_daemons_status(struct jgen *j)
+{
+	int	i;
+
+	jgen_obj_open(j);
+	for (i = 0; i < SV_DAEMON_MAX; i++) {
+		struct sv_daemon *d = &daemons[i];
+
+		jgen_key(j, d->name + strlen("airlock-"));
+		jgen_obj_open(j);
+		jgen_kbool(j, "running", d->up);
+		if (d->up)
+			jgen_kint(j, "pid", d->pid);
+		jgen_kbool(j, "installed", d->present);
+		jgen_kint(j, "starts", d->restarts);
+		jgen_kstr(j, "selfRestriction", d->restriction);
+		jgen_obj_close(j);
+	}
+	jgen_obj_close(j);
+}

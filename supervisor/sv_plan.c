@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: ISC
+/*
+ * LaunchPlan resolution (ARCHITECTURE "A launch, step by step", step 1).
+ * A SandboxSpec from the client plus settings, mode and the network rule
+ * become the exact list of frames the launcher applies: every mount with
+ * its rw/ro bit (R-S5), both spellings of every deny path (R-S6), the
+ * secret masks (R-L2), the write-protected paths that exist at launch
+ * (R-L3), the Landlock rules (R-L5), the rlimits (R-S4), the seccomp
+ * program (R-L6) and the environment (R-L9).  The launcher decides
+ * nothing; everything it will do is decided here.
+ */
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <linux/landlock.h>
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "supervisor/sv.h"
+
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV	(1ULL << 15)
+#endif
+
+#define LL_READ	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
+	LANDLOCK_ACCESS_FS_READ_DIR)
+#define LL_WRITE (LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
+	LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | \
+	LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | \
+	LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER | \
+	LANDLOCK_ACCESS_FS_TRUNCATE)
+#define LL_DEVWRITE (LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+/* System directories visible read-only (R-L1). */
+static const char *const sys_dirs[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/opt", "/etc",
+};
+
+/* /etc entries masked even though /etc is visible (R-L1). */
+static const char *const etc_secrets[] = {
+	"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
+	"/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d",
+	"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key",
+	"/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
+	"/etc/airlock", "/etc/NetworkManager/system-connections",
+	"/etc/wpa_supplicant",
+};
+
+/* The secret set relative to $HOME (R-L2). */
+static const char *const home_secrets[] = {
+	".ssh", ".aws", ".gnupg", ".config/gh", ".netrc",
+	".docker/config.json", ".kube", ".git-credentials",
+	".local/share/keyrings", ".password-store", ".config/airlock",
+	".azure", ".config/gcloud", ".npmrc", ".pypirc",
+	".cargo/credentials", ".cargo/credentials.toml",
+	".config/hub", ".terraform.d/credentials.tfrc.json",
+};
+
+/*
+ * Write-protected names that may exist in a writable bind at launch
+ * (R-L3).  Creation of new ones, at any depth, is the seccomp-notify
+ * filter's job; these are the ones already there.
+ */
+static const char *const write_protected[] = {
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc",
+	".zprofile", ".zshenv", ".zlogin", ".profile", ".gitconfig",
+	".git/hooks", ".vscode/tasks.json", ".vscode/settings.json",
+	".vscode/launch.json", ".idea", ".mcp.json", ".claude/commands",
+	".claude/agents", ".claude/settings.json",
+	".claude/settings.local.json", ".airlock", ".envrc", ".gitmodules",
+};
+
+static void
+plan_frame(struct sv_plan *p, struct msgbuf *b)
+{
+	p->frames = xreallocarray(p->frames, p->nframes + 1,
+	    sizeof(*p->frames));
+	p->frames[p->nframes++] = *b;
+}
+
+static void
+plan_op(struct sv_plan *p, uint32_t op, uint32_t flags, const char *src,
+    const char *dst)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PLAN_OP);
+	msg_put_u32(&b, op);
+	msg_put_u32(&b, flags);
+	msg_put_str(&b, src != NULL ? src : "");
+	msg_put_str(&b, dst);
+	plan_frame(p, &b);
+}
+
+static void
+plan_landlock(struct sv_plan *p, uint64_t access, const char *path)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PLAN_LANDLOCK);
+	msg_put_u64(&b, access);
+	msg_put_str(&b, path);
+	plan_frame(p, &b);
+}
+
+static void
+plan_rlimit(struct sv_plan *p, uint32_t res, uint64_t soft, uint64_t hard)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PLAN_RLIMIT);
+	msg_put_u32(&b, res);
+	msg_put_u64(&b, soft);
+	msg_put_u64(&b, hard);
+	plan_frame(p, &b);
+}
+
+static void
+plan_listen(struct sv_plan *p, uint32_t kind, uint32_t port)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PLAN_LISTEN);
+	msg_put_u32(&b, kind);
+	msg_put_u32(&b, port);
+	plan_frame(p, &b);
+}
+
+static int
+has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+char **
+sv_path_spellings(char **v, const char *path)
+{
+	char	resolved[PATH_MAX];
+
+	v = strv_add(v, path);
+	if (!has_glob(path) && realpath(path, resolved) != NULL &&
+	    strcmp(resolved, path) != 0)
+		v = strv_add(v, resolved);
+	return v;
+}
+
+/* Is path equal to or beneath dir? */
+static int
+path_under(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return 1;
+	return strncmp(path, dir, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
+static int
+in_list(char *const *v, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (path_under(path, v[i]))
+			return 1;
+	return 0;
+}
+
+static int
+exact_in_list(char *const *v, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (strcmp(path, v[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Expand ~ and make absolute; NULL when not absolute after expansion. */
+static char *
+abs_path(const char *p, const char *home)
+{
+	char	*s;
+
+	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0')) {
+		xasprintf(&s, "%s%s", home, p + 1);
+		return s;
+	}
+	if (p[0] != '/')
+		return NULL;
+	return xstrdup(p);
+}
+
+/*
+ * Add deny paths (both spellings, R-S6) as ops; globs are expanded over
+ * what exists now (Linux masks with mounts, which need real paths; the
+ * creation of a matching name later is the notify filter's business).
+ */
+static void
+plan_deny_paths(struct sv_plan *p, uint32_t op, char *const *paths,
+    const char *home)
+{
+	glob_t	g;
+	char	**sp = NULL, *a;
+	size_t	i, j;
+
+	for (i = 0; paths != NULL && paths[i] != NULL; i++) {
+		if ((a = abs_path(paths[i], home)) == NULL)
+			continue;
+		if (has_glob(a)) {
+			if (glob(a, GLOB_NOSORT, NULL, &g) == 0) {
+				for (j = 0; j < g.gl_pathc; j++)
+					sp = sv_path_spellings(sp,
+					    g.gl_pathv[j]);
+				globfree(&g);
+			}
+		} else
+			sp = sv_path_spellings(sp, a);
+		free(a);
+	}
+	for (i = 0; sp != NULL && sp[i] != NULL; i++)
+		plan_op(p, op, PLAN_OPF_OPTIONAL, NULL, sp[i]);
+	strv_free(sp);
+}
+
+static int
+is_symlink(const char *path, char *target, size_t len)
+{
+	struct stat st;
+	ssize_t	n;
+
+	if (lstat(path, &st) == -1 || !S_ISLNK(st.st_mode))
+		return 0;
+	if ((n = readlink(path, target, len - 1)) <= 0)
+		return 0;
+	target[n] = '\0';
+	return 1;
+}
+
+void
+sv_plan_free(struct sv_plan *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nframes; i++)
+		msgbuf_free(&p->frames[i]);
+	free(p->frames);
+	free(p->home);
+	free(p->workdir);
+	strv_free(p->env_base);
+	memset(p, 0, sizeof(*p));
+}
+
+static void
+env_set(char ***v, const char *name, const char *val)
+{
+	char	*s;
+
+	xasprintf(&s, "%s=%s", name, val);
+	*v = strv_add(*v, s);
+	free(s);
+}
+
+int
+sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
+    struct sv_plan *p, char *err, size_t errlen)
+{
+	struct msgbuf	 b;
+	char		 target[PATH_MAX], *s;
+	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
+	char		**deny_read = NULL;
+	size_t		 i, j;
+	int		 ro, home_bound = 0;
+	struct stat	 st;
+	uint32_t	 flags;
+
+	memset(p, 0, sizeof(*p));
+	p->home = xstrdup(ctx->home);
+
+	for (i = 0; i < spec->nbinds; i++) {
+		const struct sv_bind *bd = &spec->binds[i];
+
+		if (bd->host_path[0] != '/' || bd->guest_path[0] != '/') {
+			snprintf(err, errlen, "bindMounts[%zu]: paths must "
+			    "be absolute", i);
+			goto fail;
+		}
+		if (stat(bd->host_path, &st) == -1) {
+			snprintf(err, errlen, "bindMounts[%zu]: %s: %s", i,
+			    bd->host_path, strerror(errno));
+			goto fail;
+		}
+		/* Natively guestPath = hostPath (SPEC §3). */
+		if (strcmp(bd->host_path, bd->guest_path) != 0) {
+			snprintf(err, errlen, "bindMounts[%zu]: the native "
+			    "backend binds at the host path", i);
+			goto fail;
+		}
+	}
+
+	flags = PLAN_F_NET_NS | PLAN_F_LANDLOCK_NET | PLAN_F_LANDLOCK_SCOPE;
+	msgbuf_init(&b, MSG_PLAN_BEGIN);
+	msg_put_str(&b, spec->session_id);
+	msg_put_u32(&b, flags);
+	msg_put_u32(&b, ctx->uid);
+	msg_put_u32(&b, ctx->gid);
+	plan_frame(p, &b);
+
+	/* R-L1: read-only system directories, then /proc, /dev, /tmp. */
+	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++) {
+		if (is_symlink(sys_dirs[i], target, sizeof(target)))
+			plan_op(p, PLAN_OP_SYMLINK, 0, target, sys_dirs[i]);
+		else
+			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
+			    PLAN_OPF_OPTIONAL, sys_dirs[i], sys_dirs[i]);
+	}
+	plan_op(p, PLAN_OP_PROC, 0, NULL, "/proc");
+	plan_op(p, PLAN_OP_DEV, 0, NULL, "/dev");
+	plan_op(p, PLAN_OP_TMPFS, 0, NULL, "/tmp");
+	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
+
+	/* An empty $HOME unless a bind covers it. */
+	for (i = 0; i < spec->nbinds; i++)
+		if (path_under(ctx->home, spec->binds[i].guest_path))
+			home_bound = 1;
+	plan_op(p, PLAN_OP_TMPFS, 0, NULL, ctx->home);
+
+	/* Protected paths: both spellings; never writable (R-S5). */
+	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
+		prot = sv_path_spellings(prot, spec->protected_paths[i]);
+
+	/* The spec's binds, rw by mode (R-S5). */
+	for (i = 0; i < spec->nbinds; i++) {
+		const struct sv_bind *bd = &spec->binds[i];
+
+		ro = bd->read_only || pol_mode_readonly(spec->mode) ||
+		    in_list(prot, bd->guest_path);
+		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
+		    bd->guest_path);
+		binds_dst = strv_add(binds_dst, bd->guest_path);
+		if (!ro)
+			writable = strv_add(writable, bd->guest_path);
+	}
+	/* runnerStateDirs: writable in every mode. */
+	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
+	    i++) {
+		const char *d = spec->runner_state_dirs[i];
+
+		if (d[0] != '/' || stat(d, &st) == -1)
+			continue;
+		plan_op(p, PLAN_OP_BIND, 0, d, d);
+		writable = strv_add(writable, d);
+	}
+	if (spec->test_unlisted_bind != NULL)
+		plan_op(p, PLAN_OP_BIND, 0, spec->test_unlisted_bind,
+		    spec->test_unlisted_bind);
+
+	/* Protected paths inside writable binds become read-only. */
+	for (i = 0; prot != NULL && prot[i] != NULL; i++)
+		if (in_list(writable, prot[i]))
+			plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
+			    NULL, prot[i]);
+
+	/* R-L3: write-protected names already present in writable binds,
+	 * at the top of each bind and in the user's home. */
+	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
+		if (exact_in_list(spec->runner_state_dirs, writable[i]))
+			continue;
+		for (j = 0; j < sizeof(write_protected) /
+		    sizeof(write_protected[0]); j++) {
+			xasprintf(&s, "%s/%s", writable[i],
+			    write_protected[j]);
+			if (lstat(s, &st) == 0)
+				plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
+				    NULL, s);
+			free(s);
+		}
+	}
+	for (i = 0; spec->deny_write && spec->deny_write[i]; i++) {
+		char **one = NULL;
+
+		one = strv_add(one, spec->deny_write[i]);
+		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, ctx->home);
+		strv_free(one);
+	}
+	if (ctx->settings != NULL)
+		plan_deny_paths(p, PLAN_OP_REMOUNT_RO,
+		    ctx->settings->deny_write, ctx->home);
+
+	/* R-L2: the secret set, then the spec's and settings' denyRead. */
+	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
+	    i++) {
+		xasprintf(&s, "%s/%s", ctx->home, home_secrets[i]);
+		deny_read = strv_add(deny_read, s);
+		free(s);
+	}
+	for (i = 0; i < sizeof(etc_secrets) / sizeof(etc_secrets[0]); i++)
+		deny_read = strv_add(deny_read, etc_secrets[i]);
+	for (i = 0; spec->deny_read && spec->deny_read[i]; i++)
+		deny_read = strv_add(deny_read, spec->deny_read[i]);
+	for (i = 0; ctx->settings && ctx->settings->deny_read &&
+	    ctx->settings->deny_read[i]; i++)
+		deny_read = strv_add(deny_read, ctx->settings->deny_read[i]);
+	plan_deny_paths(p, PLAN_OP_MASK, deny_read, ctx->home);
+
+	/* R-L5: Landlock: read everywhere, write only where listed. */
+	plan_landlock(p, LL_READ, "/");
+	plan_landlock(p, LL_WRITE, "/tmp");
+	plan_landlock(p, LL_DEVWRITE, "/dev");
+	plan_landlock(p, LL_WRITE, "/dev/shm");
+	if (!home_bound)
+		plan_landlock(p, LL_WRITE, ctx->home);
+	for (i = 0; writable != NULL && writable[i] != NULL; i++)
+		plan_landlock(p, LL_WRITE, writable[i]);
+
+	/* R-S4: pid limit as RLIMIT_NPROC, counted per user namespace. */
+	if (spec->limits.pids > 0)
+		plan_rlimit(p, RLIMIT_NPROC, spec->limits.pids,
+		    spec->limits.pids);
+	plan_rlimit(p, RLIMIT_CORE, 0, 0);
+
+	/* R-L8: the session's listeners, made inside its netns. */
+	if (ctx->with_proxy) {
+		plan_listen(p, LISTEN_HTTP, LISTEN_PORT_HTTP);
+		plan_listen(p, LISTEN_SOCKS, LISTEN_PORT_SOCKS);
+		p->listen_http = 1;
+	}
+	if (ctx->with_gateway) {
+		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);
+		p->listen_git = 1;
+	}
+
+	if (ctx->bpf != NULL) {
+		msgbuf_init(&b, MSG_PLAN_SECCOMP);
+		msg_put_u32(&b, 0);
+		msg_put_blob(&b, ctx->bpf, ctx->bpf_len);
+		plan_frame(p, &b);
+	}
+
+	msgbuf_init(&b, MSG_PLAN_END);
+	plan_frame(p, &b);
+
+	p->workdir = xstrdup(spec->guest_workdir != NULL ?
+	    spec->guest_workdir : spec->nbinds > 0 ?
+	    spec->binds[0].guest_path : ctx->home);
+	env_set(&p->env_base, "HOME", ctx->home);
+	env_set(&p->env_base, "TMPDIR", "/tmp");
+	env_set(&p->env_base, "AIRLOCK_SANDBOX", "native");
+	env_set(&p->env_base, "AIRLOCK_SESSION", spec->session_id);
+
+	strv_free(writable);
+	strv_free(binds_dst);
+	strv_free(prot);
+	strv_free(deny_read);
+	return 0;
+fail:
+	strv_free(writable);
+	strv_free(binds_dst);
+	strv_free(prot);
+	strv_free(deny_read);
+	sv_plan_free(p);
+	return -1;
+}
+
+/* ---- environment (R-L9) ---- */
+
+static const char *const env_allow[] = {
+	"PATH", "LANG", "LANGUAGE", "TERM", "COLORTERM", "TZ", "USER",
+	"LOGNAME", "SHELL", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES",
+	"EDITOR", "VISUAL", "PAGER",
+};
+
+/*
+ * Never passed, whatever the caller or the exec asks: loader, language
+ * runtime and shell injection points, and git's configuration overrides.
+ */
+static const char *const env_deny_prefix[] = {
+	"LD_", "DYLD_", "GIT_CONFIG", "GCONV_", "MALLOC_",
+};
+static const char *const env_deny[] = {
+	"NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME",
+	"PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "BASH_ENV",
+	"ENV", "PROMPT_COMMAND", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+	"JDK_JAVA_OPTIONS", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXEC_PATH",
+	"GIT_ASKPASS", "SSH_ASKPASS", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND",
+	"GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "SHELLOPTS",
+	"BASHOPTS", "IFS", "CDPATH", "SSH_AUTH_SOCK", "HOSTALIASES",
+	"LOCALDOMAIN", "RES_OPTIONS", "NLSPATH", "TMPDIR", "HOME",
+};
+
+int
+sv_env_allowed(const char *name)
+{
+	size_t	i, n;
+
+	for (i = 0; i < sizeof(env_deny_prefix) / sizeof(env_deny_prefix[0]);
+	    i++)
+		if (strncmp(name, env_deny_prefix[i],
+		    strlen(env_deny_prefix[i])) == 0)
+			return 0;
+	for (i = 0; i < sizeof(env_deny) / sizeof(env_deny[0]); i++)
+		if (strcmp(name, env_deny[i]) == 0)
+			return 0;
+	/* Credentials by convention never cross (R-K2). */
+	n = strlen(name);
+	if ((n > 6 && strcmp(name + n - 6, "_TOKEN") == 0) ||
+	    (n > 4 && strcmp(name + n - 4, "_KEY") == 0) ||
+	    strstr(name, "SECRET") != NULL || strstr(name, "PASSWORD") != NULL)
+		return 0;
+	if (strncmp(name, "LC_", 3) == 0)
+		return 1;
+	for (i = 0; i < sizeof(env_allow) / sizeof(env_allow[0]); i++)
+		if (strcmp(name, env_allow[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+env_put(char ***v, const char *kv)
+{
+	size_t	i, nl;
+	const char *eq = strchr(kv, '=');
+
+	if (eq == NULL || eq == kv)
+		return;
+	nl = (size_t)(eq - kv) + 1;
+	for (i = 0; *v != NULL && (*v)[i] != NULL; i++) {
+		if (strncmp((*v)[i], kv, nl) == 0) {
+			free((*v)[i]);
+			(*v)[i] = xstrdup(kv);
+			return;
+		}
+	}
+	*v = strv_add(*v, kv);
+}
+
+static int
+env_name_allowed(const char *kv)
+{
+	char	name[256];
+	const char *eq = strchr(kv, '=');
+	size_t	n;
+
+	if (eq == NULL || (n = (size_t)(eq - kv)) == 0 || n >= sizeof(name))
+		return 0;
+	memcpy(name, kv, n);
+	name[n] = '\0';
+	return sv_env_allowed(name);
+}
+
+char **
+sv_env_build(char *const *caller, char *const *plan_env,
+    char *const *exec_env)
+{
+	char	**v = xcalloc(1, sizeof(*v));
+	size_t	i;
+
+	for (i = 0; caller != NULL && caller[i] != NULL; i++)
+		if (env_name_allowed(caller[i]))
+			env_put(&v, caller[i]);
+	for (i = 0; exec_env != NULL && exec_env[i] != NULL; i++)
+		if (env_name_allowed(exec_env[i]))
+			env_put(&v, exec_env[i]);
+	for (i = 0; plan_env != NULL && plan_env[i] != NULL; i++)
+		env_put(&v, plan_env[i]);
+	for (i = 0; v[i] != NULL; i++)
+		if (strncmp(v[i], "PATH=", 5) == 0)
+			break;
+	if (v[i] == NULL)
+		env_put(&v, "PATH=/usr/local/bin:/usr/bin:/bin");
+	return v;
+}
