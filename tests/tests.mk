@@ -5,9 +5,15 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_PKGS := check yajl libevent libseccomp
 $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
-# Unit tests may exercise supervisor modules that do no client I/O.
+# Unit tests may exercise supervisor modules that do no client I/O.  They
+# come from an archive, so a test links only the modules it uses (and not
+# sv_client.o, which needs airlockd.c's globals).
 UNIT_SV_OBJS = $(filter-out %/airlockd.o %/airlock.o,$(AIRLOCKD_SRCS:%.c=$(BUILD)/obj/%.o))
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOLICY) $(LIBCOMMON)
+UNIT_SV_LIB := $(BUILD)/libsv_unit.a
+$(UNIT_SV_LIB): $(UNIT_SV_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_LIB) $(LIBPOLICY) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))
 
