@@ -8,12 +8,14 @@
  *
  *   gw_drive -g GATEWAYD -P PORTFILE -u UPSTREAM_BASE [-c CA] [-C CA]...
  *            [-l owner/name]... [-r allow|deny:GLOB]... [-T TOKENFILE]
- *            [-E EVENTFILE]
+ *            [-E EVENTFILE] [-H HOSTNAME]
  *
  * -u is the code host's upstream base (https://127.0.0.1:8443/); -l a
  * linked repository; -r push rules, first match wins, no match denies;
  * -T a file holding the write token (never on a command line); -c the CA
- * bundle named in REPO answers, -C one passed to gatewayd at start.  The
+ * bundle named in REPO answers, -C one passed to gatewayd at start; -H
+ * the code host's name, the first segment of gateway paths as gitcfg.h
+ * writes them (<gateway>/<host>/<owner>/<name>.git).  The
  * port is written to PORTFILE once the run is registered.  SIGUSR1 revokes
  * the run (MSG_GW_RUN_DEL), SIGTERM shuts the gateway down.  Events
  * (HELLO, PUSH_DONE, questions) are appended to EVENTFILE, one per line.
@@ -42,7 +44,7 @@
 static volatile sig_atomic_t got_usr1, got_term;
 static FILE	*events;
 static char	**linked, **rules;
-static const char *upstream = "", *ca = "", *tokenfile;
+static const char *upstream = "", *ca = "", *tokenfile, *hostname;
 
 static void
 on_signal(int sig)
@@ -67,11 +69,29 @@ event_line(const char *fmt, ...)
 	fflush(events);
 }
 
+/* Without the "<host>/" segment when -H is given; NULL if it is missing. */
+static const char *
+strip_host(const char *path)
+{
+	size_t	n;
+
+	if (hostname == NULL)
+		return path;
+	n = strlen(hostname);
+	if (strncmp(path, hostname, n) != 0 || path[n] != '/')
+		return NULL;
+	return path + n + 1;
+}
+
 /* "acme/app.git" or "acme/app" against the linked "owner/name" list. */
 static int
 repo_allowed(const char *path)
 {
-	size_t	i, n = strlen(path);
+	size_t	i, n;
+
+	if ((path = strip_host(path)) == NULL)
+		return 0;
+	n = strlen(path);
 
 	if (n > 4 && strcmp(path + n - 4, ".git") == 0)
 		n -= 4;
@@ -137,7 +157,7 @@ answer(struct msg_link *l, struct msg *m)
 		ok = repo_allowed(path);
 		event_line("REPO %s %s %s", sid, path, ok ? "allowed" :
 		    "refused");
-		xasprintf(&url, "%s%s", upstream, path);
+		xasprintf(&url, "%s%s", upstream, ok ? strip_host(path) : "");
 		msgbuf_init(&b, MSG_GW_REPO_ANS);
 		msg_put_u32(&b, id);
 		msg_put_u32(&b, (uint32_t)ok);
@@ -211,7 +231,7 @@ main(int argc, char **argv)
 
 	log_init("gw_drive", 0);
 	gargv = strv_add(gargv, "airlock-gatewayd");
-	while ((ch = getopt(argc, argv, "C:E:P:T:c:dg:l:r:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "C:E:H:P:T:c:dg:l:r:u:")) != -1) {
 		switch (ch) {
 		case 'C':
 			gargv = strv_add(gargv, "-C");
@@ -220,6 +240,9 @@ main(int argc, char **argv)
 		case 'E':
 			if ((events = fopen(optarg, "a")) == NULL)
 				fatal("%s", optarg);
+			break;
+		case 'H':
+			hostname = optarg;
 			break;
 		case 'P':
 			portfile = optarg;

@@ -64,7 +64,7 @@ chmod +x "$T/up/repos/acme/app.git/hooks/pre-receive"
 umask 077
 printf '%s\n' "$TOKEN" > "$T/token"
 "$DRIVE" -g "$GATEWAYD" -P "$T/port" -u "$UP_HTTPS_URL" -c "$UP_CA" \
-    -C "$UP_CA" -l acme/app -r deny:refs/heads/main \
+    -C "$UP_CA" -H code -l acme/app -r deny:refs/heads/main \
     -r 'allow:refs/heads/*' -T "$T/token" -E "$T/events" \
     </dev/null >/dev/null 2>"$T/gw.err" &
 DRIVE_PID=$!
@@ -78,7 +78,7 @@ export HOME="$T/home" GIT_CONFIG_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0
 mkdir -p "$HOME"
 git config --global user.name agent
 git config --global user.email agent@example.invalid
-git config --global "url.$GW.pushInsteadOf" https://code.invalid/
+git config --global "url.${GW}code/.pushInsteadOf" https://code.invalid/
 git config --global "http.$GW.proxy" ""
 git clone -q "$T/up/repos/acme/app.git" "$T/wc"
 cd "$T/wc" || exit 1
