@@ -13,4 +13,4 @@ endif
 # nothing).
 $(BUILD)/tests/helpers/gw_drive: tests/helpers/gw_drive.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -Wextra -o $@ $< $(LIBCOMMON)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -Wextra $(SANFLAGS) -o $@ $< $(LIBCOMMON)

@@ -31,12 +31,15 @@ struct gw_conn;
 #define GW_BUF_LOW	(256U << 10)	/* and resume below this */
 #define GW_HEAD_TIMEOUT	30		/* seconds for a request head */
 #define GW_IO_TIMEOUT	600		/* seconds of silence mid-push */
+#define GW_MAX_CONNS	32		/* per run: one agent cannot starve
+					   the other runs of fds */
 
 struct gw_session {
 	TAILQ_ENTRY(gw_session)	 entry;
 	char			*id;
 	struct evconnlistener	*listener;
 	TAILQ_HEAD(, gw_conn)	 conns;
+	size_t			 nconns;
 };
 
 /* What a connection is doing now. */

@@ -48,6 +48,12 @@ gw_conn_accept(struct gw_session *s, int fd)
 	struct gw_conn	*c;
 	struct timeval	 tv = { GW_HEAD_TIMEOUT, 0 };
 
+	if (s->nconns >= GW_MAX_CONNS) {
+		log_warnx("session %s: over %d connections: refused", s->id,
+		    GW_MAX_CONNS);
+		evutil_closesocket(fd);
+		return;
+	}
 	c = xcalloc(1, sizeof(*c));
 	c->sess = s;
 	c->pending = evbuffer_new();
@@ -60,6 +66,7 @@ gw_conn_accept(struct gw_session *s, int fd)
 		return;
 	}
 	TAILQ_INSERT_TAIL(&s->conns, c, entry);
+	s->nconns++;
 	c->in_list = 1;
 	bufferevent_setcb(c->cbev, client_read, client_write, client_event, c);
 	bufferevent_set_timeouts(c->cbev, &tv, NULL);
@@ -74,8 +81,10 @@ gw_conn_free(struct gw_conn *c)
 	if (c == NULL)
 		return;
 	gw_forget(c);
-	if (c->in_list)
+	if (c->in_list) {
 		TAILQ_REMOVE(&c->sess->conns, c, entry);
+		c->sess->nconns--;
+	}
 	if (c->cbev != NULL)
 		bufferevent_free(c->cbev);
 	if (c->ubev != NULL)
@@ -254,6 +263,12 @@ gw_conn_refuse_push(struct gw_conn *c, const char *reason)
 
 /* ---- decisions ---- */
 
+/*
+ * One refused ref refuses the whole push, --atomic or not: forwarding the
+ * other refs would send upstream the pack, and with it the objects of the
+ * refused ref (R-G3: nothing of a refused push reaches upstream; a code
+ * host may serve a dangling object by its id).  The other refs say why.
+ */
 static void
 decide(struct gw_conn *c)
 {
