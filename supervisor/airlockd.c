@@ -174,7 +174,7 @@ main(int argc, char *argv[])
 	else {
 		if (sock == NULL)
 			sock = defsock = airlock_default_socket();
-		if (sv_client_listen(sv_base, sock) == -1)
+		if (sv_client_listen(sv_base, sock, defsock != NULL) == -1)
 			fatal("listen on %s", sock);
 		log_info("listening on %s", sock);
 	}

@@ -188,7 +188,8 @@ void		 sv_status_json(struct jgen *);
 
 /* ---- clients (sv_client.c) ---- */
 
-int		 sv_client_listen(struct event_base *, const char *path);
+int		 sv_client_listen(struct event_base *, const char *path,
+		    int own_dir);
 void		 sv_client_adopt(struct event_base *, int fd, int exit_on_close);
 /* Send a JSON-RPC result / error / notification (text is one object). */
 void		 sv_client_result(struct sv_client *, const struct json *id,

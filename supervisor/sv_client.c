@@ -388,7 +388,7 @@ mkdir_private(const char *dir)
 }
 
 int
-sv_client_listen(struct event_base *base, const char *path)
+sv_client_listen(struct event_base *base, const char *path, int own_dir)
 {
 	struct sockaddr_un sun;
 	char		  *dir, *slash;
@@ -400,7 +400,9 @@ sv_client_listen(struct event_base *base, const char *path)
 		return -1;
 	}
 	dir = xstrdup(path);
-	if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+	/* The default directory is ours to create and must stay private; an
+	 * explicit --socket names a directory the caller chose. */
+	if (own_dir && (slash = strrchr(dir, '/')) != NULL && slash != dir) {
 		*slash = '\0';
 		if (mkdir_private(dir) == -1) {
 			log_warn("socket directory %s must be ours and 0700",

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: ISC
+#
+# Shared helpers for the integration tests (POSIX sh, TAP output).
+# The sandboxes run as $AIRLOCK_TEST_USER (an unprivileged user even when
+# CI is root); binaries come from the staged, world-readable build.
+
+STAGE=${AIRLOCK_STAGE:?run through tests/run.sh (make check)}
+B="$STAGE/build"
+AIRLOCK="$B/airlock"
+AIRLOCKD="$B/airlockd"
+TUSER=${AIRLOCK_TEST_USER:-$(id -un)}
+_n=0
+_fails=0
+
+# The machine sets proxy and CA variables; tests decide their own.
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy ALL_PROXY all_proxy \
+    NO_PROXY no_proxy
+
+plan() { echo "1..$1"; }
+ok() { _n=$((_n + 1)); echo "ok $_n - $*"; }
+not_ok() { _n=$((_n + 1)); _fails=$((_fails + 1)); echo "not ok $_n - $*"; }
+# check "description" command...: ok when the command succeeds
+check() {
+	_d=$1
+	shift
+	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
+}
+diag() { echo "# $*"; }
+
+# Run a command as the test user, in a login-free environment with HOME
+# set to that user's home and the given working directory.
+as_user() {
+	if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
+		setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
+		    --reset-env -- env HOME="$(getent passwd "$TUSER" | cut -d: -f6)" \
+		    USER="$TUSER" LOGNAME="$TUSER" PATH=/usr/local/bin:/usr/bin:/bin \
+		    LANG=C.UTF-8 XDG_RUNTIME_DIR= "$@"
+	else
+		env "$@"
+	fi
+}
+
+# A fresh directory owned by the test user, under the world-readable stage.
+mkwork() {
+	_w=$(mktemp -d "$STAGE/work.XXXXXX")
+	chmod 0755 "$_w"
+	[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$_w"
+	echo "$_w"
+}
+
+user_home() { getent passwd "$TUSER" | cut -d: -f6; }
+
+# A loopback HTTP server that counts hits in a file.  Prints its port.
+http_counter_start() {	# http_counter_start HITFILE PIDFILE
+	: >"$1"
+	python3 - "$1" "$2" >/dev/null 2>&1 <<'PY' &
+import http.server, sys, os
+hits, pidfile = sys.argv[1], sys.argv[2]
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        with open(hits, "a") as f: f.write("hit\n")
+        self.send_response(200); self.send_header("Content-Length", "3")
+        self.end_headers(); self.wfile.write(b"ok\n")
+    def log_message(self, *a): pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+with open(pidfile + ".port", "w") as f: f.write(str(s.server_address[1]))
+with open(pidfile, "w") as f: f.write(str(os.getpid()))
+s.serve_forever()
+PY
+	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		[ -s "$2.port" ] && break
+		sleep 0.1
+	done
+	cat "$2.port"
+}
+http_counter_stop() { kill "$(cat "$1")" 2>/dev/null; }
+hits() { grep -c hit "$1" 2>/dev/null || true; }
+
+finish() { [ "$_fails" -eq 0 ]; }
