@@ -10,10 +10,12 @@
 # (code.invalid), so nothing can leave loopback.  TAP output.
 #
 # usage: tests/integration/gatewayd.sh [BUILD_DIR]
+# (under tests/run.sh the build is $AIRLOCK_STAGE/build)
 
 set -u
-BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${1:-${AIRLOCK_STAGE:+$AIRLOCK_STAGE/build}}
+BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 GATEWAYD=$BUILD/airlock-gatewayd
 DRIVE=$BUILD/tests/helpers/gw_drive

@@ -14,7 +14,12 @@
 #   upstream_stop
 #
 # The machine's GIT_SSL_CAINFO / CURL_CA_BUNDLE / SSL_CERT_FILE are replaced
-# by the test CA so a direct push verifies against it and nothing else.
+# by the test CA so a direct push verifies against it and nothing else,
+# and the machine's proxy variables are unset: everything stays on
+# loopback.
+
+unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy ALL_PROXY all_proxy \
+    NO_PROXY no_proxy SSL_CERT_DIR
 
 upstream_free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
