@@ -19,7 +19,10 @@
  * Every connection answers one request and is closed.
  */
 #include <sys/types.h>
+#include <sys/socket.h>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,7 @@ gw_conn_accept(struct gw_session *s, int fd)
 {
 	struct gw_conn	*c;
 	struct timeval	 tv = { GW_HEAD_TIMEOUT, 0 };
+	int		 one = 1;
 
 	if (s->nconns >= GW_MAX_CONNS) {
 		log_warnx("session %s: over %d connections: refused", s->id,
@@ -54,6 +58,8 @@ gw_conn_accept(struct gw_session *s, int fd)
 		evutil_closesocket(fd);
 		return;
 	}
+	/* Small answers (a report, a probe's 200) go out at once. */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c = xcalloc(1, sizeof(*c));
 	c->sess = s;
 	c->pending = evbuffer_new();

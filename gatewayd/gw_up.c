@@ -15,6 +15,8 @@
 #include <sys/socket.h>
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,6 +395,12 @@ up_event(struct bufferevent *bev, short what, void *arg)
 	char		 msg[300];
 
 	if (what & BEV_EVENT_CONNECTED) {
+		/* The request's last chunk is small: do not let Nagle hold
+		 * it for a delayed ACK. */
+		int one = 1;
+
+		(void)setsockopt(bufferevent_getfd(bev), IPPROTO_TCP,
+		    TCP_NODELAY, &one, sizeof(one));
 		log_debug("session %s: connected upstream", c->sess->id);
 		return;
 	}
