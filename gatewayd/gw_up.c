@@ -211,6 +211,8 @@ gw_up_start(struct gw_conn *c, const char *token, const char **why)
 		return -1;
 	}
 	bufferevent_setcb(c->ubev, up_read, up_write, up_event, c);
+	bufferevent_set_max_single_read(c->ubev, GW_IO_CHUNK);
+	bufferevent_set_max_single_write(c->ubev, GW_IO_CHUNK);
 	bufferevent_setwatermark(c->ubev, EV_WRITE, GW_BUF_LOW, 0);
 	bufferevent_set_timeouts(c->ubev, &tv, &tv);
 	bufferevent_enable(c->ubev, EV_READ | EV_WRITE);
@@ -269,6 +271,22 @@ gw_up_send_body(struct gw_conn *c, const void *p, size_t n)
 	out = bufferevent_get_output(c->ubev);
 	evbuffer_add_printf(out, "%zx\r\n", n);
 	evbuffer_add(out, p, n);
+	evbuffer_add(out, "\r\n", 2);
+	c->sent_bytes += n;
+}
+
+void
+gw_up_move_body(struct gw_conn *c, struct evbuffer *from, size_t n)
+{
+	struct evbuffer	*out;
+
+	if (n == 0 || c->ubev == NULL) {
+		evbuffer_drain(from, n);
+		return;
+	}
+	out = bufferevent_get_output(c->ubev);
+	evbuffer_add_printf(out, "%zx\r\n", n);
+	evbuffer_remove_buffer(from, out, n);
 	evbuffer_add(out, "\r\n", 2);
 	c->sent_bytes += n;
 }
