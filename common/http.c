@@ -17,7 +17,7 @@
 #include "common/http.h"
 #include "common/xmalloc.h"
 
-#define HTTP_CL_MAX	(1ULL << 62)	/* larger Content-Length: reject */
+#define HTTP_CL_MAX	(1ULL << 62)	/* larger: reject */
 
 /* tchar of RFC 9110 section 5.6.2 */
 static int
@@ -50,7 +50,7 @@ http_head_scan(const void *vbuf, size_t len, size_t *headlen)
 		if (i == 0 || b[i - 1] != '\r')
 			return HTTP_SCAN_ERROR;		/* bare LF */
 		if (i == 1)
-			return HTTP_SCAN_ERROR;		/* leading empty line */
+			return HTTP_SCAN_ERROR;	/* empty first line */
 		if (i >= 3 && b[i - 2] == '\n' && b[i - 3] == '\r') {
 			*headlen = i + 1;
 			return HTTP_SCAN_DONE;
@@ -368,7 +368,9 @@ check_reg_name(const char *s, size_t len, const char **why)
 		*why = "empty label in host";
 		return -1;
 	}
-	if (last_label_numeric(s, total) && !is_dotted_quad(s, total)) {
+	/* "10.0.0.1." is not an address to match as one: refuse it */
+	if (last_label_numeric(s, total) &&
+	    (!is_dotted_quad(s, total) || total != len)) {
 		*why = "ambiguous numeric host";
 		return -1;
 	}

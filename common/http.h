@@ -21,10 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HTTP_HEAD_MAX		(64 * 1024)	/* request or response head */
+#define HTTP_HEAD_MAX		(64 * 1024)	/* one head */
 #define HTTP_HEADERS_MAX	100		/* header fields per head */
-#define HTTP_HOST_MAX		256		/* host buffer incl. NUL */
-#define HTTP_CHUNK_LINE_MAX	1024		/* chunk-size line + exts */
+#define HTTP_HOST_MAX		256		/* incl. NUL */
+#define HTTP_CHUNK_LINE_MAX	1024		/* size + exts */
 #define HTTP_TRAILER_MAX	(16 * 1024)	/* all trailer lines */
 
 enum http_scan {
@@ -54,13 +54,13 @@ struct http_header {
 };
 
 struct http_request {
-	char		*buf;		/* owned NUL-split copy of the head */
+	char		*buf;		/* owned copy, NUL-split */
 	const char	*method;
 	const char	*target;	/* as sent */
 	enum http_form	 form;
 	int		 minor;		/* HTTP/1.<minor>: 0 or 1 */
 	/* absolute and authority form: */
-	char		 scheme[8];	/* lower case: "http", "https" or "" */
+	char		 scheme[8];	/* "http", "https" or "" */
 	char		 host[HTTP_HOST_MAX]; /* lower case, no brackets */
 	uint16_t	 port;		/* explicit, else the scheme's */
 	int		 host_is_v6;	/* host was a [IPv6] literal */
@@ -70,11 +70,11 @@ struct http_request {
 	size_t		 nhdrs;
 	enum http_body	 body;
 	uint64_t	 content_length;
-	int		 keep_alive;	/* persistent after this exchange */
+	int		 keep_alive;	/* persistent after this */
 };
 
 struct http_response {
-	char		*buf;		/* owned NUL-split copy of the head */
+	char		*buf;		/* owned copy, NUL-split */
 	int		 minor;
 	int		 status;	/* 100..999 */
 	const char	*reason;	/* may be "" */
@@ -91,7 +91,8 @@ struct http_response {
  * HTTP_HEAD_MAX), or ERROR for a bare LF or a head over HTTP_HEAD_MAX.
  * Leading empty lines before a request line are not skipped: an error.
  */
-enum http_scan	 http_head_scan(const void *buf, size_t len, size_t *headlen);
+enum http_scan	 http_head_scan(const void *buf, size_t len,
+		    size_t *headlen);
 
 /*
  * Parse a whole request head (exactly what http_head_scan() measured).
@@ -153,7 +154,7 @@ enum http_chunk_result {
 struct http_chunked {
 	int		 state;
 	uint64_t	 remaining;	/* data bytes left in this chunk */
-	size_t		 linelen;	/* bytes of the current line so far */
+	size_t		 linelen;	/* of the current line */
 	size_t		 trailerlen;	/* bytes of trailers so far */
 	int		 ndigits;
 	int		 in_ext;

@@ -170,7 +170,4 @@ void		 gw_up_resume(struct gw_conn *);
 /* gw_sandbox.c: R-P2 self-restriction; returns a summary for HELLO. */
 char		*gw_restrict_self(void);
 
-/* git ref-name check (git check-ref-format rules), until policy/push. */
-int		 gw_ref_valid(const char *);
-
 #endif

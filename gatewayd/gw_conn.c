@@ -35,6 +35,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "gatewayd/gw.h"
+#include "policy/push.h"
 
 #define REFUSED_OTHER	"airlock policy: not pushed because another ref " \
 			"in this push was refused"
@@ -311,7 +312,13 @@ commands_done(struct gw_conn *c)
 		return;
 	}
 	for (i = 0; i < rq->ncmds; i++) {
-		if (!gw_ref_valid(rq->cmds[i].ref)) {
+		/*
+		 * untrusted: a name git itself would refuse is refused
+		 * before a rule sees it, so that refs/heads//main cannot
+		 * walk around a rule for refs/heads/main.
+		 */
+		if (strncmp(rq->cmds[i].ref, "refs/", 5) != 0 ||
+		    !pol_ref_valid(rq->cmds[i].ref)) {
 			c->reasons[i] = xstrdup(POLICY_PREFIX
 			    "invalid ref name");
 			c->refused = 1;

@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
@@ -26,6 +27,44 @@
 #include "launcher/launcher.h"
 
 extern char **environ;
+
+/*
+ * Load every seccomp program of the plan once, in a throwaway child, so
+ * that a program the kernel rejects fails the launch (MSG_LAUNCH_FAILED)
+ * instead of every exec.
+ */
+void
+exec_check_seccomp(const struct launch_plan *plan)
+{
+	const struct launch_item	*it;
+	struct sock_fprog		 prog;
+	int				 status;
+	pid_t				 pid;
+
+	if ((pid = fork()) == -1)
+		die("fork");
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+			_exit(errno);
+		PLAN_FOREACH(it, plan, MSG_PLAN_SECCOMP) {
+			prog.len = (unsigned short)(it->len /
+			    sizeof(prog.filter[0]));
+			prog.filter = it->data;
+			if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    (it->flags & PLAN_SECF_NOTIFY) ?
+			    SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog) == -1)
+				_exit(errno);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		if (errno != EINTR)
+			die("waitpid");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	errno = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+	die("seccomp program rejected by the kernel");
+}
 
 static void __attribute__((noreturn))
 exec_fail(const struct exec_req *req, const char *what, const char *arg)

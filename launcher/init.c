@@ -248,6 +248,15 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	uint32_t	abi, gaps;
 	int		sfd;
 
+	/*
+	 * Init is not dumpable: no process, inside the sandbox (same uid,
+	 * same Landlock domain) or outside, may ptrace the process that holds
+	 * the channel to airlockd.  The launcher outside stays dumpable, so
+	 * airlockd can find the pid namespace at
+	 * /proc/<launcher>/ns/pid_for_children; nothing inside can see it.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) == -1)
+		die("PR_SET_DUMPABLE");
 	/* Die with the launcher outside; then check it was still there. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
 		die("PR_SET_PDEATHSIG");
@@ -275,6 +284,7 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	mount_build(plan);
 	abi = landlock_apply(plan, &gaps);
 	caps_drop_all();
+	exec_check_seccomp(plan);
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);
 	msg_put_u32(&b, (uint32_t)hostpid);

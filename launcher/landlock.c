@@ -60,9 +60,9 @@ ll_add_path(int ruleset, uint64_t fs_all, const struct launch_item *it)
 	int					fd, r;
 
 	if ((fd = open(it->dst, O_PATH | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			log_debug("landlock: %s: not in the sandbox, skipped",
-			    it->dst);
+		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES) {
+			log_debug("landlock: %s: %s, skipped", it->dst,
+			    strerror(errno));
 			return;
 		}
 		die("landlock: open %s", it->dst);

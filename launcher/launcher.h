@@ -104,6 +104,7 @@ struct exec_failure {
 	int32_t		 err;
 	char		 what[120];
 };
+void	exec_check_seccomp(const struct launch_plan *);
 void	exec_child(const struct launch_plan *, const struct exec_req *)
 	    __attribute__((noreturn));
 

@@ -8,7 +8,6 @@
  * it stays outside the pid namespace so that killing it (init has
  * PDEATHSIG) kills the whole sandbox.
  */
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -77,6 +76,8 @@ launch_wait(pid_t init, int pidpipe)
 	int32_t	hostpid = (int32_t)init;
 	int	status;
 
+	/* We keep nothing, not even the caps of the user namespace. */
+	caps_drop_all();
 	if (write(pidpipe, &hostpid, sizeof(hostpid)) != sizeof(hostpid))
 		die("pid pipe");
 	while (waitpid(init, &status, 0) == -1)
@@ -109,13 +110,6 @@ main(int argc, char *argv[])
 
 	plan_recv(&plan);
 	ns_enter(&plan);
-	/*
-	 * Not dumpable from here on (after the id maps, which a non-dumpable
-	 * process could not write): other processes of the user may not
-	 * ptrace into the sandbox's init before it is confined.
-	 */
-	if (prctl(PR_SET_DUMPABLE, 0) == -1)
-		die("PR_SET_DUMPABLE");
 	net_setup(&plan);
 
 	if (pipe2(pp, O_CLOEXEC) == -1)

@@ -167,26 +167,23 @@ mount_point(const char *dst, int isdir)
 
 /* The flags a remount must keep: the kernel locks them in a userns. */
 static unsigned long
-mount_locked_flags(const char *path)
+mount_locked_flags(const struct statvfs *sv)
 {
-	struct statvfs	sv;
 	unsigned long	f = 0;
 
-	if (statvfs(path, &sv) == -1)
-		die("statvfs %s", path);
-	if (sv.f_flag & ST_RDONLY)
+	if (sv->f_flag & ST_RDONLY)
 		f |= MS_RDONLY;
-	if (sv.f_flag & ST_NOSUID)
+	if (sv->f_flag & ST_NOSUID)
 		f |= MS_NOSUID;
-	if (sv.f_flag & ST_NODEV)
+	if (sv->f_flag & ST_NODEV)
 		f |= MS_NODEV;
-	if (sv.f_flag & ST_NOEXEC)
+	if (sv->f_flag & ST_NOEXEC)
 		f |= MS_NOEXEC;
-	if (sv.f_flag & ST_NOATIME)
+	if (sv->f_flag & ST_NOATIME)
 		f |= MS_NOATIME;
-	if (sv.f_flag & ST_NODIRATIME)
+	if (sv->f_flag & ST_NODIRATIME)
 		f |= MS_NODIRATIME;
-	if (sv.f_flag & ST_RELATIME)
+	if (sv->f_flag & ST_RELATIME)
 		f |= MS_RELATIME;
 	if ((f & (MS_NOATIME | MS_RELATIME)) == 0)
 		f |= MS_STRICTATIME;
@@ -220,6 +217,7 @@ mount_unescape(char *s)
 static void
 mount_remount_tree(const char *top, unsigned long add)
 {
+	struct statvfs	 sv;
 	FILE	*f;
 	char	*line = NULL, *mp, *save;
 	size_t	 cap = 0, tl = strlen(top);
@@ -238,8 +236,22 @@ mount_remount_tree(const char *top, unsigned long add)
 		if (strncmp(mp, top, tl) != 0 ||
 		    (mp[tl] != '\0' && mp[tl] != '/'))
 			continue;
+		if (statvfs(mp, &sv) == -1) {
+			/*
+			 * A submount we cannot reach (beneath a directory the
+			 * user may not search, or covered by another mount)
+			 * cannot be reached from inside either.
+			 */
+			if (mp[tl] != '\0' && (errno == EACCES ||
+			    errno == ENOENT)) {
+				log_debug("%s: %s, not remounted", mp,
+				    strerror(errno));
+				continue;
+			}
+			die("statvfs %s", mp);
+		}
 		if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT |
-		    mount_locked_flags(mp) | add, NULL) == -1)
+		    mount_locked_flags(&sv) | add, NULL) == -1)
 			die("remount %s", mp);
 	}
 	free(line);
@@ -349,6 +361,21 @@ mount_dev(const char *dst)
 }
 
 /*
+ * A path to mask or write-protect that the sandbox cannot reach needs
+ * nothing: missing, or beneath a directory the user may not search (we
+ * have no capability over files the user does not own, nor will any
+ * process inside).
+ */
+static int
+mount_unreachable(const char *dst)
+{
+	if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
+		return 0;
+	log_debug("%s: %s, skipped", dst, strerror(errno));
+	return 1;
+}
+
+/*
  * Deny-read (R-L2): a directory gets an empty read-only tmpfs of mode
  * 000, anything else an empty mode-000 file bound read-only over it.
  * Read-only, so that the owner cannot chmod its way back in.  A missing
@@ -363,7 +390,7 @@ mount_mask(const char *dst)
 	int			 fd;
 
 	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		if (mount_unreachable(dst))
 			return;
 		die("mask %s", dst);
 	}
@@ -395,7 +422,7 @@ mount_remount_ro(const char *dst)
 	int			 fd;
 
 	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		if (mount_unreachable(dst))
 			return;
 		die("read-only %s", dst);
 	}

@@ -89,7 +89,8 @@ plan_add(struct launch_plan *plan, struct msg *m)
 		port = msg_get_u32(m);
 		if (it->op < LISTEN_HTTP || it->op >= LISTEN_MAX)
 			diex("plan: unknown listener kind %u", it->op);
-		if (port == 0 || port > UINT16_MAX)
+		/* 0: the kernel's choice (tests); LAUNCH_SOCKET says which. */
+		if (port > UINT16_MAX)
 			diex("plan: listener port %u", port);
 		it->port = (uint16_t)port;
 		break;

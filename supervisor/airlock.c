@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
+#include "supervisor/cli_policy.h"
 
 #define AIRLOCK_VERSION	"0.1.0"
 
@@ -23,6 +24,9 @@ usage(void)
 "usage: airlock <command> [options]\n"
 "  run [options] -- CMD [ARG...]   run one command in a sandbox\n"
 "  status [--socket PATH]          what this host supports (JSON)\n"
+"  policy check [--mode M] [--settings F] -- 'LINE'\n"
+"                                  the command policy's verdict (JSON)\n"
+"  hook claude-pretooluse          Claude Code PreToolUse hook (stdin)\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
@@ -91,6 +95,10 @@ main(int argc, char *argv[])
 		return cli_run_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "status") == 0)
 		return cli_status_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "policy") == 0)
+		return cli_policy_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "hook") == 0)
+		return cli_hook_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);

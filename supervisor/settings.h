@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "policy/policy.h"
+#include "policy/push.h"
 
 struct code_host {
 	char	 *name;
@@ -47,6 +48,9 @@ struct settings {
 	size_t		  npush_rules;
 	char		 *credentials_file;		/* ~ expanded */
 	char		**locked;	/* dotted keys set by the managed layer */
+	char		**notes;	/* things ignored while merging, for
+					   the user: unsupported srt keys,
+					   keys a managed layer locked */
 };
 
 #define SETTINGS_MANAGED_PATH	"/etc/airlock/managed-settings.json"
@@ -54,9 +58,11 @@ struct settings {
 /* Fill with built-in defaults. */
 void	settings_defaults(struct settings *);
 /*
- * Load all layers.  user_file NULL: ~/.config/airlock/settings.json when it
- * exists; cli_file NULL: none; managed_file NULL: SETTINGS_MANAGED_PATH.
- * Returns 0, or -1 with a message naming the file and key in err.
+ * Load all layers on top of s, which settings_defaults() has filled.
+ * user_file NULL: ~/.config/airlock/settings.json when it exists; cli_file
+ * NULL: none; managed_file NULL: SETTINGS_MANAGED_PATH.  Returns 0, or -1
+ * with a message naming the file and key in err (s is then reset to the
+ * defaults).
  */
 int	settings_load(struct settings *, const char *user_file,
 	    const char *cli_file, const char *managed_file, char *err,
@@ -66,5 +72,11 @@ int	settings_merge_text(struct settings *, const char *text, size_t len,
 	    const char *origin, int managed, char *err, size_t errlen);
 int	settings_is_locked(const struct settings *, const char *dotted_key);
 void	settings_free(struct settings *);
+/* The push rules (git.pushRules) decide one ref update; see policy/push.h. */
+enum pol_verdict settings_push_decide(const struct settings *,
+	    const char *ref, enum pol_push_kind, char *reason,
+	    size_t reasonlen);
+/* "~" and "~/..." expanded against $HOME (or the password entry). */
+char	*settings_expand_home(const char *);
 
 #endif

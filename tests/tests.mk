@@ -5,15 +5,12 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_PKGS := check yajl libevent libseccomp
 $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
-# Unit tests may exercise supervisor modules that do no client I/O.  They
-# come from an archive, so a test links only the modules it uses (and not
-# sv_client.o, which needs airlockd.c's globals).
-UNIT_SV_OBJS = $(filter-out %/airlockd.o %/airlock.o,$(AIRLOCKD_SRCS:%.c=$(BUILD)/obj/%.o))
-UNIT_SV_LIB := $(BUILD)/libsv_unit.a
-$(UNIT_SV_LIB): $(UNIT_SV_OBJS)
-	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^
-$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_LIB) $(LIBPOLICY) $(LIBCOMMON)
+# Unit tests may exercise the supervisor modules that need no event loop:
+# the shared files, the plan, the spec parser, the probe and seccomp.
+UNIT_SV_SRCS = $(SV_SHARED) supervisor/sv_plan.c supervisor/sv_spec.c \
+	supervisor/sv_probe.c supervisor/sv_seccomp.c
+UNIT_SV_OBJS = $(UNIT_SV_SRCS:%.c=$(BUILD)/obj/%.o)
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOLICY) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))
 
@@ -26,7 +23,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 FUZZ_SRCS := $(wildcard tests/fuzz/*_fuzzer.c)
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE
-FUZZ_COMMON := $(filter-out common/evglue.c,$(COMMON_SRCS)) $(POLICY_SRCS)
+FUZZ_COMMON := $(filter-out common/evglue.c common/sandbox_self.c,$(COMMON_SRCS)) $(POLICY_SRCS)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON)
 	@mkdir -p $(dir $@)
@@ -39,3 +36,8 @@ fuzz-bins:
 	else echo "fuzz: $(FUZZ_CC) not found, fuzz targets not built"; fi
 fuzz: fuzz-bins
 	@sh tests/fuzz/run.sh $(BUILD) 300
+
+# px_drive stands in for airlockd in front of proxyd: it needs the framing.
+$(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -o $@ $< $(LIBCOMMON)

@@ -13,10 +13,13 @@
  *   --ro-bind SRC DST | --bind SRC DST | --bind-no-landlock SRC DST
  *   --dev-bind SRC DST | --tmpfs DST | --dir DST | --symlink TARGET DST
  *   --proc DST | --dev DST | --mask PATH | --ro PATH | --file DST CONTENT
- *   --landlock-rw PATH | --landlock-ro PATH | --listen http|socks|git
+ *   --landlock-rw PATH | --landlock-ro PATH | --listen KIND[:PORT]
+ *     (KIND http, socks or git; PORT defaults to LISTEN_PORT_*, 0: any)
  *   --rlimit nproc|nofile|as|fsize|cpu|core N | --seccomp-eperm NAME|NR
+ *   --seccomp-invalid (a program the kernel refuses)
  *   --no-net-ns | --no-landlock-net | --no-scope | --no-defaults
  *   --cwd DIR | --env K=V | --repeat N | --pidfile FILE
+ *   --term-after MS (then MSG_EXEC_SIGNAL SIGTERM to the first exec)
  * By default: /usr, /etc, /opt read-only, /bin /sbin /lib* as on the host
  * (symlink or read-only bind), /proc, /dev, a tmpfs /tmp; Landlock grants
  * read+execute on / and full access on /tmp, /dev and every --bind,
@@ -36,6 +39,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +63,9 @@
 
 static struct msg_link	link_l;
 static int		verbose;
+static int		listeners[8];	/* kept open and served, as proxyd */
+static int		nlisteners;
+static int		signal_after = -1;	/* ms, then SIGTERM the exec */
 
 static void
 send_op(uint32_t op, uint32_t flags, const char *src, const char *dst)
@@ -211,10 +218,10 @@ copy_fd(int from, int to)
 static int
 run_exec(uint32_t id, const char *cwd, char **argv, char **envp)
 {
-	struct pollfd	pfd[3];
+	struct pollfd	pfd[3 + 8];
 	struct msgbuf	b;
 	struct msg	m;
-	int		status = -1, exited = 0, i, open_fds = 2;
+	int		status = -1, exited = 0, i, c, open_fds = 2;
 
 	msgbuf_init(&b, MSG_EXEC);
 	msg_put_u32(&b, id);
@@ -244,12 +251,36 @@ run_exec(uint32_t id, const char *cwd, char **argv, char **envp)
 	pfd[1].fd = msg_take_fd(&m, 1);
 	msg_free(&m);
 	pfd[2].fd = link_l.fd;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < nlisteners; i++)
+		pfd[3 + i].fd = listeners[i];
+	for (i = 0; i < 3 + nlisteners; i++)
 		pfd[i].events = POLLIN;
 
 	while (open_fds > 0 || !exited) {
-		if (poll(pfd, 3, -1) == -1)
+		if ((c = poll(pfd, 3 + nlisteners, signal_after)) == -1)
 			fatal("poll");
+		if (c == 0) {
+			/* As airlockd on a timeout: TERM the exec's group. */
+			msgbuf_init(&b, MSG_EXEC_SIGNAL);
+			msg_put_u32(&b, id);
+			msg_put_u32(&b, SIGTERM);
+			if (msg_send(&link_l, &b, NULL, 0) == -1)
+				fatal("send signal");
+			msgbuf_free(&b);
+			signal_after = -1;
+			continue;
+		}
+		/* Answer a connection made from inside, on the host side. */
+		for (i = 3; i < 3 + nlisteners; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if ((c = accept4(pfd[i].fd, NULL, NULL,
+			    SOCK_CLOEXEC)) == -1)
+				continue;
+			if (write(c, "hello-from-host\n", 16) != 16)
+				log_warn("listener write");
+			close(c);
+		}
 		for (i = 0; i < 2; i++) {
 			if (pfd[i].fd == -1 || pfd[i].revents == 0)
 				continue;
@@ -280,7 +311,8 @@ main(int argc, char *argv[])
 	const char	*launcher = NULL, *cwd = "/", *pidfile = NULL;
 	char		 self[PATH_MAX], **envp = NULL, env[64], *dir;
 	long		 nrs[16];
-	int		 sv[2], i, nnr = 0, repeat = 1, status = 0, defaults = 1;
+	int		 sv[2], i, nnr = 0, repeat = 1, status = 0;
+	int		 defaults = 1;
 	uint32_t	 flags = PLAN_F_NET_NS | PLAN_F_LANDLOCK_NET |
 			     PLAN_F_LANDLOCK_SCOPE;
 	struct msgbuf	 b;
@@ -392,13 +424,18 @@ main(int argc, char *argv[])
 		else if (ONE("--landlock-ro"))
 			send_ll(LL_RO, a1);
 		else if (ONE("--listen")) {
+			/* KIND or KIND:PORT (default: the fixed port). */
+			const char *colon = strchr(a1, ':');
+			uint32_t kind = strncmp(a1, "http", 4) == 0 ?
+			    LISTEN_HTTP : strncmp(a1, "socks", 5) == 0 ?
+			    LISTEN_SOCKS : LISTEN_GIT;
+
 			msgbuf_init(&b, MSG_PLAN_LISTEN);
-			msg_put_u32(&b, strcmp(a1, "http") == 0 ? LISTEN_HTTP :
-			    strcmp(a1, "socks") == 0 ? LISTEN_SOCKS :
-			    LISTEN_GIT);
-			msg_put_u32(&b, strcmp(a1, "http") == 0 ?
-			    LISTEN_PORT_HTTP : strcmp(a1, "socks") == 0 ?
-			    LISTEN_PORT_SOCKS : LISTEN_PORT_GIT);
+			msg_put_u32(&b, kind);
+			msg_put_u32(&b, colon != NULL ? (uint32_t)atoi(colon +
+			    1) : kind == LISTEN_HTTP ? LISTEN_PORT_HTTP :
+			    kind == LISTEN_SOCKS ? LISTEN_PORT_SOCKS :
+			    LISTEN_PORT_GIT);
 			if (msg_send(&link_l, &b, NULL, 0) == -1)
 				fatal("send listen");
 			msgbuf_free(&b);
@@ -410,6 +447,17 @@ main(int argc, char *argv[])
 			if (msg_send(&link_l, &b, NULL, 0) == -1)
 				fatal("send rlimit");
 			msgbuf_free(&b);
+		} else if (strcmp(o, "--seccomp-invalid") == 0) {
+			/* No final RET: the kernel's checker refuses it. */
+			struct sock_filter bad = BPF_STMT(BPF_LD | BPF_W |
+			    BPF_ABS, 0);
+
+			msgbuf_init(&b, MSG_PLAN_SECCOMP);
+			msg_put_u32(&b, 0);
+			msg_put_blob(&b, &bad, sizeof(bad));
+			if (msg_send(&link_l, &b, NULL, 0) == -1)
+				fatal("send seccomp");
+			msgbuf_free(&b);
 		} else if (ONE("--seccomp-eperm") && nnr < 16)
 			nrs[nnr++] = syscall_nr(a1);
 		else if (ONE("--cwd"))
@@ -418,6 +466,8 @@ main(int argc, char *argv[])
 			envp = strv_add(envp, a1);
 		else if (ONE("--repeat"))
 			repeat = atoi(a1);
+		else if (ONE("--term-after"))
+			signal_after = atoi(a1);
 		else if (ONE("--pidfile"))
 			pidfile = a1;
 		else if (ONE("-L"))
@@ -448,7 +498,8 @@ main(int argc, char *argv[])
 			uint32_t kind = msg_get_u32(&m), port = msg_get_u32(&m);
 
 			/* We keep the listener open, as proxyd would. */
-			(void)msg_take_fd(&m, 0);
+			if (nlisteners < 8)
+				listeners[nlisteners++] = msg_take_fd(&m, 0);
 			snprintf(env, sizeof(env), "AIRLOCK_PORT_%s=%u",
 			    kind == LISTEN_HTTP ? "HTTP" : kind ==
 			    LISTEN_SOCKS ? "SOCKS" : "GIT", port);

@@ -174,7 +174,7 @@ kill "$DRIVE_PID"
 wait "$DRIVE_PID" 2>/dev/null
 DRIVE_PID=
 check "gatewayd restricted itself and exited cleanly" sh -c \
-    "grep -q 'HELLO.*seccomp allowlist' '$T/events' && grep -q 'EXIT status 0' '$T/events'"
+    "grep -q 'HELLO.*seccomp.*allowlist' '$T/events' && grep -q 'EXIT status 0' '$T/events'"
 
 if [ $failed -ne 0 ]; then
 	echo "# $failed failed; gatewayd stderr:" >&2

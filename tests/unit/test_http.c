@@ -134,7 +134,7 @@ START_TEST(t_reject)
 	bad("GET / HTTP/1.1\nHost: a\r\n\r\n");
 	bad("GET / HTTP/1.1\r\nHost: a\n\r\n");
 	bad("GET / HTTP/1.1\r\nHost: a\rX: b\r\n\r\n");
-	bad("GET / HTTP/1.1\r\nHost: a\r\nX: b\r\n c\r\n\r\n");	/* fold */
+	bad("GET / HTTP/1.1\r\nHost: a\r\nX: b\r\n c\r\n\r\n");
 	bad("GET / HTTP/1.1\r\nHost : a\r\n\r\n");
 	bad("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\n"
 	    "Transfer-Encoding: chunked\r\n\r\n");
@@ -151,12 +151,12 @@ START_TEST(t_reject)
 	bad("GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n"
 	    "Transfer-Encoding: chunked\r\n\r\n");
 	bad("GET / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n");
-	bad("GET / HTTP/1.1\r\n\r\n");				/* no Host */
+	bad("GET / HTTP/1.1\r\n\r\n");			/* no Host */
 	bad("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n");
 	bad("GET http://user:pw@example.com/ HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET http://example.com@evil.com/ HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT user@example.com:443 HTTP/1.1\r\nHost: a\r\n\r\n");
-	bad("CONNECT example.com HTTP/1.1\r\nHost: a\r\n\r\n");	/* port */
+	bad("CONNECT example.com HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT example.com:0 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT example.com:65536 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT exa mple.com:1 HTTP/1.1\r\nHost: a\r\n\r\n");
@@ -168,6 +168,7 @@ START_TEST(t_reject)
 	bad("CONNECT 2130706433:443 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT 127.1:443 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("CONNECT 0177.0.0.1:443 HTTP/1.1\r\nHost: a\r\n\r\n");
+	bad("CONNECT 169.254.169.254.:80 HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET ftp://example.com/ HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET example.com/ HTTP/1.1\r\nHost: a\r\n\r\n");
 	bad("GET http://example.com/#f HTTP/1.1\r\nHost: a\r\n\r\n");

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * airlock-proxyd internals shared between its files: sessions (session.c),
+ * the HTTP proxy (http.c), the SOCKS5 proxy (socks.c), name resolution and
+ * dialing after the policy checks (resolve.c) and the splice relay
+ * (relay.c).  One process, one libevent loop, no threads.
+ */
+#ifndef AIRLOCK_PROXYD_H
+#define AIRLOCK_PROXYD_H
+
+#include <sys/queue.h>
+#include <sys/socket.h>
+
+#include <stdint.h>
+
+#include <event2/event.h>
+
+struct egress_rules;
+struct px_conn;
+struct px_tunnel;
+struct px_http;
+struct bufferevent;
+
+#define PX_SESSION_ID_MAX	128
+#define PX_HANDSHAKE_TIMEOUT	30	/* s to send a head */
+#define PX_CONNECT_TIMEOUT	30	/* seconds to resolve and connect */
+
+struct px_session {
+	TAILQ_ENTRY(px_session)	 entry;
+	char			*id;
+	unsigned		 flags;		/* PX_F_* */
+	struct egress_rules	*rules;		/* NULL: refuse all */
+	int			 http_fd;
+	int			 socks_fd;
+	struct event		*http_ev;
+	struct event		*socks_ev;
+	struct event		*retry_ev;	/* accept paused */
+	TAILQ_HEAD(, px_conn)	 conns;	/* not yet tunnels */
+	TAILQ_HEAD(, px_tunnel)	 tunnels;	/* spliced relays */
+	uint64_t		 nconns;
+};
+
+/* Globals of the one process (main.c). */
+extern struct event_base	*px_base;
+extern struct evdns_base	*px_dns;
+
+/* main.c: report a refusal to airlockd as MSG_PX_VIOLATION. */
+void	 px_violation(const struct px_session *, const char *host,
+	    uint16_t port);
+
+/* session.c */
+struct msg;
+void	 px_session_add(struct msg *);
+void	 px_session_del(const char *id);
+void	 px_session_del_all(void);
+/* Decide on host:port; on refusal report the violation, fill reason. */
+int	 px_session_allows(struct px_session *, const char *host,
+	    uint16_t port, char *reason, size_t reasonlen);
+
+/*
+ * A client connection while it is not (yet) a spliced tunnel: reading a
+ * SOCKS5 handshake or an HTTP request head, waiting for the dial, or
+ * forwarding absolute-form HTTP requests (http.c).  Buffered with
+ * bufferevents; a tunnel frees all of this.
+ */
+enum px_conn_kind {
+	PX_CONN_HTTP = 1,
+	PX_CONN_SOCKS,
+};
+
+struct px_conn {
+	TAILQ_ENTRY(px_conn)	 entry;
+	struct px_session	*s;
+	enum px_conn_kind	 kind;
+	int			 state;		/* per kind */
+	struct bufferevent	*cbev;		/* the sandbox side */
+	struct px_dial		*dial;
+	char			 host[256];	/* target being dialed */
+	uint16_t		 port;
+	struct px_http		*http;		/* forwarding */
+};
+
+/* conn.c */
+struct px_conn *px_conn_new(struct px_session *, enum px_conn_kind, int fd);
+void	 px_conn_free(struct px_conn *);
+/* Close every handshake/forwarding connection of a session. */
+void	 px_conn_close_all(struct px_session *);
+/*
+ * Turn a connection whose dial succeeded into a spliced tunnel: whatever
+ * the client already sent past its request goes first.  Frees c.
+ */
+void	 px_conn_to_tunnel(struct px_conn *, int upstream);
+
+/* Connection kinds accepted from a session's listeners. */
+void	 px_http_accept(struct px_session *, int fd);
+void	 px_socks_accept(struct px_session *, int fd);
+void	 px_http_free(struct px_http *);
+
+/*
+ * resolve.c: after the target passed the allowlist, resolve it, check
+ * every address (R-E5), dial the checked address.  Exactly one callback,
+ * never from inside px_dial() itself, unless px_dial_cancel() came first.
+ */
+enum px_dial_status {
+	PX_DIAL_OK = 0,
+	PX_DIAL_REFUSED,	/* an address failed the R-E5 check */
+	PX_DIAL_NXDOMAIN,	/* name did not resolve */
+	PX_DIAL_UNREACHABLE,	/* every address refused the connection */
+	PX_DIAL_TIMEOUT,
+};
+
+typedef void (*px_dial_cb)(int fd, enum px_dial_status, const char *reason,
+    void *arg);
+struct px_dial;
+
+struct px_dial *px_dial(struct px_session *, const char *host, uint16_t port,
+	    px_dial_cb cb, void *arg);
+void	 px_dial_cancel(struct px_dial *);
+
+/*
+ * relay.c: splice bytes between two connected sockets until both
+ * directions are closed.  Consumes both fds.  pending/npending: bytes the
+ * client already sent past its request that must reach the upstream
+ * first.  label: "host:port" for the close log line.
+ */
+void	 px_tunnel_start(struct px_session *, int client, int upstream,
+	    const void *pending, size_t npending, const char *label);
+void	 px_tunnel_close_all(struct px_session *);
+void	 px_relay_shutdown(void);
+
+#endif

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Resolve and dial (SPEC R-E5).  Called only for a target that already
+ * passed the session's allowlist.  proxyd resolves the name itself (evdns,
+ * configured at start-up), checks EVERY address the name resolved to, and
+ * refuses the connection if any of them is loopback, link-local, private,
+ * metadata or otherwise special and not explicitly allowed: a name that
+ * answers with a public address and 127.0.0.1 is a rebinding attempt, not
+ * a choice.  The connection then goes to one of the checked addresses,
+ * never to a second lookup's answer.
+ */
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/dns.h>
+#include <event2/event.h>
+#include <event2/util.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "policy/domain.h"
+#include "policy/egress.h"
+#include "proxyd/proxyd.h"
+
+#define PX_DIAL_MAX_ADDRS	8
+
+struct px_dial {
+	struct px_session	*s;
+	char			 host[DOM_NAME_MAX];
+	uint16_t		 port;
+	px_dial_cb		 cb;
+	void			*arg;
+	struct evdns_getaddrinfo_request *req;
+	int			 cancelled;
+	struct event		*done_ev;	/* delivers the callback */
+	struct event		*conn_ev;	/* connect in progress */
+	struct sockaddr_storage	 addrs[PX_DIAL_MAX_ADDRS];
+	socklen_t		 lens[PX_DIAL_MAX_ADDRS];
+	int			 naddrs;
+	int			 cur;
+	int			 fd;
+	enum px_dial_status	 status;
+	char			 reason[EGRESS_REASON_MAX];
+};
+
+static void dial_next(struct px_dial *);
+
+static void
+dial_free(struct px_dial *d)
+{
+	if (d->done_ev != NULL)
+		event_free(d->done_ev);
+	if (d->conn_ev != NULL)
+		event_free(d->conn_ev);
+	if (d->fd != -1)
+		close(d->fd);
+	free(d);
+}
+
+static void
+dial_done_cb(int fd, short ev, void *arg)
+{
+	struct px_dial *d = arg;
+	px_dial_cb cb = d->cb;
+	void	*cbarg = d->arg;
+	int	 rfd = d->fd;
+	enum px_dial_status st = d->status;
+	char	 reason[EGRESS_REASON_MAX];
+
+	(void)fd;
+	(void)ev;
+	memcpy(reason, d->reason, sizeof(reason));
+	d->fd = -1;		/* ownership goes to the callback */
+	dial_free(d);
+	cb(rfd, st, reason, cbarg);
+}
+
+/* Finish with a status; the callback runs from the loop, not from here. */
+static void
+dial_finish(struct px_dial *d, enum px_dial_status st, const char *reason)
+{
+	d->status = st;
+	snprintf(d->reason, sizeof(d->reason), "%s", reason);
+	if (st != PX_DIAL_OK && d->fd != -1) {
+		close(d->fd);
+		d->fd = -1;
+	}
+	event_active(d->done_ev, 0, 0);
+}
+
+static void
+dial_connected(int fd, short ev, void *arg)
+{
+	struct px_dial *d = arg;
+	int	 err = 0;
+	socklen_t len = sizeof(err);
+
+	(void)fd;
+	event_free(d->conn_ev);
+	d->conn_ev = NULL;
+	if (ev & EV_TIMEOUT)
+		err = ETIMEDOUT;
+	else if (getsockopt(d->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+		err = errno;
+	if (err == 0) {
+		dial_finish(d, PX_DIAL_OK, "connected");
+		return;
+	}
+	log_debug("connect %s:%u (address %d): %s", d->host, d->port,
+	    d->cur, strerror(err));
+	close(d->fd);
+	d->fd = -1;
+	d->cur++;
+	if (d->cur >= d->naddrs) {
+		dial_finish(d, err == ETIMEDOUT ? PX_DIAL_TIMEOUT :
+		    PX_DIAL_UNREACHABLE, strerror(err));
+		return;
+	}
+	dial_next(d);
+}
+
+static void
+dial_next(struct px_dial *d)
+{
+	struct timeval tv = { PX_CONNECT_TIMEOUT, 0 };
+	int	 one = 1;
+
+	for (; d->cur < d->naddrs; d->cur++) {
+		d->fd = socket(d->addrs[d->cur].ss_family,
+		    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (d->fd == -1)
+			continue;
+		(void)setsockopt(d->fd, IPPROTO_TCP, TCP_NODELAY, &one,
+		    sizeof(one));
+		if (connect(d->fd, (struct sockaddr *)&d->addrs[d->cur],
+		    d->lens[d->cur]) == 0 || errno == EINPROGRESS) {
+			d->conn_ev = event_new(px_base, d->fd, EV_WRITE,
+			    dial_connected, d);
+			if (d->conn_ev == NULL ||
+			    event_add(d->conn_ev, &tv) == -1)
+				fatalx("connect event");
+			return;
+		}
+		close(d->fd);
+		d->fd = -1;
+	}
+	dial_finish(d, PX_DIAL_UNREACHABLE, "connection refused");
+}
+
+/* Check one address; on refusal finish the dial and report. */
+static int
+dial_check(struct px_dial *d, int af, const void *addr)
+{
+	char	 reason[EGRESS_REASON_MAX];
+
+	if (egress_rules_check_addr(d->s->rules, d->host, af, addr, d->port,
+	    reason, sizeof(reason)) == POL_ALLOW)
+		return 0;
+	log_info("session %s: refused %s:%u: %s", d->s->id, d->host, d->port,
+	    reason);
+	px_violation(d->s, d->host, d->port);
+	dial_finish(d, PX_DIAL_REFUSED, reason);
+	return -1;
+}
+
+static void
+dial_add(struct px_dial *d, int af, const void *addr)
+{
+	struct sockaddr_in *sin;
+	struct sockaddr_in6 *sin6;
+
+	if (d->naddrs == PX_DIAL_MAX_ADDRS)
+		return;
+	memset(&d->addrs[d->naddrs], 0, sizeof(d->addrs[0]));
+	if (af == AF_INET) {
+		sin = (struct sockaddr_in *)&d->addrs[d->naddrs];
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(d->port);
+		memcpy(&sin->sin_addr, addr, 4);
+		d->lens[d->naddrs] = sizeof(*sin);
+	} else {
+		sin6 = (struct sockaddr_in6 *)&d->addrs[d->naddrs];
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(d->port);
+		memcpy(&sin6->sin6_addr, addr, 16);
+		d->lens[d->naddrs] = sizeof(*sin6);
+	}
+	d->naddrs++;
+}
+
+static void
+dial_dns_cb(int result, struct evutil_addrinfo *res, void *arg)
+{
+	struct px_dial *d = arg;
+	struct evutil_addrinfo *ai;
+	const void *addr;
+
+	d->req = NULL;
+	if (d->cancelled) {
+		if (res != NULL)
+			evutil_freeaddrinfo(res);
+		dial_free(d);
+		return;
+	}
+	if (result != 0 || res == NULL) {
+		if (res != NULL)
+			evutil_freeaddrinfo(res);
+		dial_finish(d, PX_DIAL_NXDOMAIN, evutil_gai_strerror(result));
+		return;
+	}
+	/* untrusted: answers from the network's DNS */
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if (ai->ai_family == AF_INET)
+			addr = &((struct sockaddr_in *)ai->ai_addr)->sin_addr;
+		else if (ai->ai_family == AF_INET6)
+			addr = &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+		else
+			continue;
+		if (dial_check(d, ai->ai_family, addr) == -1) {
+			evutil_freeaddrinfo(res);
+			return;
+		}
+		dial_add(d, ai->ai_family, addr);
+	}
+	evutil_freeaddrinfo(res);
+	if (d->naddrs == 0) {
+		dial_finish(d, PX_DIAL_NXDOMAIN, "no usable address");
+		return;
+	}
+	dial_next(d);
+}
+
+struct px_dial *
+px_dial(struct px_session *s, const char *host, uint16_t port,
+    px_dial_cb cb, void *arg)
+{
+	struct px_dial *d = xcalloc(1, sizeof(*d));
+	struct evutil_addrinfo hints;
+	struct evdns_getaddrinfo_request *req;
+	uint8_t	 a[16];
+	int	 af;
+
+	d->s = s;
+	d->port = port;
+	d->cb = cb;
+	d->arg = arg;
+	d->fd = -1;
+	snprintf(d->host, sizeof(d->host), "%s", host);
+	if ((d->done_ev = event_new(px_base, -1, 0, dial_done_cb, d)) == NULL)
+		fatalx("dial event");
+
+	if (dom_host_is_ip(host, &af, a)) {
+		/* a literal is checked like any resolved address */
+		if (dial_check(d, af, a) == 0) {
+			dial_add(d, af, a);
+			dial_next(d);
+		}
+		return d;
+	}
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_protocol = IPPROTO_TCP;
+	req = evdns_getaddrinfo(px_dns, host, NULL, &hints, dial_dns_cb, d);
+	/* NULL: the answer came synchronously (hosts file) or failed */
+	if (req != NULL && d->naddrs == 0 && d->status == PX_DIAL_OK &&
+	    d->fd == -1)
+		d->req = req;
+	return d;
+}
+
+void
+px_dial_cancel(struct px_dial *d)
+{
+	if (d == NULL)
+		return;
+	if (d->req != NULL) {
+		/* dial_dns_cb() frees d when the cancellation arrives */
+		d->cancelled = 1;
+		evdns_getaddrinfo_cancel(d->req);
+		return;
+	}
+	dial_free(d);
+}

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: ISC
+/*
+ * proxyd sessions: one per sandbox session, each with its own pair of
+ * listeners (never shared, R-E1) and its own compiled rules.  Removing a
+ * session closes its listeners, every connection still in a handshake or
+ * forwarding HTTP, and every tunnel.  Rules come from airlockd; the hard
+ * deny list is applied here whatever airlockd sends.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/xmalloc.h"
+#include "policy/egress.h"
+#include "proxyd/proxyd.h"
+
+static TAILQ_HEAD(, px_session) px_sessions =
+    TAILQ_HEAD_INITIALIZER(px_sessions);
+
+#define PX_ACCEPT_BATCH	64
+
+static struct px_session *
+session_find(const char *id)
+{
+	struct px_session *s;
+
+	TAILQ_FOREACH(s, &px_sessions, entry)
+		if (strcmp(s->id, id) == 0)
+			return s;
+	return NULL;
+}
+
+static void
+session_resume(int fd, short ev, void *arg)
+{
+	struct px_session *s = arg;
+
+	(void)fd;
+	(void)ev;
+	event_add(s->http_ev, NULL);
+	event_add(s->socks_ev, NULL);
+}
+
+static void
+session_pause(struct px_session *s)
+{
+	struct timeval tv = { 1, 0 };
+
+	event_del(s->http_ev);
+	event_del(s->socks_ev);
+	event_add(s->retry_ev, &tv);
+}
+
+static void
+session_accept(int lfd, short ev, void *arg, int is_http)
+{
+	struct px_session *s = arg;
+	int	 fd, i;
+
+	(void)ev;
+	for (i = 0; i < PX_ACCEPT_BATCH; i++) {
+		fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd == -1) {
+			if (errno == EAGAIN || errno == EINTR ||
+			    errno == ECONNABORTED)
+				return;
+			/*
+			 * Out of fds (or worse): the listener stays readable,
+			 * so pause it for a second instead of spinning.
+			 */
+			log_warn("session %s: accept", s->id);
+			session_pause(s);
+			return;
+		}
+		s->nconns++;
+		if (is_http)
+			px_http_accept(s, fd);
+		else
+			px_socks_accept(s, fd);
+	}
+}
+
+static void
+session_accept_http(int fd, short ev, void *arg)
+{
+	session_accept(fd, ev, arg, 1);
+}
+
+static void
+session_accept_socks(int fd, short ev, void *arg)
+{
+	session_accept(fd, ev, arg, 0);
+}
+
+/* A listener handed to us must be a listening TCP socket. */
+static int
+check_listener(int fd)
+{
+	int	 v = 0, fl;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &v, &len) == -1 ||
+	    v != 1)
+		return -1;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &v, &len) == -1 ||
+	    v != SOCK_STREAM)
+		return -1;
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+		return -1;
+	return 0;
+}
+
+static void
+session_free(struct px_session *s)
+{
+	if (s == NULL)
+		return;
+	if (s->retry_ev != NULL)
+		event_free(s->retry_ev);
+	if (s->http_ev != NULL)
+		event_free(s->http_ev);
+	if (s->socks_ev != NULL)
+		event_free(s->socks_ev);
+	if (s->http_fd != -1)
+		close(s->http_fd);
+	if (s->socks_fd != -1)
+		close(s->socks_fd);
+	px_conn_close_all(s);
+	px_tunnel_close_all(s);
+	egress_rules_free(s->rules);
+	free(s->id);
+	free(s);
+}
+
+void
+px_session_add(struct msg *m)
+{
+	struct px_session *s;
+	const char *id, *why;
+	char	**allow, **deny;
+	unsigned flags;
+
+	id = msg_get_str(m);
+	flags = msg_get_u32(m);
+	allow = msg_get_strv(m);
+	deny = msg_get_strv(m);
+	/*
+	 * A session airlockd got wrong fails closed on its own: its
+	 * listeners are closed (the sandbox sees no proxy), other sessions
+	 * carry on.
+	 */
+	if (strlen(id) == 0 || strlen(id) >= PX_SESSION_ID_MAX ||
+	    session_find(id) != NULL) {
+		log_warnx("session add: bad or duplicate id: refused");
+		goto refuse;
+	}
+
+	s = xcalloc(1, sizeof(*s));
+	s->id = xstrdup(id);
+	s->flags = flags;
+	TAILQ_INIT(&s->conns);
+	TAILQ_INIT(&s->tunnels);
+	s->http_fd = msg_take_fd(m, 0);
+	s->socks_fd = msg_take_fd(m, 1);
+	if (check_listener(s->http_fd) == -1 ||
+	    check_listener(s->socks_fd) == -1) {
+		log_warnx("session %s: fds are not listening TCP sockets: "
+		    "refused", id);
+		session_free(s);
+		strv_free(allow);
+		strv_free(deny);
+		return;
+	}
+	if (flags & PX_F_NETWORK) {
+		s->rules = egress_rules_new(allow, deny, &why);
+		if (s->rules == NULL)
+			/* a deny we cannot apply: refuse everything */
+			log_warnx("session %s: invalid deny rule (%s): "
+			    "network refused", id, why);
+	}
+	s->http_ev = event_new(px_base, s->http_fd, EV_READ | EV_PERSIST,
+	    session_accept_http, s);
+	s->socks_ev = event_new(px_base, s->socks_fd, EV_READ | EV_PERSIST,
+	    session_accept_socks, s);
+	s->retry_ev = evtimer_new(px_base, session_resume, s);
+	if (s->http_ev == NULL || s->socks_ev == NULL || s->retry_ev == NULL ||
+	    event_add(s->http_ev, NULL) == -1 ||
+	    event_add(s->socks_ev, NULL) == -1)
+		fatalx("session %s: listener events", id);
+	TAILQ_INSERT_TAIL(&px_sessions, s, entry);
+	log_info("session %s: network %s, %zu allow, %zu deny rules", id,
+	    s->rules != NULL ? "on" : "off", strv_len(allow), strv_len(deny));
+	strv_free(allow);
+	strv_free(deny);
+	return;
+refuse:
+	strv_free(allow);
+	strv_free(deny);
+	/* msg_free() closes the listeners we did not take */
+}
+
+void
+px_session_del(const char *id)
+{
+	struct px_session *s;
+
+	if ((s = session_find(id)) == NULL) {
+		log_warnx("session %s: not found", id);
+		return;
+	}
+	TAILQ_REMOVE(&px_sessions, s, entry);
+	log_info("session %s: removed after %llu connections", id,
+	    (unsigned long long)s->nconns);
+	session_free(s);
+}
+
+void
+px_session_del_all(void)
+{
+	struct px_session *s;
+
+	while ((s = TAILQ_FIRST(&px_sessions)) != NULL) {
+		TAILQ_REMOVE(&px_sessions, s, entry);
+		session_free(s);
+	}
+}
+
+int
+px_session_allows(struct px_session *s, const char *host, uint16_t port,
+    char *reason, size_t reasonlen)
+{
+	/* untrusted: host and port from the sandbox */
+	if (s->rules == NULL) {
+		snprintf(reason, reasonlen, "network disabled");
+		px_violation(s, host, port);
+		return 0;
+	}
+	if (egress_rules_decide(s->rules, host, port, reason, reasonlen) !=
+	    POL_ALLOW) {
+		log_info("session %s: refused %s:%u: %s", s->id, host, port,
+		    reason);
+		px_violation(s, host, port);
+		return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: ISC
+/*
+ * `airlock policy check [--mode MODE] [--settings FILE] -- 'COMMAND LINE'`
+ * prints the command policy's verdict as JSON (exit 0; 2 on a usage
+ * error; 1 when the settings cannot be loaded).  `airlock hook
+ * claude-pretooluse [--mode MODE] [--settings FILE]` answers one Claude
+ * Code PreToolUse call on stdin (see docs/HOOKS.md).  Neither needs
+ * airlockd: the policy is a pure library and the settings are files.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/xmalloc.h"
+#include "policy/classify.h"
+#include "supervisor/cli_policy.h"
+#include "supervisor/hook.h"
+#include "supervisor/settings.h"
+
+static int
+usage_policy(void)
+{
+	fprintf(stderr, "usage: airlock policy check [--mode MODE] "
+	    "[--settings FILE] -- 'COMMAND LINE'\n"
+	    "       MODE: chat (default), plan, review, orchestrate\n");
+	return 2;
+}
+
+static int
+usage_hook(void)
+{
+	fprintf(stderr, "usage: airlock hook claude-pretooluse [--mode MODE] "
+	    "[--settings FILE] < payload.json\n");
+	return 2;
+}
+
+/* Parse --mode and --settings; returns the index after them, or -1. */
+static int
+parse_opts(int argc, char **argv, int i, int *mode_set, enum pol_mode *mode,
+    const char **file)
+{
+	const char	*v;
+
+	for (; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1;
+		if (strncmp(argv[i], "--mode=", 7) == 0 ||
+		    strcmp(argv[i], "--mode") == 0) {
+			if (argv[i][6] == '=')
+				v = argv[i] + 7;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else
+				return -1;
+			if (pol_mode_parse(v, mode) == -1) {
+				fprintf(stderr, "airlock: unknown mode %s\n",
+				    v);
+				return -1;
+			}
+			*mode_set = 1;
+		} else if (strncmp(argv[i], "--settings=", 11) == 0)
+			*file = argv[i] + 11;
+		else if (strcmp(argv[i], "--settings") == 0) {
+			if (i + 1 >= argc)
+				return -1;
+			*file = argv[++i];
+		} else if (argv[i][0] == '-')
+			return -1;
+		else
+			return i;
+	}
+	return i;
+}
+
+int
+cli_policy_main(int argc, char **argv)
+{
+	struct settings		 s;
+	struct pol_result	*r;
+	enum pol_mode		 mode = POL_MODE_CHAT;
+	const char		*file = NULL;
+	char			 err[512], *line, *out;
+	size_t			 len = 0, off = 0;
+	int			 i, set = 0;
+
+	if (argc < 2 || strcmp(argv[1], "check") != 0)
+		return usage_policy();
+	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||
+	    i >= argc)
+		return usage_policy();
+	settings_defaults(&s);
+	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		settings_free(&s);
+		return 1;
+	}
+	/* Several words after "--" are one line joined by spaces. */
+	for (int k = i; k < argc; k++)
+		len += strlen(argv[k]) + 1;
+	line = xmalloc(len + 1);
+	for (int k = i; k < argc; k++) {
+		if (k > i)
+			line[off++] = ' ';
+		memcpy(line + off, argv[k], strlen(argv[k]));
+		off += strlen(argv[k]);
+	}
+	line[off] = '\0';
+	r = pol_check(line, off, mode, s.rules);
+	out = policy_result_json(r, mode);
+	printf("%s\n", out);
+	free(out);
+	free(line);
+	pol_result_free(r);
+	settings_free(&s);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int
+cli_hook_main(int argc, char **argv)
+{
+	struct settings	 s;
+	enum pol_mode	 mode = POL_MODE_CHAT;
+	const char	*file = NULL;
+	char		 err[512], *buf, *out;
+	size_t		 len = 0, cap = 65536;
+	ssize_t		 n;
+	int		 i, set = 0, v, loaded;
+
+	if (argc < 2 || strcmp(argv[1], "claude-pretooluse") != 0)
+		return usage_hook();
+	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||
+	    i != argc)
+		return usage_hook();
+	/* untrusted: the PreToolUse payload on stdin, size-capped. */
+	buf = xmalloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= JSON_MAX_INPUT)
+				break;
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		n = read(STDIN_FILENO, buf + len, cap - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	settings_defaults(&s);
+	loaded = settings_load(&s, NULL, file, NULL, err, sizeof(err)) == 0;
+	if (!loaded) {
+		/* Fail closed: a broken policy must not allow everything. */
+		fprintf(stderr, "airlock: %s\n", err);
+		printf("{\"hookSpecificOutput\":{\"hookEventName\":"
+		    "\"PreToolUse\",\"permissionDecision\":\"deny\","
+		    "\"permissionDecisionReason\":\"airlock: the settings "
+		    "cannot be loaded\"}}\n");
+	} else {
+		out = hook_claude_pretooluse(buf, len, set, mode, &s, &v);
+		printf("%s\n", out);
+		free(out);
+	}
+	settings_free(&s);
+	free(buf);
+	return fflush(stdout) == 0 ? 0 : 1;
+}

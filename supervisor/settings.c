@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The settings file (see settings.h and docs/SETTINGS.md): built-in
+ * defaults, then layers merged in order.  Each layer is checked completely
+ * before any of it is applied, so a bad file changes nothing.  Keys set by
+ * the managed layer are recorded as locked and no other layer can change
+ * them.  The sandbox-runtime format (top-level "network" and
+ * "filesystem") maps onto sandbox.*; its keys airlock does not implement
+ * are accepted with a note rather than an error, so an srt user's file
+ * loads unchanged.
+ *
+ * Untrusted: the user's and the --settings files are read as untrusted
+ * JSON (size-capped, duplicate keys rejected by common/json.c).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/xmalloc.h"
+#include "policy/guard.h"
+#include "policy/push.h"
+#include "supervisor/settings.h"
+
+struct mctx {
+	struct settings	*s;
+	const char	*origin;
+	int		 managed;
+	int		 apply;		/* 0: only check */
+	char		*err;
+	size_t		 errlen;
+	char		**seen;		/* keys this layer set */
+};
+
+/* srt keys that have no airlock equivalent: accepted, noted, ignored. */
+static const char *const srt_network_ignored[] = { "allowUnixSockets",
+    "allowAllUnixSockets", "allowLocalBinding", "httpProxyPort",
+    "socksProxyPort", "allowManagedDomainsOnly", "mitmProxy", NULL };
+static const char *const srt_fs_ignored[] = { "allowGitConfig", NULL };
+static const char *const srt_top_ignored[] = { "ignoreViolations",
+    "enableWeakerNestedSandbox", "enableWeakerNetworkIsolation", "ripgrep",
+    "mandatoryDenySearchDepth", "allowPty", "seccomp", NULL };
+
+static int
+in_list(const char *s, const char *const *l)
+{
+	for (; *l != NULL; l++)
+		if (strcmp(s, *l) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+fail(struct mctx *m, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int
+fail(struct mctx *m, const char *key, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n = 0;
+
+	if (m->err == NULL || m->errlen == 0)
+		return -1;
+	if (key != NULL)
+		n = snprintf(m->err, m->errlen, "%s: key %s: ", m->origin, key);
+	else
+		n = snprintf(m->err, m->errlen, "%s: ", m->origin);
+	if (n < 0 || (size_t)n >= m->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(m->err + n, m->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void
+note(struct mctx *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void
+note(struct mctx *m, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[512];
+	int	 n;
+
+	if (!m->apply)
+		return;
+	n = snprintf(buf, sizeof(buf), "%s: ", m->origin);
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	m->s->notes = strv_add(m->s->notes, buf);
+}
+
+char *
+settings_expand_home(const char *p)
+{
+	const char	*home;
+	struct passwd	*pw;
+	char		*r;
+
+	if (p == NULL)
+		return NULL;
+	if (p[0] != '~' || (p[1] != '\0' && p[1] != '/'))
+		return xstrdup(p);
+	home = getenv("HOME");
+	if (home == NULL || home[0] != '/') {
+		pw = getpwuid(getuid());
+		home = pw != NULL ? pw->pw_dir : "/";
+	}
+	xasprintf(&r, "%s%s", home, p + 1);
+	return r;
+}
+
+static char **
+strv_empty(void)
+{
+	return xcalloc(1, sizeof(char *));
+}
+
+static void
+hosts_free(struct code_host *h, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(h[i].name);
+		strv_free(h[i].push_prefixes);
+		free(h[i].upstream);
+		free(h[i].ca_bundle);
+	}
+	free(h);
+}
+
+static void
+push_rules_free(struct push_rule *r, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(r[i].ref);
+	free(r);
+}
+
+void
+settings_free(struct settings *s)
+{
+	if (s == NULL)
+		return;
+	strv_free(s->enabled_platforms);
+	strv_free(s->allow_write);
+	strv_free(s->deny_write);
+	strv_free(s->allow_read);
+	strv_free(s->deny_read);
+	strv_free(s->allowed_domains);
+	strv_free(s->denied_domains);
+	hosts_free(s->hosts, s->nhosts);
+	strv_free(s->linked_repos);
+	push_rules_free(s->push_rules, s->npush_rules);
+	free(s->credentials_file);
+	strv_free(s->locked);
+	strv_free(s->notes);
+	memset(s, 0, sizeof(*s));
+}
+
+void
+settings_defaults(struct settings *s)
+{
+	static const char *const prefixes[] = { "https://github.com/",
+	    "git@github.com:", "ssh://git@github.com/", NULL };
+	static const struct { const char *ref; enum pol_verdict v; } pr[] = {
+		{ "refs/heads/main", POL_DENY },
+		{ "refs/heads/release/*", POL_ASK },
+		{ "refs/heads/*", POL_ALLOW },
+	};
+	size_t	i;
+
+	memset(s, 0, sizeof(*s));
+	s->sandbox_enabled = 1;
+	s->fail_if_unavailable = 0;
+	s->allow_unsandboxed = 1;
+	s->enabled_platforms = strv_add(strv_add(NULL, "linux"), "macos");
+	s->allow_write = strv_empty();
+	s->deny_write = strv_empty();
+	s->allow_read = strv_empty();
+	s->deny_read = strv_empty();
+	s->allowed_domains = strv_empty();
+	s->denied_domains = strv_empty();
+	pol_rules_default(s->rules);
+	s->nhosts = 1;
+	s->hosts = xcalloc(1, sizeof(*s->hosts));
+	s->hosts[0].name = xstrdup("github");
+	s->hosts[0].push_prefixes = strv_empty();
+	for (i = 0; prefixes[i] != NULL; i++)
+		s->hosts[0].push_prefixes = strv_add(s->hosts[0].push_prefixes,
+		    prefixes[i]);
+	s->hosts[0].upstream = xstrdup("https://github.com/");
+	s->linked_repos = strv_empty();
+	s->npush_rules = sizeof(pr) / sizeof(pr[0]);
+	s->push_rules = xcalloc(s->npush_rules, sizeof(*s->push_rules));
+	for (i = 0; i < s->npush_rules; i++) {
+		s->push_rules[i].ref = xstrdup(pr[i].ref);
+		s->push_rules[i].action = pr[i].v;
+	}
+	s->credentials_file =
+	    settings_expand_home("~/.config/airlock/credentials.json");
+	s->locked = strv_empty();
+	s->notes = strv_empty();
+}
+
+int
+settings_is_locked(const struct settings *s, const char *key)
+{
+	size_t	i, kl = strlen(key), ll;
+
+	for (i = 0; s->locked != NULL && s->locked[i] != NULL; i++) {
+		ll = strlen(s->locked[i]);
+		if (strcmp(s->locked[i], key) == 0)
+			return 1;
+		/* A locked parent locks its children and vice versa. */
+		if (ll < kl && strncmp(key, s->locked[i], ll) == 0 &&
+		    key[ll] == '.')
+			return 1;
+		if (kl < ll && strncmp(s->locked[i], key, kl) == 0 &&
+		    s->locked[i][kl] == '.')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * May this layer set canonical key?  Errors on a key set twice in one
+ * layer (e.g. sandbox.network.allowedDomains and srt's
+ * network.allowedDomains); returns 0 (skip) for a key the managed layer
+ * locked; records managed keys as locked.
+ */
+static int
+claim(struct mctx *m, const char *key, const char *spelled)
+{
+	size_t	i;
+
+	for (i = 0; m->seen != NULL && m->seen[i] != NULL; i++)
+		if (strcmp(m->seen[i], key) == 0)
+			return fail(m, spelled, "set twice (also as %s)", key);
+	m->seen = strv_add(m->seen, key);
+	if (m->managed) {
+		if (m->apply && !settings_is_locked(m->s, key))
+			m->s->locked = strv_add(m->s->locked, key);
+		return 1;
+	}
+	if (settings_is_locked(m->s, key)) {
+		note(m, "%s is set by managed policy (policyLocked); this "
+		    "layer's value is ignored", key);
+		return 0;
+	}
+	return 1;
+}
+
+static int
+get_bool(struct mctx *m, const char *key, const char *spelled,
+    const struct json *v, int *dst)
+{
+	int	c;
+
+	if (v->type != JSON_BOOL)
+		return fail(m, spelled, "expected boolean, got %s",
+		    json_type_name(v->type));
+	if ((c = claim(m, key, spelled)) <= 0)
+		return c;
+	if (m->apply)
+		*dst = v->boolean != 0;
+	return 0;
+}
+
+static int
+get_strv(struct mctx *m, const char *key, const char *spelled,
+    const struct json *v, char ***dst, int expand)
+{
+	char	**nv;
+	size_t	  i;
+	int	  c;
+
+	if (v->type != JSON_ARRAY)
+		return fail(m, spelled, "expected array of strings, got %s",
+		    json_type_name(v->type));
+	for (i = 0; i < v->n; i++) {
+		if (v->items[i]->type != JSON_STRING)
+			return fail(m, spelled, "element %zu: expected string, "
+			    "got %s", i, json_type_name(v->items[i]->type));
+		if (strlen(v->items[i]->str) != v->items[i]->len)
+			return fail(m, spelled, "element %zu: NUL byte", i);
+	}
+	if ((c = claim(m, key, spelled)) <= 0)
+		return c;
+	if (!m->apply)
+		return 0;
+	nv = strv_empty();
+	for (i = 0; i < v->n; i++) {
+		if (expand) {
+			char *e = settings_expand_home(v->items[i]->str);
+			nv = strv_add(nv, e);
+			free(e);
+		} else
+			nv = strv_add(nv, v->items[i]->str);
+	}
+	strv_free(*dst);
+	*dst = nv;
+	return 0;
+}
+
+static int
+want_object(struct mctx *m, const char *spelled, const struct json *v)
+{
+	if (v->type != JSON_OBJECT)
+		return fail(m, spelled, "expected object, got %s",
+		    json_type_name(v->type));
+	return 0;
+}
+
+static int
+get_string(struct mctx *m, const char *spelled, const struct json *v,
+    int nullable)
+{
+	if (v->type == JSON_NULL && nullable)
+		return 0;
+	if (v->type != JSON_STRING)
+		return fail(m, spelled, "expected string%s, got %s",
+		    nullable ? " or null" : "", json_type_name(v->type));
+	if (strlen(v->str) != v->len)
+		return fail(m, spelled, "NUL byte in string");
+	return 0;
+}
+
+/* sandbox.filesystem or srt's top-level filesystem. */
+static int
+merge_fs(struct mctx *m, const struct json *o, const char *pfx)
+{
+	struct settings	*s = m->s;
+	char		 sp[128], key[128];
+	size_t		 i;
+	int		 rv;
+
+	if (want_object(m, pfx, o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		const char *k = o->keys[i];
+		const struct json *v = o->items[i];
+		char ***dst = NULL;
+
+		snprintf(sp, sizeof(sp), "%s.%s", pfx, k);
+		snprintf(key, sizeof(key), "sandbox.filesystem.%s", k);
+		if (strcmp(k, "allowWrite") == 0)
+			dst = &s->allow_write;
+		else if (strcmp(k, "denyWrite") == 0)
+			dst = &s->deny_write;
+		else if (strcmp(k, "allowRead") == 0)
+			dst = &s->allow_read;
+		else if (strcmp(k, "denyRead") == 0)
+			dst = &s->deny_read;
+		else if (strcmp(pfx, "filesystem") == 0 &&
+		    in_list(k, srt_fs_ignored)) {
+			note(m, "%s is a sandbox-runtime setting airlock does "
+			    "not support; ignored", sp);
+			continue;
+		} else
+			return fail(m, sp, "unknown key");
+		if ((rv = get_strv(m, key, sp, v, dst, 1)) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* sandbox.network or srt's top-level network. */
+static int
+merge_net(struct mctx *m, const struct json *o, const char *pfx)
+{
+	struct settings	*s = m->s;
+	char		 sp[128], key[128];
+	size_t		 i;
+
+	if (want_object(m, pfx, o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		const char *k = o->keys[i];
+		const struct json *v = o->items[i];
+		char ***dst = NULL;
+
+		snprintf(sp, sizeof(sp), "%s.%s", pfx, k);
+		snprintf(key, sizeof(key), "sandbox.network.%s", k);
+		if (strcmp(k, "allowedDomains") == 0)
+			dst = &s->allowed_domains;
+		else if (strcmp(k, "deniedDomains") == 0)
+			dst = &s->denied_domains;
+		else if (in_list(k, srt_network_ignored)) {
+			note(m, "%s is a sandbox-runtime setting airlock does "
+			    "not support; ignored", sp);
+			continue;
+		} else
+			return fail(m, sp, "unknown key");
+		if (get_strv(m, key, sp, v, dst, 0) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+merge_sandbox(struct mctx *m, const struct json *o)
+{
+	struct settings	*s = m->s;
+	char		 sp[128];
+	size_t		 i, j;
+
+	if (want_object(m, "sandbox", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		const char *k = o->keys[i];
+		const struct json *v = o->items[i];
+
+		snprintf(sp, sizeof(sp), "sandbox.%s", k);
+		if (strcmp(k, "enabled") == 0) {
+			if (get_bool(m, sp, sp, v, &s->sandbox_enabled) == -1)
+				return -1;
+		} else if (strcmp(k, "failIfUnavailable") == 0) {
+			if (get_bool(m, sp, sp, v,
+			    &s->fail_if_unavailable) == -1)
+				return -1;
+		} else if (strcmp(k, "allowUnsandboxedCommands") == 0) {
+			if (get_bool(m, sp, sp, v, &s->allow_unsandboxed) == -1)
+				return -1;
+		} else if (strcmp(k, "enabledPlatforms") == 0) {
+			if (v->type == JSON_ARRAY)
+				for (j = 0; j < v->n; j++)
+					if (v->items[j]->type == JSON_STRING &&
+					    strcmp(v->items[j]->str,
+					    "linux") != 0 &&
+					    strcmp(v->items[j]->str,
+					    "macos") != 0)
+						return fail(m, sp, "unknown "
+						    "platform \"%.40s\" "
+						    "(linux, "
+						    "macos)", v->items[j]->str);
+			if (get_strv(m, sp, sp, v, &s->enabled_platforms,
+			    0) == -1)
+				return -1;
+		} else if (strcmp(k, "filesystem") == 0) {
+			if (merge_fs(m, v, "sandbox.filesystem") == -1)
+				return -1;
+		} else if (strcmp(k, "network") == 0) {
+			if (merge_net(m, v, "sandbox.network") == -1)
+				return -1;
+		} else
+			return fail(m, sp, "unknown key");
+	}
+	return 0;
+}
+
+static int
+merge_rules(struct mctx *m, const struct json *o)
+{
+	enum pol_class	 c;
+	enum pol_verdict vd;
+	char		 sp[128];
+	size_t		 i;
+	int		 rv;
+
+	if (want_object(m, "rules", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		snprintf(sp, sizeof(sp), "rules.%s", o->keys[i]);
+		if (pol_class_parse(o->keys[i], &c) == -1)
+			return fail(m, sp, "unknown effect class ("
+			    "create-commit,"
+			    " open-pull-request, publish-review-or-merge, "
+			    "write-external-tracker, install-package, "
+			    "network-access)");
+		if (o->items[i]->type != JSON_STRING ||
+		    pol_verdict_parse(o->items[i]->str, &vd) == -1)
+			return fail(m, sp, "expected \"allow\", \"ask\" or "
+			    "\"deny\"");
+		if ((rv = claim(m, sp, sp)) == -1)
+			return -1;
+		if (rv == 1 && m->apply)
+			m->s->rules[c] = vd;
+	}
+	return 0;
+}
+
+static int
+merge_hosts(struct mctx *m, const struct json *a)
+{
+	struct code_host *h = NULL;
+	char		  sp[128];
+	size_t		  i, j, k, n = 0;
+	int		  c;
+
+	if (a->type != JSON_ARRAY)
+		return fail(m, "git.codeHosts", "expected array, got %s",
+		    json_type_name(a->type));
+	for (i = 0; i < a->n; i++) {
+		const struct json *o = a->items[i];
+		int have_name = 0, have_up = 0;
+
+		snprintf(sp, sizeof(sp), "git.codeHosts[%zu]", i);
+		if (want_object(m, sp, o) == -1)
+			return -1;
+		for (j = 0; j < o->n; j++) {
+			const char *kk = o->keys[j];
+			const struct json *v = o->items[j];
+
+			snprintf(sp, sizeof(sp), "git.codeHosts[%zu].%s", i,
+			    kk);
+			if (strcmp(kk, "name") == 0 ||
+			    strcmp(kk, "upstream") == 0) {
+				if (get_string(m, sp, v, 0) == -1)
+					return -1;
+				if (v->len == 0)
+					return fail(m, sp, "empty");
+				if (kk[0] == 'n')
+					have_name = 1;
+				else
+					have_up = 1;
+			} else if (strcmp(kk, "caBundle") == 0) {
+				if (get_string(m, sp, v, 1) == -1)
+					return -1;
+			} else if (strcmp(kk, "pushUrlPrefixes") == 0) {
+				if (v->type != JSON_ARRAY)
+					return fail(m, sp, "expected array of "
+					    "strings");
+				for (k = 0; k < v->n; k++)
+					if (get_string(m, sp, v->items[k],
+					    0) == -1)
+						return -1;
+			} else
+				return fail(m, sp, "unknown key");
+		}
+		snprintf(sp, sizeof(sp), "git.codeHosts[%zu]", i);
+		if (!have_name)
+			return fail(m, sp, "missing \"name\"");
+		if (!have_up)
+			return fail(m, sp, "missing \"upstream\"");
+	}
+	if ((c = claim(m, "git.codeHosts", "git.codeHosts")) <= 0 || !m->apply)
+		return c;
+	h = xcalloc(a->n ? a->n : 1, sizeof(*h));
+	for (i = 0; i < a->n; i++) {
+		const struct json *o = a->items[i], *v;
+
+		h[i].name = xstrdup(json_get_str(o, "name"));
+		h[i].upstream = xstrdup(json_get_str(o, "upstream"));
+		if (json_get_str(o, "caBundle") != NULL)
+			h[i].ca_bundle = settings_expand_home(
+			    json_get_str(o, "caBundle"));
+		h[i].push_prefixes = strv_empty();
+		if ((v = json_get(o, "pushUrlPrefixes")) != NULL)
+			for (k = 0; k < v->n; k++)
+				h[i].push_prefixes = strv_add(
+				    h[i].push_prefixes, v->items[k]->str);
+		n++;
+	}
+	hosts_free(m->s->hosts, m->s->nhosts);
+	m->s->hosts = h;
+	m->s->nhosts = n;
+	return 0;
+}
+
+static int
+merge_push_rules(struct mctx *m, const struct json *a)
+{
+	struct push_rule *r;
+	enum pol_verdict  vd;
+	char		  sp[128];
+	size_t		  i, j;
+	int		  c;
+
+	if (a->type != JSON_ARRAY)
+		return fail(m, "git.pushRules", "expected array, got %s",
+		    json_type_name(a->type));
+	for (i = 0; i < a->n; i++) {
+		const struct json *o = a->items[i];
+		int have_ref = 0, have_action = 0;
+
+		snprintf(sp, sizeof(sp), "git.pushRules[%zu]", i);
+		if (want_object(m, sp, o) == -1)
+			return -1;
+		for (j = 0; j < o->n; j++) {
+			snprintf(sp, sizeof(sp), "git.pushRules[%zu].%s", i,
+			    o->keys[j]);
+			if (strcmp(o->keys[j], "ref") == 0) {
+				if (get_string(m, sp, o->items[j], 0) == -1)
+					return -1;
+				if (o->items[j]->len == 0)
+					return fail(m, sp, "empty");
+				have_ref = 1;
+			} else if (strcmp(o->keys[j], "action") == 0) {
+				if (o->items[j]->type != JSON_STRING ||
+				    pol_verdict_parse(o->items[j]->str,
+				    &vd) == -1)
+					return fail(m, sp, "expected \"allow\","
+					    " \"ask\" or \"deny\"");
+				have_action = 1;
+			} else
+				return fail(m, sp, "unknown key");
+		}
+		snprintf(sp, sizeof(sp), "git.pushRules[%zu]", i);
+		if (!have_ref || !have_action)
+			return fail(m, sp, "needs \"ref\" and \"action\"");
+	}
+	if ((c = claim(m, "git.pushRules", "git.pushRules")) <= 0 || !m->apply)
+		return c;
+	r = xcalloc(a->n ? a->n : 1, sizeof(*r));
+	for (i = 0; i < a->n; i++) {
+		r[i].ref = xstrdup(json_get_str(a->items[i], "ref"));
+		pol_verdict_parse(json_get_str(a->items[i], "action"),
+		    &r[i].action);
+	}
+	push_rules_free(m->s->push_rules, m->s->npush_rules);
+	m->s->push_rules = r;
+	m->s->npush_rules = a->n;
+	return 0;
+}
+
+static int
+merge_git(struct mctx *m, const struct json *o)
+{
+	char	sp[128];
+	size_t	i;
+
+	if (want_object(m, "git", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		snprintf(sp, sizeof(sp), "git.%s", o->keys[i]);
+		if (strcmp(o->keys[i], "codeHosts") == 0) {
+			if (merge_hosts(m, o->items[i]) == -1)
+				return -1;
+		} else if (strcmp(o->keys[i], "pushRules") == 0) {
+			if (merge_push_rules(m, o->items[i]) == -1)
+				return -1;
+		} else if (strcmp(o->keys[i], "linkedRepos") == 0) {
+			if (get_strv(m, sp, sp, o->items[i],
+			    &m->s->linked_repos, 0) == -1)
+				return -1;
+		} else
+			return fail(m, sp, "unknown key");
+	}
+	return 0;
+}
+
+static int
+merge_credentials(struct mctx *m, const struct json *o)
+{
+	size_t	i;
+	int	c;
+
+	if (want_object(m, "credentials", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		if (strcmp(o->keys[i], "file") != 0) {
+			char sp[128];
+			snprintf(sp, sizeof(sp), "credentials.%s", o->keys[i]);
+			return fail(m, sp, "unknown key");
+		}
+		if (get_string(m, "credentials.file", o->items[i], 0) == -1)
+			return -1;
+		if (o->items[i]->len == 0)
+			return fail(m, "credentials.file", "empty");
+		if ((c = claim(m, "credentials.file", "credentials.file")) <= 0)
+			return c;
+		if (m->apply) {
+			free(m->s->credentials_file);
+			m->s->credentials_file =
+			    settings_expand_home(o->items[i]->str);
+		}
+	}
+	return 0;
+}
+
+static int
+merge_root(struct mctx *m, const struct json *root)
+{
+	size_t	i;
+	int	rv = 0;
+
+	if (root->type != JSON_OBJECT)
+		return fail(m, NULL, "the top level must be an object");
+	for (i = 0; i < root->n && rv == 0; i++) {
+		const char *k = root->keys[i];
+		const struct json *v = root->items[i];
+
+		if (strcmp(k, "sandbox") == 0)
+			rv = merge_sandbox(m, v);
+		else if (strcmp(k, "rules") == 0)
+			rv = merge_rules(m, v);
+		else if (strcmp(k, "git") == 0)
+			rv = merge_git(m, v);
+		else if (strcmp(k, "credentials") == 0)
+			rv = merge_credentials(m, v);
+		else if (strcmp(k, "network") == 0)
+			rv = merge_net(m, v, "network");
+		else if (strcmp(k, "filesystem") == 0)
+			rv = merge_fs(m, v, "filesystem");
+		else if (strcmp(k, "$schema") == 0)
+			continue;
+		else if (in_list(k, srt_top_ignored))
+			note(m, "%s is a sandbox-runtime setting airlock does "
+			    "not support; ignored", k);
+		else
+			rv = fail(m, k, "unknown key");
+	}
+	return rv;
+}
+
+int
+settings_merge_text(struct settings *s, const char *text, size_t len,
+    const char *origin, int managed, char *err, size_t errlen)
+{
+	struct mctx	 m;
+	struct json	*root;
+	char		 jerr[256];
+	int		 rv;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	memset(&m, 0, sizeof(m));
+	m.s = s;
+	m.origin = origin != NULL ? origin : "settings";
+	m.managed = managed;
+	m.err = err;
+	m.errlen = errlen;
+	if ((root = json_parse(text, len, jerr, sizeof(jerr))) == NULL)
+		return fail(&m, NULL, "%s", jerr);
+	/* Check the whole layer first: a bad file changes nothing. */
+	rv = merge_root(&m, root);
+	strv_free(m.seen);
+	m.seen = NULL;
+	if (rv == 0) {
+		m.apply = 1;
+		rv = merge_root(&m, root);
+		strv_free(m.seen);
+	}
+	json_free(root);
+	return rv;
+}
+
+/* Read a whole settings file; 1 if absent and optional. */
+static int
+read_file(const char *path, int optional, int managed, char **out,
+    size_t *lenp, char *err, size_t errlen)
+{
+	struct stat	 st;
+	char		*buf;
+	size_t		 off = 0;
+	ssize_t		 r;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		if (optional && errno == ENOENT)
+			return 1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (managed && (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		/* Anyone who can write it could unlock the policy. */
+		snprintf(err, errlen, "%s: managed settings must not be "
+		    "writable by group or others", path);
+		close(fd);
+		return -1;
+	}
+	if ((size_t)st.st_size > JSON_MAX_INPUT) {
+		snprintf(err, errlen, "%s: larger than %u bytes", path,
+		    JSON_MAX_INPUT);
+		close(fd);
+		return -1;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (off < (size_t)st.st_size) {
+		r = read(fd, buf + off, (size_t)st.st_size - off);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		off += (size_t)r;
+	}
+	close(fd);
+	buf[off] = '\0';
+	*out = buf;
+	*lenp = off;
+	return 0;
+}
+
+static int
+load_one(struct settings *s, const char *path, int optional, int managed,
+    char *err, size_t errlen)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	int	 rv;
+
+	rv = read_file(path, optional, managed, &buf, &len, err, errlen);
+	if (rv != 0)
+		return rv == 1 ? 0 : -1;
+	rv = settings_merge_text(s, buf, len, path, managed, err, errlen);
+	free(buf);
+	return rv;
+}
+
+int
+settings_load(struct settings *s, const char *user_file, const char *cli_file,
+    const char *managed_file, char *err, size_t errlen)
+{
+	char	*def = NULL;
+	int	 rv;
+
+	if (user_file == NULL)
+		def = settings_expand_home("~/.config/airlock/settings.json");
+	rv = load_one(s, user_file != NULL ? user_file : def,
+	    user_file == NULL, 0, err, errlen);
+	free(def);
+	if (rv == 0 && cli_file != NULL)
+		rv = load_one(s, cli_file, 0, 0, err, errlen);
+	if (rv == 0)
+		rv = load_one(s, managed_file != NULL ? managed_file :
+		    SETTINGS_MANAGED_PATH, managed_file == NULL, 1, err,
+		    errlen);
+	if (rv == -1) {
+		settings_free(s);
+		settings_defaults(s);
+	}
+	return rv;
+}
+
+enum pol_verdict
+settings_push_decide(const struct settings *s, const char *ref,
+    enum pol_push_kind kind, char *reason, size_t reasonlen)
+{
+	struct pol_push_rule	*r;
+	enum pol_verdict	 v;
+	size_t			 i;
+
+	r = xcalloc(s->npush_rules ? s->npush_rules : 1, sizeof(*r));
+	for (i = 0; i < s->npush_rules; i++) {
+		r[i].ref = s->push_rules[i].ref;
+		r[i].action = s->push_rules[i].action;
+	}
+	v = pol_push_rule(r, s->npush_rules, ref, kind, reason, reasonlen);
+	free(r);
+	return v;
+}

@@ -1,0 +1,255 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Egress proxy benchmark: airlock-proxyd (driven by px_drive) against
+# direct connections and, when installed, squid and tinyproxy from Debian,
+# all on loopback, in one run of a few minutes.  Prints a markdown report
+# (figures and the commands behind them) on stdout.
+#
+#   sh tests/bench/proxy.sh BUILD_DIR
+#
+# Measures: CONNECT bulk throughput (1 GiB through one tunnel, median of
+# 3) with the proxy's CPU seconds per GiB; absolute-form HTTP requests per
+# second on keep-alive connections (wrk with a Lua script that sets an
+# absolute-form path); new short tunnels per second (CONNECT + 1-byte
+# echo); resident memory per idle tunnel at 1,000 and 4,000 tunnels.
+#
+# Needs root for the loopback sysctls it sets for the run (wide ephemeral
+# port range, tcp_tw_reuse, the comparison proxies' ports reserved) and
+# restores at exit.  Run it on an otherwise idle machine: the figures are
+# only as quiet as the host.
+set -u
+
+BUILD=${1:-build}
+BUILD=$(cd "$BUILD" && pwd)
+PROXYD=$BUILD/airlock-proxyd
+DRIVE=$BUILD/tests/helpers/px_drive
+PXB=$BUILD/tests/helpers/px_bench
+GIB=1073741824
+BULK_RUNS=3
+WRK_SECS=5
+TUN_SECS=4
+SQUID_PORT=33128
+TINY_PORT=38888
+T=$(mktemp -d /tmp/proxy-bench.XXXXXX)
+chmod 755 "$T"
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy
+
+for f in "$PROXYD" "$DRIVE" "$PXB"; do
+	[ -x "$f" ] || { echo "missing $f (make all unit-bins)" >&2; exit 1; }
+done
+
+# ---- loopback tuning for the run only ----
+OLD_RANGE=$(sysctl -n net.ipv4.ip_local_port_range 2>/dev/null | tr '\t' ' ')
+OLD_TW=$(sysctl -n net.ipv4.tcp_tw_reuse 2>/dev/null)
+OLD_RES=$(sysctl -n net.ipv4.ip_local_reserved_ports 2>/dev/null)
+sysctl -q -w net.ipv4.ip_local_port_range="1024 65000" 2>/dev/null
+sysctl -q -w net.ipv4.tcp_tw_reuse=1 2>/dev/null
+sysctl -q -w net.ipv4.ip_local_reserved_ports="$SQUID_PORT,$TINY_PORT" \
+    2>/dev/null
+ulimit -n "$(ulimit -Hn)" 2>/dev/null
+
+cleanup() {
+	for f in "$T"/*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	exec 7>&- 8>&- 2>/dev/null
+	[ -n "$OLD_RANGE" ] &&
+	    sysctl -q -w net.ipv4.ip_local_port_range="$OLD_RANGE" 2>/dev/null
+	[ -n "$OLD_TW" ] && sysctl -q -w net.ipv4.tcp_tw_reuse="$OLD_TW" \
+	    2>/dev/null
+	sysctl -q -w net.ipv4.ip_local_reserved_ports="$OLD_RES" 2>/dev/null
+	sleep 0.3
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+# RSS (KB) and CPU ticks of a process and its children
+tree_pids() { echo "$1"; pgrep -P "$1" 2>/dev/null; }
+rss_kb() {
+	s=0
+	for p in $(tree_pids "$1"); do
+		r=$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null)
+		s=$((s + ${r:-0}))
+	done
+	echo $s
+}
+cpu_ticks() {
+	s=0
+	for p in $(tree_pids "$1"); do
+		c=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null)
+		s=$((s + ${c:-0}))
+	done
+	echo $s
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+wait_port() {
+	i=0
+	# curl exits 7 while nothing listens on the port
+	while curl -s -m 2 -o /dev/null "http://127.0.0.1:$1/"; [ $? -eq 7 ]; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && return 1
+		sleep 0.1
+	done
+}
+
+# ---- servers ----
+mkfifo "$T/srv.in" "$T/drv.in"
+"$PXB" serve <"$T/srv.in" >"$T/srv.out" &
+echo $! >"$T/srv.pid"
+exec 7>"$T/srv.in"
+sleep 0.3
+SINK=$(sed 's/.*sink=\([0-9]*\).*/\1/' "$T/srv.out")
+HTTP=$(sed 's/.*http=\([0-9]*\).*/\1/' "$T/srv.out")
+ECHO=$(sed 's/.*echo=\([0-9]*\).*/\1/' "$T/srv.out")
+
+# ---- proxies ----
+"$DRIVE" "$PROXYD" 127.0.0.1 <"$T/drv.in" >"$T/drv.out" 2>"$T/drv.err" &
+echo $! >"$T/drv.pid"
+exec 8>"$T/drv.in"
+sleep 0.5
+PX_PORT=$(sed -n 's/^http_port=//p' "$T/drv.out")
+PX_PID=$(sed -n 's/^hello \([0-9]*\) .*/\1/p' "$T/drv.out")
+
+PROXIES="direct proxyd"
+if command -v squid >/dev/null 2>&1; then
+	cat >"$T/squid.conf" <<EOF
+http_port 127.0.0.1:$SQUID_PORT
+http_access allow all
+cache deny all
+access_log none
+cache_log $T/squid-cache.log
+pid_filename $T/squid.pid
+coredump_dir $T
+max_filedescriptors 20000
+workers 1
+shutdown_lifetime 1 seconds
+EOF
+	touch "$T/squid-cache.log"
+	chmod 666 "$T/squid-cache.log"
+	squid -N -f "$T/squid.conf" >"$T/squid.out" 2>&1 &
+	SQUID_PID=$!
+	echo $SQUID_PID >"$T/squid.pid2"
+	if wait_port $SQUID_PORT; then
+		PROXIES="$PROXIES squid"
+		echo $SQUID_PID >"$T/squidrun.pid"
+	fi
+fi
+if command -v tinyproxy >/dev/null 2>&1; then
+	cat >"$T/tinyproxy.conf" <<EOF
+Port $TINY_PORT
+Listen 127.0.0.1
+Timeout 600
+MaxClients 6000
+LogLevel Critical
+EOF
+	tinyproxy -d -c "$T/tinyproxy.conf" >"$T/tinyproxy.out" 2>&1 &
+	TINY_PID=$!
+	echo $TINY_PID >"$T/tiny.pid"
+	wait_port $TINY_PORT && PROXIES="$PROXIES tinyproxy"
+fi
+
+port_of() {
+	case $1 in
+	direct) echo - ;;
+	proxyd) echo "$PX_PORT" ;;
+	squid) echo "$SQUID_PORT" ;;
+	tinyproxy) echo "$TINY_PORT" ;;
+	esac
+}
+pid_of() {
+	case $1 in
+	proxyd) echo "$PX_PID" ;;
+	squid) echo "$SQUID_PID" ;;
+	tinyproxy) echo "$TINY_PID" ;;
+	*) echo "" ;;
+	esac
+}
+
+cat >"$T/abs.lua" <<'EOF'
+-- absolute-form requests to the proxy (the Host header is the proxy's)
+local target = os.getenv("PX_TARGET")
+request = function()
+	return wrk.format("GET", target)
+end
+EOF
+
+printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for p in $PROXIES; do
+	port=$(port_of $p)
+	pid=$(pid_of $p)
+	# bulk
+	: >"$T/bulk.$p"
+	: >"$T/cpu.$p"
+	i=0
+	while [ $i -lt $BULK_RUNS ]; do
+		c0=0
+		[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
+		secs=$("$PXB" bulk "$port" "$SINK" $GIB | awk '{print $2}')
+		[ -n "$pid" ] && echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$p"
+		echo "$secs" >>"$T/bulk.$p"
+		i=$((i + 1))
+	done
+	s=$(median <"$T/bulk.$p")
+	gbs=$(awk -v s="$s" -v b=$GIB 'BEGIN { if (s > 0) printf "%.2f", b / s / 1e9; else print "-" }')
+	cpu="-"
+	if [ -n "$pid" ]; then
+		t=$(median <"$T/cpu.$p")
+		cpu=$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
+	fi
+	# keep-alive absolute-form requests
+	if command -v wrk >/dev/null 2>&1; then
+		if [ $p = direct ]; then
+			rps=$(wrk -t1 -c32 -d${WRK_SECS}s "http://127.0.0.1:$HTTP/" \
+			    2>/dev/null | awk '/^Requests\/sec/ {printf "%d", $2}')
+		else
+			rps=$(PX_TARGET="http://127.0.0.1:$HTTP/" wrk -t1 -c32 \
+			    -d${WRK_SECS}s -s "$T/abs.lua" "http://127.0.0.1:$port/" \
+			    2>/dev/null | awk '/^Requests\/sec/ {printf "%d", $2}')
+		fi
+	else
+		rps="(no wrk)"
+	fi
+	# new short tunnels
+	tps=$("$PXB" tunnels "$port" "$ECHO" $TUN_SECS 4 |
+	    awk '{ printf "%d", $1 / $2 }')
+	sleep 1
+	# idle tunnels
+	idle1=-
+	idle4=-
+	if [ -n "$pid" ]; then
+		for n in 1000 4000; do
+			mkfifo "$T/idle.in"
+			r0=$(rss_kb "$pid")
+			"$PXB" idle "$port" "$ECHO" $n <"$T/idle.in" >"$T/idle.out" 2>&1 &
+			ip=$!
+			exec 9>"$T/idle.in"
+			i=0
+			while ! grep -q ready "$T/idle.out" && kill -0 $ip 2>/dev/null; do
+				sleep 0.2
+			done
+			sleep 0.5
+			r1=$(rss_kb "$pid")
+			exec 9>&-
+			wait $ip
+			rm -f "$T/idle.in"
+			v=$(awk -v a="$r0" -v b="$r1" -v n=$n 'BEGIN { printf "%.1f", (b - a) / n }')
+			[ $n = 1000 ] && idle1=$v || idle4=$v
+			sleep 1
+		done
+	fi
+	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$p" "$gbs" "$cpu" \
+	    "$rps" "$tps" "$idle1" "$idle4"
+done
+
+cat <<EOF
+
+Host: $(nproc) CPUs, $(uname -r), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
+Commands (px_bench is tests/helpers/px_bench.c, the proxy port is P):
+- bulk: \`px_bench bulk P SINK_PORT $GIB\`, median of $BULK_RUNS; CPU = utime+stime of the proxy's process tree
+- keep-alive: \`PX_TARGET=http://127.0.0.1:ORIGIN/ wrk -t1 -c32 -d${WRK_SECS}s -s abs.lua http://127.0.0.1:P/\` (direct: wrk on the origin)
+- tunnels: \`px_bench tunnels P ECHO_PORT $TUN_SECS 4\` (CONNECT, 1-byte echo, close; 4 threads)
+- idle: \`px_bench idle P ECHO_PORT N\`; (RSS with N tunnels - RSS before) / N
+EOF

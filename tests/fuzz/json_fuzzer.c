@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: ISC
+/*
+ * libFuzzer target for common/json.c's parser, the settings merge and
+ * the Claude Code hook decision.  The fuzz build links only common/ and
+ * policy/, so the two supervisor files are compiled in here.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "common/json.h"
+#include "supervisor/hook.c"
+#include "supervisor/settings.c"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct settings	 s;
+	struct json	*j;
+	char		 err[256], *out;
+	int		 v;
+
+	if ((j = json_parse((const char *)data, size, err, sizeof(err))) !=
+	    NULL)
+		json_free(j);
+	settings_defaults(&s);
+	(void)settings_merge_text(&s, (const char *)data, size, "fuzz",
+	    size > 0 && (data[0] & 1), err, sizeof(err));
+	(void)settings_merge_text(&s, (const char *)data, size, "fuzz2", 0,
+	    err, sizeof(err));
+	out = hook_claude_pretooluse((const char *)data, size, 0,
+	    POL_MODE_CHAT, &s, &v);
+	free(out);
+	settings_free(&s);
+	return 0;
+}

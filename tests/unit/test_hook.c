@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Unit tests for supervisor/hook.c: the Claude Code PreToolUse decision
+ * for the recorded payloads in tests/data/hook/, modes, non-Bash tools,
+ * malformed input, and the `airlock policy check` JSON.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "supervisor/hook.h"
+
+static struct settings S;
+
+static char *
+slurp(const char *name, size_t *lenp)
+{
+	char	 path[512], *buf;
+	FILE	*f;
+	long	 n;
+
+	/* The tests run from the repository root, as make check does. */
+	snprintf(path, sizeof(path), "tests/data/hook/%s", name);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s (run from the repo root)",
+	    path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*lenp = (size_t)n;
+	return buf;
+}
+
+/* Run the hook and return permissionDecision ("" when there is none). */
+static char *
+decide(const char *in, size_t len, int forced, enum pol_mode mode,
+    char **reason)
+{
+	struct json	*j, *h;
+	char		*out, *d;
+	int		 v;
+
+	out = hook_claude_pretooluse(in, len, forced, mode, &S, &v);
+	j = json_parse(out, strlen(out), NULL, 0);
+	ck_assert_msg(j != NULL, "hook output is not JSON: %s", out);
+	h = json_get(j, "hookSpecificOutput");
+	if (h == NULL) {
+		ck_assert_int_eq(v, -1);
+		d = strdup("");
+		if (reason != NULL)
+			*reason = strdup("");
+	} else {
+		ck_assert_str_eq(json_get_str(h, "hookEventName"),
+		    "PreToolUse");
+		d = strdup(json_get_str(h, "permissionDecision"));
+		ck_assert_str_eq(d, pol_verdict_name((enum pol_verdict)v));
+		if (reason != NULL)
+			*reason = strdup(json_get_str(h,
+			    "permissionDecisionReason"));
+	}
+	json_free(j);
+	free(out);
+	return d;
+}
+
+static void
+expect_file(const char *name, const char *want, const char *needle)
+{
+	size_t	 len;
+	char	*in = slurp(name, &len), *d, *reason;
+
+	d = decide(in, len, 0, POL_MODE_CHAT, &reason);
+	ck_assert_msg(strcmp(d, want) == 0, "%s: %s, want %s (%s)", name, d,
+	    want, reason);
+	ck_assert_msg(strstr(reason, needle) != NULL, "%s: reason %s", name,
+	    reason);
+	free(d);
+	free(reason);
+	free(in);
+}
+
+START_TEST(recorded_payloads)
+{
+	expect_file("allow.json", "allow", "airlock:");
+	expect_file("ask.json", "ask", "ask:git-push");
+	expect_file("deny.json", "deny", "hard-deny:privilege-escalation");
+}
+END_TEST
+
+static const char *
+run(const char *in, int forced, enum pol_mode mode)
+{
+	static char	 buf[32];
+	char		*d = decide(in, strlen(in), forced, mode, NULL);
+
+	snprintf(buf, sizeof(buf), "%s", d);
+	free(d);
+	return buf;
+}
+
+START_TEST(modes_and_tools)
+{
+	const char *w = "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+	    "\"echo hi > f\"},\"permission_mode\":\"default\"}";
+	const char *wp = "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+	    "\"echo hi > f\"},\"permission_mode\":\"plan\"}";
+
+	ck_assert_str_eq(run(w, 0, POL_MODE_CHAT), "allow");
+	ck_assert_str_eq(run(wp, 0, POL_MODE_CHAT), "deny");
+	ck_assert_str_eq(run(w, 1, POL_MODE_REVIEW), "deny");
+	/* Non-Bash tools: file writers are denied in read-only modes... */
+	ck_assert_str_eq(run("{\"tool_name\":\"Edit\",\"tool_input\":{}}", 1,
+	    POL_MODE_PLAN), "deny");
+	/* ...and otherwise left to Claude Code's own rules. */
+	ck_assert_str_eq(run("{\"tool_name\":\"Edit\",\"tool_input\":{}}", 0,
+	    POL_MODE_CHAT), "");
+	ck_assert_str_eq(run("{\"tool_name\":\"Read\",\"tool_input\":{}}", 1,
+	    POL_MODE_REVIEW), "");
+	ck_assert_str_eq(run("{\"tool_name\":\"WebFetch\",\"tool_input\":{}}",
+	    0, POL_MODE_CHAT), "");
+	S.rules[POL_CLASS_NETWORK_ACCESS] = POL_ASK;
+	ck_assert_str_eq(run("{\"tool_name\":\"WebFetch\",\"tool_input\":{}}",
+	    0, POL_MODE_CHAT), "ask");
+	ck_assert_str_eq(run("{\"tool_name\":\"Bash\",\"tool_input\":{"
+	    "\"command\":\"curl https://x\"}}", 0, POL_MODE_CHAT), "ask");
+}
+END_TEST
+
+START_TEST(malformed)
+{
+	ck_assert_str_eq(run("not json", 0, POL_MODE_CHAT), "deny");
+	ck_assert_str_eq(run("[]", 0, POL_MODE_CHAT), "deny");
+	ck_assert_str_eq(run("{\"tool_input\":{}}", 0, POL_MODE_CHAT), "deny");
+	ck_assert_str_eq(run("{\"tool_name\":\"Bash\"}", 0, POL_MODE_CHAT),
+	    "deny");
+	ck_assert_str_eq(run("{\"tool_name\":\"Bash\",\"tool_input\":{"
+	    "\"command\":\"ls |\"}}", 0, POL_MODE_CHAT), "deny");
+	ck_assert_str_eq(run("{\"tool_name\":\"Bash\",\"tool_input\":{"
+	    "\"command\":\"ls\\u0000; sudo id\"}}", 0, POL_MODE_CHAT), "deny");
+}
+END_TEST
+
+START_TEST(policy_check_json)
+{
+	struct pol_result	*r;
+	struct json		*j, *cmds;
+	char			*out;
+
+	r = pol_check("npm i x && git push", 19, POL_MODE_CHAT, NULL);
+	out = policy_result_json(r, POL_MODE_CHAT);
+	j = json_parse(out, strlen(out), NULL, 0);
+	ck_assert(j != NULL);
+	ck_assert_str_eq(json_get_str(j, "verdict"), "ask");
+	ck_assert_str_eq(json_get_str(j, "mode"), "chat");
+	ck_assert_str_eq(json_get_str(j, "rule"), "rules.install-package=ask");
+	ck_assert_uint_eq(json_get(j, "classes")->n, 1);
+	ck_assert_str_eq(json_get(j, "classes")->items[0]->str,
+	    "install-package");
+	cmds = json_get(j, "commands");
+	ck_assert_uint_eq(cmds->n, 2);
+	ck_assert_str_eq(cmds->items[1]->items[0]->items[1]->str, "push");
+	ck_assert_str_eq(json_get_str(cmds->items[1], "verdict"), "ask");
+	ck_assert(json_get_str(cmds->items[1], "reason") != NULL);
+	json_free(j);
+	free(out);
+	pol_result_free(r);
+}
+END_TEST
+
+static void
+setup(void)
+{
+	settings_defaults(&S);
+}
+
+static void
+teardown(void)
+{
+	settings_free(&S);
+}
+
+int
+main(void)
+{
+	Suite	*s = suite_create("hook");
+	TCase	*tc = tcase_create("hook");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, recorded_payloads);
+	tcase_add_test(tc, modes_and_tools);
+	tcase_add_test(tc, malformed);
+	tcase_add_test(tc, policy_check_json);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Unit tests for policy/push.c: ref globs, first-match-wins push rules
+ * with no match denied, and git's check-ref-format rules.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "policy/push.h"
+
+static const struct pol_push_rule defaults[] = {
+	{ "refs/heads/main", POL_DENY },
+	{ "refs/heads/release/*", POL_ASK },
+	{ "refs/heads/*", POL_ALLOW },
+};
+
+START_TEST(glob)
+{
+	ck_assert(pol_ref_match("refs/heads/main", "refs/heads/main"));
+	ck_assert(!pol_ref_match("refs/heads/main", "refs/heads/main2"));
+	ck_assert(!pol_ref_match("refs/heads/main", "refs/heads/mai"));
+	ck_assert(pol_ref_match("refs/heads/*", "refs/heads/x"));
+	/* '*' crosses '/': nested names cannot dodge a rule. */
+	ck_assert(pol_ref_match("refs/heads/*", "refs/heads/feature/x"));
+	ck_assert(pol_ref_match("refs/heads/release/*",
+	    "refs/heads/release/1.0/hotfix"));
+	ck_assert(!pol_ref_match("refs/heads/release/*", "refs/heads/release"));
+	ck_assert(pol_ref_match("refs/heads/**", "refs/heads/a/b"));
+	ck_assert(pol_ref_match("refs/*/main", "refs/heads/main"));
+	ck_assert(!pol_ref_match("refs/tags/*", "refs/heads/x"));
+	ck_assert(pol_ref_match("refs/heads/v?", "refs/heads/v1"));
+	ck_assert(!pol_ref_match("refs/heads/v?", "refs/heads/v/"));
+	ck_assert(pol_ref_match("refs/heads/[a-c]x", "refs/heads/bx"));
+	ck_assert(!pol_ref_match("refs/heads/[a-c]x", "refs/heads/dx"));
+	ck_assert(pol_ref_match("refs/heads/[!a]x", "refs/heads/bx"));
+	ck_assert(!pol_ref_match("refs/heads/[!a]x", "refs/heads/ax"));
+	ck_assert(pol_ref_match("*", "anything/at/all"));
+	ck_assert(pol_ref_match("refs/*/*-wip", "refs/heads/a-wip"));
+	ck_assert(!pol_ref_match("refs/*/*-wip", "refs/heads/a-wipx"));
+	ck_assert(!pol_ref_match(NULL, "x"));
+	ck_assert(!pol_ref_match("x", NULL));
+}
+END_TEST
+
+START_TEST(rules)
+{
+	char	r[256];
+
+	ck_assert_int_eq(pol_push_rule(defaults, 3, "refs/heads/main",
+	    POL_PUSH_UPDATE, r, sizeof(r)), POL_DENY);
+	ck_assert(strstr(r, "update of refs/heads/main") != NULL);
+	ck_assert(strstr(r, "rule 1") != NULL);
+	ck_assert_int_eq(pol_push_rule(defaults, 3, "refs/heads/release/2",
+	    POL_PUSH_CREATE, r, sizeof(r)), POL_ASK);
+	ck_assert(strstr(r, "create of") != NULL);
+	ck_assert_int_eq(pol_push_rule(defaults, 3, "refs/heads/feature/x",
+	    POL_PUSH_DELETE, r, sizeof(r)), POL_ALLOW);
+	ck_assert(strstr(r, "delete of") != NULL);
+	/* No match: deny. */
+	ck_assert_int_eq(pol_push_rule(defaults, 3, "refs/tags/v1",
+	    POL_PUSH_CREATE, r, sizeof(r)), POL_DENY);
+	ck_assert(strstr(r, "no push rule matches") != NULL);
+	ck_assert_int_eq(pol_push_rule(NULL, 0, "refs/heads/x",
+	    POL_PUSH_UPDATE, r, sizeof(r)), POL_DENY);
+	/* First match wins, even when a later rule is stricter. */
+	{
+		const struct pol_push_rule o[] = {
+			{ "refs/heads/*", POL_ALLOW },
+			{ "refs/heads/main", POL_DENY },
+		};
+		ck_assert_int_eq(pol_push_rule(o, 2, "refs/heads/main",
+		    POL_PUSH_UPDATE, r, sizeof(r)), POL_ALLOW);
+	}
+	/* Invalid names are denied whatever the rules say. */
+	ck_assert_int_eq(pol_push_rule(defaults, 3, "refs/heads/a..b",
+	    POL_PUSH_UPDATE, r, sizeof(r)), POL_DENY);
+	ck_assert(strstr(r, "invalid") != NULL);
+	ck_assert_int_eq(pol_push_rule(defaults, 3, "refs/heads/x", 2, NULL,
+	    0), POL_ALLOW);
+}
+END_TEST
+
+START_TEST(ref_valid)
+{
+	static const char *const good[] = { "refs/heads/main",
+	    "refs/heads/feature/x-1", "refs/tags/v1.0", "refs/heads/a.b",
+	    "refs/heads/@x", "refs/heads/ünï", NULL };
+	static const char *const bad[] = { "", "main", "@", "/refs/heads/x",
+	    "refs/heads/x/", "refs//heads", "refs/heads/.x", "refs/heads/x.",
+	    "refs/heads/x.lock", "refs/heads/x.lock/y", "refs/heads/a..b",
+	    "refs/heads/a b", "refs/heads/a~1", "refs/heads/a^", "refs/a:b",
+	    "refs/heads/a?", "refs/heads/a*", "refs/heads/a[", "refs/a\\b",
+	    "refs/heads/a@{1}", "refs/heads/\x01", "refs/heads/\x7f", NULL };
+	char	long_ref[POL_REF_MAX + 16];
+	int	i;
+
+	for (i = 0; good[i] != NULL; i++)
+		ck_assert_msg(pol_ref_valid(good[i]), "%s", good[i]);
+	for (i = 0; bad[i] != NULL; i++)
+		ck_assert_msg(!pol_ref_valid(bad[i]), "%s", bad[i]);
+	ck_assert(!pol_ref_valid(NULL));
+	memset(long_ref, 'a', sizeof(long_ref));
+	memcpy(long_ref, "refs/heads/", 11);
+	long_ref[POL_REF_MAX + 1] = '\0';
+	ck_assert(!pol_ref_valid(long_ref));
+	long_ref[POL_REF_MAX] = '\0';
+	ck_assert(pol_ref_valid(long_ref));
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("push");
+	TCase	*tc = tcase_create("push");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_add_test(tc, glob);
+	tcase_add_test(tc, rules);
+	tcase_add_test(tc, ref_valid);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}

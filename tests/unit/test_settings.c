@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Unit tests for supervisor/settings.c: defaults of SPEC §12, layering,
+ * managed locks, errors that name the key, atomic layers, the
+ * sandbox-runtime format and push-rule decisions.
+ */
+#include <sys/stat.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/xmalloc.h"
+#include "supervisor/settings.h"
+
+static struct settings	S;
+static char		E[512];
+
+static int
+merge(const char *text, int managed)
+{
+	return settings_merge_text(&S, text, strlen(text), "test.json",
+	    managed, E, sizeof(E));
+}
+
+static int
+has(char **v, const char *s)
+{
+	for (; v != NULL && *v != NULL; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+setup(void)
+{
+	setenv("HOME", "/home/tester", 1);
+	settings_defaults(&S);
+}
+
+static void
+teardown(void)
+{
+	settings_free(&S);
+}
+
+START_TEST(defaults)
+{
+	ck_assert_int_eq(S.sandbox_enabled, 1);
+	ck_assert_int_eq(S.fail_if_unavailable, 0);
+	ck_assert_int_eq(S.allow_unsandboxed, 1);
+	ck_assert(has(S.enabled_platforms, "linux"));
+	ck_assert(has(S.enabled_platforms, "macos"));
+	ck_assert_int_eq(S.rules[POL_CLASS_CREATE_COMMIT], POL_ALLOW);
+	ck_assert_int_eq(S.rules[POL_CLASS_OPEN_PULL_REQUEST], POL_ASK);
+	ck_assert_int_eq(S.rules[POL_CLASS_INSTALL_PACKAGE], POL_ASK);
+	ck_assert_int_eq(S.rules[POL_CLASS_NETWORK_ACCESS], POL_ALLOW);
+	ck_assert_uint_eq(S.nhosts, 1);
+	ck_assert_str_eq(S.hosts[0].name, "github");
+	ck_assert_str_eq(S.hosts[0].upstream, "https://github.com/");
+	ck_assert(has(S.hosts[0].push_prefixes, "https://github.com/"));
+	ck_assert(has(S.hosts[0].push_prefixes, "git@github.com:"));
+	ck_assert(has(S.hosts[0].push_prefixes, "ssh://git@github.com/"));
+	ck_assert(S.hosts[0].ca_bundle == NULL);
+	ck_assert_uint_eq(S.npush_rules, 3);
+	ck_assert_str_eq(S.push_rules[0].ref, "refs/heads/main");
+	ck_assert_int_eq(S.push_rules[0].action, POL_DENY);
+	ck_assert_int_eq(S.push_rules[1].action, POL_ASK);
+	ck_assert_int_eq(S.push_rules[2].action, POL_ALLOW);
+	ck_assert_str_eq(S.credentials_file,
+	    "/home/tester/.config/airlock/credentials.json");
+	ck_assert(S.deny_read != NULL && S.deny_read[0] == NULL);
+}
+END_TEST
+
+START_TEST(full_file)
+{
+	ck_assert_int_eq(merge("{\"sandbox\":{\"enabled\":false,"
+	    "\"failIfUnavailable\":true,\"allowUnsandboxedCommands\":false,"
+	    "\"enabledPlatforms\":[\"linux\"],\"filesystem\":{\"allowWrite\":"
+	    "[\"~/w\"],\"denyWrite\":[\"/x\"],\"allowRead\":[],\"denyRead\":"
+	    "[\"~/.ssh\"]},\"network\":{\"allowedDomains\":[\"github.com\"],"
+	    "\"deniedDomains\":[\"evil.com\"]}},\"rules\":{\"create-commit\":"
+	    "\"ask\",\"network-access\":\"deny\"},\"git\":{\"codeHosts\":[{"
+	    "\"name\":\"ghe\",\"pushUrlPrefixes\":[\"https://ghe.local/\"],"
+	    "\"upstream\":\"http://127.0.0.1:9/\",\"caBundle\":null}],"
+	    "\"linkedRepos\":[\"acme/app\"],\"pushRules\":[{\"ref\":"
+	    "\"refs/heads/*\",\"action\":\"ask\"}]},\"credentials\":{\"file\":"
+	    "\"~/creds.json\"}}", 0), 0);
+	ck_assert_int_eq(S.sandbox_enabled, 0);
+	ck_assert_int_eq(S.fail_if_unavailable, 1);
+	ck_assert_int_eq(S.allow_unsandboxed, 0);
+	ck_assert(!has(S.enabled_platforms, "macos"));
+	ck_assert(has(S.allow_write, "/home/tester/w"));
+	ck_assert(has(S.deny_read, "/home/tester/.ssh"));
+	ck_assert(has(S.allowed_domains, "github.com"));
+	ck_assert(has(S.denied_domains, "evil.com"));
+	ck_assert_int_eq(S.rules[POL_CLASS_CREATE_COMMIT], POL_ASK);
+	ck_assert_int_eq(S.rules[POL_CLASS_NETWORK_ACCESS], POL_DENY);
+	ck_assert_int_eq(S.rules[POL_CLASS_OPEN_PULL_REQUEST], POL_ASK);
+	ck_assert_uint_eq(S.nhosts, 1);
+	ck_assert_str_eq(S.hosts[0].name, "ghe");
+	ck_assert_str_eq(S.hosts[0].upstream, "http://127.0.0.1:9/");
+	ck_assert(has(S.linked_repos, "acme/app"));
+	ck_assert_uint_eq(S.npush_rules, 1);
+	ck_assert_int_eq(S.push_rules[0].action, POL_ASK);
+	ck_assert_str_eq(S.credentials_file, "/home/tester/creds.json");
+}
+END_TEST
+
+START_TEST(errors_name_the_key)
+{
+	static const struct { const char *text, *needle; } bad[] = {
+		{ "{\"sandbox\":{\"enabld\":true}}", "sandbox.enabld" },
+		{ "{\"sandbox\":{\"enabled\":\"yes\"}}", "sandbox.enabled" },
+		{ "{\"sandbox\":{\"filesystem\":{\"denyRead\":[1]}}}",
+		    "sandbox.filesystem.denyRead" },
+		{ "{\"sandbox\":{\"network\":{\"allowedDomains\":\"x\"}}}",
+		    "sandbox.network.allowedDomains" },
+		{ "{\"sandbox\":{\"enabledPlatforms\":[\"windows\"]}}",
+		    "sandbox.enabledPlatforms" },
+		{ "{\"rules\":{\"create-commit\":\"maybe\"}}",
+		    "rules.create-commit" },
+		{ "{\"rules\":{\"launch-missiles\":\"deny\"}}",
+		    "rules.launch-missiles" },
+		{ "{\"git\":{\"pushRules\":[{\"ref\":\"x\"}]}}",
+		    "git.pushRules[0]" },
+		{ "{\"git\":{\"pushRules\":[{\"ref\":\"x\","
+		    "\"action\":\"ok\"}]}}",
+		    "git.pushRules[0].action" },
+		{ "{\"git\":{\"codeHosts\":[{\"name\":\"x\"}]}}",
+		    "git.codeHosts[0]" },
+		{ "{\"git\":{\"codeHosts\":[{\"name\":\"x\",\"upstream\":\"u\","
+		    "\"token\":\"t\"}]}}", "git.codeHosts[0].token" },
+		{ "{\"credentials\":{\"file\":3}}", "credentials.file" },
+		{ "{\"credentials\":{\"token\":\"x\"}}", "credentials.token" },
+		{ "{\"bogus\":1}", "bogus" },
+		{ "{\"network\":{\"allowedDomain\":[]}}",
+		    "network.allowedDomain" },
+		{ "{\"sandbox\":{\"network\":{\"allowedDomains\":[\"a\"]}},"
+		    "\"network\":{\"allowedDomains\":[\"b\"]}}",
+		    "network.allowedDomains" },
+		{ "[1]", "top level" },
+		{ "{\"a\":1,\"a\":2}", "duplicate" },
+		{ "{", "test.json" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(merge(bad[i].text, 0) == -1, "accepted %s",
+		    bad[i].text);
+		ck_assert_msg(strstr(E, bad[i].needle) != NULL, "%s: error "
+		    "\"%s\" does not name %s", bad[i].text, E, bad[i].needle);
+		ck_assert(strstr(E, "test.json") != NULL);
+	}
+}
+END_TEST
+
+START_TEST(bad_layer_changes_nothing)
+{
+	ck_assert_int_eq(merge("{\"sandbox\":{\"enabled\":false,"
+	    "\"filesystem\":{\"denyRead\":[\"/a\"]},\"bogus\":1}}", 0), -1);
+	ck_assert_int_eq(S.sandbox_enabled, 1);
+	ck_assert(S.deny_read[0] == NULL);
+}
+END_TEST
+
+START_TEST(srt_format)
+{
+	ck_assert_int_eq(merge("{\"network\":{\"allowedDomains\":[\"a.com\","
+	    "\"*.b.com\"],\"deniedDomains\":[\"c.com\"],\"allowUnixSockets\":"
+	    "[\"/var/run/x.sock\"],\"allowLocalBinding\":true},\"filesystem\":"
+	    "{\"denyRead\":[\"~/.ssh\"],\"allowWrite\":[\".\",\"/tmp\"],"
+	    "\"denyWrite\":[\".env\"]},\"ignoreViolations\":{\"*\":[\"/x\"]},"
+	    "\"enableWeakerNestedSandbox\":false}", 0), 0);
+	ck_assert(has(S.allowed_domains, "*.b.com"));
+	ck_assert(has(S.denied_domains, "c.com"));
+	ck_assert(has(S.deny_read, "/home/tester/.ssh"));
+	ck_assert(has(S.allow_write, "/tmp"));
+	ck_assert(has(S.deny_write, ".env"));
+	/* Unsupported srt keys are notes, not errors. */
+	ck_assert_uint_eq(strv_len(S.notes), 4);
+	ck_assert(strstr(S.notes[0], "network.allowUnixSockets") != NULL);
+	ck_assert(strstr(S.notes[0], "ignored") != NULL);
+}
+END_TEST
+
+START_TEST(managed_wins_and_locks)
+{
+	/* user, then managed: managed wins and is locked. */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"enabled\":false},\"rules\":{"
+	    "\"install-package\":\"allow\"}}", 0), 0);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"enabled\":true},\"rules\":{"
+	    "\"install-package\":\"deny\"},\"network\":{\"deniedDomains\":"
+	    "[\"x.com\"]}}", 1), 0);
+	ck_assert_int_eq(S.sandbox_enabled, 1);
+	ck_assert_int_eq(S.rules[POL_CLASS_INSTALL_PACKAGE], POL_DENY);
+	ck_assert(settings_is_locked(&S, "sandbox.enabled"));
+	ck_assert(settings_is_locked(&S, "rules.install-package"));
+	ck_assert(settings_is_locked(&S, "sandbox.network.deniedDomains"));
+	ck_assert(settings_is_locked(&S, "sandbox"));	/* a parent */
+	ck_assert(!settings_is_locked(&S, "rules.create-commit"));
+	ck_assert(!settings_is_locked(&S, "sandbox.failIfUnavailable"));
+	/* A later non-managed layer cannot change a locked key. */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"enabled\":false,"
+	    "\"failIfUnavailable\":true},\"rules\":{\"install-package\":"
+	    "\"allow\"}}", 0), 0);
+	ck_assert_int_eq(S.sandbox_enabled, 1);
+	ck_assert_int_eq(S.rules[POL_CLASS_INSTALL_PACKAGE], POL_DENY);
+	ck_assert_int_eq(S.fail_if_unavailable, 1);
+	ck_assert_uint_ge(strv_len(S.notes), 2);
+	ck_assert(strstr(S.notes[0], "policyLocked") != NULL);
+}
+END_TEST
+
+static char *
+tmpfile_with(const char *text, mode_t mode)
+{
+	char	*path = strdup("/tmp/airlock-settings-XXXXXX");
+	int	 fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	fchmod(fd, mode);
+	close(fd);
+	return path;
+}
+
+START_TEST(load_layers)
+{
+	char	*user, *cli, *managed;
+
+	settings_free(&S);
+	user = tmpfile_with("{\"rules\":{\"create-commit\":\"ask\"},"
+	    "\"sandbox\":{\"enabled\":false}}", 0600);
+	cli = tmpfile_with("{\"rules\":{\"create-commit\":\"deny\"}}", 0600);
+	managed = tmpfile_with("{\"sandbox\":{\"enabled\":true}}", 0644);
+	settings_defaults(&S);
+	ck_assert_int_eq(settings_load(&S, user, cli, managed, E, sizeof(E)),
+	    0);
+	ck_assert_int_eq(S.rules[POL_CLASS_CREATE_COMMIT], POL_DENY);
+	ck_assert_int_eq(S.sandbox_enabled, 1);
+	ck_assert(settings_is_locked(&S, "sandbox.enabled"));
+	settings_free(&S);
+	/* A managed file others can write is refused. */
+	chmod(managed, 0666);
+	settings_defaults(&S);
+	ck_assert_int_eq(settings_load(&S, user, NULL, managed, E, sizeof(E)),
+	    -1);
+	ck_assert(strstr(E, "writable") != NULL);
+	settings_free(&S);
+	/* A missing --settings file is an error; a missing user file is not. */
+	settings_defaults(&S);
+	ck_assert_int_eq(settings_load(&S, user, "/nonexistent/x.json",
+	    "/nonexistent/m.json", E, sizeof(E)), -1);
+	ck_assert(strstr(E, "/nonexistent/x.json") != NULL);
+	ck_assert_int_eq(S.sandbox_enabled, 1);	/* reset to the defaults */
+	settings_free(&S);
+	unlink(user);
+	unlink(cli);
+	unlink(managed);
+	free(user);
+	free(cli);
+	free(managed);
+	settings_defaults(&S);
+}
+END_TEST
+
+START_TEST(push_decide)
+{
+	char	r[256];
+
+	ck_assert_int_eq(settings_push_decide(&S, "refs/heads/main",
+	    POL_PUSH_UPDATE, r, sizeof(r)), POL_DENY);
+	ck_assert_int_eq(settings_push_decide(&S, "refs/heads/release/1",
+	    POL_PUSH_UPDATE, r, sizeof(r)), POL_ASK);
+	ck_assert_int_eq(settings_push_decide(&S, "refs/heads/topic",
+	    POL_PUSH_CREATE, r, sizeof(r)), POL_ALLOW);
+	ck_assert_int_eq(settings_push_decide(&S, "refs/tags/v1",
+	    POL_PUSH_CREATE, r, sizeof(r)), POL_DENY);
+	ck_assert_int_eq(merge("{\"git\":{\"pushRules\":[]}}", 0), 0);
+	ck_assert_int_eq(settings_push_decide(&S, "refs/heads/topic",
+	    POL_PUSH_CREATE, r, sizeof(r)), POL_DENY);
+}
+END_TEST
+
+START_TEST(expand_home)
+{
+	char	*p;
+
+	p = settings_expand_home("~");
+	ck_assert_str_eq(p, "/home/tester");
+	free(p);
+	p = settings_expand_home("~/a");
+	ck_assert_str_eq(p, "/home/tester/a");
+	free(p);
+	p = settings_expand_home("~bob/a");
+	ck_assert_str_eq(p, "~bob/a");
+	free(p);
+	p = settings_expand_home("/abs");
+	ck_assert_str_eq(p, "/abs");
+	free(p);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("settings");
+	TCase	*tc = tcase_create("settings");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, full_file);
+	tcase_add_test(tc, errors_name_the_key);
+	tcase_add_test(tc, bad_layer_changes_nothing);
+	tcase_add_test(tc, srt_format);
+	tcase_add_test(tc, managed_wins_and_locks);
+	tcase_add_test(tc, load_layers);
+	tcase_add_test(tc, push_decide);
+	tcase_add_test(tc, expand_home);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
