@@ -25,6 +25,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "supervisor/gitcfg.h"
 #include "supervisor/sv.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -141,6 +142,11 @@ plan_listen(struct sv_plan *p, uint32_t kind, uint32_t port)
 	plan_frame(p, &b);
 }
 
+static void	env_set(char ***, const char *, const char *);
+
+#define SV_RUN_GITCONFIG_DIR	"/run/airlock"
+#define SV_RUN_GITCONFIG	"/run/airlock/gitconfig"
+
 static int
 has_glob(const char *s)
 {
@@ -252,6 +258,40 @@ is_symlink(const char *path, char *target, size_t len)
 		return 0;
 	target[n] = '\0';
 	return 1;
+}
+
+/*
+ * R-G1, R-L8: the run's own global git config, in the sandbox's private
+ * (read-only) root rather than in $HOME, which may be a host bind.  Every
+ * push URL form of every code host is rewritten to this run's gateway;
+ * the gateway is exempt from the HTTP proxy.
+ */
+static int
+plan_gitconfig(struct sv_plan *p, const struct sv_plan_ctx *ctx, char *err,
+    size_t errlen)
+{
+	struct msgbuf	 b;
+	char		*text, *base;
+
+	if (ctx->settings == NULL)
+		return 0;
+	xasprintf(&base, "http://127.0.0.1:%d", LISTEN_PORT_GIT);
+	text = gitcfg_render(ctx->settings, base, NULL);
+	free(base);
+	if (text == NULL) {
+		snprintf(err, errlen, "git.codeHosts: a value cannot be "
+		    "written to the run's git config safely");
+		return -1;
+	}
+	plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+	msgbuf_init(&b, MSG_PLAN_FILE);
+	msg_put_str(&b, SV_RUN_GITCONFIG);
+	msg_put_u32(&b, 0444);
+	msg_put_blob(&b, text, strlen(text));
+	plan_frame(p, &b);
+	free(text);
+	env_set(&p->env_base, "GIT_CONFIG_GLOBAL", SV_RUN_GITCONFIG);
+	return 0;
 }
 
 void
@@ -445,6 +485,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	if (ctx->with_gateway) {
 		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);
 		p->listen_git = 1;
+		if (plan_gitconfig(p, ctx, err, errlen) == -1)
+			goto fail;
 	}
 
 	if (ctx->bpf != NULL) {

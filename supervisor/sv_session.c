@@ -37,6 +37,9 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "policy/domain.h"
+#include "policy/egress.h"
+#include "supervisor/gwrepo.h"
 #include "supervisor/sv.h"
 
 #define SV_READ_CHUNK		65536
@@ -630,18 +633,11 @@ register_daemons(struct sv_session *s)
 	if (s->listen_fd[LISTEN_HTTP] != -1 &&
 	    s->listen_fd[LISTEN_SOCKS] != -1 &&
 	    (l = sv_daemon_link(SV_DAEMON_PROXYD)) != NULL) {
-		allow = xcalloc(1, sizeof(char *));
+		/* R-E4: baseline + GitHub + the spec's list + settings;
+		 * network off: empty (the proxies still listen). */
+		allow = egress_allowlist(s->spec.network_enabled,
+		    s->spec.egress_allowlist, ssettings->allowed_domains);
 		deny = xcalloc(1, sizeof(char *));
-		if (s->spec.network_enabled) {
-			for (i = 0; s->spec.egress_allowlist &&
-			    s->spec.egress_allowlist[i]; i++)
-				allow = strv_add(allow,
-				    s->spec.egress_allowlist[i]);
-			for (i = 0; ssettings->allowed_domains &&
-			    ssettings->allowed_domains[i]; i++)
-				allow = strv_add(allow,
-				    ssettings->allowed_domains[i]);
-		}
 		for (i = 0; ssettings->denied_domains &&
 		    ssettings->denied_domains[i]; i++)
 			deny = strv_add(deny, ssettings->denied_domains[i]);
@@ -1166,6 +1162,25 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	    sizeof(err)) == -1) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
 		return;
+	}
+	for (i = 0; spec.egress_allowlist && spec.egress_allowlist[i]; i++) {
+		const char *why;
+
+		if (!dom_pattern_valid(spec.egress_allowlist[i], &why)) {
+			snprintf(err, sizeof(err), "egressAllowlist[%zu]: "
+			    "\"%s\": %s", i, spec.egress_allowlist[i], why);
+			sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+			sv_spec_free(&spec);
+			return;
+		}
+	}
+	/* originRepo may be a remote URL: keep "owner/name". */
+	if (spec.origin_repo != NULL && (strstr(spec.origin_repo, "://") ||
+	    strchr(spec.origin_repo, '@') || strchr(spec.origin_repo, ':'))) {
+		char *r = gwrepo_from_url(ssettings, spec.origin_repo, NULL);
+
+		free(spec.origin_repo);
+		spec.origin_repo = r;
 	}
 	if (sv_session_find(spec.session_id) != NULL) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,

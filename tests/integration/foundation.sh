@@ -33,7 +33,7 @@ check "write to a system directory fails" [ ! -e /etc/airlock-probe ]
 # R-R6 probe 3, simplest form: no network at all.
 PORT=$(http_counter_start "$W/hits" "$W/srv.pid")
 as_user "$AIRLOCK" run --workspace "$W" --network off -- \
-    curl -s -m 3 "http://127.0.0.1:$PORT/" >/dev/null 2>&1
+    curl -sf -m 3 "http://127.0.0.1:$PORT/" >/dev/null 2>&1
 rc=$?
 check "a request to a loopback server on the host fails" [ "$rc" -ne 0 ]
 check "the host server counted zero hits" [ "$(hits "$W/hits")" -eq 0 ]

@@ -26,6 +26,8 @@ check() {
 	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
 }
 diag() { echo "# $*"; }
+# fails command...: succeeds when the command fails (for check)
+fails() { ! "$@"; }
 
 # Run a command as the test user, in a login-free environment with HOME
 # set to that user's home and the given working directory.
