@@ -128,7 +128,7 @@ check "startup line: no OS-native agent sandbox" \
     sh "$AIRLOCKD" --socket "$W/s3.sock"
 
 # Malformed client JSON gets a JSON-RPC error; the daemon keeps serving.
-as_user "$AIRLOCKD" --socket "$W/rpc.sock" 2>/dev/null &
+spawn_user "$AIRLOCKD" --socket "$W/rpc.sock" 2>/dev/null
 dpid=$!
 check "malformed JSON: errors, and the daemon keeps serving" \
     as_user python3 - "$W/rpc.sock" <<'PY'

@@ -33,7 +33,7 @@ fails() { ! "$@"; }
 # set to that user's home and the given working directory.
 as_user() {
 	if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
-		setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
+		${_AS_EXEC:+exec} setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
 		    --reset-env -- env HOME="$(getent passwd "$TUSER" | cut -d: -f6)" \
 		    USER="$TUSER" LOGNAME="$TUSER" PATH=/usr/local/bin:/usr/bin:/bin \
 		    LANG=C.UTF-8 XDG_RUNTIME_DIR= "$@"
@@ -41,6 +41,9 @@ as_user() {
 		env "$@"
 	fi
 }
+
+# Start a command as the test user in the background; $! is its pid.
+spawn_user() { ( _AS_EXEC=1 as_user "$@" ) & }
 
 # A fresh directory owned by the test user, under the world-readable stage.
 mkwork() {
