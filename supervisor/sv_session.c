@@ -46,7 +46,8 @@
 #define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
 #define SV_WATCHDOG_MS		100
 #define SV_DEFAULT_OUTPUT	(256ULL << 20)
-#define SV_MAX_VIOL		64	/* distinct violations per session */
+#define SV_MAX_VIOL		64	/* distinct stream violations */
+#define SV_MAX_PRECISE		4096	/* precise violations per session */
 
 enum sv_state {
 	ST_CREATED = 0,
@@ -115,6 +116,7 @@ struct sv_session {
 	uint64_t	 peak_rss;
 	unsigned	 viol_hash[SV_MAX_VIOL];
 	unsigned	 nviol;
+	unsigned	 nprecise;
 	char		**caller_env;
 };
 
@@ -237,7 +239,11 @@ hash_str(const char *a, const char *b)
 	return h;
 }
 
-/* R-L10: deduplicated, so a tool retrying in a loop is one event. */
+/*
+ * Precise violations (proxy, gateway, filename rules) are each reported;
+ * those guessed from a stream (R-L10) are deduplicated, so a tool
+ * retrying in a loop is one event.  Both are capped per session.
+ */
 static void
 event_violation(struct sv_session *s, const char *action, const char *target,
     const char *raw)
@@ -245,12 +251,15 @@ event_violation(struct sv_session *s, const char *action, const char *target,
 	struct jgen	*j;
 	unsigned	 h = hash_str(action, target), i;
 
-	for (i = 0; i < s->nviol; i++)
-		if (s->viol_hash[i] == h)
+	if (strcmp(action, "os-denied") == 0) {
+		for (i = 0; i < s->nviol; i++)
+			if (s->viol_hash[i] == h)
+				return;
+		if (s->nviol >= SV_MAX_VIOL)
 			return;
-	if (s->nviol >= SV_MAX_VIOL)
+		s->viol_hash[s->nviol++] = h;
+	} else if (++s->nprecise > SV_MAX_PRECISE)
 		return;
-	s->viol_hash[s->nviol++] = h;
 	j = event_begin(s, "violation");
 	jgen_kstr(j, "action", action);
 	jgen_kstr(j, "target", target);
