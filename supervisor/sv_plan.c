@@ -330,9 +330,19 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	int		 ro, home_bound = 0;
 	struct stat	 st;
 	uint32_t	 flags;
+	const char	*home;
 
 	memset(p, 0, sizeof(*p));
-	p->home = xstrdup(ctx->home);
+	/* A $HOME that is / or a system directory cannot become an empty
+	 * tmpfs without hiding the system: use the private /tmp instead. */
+	home = ctx->home;
+	if (home == NULL || home[0] != '/' || strcmp(home, "/") == 0 ||
+	    path_under(home, "/proc") || path_under(home, "/dev"))
+		home = "/tmp";
+	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
+		if (path_under(home, sys_dirs[i]))
+			home = "/tmp";
+	p->home = xstrdup(home);
 
 	for (i = 0; i < spec->nbinds; i++) {
 		const struct sv_bind *bd = &spec->binds[i];
@@ -378,9 +388,9 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 
 	/* An empty $HOME unless a bind covers it. */
 	for (i = 0; i < spec->nbinds; i++)
-		if (path_under(ctx->home, spec->binds[i].guest_path))
+		if (path_under(home, spec->binds[i].guest_path))
 			home_bound = 1;
-	plan_op(p, PLAN_OP_TMPFS, 0, NULL, ctx->home);
+	plan_op(p, PLAN_OP_TMPFS, 0, NULL, home);
 
 	/* Protected paths: both spellings; never writable (R-S5). */
 	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
@@ -437,17 +447,17 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		char **one = NULL;
 
 		one = strv_add(one, spec->deny_write[i]);
-		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, ctx->home);
+		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, home);
 		strv_free(one);
 	}
 	if (ctx->settings != NULL)
 		plan_deny_paths(p, PLAN_OP_REMOUNT_RO,
-		    ctx->settings->deny_write, ctx->home);
+		    ctx->settings->deny_write, home);
 
 	/* R-L2: the secret set, then the spec's and settings' denyRead. */
 	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
 	    i++) {
-		xasprintf(&s, "%s/%s", ctx->home, home_secrets[i]);
+		xasprintf(&s, "%s/%s", home, home_secrets[i]);
 		deny_read = strv_add(deny_read, s);
 		free(s);
 	}
@@ -458,7 +468,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	for (i = 0; ctx->settings && ctx->settings->deny_read &&
 	    ctx->settings->deny_read[i]; i++)
 		deny_read = strv_add(deny_read, ctx->settings->deny_read[i]);
-	plan_deny_paths(p, PLAN_OP_MASK, deny_read, ctx->home);
+	plan_deny_paths(p, PLAN_OP_MASK, deny_read, home);
 
 	/* R-L5: Landlock: read everywhere, write only where listed. */
 	plan_landlock(p, LL_READ, "/");
@@ -466,7 +476,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	plan_landlock(p, LL_DEVWRITE, "/dev");
 	plan_landlock(p, LL_WRITE, "/dev/shm");
 	if (!home_bound)
-		plan_landlock(p, LL_WRITE, ctx->home);
+		plan_landlock(p, LL_WRITE, home);
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
 		plan_landlock(p, LL_WRITE, writable[i]);
 
@@ -501,8 +511,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 
 	p->workdir = xstrdup(spec->guest_workdir != NULL ?
 	    spec->guest_workdir : spec->nbinds > 0 ?
-	    spec->binds[0].guest_path : ctx->home);
-	env_set(&p->env_base, "HOME", ctx->home);
+	    spec->binds[0].guest_path : home);
+	env_set(&p->env_base, "HOME", home);
 	env_set(&p->env_base, "TMPDIR", "/tmp");
 	env_set(&p->env_base, "AIRLOCK_SANDBOX", "native");
 	env_set(&p->env_base, "AIRLOCK_SESSION", spec->session_id);
