@@ -25,6 +25,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
 #include "supervisor/sv.h"
 
@@ -146,6 +147,7 @@ static void	env_set(char ***, const char *, const char *);
 
 #define SV_RUN_GITCONFIG_DIR	"/run/airlock"
 #define SV_RUN_GITCONFIG	"/run/airlock/gitconfig"
+#define SV_RUN_CRED_HELPER	"/run/airlock/git-credential"
 
 static int
 has_glob(const char *s)
@@ -261,6 +263,79 @@ is_symlink(const char *path, char *target, size_t len)
 }
 
 /*
+ * R-K1: the run's read-only code-host tokens, for fetch, through a
+ * credential helper in its git config.  The write token never enters the
+ * sandbox; the read tokens live in the sandbox's private root and vanish
+ * with it.  Files are named by the URL host that git asks about.
+ */
+static const char cred_helper[] =
+    "# git credential helper of this airlock run: read-only tokens (R-K1)\n"
+    "[ \"$1\" = get ] || exit 0\n"
+    "h=\n"
+    "while IFS='=' read -r k v; do\n"
+    "\t[ -z \"$k\" ] && break\n"
+    "\t[ \"$k\" = host ] && h=$v\n"
+    "done\n"
+    "case $h in ''|.*|*/*) exit 0 ;; esac\n"
+    "f=" SV_RUN_GITCONFIG_DIR "/read-tokens/$h\n"
+    "[ -r \"$f\" ] || exit 0\n"
+    "printf 'username=x-access-token\\npassword=%s\\n' \"$(cat \"$f\")\"\n";
+
+static int
+plan_read_tokens(struct sv_plan *p, const struct settings *st)
+{
+	struct msgbuf	 b;
+	char		 err[256], *tok, *path, host[256];
+	const char	*u, *end;
+	size_t		 i, j, n;
+	int		 ntok = 0;
+
+	for (i = 0; i < st->nhosts; i++) {
+		const struct code_host *h = &st->hosts[i];
+
+		if (st->credentials_file == NULL ||
+		    (tok = cred_token(st, h->name, 0, err, sizeof(err))) == NULL)
+			continue;
+		for (j = 0; h->push_prefixes && h->push_prefixes[j]; j++) {
+			u = h->push_prefixes[j];
+			if (strncmp(u, "https://", 8) != 0)
+				continue;
+			u += 8;
+			end = u + strcspn(u, "/");
+			n = (size_t)(end - u);
+			if (n == 0 || n >= sizeof(host) ||
+			    memchr(u, '.', 1) != NULL)
+				continue;
+			memcpy(host, u, n);
+			host[n] = '\0';
+			if (strspn(host, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:") != n)
+				continue;
+			if (ntok++ == 0)
+				plan_op(p, PLAN_OP_DIR, 0, NULL,
+				    SV_RUN_GITCONFIG_DIR "/read-tokens");
+			xasprintf(&path, "%s/read-tokens/%s",
+			    SV_RUN_GITCONFIG_DIR, host);
+			msgbuf_init(&b, MSG_PLAN_FILE);
+			msg_put_str(&b, path);
+			msg_put_u32(&b, 0400);
+			msg_put_blob(&b, tok, strlen(tok));
+			plan_frame(p, &b);
+			free(path);
+		}
+		cred_secret_free(tok);
+	}
+	if (ntok > 0) {
+		msgbuf_init(&b, MSG_PLAN_FILE);
+		msg_put_str(&b, SV_RUN_CRED_HELPER);
+		msg_put_u32(&b, 0444);
+		msg_put_blob(&b, cred_helper, strlen(cred_helper));
+		plan_frame(p, &b);
+	}
+	return ntok;
+}
+
+/*
  * R-G1, R-L8: the run's own global git config, in the sandbox's private
  * (read-only) root rather than in $HOME, which may be a host bind.  Every
  * push URL form of every code host is rewritten to this run's gateway;
@@ -272,18 +347,21 @@ plan_gitconfig(struct sv_plan *p, const struct sv_plan_ctx *ctx, char *err,
 {
 	struct msgbuf	 b;
 	char		*text, *base;
+	int		 ntok;
 
 	if (ctx->settings == NULL)
 		return 0;
+	plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+	ntok = plan_read_tokens(p, ctx->settings);
 	xasprintf(&base, "http://127.0.0.1:%d", LISTEN_PORT_GIT);
-	text = gitcfg_render(ctx->settings, base, NULL);
+	text = gitcfg_render(ctx->settings, base, ntok > 0 ?
+	    "!sh " SV_RUN_CRED_HELPER : NULL);
 	free(base);
 	if (text == NULL) {
 		snprintf(err, errlen, "git.codeHosts: a value cannot be "
 		    "written to the run's git config safely");
 		return -1;
 	}
-	plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
 	msgbuf_init(&b, MSG_PLAN_FILE);
 	msg_put_str(&b, SV_RUN_GITCONFIG);
 	msg_put_u32(&b, 0444);

@@ -9,7 +9,7 @@
 # the github code host's upstream to the local server.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 17
+plan 19
 
 TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
@@ -35,7 +35,9 @@ cat >"$CFG/settings.json" <<JSON
                    { "ref": "refs/heads/*", "action": "allow" } ] },
   "credentials": { "file": "$CFG/credentials.json" } }
 JSON
-printf '{ "github": { "writeToken": "%s" } }\n' "$TOKEN" >"$CFG/credentials.json"
+RTOKEN="rt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+printf '{ "github": { "writeToken": "%s", "readToken": "%s" } }\n' "$TOKEN" \
+    "$RTOKEN" >"$CFG/credentials.json"
 chown -R "$TUSER" "$CFG"
 chmod 0600 "$CFG/credentials.json"
 
@@ -99,4 +101,11 @@ check "the write token appears nowhere in the sandbox" fails grep -q "$TOKEN" "$
 run "git push $UP_HTTPS_URL""acme/app.git feature:direct" >"$W/o9" 2>&1
 check "a direct push to upstream from inside fails" [ -z "$(upstream_ref acme/app.git refs/heads/direct)" ]
 check "the token is not in any event" fails grep -q "$TOKEN" "$W/ev.jsonl"
+
+# R-K1: fetch gets the read-only token through the run's credential helper.
+run "printf 'protocol=https\nhost=github.com\npath=acme/app.git\n\n' | git credential fill" \
+    >"$W/o10" 2>&1
+check "git credential fill inside gives the read-only token" \
+    grep -q "^password=$RTOKEN\$" "$W/o10"
+check "... and never the write token" fails grep -q "$TOKEN" "$W/o10"
 finish
