@@ -96,7 +96,7 @@ for i in range(runs):
     wait_exit()
     t.append((time.perf_counter() - s) * 1e6)
 call("sandbox.destroy", {"sessionId": "bench"})
-a.close(); p.wait()
+f.close(); a.close(); p.wait()
 print(int(statistics.median(t)))
 PY
 )
