@@ -106,6 +106,9 @@ http_close_after_write(struct px_conn *c)
 		bufferevent_disable(c->http->ubev, EV_READ);
 	if (evbuffer_get_length(bufferevent_get_output(c->cbev)) == 0)
 		px_conn_free(c);
+	else
+		/* the write callback frees c once the answer is out */
+		bufferevent_enable(c->cbev, EV_WRITE);
 }
 
 /* An answer of our own (4xx/5xx), then close. */
@@ -242,10 +245,13 @@ http_pump_request(struct px_conn *c)
 		if (res == HTTP_CHUNK_DONE)
 			h->req_done = 1;
 	}
-	if (h->req_done) {
-		bufferevent_disable(c->cbev, EV_READ);
+	if (h->req_done)
+		/*
+		 * Reading goes on (a pipelined next head waits in the input,
+		 * bounded by its watermark): no epoll_ctl(2) per request.
+		 */
 		h->client_paused = 0;
-	} else if (evbuffer_get_length(out) > PX_HIGH_WATER) {
+	else if (evbuffer_get_length(out) > PX_HIGH_WATER) {
 		bufferevent_disable(c->cbev, EV_READ);
 		h->client_paused = 1;
 	}
@@ -265,7 +271,7 @@ http_forward_start(struct px_conn *c)
 	h->resp_sent = 0;
 	h->keep = h->req.keep_alive;
 	http_forward_head(c);
-	bufferevent_enable(h->ubev, EV_READ | EV_WRITE);
+	bufferevent_enable(h->ubev, EV_READ);
 	if (!h->req_done) {
 		bufferevent_enable(c->cbev, EV_READ);
 		if (http_pump_request(c) == -1) {
@@ -273,8 +279,8 @@ http_forward_start(struct px_conn *c)
 			    "request body");
 			return;
 		}
-	} else
-		bufferevent_disable(c->cbev, EV_READ);
+	}
+	px_bev_flush(h->ubev);
 }
 
 /* Response head fields to the client; hop-by-hop ones dropped. */
@@ -419,6 +425,7 @@ http_upstream_read(struct bufferevent *bev, void *arg)
 {
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
+	int	 r;
 
 	(void)bev;
 	if (c->state != HS_FORWARD) {
@@ -427,12 +434,16 @@ http_upstream_read(struct bufferevent *bev, void *arg)
 			http_drop_upstream(h);
 		return;
 	}
-	if (h->resp_state == RS_HEAD && http_response_head(c) != 0)
+	if (h->resp_state == RS_HEAD && (r = http_response_head(c)) != 0) {
+		if (r == 1)	/* interim heads may have been forwarded */
+			px_bev_flush(c->cbev);
 		return;
+	}
 	if (h->resp_state == RS_BODY && http_pump_response(c) == -1) {
 		px_conn_free(c);
 		return;
 	}
+	px_bev_flush(c->cbev);
 	if (h->resp_state == RS_DONE) {
 		/* anything after the response: upstream is not reusable */
 		if (evbuffer_get_length(bufferevent_get_input(h->ubev)) > 0)
@@ -447,7 +458,8 @@ http_upstream_write(struct bufferevent *bev, void *arg)
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
 
-	(void)bev;
+	/* drained: later output is written by px_bev_flush() again */
+	bufferevent_disable(bev, EV_WRITE);
 	if (c->state == HS_FORWARD && h->client_paused &&
 	    evbuffer_get_length(bufferevent_get_output(h->ubev)) <
 	    PX_HIGH_WATER / 2) {
@@ -473,6 +485,7 @@ http_upstream_event(struct bufferevent *bev, short what, void *arg)
 	    h->resp_body == HTTP_BODY_CLOSE) {
 		/* the end of a read-until-close body */
 		(void)http_pump_response(c);
+		px_bev_flush(c->cbev);
 		h->resp_state = RS_DONE;
 		h->ukeep = 0;
 		h->keep = 0;
@@ -516,6 +529,7 @@ http_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
 	h->ubev = bufferevent_socket_new(px_base, fd, 0);
 	if (h->ubev == NULL)
 		fatalx("bufferevent_socket_new");
+	bufferevent_disable(h->ubev, EV_WRITE);	/* px_bev_flush() */
 	bufferevent_setcb(h->ubev, http_upstream_read, http_upstream_write,
 	    http_upstream_event, c);
 	snprintf(h->uhost, sizeof(h->uhost), "%s", c->host);
@@ -558,7 +572,8 @@ http_request(struct px_conn *c)
 	http_drop_upstream(h);
 	c->state = HS_DIAL;
 	bufferevent_disable(c->cbev, EV_READ);
-	c->dial = px_dial(c->s, c->host, c->port, http_dialed, c);
+	c->dial = px_dial(c->s, c->host, c->port,
+	    r->form == HTTP_FORM_AUTHORITY, http_dialed, c);
 }
 
 static void
@@ -575,13 +590,16 @@ http_client_read(struct bufferevent *bev, void *arg)
 	while (c->state == HS_HEAD) {
 		/* untrusted: a request head from the sandbox */
 		len = evbuffer_get_length(in);
-		if (len == 0)
+		if (len == 0) {
+			bufferevent_enable(bev, EV_READ);
 			break;
+		}
 		if (len > HTTP_HEAD_MAX)
 			len = HTTP_HEAD_MAX;
 		p = evbuffer_pullup(in, (ssize_t)len);
 		switch (http_head_scan(p, len, &hl)) {
 		case HTTP_SCAN_MORE:
+			bufferevent_enable(bev, EV_READ);
 			h->in_read = 0;
 			return;
 		case HTTP_SCAN_ERROR:
@@ -613,8 +631,10 @@ http_client_read(struct bufferevent *bev, void *arg)
 		return;
 	}
 	h->in_read = 0;
-	if (c->state == HS_FORWARD)
+	if (c->state == HS_FORWARD) {
+		px_bev_flush(h->ubev);
 		http_exchange_done(c);
+	}
 }
 
 static void
@@ -623,6 +643,8 @@ http_client_write(struct bufferevent *bev, void *arg)
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
 
+	/* drained: later output is written by px_bev_flush() again */
+	bufferevent_disable(bev, EV_WRITE);
 	if (c->state == HS_CLOSING) {
 		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 			px_conn_free(c);
@@ -650,6 +672,15 @@ http_client_event(struct bufferevent *bev, short what, void *arg)
 		h->keep = 0;
 		return;
 	}
+	if ((what & BEV_EVENT_TIMEOUT) && c->state == HS_FORWARD &&
+	    h->req_done)
+		/*
+		 * Reading stays on while the upstream answers, so its
+		 * handshake timeout can fire during a slow response: not
+		 * the client's fault.  libevent stopped reading; the end
+		 * of the exchange starts it again.
+		 */
+		return;
 	px_conn_free(c);
 }
 
@@ -662,5 +693,18 @@ px_http_accept(struct px_session *s, int fd)
 	c->state = HS_HEAD;
 	bufferevent_setcb(c->cbev, http_client_read, http_client_write,
 	    http_client_event, c);
-	bufferevent_enable(c->cbev, EV_READ);
+	/* bounds what a pipelining client can make us buffer */
+	bufferevent_setwatermark(c->cbev, EV_READ, 0, PX_HIGH_WATER);
+	switch (px_conn_read_now(c)) {
+	case -1:
+		px_conn_free(c);
+		break;
+	case 0:
+		bufferevent_enable(c->cbev, EV_READ);
+		break;
+	default:
+		/* it enables reading itself while the head is incomplete */
+		http_client_read(c->cbev, c);
+		break;
+	}
 }

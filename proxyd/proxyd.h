@@ -83,6 +83,16 @@ struct px_conn {
 /* conn.c */
 struct px_conn *px_conn_new(struct px_session *, enum px_conn_kind, int fd);
 void	 px_conn_free(struct px_conn *);
+/*
+ * Read what the client sent already, without waiting for an event: 1
+ * bytes added to the input, 0 nothing yet, -1 EOF or error.
+ */
+int	 px_conn_read_now(struct px_conn *);
+/*
+ * Write a bufferevent's output now; only what would block is left to
+ * its write event (bufferevents here keep EV_WRITE disabled otherwise).
+ */
+void	 px_bev_flush(struct bufferevent *);
 /* Close every handshake/forwarding connection of a session. */
 void	 px_conn_close_all(struct px_session *);
 /*
@@ -113,8 +123,9 @@ typedef void (*px_dial_cb)(int fd, enum px_dial_status, const char *reason,
     void *arg);
 struct px_dial;
 
+/* tunnel: the fd will go to px_tunnel_start() (the callback's duty). */
 struct px_dial *px_dial(struct px_session *, const char *host, uint16_t port,
-	    px_dial_cb cb, void *arg);
+	    int tunnel, px_dial_cb cb, void *arg);
 void	 px_dial_cancel(struct px_dial *);
 
 /*
