@@ -134,6 +134,11 @@ void	 px_dial_cancel(struct px_dial *);
  * client already sent past its request that must reach the upstream
  * first.  label: "host:port" for the close log line.
  */
+/*
+ * The one registration of a tunnel's socket, from the dial's connect to
+ * the close (resolve.c uses it for the connect so it can be handed over).
+ */
+#define PX_TUNNEL_EV	(EV_READ | EV_WRITE | EV_CLOSED | EV_ET | EV_PERSIST)
 void	 px_tunnel_start(struct px_session *, int client, int upstream,
 	    const void *pending, size_t npending, const char *label);
 void	 px_tunnel_close_all(struct px_session *);

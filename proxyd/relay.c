@@ -11,7 +11,12 @@
  * writing, registered once for the tunnel's life: no epoll_ctl(2) while
  * bytes flow, however often a direction stalls.  Edge-triggered means an
  * edge must never be lost, so readiness is remembered per direction and a
- * side is only considered not ready after it answered EAGAIN.
+ * side is only considered not ready after it answered EAGAIN, or after a
+ * read that provably emptied it: fewer bytes than the (empty) pipe has
+ * slots cannot have filled the pipe, so the socket had no more queued;
+ * bytes arriving later raise a new edge.  A FIN already seen (EV_CLOSED)
+ * is read to its end of file all the same.  This spares the EAGAIN read
+ * after each small message, the common case of TLS and interactive use.
  *
  * Each direction is a tiny state machine: pipe holds bytes → splice them
  * out while the destination is writable; pipe empty → splice in while the
@@ -41,8 +46,9 @@ struct px_dir {
 	int		 pipe[2];	/* -1: none held */
 	size_t		 inpipe;	/* bytes in the pipe */
 	uint64_t	 bytes;		/* delivered to "to" */
-	int		 can_read;	/* from: no EAGAIN since its edge */
+	int		 can_read;	/* from: not drained since its edge */
 	int		 can_write;	/* to: no EAGAIN since its edge */
+	int		 rdhup;		/* from: its FIN is queued */
 	int		 eof;
 	int		 done;
 };
@@ -52,8 +58,8 @@ struct px_tunnel {
 	struct px_session	*s;
 	int			 client;
 	int			 upstream;
-	struct event		*cev;	/* client: read and write, ET */
-	struct event		*uev;	/* upstream: read and write, ET */
+	struct event		*cev;	/* client: PX_TUNNEL_EV */
+	struct event		*uev;	/* upstream: PX_TUNNEL_EV */
 	struct px_dir		 out;	/* client -> upstream */
 	struct px_dir		 in;	/* upstream -> client */
 	char			*label;
@@ -61,6 +67,8 @@ struct px_tunnel {
 
 static int	px_pool[PX_PIPE_POOL][2];
 static int	px_npool;
+/* the fewest slots of any pipe made: reads below this emptied a socket */
+static size_t	px_pipe_slots = PX_PIPE_SIZE;
 
 static int
 pipe_get(int p[2])
@@ -71,10 +79,16 @@ pipe_get(int p[2])
 		p[1] = px_pool[px_npool][1];
 		return 0;
 	}
+	int	 sz;
+
 	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) == -1)
 		return -1;
 	/* a larger pipe means fewer splice calls per GiB; best effort */
-	(void)fcntl(p[1], F_SETPIPE_SZ, PX_PIPE_SIZE);
+	if ((sz = fcntl(p[1], F_SETPIPE_SZ, PX_PIPE_SIZE)) == -1 &&
+	    (sz = fcntl(p[1], F_GETPIPE_SZ)) == -1)
+		sz = 0;		/* unknown: never assume a socket empty */
+	if ((size_t)sz / (size_t)sysconf(_SC_PAGESIZE) < px_pipe_slots)
+		px_pipe_slots = (size_t)sz / (size_t)sysconf(_SC_PAGESIZE);
 	return 0;
 }
 
@@ -189,8 +203,10 @@ pump(struct px_tunnel *t, struct px_dir *d)
 			}
 			return 0;
 		}
-		if (!d->can_read)
+		if (!d->can_read) {
+			pipe_put(d->pipe);	/* idle: hold no pipe */
 			return 0;
+		}
 		if (d->pipe[0] == -1 && pipe_get(d->pipe) == -1) {
 			log_warn("pipe");
 			return -1;
@@ -208,6 +224,8 @@ pump(struct px_tunnel *t, struct px_dir *d)
 		}
 		if (n == 0)
 			d->eof = 1;
+		else if ((size_t)n < px_pipe_slots && !d->rdhup)
+			d->can_read = 0;	/* emptied (see the top) */
 		d->inpipe = (size_t)n;
 	}
 	return 1;
@@ -221,13 +239,17 @@ tunnel_cb(int fd, short ev, void *arg)
 
 	/* remember the edges: they are reported once */
 	if (fd == t->client) {
-		if (ev & EV_READ)
+		if (ev & (EV_READ | EV_CLOSED))
 			t->out.can_read = 1;
+		if (ev & EV_CLOSED)
+			t->out.rdhup = 1;
 		if (ev & EV_WRITE)
 			t->in.can_write = 1;
 	} else {
-		if (ev & EV_READ)
+		if (ev & (EV_READ | EV_CLOSED))
 			t->in.can_read = 1;
+		if (ev & EV_CLOSED)
+			t->in.rdhup = 1;
 		if (ev & EV_WRITE)
 			t->out.can_write = 1;
 	}
@@ -285,10 +307,8 @@ px_tunnel_start(struct px_session *s, int client, int upstream,
 	 */
 	t->out.can_write = 1;
 	t->in.can_read = 1;
-	t->cev = event_new(px_base, client, EV_READ | EV_WRITE | EV_ET |
-	    EV_PERSIST, tunnel_cb, t);
-	t->uev = event_new(px_base, upstream, EV_READ | EV_WRITE | EV_ET |
-	    EV_PERSIST, tunnel_cb, t);
+	t->cev = event_new(px_base, client, PX_TUNNEL_EV, tunnel_cb, t);
+	t->uev = event_new(px_base, upstream, PX_TUNNEL_EV, tunnel_cb, t);
 	if (t->cev == NULL || t->uev == NULL ||
 	    event_add(t->cev, NULL) == -1 || event_add(t->uev, NULL) == -1)
 		fatalx("tunnel events");

@@ -125,7 +125,7 @@ dial_connected(int fd, short ev, void *arg)
 	 * EPOLLERR, which libevent reports as read and write.  Readable
 	 * too (an error, or a server that spoke first): ask the socket.
 	 */
-	else if ((ev & EV_READ) &&
+	else if ((ev & (EV_READ | EV_CLOSED)) &&
 	    getsockopt(d->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
 		err = errno;
 	if (err == 0) {
@@ -167,8 +167,8 @@ dial_next(struct px_dial *d)
 		    sizeof(one));
 		if (connect(d->fd, (struct sockaddr *)&d->addrs[d->cur],
 		    d->lens[d->cur]) == 0 || errno == EINPROGRESS) {
-			d->conn_ev = event_new(px_base, d->fd, EV_READ |
-			    EV_WRITE | EV_ET | EV_PERSIST, dial_connected, d);
+			d->conn_ev = event_new(px_base, d->fd, PX_TUNNEL_EV,
+			    dial_connected, d);
 			if (d->conn_ev == NULL ||
 			    event_add(d->conn_ev, &tv) == -1)
 				fatalx("connect event");
