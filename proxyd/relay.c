@@ -49,6 +49,7 @@ struct px_dir {
 	int		 can_read;	/* from: not drained since its edge */
 	int		 can_write;	/* to: no EAGAIN since its edge */
 	int		 rdhup;		/* from: its FIN is queued */
+	int		 unsure;	/* from: edges were missed, see start */
 	int		 eof;
 	int		 done;
 };
@@ -218,13 +219,15 @@ pump(struct px_tunnel *t, struct px_dir *d)
 				/* idle: hold no pipe */
 				pipe_put(d->pipe);
 				d->can_read = 0;
+				d->unsure = 0;
 				return 0;
 			}
 			return -1;
 		}
 		if (n == 0)
 			d->eof = 1;
-		else if ((size_t)n < px_pipe_slots && !d->rdhup)
+		else if ((size_t)n < px_pipe_slots && !d->rdhup &&
+		    !d->unsure)
 			d->can_read = 0;	/* emptied (see the top) */
 		d->inpipe = (size_t)n;
 	}
@@ -299,14 +302,16 @@ px_tunnel_start(struct px_session *s, int client, int upstream,
 		t->out.inpipe = npending;
 	}
 	/*
-	 * The upstream's connect edge went to the dial's event, which hands
+	 * The upstream's edges so far went to the dial's event, which hands
 	 * its registration over to ours (resolve.c): take the upstream as
-	 * writable and possibly readable (a server may speak first); the
-	 * first pump finds out.  The client socket is registered afresh,
-	 * which reports it writable at once: that edge runs the first pump.
+	 * writable and possibly readable, even at its FIN (a server may
+	 * speak first, or speak and close), so the first pump reads it to
+	 * EAGAIN or EOF.  The client socket is registered afresh, which
+	 * reports its state at once: that edge runs the first pump.
 	 */
 	t->out.can_write = 1;
 	t->in.can_read = 1;
+	t->in.unsure = 1;
 	t->cev = event_new(px_base, client, PX_TUNNEL_EV, tunnel_cb, t);
 	t->uev = event_new(px_base, upstream, PX_TUNNEL_EV, tunnel_cb, t);
 	if (t->cev == NULL || t->uev == NULL ||
