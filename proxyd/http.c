@@ -50,6 +50,7 @@ struct px_http {
 	struct http_request	 req;
 	int			 have_req;
 	struct bufferevent	*ubev;		/* upstream */
+	struct px_reader	 urd;		/* ubev's reading */
 	char			 uhost[256];	/* ubev's target */
 	uint16_t		 uport;
 	int			 ukeep;		/* ubev reusable */
@@ -79,6 +80,7 @@ http_drop_upstream(struct px_http *h)
 	if (h->ubev == NULL)
 		return;
 	fd = bufferevent_getfd(h->ubev);
+	px_reader_free(&h->urd);
 	bufferevent_free(h->ubev);
 	if (fd != -1)
 		close(fd);
@@ -101,9 +103,9 @@ static void
 http_close_after_write(struct px_conn *c)
 {
 	c->state = HS_CLOSING;
-	bufferevent_disable(c->cbev, EV_READ);
+	px_reader_off(&c->rd);
 	if (c->http != NULL && c->http->ubev != NULL)
-		bufferevent_disable(c->http->ubev, EV_READ);
+		px_reader_off(&c->http->urd);
 	if (evbuffer_get_length(bufferevent_get_output(c->cbev)) == 0)
 		px_conn_free(c);
 	else
@@ -203,7 +205,7 @@ http_exchange_done(struct px_conn *c)
 		return;
 	}
 	c->state = HS_HEAD;
-	bufferevent_enable(c->cbev, EV_READ);
+	px_reader_on(&c->rd);
 	if (!h->in_read &&
 	    evbuffer_get_length(bufferevent_get_input(c->cbev)) > 0)
 		http_client_read(c->cbev, c);
@@ -252,7 +254,7 @@ http_pump_request(struct px_conn *c)
 		 */
 		h->client_paused = 0;
 	else if (evbuffer_get_length(out) > PX_HIGH_WATER) {
-		bufferevent_disable(c->cbev, EV_READ);
+		px_reader_off(&c->rd);
 		h->client_paused = 1;
 	}
 	return 0;
@@ -271,9 +273,9 @@ http_forward_start(struct px_conn *c)
 	h->resp_sent = 0;
 	h->keep = h->req.keep_alive;
 	http_forward_head(c);
-	bufferevent_enable(h->ubev, EV_READ);
+	px_reader_on(&h->urd);
 	if (!h->req_done) {
-		bufferevent_enable(c->cbev, EV_READ);
+		px_reader_on(&c->rd);
 		if (http_pump_request(c) == -1) {
 			http_answer(c, 400, NULL, NULL, "malformed chunked "
 			    "request body");
@@ -416,7 +418,7 @@ http_pump_response(struct px_conn *c)
 	}
 	if (h->resp_state == RS_BODY &&
 	    evbuffer_get_length(out) > PX_HIGH_WATER)
-		bufferevent_disable(h->ubev, EV_READ);
+		px_reader_off(&h->urd);
 	return 0;
 }
 
@@ -464,7 +466,7 @@ http_upstream_write(struct bufferevent *bev, void *arg)
 	    evbuffer_get_length(bufferevent_get_output(h->ubev)) <
 	    PX_HIGH_WATER / 2) {
 		h->client_paused = 0;
-		bufferevent_enable(c->cbev, EV_READ);
+		px_reader_on(&c->rd);
 		http_client_read(c->cbev, c);
 	}
 }
@@ -530,8 +532,10 @@ http_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
 	if (h->ubev == NULL)
 		fatalx("bufferevent_socket_new");
 	bufferevent_disable(h->ubev, EV_WRITE);	/* px_bev_flush() */
-	bufferevent_setcb(h->ubev, http_upstream_read, http_upstream_write,
+	bufferevent_setcb(h->ubev, NULL, http_upstream_write,
 	    http_upstream_event, c);
+	px_reader_init(&h->urd, h->ubev, http_upstream_read,
+	    http_upstream_event, c, 0, 0);
 	snprintf(h->uhost, sizeof(h->uhost), "%s", c->host);
 	h->uport = c->port;
 	h->ukeep = 1;
@@ -571,7 +575,7 @@ http_request(struct px_conn *c)
 	}
 	http_drop_upstream(h);
 	c->state = HS_DIAL;
-	bufferevent_disable(c->cbev, EV_READ);
+	px_reader_off(&c->rd);
 	c->dial = px_dial(c->s, c->host, c->port,
 	    r->form == HTTP_FORM_AUTHORITY, http_dialed, c);
 }
@@ -591,7 +595,7 @@ http_client_read(struct bufferevent *bev, void *arg)
 		/* untrusted: a request head from the sandbox */
 		len = evbuffer_get_length(in);
 		if (len == 0) {
-			bufferevent_enable(bev, EV_READ);
+			px_reader_on(&c->rd);
 			break;
 		}
 		if (len > HTTP_HEAD_MAX)
@@ -599,7 +603,7 @@ http_client_read(struct bufferevent *bev, void *arg)
 		p = evbuffer_pullup(in, (ssize_t)len);
 		switch (http_head_scan(p, len, &hl)) {
 		case HTTP_SCAN_MORE:
-			bufferevent_enable(bev, EV_READ);
+			px_reader_on(&c->rd);
 			h->in_read = 0;
 			return;
 		case HTTP_SCAN_ERROR:
@@ -655,7 +659,7 @@ http_client_write(struct bufferevent *bev, void *arg)
 	    h->resp_state == RS_BODY &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) <
 	    PX_HIGH_WATER / 2) {
-		bufferevent_enable(h->ubev, EV_READ);
+		px_reader_on(&h->urd);
 		http_upstream_read(h->ubev, c);
 	}
 }
@@ -691,16 +695,17 @@ px_http_accept(struct px_session *s, int fd)
 
 	c->http = xcalloc(1, sizeof(*c->http));
 	c->state = HS_HEAD;
-	bufferevent_setcb(c->cbev, http_client_read, http_client_write,
-	    http_client_event, c);
-	/* bounds what a pipelining client can make us buffer */
-	bufferevent_setwatermark(c->cbev, EV_READ, 0, PX_HIGH_WATER);
+	bufferevent_setcb(c->cbev, NULL, http_client_write, http_client_event,
+	    c);
+	/* the high water bounds what a pipelining client makes us buffer */
+	px_reader_init(&c->rd, c->cbev, http_client_read, http_client_event, c,
+	    PX_HANDSHAKE_TIMEOUT, PX_HIGH_WATER);
 	switch (px_conn_read_now(c)) {
 	case -1:
 		px_conn_free(c);
 		break;
 	case 0:
-		bufferevent_enable(c->cbev, EV_READ);
+		px_reader_on(&c->rd);
 		break;
 	default:
 		/* it enables reading itself while the head is incomplete */

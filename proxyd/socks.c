@@ -30,7 +30,7 @@ static void
 socks_close_after_write(struct px_conn *c)
 {
 	c->state = SS_CLOSING;
-	bufferevent_disable(c->cbev, EV_READ);
+	px_reader_off(&c->rd);
 	if (evbuffer_get_length(bufferevent_get_output(c->cbev)) == 0)
 		px_conn_free(c);
 	else
@@ -122,7 +122,7 @@ socks_read(struct bufferevent *bev, void *arg)
 	while (c->state == SS_GREETING || c->state == SS_REQUEST) {
 		len = evbuffer_get_length(in);
 		if (len == 0) {
-			bufferevent_enable(bev, EV_READ);
+			px_reader_on(&c->rd);
 			return;
 		}
 		if (len > 600)
@@ -131,7 +131,7 @@ socks_read(struct bufferevent *bev, void *arg)
 		if (c->state == SS_GREETING) {
 			res = socks_greeting_parse(p, len, &used, &noauth);
 			if (res == SOCKS_MORE) {
-				bufferevent_enable(bev, EV_READ);
+				px_reader_on(&c->rd);
 				return;
 			}
 			if (res == SOCKS_ERROR) {
@@ -152,7 +152,7 @@ socks_read(struct bufferevent *bev, void *arg)
 		}
 		res = socks_request_parse(p, len, &used, &r, &rep);
 		if (res == SOCKS_MORE) {
-			bufferevent_enable(bev, EV_READ);
+			px_reader_on(&c->rd);
 			return;
 		}
 		if (res == SOCKS_ERROR) {
@@ -172,7 +172,7 @@ socks_read(struct bufferevent *bev, void *arg)
 			return;
 		}
 		c->state = SS_DIAL;
-		bufferevent_disable(bev, EV_READ);
+		px_reader_off(&c->rd);
 		c->dial = px_dial(c->s, c->host, c->port, 1, socks_dialed, c);
 		return;
 	}
@@ -206,13 +206,15 @@ px_socks_accept(struct px_session *s, int fd)
 	struct px_conn *c = px_conn_new(s, PX_CONN_SOCKS, fd);
 
 	c->state = SS_GREETING;
-	bufferevent_setcb(c->cbev, socks_read, socks_write, socks_event, c);
+	bufferevent_setcb(c->cbev, NULL, socks_write, socks_event, c);
+	px_reader_init(&c->rd, c->cbev, socks_read, socks_event, c,
+	    PX_HANDSHAKE_TIMEOUT, 0);
 	switch (px_conn_read_now(c)) {
 	case -1:
 		px_conn_free(c);
 		break;
 	case 0:
-		bufferevent_enable(c->cbev, EV_READ);
+		px_reader_on(&c->rd);
 		break;
 	default:
 		/* it enables reading itself while a message is incomplete */
