@@ -233,18 +233,27 @@ START_TEST(t_ping_pong)
 }
 END_TEST
 
-/* 4 MB each way at once, through full pipes and socket buffers. */
+/*
+ * 4 MB each way at once, through full pipes and socket buffers: the
+ * test's ends read through small receive buffers, so the relay's writes
+ * block with its pipes full and it stops and resumes watching its
+ * sources (pause_source()).
+ */
 START_TEST(t_bulk_both_ways)
 {
 	const size_t n = 4 * 1024 * 1024;
 	unsigned char *a = malloc(n), *b = malloc(n), *ga = malloc(n + 1),
 	    *gb = malloc(n + 1);
 	size_t	 wa = 0, wb = 0, ra = 0, rb = 0, i;
-	int	 eofa = 0, eofb = 0;
+	int	 eofa = 0, eofb = 0, small = 32 * 1024;
 	double	 t0 = now();
 	ssize_t	 r;
 
 	ck_assert(a != NULL && b != NULL && ga != NULL && gb != NULL);
+	ck_assert_int_eq(setsockopt(cli, SOL_SOCKET, SO_RCVBUF, &small,
+	    sizeof(small)), 0);
+	ck_assert_int_eq(setsockopt(srv, SOL_SOCKET, SO_RCVBUF, &small,
+	    sizeof(small)), 0);
 	for (i = 0; i < n; i++) {
 		a[i] = (unsigned char)(i * 7);
 		b[i] = (unsigned char)(i * 13 + 1);
