@@ -8,7 +8,7 @@
 #
 #   sh tests/bench/proxy.sh BUILD_DIR
 #
-# Measures (medians of 3 rounds that interleave the proxies): CONNECT bulk
+# Measures (medians of rounds that interleave the proxies): CONNECT bulk
 # throughput (1 GiB through one tunnel) with the proxy's CPU seconds per
 # GiB; absolute-form HTTP requests per second on keep-alive connections
 # (wrk with a Lua script that sets an absolute-form path); new short
@@ -27,7 +27,8 @@ PROXYD=$BUILD/airlock-proxyd
 DRIVE=$BUILD/tests/helpers/px_drive
 PXB=$BUILD/tests/helpers/px_bench
 GIB=1073741824
-ROUNDS=3	# of each measurement, interleaved across the proxies
+BULK_ROUNDS=3	# 1 GiB runs per proxy, interleaved across the proxies
+ROUNDS=5	# wrk and tunnel runs per proxy, likewise
 WRK_SECS=2
 TUN_SECS=2
 SQUID_PORT=33128
@@ -51,10 +52,23 @@ sysctl -q -w net.ipv4.ip_local_reserved_ports="$SQUID_PORT,$TINY_PORT" \
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
 
 cleanup() {
-	for f in "$T"/*.pid; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	pids=
+	for f in "$T"/*.pid "$T"/*.pid2; do
+		[ -f "$f" ] && pids="$pids $(cat "$f")"
 	done
+	kill $pids 2>/dev/null
 	exec 7>&- 8>&- 2>/dev/null
+	# a run right after this one needs the comparison proxies' ports
+	i=0
+	while [ $i -lt 50 ]; do
+		alive=
+		for p in $pids; do
+			kill -0 "$p" 2>/dev/null && alive=1
+		done
+		[ -z "$alive" ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
 	[ -n "$OLD_RANGE" ] &&
 	    sysctl -q -w net.ipv4.ip_local_port_range="$OLD_RANGE" 2>/dev/null
 	[ -n "$OLD_TW" ] && sysctl -q -w net.ipv4.tcp_tw_reuse="$OLD_TW" \
@@ -177,10 +191,11 @@ request = function()
 end
 EOF
 
-# Rounds interleave the proxies (direct, proxyd, squid, ... then again),
-# and each figure is the median of its rounds: on a shared host the load
-# drifts over a run, and a ratio of two figures taken minutes apart
-# would measure the drift as much as the proxies.
+# Each kind of measurement runs in rounds that interleave the proxies
+# (direct, proxyd, squid, ... then again), and each figure is the median
+# of its rounds: on a shared host the load drifts over a run, and a ratio
+# of two figures taken minutes apart would measure the drift as much as
+# the proxies.
 wrk_rps() {	# wrk_rps PROXY: keep-alive requests/s for one round
 	command -v wrk >/dev/null 2>&1 || { echo 0; return; }
 	if [ "$1" = direct ]; then
@@ -200,27 +215,35 @@ for p in $PROXIES; do
 	: >"$T/rps.$p"
 	: >"$T/tps.$p"
 done
-i=0
-while [ $i -lt $ROUNDS ]; do
-	for p in $PROXIES; do
-		port=$(port_of $p)
-		pid=$(pid_of $p)
-		# bulk
-		c0=0
-		[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
-		"$PXB" bulk "$port" "$SINK" $GIB | awk '{print $2}' \
-		    >>"$T/bulk.$p"
-		[ -n "$pid" ] &&
-		    echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$p"
-		# keep-alive absolute-form requests
-		wrk_rps $p >>"$T/rps.$p"
-		# new short tunnels
-		"$PXB" tunnels "$port" "$ECHO" $TUN_SECS 4 |
-		    awk '{ printf "%d\n", $1 / $2 }' >>"$T/tps.$p"
-		sleep 1
+# rounds N ROUND_FN: N rounds of ROUND_FN PROXY over all the proxies
+rounds() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		for p in $PROXIES; do
+			"$2" $p
+		done
+		i=$((i + 1))
 	done
-	i=$((i + 1))
-done
+}
+bulk_round() {
+	pid=$(pid_of $1)
+	c0=0
+	[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
+	"$PXB" bulk "$(port_of $1)" "$SINK" $GIB | awk '{print $2}' \
+	    >>"$T/bulk.$1"
+	[ -n "$pid" ] && echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$1"
+}
+wrk_round() {
+	wrk_rps $1 >>"$T/rps.$1"
+}
+tunnels_round() {
+	"$PXB" tunnels "$(port_of $1)" "$ECHO" $TUN_SECS 4 |
+	    awk '{ printf "%d\n", $1 / $2 }' >>"$T/tps.$1"
+	sleep 1		# let TIME_WAIT and the accept queues settle
+}
+rounds $BULK_ROUNDS bulk_round
+rounds $ROUNDS wrk_round
+rounds $ROUNDS tunnels_round
 
 printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
 printf '|---|---|---|---|---|---|---|\n'
@@ -289,7 +312,7 @@ cat <<EOF
 
 Host: $(nproc) CPUs, $(uname -r), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
 Commands (px_bench is tests/helpers/px_bench.c, the proxy port is P):
-- each figure but idle: median of $ROUNDS rounds, the proxies interleaved within each round
+- each figure but idle: median of $ROUNDS rounds ($BULK_ROUNDS for bulk), the proxies interleaved within each round
 - bulk: \`px_bench bulk P SINK_PORT $GIB\`; CPU = utime+stime of the proxy's process tree
 - keep-alive: \`PX_TARGET=http://127.0.0.1:ORIGIN/ wrk -t1 -c32 -d${WRK_SECS}s -s abs.lua http://127.0.0.1:P/\` (direct: the same with PX_TARGET=/ on the origin)
 - tunnels: \`px_bench tunnels P ECHO_PORT $TUN_SECS 4\` (CONNECT, 1-byte echo, close; 4 threads)
