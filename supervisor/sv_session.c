@@ -19,7 +19,10 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
+
+#include <linux/magic.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -558,6 +561,33 @@ exec_timeout_cb(evutil_socket_t fd, short ev, void *arg)
 
 /* ---- memory watchdog ---- */
 
+/*
+ * What the session's own tmpfs mounts hold: RAM that no process's RSS
+ * shows (a file written to /tmp stays after its writer exits).  Seen
+ * through /proc/<pid>/root of a command inside, which resolves in the
+ * sandbox's mount tree; init is not dumpable, the commands are.  Only a
+ * tmpfs is counted, whatever a path turns out to be.
+ */
+static uint64_t
+session_tmpfs(struct sv_session *s, const char *pid)
+{
+	struct statfs	sf;
+	char		path[PATH_MAX];
+	uint64_t	total = 0;
+	size_t		i;
+
+	for (i = 0; s->plan.tmpfs != NULL && s->plan.tmpfs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "/proc/%s/root%s", pid,
+		    s->plan.tmpfs[i]);
+		if (statfs(path, &sf) == -1)
+			return UINT64_MAX;	/* try another pid */
+		if (sf.f_type == TMPFS_MAGIC && sf.f_blocks >= sf.f_bfree)
+			total += (uint64_t)(sf.f_blocks - sf.f_bfree) *
+			    (uint64_t)sf.f_bsize;
+	}
+	return total;
+}
+
 static uint64_t
 session_rss(struct sv_session *s)
 {
@@ -565,7 +595,7 @@ session_rss(struct sv_session *s)
 	struct dirent	*de;
 	char		 path[300], buf[128];
 	struct stat	 st;
-	uint64_t	 total = 0, pages;
+	uint64_t	 total = 0, pages, fs = UINT64_MAX;
 	long		 pagesize = sysconf(_SC_PAGESIZE);
 	int		 fd;
 	ssize_t		 n;
@@ -588,8 +618,12 @@ session_rss(struct sv_session *s)
 		buf[n] = '\0';
 		if (sscanf(buf, "%*u %lu", &pages) == 1)
 			total += pages * (uint64_t)pagesize;
+		if (fs == UINT64_MAX)
+			fs = session_tmpfs(s, de->d_name);
 	}
 	closedir(d);
+	if (fs != UINT64_MAX)
+		total += fs;
 	return total;
 }
 

@@ -23,7 +23,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 68
+plan 70
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -340,6 +340,19 @@ rc=$?
 check "memory: killed with killed{reason:oom} (exit $rc)" \
     [ "$(events "$W/oom.jsonl" killed oom)" -eq 1 ] && [ "$rc" -ne 0 ]
 check "memory: nothing left behind" gone 'airlock-oom-probe'
+
+# Memory held in files on the sandbox's tmpfs mounts is no process's
+# RSS: the watchdog counts them too, and each is capped at the limit.
+run --memory 300M --timeout 30 --events "$W/tmpfs.jsonl" -- sh -c '
+df -k /tmp | tail -1 > tmpfs-size
+head -c 150M /dev/zero > /tmp/f; head -c 100M /dev/zero > /dev/shm/f
+head -c 100M /dev/zero > ~/f; sleep 30' >/dev/null 2>&1
+rc=$?
+size=$(awk '{print $2}' "$W/tmpfs-size" 2>/dev/null)
+check "memory: files in /tmp, /dev/shm and ~ count: killed{reason:oom}" \
+    [ "$(events "$W/tmpfs.jsonl" killed oom)" -eq 1 ] && [ "$rc" -ne 0 ]
+check "memory: the sandbox's /tmp is capped at the limit (${size} KiB)" \
+    [ -n "$size" ] && [ "$size" -le 307200 ]
 
 # Wall time: --timeout 1 on sleep.
 t0=$(date +%s%N)
