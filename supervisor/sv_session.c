@@ -237,13 +237,16 @@ hash_str(const char *a, const char *b)
 	return h;
 }
 
-/* R-L10: deduplicated, so a tool retrying in a loop is one event. */
+/*
+ * R-L10: deduplicated on (action, key), so a tool retrying in a loop is
+ * one event; key is the target unless the caller normalised it.
+ */
 static void
-event_violation(struct sv_session *s, const char *action, const char *target,
-    const char *raw)
+event_violation_key(struct sv_session *s, const char *action,
+    const char *target, const char *key, const char *raw)
 {
 	struct jgen	*j;
-	unsigned	 h = hash_str(action, target), i;
+	unsigned	 h = hash_str(action, key), i;
 
 	for (i = 0; i < s->nviol; i++)
 		if (s->viol_hash[i] == h)
@@ -257,6 +260,13 @@ event_violation(struct sv_session *s, const char *action, const char *target,
 	if (raw != NULL)
 		jgen_kstr(j, "raw", raw);
 	event_end(s, j);
+}
+
+static void
+event_violation(struct sv_session *s, const char *action, const char *target,
+    const char *raw)
+{
+	event_violation_key(s, action, target, target, raw);
 }
 
 void
@@ -333,9 +343,31 @@ update_active(struct sv_session *s)
 
 /* ---- exec output ---- */
 
+/*
+ * A retry loop's lines differ in counters, pids and timestamps: the
+ * dedup key collapses every run of digits, so "attempt 1: Operation not
+ * permitted" and "attempt 2: ..." are one violation.
+ */
+static void
+denial_key(const char *line, char *key, size_t len)
+{
+	size_t	o = 0;
+
+	for (; *line != '\0' && o + 1 < len; line++) {
+		if (*line >= '0' && *line <= '9') {
+			if (o == 0 || key[o - 1] != '#')
+				key[o++] = '#';
+			continue;
+		}
+		key[o++] = *line;
+	}
+	key[o] = '\0';
+}
+
 static void
 scan_denials(struct sv_stream *st, const char *buf, size_t n)
 {
+	char	key[sizeof(st->line)];
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
@@ -351,9 +383,11 @@ scan_denials(struct sv_stream *st, const char *buf, size_t n)
 		if (strstr(st->line, "Operation not permitted") != NULL ||
 		    strstr(st->line, "Permission denied") != NULL ||
 		    strstr(st->line, "EPERM") != NULL ||
-		    strstr(st->line, "Read-only file system") != NULL)
-			event_violation(st->x->s, "os-denied", st->line,
-			    NULL);
+		    strstr(st->line, "Read-only file system") != NULL) {
+			denial_key(st->line, key, sizeof(key));
+			event_violation_key(st->x->s, "os-denied", st->line,
+			    key, NULL);
+		}
 		st->linelen = 0;
 	}
 }

@@ -23,7 +23,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 70
+plan 71
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -411,6 +411,11 @@ n=$(grep -c "Operation not permitted" "$W/viol.err")
 check "violations: 40 identical EPERM lines (stderr had $n) are one event" \
     [ "$n" -eq 40 ] && [ "$(events "$W/viol.jsonl" violation)" -eq 1 ] &&
     grep -q '"type":"violation".*Operation not permitted' "$W/viol.jsonl"
+run --events "$W/viol2.jsonl" -- sh -c 'i=0; while [ $i -lt 30 ]; do
+    echo "retry $i of pid $$: Operation not permitted" >&2; i=$((i + 1));
+    done; echo "open /x: Permission denied" >&2' >/dev/null 2>&1
+check "violations: lines differing only in numbers are one event; another denial is its own" \
+    [ "$(events "$W/viol2.jsonl" violation)" -eq 2 ]
 
 cd /
 finish
