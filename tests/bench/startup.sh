@@ -26,7 +26,8 @@ fi
 run_as() {
 	if [ "$(id -u)" -eq 0 ]; then
 		setpriv --reuid="$U" --regid="$U" --init-groups -- \
-		    env PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp "$@"
+		    env PATH=/usr/local/bin:/usr/bin:/bin \
+		    HOME="$(getent passwd "$U" | cut -d: -f6)" "$@"
 	else
 		"$@"
 	fi
@@ -82,12 +83,16 @@ def wait_exit():
         m = json.loads(f.readline())
         if m.get("method") == "sandbox.event" and m["params"]["type"] == "exit":
             return
-call("sandbox.launch", {"spec": {"sessionId": "bench", "bindMounts":
+r = call("sandbox.launch", {"spec": {"sessionId": "bench", "bindMounts":
      [{"hostPath": ws}], "guestWorkdir": ws}})
+if "error" in r:
+    sys.exit("launch: %s" % r["error"]["message"])
 t = []
 for i in range(runs):
     s = time.perf_counter()
     r = call("sandbox.exec", {"sessionId": "bench", "argv": ["/bin/true"]})
+    if "error" in r:
+        sys.exit("exec: %s" % r["error"]["message"])
     wait_exit()
     t.append((time.perf_counter() - s) * 1e6)
 call("sandbox.destroy", {"sessionId": "bench"})
