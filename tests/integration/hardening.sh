@@ -23,7 +23,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 71
+plan 72
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -181,7 +181,7 @@ check "nothing reached the caller's terminal" [ "$(field pty)" = clean ]
 [ "$(field pty)" = clean ] || diag "$out"
 
 # ---- ptrace (R-L6) ----
-as_user sleep 765431 &
+spawn_user sleep 765431
 SPID=$!
 sleep 0.2
 out=$(run -- sh -c "printf 'host='; $TS ptrace-pid $SPID; \
@@ -193,7 +193,7 @@ check "ptrace: PTRACE_ATTACH to the sandbox's init fails (EPERM)" \
     [ "$(field init)" = EPERM ]
 check "the host process is untouched" kill -0 "$SPID"
 kill "$SPID" 2>/dev/null
-wait "$SPID" 2>/dev/null
+check "the host process is gone after the test" gone '^sleep 765431'
 
 # ---- capabilities and fds (R-L7) ----
 out=$(run -- grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' \
