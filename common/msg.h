@@ -142,10 +142,12 @@ enum msg_type {
 /* MSG_PLAN_OP ops: applied in order, bubblewrap style. */
 enum plan_op {
 	PLAN_OP_BIND = 1,	/* bind source at destination */
-	PLAN_OP_TMPFS,		/* tmpfs at destination */
+	PLAN_OP_TMPFS,		/* tmpfs at destination; a source, when
+				 * not empty, is its size in bytes */
 	PLAN_OP_DIR,		/* mkdir -p destination */
 	PLAN_OP_PROC,		/* new proc at destination */
-	PLAN_OP_DEV,		/* minimal /dev at destination */
+	PLAN_OP_DEV,		/* minimal /dev at destination; a source
+				 * sizes its /dev/shm, as for TMPFS */
 	PLAN_OP_MASK,		/* make destination unreadable (deny-read) */
 	PLAN_OP_REMOUNT_RO,	/* destination read-only (write-protect) */
 	PLAN_OP_SYMLINK,	/* symlink source at destination */

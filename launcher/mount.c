@@ -312,8 +312,23 @@ mount_fs(const char *dst, const char *type, unsigned long flags,
  * instance, a /dev/shm and the usual symlinks.  The tmpfs is ours and
  * fresh, so plain paths beneath it are safe.
  */
+/*
+ * tmpfs options: a sandbox's tmpfs is memory the watchdog's RSS sum
+ * does not see, so the plan caps each one (R-S4); empty: the kernel's
+ * default of half the RAM.
+ */
+static const char *
+tmpfs_opts(char *buf, size_t len, const char *mode, const char *size)
+{
+	if (size == NULL || size[0] == '\0')
+		snprintf(buf, len, "mode=%s", mode);
+	else
+		snprintf(buf, len, "mode=%s,size=%s", mode, size);
+	return buf;
+}
+
 static void
-mount_dev(const char *dst)
+mount_dev(const char *dst, const char *shm_size)
 {
 	static const char *const nodes[] = {
 		"null", "zero", "full", "random", "urandom", "tty",
@@ -324,7 +339,7 @@ mount_dev(const char *dst)
 		{ "/proc/self/fd/2", "stderr" },
 	};
 	struct mount_fdpath	 b;
-	char			*real, path[PATH_MAX], src[64];
+	char			*real, path[PATH_MAX], src[64], opts[64];
 	size_t			 i;
 	int			 fd;
 
@@ -350,7 +365,8 @@ mount_dev(const char *dst)
 		die("devpts on %s", path);
 	snprintf(path, sizeof(path), "%s/shm", real);
 	if (mkdir(path, 0755) == -1 || mount("tmpfs", path, "tmpfs",
-	    MS_NOSUID | MS_NODEV, "mode=1777") == -1)
+	    MS_NOSUID | MS_NODEV, tmpfs_opts(opts, sizeof(opts), "1777",
+	    shm_size)) == -1)
 		die("tmpfs on %s", path);
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", real, links[i][1]);
@@ -478,12 +494,15 @@ mount_file(const struct launch_item *it)
 static void
 mount_op(const struct launch_item *it)
 {
+	char	opts[64];
+
 	switch (it->op) {
 	case PLAN_OP_BIND:
 		mount_bind(it);
 		break;
 	case PLAN_OP_TMPFS:
-		mount_fs(it->dst, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+		mount_fs(it->dst, "tmpfs", MS_NOSUID | MS_NODEV,
+		    tmpfs_opts(opts, sizeof(opts), "0755", it->src));
 		break;
 	case PLAN_OP_DIR:
 		close(mount_mkdir_p(it->dst));
@@ -493,7 +512,7 @@ mount_op(const struct launch_item *it)
 		    NULL);
 		break;
 	case PLAN_OP_DEV:
-		mount_dev(it->dst);
+		mount_dev(it->dst, it->src);
 		break;
 	case PLAN_OP_MASK:
 		mount_mask(it->dst);

@@ -100,6 +100,8 @@ struct sv_plan {
 	char		**env_base;	/* environment set by the plan */
 	int		 listen_http;
 	int		 listen_git;
+	char		**tmpfs;	/* the sandbox's own writable tmpfs
+					 * mounts, counted by the watchdog */
 };
 
 struct sv_plan_ctx {

@@ -383,6 +383,7 @@ sv_plan_free(struct sv_plan *p)
 	free(p->home);
 	free(p->workdir);
 	strv_free(p->env_base);
+	strv_free(p->tmpfs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -401,7 +402,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     struct sv_plan *p, char *err, size_t errlen)
 {
 	struct msgbuf	 b;
-	char		 target[PATH_MAX], *s;
+	char		 target[PATH_MAX], tmpsz[32], *s;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL;
 	size_t		 i, j;
@@ -459,16 +460,36 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
 			    PLAN_OPF_OPTIONAL, sys_dirs[i], sys_dirs[i]);
 	}
+	/*
+	 * R-S4: a tmpfs is RAM the watchdog's RSS sum does not count, so
+	 * each writable one (/tmp, /dev/shm, an unbound $HOME) is capped at
+	 * the memory limit.
+	 */
+	if (spec->limits.memory_bytes > 0)
+		snprintf(tmpsz, sizeof(tmpsz), "%llu",
+		    (unsigned long long)spec->limits.memory_bytes);
+	else
+		tmpsz[0] = '\0';
 	plan_op(p, PLAN_OP_PROC, 0, NULL, "/proc");
-	plan_op(p, PLAN_OP_DEV, 0, NULL, "/dev");
-	plan_op(p, PLAN_OP_TMPFS, 0, NULL, "/tmp");
+	plan_op(p, PLAN_OP_DEV, 0, tmpsz, "/dev");
+	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, "/tmp");
 	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
 
 	/* An empty $HOME unless a bind covers it. */
 	for (i = 0; i < spec->nbinds; i++)
 		if (path_under(home, spec->binds[i].guest_path))
 			home_bound = 1;
-	plan_op(p, PLAN_OP_TMPFS, 0, NULL, home);
+	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, home);
+
+	/* The watchdog counts the tmpfs mounts no bind hides. */
+	p->tmpfs = strv_add(NULL, "/dev/shm");
+	for (i = 0; i < spec->nbinds; i++)
+		if (path_under("/tmp", spec->binds[i].guest_path))
+			break;
+	if (i == spec->nbinds)
+		p->tmpfs = strv_add(p->tmpfs, "/tmp");
+	if (!home_bound)
+		p->tmpfs = strv_add(p->tmpfs, home);
 
 	/* Protected paths: both spellings; never writable (R-S5). */
 	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
