@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Filename rules at creation time (SPEC R-L4), in the sandbox's init.
+ * Each exec loads airlockd's filter with a user-notification listener
+ * (exec.c) and hands the listener here; the filter sends the
+ * write-intent syscalls (sv_seccomp.c).  For each one we copy the path
+ * argument(s) ONCE, open the parent directory as the caller sees it
+ * (through /proc/<pid>/cwd or /proc/<pid>/fd/N), check the canonical
+ * parent joined with the final component against the plan's rules
+ * (common/namerule.c), and then perform the call ourselves on that
+ * parent fd and that copied name: the fd is injected with
+ * SECCOMP_IOCTL_NOTIF_ADDFD, or the result returned.  We never answer
+ * "continue", since the kernel would re-read memory the caller can
+ * change after our check.  A final symlink is followed here (O_NOFOLLOW,
+ * then readlinkat) so that its target is checked too.
+ *
+ * init is confined exactly as the caller (same Landlock domain, mounts,
+ * root, uid, no capabilities), so emulation grants nothing the caller
+ * could not do; the caller's umask is applied, and its flags, modes and
+ * O_CLOEXEC are kept, so tools do not notice.  Paths through /proc/self
+ * and /dev/std* are rewritten to the caller's /proc/<pid>, and nothing
+ * under init's own /proc/1 is touched.  Refusals fail with EACCES and
+ * go up as MSG_VIOLATION.
+ */
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+#include "launcher/launcher.h"
+
+#define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
+#define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
+#define NT_CONFIG_MAX	(1 << 20)
+#define NT_MAX(a, b)	((size_t)(a) > (size_t)(b) ? (size_t)(a) : (size_t)(b))
+
+struct nt_listener {
+	int		 fd;
+	uint32_t	 exec;
+};
+
+/* One call being handled. */
+struct nt_call {
+	int		 lfd;
+	uint64_t	 id;
+	pid_t		 pid;
+	uint32_t	 exec;
+};
+
+/* A path resolved to its parent directory and final component. */
+struct nt_path {
+	int		 dfd;		/* the parent, O_PATH; -1 if none */
+	int		 proc;		/* parent in /proc: magic links */
+	char		 name[NAME_MAX + 2];
+	char		 abs[PATH_MAX + NAME_MAX + 2];
+};
+
+static struct nt_listener	*nt_ls;
+static size_t			 nt_nls;
+static struct namerule_set	*nt_rules;
+static struct seccomp_notif	*nt_req;
+static struct seccomp_notif_resp *nt_resp;
+static struct seccomp_notif_sizes nt_sizes;
+
+void
+notify_setup(const struct launch_plan *plan)
+{
+	const struct launch_item *it;
+
+	if ((nt_rules = namerule_new()) == NULL)
+		die("namerule_new");
+	PLAN_FOREACH(it, plan, MSG_PLAN_WRITE_RULE)
+		if (namerule_add(nt_rules, it->op, it->src, it->dst) == -1)
+			diex("plan: write rule %u \"%s\" is invalid", it->op,
+			    it->src);
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &nt_sizes) == -1)
+		memset(&nt_sizes, 0, sizeof(nt_sizes));
+	nt_req = xcalloc(1, NT_MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
+	nt_resp = xcalloc(1, NT_MAX(sizeof(*nt_resp),
+	    nt_sizes.seccomp_notif_resp));
+}
+
+/* exec child: hand the listener to init over the report socket. */
+int
+notify_pass(int sock, int fd)
+{
+	union {
+		char		buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+	struct msghdr	 mh;
+	struct cmsghdr	*cm;
+	struct iovec	 iov;
+	char		 tag = 'L';
+
+	memset(&mh, 0, sizeof(mh));
+	memset(&u, 0, sizeof(u));
+	iov.iov_base = &tag;
+	iov.iov_len = 1;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof(u.buf);
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/*
+ * init: read an exec child's report: perhaps its listener, then either a
+ * failure record or EOF (the socket closed at a successful execve).
+ */
+ssize_t
+notify_report(int sock, void *fail, size_t len, int *lfd)
+{
+	union {
+		char		buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+	struct msghdr	 mh;
+	struct cmsghdr	*cm;
+	struct iovec	 iov;
+	ssize_t		 n;
+
+	*lfd = -1;
+	for (;;) {
+		memset(&mh, 0, sizeof(mh));
+		iov.iov_base = fail;
+		iov.iov_len = len;
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof(u.buf);
+		if ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		cm = CMSG_FIRSTHDR(&mh);
+		if (n != 1 || cm == NULL || cm->cmsg_type != SCM_RIGHTS ||
+		    cm->cmsg_len != CMSG_LEN(sizeof(int)) || *lfd != -1)
+			return n;
+		memcpy(lfd, CMSG_DATA(cm), sizeof(int));
+	}
+}
+
+void
+notify_add(int fd, uint32_t exec)
+{
+	nt_ls = xreallocarray(nt_ls, nt_nls + 1, sizeof(*nt_ls));
+	nt_ls[nt_nls].fd = fd;
+	nt_ls[nt_nls].exec = exec;
+	nt_nls++;
+}
+
+size_t
+notify_count(void)
+{
+	return nt_nls;
+}
+
+size_t
+notify_pollfds(struct pollfd *pfd)
+{
+	size_t	i;
+
+	for (i = 0; i < nt_nls; i++) {
+		pfd[i].fd = nt_ls[i].fd;
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+	}
+	return nt_nls;
+}
+
+static void
+nt_violation(const struct nt_call *c, const char *action, const char *path)
+{
+	struct msgbuf	b;
+
+	log_debug("exec %u: %s %s refused", c->exec, action, path);
+	if (launch_link.fd == -1)
+		return;
+	msgbuf_init(&b, MSG_VIOLATION);
+	msg_put_u32(&b, c->exec);
+	msg_put_str(&b, action);
+	msg_put_str(&b, path);
+	(void)msg_send(&launch_link, &b, NULL, 0);
+	msgbuf_free(&b);
+}
+
+/* Is the notification still pending?  Then pid was the caller's all along. */
+static int
+nt_valid(const struct nt_call *c)
+{
+	uint64_t id = c->id;
+
+	return ioctl(c->lfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+/*
+ * untrusted: the caller's memory, copied once.  Read page by page, so
+ * that a string ending just before an unmapped page still reads.
+ */
+static int
+nt_read_str(const struct nt_call *c, uint64_t addr, char *buf, size_t len)
+{
+	struct iovec	 l, r[2];
+	size_t		 first;
+	ssize_t		 n;
+	long		 pg = sysconf(_SC_PAGESIZE);
+
+	if (addr == 0)
+		return -EFAULT;
+	first = (size_t)pg - (size_t)(addr % (uint64_t)pg);
+	if (first > len - 1)
+		first = len - 1;
+	l.iov_base = buf;
+	l.iov_len = len - 1;
+	r[0].iov_base = (void *)(uintptr_t)addr;
+	r[0].iov_len = first;
+	r[1].iov_base = (void *)(uintptr_t)(addr + first);
+	r[1].iov_len = len - 1 - first;
+	n = process_vm_readv(c->pid, &l, 1, r, r[1].iov_len ? 2 : 1, 0);
+	if (n <= 0)
+		return errno == ESRCH ? -ESRCH : -EFAULT;
+	if (memchr(buf, '\0', (size_t)n) == NULL)
+		return (size_t)n == len - 1 ? -ENAMETOOLONG : -EFAULT;
+	return 0;
+}
+
+/* The caller's umask, for what it creates (default on failure). */
+static mode_t
+nt_umask(pid_t pid)
+{
+	char	 path[64], buf[512], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 022;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 022;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nUmask:")) == NULL)
+		return 022;
+	return (mode_t)strtoul(p + 7, NULL, 8) & 0777;
+}
+
+/* Map the caller's own /proc and /dev links to its /proc/<pid>. */
+static void
+nt_rewrite(pid_t pid, const char *in, char *out, size_t len)
+{
+	static const struct {
+		const char *from, *to;
+	} map[] = {
+		{ "/proc/self", "" }, { "/proc/thread-self", "" },
+		{ "/dev/fd", "/fd" }, { "/dev/stdin", "/fd/0" },
+		{ "/dev/stdout", "/fd/1" }, { "/dev/stderr", "/fd/2" },
+	};
+	size_t	i, n;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		n = strlen(map[i].from);
+		if (strncmp(in, map[i].from, n) == 0 &&
+		    (in[n] == '\0' || in[n] == '/')) {
+			snprintf(out, len, "/proc/%d%s%s", (int)pid, map[i].to,
+			    in + n);
+			return;
+		}
+	}
+	snprintf(out, len, "%s", in);
+}
+
+static void
+nt_path_close(struct nt_path *t)
+{
+	if (t->dfd != -1)
+		close(t->dfd);
+	t->dfd = -1;
+}
+
+/*
+ * Open the parent of path relative to base ("/proc/<pid>/cwd", the
+ * caller's dirfd "/proc/<pid>/fd/N", or one of ours), or to the root for
+ * an absolute path (the caller's root is ours: chroot is denied).
+ */
+static int
+nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
+{
+	char		 p[PATH_MAX], full[PATH_MAX + 64], self[64];
+	const char	*name;
+	size_t		 n, dl;
+	ssize_t		 r;
+
+	t->dfd = -1;
+	nt_rewrite(pid, path, p, sizeof(p));
+	if ((n = strlen(p)) == 0)
+		return -ENOENT;
+	for (dl = n; dl > 1 && p[dl - 1] == '/'; dl--)
+		;
+	p[dl] = '\0';
+	if ((name = strrchr(p, '/')) == NULL) {
+		name = p;
+		snprintf(full, sizeof(full), "%s", base);
+	} else {
+		snprintf(full, sizeof(full), "%s%s%.*s", p[0] == '/' ? "" :
+		    base, p[0] == '/' ? "" : "/", (int)(name - p + 1), p);
+		name++;
+	}
+	if (*name == '\0')
+		name = ".";
+	if (strlen(name) > NAME_MAX)
+		return -ENAMETOOLONG;
+	snprintf(t->name, sizeof(t->name), "%s%s", name, dl < n ? "/" : "");
+	if ((t->dfd = open(full, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		/* A dirfd that is not open: what the kernel says. */
+		if (errno == ENOENT && p[0] != '/' &&
+		    access(base, F_OK) == -1 && errno == ENOENT)
+			return -EBADF;
+		return -errno;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->dfd);
+	if ((r = readlink(self, t->abs, PATH_MAX)) <= 0) {
+		nt_path_close(t);
+		return -EACCES;
+	}
+	t->abs[r] = '\0';
+	/* Nothing of init's own: it holds the channel and the listeners. */
+	if (strcmp(t->abs, "/proc/1") == 0 ||
+	    strncmp(t->abs, "/proc/1/", 8) == 0) {
+		nt_path_close(t);
+		return -EACCES;
+	}
+	t->proc = strncmp(t->abs, "/proc/", 6) == 0;
+	snprintf(t->abs + r, sizeof(t->abs) - (size_t)r, "%s%s",
+	    r == 1 ? "" : "/", name);
+	return 0;
+}
+
+/* Resolve a path argument of the caller: dirfd, then the string. */
+static int
+nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
+    struct nt_path *t, char *buf, size_t len)
+{
+	char	base[64];
+	int	r;
+
+	t->dfd = -1;
+	if ((r = nt_read_str(c, addr, buf, len)) < 0)
+		return r;
+	if (dirfd == AT_FDCWD)
+		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
+	else if (dirfd >= 0)
+		snprintf(base, sizeof(base), "/proc/%d/fd/%d", (int)c->pid,
+		    dirfd);
+	else if (buf[0] != '/')
+		return -EBADF;
+	/* linkat(fd, "", ..., AT_EMPTY_PATH): the file the fd refers to. */
+	if (empty_ok && buf[0] == '\0')
+		snprintf(buf, len, "%s", base);
+	return nt_resolve(c->pid, base, buf, t);
+}
+
+/* Apply the rules; on a refusal report it and say EACCES. */
+static int
+nt_check(const struct nt_call *c, const char *path, unsigned int flags,
+    const char *action, enum namerule_verdict *vp)
+{
+	enum namerule_verdict v;
+
+	v = namerule_check(nt_rules, path, flags);
+	if (vp != NULL && v == NR_CHECK_CONFIG) {
+		*vp = v;
+		return 0;
+	}
+	if (v == NR_ALLOW)
+		return 0;
+	nt_violation(c, action, path);
+	return -EACCES;
+}
+
+static void
+nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
+{
+	struct seccomp_notif_addfd a;
+
+	if (fd >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.id = id;
+		a.flags = SECCOMP_ADDFD_FLAG_SEND;
+		a.srcfd = (uint32_t)fd;
+		a.newfd_flags = cloexec ? O_CLOEXEC : 0;
+		err = ioctl(lfd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) >= 0 ||
+		    errno == ENOENT ? 1 : -errno;
+		close(fd);
+		if (err == 1)
+			return;
+	}
+	memset(nt_resp, 0, NT_MAX(sizeof(*nt_resp), nt_sizes.seccomp_notif_resp));
+	nt_resp->id = id;
+	nt_resp->error = err;
+	/* ENOENT: the caller was killed meanwhile; nothing to answer. */
+	(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, nt_resp);
+}
+
+/* open, openat, creat. */
+static int
+nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
+    mode_t mode, int *fdp)
+{
+	struct nt_path	 t;
+	struct stat	 st;
+	char		 path[PATH_MAX], base[64], got[PATH_MAX];
+	int		 hops, r, fd, of, nb;
+	mode_t		 um = 0, old = 0;
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
+
+	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
+		return r;
+	if (mk)
+		um = nt_umask(c->pid);
+	for (hops = 0;; hops++) {
+		/* O_PATH writes nothing; O_TMPFILE names nothing (linkat
+		 * will, and is checked). */
+		if ((flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))) == 0 &&
+		    (r = nt_check(c, t.abs, 0, (flags & O_CREAT) ?
+		    "file-write-create" : "file-write", NULL)) < 0)
+			break;
+		of = flags | O_CLOEXEC;
+		/* We follow a final symlink ourselves, to check its target;
+		 * in /proc the kernel does (magic links), checked after. */
+		if (!t.proc && !(flags & O_PATH))
+			of |= O_NOFOLLOW;
+		if (t.proc)
+			of &= ~O_TRUNC;
+		/* A FIFO without a reader must not block init. */
+		nb = !(flags & (O_NONBLOCK | O_PATH | O_EXCL));
+		if (nb)
+			of |= O_NONBLOCK;
+		if (!nt_valid(c)) {
+			r = -ENOENT;
+			break;
+		}
+		if (mk)
+			old = umask(um);
+		fd = openat(t.dfd, t.name, of, mode);
+		r = fd == -1 ? -errno : 0;
+		if (mk)
+			umask(old);
+		if (r == -ELOOP && (of & O_NOFOLLOW) && !(flags & O_NOFOLLOW) &&
+		    hops < NT_MAX_HOPS &&
+		    (n = readlinkat(t.dfd, t.name, path, sizeof(path) - 1)) > 0) {
+			path[n] = '\0';
+			snprintf(base, sizeof(base), "/proc/self/fd/%d", t.dfd);
+			fd = t.dfd;
+			r = nt_resolve(c->pid, base, path, &t);
+			close(fd);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (r == -ENXIO && nb) {
+			if ((pid = fork()) == 0) {
+				launch_link.fd = -1;
+				umask(um);
+				fd = openat(t.dfd, t.name, of & ~O_NONBLOCK, mode);
+				nt_reply(c->lfd, c->id, fd == -1 ? -errno : 0, fd,
+				    flags & O_CLOEXEC);
+				_exit(0);
+			}
+			r = pid == -1 ? -EAGAIN : NT_DEFERRED;
+			break;
+		}
+		if (r < 0)
+			break;
+		/* F_SETFL sets only the status flags, all of them from of. */
+		if (nb)
+			(void)fcntl(fd, F_SETFL, of & ~O_NONBLOCK);
+		if (t.proc) {
+			/* Where the magic link led: check, then truncate. */
+			snprintf(base, sizeof(base), "/proc/self/fd/%d", fd);
+			if ((n = readlink(base, got, sizeof(got) - 1)) > 0) {
+				got[n] = '\0';
+				if (got[0] == '/' && (r = nt_check(c, got, 0,
+				    "file-write", NULL)) < 0) {
+					close(fd);
+					break;
+				}
+			}
+			if ((flags & O_TRUNC) && fstat(fd, &st) == 0 &&
+			    S_ISREG(st.st_mode) && (flags & O_ACCMODE) !=
+			    O_RDONLY && ftruncate(fd, 0) == -1) {
+				r = -errno;
+				close(fd);
+				break;
+			}
+		}
+		*fdp = fd;
+		break;
+	}
+	nt_path_close(&t);
+	return r;
+}
+
+/* mkdir, mkdirat, mknod, mknodat, symlink, symlinkat. */
+static int
+nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
+    mode_t mode, dev_t dev, uint64_t target)
+{
+	struct nt_path	 t;
+	char		 path[PATH_MAX], tgt[PATH_MAX];
+	int		 r, sym = nr == SYS_symlink || nr == SYS_symlinkat;
+	mode_t		 um = 0, old;
+
+	if (sym && (r = nt_read_str(c, target, tgt, sizeof(tgt))) < 0)
+		return r;
+	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
+		return r;
+	/* A symlink may name a directory: refuse an ancestor of a rule. */
+	if ((r = nt_check(c, t.abs, sym ? NR_F_PREFIX : 0,
+	    "file-write-create", NULL)) < 0)
+		goto out;
+	if (!sym)
+		um = nt_umask(c->pid);
+	if (!nt_valid(c)) {
+		r = -ENOENT;
+		goto out;
+	}
+	old = umask(um);
+	if (sym)
+		r = symlinkat(tgt, t.dfd, t.name);
+	else if (nr == SYS_mkdir || nr == SYS_mkdirat)
+		r = mkdirat(t.dfd, t.name, mode);
+	else
+		r = mknodat(t.dfd, t.name, mode, dev);
+	r = r == -1 ? -errno : 0;
+	umask(old);
+out:
+	nt_path_close(&t);
+	return r;
+}
+
+/*
+ * A rename onto .git/config: read the new file once, check its keys,
+ * and install exactly the bytes checked (a copy, renamed into place), so
+ * that a write through an fd still open on the source cannot follow.
+ */
+static int
+nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
+    unsigned int flags)
+{
+	struct stat	 st;
+	char		 why[128], tmp[64], *buf = NULL;
+	ssize_t		 got = 0, k;
+	int		 fd, r = -EACCES;
+
+	if ((fd = openat(o->dfd, o->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
+		return -errno;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_size > NT_CONFIG_MAX || (flags & RENAME_EXCHANGE))
+		goto refuse;
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (got <= st.st_size && (k = read(fd, buf + got,
+	    (size_t)(st.st_size + 1 - got))) > 0)
+		got += k;
+	if (got > st.st_size ||
+	    namerule_gitconfig_check(buf, (size_t)got, why, sizeof(why)) == -1)
+		goto refuse;
+	close(fd);
+	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
+	if (!nt_valid(c))
+		r = -ENOENT;
+	else if ((fd = openat(n->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+	    O_CLOEXEC, 0600)) == -1)
+		r = -errno;
+	else {
+		r = write(fd, buf, (size_t)got) == got &&
+		    fchmod(fd, st.st_mode & 07777) == 0 ? 0 : -EIO;
+		close(fd);
+		if (r == 0 && renameat2(n->dfd, tmp, n->dfd, n->name,
+		    flags) == -1)
+			r = -errno;
+		if (r != 0)
+			(void)unlinkat(n->dfd, tmp, 0);
+		else if (unlinkat(o->dfd, o->name, 0) == -1)
+			log_warn("exec %u: unlink after config rename", c->exec);
+	}
+	free(buf);
+	return r;
+refuse:
+	close(fd);
+	free(buf);
+	log_debug("exec %u: %s: %s", c->exec, n->abs, got ? why : "not a "
+	    "small regular file");
+	nt_violation(c, "file-rename", n->abs);
+	return -EACCES;
+}
+
+/* link, linkat, rename, renameat, renameat2. */
+static int
+nt_two(const struct nt_call *c, long nr, int odir, uint64_t oaddr,
+    int ndir, uint64_t naddr, unsigned int flags)
+{
+	struct nt_path	 o, n;
+	char		 op[PATH_MAX], np[PATH_MAX];
+	enum namerule_verdict v = NR_ALLOW;
+	int		 r, link = nr == SYS_link || nr == SYS_linkat;
+	const char	*act = link ? "file-write-create" : "file-rename";
+
+	o.dfd = -1;
+	if (link && (flags & ~(unsigned int)(AT_SYMLINK_FOLLOW |
+	    AT_EMPTY_PATH)) != 0)
+		return -EINVAL;
+	if ((r = nt_arg(c, ndir, naddr, 0, &n, np, sizeof(np))) < 0)
+		return r;
+	if ((r = nt_arg(c, odir, oaddr, link && (flags & AT_EMPTY_PATH), &o,
+	    op, sizeof(op))) < 0)
+		goto out;
+	/* A rename or link can bring a whole tree: no ancestor of a rule. */
+	if ((r = nt_check(c, n.abs, NR_F_PREFIX, act, link ? NULL : &v)) < 0 ||
+	    ((flags & RENAME_EXCHANGE) && !link &&
+	    (r = nt_check(c, o.abs, NR_F_PREFIX, act, NULL)) < 0))
+		goto out;
+	if (v == NR_CHECK_CONFIG)
+		r = nt_config(c, &o, &n, flags);
+	else if (!nt_valid(c))
+		r = -ENOENT;
+	else if (link)
+		r = linkat(o.dfd, o.name, n.dfd, n.name,
+		    (flags & AT_EMPTY_PATH) ? AT_SYMLINK_FOLLOW :
+		    (int)(flags & AT_SYMLINK_FOLLOW)) == -1 ? -errno : 0;
+	else
+		r = renameat2(o.dfd, o.name, n.dfd, n.name, flags) == -1 ?
+		    -errno : 0;
+out:
+	nt_path_close(&o);
+	nt_path_close(&n);
+	return r;
+}
+
+static void
+nt_handle(const struct nt_listener *l)
+{
+	struct nt_call	 c;
+	const __u64	*a;
+	long		 nr;
+	int		 r, fd = -1, cloexec = 0;
+
+	memset(nt_req, 0, NT_MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, nt_req) == -1)
+		return;		/* ENOENT: the caller is gone */
+	c.lfd = l->fd;
+	c.id = nt_req->id;
+	c.pid = (pid_t)nt_req->pid;
+	c.exec = l->exec;
+	a = nt_req->data.args;
+	switch ((nr = nt_req->data.nr)) {
+	case SYS_open:
+	case SYS_openat:
+	case SYS_creat:
+		if (nr == SYS_open)
+			r = nt_open(&c, AT_FDCWD, a[0], (int)a[1],
+			    (mode_t)a[2], &fd);
+		else if (nr == SYS_openat)
+			r = nt_open(&c, (int)a[0], a[1], (int)a[2],
+			    (mode_t)a[3], &fd);
+		else
+			r = nt_open(&c, AT_FDCWD, a[0], O_CREAT | O_WRONLY |
+			    O_TRUNC, (mode_t)a[1], &fd);
+		cloexec = nr != SYS_creat &&
+		    (a[nr == SYS_openat ? 2 : 1] & O_CLOEXEC);
+		break;
+	case SYS_mkdir:
+	case SYS_mknod:
+		r = nt_make(&c, nr, AT_FDCWD, a[0], (mode_t)a[1],
+		    (dev_t)(unsigned int)a[2], 0);
+		break;
+	case SYS_mkdirat:
+	case SYS_mknodat:
+		r = nt_make(&c, nr, (int)a[0], a[1], (mode_t)a[2],
+		    (dev_t)(unsigned int)a[3], 0);
+		break;
+	case SYS_symlink:
+		r = nt_make(&c, nr, AT_FDCWD, a[1], 0, 0, a[0]);
+		break;
+	case SYS_symlinkat:
+		r = nt_make(&c, nr, (int)a[1], a[2], 0, 0, a[0]);
+		break;
+	case SYS_link:
+	case SYS_rename:
+		r = nt_two(&c, nr, AT_FDCWD, a[0], AT_FDCWD, a[1], 0);
+		break;
+	case SYS_linkat:
+	case SYS_renameat:
+	case SYS_renameat2:
+		r = nt_two(&c, nr, (int)a[0], a[1], (int)a[2], a[3],
+		    nr == SYS_renameat ? 0 : (unsigned int)a[4]);
+		break;
+	default:
+		r = -ENOSYS;
+		break;
+	}
+	if (r == NT_DEFERRED)
+		return;
+	nt_reply(c.lfd, c.id, fd >= 0 ? 0 : r, fd, cloexec);
+}
+
+/* After poll: serve each ready listener, drop the ones nobody uses. */
+void
+notify_service(const struct pollfd *pfd, size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; i < n && i < nt_nls; i++)
+		if (pfd[i].revents & POLLIN)
+			nt_handle(&nt_ls[i]);
+	for (i = j = 0; i < nt_nls; i++) {
+		if (i < n && (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(pfd[i].revents & POLLIN)) {
+			close(nt_ls[i].fd);
+			continue;
+		}
+		nt_ls[j++] = nt_ls[i];
+	}
+	nt_nls = j;
+}
