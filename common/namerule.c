@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,6 +428,56 @@ out:
 	free(buf);
 	free(comp);
 	return v;
+}
+
+/* ---- path arguments ---- */
+
+int
+namerule_split(int pid, const char *base, const char *path, char *dir,
+    size_t dirlen, char *name, size_t namelen)
+{
+	static const struct {
+		const char *from, *to;
+	} map[] = {
+		{ "/proc/self", "" }, { "/proc/thread-self", "" },
+		{ "/dev/fd", "/fd" }, { "/dev/stdin", "/fd/0" },
+		{ "/dev/stdout", "/fd/1" }, { "/dev/stderr", "/fd/2" },
+	};
+	char		 p[PATH_MAX + 64];
+	const char	*nm;
+	size_t		 i, n, dl;
+	int		 w;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		n = strlen(map[i].from);
+		if (strncmp(path, map[i].from, n) == 0 &&
+		    (path[n] == '\0' || path[n] == '/')) {
+			snprintf(p, sizeof(p), "/proc/%d%s%s", pid, map[i].to,
+			    path + n);
+			break;
+		}
+	}
+	if ((n = strlen(p)) == 0)
+		return -ENOENT;
+	for (dl = n; dl > 1 && p[dl - 1] == '/'; dl--)
+		;
+	p[dl] = '\0';
+	if ((nm = strrchr(p, '/')) == NULL) {
+		nm = p;
+		w = snprintf(dir, dirlen, "%s", base);
+	} else {
+		w = snprintf(dir, dirlen, "%s%s%.*s", p[0] == '/' ? "" : base,
+		    p[0] == '/' ? "" : "/", (int)(nm - p + 1), p);
+		nm++;
+	}
+	if (*nm == '\0')
+		nm = ".";
+	if (strlen(nm) > NAME_MAX || w < 0 || (size_t)w >= dirlen ||
+	    snprintf(name, namelen, "%s%s", nm, dl < n ? "/" : "") >=
+	    (int)namelen)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 /* ---- .git/config ---- */

@@ -74,6 +74,18 @@ enum namerule_verdict namerule_check(const struct namerule_set *,
 size_t	namerule_fold(const char *in, size_t len, char *out);
 
 /*
+ * untrusted: path, a path argument of a sandboxed call, for init's R-L4
+ * handler.  The caller's own links (/proc/self, /proc/thread-self,
+ * /dev/fd, /dev/std*) become /proc/<pid>/..., since init resolving them
+ * would reach its own; then dir gets the directory to open (a relative
+ * path goes beneath base, e.g. "/proc/<pid>/cwd") and name the final
+ * component ("." for "/"; one trailing '/' kept: the kernel's "must be a
+ * directory").  0, or -ENOENT for "", -ENAMETOOLONG.
+ */
+int	namerule_split(int pid, const char *base, const char *path,
+	    char *dir, size_t dirlen, char *name, size_t namelen);
+
+/*
  * untrusted: the whole buffer.  0 if the git config text sets no key
  * that runs code; -1 if it does or does not parse (git would refuse it
  * too), with the offending key or the reason in why.

@@ -95,33 +95,43 @@ notify_setup(const struct launch_plan *plan)
 	    nt_sizes.seccomp_notif_resp));
 }
 
-/* exec child: hand the listener to init over the report socket. */
-int
-notify_pass(int sock, int fd)
-{
+/* A one-fd message on the report socket: len bytes at buf. */
+struct nt_cmsg {
+	struct msghdr	 mh;
+	struct iovec	 iov;
 	union {
 		char		buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr	align;
 	} u;
-	struct msghdr	 mh;
+};
+
+static struct cmsghdr *
+nt_cmsg(struct nt_cmsg *m, void *buf, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	m->iov.iov_base = buf;
+	m->iov.iov_len = len;
+	m->mh.msg_iov = &m->iov;
+	m->mh.msg_iovlen = 1;
+	m->mh.msg_control = m->u.buf;
+	m->mh.msg_controllen = sizeof(m->u.buf);
+	return CMSG_FIRSTHDR(&m->mh);
+}
+
+/* exec child: hand the listener to init over the report socket. */
+int
+notify_pass(int sock, int fd)
+{
+	struct nt_cmsg	 m;
 	struct cmsghdr	*cm;
-	struct iovec	 iov;
 	char		 tag = 'L';
 
-	memset(&mh, 0, sizeof(mh));
-	memset(&u, 0, sizeof(u));
-	iov.iov_base = &tag;
-	iov.iov_len = 1;
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = u.buf;
-	mh.msg_controllen = sizeof(u.buf);
-	cm = CMSG_FIRSTHDR(&mh);
+	cm = nt_cmsg(&m, &tag, 1);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
 	cm->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	return sendmsg(sock, &m.mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 /*
@@ -131,30 +141,19 @@ notify_pass(int sock, int fd)
 ssize_t
 notify_report(int sock, void *fail, size_t len, int *lfd)
 {
-	union {
-		char		buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr	align;
-	} u;
-	struct msghdr	 mh;
+	struct nt_cmsg	 m;
 	struct cmsghdr	*cm;
-	struct iovec	 iov;
 	ssize_t		 n;
 
 	*lfd = -1;
 	for (;;) {
-		memset(&mh, 0, sizeof(mh));
-		iov.iov_base = fail;
-		iov.iov_len = len;
-		mh.msg_iov = &iov;
-		mh.msg_iovlen = 1;
-		mh.msg_control = u.buf;
-		mh.msg_controllen = sizeof(u.buf);
-		if ((n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC)) == -1) {
+		nt_cmsg(&m, fail, len);
+		if ((n = recvmsg(sock, &m.mh, MSG_CMSG_CLOEXEC)) == -1) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		cm = CMSG_FIRSTHDR(&mh);
+		cm = CMSG_FIRSTHDR(&m.mh);
 		if (n != 1 || cm == NULL || cm->cmsg_type != SCM_RIGHTS ||
 		    cm->cmsg_len != CMSG_LEN(sizeof(int)) || *lfd != -1)
 			return n;
@@ -267,31 +266,6 @@ nt_umask(pid_t pid)
 	return (mode_t)strtoul(p + 7, NULL, 8) & 0777;
 }
 
-/* Map the caller's own /proc and /dev links to its /proc/<pid>. */
-static void
-nt_rewrite(pid_t pid, const char *in, char *out, size_t len)
-{
-	static const struct {
-		const char *from, *to;
-	} map[] = {
-		{ "/proc/self", "" }, { "/proc/thread-self", "" },
-		{ "/dev/fd", "/fd" }, { "/dev/stdin", "/fd/0" },
-		{ "/dev/stdout", "/fd/1" }, { "/dev/stderr", "/fd/2" },
-	};
-	size_t	i, n;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		n = strlen(map[i].from);
-		if (strncmp(in, map[i].from, n) == 0 &&
-		    (in[n] == '\0' || in[n] == '/')) {
-			snprintf(out, len, "/proc/%d%s%s", (int)pid, map[i].to,
-			    in + n);
-			return;
-		}
-	}
-	snprintf(out, len, "%s", in);
-}
-
 static void
 nt_path_close(struct nt_path *t)
 {
@@ -308,34 +282,17 @@ nt_path_close(struct nt_path *t)
 static int
 nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 {
-	char		 p[PATH_MAX], full[PATH_MAX + 64], self[64];
-	const char	*name;
-	size_t		 n, dl;
+	char		 full[PATH_MAX + 64], self[64];
 	ssize_t		 r;
+	int		 e;
 
 	t->dfd = -1;
-	nt_rewrite(pid, path, p, sizeof(p));
-	if ((n = strlen(p)) == 0)
-		return -ENOENT;
-	for (dl = n; dl > 1 && p[dl - 1] == '/'; dl--)
-		;
-	p[dl] = '\0';
-	if ((name = strrchr(p, '/')) == NULL) {
-		name = p;
-		snprintf(full, sizeof(full), "%s", base);
-	} else {
-		snprintf(full, sizeof(full), "%s%s%.*s", p[0] == '/' ? "" :
-		    base, p[0] == '/' ? "" : "/", (int)(name - p + 1), p);
-		name++;
-	}
-	if (*name == '\0')
-		name = ".";
-	if (strlen(name) > NAME_MAX)
-		return -ENAMETOOLONG;
-	snprintf(t->name, sizeof(t->name), "%s%s", name, dl < n ? "/" : "");
+	if ((e = namerule_split(pid, base, path, full, sizeof(full), t->name,
+	    sizeof(t->name))) < 0)
+		return e;
 	if ((t->dfd = open(full, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		/* A dirfd that is not open: what the kernel says. */
-		if (errno == ENOENT && p[0] != '/' &&
+		if (errno == ENOENT && path[0] != '/' &&
 		    access(base, F_OK) == -1 && errno == ENOENT)
 			return -EBADF;
 		return -errno;
@@ -353,8 +310,8 @@ nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 		return -EACCES;
 	}
 	t->proc = strncmp(t->abs, "/proc/", 6) == 0;
-	snprintf(t->abs + r, sizeof(t->abs) - (size_t)r, "%s%s",
-	    r == 1 ? "" : "/", name);
+	snprintf(t->abs + r, sizeof(t->abs) - (size_t)r, "%s%.*s",
+	    r == 1 ? "" : "/", (int)strcspn(t->name, "/"), t->name);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,51 @@ START_TEST(t_kinds)
 }
 END_TEST
 
+static const char *
+split(const char *path)
+{
+	static char	out[PATH_MAX + NAME_MAX + 128];
+	char		dir[PATH_MAX + 64], name[NAME_MAX + 2];
+	int		r;
+
+	r = namerule_split(42, "/proc/42/cwd", path, dir, sizeof(dir), name,
+	    sizeof(name));
+	if (r < 0)
+		snprintf(out, sizeof(out), "%d", r);
+	else
+		snprintf(out, sizeof(out), "%s|%s", dir, name);
+	return out;
+}
+
+START_TEST(t_split)
+{
+	char	long_name[NAME_MAX + 8];
+
+	ck_assert_str_eq(split(".env"), "/proc/42/cwd|.env");
+	ck_assert_str_eq(split("a/b/c"), "/proc/42/cwd/a/b/|c");
+	ck_assert_str_eq(split("a/b//"), "/proc/42/cwd/a/|b/");
+	ck_assert_str_eq(split("/w/x"), "/w/|x");
+	ck_assert_str_eq(split("/x"), "/|x");
+	ck_assert_str_eq(split("/"), "/|.");
+	ck_assert_str_eq(split("//"), "/|./");
+	ck_assert_str_eq(split("a/.."), "/proc/42/cwd/a/|..");
+	ck_assert_str_eq(split(""), "-2");		/* ENOENT */
+	/* The caller's own links are its /proc/<pid>, not init's. */
+	ck_assert_str_eq(split("/dev/stdout"), "/proc/42/fd/|1");
+	ck_assert_str_eq(split("/dev/stderr"), "/proc/42/fd/|2");
+	ck_assert_str_eq(split("/dev/fd/63"), "/proc/42/fd/|63");
+	ck_assert_str_eq(split("/proc/self/fd/3"), "/proc/42/fd/|3");
+	ck_assert_str_eq(split("/proc/thread-self/cwd/.env"),
+	    "/proc/42/cwd/|.env");
+	ck_assert_str_eq(split("/proc/self"), "/proc/|42");
+	ck_assert_str_eq(split("/proc/selfish"), "/proc/|selfish");
+	ck_assert_str_eq(split("/dev/stdout2"), "/dev/|stdout2");
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	ck_assert_str_eq(split(long_name), "-36");	/* ENAMETOOLONG */
+}
+END_TEST
+
 static int
 cfg(const char *text)
 {
@@ -284,6 +330,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_fold);
 	tcase_add_test(tc, t_builtin);
 	tcase_add_test(tc, t_kinds);
+	tcase_add_test(tc, t_split);
 	tcase_add_test(tc, t_gitconfig);
 	suite_add_tcase(s, tc);
 	return s;
