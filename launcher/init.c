@@ -200,8 +200,8 @@ init_loop(const struct launch_plan *plan, int sfd)
 
 	for (;;) {
 		/* The channel, signals, then one listener per exec. */
-		if (cap < 2 + notify_count()) {
-			cap = 2 + notify_count() * 2;
+		if (cap < 2 + notify_pollfds(NULL)) {
+			cap = 2 + notify_pollfds(NULL) * 2;
 			pfd = xreallocarray(pfd, cap, sizeof(*pfd));
 		}
 		pfd[0].fd = launch_link.fd;

@@ -1,28 +1,22 @@
 // SPDX-License-Identifier: ISC
 /*
  * Filename rules at creation time (SPEC R-L4), in the sandbox's init.
- * Each exec loads airlockd's filter with a user-notification listener
- * (exec.c) and hands the listener here; the filter sends the
- * write-intent syscalls (sv_seccomp.c).  For each one we copy the path
- * argument(s) ONCE, open the parent directory as the caller sees it
- * (through /proc/<pid>/cwd or /proc/<pid>/fd/N), check the canonical
- * parent joined with the final component against the plan's rules
- * (common/namerule.c), and then perform the call ourselves on that
- * parent fd and that copied name: the fd is injected with
- * SECCOMP_IOCTL_NOTIF_ADDFD, or the result returned.  We never answer
- * "continue", since the kernel would re-read memory the caller can
- * change after our check.  A final symlink is followed here (O_NOFOLLOW,
- * then readlinkat) so that its target is checked too.
- *
- * init is confined exactly as the caller (same Landlock domain, mounts,
- * root, uid, no capabilities), so emulation grants nothing the caller
- * could not do; the caller's umask is applied, and its flags, modes and
- * O_CLOEXEC are kept, so tools do not notice.  Paths through /proc/self
- * and /dev/std* are rewritten to the caller's /proc/<pid>, and nothing
- * under init's own /proc/1 is touched.  Refusals fail with EACCES and
- * go up as MSG_VIOLATION.
+ * Each exec's seccomp listener (exec.c) comes here; airlockd's filter
+ * sends it the write-intent syscalls (sv_seccomp.c).  For each call we
+ * copy the path argument(s) ONCE, open the parent directory as the
+ * caller sees it (/proc/<pid>/cwd, /proc/<pid>/fd/N), check the parent's
+ * canonical path joined with the final component against the plan's
+ * rules (common/namerule.c), then perform the call ourselves on that fd
+ * and that copied name, and inject the fd (SECCOMP_IOCTL_NOTIF_ADDFD) or
+ * return the result.  Never "continue": the kernel would re-read memory
+ * the caller can change after our check.  A final symlink is followed
+ * here (O_NOFOLLOW, readlinkat), so its target is checked too.  init is
+ * confined exactly as the caller (Landlock, mounts, root, uid, no caps):
+ * emulation grants nothing; the caller's umask, flags, modes and
+ * O_CLOEXEC are kept.  Refusals are EACCES and a MSG_VIOLATION.
  */
 #include <sys/ioctl.h>
+#include <sys/param.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -47,7 +41,6 @@
 #define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_CONFIG_MAX	(1 << 20)
-#define NT_MAX(a, b)	((size_t)(a) > (size_t)(b) ? (size_t)(a) : (size_t)(b))
 
 struct nt_listener {
 	int		 fd;
@@ -88,10 +81,9 @@ notify_setup(const struct launch_plan *plan)
 		if (namerule_add(nt_rules, it->op, it->src, it->dst) == -1)
 			diex("plan: write rule %u \"%s\" is invalid", it->op,
 			    it->src);
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &nt_sizes) == -1)
-		memset(&nt_sizes, 0, sizeof(nt_sizes));
-	nt_req = xcalloc(1, NT_MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
-	nt_resp = xcalloc(1, NT_MAX(sizeof(*nt_resp),
+	(void)syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &nt_sizes);
+	nt_req = xcalloc(1, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
+	nt_resp = xcalloc(1, MAX(sizeof(*nt_resp),
 	    nt_sizes.seccomp_notif_resp));
 }
 
@@ -170,18 +162,13 @@ notify_add(int fd, uint32_t exec)
 	nt_nls++;
 }
 
-size_t
-notify_count(void)
-{
-	return nt_nls;
-}
-
+/* pfd NULL: only how many there are. */
 size_t
 notify_pollfds(struct pollfd *pfd)
 {
 	size_t	i;
 
-	for (i = 0; i < nt_nls; i++) {
+	for (i = 0; pfd != NULL && i < nt_nls; i++) {
 		pfd[i].fd = nt_ls[i].fd;
 		pfd[i].events = POLLIN;
 		pfd[i].revents = 0;
@@ -205,61 +192,79 @@ nt_violation(const struct nt_call *c, const char *action, const char *path)
 	msgbuf_free(&b);
 }
 
-/* Is the notification still pending?  Then pid was the caller's all along. */
+/* Still pending?  Then pid was the caller's all along.  0 or -ENOENT. */
 static int
 nt_valid(const struct nt_call *c)
 {
 	uint64_t id = c->id;
 
-	return ioctl(c->lfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+	return ioctl(c->lfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0 ? 0 :
+	    -ENOENT;
 }
 
 /*
- * untrusted: the caller's memory, copied once.  Read page by page, so
- * that a string ending just before an unmapped page still reads.
+ * untrusted: the caller's memory, copied once.  The first read stops at
+ * the page's end (one page to pin, the usual case); a longer string is
+ * read on from there.
  */
 static int
 nt_read_str(const struct nt_call *c, uint64_t addr, char *buf, size_t len)
 {
-	struct iovec	 l, r[2];
-	size_t		 first;
+	struct iovec	 l, r;
+	size_t		 got = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
 	ssize_t		 n;
-	long		 pg = sysconf(_SC_PAGESIZE);
 
 	if (addr == 0)
 		return -EFAULT;
-	first = (size_t)pg - (size_t)(addr % (uint64_t)pg);
-	if (first > len - 1)
-		first = len - 1;
-	l.iov_base = buf;
-	l.iov_len = len - 1;
-	r[0].iov_base = (void *)(uintptr_t)addr;
-	r[0].iov_len = first;
-	r[1].iov_base = (void *)(uintptr_t)(addr + first);
-	r[1].iov_len = len - 1 - first;
-	n = process_vm_readv(c->pid, &l, 1, r, r[1].iov_len ? 2 : 1, 0);
-	if (n <= 0)
-		return errno == ESRCH ? -ESRCH : -EFAULT;
-	if (memchr(buf, '\0', (size_t)n) == NULL)
-		return (size_t)n == len - 1 ? -ENAMETOOLONG : -EFAULT;
-	return 0;
+	while (got < len - 1) {
+		l.iov_base = buf + got;
+		l.iov_len = MIN(pg - (size_t)((addr + got) % pg), len - 1 - got);
+		r.iov_base = (void *)(uintptr_t)(addr + got);
+		r.iov_len = l.iov_len;
+		/* EPERM: a caller that made itself undumpable. */
+		if ((n = process_vm_readv(c->pid, &l, 1, &r, 1, 0)) <= 0)
+			return n == 0 || errno == EFAULT ? -EFAULT : -errno;
+		if (memchr(buf + got, '\0', (size_t)n) != NULL)
+			return 0;
+		got += (size_t)n;
+	}
+	return -ENAMETOOLONG;
 }
 
-/* The caller's umask, for what it creates (default on failure). */
+/*
+ * The caller's umask, for what it creates.  Generating /proc/<pid>/status
+ * is the costly part of a create, so the files stay open (a few, reused
+ * in turn): a pread regenerates them, and one of a task that has gone
+ * fails instead of reading a new task that has its pid.
+ */
 static mode_t
 nt_umask(pid_t pid)
 {
-	char	 path[64], buf[512], *p;
-	ssize_t	 n;
-	int	 fd;
+	static struct {
+		pid_t	pid;
+		int	fd;
+	} cache[8];
+	static unsigned	 next;
+	char		 path[64], buf[256], *p;
+	ssize_t		 n = -1;
+	unsigned	 i;
 
+	for (i = 0; i < 8 && cache[i].pid != pid; i++)
+		;
+	if (i < 8 && (n = pread(cache[i].fd, buf, sizeof(buf) - 1, 0)) > 0)
+		goto parse;
+	if (i == 8)
+		i = next++ % 8;
+	if (cache[i].pid != 0)
+		close(cache[i].fd);
+	cache[i].pid = 0;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((cache[i].fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return 022;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	cache[i].pid = pid;
+	if ((n = pread(cache[i].fd, buf, sizeof(buf) - 1, 0)) <= 0)
 		return 022;
+parse:
 	buf[n] = '\0';
 	if ((p = strstr(buf, "\nUmask:")) == NULL)
 		return 022;
@@ -374,7 +379,7 @@ nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
 		if (err == 1)
 			return;
 	}
-	memset(nt_resp, 0, NT_MAX(sizeof(*nt_resp), nt_sizes.seccomp_notif_resp));
+	memset(nt_resp, 0, MAX(sizeof(*nt_resp), nt_sizes.seccomp_notif_resp));
 	nt_resp->id = id;
 	nt_resp->error = err;
 	/* ENOENT: the caller was killed meanwhile; nothing to answer. */
@@ -417,10 +422,8 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 		nb = !(flags & (O_NONBLOCK | O_PATH | O_EXCL));
 		if (nb)
 			of |= O_NONBLOCK;
-		if (!nt_valid(c)) {
-			r = -ENOENT;
+		if ((r = nt_valid(c)) < 0)
 			break;
-		}
 		if (mk)
 			old = umask(um);
 		fd = openat(t.dfd, t.name, of, mode);
@@ -502,10 +505,8 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 		goto out;
 	if (!sym)
 		um = nt_umask(c->pid);
-	if (!nt_valid(c)) {
-		r = -ENOENT;
+	if ((r = nt_valid(c)) < 0)
 		goto out;
-	}
 	old = umask(um);
 	if (sym)
 		r = symlinkat(tgt, t.dfd, t.name);
@@ -529,7 +530,7 @@ static int
 nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
     unsigned int flags)
 {
-	struct stat	 st;
+	struct stat	 st, cur;
 	char		 why[128], tmp[64], *buf = NULL;
 	ssize_t		 got = 0, k;
 	int		 fd, r = -EACCES;
@@ -540,6 +541,12 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    st.st_size > NT_CONFIG_MAX || (flags & RENAME_EXCHANGE))
 		goto refuse;
+	/* Renaming a file onto itself (or a hard link of it) does nothing. */
+	if (fstatat(n->dfd, n->name, &cur, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    cur.st_dev == st.st_dev && cur.st_ino == st.st_ino) {
+		close(fd);
+		return 0;
+	}
 	buf = xmalloc((size_t)st.st_size + 1);
 	while (got <= st.st_size && (k = read(fd, buf + got,
 	    (size_t)(st.st_size + 1 - got))) > 0)
@@ -549,8 +556,8 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 		goto refuse;
 	close(fd);
 	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
-	if (!nt_valid(c))
-		r = -ENOENT;
+	if ((r = nt_valid(c)) < 0)
+		;
 	else if ((fd = openat(n->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
 	    O_CLOEXEC, 0600)) == -1)
 		r = -errno;
@@ -604,8 +611,8 @@ nt_two(const struct nt_call *c, long nr, int odir, uint64_t oaddr,
 		goto out;
 	if (v == NR_CHECK_CONFIG)
 		r = nt_config(c, &o, &n, flags);
-	else if (!nt_valid(c))
-		r = -ENOENT;
+	else if ((r = nt_valid(c)) < 0)
+		;
 	else if (link)
 		r = linkat(o.dfd, o.name, n.dfd, n.name,
 		    (flags & AT_EMPTY_PATH) ? AT_SYMLINK_FOLLOW :
@@ -625,9 +632,9 @@ nt_handle(const struct nt_listener *l)
 	struct nt_call	 c;
 	const __u64	*a;
 	long		 nr;
-	int		 r, fd = -1, cloexec = 0;
+	int		 r, fd = -1, flags = 0, k, dfd;
 
-	memset(nt_req, 0, NT_MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
+	memset(nt_req, 0, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
 	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, nt_req) == -1)
 		return;		/* ENOENT: the caller is gone */
 	c.lfd = l->fd;
@@ -635,47 +642,49 @@ nt_handle(const struct nt_listener *l)
 	c.pid = (pid_t)nt_req->pid;
 	c.exec = l->exec;
 	a = nt_req->data.args;
-	switch ((nr = nt_req->data.nr)) {
+	/* The *at forms take a dirfd first: k is where the rest starts. */
+	nr = nt_req->data.nr;
+	k = nr == SYS_openat || nr == SYS_mkdirat || nr == SYS_mknodat ||
+	    nr == SYS_linkat || nr == SYS_renameat || nr == SYS_renameat2;
+	dfd = k ? (int)a[0] : AT_FDCWD;
+	switch (nr) {
 	case SYS_open:
 	case SYS_openat:
 	case SYS_creat:
-		if (nr == SYS_open)
-			r = nt_open(&c, AT_FDCWD, a[0], (int)a[1],
-			    (mode_t)a[2], &fd);
-		else if (nr == SYS_openat)
-			r = nt_open(&c, (int)a[0], a[1], (int)a[2],
-			    (mode_t)a[3], &fd);
-		else
-			r = nt_open(&c, AT_FDCWD, a[0], O_CREAT | O_WRONLY |
-			    O_TRUNC, (mode_t)a[1], &fd);
-		cloexec = nr != SYS_creat &&
-		    (a[nr == SYS_openat ? 2 : 1] & O_CLOEXEC);
+		flags = nr == SYS_creat ? O_CREAT | O_WRONLY | O_TRUNC :
+		    (int)a[k + 1];
+		r = nt_open(&c, dfd, a[k], flags, (mode_t)a[nr == SYS_creat ?
+		    1 : k + 2], &fd);
+		break;
+	case SYS_truncate:
+		/* A write by name: open for write (checked), then truncate. */
+		if ((r = nt_open(&c, AT_FDCWD, a[0], O_WRONLY | O_NONBLOCK, 0,
+		    &fd)) == 0) {
+			r = ftruncate(fd, (off_t)a[1]) == -1 ? -errno : 0;
+			close(fd);
+			fd = -1;
+		}
 		break;
 	case SYS_mkdir:
-	case SYS_mknod:
-		r = nt_make(&c, nr, AT_FDCWD, a[0], (mode_t)a[1],
-		    (dev_t)(unsigned int)a[2], 0);
-		break;
 	case SYS_mkdirat:
+	case SYS_mknod:
 	case SYS_mknodat:
-		r = nt_make(&c, nr, (int)a[0], a[1], (mode_t)a[2],
-		    (dev_t)(unsigned int)a[3], 0);
+		r = nt_make(&c, nr, dfd, a[k], (mode_t)a[k + 1],
+		    (dev_t)(unsigned int)a[k + 2], 0);
 		break;
 	case SYS_symlink:
-		r = nt_make(&c, nr, AT_FDCWD, a[1], 0, 0, a[0]);
-		break;
 	case SYS_symlinkat:
-		r = nt_make(&c, nr, (int)a[1], a[2], 0, 0, a[0]);
+		r = nt_make(&c, nr, nr == SYS_symlink ? AT_FDCWD : (int)a[1],
+		    a[nr == SYS_symlink ? 1 : 2], 0, 0, a[0]);
 		break;
 	case SYS_link:
 	case SYS_rename:
-		r = nt_two(&c, nr, AT_FDCWD, a[0], AT_FDCWD, a[1], 0);
-		break;
 	case SYS_linkat:
 	case SYS_renameat:
 	case SYS_renameat2:
-		r = nt_two(&c, nr, (int)a[0], a[1], (int)a[2], a[3],
-		    nr == SYS_renameat ? 0 : (unsigned int)a[4]);
+		r = nt_two(&c, nr, dfd, a[k], k ? (int)a[2] : AT_FDCWD,
+		    a[k ? 3 : 1], nr == SYS_linkat || nr == SYS_renameat2 ?
+		    (unsigned int)a[4] : 0);
 		break;
 	default:
 		r = -ENOSYS;
@@ -683,7 +692,7 @@ nt_handle(const struct nt_listener *l)
 	}
 	if (r == NT_DEFERRED)
 		return;
-	nt_reply(c.lfd, c.id, fd >= 0 ? 0 : r, fd, cloexec);
+	nt_reply(c.lfd, c.id, fd >= 0 ? 0 : r, fd, flags & O_CLOEXEC);
 }
 
 /* After poll: serve each ready listener, drop the ones nobody uses. */

@@ -15,7 +15,8 @@
  * rules and performs the call itself (launcher/notify.c).  Only calls
  * that can create, replace or write a name go there: opens whose flags
  * carry a write bit (compared in the register, so read-only opens never
- * leave the kernel), and every rename, link, symlink, mknod and mkdir.
+ * leave the kernel), and every rename, link, symlink, mknod, mkdir and
+ * truncate (a write by name).
  * openat2 keeps its flags in memory, where a check would race with the
  * caller; it fails with ENOSYS, which libc and runtimes treat as an old
  * kernel and fall back to openat.  unlink and rmdir are not sent: they
@@ -61,10 +62,11 @@ static const char *const deny_eperm[] = {
 	"vhangup", "iopl", "ioperm",
 };
 
-/* Always sent to init: each creates or replaces a name. */
+/* Always sent to init: each creates, replaces or writes a name. */
 static const char *const notify_always[] = {
 	"creat", "mkdir", "mkdirat", "mknod", "mknodat", "symlink",
 	"symlinkat", "link", "linkat", "rename", "renameat", "renameat2",
+	"truncate",
 };
 
 /* Open flags that make an open write-intent (O_TMPFILE without the

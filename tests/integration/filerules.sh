@@ -7,7 +7,7 @@
 # ordinary work (git, make, many small files) is undisturbed, and the
 # emulation is faithful (umask, O_CLOEXEC, O_APPEND, FIFOs, /dev/stderr).
 . "$(dirname "$0")/lib.sh"
-plan 59
+plan 62
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -78,6 +78,15 @@ check "a symlink cannot stand in for .git/hooks" refused \
     'mkdir -p r/.git && ln -s /tmp r/.git/hooks' r/.git/hooks
 check "a symlink to .env, then a write through it, is refused" refused \
     'ln -s .env lnk && echo x > lnk' .env
+
+# A .env that exists (made on the host) is not written either.
+mkdir -p "$W/sub"
+echo secret > "$W/sub/.env"
+chown -R "$TUSER" "$W/sub"
+check "an existing .env cannot be overwritten" \
+    refused 'echo x > sub/.env'
+check "... nor truncated by name" refused 'truncate -s 0 sub/.env'
+check "... and still holds its contents" [ "$(cat "$W/sub/.env")" = secret ]
 
 # git checkout of a commit that holds a .env; tar of an x.pem.
 G="$W/grepo"
