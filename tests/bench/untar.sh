@@ -5,6 +5,8 @@
 # inside each environment (so sandbox start-up is not counted), in one
 # run, as ratios to the unconfined time.
 #   tests/bench/untar.sh BUILD_DIR [RUNS]
+# Environment: UNTAR_DIR, where the workspace is made (default /var/tmp,
+# a disk; /dev/shm shows the per-call cost without the disk's).
 # Rows (median of RUNS rounds, default 5; each round runs every row):
 #   - unconfined: tar on the host, as the same user
 #   - airlock run, full sandbox (seccomp notify: every create goes to init)
@@ -15,7 +17,7 @@
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 RUNS=${2:-5}
-STAGE=$(mktemp -d /var/tmp/airlock-untar.XXXXXX)
+STAGE=$(mktemp -d "${UNTAR_DIR:-/var/tmp}/airlock-untar.XXXXXX")
 chmod 755 "$STAGE"
 cp -R "$BUILD" "$STAGE/build"
 chmod -R a+rX "$STAGE"
@@ -85,4 +87,20 @@ echo "| unconfined (host) | $(ms "$HOST") | 1.00 |"
 echo "| airlock run (filename rules on) | $(ms "$A") | $(ratio "$A") |"
 echo "| airlock run, no notify rules | $(ms "$AN") | $(ratio "$AN") |"
 echo "| bwrap, same binds | $(ms "$BW") | $(ratio "$BW") |"
+
+# The cost of one notified call, beside the kernel's floor for a round
+# trip through a listener (tmpfs /tmp inside, so no disk in the numbers).
+cp "$STAGE/build/tests/helpers/create_bench" "$WS/"
+LAT='mkdir -p /tmp/cb && ./create_bench /tmp/cb 20000'
+L1=$(run_as "$STAGE/build/airlock" run --workspace "$WS" -- sh -c "$LAT" \
+    2>/dev/null | tail -1)
+L0=$(run_as env AIRLOCK_TEST_NO_NOTIFY=1 "$STAGE/build/airlock" run \
+    --workspace "$WS" -- sh -c "$LAT" 2>/dev/null | tail -1)
+FL=$(run_as "$STAGE/build/tests/helpers/notify_floor" 20000 | tail -1)
+echo
+echo "| per call (20,000, tmpfs) | result |"
+echo "|---|---|"
+echo "| airlock, filename rules on | $L1 |"
+echo "| airlock, no notify rules | $L0 |"
+echo "| kernel floor (trivial handler) | $FL |"
 rm -rf "$STAGE"
