@@ -23,6 +23,8 @@ log_init(const char *tag, int debug)
 	log_verbose = debug;
 	if (getenv("AIRLOCK_DEBUG") != NULL)
 		log_verbose = 1;
+	else if (getenv("AIRLOCK_LOG_QUIET") != NULL)
+		log_verbose = -1;
 }
 
 const char *

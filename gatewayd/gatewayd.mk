@@ -7,3 +7,10 @@ $(BUILD)/airlock-gatewayd: $(GATEWAYD_SRCS:%.c=$(BUILD)/obj/%.o) $(LIBPOLICY) $(
 ifneq ($(GATEWAYD_SRCS),)
 PROGS += $(BUILD)/airlock-gatewayd
 endif
+
+# gw_drive plays airlockd's part in the gateway's own tests: it speaks the
+# message catalogue, so it links libcommon (the generic helper rule links
+# nothing).
+$(BUILD)/tests/helpers/gw_drive: tests/helpers/gw_drive.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -Wextra $(SANFLAGS) -o $@ $< $(LIBCOMMON)

@@ -143,8 +143,10 @@ main(int argc, char *argv[])
 
 	/* R-H1..R-H3: probe once; exactly one startup line (a private
 	 * airlockd under `airlock run --quiet` keeps it to itself). */
-	if (quiet)
+	if (quiet) {
 		log_setverbose(-1);
+		setenv("AIRLOCK_LOG_QUIET", "1", 1);	/* for the children */
+	}
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)
 		log_info("agent sandbox DISABLED by --sandbox off");

@@ -25,25 +25,6 @@
 #include "supervisor/cli.h"
 #include "supervisor/paths.h"
 
-static char *
-sibling(const char *name)
-{
-	char	self[PATH_MAX], *slash, *path;
-	ssize_t	n;
-
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			xasprintf(&path, "%s/%s", self, name);
-			if (access(path, X_OK) == 0)
-				return path;
-			free(path);
-		}
-	}
-	return xstrdup(name);	/* from PATH */
-}
-
 static int
 start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 {
@@ -56,7 +37,7 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
 		return -1;
 	}
-	path = sibling("airlockd");
+	path = airlock_sibling("airlockd", NULL);
 	argv = strv_add(argv, "airlockd");
 	argv = strv_add(argv, "--fd");
 	argv = strv_add(argv, "3");

@@ -8,6 +8,7 @@
  */
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,7 +57,8 @@ usage(void)
 "                   [--sandbox on|off] [--settings FILE] [--timeout SECONDS]\n"
 "                   [--memory SIZE] [--pids N] [--network on|off]\n"
 "                   [--allow-domain PATTERN]... [--deny-read PATH]...\n"
-"                   [--deny-write PATH]... [--socket PATH] -- CMD [ARG...]\n");
+"                   [--deny-write PATH]... [--origin URL] [--socket PATH]\n"
+"                   -- CMD [ARG...]\n");
 	exit(2);
 }
 
@@ -184,6 +186,48 @@ on_event(const struct json *ev, void *arg)
 	}
 }
 
+/* `git config --get remote.origin.url` of the workspace, or NULL. */
+static char *
+git_origin(const char *ws)
+{
+	int	 p[2], status;
+	pid_t	 pid;
+	char	 buf[1024];
+	ssize_t	 n;
+	size_t	 len = 0;
+
+	if (pipe(p) == -1)
+		return NULL;
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(p[1], 1);
+		if (devnull != -1)
+			dup2(devnull, 2);
+		execlp("git", "git", "-C", ws, "config", "--get",
+		    "remote.origin.url", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (len < sizeof(buf) - 1 &&
+	    (n = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		len--;
+	buf[len] = '\0';
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || len == 0)
+		return NULL;
+	return xstrdup(buf);
+}
+
 static void
 add_bind(struct jgen *j, const char *path, int ro)
 {
@@ -205,7 +249,8 @@ cli_run_main(int argc, char **argv)
 {
 	const char	*workspace = ".", *mode = "chat", *events = NULL;
 	const char	*sandbox = NULL, *settings = NULL, *sock = NULL;
-	const char	*unlisted = NULL;
+	const char	*unlisted = NULL, *origin = NULL;
+	char		*origin_buf = NULL;
 	char		**binds = NULL, **robinds = NULL, **allow = NULL;
 	char		**deny_read = NULL, **deny_write = NULL, **extra = NULL;
 	char		 ws[PATH_MAX], sid[64], err[1024], *params;
@@ -262,6 +307,8 @@ cli_run_main(int argc, char **argv)
 			deny_read = strv_add(deny_read, argv[++i]);
 		else if (strcmp(a, "--deny-write") == 0)
 			deny_write = strv_add(deny_write, argv[++i]);
+		else if (strcmp(a, "--origin") == 0)
+			origin = argv[++i];
 		else if (strcmp(a, "--test-unlisted-bind") == 0)
 			unlisted = argv[++i];
 		else
@@ -283,6 +330,10 @@ cli_run_main(int argc, char **argv)
 		fprintf(stderr, "airlock: %s: %s\n", events, strerror(errno));
 		return EXIT_SANDBOX;
 	}
+	/* The worktree's own repository for the push gateway (R-G4): the
+	 * workspace's origin as it is now, before anything runs in it. */
+	if (origin == NULL)
+		origin = origin_buf = git_origin(ws);
 	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
 
@@ -324,6 +375,8 @@ cli_run_main(int argc, char **argv)
 	jgen_arr_close(j);
 	if (unlisted != NULL)
 		jgen_kstr(j, "testUnlistedBind", unlisted);
+	if (origin != NULL)
+		jgen_kstr(j, "originRepo", origin);
 	jgen_key(j, "limits");
 	jgen_obj_open(j);
 	jgen_kint(j, "timeoutSec", (long long)timeout);
@@ -406,5 +459,6 @@ out:
 	strv_free(deny_read);
 	strv_free(deny_write);
 	strv_free(extra);
+	free(origin_buf);
 	return st.exit_code;
 }

@@ -155,7 +155,8 @@ daemon_restart_cb(evutil_socket_t fd, short ev, void *arg)
 static void
 daemon_start(struct sv_daemon *d)
 {
-	char	*path, *argv[2];
+	char	*path, **argv = NULL;
+	size_t	 i;
 	int	 fd;
 
 	path = sv_sibling(d->name);
@@ -169,9 +170,19 @@ daemon_start(struct sv_daemon *d)
 		return;
 	}
 	d->present = 1;
-	argv[0] = (char *)d->name;
-	argv[1] = NULL;
-	if ((d->pid = sv_spawn(path, argv, &fd)) == -1) {
+	argv = strv_add(argv, d->name);
+	/* gatewayd cannot open files once restricted: it loads the code
+	 * hosts' CA bundles at start. */
+	if (d->chan == MSG_CH_GATEWAYD)
+		for (i = 0; i < sv_settings.nhosts; i++)
+			if (sv_settings.hosts[i].ca_bundle != NULL) {
+				argv = strv_add(argv, "-C");
+				argv = strv_add(argv,
+				    sv_settings.hosts[i].ca_bundle);
+			}
+	d->pid = sv_spawn(path, argv, &fd);
+	strv_free(argv);
+	if (d->pid == -1) {
 		log_warn("spawn %s", path);
 		free(path);
 		return;

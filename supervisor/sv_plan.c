@@ -26,6 +26,8 @@
 #include "common/log.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
+#include "supervisor/credentials.h"
+#include "supervisor/gitcfg.h"
 #include "supervisor/sv.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -141,6 +143,12 @@ plan_listen(struct sv_plan *p, uint32_t kind, uint32_t port)
 	msg_put_u32(&b, port);
 	plan_frame(p, &b);
 }
+
+static void	env_set(char ***, const char *, const char *);
+
+#define SV_RUN_GITCONFIG_DIR	"/run/airlock"
+#define SV_RUN_GITCONFIG	"/run/airlock/gitconfig"
+#define SV_RUN_CRED_HELPER	"/run/airlock/git-credential"
 
 static int
 has_glob(const char *s)
@@ -353,6 +361,116 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		}
 }
 
+/*
+ * R-K1: the run's read-only code-host tokens, for fetch, through a
+ * credential helper in its git config.  The write token never enters the
+ * sandbox; the read tokens live in the sandbox's private root and vanish
+ * with it.  Files are named by the URL host that git asks about.
+ */
+static const char cred_helper[] =
+    "# git credential helper of this airlock run: read-only tokens (R-K1)\n"
+    "[ \"$1\" = get ] || exit 0\n"
+    "h=\n"
+    "while IFS='=' read -r k v; do\n"
+    "\t[ -z \"$k\" ] && break\n"
+    "\t[ \"$k\" = host ] && h=$v\n"
+    "done\n"
+    "case $h in ''|.*|*/*) exit 0 ;; esac\n"
+    "f=" SV_RUN_GITCONFIG_DIR "/read-tokens/$h\n"
+    "[ -r \"$f\" ] || exit 0\n"
+    "printf 'username=x-access-token\\npassword=%s\\n' \"$(cat \"$f\")\"\n";
+
+static int
+plan_read_tokens(struct sv_plan *p, const struct settings *st)
+{
+	struct msgbuf	 b;
+	char		 err[256], *tok, *path, host[256];
+	const char	*u, *end;
+	size_t		 i, j, n;
+	int		 ntok = 0;
+
+	for (i = 0; i < st->nhosts; i++) {
+		const struct code_host *h = &st->hosts[i];
+
+		if (st->credentials_file == NULL ||
+		    (tok = cred_token(st, h->name, 0, err, sizeof(err))) == NULL)
+			continue;
+		for (j = 0; h->push_prefixes && h->push_prefixes[j]; j++) {
+			u = h->push_prefixes[j];
+			if (strncmp(u, "https://", 8) != 0)
+				continue;
+			u += 8;
+			end = u + strcspn(u, "/");
+			n = (size_t)(end - u);
+			if (n == 0 || n >= sizeof(host) ||
+			    memchr(u, '.', 1) != NULL)
+				continue;
+			memcpy(host, u, n);
+			host[n] = '\0';
+			if (strspn(host, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:") != n)
+				continue;
+			if (ntok++ == 0)
+				plan_op(p, PLAN_OP_DIR, 0, NULL,
+				    SV_RUN_GITCONFIG_DIR "/read-tokens");
+			xasprintf(&path, "%s/read-tokens/%s",
+			    SV_RUN_GITCONFIG_DIR, host);
+			msgbuf_init(&b, MSG_PLAN_FILE);
+			msg_put_str(&b, path);
+			msg_put_u32(&b, 0400);
+			msg_put_blob(&b, tok, strlen(tok));
+			plan_frame(p, &b);
+			free(path);
+		}
+		cred_secret_free(tok);
+	}
+	if (ntok > 0) {
+		msgbuf_init(&b, MSG_PLAN_FILE);
+		msg_put_str(&b, SV_RUN_CRED_HELPER);
+		msg_put_u32(&b, 0444);
+		msg_put_blob(&b, cred_helper, strlen(cred_helper));
+		plan_frame(p, &b);
+	}
+	return ntok;
+}
+
+/*
+ * R-G1, R-L8: the run's own global git config, in the sandbox's private
+ * (read-only) root rather than in $HOME, which may be a host bind.  Every
+ * push URL form of every code host is rewritten to this run's gateway;
+ * the gateway is exempt from the HTTP proxy.
+ */
+static int
+plan_gitconfig(struct sv_plan *p, const struct sv_plan_ctx *ctx, char *err,
+    size_t errlen)
+{
+	struct msgbuf	 b;
+	char		*text, *base;
+	int		 ntok;
+
+	if (ctx->settings == NULL)
+		return 0;
+	plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+	ntok = plan_read_tokens(p, ctx->settings);
+	xasprintf(&base, "http://127.0.0.1:%d", LISTEN_PORT_GIT);
+	text = gitcfg_render(ctx->settings, base, ntok > 0 ?
+	    "!sh " SV_RUN_CRED_HELPER : NULL);
+	free(base);
+	if (text == NULL) {
+		snprintf(err, errlen, "git.codeHosts: a value cannot be "
+		    "written to the run's git config safely");
+		return -1;
+	}
+	msgbuf_init(&b, MSG_PLAN_FILE);
+	msg_put_str(&b, SV_RUN_GITCONFIG);
+	msg_put_u32(&b, 0444);
+	msg_put_blob(&b, text, strlen(text));
+	plan_frame(p, &b);
+	free(text);
+	env_set(&p->env_base, "GIT_CONFIG_GLOBAL", SV_RUN_GITCONFIG);
+	return 0;
+}
+
 void
 sv_plan_free(struct sv_plan *p)
 {
@@ -389,9 +507,19 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	int		 ro, home_bound = 0;
 	struct stat	 st;
 	uint32_t	 flags;
+	const char	*home;
 
 	memset(p, 0, sizeof(*p));
-	p->home = xstrdup(ctx->home);
+	/* A $HOME that is / or a system directory cannot become an empty
+	 * tmpfs without hiding the system: use the private /tmp instead. */
+	home = ctx->home;
+	if (home == NULL || home[0] != '/' || strcmp(home, "/") == 0 ||
+	    path_under(home, "/proc") || path_under(home, "/dev"))
+		home = "/tmp";
+	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
+		if (path_under(home, sys_dirs[i]))
+			home = "/tmp";
+	p->home = xstrdup(home);
 
 	for (i = 0; i < spec->nbinds; i++) {
 		const struct sv_bind *bd = &spec->binds[i];
@@ -437,9 +565,9 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 
 	/* An empty $HOME unless a bind covers it. */
 	for (i = 0; i < spec->nbinds; i++)
-		if (path_under(ctx->home, spec->binds[i].guest_path))
+		if (path_under(home, spec->binds[i].guest_path))
 			home_bound = 1;
-	plan_op(p, PLAN_OP_TMPFS, 0, NULL, ctx->home);
+	plan_op(p, PLAN_OP_TMPFS, 0, NULL, home);
 
 	/* Protected paths: both spellings; never writable (R-S5). */
 	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
@@ -496,17 +624,17 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		char **one = NULL;
 
 		one = strv_add(one, spec->deny_write[i]);
-		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, ctx->home);
+		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, home);
 		strv_free(one);
 	}
 	if (ctx->settings != NULL)
 		plan_deny_paths(p, PLAN_OP_REMOUNT_RO,
-		    ctx->settings->deny_write, ctx->home);
+		    ctx->settings->deny_write, home);
 
 	/* R-L2: the secret set, then the spec's and settings' denyRead. */
 	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
 	    i++) {
-		xasprintf(&s, "%s/%s", ctx->home, home_secrets[i]);
+		xasprintf(&s, "%s/%s", home, home_secrets[i]);
 		deny_read = strv_add(deny_read, s);
 		free(s);
 	}
@@ -517,7 +645,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	for (i = 0; ctx->settings && ctx->settings->deny_read &&
 	    ctx->settings->deny_read[i]; i++)
 		deny_read = strv_add(deny_read, ctx->settings->deny_read[i]);
-	plan_deny_paths(p, PLAN_OP_MASK, deny_read, ctx->home);
+	plan_deny_paths(p, PLAN_OP_MASK, deny_read, home);
 
 	/* R-L5: Landlock: read everywhere, write only where listed. */
 	plan_landlock(p, LL_READ, "/");
@@ -525,7 +653,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	plan_landlock(p, LL_DEVWRITE, "/dev");
 	plan_landlock(p, LL_WRITE, "/dev/shm");
 	if (!home_bound)
-		plan_landlock(p, LL_WRITE, ctx->home);
+		plan_landlock(p, LL_WRITE, home);
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
 		plan_landlock(p, LL_WRITE, writable[i]);
 
@@ -544,6 +672,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	if (ctx->with_gateway) {
 		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);
 		p->listen_git = 1;
+		if (plan_gitconfig(p, ctx, err, errlen) == -1)
+			goto fail;
 	}
 
 	plan_write_rules(p, spec, ctx, writable);
@@ -559,8 +689,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 
 	p->workdir = xstrdup(spec->guest_workdir != NULL ?
 	    spec->guest_workdir : spec->nbinds > 0 ?
-	    spec->binds[0].guest_path : ctx->home);
-	env_set(&p->env_base, "HOME", ctx->home);
+	    spec->binds[0].guest_path : home);
+	env_set(&p->env_base, "HOME", home);
 	env_set(&p->env_base, "TMPDIR", "/tmp");
 	env_set(&p->env_base, "AIRLOCK_SANDBOX", "native");
 	env_set(&p->env_base, "AIRLOCK_SESSION", spec->session_id);

@@ -37,13 +37,17 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "policy/domain.h"
+#include "policy/egress.h"
+#include "supervisor/gwrepo.h"
 #include "supervisor/sv.h"
 
 #define SV_READ_CHUNK		65536
 #define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
 #define SV_WATCHDOG_MS		100
 #define SV_DEFAULT_OUTPUT	(256ULL << 20)
-#define SV_MAX_VIOL		64	/* distinct violations per session */
+#define SV_MAX_VIOL		64	/* distinct stream violations */
+#define SV_MAX_PRECISE		4096	/* precise violations per session */
 
 enum sv_state {
 	ST_CREATED = 0,
@@ -112,6 +116,7 @@ struct sv_session {
 	uint64_t	 peak_rss;
 	unsigned	 viol_hash[SV_MAX_VIOL];
 	unsigned	 nviol;
+	unsigned	 nprecise;
 	char		**caller_env;
 };
 
@@ -234,7 +239,11 @@ hash_str(const char *a, const char *b)
 	return h;
 }
 
-/* R-L10: deduplicated, so a tool retrying in a loop is one event. */
+/*
+ * Precise violations (proxy, gateway, filename rules) are each reported;
+ * those guessed from a stream (R-L10) are deduplicated, so a tool
+ * retrying in a loop is one event.  Both are capped per session.
+ */
 static void
 event_violation(struct sv_session *s, const char *action, const char *target,
     const char *raw)
@@ -242,12 +251,15 @@ event_violation(struct sv_session *s, const char *action, const char *target,
 	struct jgen	*j;
 	unsigned	 h = hash_str(action, target), i;
 
-	for (i = 0; i < s->nviol; i++)
-		if (s->viol_hash[i] == h)
+	if (strcmp(action, "os-denied") == 0) {
+		for (i = 0; i < s->nviol; i++)
+			if (s->viol_hash[i] == h)
+				return;
+		if (s->nviol >= SV_MAX_VIOL)
 			return;
-	if (s->nviol >= SV_MAX_VIOL)
+		s->viol_hash[s->nviol++] = h;
+	} else if (++s->nprecise > SV_MAX_PRECISE)
 		return;
-	s->viol_hash[s->nviol++] = h;
 	j = event_begin(s, "violation");
 	jgen_kstr(j, "action", action);
 	jgen_kstr(j, "target", target);
@@ -630,18 +642,11 @@ register_daemons(struct sv_session *s)
 	if (s->listen_fd[LISTEN_HTTP] != -1 &&
 	    s->listen_fd[LISTEN_SOCKS] != -1 &&
 	    (l = sv_daemon_link(SV_DAEMON_PROXYD)) != NULL) {
-		allow = xcalloc(1, sizeof(char *));
+		/* R-E4: baseline + GitHub + the spec's list + settings;
+		 * network off: empty (the proxies still listen). */
+		allow = egress_allowlist(s->spec.network_enabled,
+		    s->spec.egress_allowlist, ssettings->allowed_domains);
 		deny = xcalloc(1, sizeof(char *));
-		if (s->spec.network_enabled) {
-			for (i = 0; s->spec.egress_allowlist &&
-			    s->spec.egress_allowlist[i]; i++)
-				allow = strv_add(allow,
-				    s->spec.egress_allowlist[i]);
-			for (i = 0; ssettings->allowed_domains &&
-			    ssettings->allowed_domains[i]; i++)
-				allow = strv_add(allow,
-				    ssettings->allowed_domains[i]);
-		}
 		for (i = 0; ssettings->denied_domains &&
 		    ssettings->denied_domains[i]; i++)
 			deny = strv_add(deny, ssettings->denied_domains[i]);
@@ -1166,6 +1171,25 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	    sizeof(err)) == -1) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
 		return;
+	}
+	for (i = 0; spec.egress_allowlist && spec.egress_allowlist[i]; i++) {
+		const char *why;
+
+		if (!dom_pattern_valid(spec.egress_allowlist[i], &why)) {
+			snprintf(err, sizeof(err), "egressAllowlist[%zu]: "
+			    "\"%s\": %s", i, spec.egress_allowlist[i], why);
+			sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+			sv_spec_free(&spec);
+			return;
+		}
+	}
+	/* originRepo may be a remote URL: keep "owner/name". */
+	if (spec.origin_repo != NULL && (strstr(spec.origin_repo, "://") ||
+	    strchr(spec.origin_repo, '@') || strchr(spec.origin_repo, ':'))) {
+		char *r = gwrepo_from_url(ssettings, spec.origin_repo, NULL);
+
+		free(spec.origin_repo);
+		spec.origin_repo = r;
 	}
 	if (sv_session_find(spec.session_id) != NULL) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,

@@ -33,7 +33,7 @@ check "write to a system directory fails" [ ! -e /etc/airlock-probe ]
 # R-R6 probe 3, simplest form: no network at all.
 PORT=$(http_counter_start "$W/hits" "$W/srv.pid")
 as_user "$AIRLOCK" run --workspace "$W" --network off -- \
-    curl -s -m 3 "http://127.0.0.1:$PORT/" >/dev/null 2>&1
+    curl -sf -m 3 "http://127.0.0.1:$PORT/" >/dev/null 2>&1
 rc=$?
 check "a request to a loopback server on the host fails" [ "$rc" -ne 0 ]
 check "the host server counted zero hits" [ "$(hits "$W/hits")" -eq 0 ]
@@ -128,7 +128,7 @@ check "startup line: no OS-native agent sandbox" \
     sh "$AIRLOCKD" --socket "$W/s3.sock"
 
 # Malformed client JSON gets a JSON-RPC error; the daemon keeps serving.
-as_user "$AIRLOCKD" --socket "$W/rpc.sock" 2>/dev/null &
+spawn_user "$AIRLOCKD" --socket "$W/rpc.sock" 2>/dev/null
 dpid=$!
 check "malformed JSON: errors, and the daemon keeps serving" \
     as_user python3 - "$W/rpc.sock" <<'PY'

@@ -26,12 +26,14 @@ check() {
 	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
 }
 diag() { echo "# $*"; }
+# fails command...: succeeds when the command fails (for check)
+fails() { ! "$@"; }
 
 # Run a command as the test user, in a login-free environment with HOME
 # set to that user's home and the given working directory.
 as_user() {
 	if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
-		setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
+		${_AS_EXEC:+exec} setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
 		    --reset-env -- env HOME="$(getent passwd "$TUSER" | cut -d: -f6)" \
 		    USER="$TUSER" LOGNAME="$TUSER" PATH=/usr/local/bin:/usr/bin:/bin \
 		    LANG=C.UTF-8 XDG_RUNTIME_DIR= "$@"
@@ -39,6 +41,9 @@ as_user() {
 		env "$@"
 	fi
 }
+
+# Start a command as the test user in the background; $! is its pid.
+spawn_user() { ( _AS_EXEC=1 as_user "$@" ) & }
 
 # A fresh directory owned by the test user, under the world-readable stage.
 mkwork() {

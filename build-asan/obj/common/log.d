@@ -1,0 +1,2 @@
+build-asan/obj/common/log.o: common/log.c common/log.h
+common/log.h:

@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Egress through proxyd from inside real sandboxes (issue 6): the
+# sandbox's only way out is the per-session HTTP/SOCKS5 proxy, whose
+# listening sockets the launcher made inside the sandbox's own network
+# namespace.  Servers are on the host's loopback only.
+. "$(dirname "$0")/lib.sh"
+plan 17
+
+W=$(mkwork)
+cd "$W" || exit 1
+
+# A plain HTTP server and a TLS server (test CA) on loopback, counting hits.
+PORT=$(http_counter_start "$W/hits" "$W/srv.pid")
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=airlock test CA" \
+    -keyout "$W/ca.key" -out "$W/ca.pem" -addext basicConstraints=critical,CA:TRUE \
+    2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$W/srv.key" \
+    -out "$W/srv.csr" 2>/dev/null
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$W/ext"
+openssl x509 -req -in "$W/srv.csr" -CA "$W/ca.pem" -CAkey "$W/ca.key" \
+    -CAcreateserial -days 1 -extfile "$W/ext" -out "$W/srv.pem" 2>/dev/null
+chmod a+r "$W/ca.pem"
+python3 - "$W/tlshits" "$W/srv.pem" "$W/srv.key" "$W/tls.port" >/dev/null 2>&1 <<'PY' &
+import http.server, ssl, sys
+hits, cert, key, portfile = sys.argv[1:5]
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        open(hits, "a").write("hit\n")
+        self.send_response(200); self.send_header("Content-Length", "4")
+        self.end_headers(); self.wfile.write(b"tls\n")
+    def log_message(self, *a): pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); c.load_cert_chain(cert, key)
+s.socket = c.wrap_socket(s.socket, server_side=True)
+open(portfile, "w").write(str(s.server_address[1])); s.serve_forever()
+PY
+TLSPID=$!
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	[ -s "$W/tls.port" ] && break
+	sleep 0.1
+done
+TLSPORT=$(cat "$W/tls.port")
+: >"$W/tlshits"
+cleanup() {
+	http_counter_stop "$W/srv.pid"
+	kill "$TLSPID" 2>/dev/null
+	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
+}
+trap cleanup EXIT
+
+run() {	# run EVENTS ALLOW... -- CMD: airlock run with --allow-domain each
+	_ev=$1
+	shift
+	_a=""
+	while [ "$1" != "--" ]; do
+		_a="$_a --allow-domain $1"
+		shift
+	done
+	shift
+	set -f		# '*' is a pattern for airlock, not for the shell
+	# shellcheck disable=SC2086
+	as_user "$AIRLOCK" run --workspace "$W" --events "$_ev" $_a -- "$@"
+	_rc=$?
+	set +f
+	return $_rc
+}
+
+# Allowed: plain HTTP, HTTPS through CONNECT, SOCKS5 with the name.
+run "$W/e1" "localhost:$PORT" "localhost:$TLSPORT" -- sh -c "
+    curl -sf -m 5 http://localhost:$PORT/ &&
+    curl -sf -m 5 --cacert ca.pem https://localhost:$TLSPORT/ &&
+    curl -sf -m 5 --socks5-hostname 127.0.0.1:1080 http://localhost:$PORT/" \
+    >"$W/o1" 2>&1
+check "allowed: all three requests succeed through the proxies" [ $? -eq 0 ]
+check "plain HTTP and SOCKS5 reached the host server (2 hits)" [ "$(hits "$W/hits")" -eq 2 ]
+check "HTTPS via CONNECT reached the TLS server (1 hit)" [ "$(hits "$W/tlshits")" -eq 1 ]
+check "the sandbox's proxy variables point at its own listeners" \
+    run "$W/e0" -- sh -c 'test "$HTTPS_PROXY" = http://127.0.0.1:3128 &&
+        test "$ALL_PROXY" = socks5h://127.0.0.1:1080 && case "${NO_PROXY:-}" in
+        *127.0.0.1*|*localhost*) exit 1;; esac'
+
+# Empty allowlist: the same requests fail, 0 hits, one violation each.
+: >"$W/hits"
+: >"$W/tlshits"
+run "$W/e2" -- sh -c "
+    curl -sf -m 5 http://localhost:$PORT/;
+    curl -sf -m 5 --cacert ca.pem https://localhost:$TLSPORT/;
+    curl -sf -m 5 --socks5-hostname 127.0.0.1:1080 http://localhost:$PORT/x" \
+    >"$W/o2" 2>&1
+check "empty allowlist: the host servers counted 0 hits" \
+    [ "$(hits "$W/hits")" -eq 0 ] && [ "$(hits "$W/tlshits")" -eq 0 ]
+n=$(grep -c '"type":"violation","seq":[0-9]*,"time":"[^"]*","sessionId":"[^"]*","action":"network-outbound"' "$W/e2")
+check "empty allowlist: one network-outbound violation per request (got $n)" [ "$n" -eq 3 ]
+check "the violations name host:port" grep -q "\"target\":\"localhost:$TLSPORT\"" "$W/e2"
+
+# A direct connection (no proxy) has no route at all.
+run "$W/e3" "localhost:$PORT" -- sh -c "curl -sf -m 3 --noproxy '*' http://127.0.0.1:$PORT/" \
+    >/dev/null 2>&1
+check "a direct connection that bypasses the proxy fails" [ $? -ne 0 ]
+check "... and reaches nothing" [ "$(hits "$W/hits")" -eq 0 ]
+
+# A name that resolves to 127.0.0.1 is refused under '*' unless loopback
+# is allowed explicitly.
+run "$W/e4" '*' -- curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
+check "'*' does not reach loopback by name" [ "$(hits "$W/hits")" -eq 0 ]
+check "... and says why" grep -q '"action":"network-outbound"' "$W/e4"
+run "$W/e5" '*' "localhost:$PORT" -- curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
+check "an explicit localhost:PORT rule does (R-L8)" [ "$(hits "$W/hits")" -eq 1 ]
+run "$W/e7" "127.0.0.1:$PORT" -- curl -sf -m 5 "http://127.0.0.1:$PORT/" >/dev/null 2>&1
+check "so does an explicit 127.0.0.1:PORT rule for that literal" [ "$(hits "$W/hits")" -eq 2 ]
+
+# proxyd killed during a tunnel: the session fails closed, proxyd is
+# restarted, and new sessions work.
+spawn_user "$AIRLOCKD" --socket "$W/d.sock" 2>"$W/d.log"
+DPID=$!
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	[ -S "$W/d.sock" ] && break
+	sleep 0.1
+done
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" --events "$W/e6" \
+    --allow-domain "localhost:$PORT" -- sh -c "
+    curl -sf -m 5 http://localhost:$PORT/ >/dev/null && echo first-ok;
+    sleep 30; echo still-running" >"$W/o6" 2>&1 &
+RUNPID=$!
+for i in $(seq 1 50); do
+	grep -q first-ok "$W/o6" 2>/dev/null && break
+	sleep 0.1
+done
+PX=$(pgrep -u "$TUSER" -P "$DPID" -f airlock-proxyd | head -1)
+kill -KILL "$PX"
+wait "$RUNPID"
+rc=$?
+check "killing proxyd ends the session that used it (exit $rc)" [ "$rc" -ne 0 ]
+check "... with killed{proxy-died} and nothing after" \
+    fails grep -q still-running "$W/o6"
+grep -q '"reason":"proxy-died"' "$W/e6" || diag "$(cat "$W/e6")"
+sleep 0.5
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" \
+    --allow-domain "localhost:$PORT" -- curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
+check "a new session after the restart works" [ $? -eq 0 ]
+st=$(as_user "$AIRLOCK" status --socket "$W/d.sock")
+case $st in
+*'"proxyd":{"running":true'*'"starts":2'*) ok "status shows proxyd restarted" ;;
+*) not_ok "status shows proxyd restarted"; diag "$st" ;;
+esac
+finish
