@@ -145,7 +145,7 @@ exec_child(const struct launch_plan *plan, const struct exec_req *req)
 		 */
 		if (it->flags & PLAN_SECF_NOTIFY) {
 			if (notify_pass(req->report, fd) == -1)
-				exec_fail(req, "pass the seccomp listener", NULL);
+				exec_fail(req, "pass listener", NULL);
 			close(fd);
 		}
 	}

@@ -218,7 +218,7 @@ nt_read_str(const struct nt_call *c, uint64_t addr, char *buf, size_t len)
 		return -EFAULT;
 	while (got < len - 1) {
 		l.iov_base = buf + got;
-		l.iov_len = MIN(pg - (size_t)((addr + got) % pg), len - 1 - got);
+		l.iov_len = MIN(pg - (addr + got) % pg, len - 1 - got);
 		r.iov_base = (void *)(uintptr_t)(addr + got);
 		r.iov_len = l.iov_len;
 		/* EPERM: a caller that made itself undumpable. */
@@ -397,7 +397,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	int		 hops, r, fd, of, nb;
 	mode_t		 um = 0, old = 0;
 	ssize_t		 n;
-	pid_t		 pid;
+	pid_t		 pid = 0;
 	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
 
 	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
@@ -432,7 +432,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			umask(old);
 		if (r == -ELOOP && (of & O_NOFOLLOW) && !(flags & O_NOFOLLOW) &&
 		    hops < NT_MAX_HOPS &&
-		    (n = readlinkat(t.dfd, t.name, path, sizeof(path) - 1)) > 0) {
+		    (n = readlinkat(t.dfd, t.name, path, PATH_MAX - 1)) > 0) {
 			path[n] = '\0';
 			snprintf(base, sizeof(base), "/proc/self/fd/%d", t.dfd);
 			fd = t.dfd;
@@ -442,15 +442,15 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 				return r;
 			continue;
 		}
+		/* No reader yet: a child of ours waits for one and answers. */
+		if (r == -ENXIO && nb && (pid = fork()) == 0) {
+			launch_link.fd = -1;
+			umask(um);
+			fd = openat(t.dfd, t.name, of ^ O_NONBLOCK, mode);
+			nt_reply(c->lfd, c->id, -errno, fd, flags & O_CLOEXEC);
+			_exit(0);
+		}
 		if (r == -ENXIO && nb) {
-			if ((pid = fork()) == 0) {
-				launch_link.fd = -1;
-				umask(um);
-				fd = openat(t.dfd, t.name, of & ~O_NONBLOCK, mode);
-				nt_reply(c->lfd, c->id, fd == -1 ? -errno : 0, fd,
-				    flags & O_CLOEXEC);
-				_exit(0);
-			}
 			r = pid == -1 ? -EAGAIN : NT_DEFERRED;
 			break;
 		}
@@ -571,7 +571,7 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 		if (r != 0)
 			(void)unlinkat(n->dfd, tmp, 0);
 		else if (unlinkat(o->dfd, o->name, 0) == -1)
-			log_warn("exec %u: unlink after config rename", c->exec);
+			log_warn("exec %u: config rename: unlink", c->exec);
 	}
 	free(buf);
 	return r;
@@ -705,7 +705,8 @@ notify_service(const struct pollfd *pfd, size_t n)
 		if (pfd[i].revents & POLLIN)
 			nt_handle(&nt_ls[i]);
 	for (i = j = 0; i < nt_nls; i++) {
-		if (i < n && (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		/* Only HUP, ERR or NVAL: no process uses the filter. */
+		if (i < n && pfd[i].revents != 0 &&
 		    !(pfd[i].revents & POLLIN)) {
 			close(nt_ls[i].fd);
 			continue;

@@ -94,9 +94,10 @@ main(int argc, char *argv[])
 		memset(&add, 0, sizeof(add));
 		add.id = req.id;
 		add.flags = SECCOMP_ADDFD_FLAG_SEND;
-		add.srcfd = (unsigned int)open("/dev/null", O_WRONLY | O_CLOEXEC);
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		add.srcfd = (unsigned int)fd;
 		(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
-		close((int)add.srcfd);
+		close(fd);
 	}
 	waitpid(pid, NULL, 0);
 	return 0;

@@ -86,17 +86,20 @@ START_TEST(t_fold)
 	ck_assert_str_eq(fold(".ENV"), ".env");
 	ck_assert_str_eq(fold(".env."), ".env");
 	ck_assert_str_eq(fold(".env . ."), ".env");
-	ck_assert_str_eq(fold("\xef\xbc\x8e\xef\xbd\x85\xef\xbd\x8e\xef\xbd\x96"),
-	    ".env");				/* fullwidth */
+	/* fullwidth ．ｅｎｖ */
+	ck_assert_str_eq(fold("\xef\xbc\x8e\xef\xbd\x85\xef\xbd\x8e"
+	    "\xef\xbd\x96"), ".env");
 	ck_assert_str_eq(fold(".e\xe2\x80\x8bnv"), ".env");	/* ZWSP */
-	ck_assert_str_eq(fold(".e\xe2\x80\x8dn\xc2\xadv"), ".env"); /* ZWJ, SHY */
+	/* ZWJ, soft hyphen */
+	ck_assert_str_eq(fold(".e\xe2\x80\x8dn\xc2\xadv"), ".env");
 	ck_assert_str_eq(fold(".e\xcc\x81nv"), ".env");	/* combining */
 	ck_assert_str_eq(fold(".env\xef\xb8\x8f"), ".env");	/* VS16 */
 	ck_assert_str_eq(fold("\xe2\x80\xa4" "env"), ".env");	/* one dot */
-	ck_assert_str_eq(fold(".\xf0\x9d\x90\x9e" "nv"), ".env"); /* math e */
+	/* mathematical bold e */
+	ck_assert_str_eq(fold(".\xf0\x9d\x90\x9e" "nv"), ".env");
 	ck_assert_str_eq(fold("a.\xe2\x84\xaa" "ey"), "a.key");	/* Kelvin */
 	ck_assert_str_eq(fold("x.pe\xe2\x80\x8f" "m\xe3\x80\x80"), "x.pem");
-	ck_assert_str_eq(fold("\xef\xac\x81le"), "file");	/* fi ligature */
+	ck_assert_str_eq(fold("\xef\xac\x81le"), "file");	/* ligature */
 	ck_assert_str_eq(fold("\xc3\x89T\xc3\xa9"), "\xc3\xa9t\xc3\xa9");
 	/* Not UTF-8: bytes as they are, ASCII still folded. */
 	ck_assert_str_eq(fold("A\xff\xc0\xae"), "a\xff\xc0\xae");
