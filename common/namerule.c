@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/namerule.h"
+#include "common/xmalloc.h"
 
 #define NR_MAX_STARSTAR	4	/* "**" per pattern: bounds the matcher */
 
@@ -480,6 +481,21 @@ namerule_split(int pid, const char *base, const char *path, char *dir,
 	return 0;
 }
 
+int
+namerule_join(char *abs, size_t size, size_t plen, const char *name,
+    int *proc)
+{
+	abs[plen] = '\0';
+	/* Nothing of init's own: it holds the channel and the listeners. */
+	if (strcmp(abs, "/proc/1") == 0 || strncmp(abs, "/proc/1/", 8) == 0)
+		return -EACCES;
+	*proc = strncmp(abs, "/proc/", 6) == 0;
+	if ((size_t)snprintf(abs + plen, size - plen, "%s%.*s", plen == 1 ?
+	    "" : "/", (int)strcspn(name, "/"), name) >= size - plen)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 /* ---- .git/config ---- */
 
 enum { GS_NONE, GS_SUB, GS_ANY };		/* subsection */
@@ -630,17 +646,21 @@ gc_keychar(int c)
 	return isalnum(c) || c == '-';
 }
 
-/* "[section]", "[section \"sub\"]" or "[section.sub]" after the '['. */
+/*
+ * "[section]", "[section \"sub\"]" or "[section.sub]" after the '[':
+ * sec gets the lower-cased section, sub the subsection ("" if none).
+ */
 static int
-gc_header(struct gc_parse *p, char *sec, size_t seclen, int *hassub)
+gc_header(struct gc_parse *p, char *sec, char *sub, size_t len, int *hassub)
 {
-	size_t	n = 0;
+	size_t	n = 0, m = 0;
 	int	c;
 	char	*dot;
 
 	*hassub = 0;
+	sub[0] = '\0';
 	for (;;) {
-		if ((c = gc_next(p)) == EOF || n + 1 >= seclen)
+		if ((c = gc_next(p)) == EOF || n + 1 >= len)
 			return -1;
 		if (c == ']')
 			break;
@@ -651,14 +671,17 @@ gc_header(struct gc_parse *p, char *sec, size_t seclen, int *hassub)
 			if (c != '"')
 				return -1;
 			for (;;) {
-				if ((c = gc_next(p)) == EOF || c == '\n')
+				if ((c = gc_next(p)) == EOF || c == '\n' ||
+				    m + 1 >= len)
 					return -1;
 				if (c == '"')
 					break;
 				if (c == '\\' && ((c = gc_next(p)) == EOF ||
 				    c == '\n'))
 					return -1;
+				sub[m++] = (char)c;
 			}
+			sub[m] = '\0';
 			if (gc_next(p) != ']')
 				return -1;
 			*hassub = 1;
@@ -672,6 +695,7 @@ gc_header(struct gc_parse *p, char *sec, size_t seclen, int *hassub)
 	/* The deprecated [section.sub] form. */
 	if ((dot = strchr(sec, '.')) != NULL) {
 		*dot = '\0';
+		snprintf(sub, len, "%s", dot + 1);
 		*hassub = 1;
 	}
 	return sec[0] == '\0' ? -1 : 0;
@@ -739,14 +763,19 @@ bad:
 	return -1;
 }
 
-int
-namerule_gitconfig_check(const char *buf, size_t len, char *why,
+/*
+ * Collect the entries of a config text that run code: two strings each
+ * in *found, the entry (section, subsection, key, value) and its name
+ * for messages.  -1 if the text does not parse.
+ */
+static int
+gc_scan(const char *buf, size_t len, char ***found, char *why,
     size_t whylen)
 {
 	struct gc_parse	 p = { buf, len, 0 };
-	char		 sec[256], key[256], *val;
+	char		 sec[256], sub[256], key[256], *val, *e;
 	size_t		 n;
-	int		 c, hassub = 0, have = 0, bad;
+	int		 c, hassub = 0, have = 0;
 
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		p.i = 3;
@@ -761,7 +790,7 @@ namerule_gitconfig_check(const char *buf, size_t len, char *why,
 			continue;
 		}
 		if (c == '[') {
-			if (gc_header(&p, sec, sizeof(sec), &hassub) == -1)
+			if (gc_header(&p, sec, sub, sizeof(sec), &hassub) == -1)
 				break;
 			have = 1;
 			continue;
@@ -782,15 +811,51 @@ namerule_gitconfig_check(const char *buf, size_t len, char *why,
 			if (c != '=' || gc_value(&p, &val) == -1)
 				break;
 		}
-		bad = gc_dangerous(sec, hassub, key, val);
-		free(val);
-		if (bad) {
-			snprintf(why, whylen, "%s%s.%s", sec, hassub ?
-			    ".<sub>" : "", key);
-			return -1;
+		if (gc_dangerous(sec, hassub, key, val)) {
+			xasprintf(&e, "%s\037%d%s\037%s\037%d%s", sec, hassub,
+			    sub, key, val != NULL, val ? val : "");
+			*found = strv_add(*found, e);
+			free(e);
+			xasprintf(&e, "%s%s.%s", sec, hassub ? ".<sub>" : "",
+			    key);
+			*found = strv_add(*found, e);
+			free(e);
 		}
+		free(val);
 	}
 unparsable:
 	snprintf(why, whylen, "unparsable at byte %zu", p.i);
 	return -1;
+}
+
+int
+namerule_gitconfig_check(const char *buf, size_t len, const char *old,
+    size_t oldlen, char *why, size_t whylen)
+{
+	char	**nw = NULL, **ow = NULL, dummy[8];
+	size_t	  i, j;
+	int	  rc = 0;
+
+	if (gc_scan(buf, len, &nw, why, whylen) == -1) {
+		strv_free(nw);
+		return -1;
+	}
+	/* What the current file already sets is not the agent's doing. */
+	if (old != NULL && gc_scan(old, oldlen, &ow, dummy,
+	    sizeof(dummy)) == -1) {
+		strv_free(ow);
+		ow = NULL;
+	}
+	for (i = 0; nw != NULL && nw[i] != NULL && rc == 0; i += 2) {
+		for (j = 0; ow != NULL && ow[j] != NULL; j += 2)
+			if (strcmp(ow[j], nw[i]) == 0)
+				break;
+		if (ow == NULL || ow[j] == NULL) {
+			snprintf(why, whylen, "%s", nw[i + 1]);
+			rc = -1;
+		}
+	}
+	strv_free(nw);
+	strv_free(ow);
+	return rc;
 }

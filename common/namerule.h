@@ -86,11 +86,22 @@ int	namerule_split(int pid, const char *base, const char *path,
 	    char *dir, size_t dirlen, char *name, size_t namelen);
 
 /*
- * untrusted: the whole buffer.  0 if the git config text sets no key
- * that runs code; -1 if it does or does not parse (git would refuse it
- * too), with the offending key or the reason in why.
+ * After init opened that directory: abs holds its canonical path (plen
+ * bytes, from readlink); append the final component (without its
+ * trailing '/') and say whether the parent is in /proc (*proc: magic
+ * links there).  -EACCES for init's own /proc/1, which holds the
+ * channel and the listeners; -ENAMETOOLONG if it does not fit.
  */
-int	namerule_gitconfig_check(const char *buf, size_t len, char *why,
-	    size_t whylen);
+int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
+	    int *proc);
+
+/*
+ * untrusted: both buffers.  0 if the new git config text sets no key
+ * that runs code other than those the current file (old, NULL if none)
+ * already sets with the same value; -1 if it does, or if it does not
+ * parse (git would refuse it too), with the key or the reason in why.
+ */
+int	namerule_gitconfig_check(const char *buf, size_t len,
+	    const char *old, size_t oldlen, char *why, size_t whylen);
 
 #endif

@@ -233,38 +233,26 @@ nt_read_str(const struct nt_call *c, uint64_t addr, char *buf, size_t len)
 
 /*
  * The caller's umask, for what it creates.  Generating /proc/<pid>/status
- * is the costly part of a create, so the files stay open (a few, reused
- * in turn): a pread regenerates them, and one of a task that has gone
- * fails instead of reading a new task that has its pid.
+ * is the costly part of a create, so the last caller's stays open: a
+ * pread regenerates it, and one of a task that has gone fails instead of
+ * reading a new task that has its pid.
  */
 static mode_t
 nt_umask(pid_t pid)
 {
-	static struct {
-		pid_t	pid;
-		int	fd;
-	} cache[8];
-	static unsigned	 next;
+	static pid_t	 cpid;
+	static int	 cfd = -1;
 	char		 path[64], buf[256], *p;
 	ssize_t		 n = -1;
-	unsigned	 i;
 
-	for (i = 0; i < 8 && cache[i].pid != pid; i++)
-		;
-	if (i < 8 && (n = pread(cache[i].fd, buf, sizeof(buf) - 1, 0)) > 0)
-		goto parse;
-	if (i == 8)
-		i = next++ % 8;
-	if (cache[i].pid != 0)
-		close(cache[i].fd);
-	cache[i].pid = 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if ((cache[i].fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 022;
-	cache[i].pid = pid;
-	if ((n = pread(cache[i].fd, buf, sizeof(buf) - 1, 0)) <= 0)
-		return 022;
-parse:
+	if (pid != cpid || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		if (cfd != -1)
+			close(cfd);
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		cpid = (cfd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ? 0 : pid;
+		if (cfd == -1 || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0)
+			return 022;
+	}
 	buf[n] = '\0';
 	if ((p = strstr(buf, "\nUmask:")) == NULL)
 		return 022;
@@ -307,17 +295,10 @@ nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 		nt_path_close(t);
 		return -EACCES;
 	}
-	t->abs[r] = '\0';
-	/* Nothing of init's own: it holds the channel and the listeners. */
-	if (strcmp(t->abs, "/proc/1") == 0 ||
-	    strncmp(t->abs, "/proc/1/", 8) == 0) {
+	if ((e = namerule_join(t->abs, sizeof(t->abs), (size_t)r, t->name,
+	    &t->proc)) < 0)
 		nt_path_close(t);
-		return -EACCES;
-	}
-	t->proc = strncmp(t->abs, "/proc/", 6) == 0;
-	snprintf(t->abs + r, sizeof(t->abs) - (size_t)r, "%s%.*s",
-	    r == 1 ? "" : "/", (int)strcspn(t->name, "/"), t->name);
-	return 0;
+	return e;
 }
 
 /* Resolve a path argument of the caller: dirfd, then the string. */
@@ -521,48 +502,69 @@ out:
 	return r;
 }
 
+/* A small regular file, whole and NUL-terminated; NULL if not one. */
+static char *
+nt_slurp(int dfd, const char *name, struct stat *st, size_t *len)
+{
+	char	*buf;
+	ssize_t	 k;
+	int	 fd;
+
+	*len = 0;
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
+		return NULL;
+	buf = NULL;
+	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	    st->st_size <= NT_CONFIG_MAX) {
+		buf = xmalloc((size_t)st->st_size + 1);
+		while (*len <= (size_t)st->st_size && (k = read(fd, buf + *len,
+		    (size_t)st->st_size + 1 - *len)) > 0)
+			*len += (size_t)k;
+		buf[MIN(*len, (size_t)st->st_size)] = '\0';
+	}
+	close(fd);
+	return buf;
+}
+
 /*
- * A rename onto .git/config: read the new file once, check its keys,
- * and install exactly the bytes checked (a copy, renamed into place), so
+ * A rename onto .git/config: read the new file once, refuse it if it
+ * sets a key that runs code which the current file does not, and
+ * install exactly the bytes checked (a copy, renamed into place), so
  * that a write through an fd still open on the source cannot follow.
  */
 static int
 nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
     unsigned int flags)
 {
-	struct stat	 st, cur;
-	char		 why[128], tmp[64], *buf = NULL;
-	ssize_t		 got = 0, k;
-	int		 fd, r = -EACCES;
+	struct stat	 st, os;
+	char		 why[128] = "not a small regular file", tmp[64];
+	char		*buf, *old;
+	size_t		 len, olen;
+	int		 fd, r, same;
 
-	if ((fd = openat(o->dfd, o->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) == -1)
-		return -errno;
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_size > NT_CONFIG_MAX || (flags & RENAME_EXCHANGE))
+	if ((buf = nt_slurp(o->dfd, o->name, &st, &len)) == NULL &&
+	    errno == ENOENT)
+		return -ENOENT;
+	if (buf == NULL || len > (size_t)st.st_size ||
+	    (flags & RENAME_EXCHANGE))
 		goto refuse;
+	old = nt_slurp(n->dfd, n->name, &os, &olen);
 	/* Renaming a file onto itself (or a hard link of it) does nothing. */
-	if (fstatat(n->dfd, n->name, &cur, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    cur.st_dev == st.st_dev && cur.st_ino == st.st_ino) {
-		close(fd);
-		return 0;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (got <= st.st_size && (k = read(fd, buf + got,
-	    (size_t)(st.st_size + 1 - got))) > 0)
-		got += k;
-	if (got > st.st_size ||
-	    namerule_gitconfig_check(buf, (size_t)got, why, sizeof(why)) == -1)
+	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
+	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
+	    sizeof(why));
+	free(old);
+	if (r == -1)
 		goto refuse;
-	close(fd);
 	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
-	if ((r = nt_valid(c)) < 0)
+	if (same || (r = nt_valid(c)) < 0)
 		;
 	else if ((fd = openat(n->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
 	    O_CLOEXEC, 0600)) == -1)
 		r = -errno;
 	else {
-		r = write(fd, buf, (size_t)got) == got &&
+		r = write(fd, buf, len) == (ssize_t)len &&
 		    fchmod(fd, st.st_mode & 07777) == 0 ? 0 : -EIO;
 		close(fd);
 		if (r == 0 && renameat2(n->dfd, tmp, n->dfd, n->name,
@@ -576,10 +578,8 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 	free(buf);
 	return r;
 refuse:
-	close(fd);
 	free(buf);
-	log_debug("exec %u: %s: %s", c->exec, n->abs, got ? why : "not a "
-	    "small regular file");
+	log_debug("exec %u: %s: %s", c->exec, n->abs, why);
 	nt_violation(c, "file-rename", n->abs);
 	return -EACCES;
 }

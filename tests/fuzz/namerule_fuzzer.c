@@ -4,7 +4,9 @@
  * init checks and every byte of a .git/config it renames into place.
  * The input is split at the first NUL: the part before is a path checked
  * against a small rule set (and folded as one component), the part after
- * is a git config text.  Folding must never grow a name.
+ * is a git config text, checked against itself (it must pass unless it
+ * does not parse) and against the path bytes as the old file.  Folding
+ * must never grow a name.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -47,8 +49,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	free(path);
 	free(out);
-	if (nul != NULL)
-		(void)namerule_gitconfig_check((const char *)nul + 1,
-		    size - plen - 1, why, sizeof(why));
+	if (nul == NULL)
+		return 0;
+	/* A text vouches for itself: only unparsable text is refused. */
+	if (namerule_gitconfig_check((const char *)nul + 1, size - plen - 1,
+	    (const char *)nul + 1, size - plen - 1, why, sizeof(why)) == -1 &&
+	    strncmp(why, "unparsable", 10) != 0)
+		__builtin_trap();
+	(void)namerule_gitconfig_check((const char *)nul + 1, size - plen - 1,
+	    (const char *)data, plen, why, sizeof(why));
 	return 0;
 }

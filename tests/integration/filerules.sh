@@ -7,7 +7,7 @@
 # ordinary work (git, make, many small files) is undisturbed, and the
 # emulation is faithful (umask, O_CLOEXEC, O_APPEND, FIFOs, /dev/stderr).
 . "$(dirname "$0")/lib.sh"
-plan 62
+plan 65
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -163,6 +163,15 @@ check "... and .git/config has no fsmonitor" \
     sh -c "! grep -qi fsmonitor '$W/proj/.git/config'"
 check "... nor any lock or temporary file left" \
     sh -c "! ls -a '$W/proj/.git' | grep -qE 'config.lock|airlock'"
+# A key the user set on the host stays; only new ones are the agent's.
+as_user git -C "$W/proj" config core.editor vim
+check "with the user's core.editor in .git/config, git config user.name works" \
+    sbx 'cd proj && git config user.name Someone'
+check "... and keeps core.editor as it was" \
+    [ "$(as_user git -C "$W/proj" config core.editor)" = vim ]
+out=$(sbx "cd proj && git config core.editor 'sh -c id'" 2>&1)
+check "... but changing core.editor is refused" \
+    [ "$(as_user git -C "$W/proj" config core.editor)" = vim ]
 check "echo x >> .git/config is refused" \
     refused 'echo x >> proj/.git/config'
 check "cp of a sample onto .git/hooks/pre-commit is refused" refused \

@@ -262,7 +262,8 @@ cfg(const char *text)
 {
 	char	why[128];
 
-	return namerule_gitconfig_check(text, strlen(text), why, sizeof(why));
+	return namerule_gitconfig_check(text, strlen(text), NULL, 0, why,
+	    sizeof(why));
 }
 
 START_TEST(t_gitconfig)
@@ -324,6 +325,36 @@ START_TEST(t_gitconfig)
 }
 END_TEST
 
+static int
+cfg2(const char *text, const char *old)
+{
+	char	why[128];
+
+	return namerule_gitconfig_check(text, strlen(text), old, strlen(old),
+	    why, sizeof(why));
+}
+
+START_TEST(t_gitconfig_old)
+{
+	const char *old = "[core]\n\teditor = vim\n[credential]\n"
+	    "\thelper = store\n[filter \"lfs\"]\n\tclean = git-lfs clean\n";
+
+	/* What the user's file already had stays: git config user.* works. */
+	ck_assert_int_eq(cfg2("[core]\n\teditor = vim\n[credential]\n"
+	    "\thelper = store\n[filter \"lfs\"]\n\tclean = git-lfs clean\n"
+	    "[user]\n\temail = a@b\n", old), 0);
+	ck_assert_int_eq(cfg2("[Core]\neditor=\"vim\"\n", old), 0);
+	/* A changed value, a new key, another subsection: the agent's. */
+	ck_assert_int_eq(cfg2("[core]\n\teditor = sh -c id\n", old), -1);
+	ck_assert_int_eq(cfg2("[core]\n\teditor = vim\n\tpager = x\n", old),
+	    -1);
+	ck_assert_int_eq(cfg2("[filter \"x\"]\n\tclean = git-lfs clean\n",
+	    old), -1);
+	/* An unparsable old file vouches for nothing. */
+	ck_assert_int_eq(cfg2("[core]\n\teditor = vim\n", "[core"), -1);
+}
+END_TEST
+
 static Suite *
 namerule_suite(void)
 {
@@ -335,6 +366,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_kinds);
 	tcase_add_test(tc, t_split);
 	tcase_add_test(tc, t_gitconfig);
+	tcase_add_test(tc, t_gitconfig_old);
 	suite_add_tcase(s, tc);
 	return s;
 }
