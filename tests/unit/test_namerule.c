@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <check.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +258,37 @@ START_TEST(t_split)
 }
 END_TEST
 
+START_TEST(t_join)
+{
+	char	abs[64];
+	int	proc = -1;
+
+	strcpy(abs, "/w/sub");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 6, "x/", &proc), 0);
+	ck_assert_str_eq(abs, "/w/sub/x");
+	ck_assert_int_eq(proc, 0);
+	strcpy(abs, "/");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 1, ".env", &proc), 0);
+	ck_assert_str_eq(abs, "/.env");
+	strcpy(abs, "/proc/42/fdXXX");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 11, "1", &proc), 0);
+	ck_assert_str_eq(abs, "/proc/42/fd/1");
+	ck_assert_int_eq(proc, 1);
+	/* init's own /proc entries are never reached. */
+	strcpy(abs, "/proc/1/fd");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 10, "3", &proc),
+	    -EACCES);
+	strcpy(abs, "/proc/1");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 7, "mem", &proc),
+	    -EACCES);
+	strcpy(abs, "/proc/12");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 8, "mem", &proc), 0);
+	strcpy(abs, "/w");
+	ck_assert_int_eq(namerule_join(abs, 8, 2, "toolongname", &proc),
+	    -ENAMETOOLONG);
+}
+END_TEST
+
 static int
 cfg(const char *text)
 {
@@ -365,6 +397,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_builtin);
 	tcase_add_test(tc, t_kinds);
 	tcase_add_test(tc, t_split);
+	tcase_add_test(tc, t_join);
 	tcase_add_test(tc, t_gitconfig);
 	tcase_add_test(tc, t_gitconfig_old);
 	suite_add_tcase(s, tc);
