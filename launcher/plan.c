@@ -100,6 +100,12 @@ plan_add(struct launch_plan *plan, struct msg *m)
 			diex("plan: listener port %u", port);
 		it->port = (uint16_t)port;
 		break;
+	case MSG_PLAN_WRITE_RULE:
+		/* Checked when notify_setup() compiles the rule set. */
+		it->op = msg_get_u32(m);
+		it->src = xstrdup(msg_get_str(m));
+		it->dst = xstrdup(msg_get_str(m));
+		break;
 	default:
 		diex("plan: %s out of sequence", m->info->name);
 	}

@@ -133,6 +133,8 @@ char		**sv_path_spellings(char **v, const char *path);
 
 /* Compile the sandbox's filter to BPF; -1 on failure. */
 int		 sv_seccomp_compile(void **bufp, size_t *lenp);
+/* Does the program send write-intent syscalls to init (R-L4)? */
+int		 sv_seccomp_notify(void);
 
 /* ---- children (sv_child.c) ---- */
 
