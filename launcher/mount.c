@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/mountinfo.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
@@ -166,46 +167,25 @@ mount_point(const char *dst, int isdir)
 }
 
 /* The flags a remount must keep: the kernel locks them in a userns. */
+static const struct { unsigned long st, ms; } mount_locked[] = {
+	{ ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID },
+	{ ST_NODEV, MS_NODEV }, { ST_NOEXEC, MS_NOEXEC },
+	{ ST_NOATIME, MS_NOATIME }, { ST_NODIRATIME, MS_NODIRATIME },
+	{ ST_RELATIME, MS_RELATIME },
+};
+
 static unsigned long
 mount_locked_flags(const struct statvfs *sv)
 {
 	unsigned long	f = 0;
+	size_t		i;
 
-	if (sv->f_flag & ST_RDONLY)
-		f |= MS_RDONLY;
-	if (sv->f_flag & ST_NOSUID)
-		f |= MS_NOSUID;
-	if (sv->f_flag & ST_NODEV)
-		f |= MS_NODEV;
-	if (sv->f_flag & ST_NOEXEC)
-		f |= MS_NOEXEC;
-	if (sv->f_flag & ST_NOATIME)
-		f |= MS_NOATIME;
-	if (sv->f_flag & ST_NODIRATIME)
-		f |= MS_NODIRATIME;
-	if (sv->f_flag & ST_RELATIME)
-		f |= MS_RELATIME;
+	for (i = 0; i < sizeof(mount_locked) / sizeof(mount_locked[0]); i++)
+		if (sv->f_flag & mount_locked[i].st)
+			f |= mount_locked[i].ms;
 	if ((f & (MS_NOATIME | MS_RELATIME)) == 0)
 		f |= MS_STRICTATIME;
 	return f;
-}
-
-/* Undo mountinfo's octal escapes (\040 for a space, ...) in place. */
-static void
-mount_unescape(char *s)
-{
-	char	*d = s;
-
-	while (*s != '\0') {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-			    (s[3] - '0'));
-			s += 4;
-		} else
-			*d++ = *s++;
-	}
-	*d = '\0';
 }
 
 /*
@@ -219,20 +199,14 @@ mount_remount_tree(const char *top, unsigned long add)
 {
 	struct statvfs	 sv;
 	FILE	*f;
-	char	*line = NULL, *mp, *save;
+	char	*line = NULL, *mp;
 	size_t	 cap = 0, tl = strlen(top);
-	int	 i;
 
 	if ((f = fopen("/oldroot/proc/self/mountinfo", "re")) == NULL)
 		die("mountinfo");
 	while (getline(&line, &cap, f) != -1) {
-		/* id parent major:minor root MOUNTPOINT options ... */
-		mp = strtok_r(line, " ", &save);
-		for (i = 0; i < 4 && mp != NULL; i++)
-			mp = strtok_r(NULL, " ", &save);
-		if (mp == NULL)
+		if ((mp = mountinfo_point(line)) == NULL)
 			diex("mountinfo: short line");
-		mount_unescape(mp);
 		if (strncmp(mp, top, tl) != 0 ||
 		    (mp[tl] != '\0' && mp[tl] != '/'))
 			continue;
