@@ -250,20 +250,18 @@ rpc_wait(struct rpc *r, rpc_notify_fn fn, void *arg, int *stop)
 	return *stop ? 0 : -1;
 }
 
+/*
+ * A private airlockd exits when its connection closes.  We do not wait
+ * for it: every sandbox of ours was destroyed synchronously before, and
+ * when we exit its PDEATHSIG takes it and its daemons down regardless.
+ */
 void
 rpc_close(struct rpc *r)
 {
-	int	status;
-
 	if (r->fd != -1)
 		close(r->fd);
 	r->fd = -1;
-	if (r->private_pid > 0) {
-		while (waitpid(r->private_pid, &status, 0) == -1 &&
-		    errno == EINTR)
-			;
-		r->private_pid = -1;
-	}
+	r->private_pid = -1;
 	free(r->rbuf);
 	r->rbuf = NULL;
 }
