@@ -50,6 +50,7 @@ struct px_http {
 	struct http_request	 req;
 	int			 have_req;
 	struct bufferevent	*ubev;		/* upstream */
+	struct px_reader	 urd;		/* ubev's reading */
 	char			 uhost[256];	/* ubev's target */
 	uint16_t		 uport;
 	int			 ukeep;		/* ubev reusable */
@@ -79,6 +80,7 @@ http_drop_upstream(struct px_http *h)
 	if (h->ubev == NULL)
 		return;
 	fd = bufferevent_getfd(h->ubev);
+	px_reader_free(&h->urd);
 	bufferevent_free(h->ubev);
 	if (fd != -1)
 		close(fd);
@@ -101,11 +103,14 @@ static void
 http_close_after_write(struct px_conn *c)
 {
 	c->state = HS_CLOSING;
-	bufferevent_disable(c->cbev, EV_READ);
+	px_reader_off(&c->rd);
 	if (c->http != NULL && c->http->ubev != NULL)
-		bufferevent_disable(c->http->ubev, EV_READ);
+		px_reader_off(&c->http->urd);
 	if (evbuffer_get_length(bufferevent_get_output(c->cbev)) == 0)
 		px_conn_free(c);
+	else
+		/* the write callback frees c once the answer is out */
+		bufferevent_enable(c->cbev, EV_WRITE);
 }
 
 /* An answer of our own (4xx/5xx), then close. */
@@ -200,7 +205,7 @@ http_exchange_done(struct px_conn *c)
 		return;
 	}
 	c->state = HS_HEAD;
-	bufferevent_enable(c->cbev, EV_READ);
+	px_reader_on(&c->rd);
 	if (!h->in_read &&
 	    evbuffer_get_length(bufferevent_get_input(c->cbev)) > 0)
 		http_client_read(c->cbev, c);
@@ -242,11 +247,14 @@ http_pump_request(struct px_conn *c)
 		if (res == HTTP_CHUNK_DONE)
 			h->req_done = 1;
 	}
-	if (h->req_done) {
-		bufferevent_disable(c->cbev, EV_READ);
+	if (h->req_done)
+		/*
+		 * Reading goes on (a pipelined next head waits in the input,
+		 * bounded by its watermark): no epoll_ctl(2) per request.
+		 */
 		h->client_paused = 0;
-	} else if (evbuffer_get_length(out) > PX_HIGH_WATER) {
-		bufferevent_disable(c->cbev, EV_READ);
+	else if (evbuffer_get_length(out) > PX_HIGH_WATER) {
+		px_reader_off(&c->rd);
 		h->client_paused = 1;
 	}
 	return 0;
@@ -265,16 +273,16 @@ http_forward_start(struct px_conn *c)
 	h->resp_sent = 0;
 	h->keep = h->req.keep_alive;
 	http_forward_head(c);
-	bufferevent_enable(h->ubev, EV_READ | EV_WRITE);
+	px_reader_on(&h->urd);
 	if (!h->req_done) {
-		bufferevent_enable(c->cbev, EV_READ);
+		px_reader_on(&c->rd);
 		if (http_pump_request(c) == -1) {
 			http_answer(c, 400, NULL, NULL, "malformed chunked "
 			    "request body");
 			return;
 		}
-	} else
-		bufferevent_disable(c->cbev, EV_READ);
+	}
+	px_bev_flush(h->ubev);
 }
 
 /* Response head fields to the client; hop-by-hop ones dropped. */
@@ -410,7 +418,7 @@ http_pump_response(struct px_conn *c)
 	}
 	if (h->resp_state == RS_BODY &&
 	    evbuffer_get_length(out) > PX_HIGH_WATER)
-		bufferevent_disable(h->ubev, EV_READ);
+		px_reader_off(&h->urd);
 	return 0;
 }
 
@@ -419,6 +427,7 @@ http_upstream_read(struct bufferevent *bev, void *arg)
 {
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
+	int	 r;
 
 	(void)bev;
 	if (c->state != HS_FORWARD) {
@@ -427,12 +436,16 @@ http_upstream_read(struct bufferevent *bev, void *arg)
 			http_drop_upstream(h);
 		return;
 	}
-	if (h->resp_state == RS_HEAD && http_response_head(c) != 0)
+	if (h->resp_state == RS_HEAD && (r = http_response_head(c)) != 0) {
+		if (r == 1)	/* interim heads may have been forwarded */
+			px_bev_flush(c->cbev);
 		return;
+	}
 	if (h->resp_state == RS_BODY && http_pump_response(c) == -1) {
 		px_conn_free(c);
 		return;
 	}
+	px_bev_flush(c->cbev);
 	if (h->resp_state == RS_DONE) {
 		/* anything after the response: upstream is not reusable */
 		if (evbuffer_get_length(bufferevent_get_input(h->ubev)) > 0)
@@ -447,12 +460,13 @@ http_upstream_write(struct bufferevent *bev, void *arg)
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
 
-	(void)bev;
+	/* drained: later output is written by px_bev_flush() again */
+	bufferevent_disable(bev, EV_WRITE);
 	if (c->state == HS_FORWARD && h->client_paused &&
 	    evbuffer_get_length(bufferevent_get_output(h->ubev)) <
 	    PX_HIGH_WATER / 2) {
 		h->client_paused = 0;
-		bufferevent_enable(c->cbev, EV_READ);
+		px_reader_on(&c->rd);
 		http_client_read(c->cbev, c);
 	}
 }
@@ -473,6 +487,7 @@ http_upstream_event(struct bufferevent *bev, short what, void *arg)
 	    h->resp_body == HTTP_BODY_CLOSE) {
 		/* the end of a read-until-close body */
 		(void)http_pump_response(c);
+		px_bev_flush(c->cbev);
 		h->resp_state = RS_DONE;
 		h->ukeep = 0;
 		h->keep = 0;
@@ -516,8 +531,11 @@ http_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
 	h->ubev = bufferevent_socket_new(px_base, fd, 0);
 	if (h->ubev == NULL)
 		fatalx("bufferevent_socket_new");
-	bufferevent_setcb(h->ubev, http_upstream_read, http_upstream_write,
+	bufferevent_disable(h->ubev, EV_WRITE);	/* px_bev_flush() */
+	bufferevent_setcb(h->ubev, NULL, http_upstream_write,
 	    http_upstream_event, c);
+	px_reader_init(&h->urd, h->ubev, http_upstream_read,
+	    http_upstream_event, c, 0, 0);
 	snprintf(h->uhost, sizeof(h->uhost), "%s", c->host);
 	h->uport = c->port;
 	h->ukeep = 1;
@@ -557,8 +575,9 @@ http_request(struct px_conn *c)
 	}
 	http_drop_upstream(h);
 	c->state = HS_DIAL;
-	bufferevent_disable(c->cbev, EV_READ);
-	c->dial = px_dial(c->s, c->host, c->port, http_dialed, c);
+	px_reader_off(&c->rd);
+	c->dial = px_dial(c->s, c->host, c->port,
+	    r->form == HTTP_FORM_AUTHORITY, http_dialed, c);
 }
 
 static void
@@ -575,13 +594,16 @@ http_client_read(struct bufferevent *bev, void *arg)
 	while (c->state == HS_HEAD) {
 		/* untrusted: a request head from the sandbox */
 		len = evbuffer_get_length(in);
-		if (len == 0)
+		if (len == 0) {
+			px_reader_on(&c->rd);
 			break;
+		}
 		if (len > HTTP_HEAD_MAX)
 			len = HTTP_HEAD_MAX;
 		p = evbuffer_pullup(in, (ssize_t)len);
 		switch (http_head_scan(p, len, &hl)) {
 		case HTTP_SCAN_MORE:
+			px_reader_on(&c->rd);
 			h->in_read = 0;
 			return;
 		case HTTP_SCAN_ERROR:
@@ -613,8 +635,10 @@ http_client_read(struct bufferevent *bev, void *arg)
 		return;
 	}
 	h->in_read = 0;
-	if (c->state == HS_FORWARD)
+	if (c->state == HS_FORWARD) {
+		px_bev_flush(h->ubev);
 		http_exchange_done(c);
+	}
 }
 
 static void
@@ -623,6 +647,8 @@ http_client_write(struct bufferevent *bev, void *arg)
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
 
+	/* drained: later output is written by px_bev_flush() again */
+	bufferevent_disable(bev, EV_WRITE);
 	if (c->state == HS_CLOSING) {
 		if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 			px_conn_free(c);
@@ -633,7 +659,7 @@ http_client_write(struct bufferevent *bev, void *arg)
 	    h->resp_state == RS_BODY &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) <
 	    PX_HIGH_WATER / 2) {
-		bufferevent_enable(h->ubev, EV_READ);
+		px_reader_on(&h->urd);
 		http_upstream_read(h->ubev, c);
 	}
 }
@@ -650,6 +676,15 @@ http_client_event(struct bufferevent *bev, short what, void *arg)
 		h->keep = 0;
 		return;
 	}
+	if ((what & BEV_EVENT_TIMEOUT) && c->state == HS_FORWARD &&
+	    h->req_done)
+		/*
+		 * Reading stays on while the upstream answers, so its
+		 * handshake timeout can fire during a slow response: not
+		 * the client's fault.  libevent stopped reading; the end
+		 * of the exchange starts it again.
+		 */
+		return;
 	px_conn_free(c);
 }
 
@@ -660,7 +695,21 @@ px_http_accept(struct px_session *s, int fd)
 
 	c->http = xcalloc(1, sizeof(*c->http));
 	c->state = HS_HEAD;
-	bufferevent_setcb(c->cbev, http_client_read, http_client_write,
-	    http_client_event, c);
-	bufferevent_enable(c->cbev, EV_READ);
+	bufferevent_setcb(c->cbev, NULL, http_client_write, http_client_event,
+	    c);
+	/* the high water bounds what a pipelining client makes us buffer */
+	px_reader_init(&c->rd, c->cbev, http_client_read, http_client_event, c,
+	    PX_HANDSHAKE_TIMEOUT, PX_HIGH_WATER);
+	switch (px_conn_read_now(c)) {
+	case -1:
+		px_conn_free(c);
+		break;
+	case 0:
+		px_reader_on(&c->rd);
+		break;
+	default:
+		/* it enables reading itself while the head is incomplete */
+		http_client_read(c->cbev, c);
+		break;
+	}
 }

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 struct egress_rules;
@@ -58,6 +59,36 @@ int	 px_session_allows(struct px_session *, const char *host,
 	    uint16_t port, char *reason, size_t reasonlen);
 
 /*
+ * conn.c: the read side of a bufferevent, done here.  libevent's own
+ * reads ask ioctl(FIONREAD) before every readv(2); this is one recv(2).
+ * The bufferevent keeps its buffers and its writes (px_bev_flush()); its
+ * own EV_READ is never enabled.  The callbacks get what a bufferevent's
+ * would: readcb after bytes arrived, eventcb with BEV_EVENT_READING and
+ * EOF, ERROR or TIMEOUT (reading is then off).
+ */
+struct px_reader {
+	struct bufferevent	*bev;
+	struct event		*ev;
+	struct evbuffer_cb_entry *wm;	/* resumes after the high water */
+	bufferevent_data_cb	 readcb;
+	bufferevent_event_cb	 eventcb;
+	void			*arg;
+	size_t			 high;	/* input this large: stop; 0: never */
+	struct timeval		 tmo;	/* idle read timeout; 0: none */
+	int			 on;	/* wanted by the protocol */
+	int			 added;	/* registered with the loop */
+};
+
+void	 px_reader_init(struct px_reader *, struct bufferevent *,
+	    bufferevent_data_cb, bufferevent_event_cb, void *arg,
+	    int timeout_s, size_t high);
+/* Start (or keep) reading; restarts the idle timeout. */
+void	 px_reader_on(struct px_reader *);
+void	 px_reader_off(struct px_reader *);
+/* Before the bufferevent is freed; NULL-safe on an unused reader. */
+void	 px_reader_free(struct px_reader *);
+
+/*
  * A client connection while it is not (yet) a spliced tunnel: reading a
  * SOCKS5 handshake or an HTTP request head, waiting for the dial, or
  * forwarding absolute-form HTTP requests (http.c).  Buffered with
@@ -74,6 +105,7 @@ struct px_conn {
 	enum px_conn_kind	 kind;
 	int			 state;		/* per kind */
 	struct bufferevent	*cbev;		/* the sandbox side */
+	struct px_reader	 rd;		/* cbev's reading */
 	struct px_dial		*dial;
 	char			 host[256];	/* target being dialed */
 	uint16_t		 port;
@@ -83,6 +115,16 @@ struct px_conn {
 /* conn.c */
 struct px_conn *px_conn_new(struct px_session *, enum px_conn_kind, int fd);
 void	 px_conn_free(struct px_conn *);
+/*
+ * Read what the client sent already, without waiting for an event: 1
+ * bytes added to the input, 0 nothing yet, -1 EOF or error.
+ */
+int	 px_conn_read_now(struct px_conn *);
+/*
+ * Write a bufferevent's output now; only what would block is left to
+ * its write event (bufferevents here keep EV_WRITE disabled otherwise).
+ */
+void	 px_bev_flush(struct bufferevent *);
 /* Close every handshake/forwarding connection of a session. */
 void	 px_conn_close_all(struct px_session *);
 /*
@@ -113,8 +155,9 @@ typedef void (*px_dial_cb)(int fd, enum px_dial_status, const char *reason,
     void *arg);
 struct px_dial;
 
+/* tunnel: the fd will go to px_tunnel_start() (the callback's duty). */
 struct px_dial *px_dial(struct px_session *, const char *host, uint16_t port,
-	    px_dial_cb cb, void *arg);
+	    int tunnel, px_dial_cb cb, void *arg);
 void	 px_dial_cancel(struct px_dial *);
 
 /*
@@ -123,6 +166,11 @@ void	 px_dial_cancel(struct px_dial *);
  * client already sent past its request that must reach the upstream
  * first.  label: "host:port" for the close log line.
  */
+/*
+ * The one registration of a tunnel's socket, from the dial's connect to
+ * the close (resolve.c uses it for the connect so it can be handed over).
+ */
+#define PX_TUNNEL_EV	(EV_READ | EV_WRITE | EV_CLOSED | EV_ET | EV_PERSIST)
 void	 px_tunnel_start(struct px_session *, int client, int upstream,
 	    const void *pending, size_t npending, const char *label);
 void	 px_tunnel_close_all(struct px_session *);

@@ -4,13 +4,25 @@
  * into a pipe and from the pipe into the other socket, so the payload
  * never enters proxyd's memory.  Pipes are taken from a small pool when a
  * direction has data and given back as soon as it is drained, so an idle
- * tunnel holds two sockets, four events and this small struct, nothing
+ * tunnel holds two sockets, two events and this small struct, nothing
  * else (the idle-tunnel memory target is a few KB).
  *
- * Each direction is a tiny state machine: pipe holds bytes → wait until
- * the destination is writable; pipe empty → wait until the source is
- * readable; source at EOF and pipe empty → shut down the destination's
- * write side.  Both directions done, or any error: close the tunnel.
+ * Each socket is watched by one edge-triggered event for reading and
+ * writing, registered once for the tunnel's life: no epoll_ctl(2) while
+ * bytes flow, however often a direction stalls.  Edge-triggered means an
+ * edge must never be lost, so readiness is remembered per direction and a
+ * side is only considered not ready after it answered EAGAIN, or after a
+ * read that provably emptied it: fewer bytes than the (empty) pipe has
+ * slots cannot have filled the pipe, so the socket had no more queued;
+ * bytes arriving later raise a new edge.  A FIN already seen (EV_CLOSED)
+ * is read to its end of file all the same.  This spares the EAGAIN read
+ * after each small message, the common case of TLS and interactive use.
+ *
+ * Each direction is a tiny state machine: pipe holds bytes → splice them
+ * out while the destination is writable; pipe empty → splice in while the
+ * source is readable; source at EOF and pipe empty → shut down the
+ * destination's write side.  Both directions done, or any error: close
+ * the tunnel.
  */
 #include <sys/socket.h>
 
@@ -26,21 +38,20 @@
 
 #define PX_PIPE_SIZE	(1024 * 1024)	/* per splice round */
 #define PX_PIPE_POOL	128		/* spare empty pipes kept */
-#define PX_PUMP_ROUNDS	8		/* per event, for fairness */
+#define PX_PUMP_ROUNDS	8		/* per wake-up, for fairness */
 
 struct px_dir {
-	struct px_tunnel *t;
 	int		 from;
 	int		 to;
 	int		 pipe[2];	/* -1: none held */
 	size_t		 inpipe;	/* bytes in the pipe */
 	uint64_t	 bytes;		/* delivered to "to" */
+	int		 can_read;	/* from: not drained since its edge */
+	int		 can_write;	/* to: no EAGAIN since its edge */
+	int		 rdhup;		/* from: its FIN is queued */
+	int		 unsure;	/* from: edges were missed, see start */
 	int		 eof;
 	int		 done;
-	struct event	*rd;		/* from is readable */
-	struct event	*wr;		/* to is writable */
-	int		 rd_on;
-	int		 wr_on;
 };
 
 struct px_tunnel {
@@ -48,6 +59,8 @@ struct px_tunnel {
 	struct px_session	*s;
 	int			 client;
 	int			 upstream;
+	struct event		*cev;	/* client: PX_TUNNEL_EV */
+	struct event		*uev;	/* upstream: PX_TUNNEL_EV */
 	struct px_dir		 out;	/* client -> upstream */
 	struct px_dir		 in;	/* upstream -> client */
 	char			*label;
@@ -55,6 +68,8 @@ struct px_tunnel {
 
 static int	px_pool[PX_PIPE_POOL][2];
 static int	px_npool;
+/* the fewest slots of any pipe made: reads below this emptied a socket */
+static size_t	px_pipe_slots = PX_PIPE_SIZE;
 
 static int
 pipe_get(int p[2])
@@ -65,10 +80,16 @@ pipe_get(int p[2])
 		p[1] = px_pool[px_npool][1];
 		return 0;
 	}
+	int	 sz;
+
 	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) == -1)
 		return -1;
 	/* a larger pipe means fewer splice calls per GiB; best effort */
-	(void)fcntl(p[1], F_SETPIPE_SZ, PX_PIPE_SIZE);
+	if ((sz = fcntl(p[1], F_SETPIPE_SZ, PX_PIPE_SIZE)) == -1 &&
+	    (sz = fcntl(p[1], F_GETPIPE_SZ)) == -1)
+		sz = 0;		/* unknown: never assume a socket empty */
+	if ((size_t)sz / (size_t)sysconf(_SC_PAGESIZE) < px_pipe_slots)
+		px_pipe_slots = (size_t)sz / (size_t)sysconf(_SC_PAGESIZE);
 	return 0;
 }
 
@@ -116,10 +137,6 @@ tunnel_free(struct px_tunnel *t, const char *why)
 	    "%llu bytes in", t->s->id, t->label, why,
 	    (unsigned long long)t->out.bytes, (unsigned long long)t->in.bytes);
 	TAILQ_REMOVE(&t->s->tunnels, t, entry);
-	event_free(t->out.rd);
-	event_free(t->out.wr);
-	event_free(t->in.rd);
-	event_free(t->in.wr);
 	if (t->out.inpipe == 0)
 		pipe_put(t->out.pipe);
 	else
@@ -128,48 +145,47 @@ tunnel_free(struct px_tunnel *t, const char *why)
 		pipe_put(t->in.pipe);
 	else
 		pipe_drop(t->in.pipe);
+	/*
+	 * Closing a socket takes it out of the epoll set; libevent's
+	 * EPOLL_CTL_DEL on the closed fd then fails with EBADF, which it
+	 * ignores: cheaper than a real removal followed by the close.
+	 * Nothing can reuse the fd numbers in between (one thread).
+	 */
 	close(t->client);
 	close(t->upstream);
+	if (t->cev != NULL)
+		event_free(t->cev);
+	if (t->uev != NULL)
+		event_free(t->uev);
 	free(t->label);
 	free(t);
 }
 
-static void
-want(struct px_dir *d, int rd, int wr)
-{
-	if (rd != d->rd_on) {
-		if (rd)
-			event_add(d->rd, NULL);
-		else
-			event_del(d->rd);
-		d->rd_on = rd;
-	}
-	if (wr != d->wr_on) {
-		if (wr)
-			event_add(d->wr, NULL);
-		else
-			event_del(d->wr);
-		d->wr_on = wr;
-	}
-}
-
 /*
- * Move bytes in one direction until something would block.  Returns -1
- * when the tunnel must close (it is then not freed here).
+ * Move bytes in one direction until a side would block, the source is at
+ * EOF, or the round limit.  Returns -1 when the tunnel must close (it is
+ * then not freed here), 1 when the round limit left work to do, else 0.
  */
 static int
-pump(struct px_dir *d)
+pump(struct px_tunnel *t, struct px_dir *d)
 {
+	struct px_dir *other = d == &t->out ? &t->in : &t->out;
 	ssize_t	 n;
 	int	 round;
 
 	for (round = 0; round < PX_PUMP_ROUNDS; round++) {
 		if (d->inpipe > 0) {
+			if (!d->can_write)
+				return 0;
+			/*
+			 * No SPLICE_F_MORE: it corks the last partial segment
+			 * until a later send, and none may come.
+			 */
 			n = splice(d->pipe[0], NULL, d->to, NULL, d->inpipe,
 			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 			if (n == -1) {
 				if (errno == EAGAIN) {
-					want(d, 0, 1);
+					d->can_write = 0;
 					return 0;
 				}
 				return -1;
@@ -179,15 +195,17 @@ pump(struct px_dir *d)
 			continue;
 		}
 		if (d->eof) {
-			want(d, 0, 0);
 			pipe_put(d->pipe);
 			if (!d->done) {
-				/* the last direction to finish: close instead */
-				if (!(d == &d->t->out ? d->t->in.done :
-				    d->t->out.done))
+				/* the last one to finish closes instead */
+				if (!other->done)
 					(void)shutdown(d->to, SHUT_WR);
 				d->done = 1;
 			}
+			return 0;
+		}
+		if (!d->can_read) {
+			pipe_put(d->pipe);	/* idle: hold no pipe */
 			return 0;
 		}
 		if (d->pipe[0] == -1 && pipe_get(d->pipe) == -1) {
@@ -200,47 +218,58 @@ pump(struct px_dir *d)
 			if (errno == EAGAIN) {
 				/* idle: hold no pipe */
 				pipe_put(d->pipe);
-				want(d, 1, 0);
+				d->can_read = 0;
+				d->unsure = 0;
 				return 0;
 			}
 			return -1;
 		}
 		if (n == 0)
 			d->eof = 1;
+		else if ((size_t)n < px_pipe_slots && !d->rdhup &&
+		    !d->unsure)
+			d->can_read = 0;	/* emptied (see the top) */
 		d->inpipe = (size_t)n;
 	}
-	/* more may be waiting: stay interested, the loop comes back */
-	want(d, d->inpipe == 0, d->inpipe > 0);
-	return 0;
+	return 1;
 }
 
 static void
-dir_cb(int fd, short ev, void *arg)
+tunnel_cb(int fd, short ev, void *arg)
 {
-	struct px_dir *d = arg;
-	struct px_tunnel *t = d->t;
+	struct px_tunnel *t = arg;
+	int	 r1, r2 = 0;
 
-	(void)fd;
-	(void)ev;
-	if (pump(d) == -1) {
+	/* remember the edges: they are reported once */
+	if (fd == t->client) {
+		if (ev & (EV_READ | EV_CLOSED))
+			t->out.can_read = 1;
+		if (ev & EV_CLOSED)
+			t->out.rdhup = 1;
+		if (ev & EV_WRITE)
+			t->in.can_write = 1;
+	} else {
+		if (ev & (EV_READ | EV_CLOSED))
+			t->in.can_read = 1;
+		if (ev & EV_CLOSED)
+			t->in.rdhup = 1;
+		if (ev & EV_WRITE)
+			t->out.can_write = 1;
+	}
+	if ((r1 = pump(t, &t->out)) == -1 || (r2 = pump(t, &t->in)) == -1) {
 		tunnel_free(t, strerror(errno));
 		return;
 	}
-	if (t->out.done && t->in.done)
+	if (t->out.done && t->in.done) {
 		tunnel_free(t, "closed by both ends");
-}
-
-static void
-dir_init(struct px_tunnel *t, struct px_dir *d, int from, int to)
-{
-	d->t = t;
-	d->from = from;
-	d->to = to;
-	d->pipe[0] = d->pipe[1] = -1;
-	d->rd = event_new(px_base, from, EV_READ | EV_PERSIST, dir_cb, d);
-	d->wr = event_new(px_base, to, EV_WRITE | EV_PERSIST, dir_cb, d);
-	if (d->rd == NULL || d->wr == NULL)
-		fatalx("tunnel events");
+		return;
+	}
+	/*
+	 * Round limit reached with bytes still moving: no new edge will
+	 * come for them, so come back after the other ready events.
+	 */
+	if (r1 == 1 || r2 == 1)
+		event_active(t->cev, 0, 0);
 }
 
 void
@@ -254,8 +283,10 @@ px_tunnel_start(struct px_session *s, int client, int upstream,
 	t->client = client;
 	t->upstream = upstream;
 	t->label = xstrdup(label);
-	dir_init(t, &t->out, client, upstream);
-	dir_init(t, &t->in, upstream, client);
+	t->out.from = t->in.to = client;
+	t->out.to = t->in.from = upstream;
+	t->out.pipe[0] = t->out.pipe[1] = -1;
+	t->in.pipe[0] = t->in.pipe[1] = -1;
 	TAILQ_INSERT_TAIL(&s->tunnels, t, entry);
 	if (npending > 0) {
 		/* bytes the client sent right after its request */
@@ -269,10 +300,23 @@ px_tunnel_start(struct px_session *s, int client, int upstream,
 			return;
 		}
 		t->out.inpipe = npending;
-		want(&t->out, 0, 1);
-	} else
-		want(&t->out, 1, 0);
-	want(&t->in, 1, 0);
+	}
+	/*
+	 * The upstream's edges so far went to the dial's event, which hands
+	 * its registration over to ours (resolve.c): take the upstream as
+	 * writable and possibly readable, even at its FIN (a server may
+	 * speak first, or speak and close), so the first pump reads it to
+	 * EAGAIN or EOF.  The client socket is registered afresh, which
+	 * reports its state at once: that edge runs the first pump.
+	 */
+	t->out.can_write = 1;
+	t->in.can_read = 1;
+	t->in.unsure = 1;
+	t->cev = event_new(px_base, client, PX_TUNNEL_EV, tunnel_cb, t);
+	t->uev = event_new(px_base, upstream, PX_TUNNEL_EV, tunnel_cb, t);
+	if (t->cev == NULL || t->uev == NULL ||
+	    event_add(t->cev, NULL) == -1 || event_add(t->uev, NULL) == -1)
+		fatalx("tunnel events");
 }
 
 void

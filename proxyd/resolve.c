@@ -8,6 +8,11 @@
  * answers with a public address and 127.0.0.1 is a rebinding attempt, not
  * a choice.  The connection then goes to one of the checked addresses,
  * never to a second lookup's answer.
+ *
+ * The connect is watched by an edge-triggered read+write event.  For a
+ * tunnel, the relay registers the same kind of event on the socket before
+ * this one is freed, so the socket stays in the epoll set unchanged from
+ * connect(2) to close(2).
  */
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -37,6 +42,8 @@ struct px_dial {
 	uint16_t		 port;
 	px_dial_cb		 cb;
 	void			*arg;
+	int			 tunnel;	/* fd will be spliced */
+	int			 connected;
 	struct evdns_getaddrinfo_request *req;
 	int			 cancelled;
 	struct event		*done_ev;	/* delivers the callback */
@@ -78,6 +85,12 @@ dial_done_cb(int fd, short ev, void *arg)
 	(void)ev;
 	memcpy(reason, d->reason, sizeof(reason));
 	d->fd = -1;		/* ownership goes to the callback */
+	if (st == PX_DIAL_OK && d->tunnel) {
+		/* the relay takes over the registration (see the top) */
+		cb(rfd, st, reason, cbarg);
+		dial_free(d);
+		return;
+	}
 	dial_free(d);
 	cb(rfd, st, reason, cbarg);
 }
@@ -103,16 +116,29 @@ dial_connected(int fd, short ev, void *arg)
 	socklen_t len = sizeof(err);
 
 	(void)fd;
-	event_free(d->conn_ev);
-	d->conn_ev = NULL;
+	if (d->connected)
+		return;		/* a later edge before the hand-over */
 	if (ev & EV_TIMEOUT)
 		err = ETIMEDOUT;
-	else if (getsockopt(d->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
+	/*
+	 * Writable alone means connected: a failed connect also raises
+	 * EPOLLERR, which libevent reports as read and write.  Readable
+	 * too (an error, or a server that spoke first): ask the socket.
+	 */
+	else if ((ev & (EV_READ | EV_CLOSED)) &&
+	    getsockopt(d->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
 		err = errno;
 	if (err == 0) {
+		d->connected = 1;
+		if (!d->tunnel) {
+			event_free(d->conn_ev);
+			d->conn_ev = NULL;
+		}
 		dial_finish(d, PX_DIAL_OK, "connected");
 		return;
 	}
+	event_free(d->conn_ev);
+	d->conn_ev = NULL;
 	log_debug("connect %s:%u (address %d): %s", d->host, d->port,
 	    d->cur, strerror(err));
 	close(d->fd);
@@ -141,7 +167,7 @@ dial_next(struct px_dial *d)
 		    sizeof(one));
 		if (connect(d->fd, (struct sockaddr *)&d->addrs[d->cur],
 		    d->lens[d->cur]) == 0 || errno == EINPROGRESS) {
-			d->conn_ev = event_new(px_base, d->fd, EV_WRITE,
+			d->conn_ev = event_new(px_base, d->fd, PX_TUNNEL_EV,
 			    dial_connected, d);
 			if (d->conn_ev == NULL ||
 			    event_add(d->conn_ev, &tv) == -1)
@@ -238,7 +264,7 @@ dial_dns_cb(int result, struct evutil_addrinfo *res, void *arg)
 }
 
 struct px_dial *
-px_dial(struct px_session *s, const char *host, uint16_t port,
+px_dial(struct px_session *s, const char *host, uint16_t port, int tunnel,
     px_dial_cb cb, void *arg)
 {
 	struct px_dial *d = xcalloc(1, sizeof(*d));
@@ -251,6 +277,7 @@ px_dial(struct px_session *s, const char *host, uint16_t port,
 	d->port = port;
 	d->cb = cb;
 	d->arg = arg;
+	d->tunnel = tunnel;
 	d->fd = -1;
 	snprintf(d->host, sizeof(d->host), "%s", host);
 	if ((d->done_ev = event_new(px_base, -1, 0, dial_done_cb, d)) == NULL)

@@ -8,6 +8,8 @@
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@ static TAILQ_HEAD(, px_session) px_sessions =
     TAILQ_HEAD_INITIALIZER(px_sessions);
 
 #define PX_ACCEPT_BATCH	64
+#define PX_DEFER_ACCEPT	5	/* s a connection may wait for its bytes */
 
 static struct px_session *
 session_find(const char *id)
@@ -116,6 +119,14 @@ check_listener(int fd)
 	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
 		return -1;
+	/*
+	 * Both protocols have the client speak first: accept(2) returns
+	 * a connection once its first bytes are in, and they are read
+	 * right away (px_conn_read_now()), one wake-up instead of two.
+	 * Best effort: without it the first read just finds nothing.
+	 */
+	v = PX_DEFER_ACCEPT;
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &v, sizeof(v));
 	return 0;
 }
 

@@ -30,9 +30,12 @@ static void
 socks_close_after_write(struct px_conn *c)
 {
 	c->state = SS_CLOSING;
-	bufferevent_disable(c->cbev, EV_READ);
+	px_reader_off(&c->rd);
 	if (evbuffer_get_length(bufferevent_get_output(c->cbev)) == 0)
 		px_conn_free(c);
+	else
+		/* the write callback frees c once the reply is out */
+		bufferevent_enable(c->cbev, EV_WRITE);
 }
 
 static void
@@ -118,15 +121,19 @@ socks_read(struct bufferevent *bev, void *arg)
 	/* untrusted: the SOCKS5 handshake from the sandbox */
 	while (c->state == SS_GREETING || c->state == SS_REQUEST) {
 		len = evbuffer_get_length(in);
-		if (len == 0)
+		if (len == 0) {
+			px_reader_on(&c->rd);
 			return;
+		}
 		if (len > 600)
 			len = 600;	/* a request is at most 262 bytes */
 		p = evbuffer_pullup(in, (ssize_t)len);
 		if (c->state == SS_GREETING) {
 			res = socks_greeting_parse(p, len, &used, &noauth);
-			if (res == SOCKS_MORE)
+			if (res == SOCKS_MORE) {
+				px_reader_on(&c->rd);
 				return;
+			}
 			if (res == SOCKS_ERROR) {
 				px_conn_free(c);
 				return;
@@ -139,12 +146,15 @@ socks_read(struct bufferevent *bev, void *arg)
 				return;
 			}
 			bufferevent_write(bev, sel, sizeof(sel));
+			px_bev_flush(bev);
 			c->state = SS_REQUEST;
 			continue;
 		}
 		res = socks_request_parse(p, len, &used, &r, &rep);
-		if (res == SOCKS_MORE)
+		if (res == SOCKS_MORE) {
+			px_reader_on(&c->rd);
 			return;
+		}
 		if (res == SOCKS_ERROR) {
 			socks_reply(c, rep, 1);
 			return;
@@ -162,8 +172,8 @@ socks_read(struct bufferevent *bev, void *arg)
 			return;
 		}
 		c->state = SS_DIAL;
-		bufferevent_disable(bev, EV_READ);
-		c->dial = px_dial(c->s, c->host, c->port, socks_dialed, c);
+		px_reader_off(&c->rd);
+		c->dial = px_dial(c->s, c->host, c->port, 1, socks_dialed, c);
 		return;
 	}
 }
@@ -173,7 +183,8 @@ socks_write(struct bufferevent *bev, void *arg)
 {
 	struct px_conn *c = arg;
 
-	(void)bev;
+	/* drained: later output is written by px_bev_flush() again */
+	bufferevent_disable(bev, EV_WRITE);
 	if (c->state == SS_CLOSING)
 		px_conn_free(c);
 }
@@ -195,6 +206,19 @@ px_socks_accept(struct px_session *s, int fd)
 	struct px_conn *c = px_conn_new(s, PX_CONN_SOCKS, fd);
 
 	c->state = SS_GREETING;
-	bufferevent_setcb(c->cbev, socks_read, socks_write, socks_event, c);
-	bufferevent_enable(c->cbev, EV_READ);
+	bufferevent_setcb(c->cbev, NULL, socks_write, socks_event, c);
+	px_reader_init(&c->rd, c->cbev, socks_read, socks_event, c,
+	    PX_HANDSHAKE_TIMEOUT, 0);
+	switch (px_conn_read_now(c)) {
+	case -1:
+		px_conn_free(c);
+		break;
+	case 0:
+		px_reader_on(&c->rd);
+		break;
+	default:
+		/* it enables reading itself while a message is incomplete */
+		socks_read(c->cbev, c);
+		break;
+	}
 }

@@ -14,6 +14,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))
 
+# test_relay drives proxyd's splice relay itself, on loopback TCP.
+$(BUILD)/tests/test_relay: $(BUILD)/obj/proxyd/relay.o
+
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPERS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 $(BUILD)/tests/helpers/%: tests/helpers/%.c

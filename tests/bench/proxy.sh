@@ -8,11 +8,12 @@
 #
 #   sh tests/bench/proxy.sh BUILD_DIR
 #
-# Measures: CONNECT bulk throughput (1 GiB through one tunnel, median of
-# 3) with the proxy's CPU seconds per GiB; absolute-form HTTP requests per
-# second on keep-alive connections (wrk with a Lua script that sets an
-# absolute-form path); new short tunnels per second (CONNECT + 1-byte
-# echo); resident memory per idle tunnel at 1,000 and 4,000 tunnels.
+# Measures (medians of 3 rounds that interleave the proxies): CONNECT bulk
+# throughput (1 GiB through one tunnel) with the proxy's CPU seconds per
+# GiB; absolute-form HTTP requests per second on keep-alive connections
+# (wrk with a Lua script that sets an absolute-form path); new short
+# tunnels per second (CONNECT + 1-byte echo); resident memory per idle
+# tunnel at 1,000 and 4,000 tunnels.
 #
 # Needs root for the loopback sysctls it sets for the run (wide ephemeral
 # port range, tcp_tw_reuse, the comparison proxies' ports reserved) and
@@ -26,9 +27,9 @@ PROXYD=$BUILD/airlock-proxyd
 DRIVE=$BUILD/tests/helpers/px_drive
 PXB=$BUILD/tests/helpers/px_bench
 GIB=1073741824
-BULK_RUNS=3
-WRK_SECS=5
-TUN_SECS=4
+ROUNDS=3	# of each measurement, interleaved across the proxies
+WRK_SECS=2
+TUN_SECS=2
 SQUID_PORT=33128
 TINY_PORT=38888
 T=$(mktemp -d /tmp/proxy-bench.XXXXXX)
@@ -168,30 +169,64 @@ pid_of() {
 }
 
 cat >"$T/abs.lua" <<'EOF'
--- absolute-form requests to the proxy (the Host header is the proxy's)
+-- absolute-form requests to the proxy (the Host header is the proxy's);
+-- origin-form "/" for the direct run
 local target = os.getenv("PX_TARGET")
 request = function()
 	return wrk.format("GET", target)
 end
 EOF
 
+# Rounds interleave the proxies (direct, proxyd, squid, ... then again),
+# and each figure is the median of its rounds: on a shared host the load
+# drifts over a run, and a ratio of two figures taken minutes apart
+# would measure the drift as much as the proxies.
+wrk_rps() {	# wrk_rps PROXY: keep-alive requests/s for one round
+	command -v wrk >/dev/null 2>&1 || { echo 0; return; }
+	if [ "$1" = direct ]; then
+		# the same Lua request hook, origin-form: wrk spends the
+		# same per request as in the proxied rounds
+		PX_TARGET=/ wrk -t1 -c32 -d${WRK_SECS}s -s "$T/abs.lua" \
+		    "http://127.0.0.1:$HTTP/" 2>/dev/null
+	else
+		PX_TARGET="http://127.0.0.1:$HTTP/" wrk -t1 -c32 \
+		    -d${WRK_SECS}s -s "$T/abs.lua" \
+		    "http://127.0.0.1:$(port_of "$1")/" 2>/dev/null
+	fi | awk '/^Requests\/sec/ {printf "%d\n", $2}'
+}
+for p in $PROXIES; do
+	: >"$T/bulk.$p"
+	: >"$T/cpu.$p"
+	: >"$T/rps.$p"
+	: >"$T/tps.$p"
+done
+i=0
+while [ $i -lt $ROUNDS ]; do
+	for p in $PROXIES; do
+		port=$(port_of $p)
+		pid=$(pid_of $p)
+		# bulk
+		c0=0
+		[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
+		"$PXB" bulk "$port" "$SINK" $GIB | awk '{print $2}' \
+		    >>"$T/bulk.$p"
+		[ -n "$pid" ] &&
+		    echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$p"
+		# keep-alive absolute-form requests
+		wrk_rps $p >>"$T/rps.$p"
+		# new short tunnels
+		"$PXB" tunnels "$port" "$ECHO" $TUN_SECS 4 |
+		    awk '{ printf "%d\n", $1 / $2 }' >>"$T/tps.$p"
+		sleep 1
+	done
+	i=$((i + 1))
+done
+
 printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
 printf '|---|---|---|---|---|---|---|\n'
 for p in $PROXIES; do
-	port=$(port_of $p)
 	pid=$(pid_of $p)
-	# bulk
-	: >"$T/bulk.$p"
-	: >"$T/cpu.$p"
-	i=0
-	while [ $i -lt $BULK_RUNS ]; do
-		c0=0
-		[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
-		secs=$("$PXB" bulk "$port" "$SINK" $GIB | awk '{print $2}')
-		[ -n "$pid" ] && echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$p"
-		echo "$secs" >>"$T/bulk.$p"
-		i=$((i + 1))
-	done
+	port=$(port_of $p)
 	s=$(median <"$T/bulk.$p")
 	gbs=$(awk -v s="$s" -v b=$GIB 'BEGIN { if (s > 0) printf "%.2f", b / s / 1e9; else print "-" }')
 	cpu="-"
@@ -199,23 +234,8 @@ for p in $PROXIES; do
 		t=$(median <"$T/cpu.$p")
 		cpu=$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
 	fi
-	# keep-alive absolute-form requests
-	if command -v wrk >/dev/null 2>&1; then
-		if [ $p = direct ]; then
-			rps=$(wrk -t1 -c32 -d${WRK_SECS}s "http://127.0.0.1:$HTTP/" \
-			    2>/dev/null | awk '/^Requests\/sec/ {printf "%d", $2}')
-		else
-			rps=$(PX_TARGET="http://127.0.0.1:$HTTP/" wrk -t1 -c32 \
-			    -d${WRK_SECS}s -s "$T/abs.lua" "http://127.0.0.1:$port/" \
-			    2>/dev/null | awk '/^Requests\/sec/ {printf "%d", $2}')
-		fi
-	else
-		rps="(no wrk)"
-	fi
-	# new short tunnels
-	tps=$("$PXB" tunnels "$port" "$ECHO" $TUN_SECS 4 |
-	    awk '{ printf "%d", $1 / $2 }')
-	sleep 1
+	rps=$(median <"$T/rps.$p")
+	tps=$(median <"$T/tps.$p")
 	# idle tunnels
 	idle1=-
 	idle4=-
@@ -226,7 +246,6 @@ for p in $PROXIES; do
 			"$PXB" idle "$port" "$ECHO" $n <"$T/idle.in" >"$T/idle.out" 2>&1 &
 			ip=$!
 			exec 9>"$T/idle.in"
-			i=0
 			while ! grep -q ready "$T/idle.out" && kill -0 $ip 2>/dev/null; do
 				sleep 0.2
 			done
@@ -242,14 +261,37 @@ for p in $PROXIES; do
 	fi
 	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$p" "$gbs" "$cpu" \
 	    "$rps" "$tps" "$idle1" "$idle4"
+	echo "$gbs $cpu $rps $tps $idle4" >"$T/res.$p"
 done
+
+# proxyd against issue 6's targets, as ratios within this one run
+ratio() {	# ratio A B: A / B to two places, "-" if either is missing
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b
+		else print "-" }'
+}
+if [ -f "$T/res.direct" ] && [ -f "$T/res.proxyd" ]; then
+	read -r d_gbs d_cpu d_rps d_tps d_idle <"$T/res.direct"
+	read -r p_gbs p_cpu p_rps p_tps p_idle <"$T/res.proxyd"
+	s_rps=-
+	[ -f "$T/res.squid" ] && read -r s_gbs s_cpu s_rps s_tps s_idle \
+	    <"$T/res.squid"
+	printf '\nproxyd: throughput %sx direct (target >= 0.7)' \
+	    "$(ratio "$p_gbs" "$d_gbs")"
+	printf ' at %s CPU-s/GiB' "$p_cpu"
+	printf ' (<= 0.2); tunnels/s %sx direct (>= 0.5);' \
+	    "$(ratio "$p_tps" "$d_tps")"
+	printf ' keep-alive %sx squid (>= 2); %s KB per idle tunnel (<= 6).\n' \
+	    "$(ratio "$p_rps" "$s_rps")" "$p_idle"
+fi
 
 cat <<EOF
 
 Host: $(nproc) CPUs, $(uname -r), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg).
 Commands (px_bench is tests/helpers/px_bench.c, the proxy port is P):
-- bulk: \`px_bench bulk P SINK_PORT $GIB\`, median of $BULK_RUNS; CPU = utime+stime of the proxy's process tree
-- keep-alive: \`PX_TARGET=http://127.0.0.1:ORIGIN/ wrk -t1 -c32 -d${WRK_SECS}s -s abs.lua http://127.0.0.1:P/\` (direct: wrk on the origin)
+- each figure but idle: median of $ROUNDS rounds, the proxies interleaved within each round
+- bulk: \`px_bench bulk P SINK_PORT $GIB\`; CPU = utime+stime of the proxy's process tree
+- keep-alive: \`PX_TARGET=http://127.0.0.1:ORIGIN/ wrk -t1 -c32 -d${WRK_SECS}s -s abs.lua http://127.0.0.1:P/\` (direct: the same with PX_TARGET=/ on the origin)
 - tunnels: \`px_bench tunnels P ECHO_PORT $TUN_SECS 4\` (CONNECT, 1-byte echo, close; 4 threads)
 - idle: \`px_bench idle P ECHO_PORT N\`; (RSS with N tunnels - RSS before) / N
 EOF

@@ -108,7 +108,7 @@ write_full(int fd, const void *p, size_t n)
 static int
 tunnel(uint16_t proxy, uint16_t port)
 {
-	char	 buf[512];
+	char	 buf[512], *end;
 	int	 fd, n, len = 0;
 
 	if (proxy == 0)
@@ -119,15 +119,23 @@ tunnel(uint16_t proxy, uint16_t port)
 	    "Host: 127.0.0.1:%u\r\n\r\n", port, port);
 	if (write_full(fd, buf, (size_t)n) == -1)
 		goto fail;
-	/* read the answer head byte by byte: nothing past it is consumed */
-	while (len < (int)sizeof(buf) - 1) {
-		if (read(fd, buf + len, 1) != 1)
+	/*
+	 * Read the answer head the way real clients do, buffered, not a
+	 * byte per read(2): that would bill the client ~40 syscalls per
+	 * proxied tunnel, CPU taken from the proxy on a small host.  None
+	 * of the servers speaks first, so nothing may follow the head.
+	 */
+	for (;;) {
+		if (len >= (int)sizeof(buf) - 1 ||
+		    (n = (int)read(fd, buf + len, sizeof(buf) - 1 - len)) <= 0)
 			goto fail;
-		len++;
-		if (len >= 4 && memcmp(buf + len - 4, "\r\n\r\n", 4) == 0)
+		len += n;
+		buf[len] = '\0';
+		if ((end = strstr(buf, "\r\n\r\n")) != NULL)
 			break;
 	}
-	buf[len] = '\0';
+	if (end + 4 != buf + len)
+		goto fail;
 	if (strncmp(buf, "HTTP/1.1 200", 12) != 0 &&
 	    strncmp(buf, "HTTP/1.0 200", 12) != 0)
 		goto fail;

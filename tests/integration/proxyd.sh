@@ -111,7 +111,7 @@ while [ ! -f "$T/srv/ports" ]; do
 	[ $i -gt 50 ] && { echo "Bail out! test servers did not start"; exit 1; }
 	sleep 0.1
 done
-read -r HP TP <"$T/srv/ports"
+read -r HP TP BP <"$T/srv/ports"
 
 # Every driver's proxyd resolves through a DNS server on loopback only:
 # rebind.test -> 127.0.0.1; mixed.test -> a public and a loopback address.
@@ -130,11 +130,11 @@ echo "nameserver 127.0.0.1:$(cat "$T/srv/dns.port")" >"$T/resolv.conf"
 AIRLOCK_RESOLV_CONF=$T/resolv.conf
 export AIRLOCK_RESOLV_CONF
 
-echo "1..44"
+echo "1..49"
 
 # ---- allowed: localhost:HP and localhost:TP explicitly ----
 start_drive allow 8 "$PROXYD" "localhost:$HP" "localhost:$TP" \
-    "127.0.0.1:$HP" || exit 1
+    "127.0.0.1:$HP" "localhost:$BP" || exit 1
 AP=$(http_port allow)
 AS=$(socks_port allow)
 
@@ -195,6 +195,25 @@ out=$(curl -sS -m 10 -D - -o /dev/null -x "http://127.0.0.1:$AP" \
     tr -d '\r' | sed -n 's/^X-Seen-Host: //p')
 check "Host header rewritten to the decided target" \
     [ "$out" = "localhost:$HP" ]
+
+# The relay and the forwarding path write at once and register events
+# only when a socket blocks; these make them block and resume.
+python3 -c 'import sys
+sys.stdout.buffer.write(bytes(i % 251 for i in range(4000000)))' >"$T/big.want"
+curl -sS -m 20 --limit-rate 4M -x "http://127.0.0.1:$AP" \
+    "http://localhost:$HP/big/4000000" -o "$T/big.got" 2>/dev/null
+check "4 MB answer to a slow reader through absolute-form forwarding" \
+    cmp -s "$T/big.want" "$T/big.got"
+out=$(python3 "$HERE/proxyd_cli.py" connect "$AP" localhost "$BP" 3000000)
+check "CONNECT: early data, server speaks first, 3 MB echoed, half-close" \
+    [ "$out" = "ok" ]
+out=$(python3 "$HERE/proxyd_cli.py" socks "$AS" localhost "$BP")
+check "SOCKS5: a server that speaks first is heard before the client" \
+    [ "$out" = "ok" ]
+h0=$(hits http)
+out=$(python3 "$HERE/proxyd_cli.py" pipeline "$AP" localhost "$HP")
+check "two pipelined absolute-form requests in one write" [ "$out" = "ok" ]
+check "... two hits" [ "$(hits http)" -eq $((h0 + 2)) ]
 
 code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$AP/")
 check "origin-form request to the proxy: 400" [ "$code" = "400" ]

@@ -7,12 +7,15 @@
 #
 #   python3 proxyd_srv.py DIR [CERT KEY]
 #
-# Writes DIR/ports ("HTTP_PORT TLS_PORT") once listening; DIR/hits.http and
-# DIR/hits.tls hold the counts.  GET answers "hello\n"; POST reads a
-# Content-Length or chunked body and answers "len=N".  Exits when stdin
-# closes.
+# Writes DIR/ports ("HTTP_PORT TLS_PORT BANNER_PORT") once listening;
+# DIR/hits.http and DIR/hits.tls hold the counts.  GET answers "hello\n",
+# GET /big/N answers N bytes (byte i is i % 251); POST reads a
+# Content-Length or chunked body and answers "len=N".  The banner server
+# speaks first ("banner\n"), then echoes until EOF, then closes: a
+# protocol like SSH or SMTP through a tunnel.  Exits when stdin closes.
 import http.server
 import os
+import socket
 import ssl
 import sys
 import threading
@@ -44,6 +47,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         self.hit()
+        if self.path.startswith("/big/"):
+            n = int(self.path[5:])
+            self.send_response(200)
+            self.send_header("Content-Length", str(n))
+            self.end_headers()
+            block = bytes(i % 251 for i in range(251 * 256))
+            while n > 0:
+                self.wfile.write(block[:n])
+                n -= min(n, len(block))
+            return
         self.reply(b"hello\n")
 
     def do_POST(self):
@@ -73,16 +86,41 @@ def serve(kind, ctx):
     return srv.server_address[1]
 
 
+def banner_conn(c):
+    with c:
+        c.sendall(b"banner\n")
+        while True:
+            b = c.recv(65536)
+            if not b:
+                break
+            c.sendall(b)
+
+
+def banner_serve():
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(16)
+
+    def loop():
+        while True:
+            c, _ = ls.accept()
+            threading.Thread(target=banner_conn, args=(c,),
+                             daemon=True).start()
+    threading.Thread(target=loop, daemon=True).start()
+    return ls.getsockname()[1]
+
+
 ctx = None
 if len(sys.argv) > 3:
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(sys.argv[2], sys.argv[3])
 hp = serve("http", None)
 tp = serve("tls", ctx) if ctx is not None else 0
+bp = banner_serve()
 for k in counts:
     with open(os.path.join(DIR, "hits." + k), "w") as f:
         f.write("0")
 with open(os.path.join(DIR, "ports.tmp"), "w") as f:
-    f.write("%d %d\n" % (hp, tp))
+    f.write("%d %d %d\n" % (hp, tp, bp))
 os.rename(os.path.join(DIR, "ports.tmp"), os.path.join(DIR, "ports"))
 sys.stdin.read()
