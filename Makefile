@@ -78,14 +78,16 @@ bench: deps
 
 loc:
 	@echo "launcher/ (budget 2500 lines):"; wc -l launcher/*.c launcher/*.h | sort -n
-	@echo "shared files the launcher links:"; wc -l common/msg.h common/msg.c common/log.c common/log.h common/xmalloc.c common/xmalloc.h
+	@echo "shared files the launcher links:"; wc -l common/msg.h common/msg.c common/log.c common/log.h common/xmalloc.c common/xmalloc.h common/namerule.h common/namerule.c common/mountinfo.h common/mountinfo.c
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BUILD)/airlock $(BUILD)/airlockd $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(BUILD)/airlock-launcher $(BUILD)/airlock-proxyd \
 		$(BUILD)/airlock-gatewayd $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 contrib/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 contrib/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 
 clean:
 	rm -rf $(BUILD)

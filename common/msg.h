@@ -77,6 +77,10 @@ enum msg_dir {
 	    " inside the netns (the netns is new: any port is free)")	\
 	X(MSG_PLAN_END, 0x0108, MSG_CH_LAUNCHER, MSG_DOWN, "", 0,	\
 	    "(none): build the sandbox now")				\
+	X(MSG_PLAN_WRITE_RULE, 0x0109, MSG_CH_LAUNCHER, MSG_DOWN, "uss", 0,\
+	    "kind (NR_*, common/namerule.h), pattern, exception glob on"\
+	    " the final component or \"\": a filename rule the R-L4"	\
+	    " handler in init applies to write-intent syscalls")	\
 	/* ---- launcher: progress and results ---- */			\
 	X(MSG_LAUNCH_SOCKET, 0x0110, MSG_CH_LAUNCHER, MSG_UP, "uu", 1,	\
 	    "kind (LISTEN_*), port; fd: the listening socket")		\
@@ -142,10 +146,12 @@ enum msg_type {
 /* MSG_PLAN_OP ops: applied in order, bubblewrap style. */
 enum plan_op {
 	PLAN_OP_BIND = 1,	/* bind source at destination */
-	PLAN_OP_TMPFS,		/* tmpfs at destination */
+	PLAN_OP_TMPFS,		/* tmpfs at destination; a source, when
+				 * not empty, is its size in bytes */
 	PLAN_OP_DIR,		/* mkdir -p destination */
 	PLAN_OP_PROC,		/* new proc at destination */
-	PLAN_OP_DEV,		/* minimal /dev at destination */
+	PLAN_OP_DEV,		/* minimal /dev at destination; a source
+				 * sizes its /dev/shm, as for TMPFS */
 	PLAN_OP_MASK,		/* make destination unreadable (deny-read) */
 	PLAN_OP_REMOUNT_RO,	/* destination read-only (write-protect) */
 	PLAN_OP_SYMLINK,	/* symlink source at destination */

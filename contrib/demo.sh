@@ -48,6 +48,8 @@ step "edit a file in the workspace"
 printf 'print("fixed")\n' > app.py && echo "  ok: app.py now holds: $(cat app.py)"
 git add app.py && git -c user.name=agent -c user.email=agent@example.invalid \
     commit -qm "fix the bug" && git branch -q feature && echo "  ok: committed"
+step "write a secrets file in the workspace (.env)"
+echo API_KEY=sk-test > .env || echo "  refused"
 step "write outside the workspace ($OUTSIDE/notes.txt)"
 echo x > "$OUTSIDE/notes.txt" 2>&1 || echo "  refused"
 step "install something system-wide (/usr/local/bin/helper)"
@@ -71,6 +73,7 @@ rc=$?
 
 say "what happened on the host"
 printf '  app.py in the workspace:        %s\n' "$(cat "$D/app/app.py" 2>/dev/null || echo missing)"
+printf '  .env in the workspace:          %s\n' "$([ -e "$D/app/.env" ] && echo EXISTS || echo absent)"
 printf '  %s/notes.txt:         %s\n' "outside" "$([ -e "$D/outside/notes.txt" ] && echo EXISTS || echo absent)"
 printf '  /usr/local/bin/helper:          %s\n' "$([ -e /usr/local/bin/helper ] && echo EXISTS || echo absent)"
 printf '  upstream main moved:            %s\n' "$([ "$(upstream_ref acme/app.git refs/heads/main)" = "$(git -C "$D/up/seed" rev-parse HEAD)" ] && echo no || echo YES)"

@@ -28,6 +28,7 @@
 #include <event2/event.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -37,6 +38,8 @@
 
 /* One verification context per CA source; index 0 is the system store. */
 struct gw_tls_ctx {
+	char		*pem;		/* read at start, parsed at first use */
+	size_t		 pemlen;
 	char	*path;		/* "" for the system store */
 	SSL_CTX	*ctx;
 };
@@ -91,10 +94,47 @@ gw_url_free(struct gw_url *u)
 	u->path = NULL;
 }
 
+/*
+ * CA bundles are read at start-up (the sandbox forbids opening files
+ * later) but parsed at the first push that needs them: parsing the
+ * system store is most of gatewayd's start-up CPU, and most runs never
+ * push.
+ */
+static char *
+slurp(const char *file, size_t *lenp)
+{
+	FILE	*f;
+	char	*buf = NULL;
+	size_t	 cap = 0, n;
+
+	*lenp = 0;
+	if ((f = fopen(file, "re")) == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - *lenp < 65536) {
+			cap = cap ? cap * 2 : 262144;
+			buf = xreallocarray(buf, 1, cap);
+		}
+		if ((n = fread(buf + *lenp, 1, cap - *lenp, f)) == 0)
+			break;
+		*lenp += n;
+	}
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
 static SSL_CTX *
-tls_ctx_new(const char *file)
+tls_ctx_new(const char *pem, size_t len)
 {
 	SSL_CTX	*ctx;
+	BIO	*bio;
+	STACK_OF(X509_INFO) *certs;
+	X509_STORE *store;
+	int	 i, n = 0;
 
 	if ((ctx = SSL_CTX_new(TLS_client_method())) == NULL)
 		return NULL;
@@ -103,13 +143,38 @@ tls_ctx_new(const char *file)
 	/* HTTP/1.1 only, whatever the server prefers. */
 	SSL_CTX_set_alpn_protos(ctx, (const unsigned char *)"\x08http/1.1",
 	    9);
-	/* A file lookup reads the whole bundle now; a directory lookup
-	 * would open files later, which the sandbox forbids. */
-	if (SSL_CTX_load_verify_locations(ctx, file, NULL) != 1) {
+	store = SSL_CTX_get_cert_store(ctx);
+	if ((bio = BIO_new_mem_buf(pem, (int)len)) == NULL ||
+	    (certs = PEM_X509_INFO_read_bio(bio, NULL, NULL, NULL)) == NULL) {
+		BIO_free(bio);
+		SSL_CTX_free(ctx);
+		return NULL;
+	}
+	for (i = 0; i < sk_X509_INFO_num(certs); i++) {
+		X509_INFO *xi = sk_X509_INFO_value(certs, i);
+
+		if (xi->x509 != NULL && X509_STORE_add_cert(store, xi->x509))
+			n++;
+	}
+	sk_X509_INFO_pop_free(certs, X509_INFO_free);
+	BIO_free(bio);
+	if (n == 0) {
 		SSL_CTX_free(ctx);
 		return NULL;
 	}
 	return ctx;
+}
+
+static int
+tls_add(const char *path, const char *file)
+{
+	struct gw_tls_ctx *t = &tls_ctxs[ntls_ctxs];
+
+	t->path = xstrdup(path);
+	if ((t->pem = slurp(file, &t->pemlen)) == NULL)
+		return -1;
+	ntls_ctxs++;
+	return 0;
 }
 
 int
@@ -124,19 +189,14 @@ gw_tls_init(char *const *ca_files)
 	sys = getenv(X509_get_default_cert_file_env());
 	if (sys == NULL || *sys == '\0')
 		sys = X509_get_default_cert_file();
-	tls_ctxs[0].path = xstrdup("");
-	if ((tls_ctxs[0].ctx = tls_ctx_new(sys)) == NULL)
+	if (tls_add("", sys) == -1)
 		log_warnx("system CA store %s not loaded: only configured "
 		    "CA bundles can be verified", sys);
-	ntls_ctxs = 1;
 	for (i = 0; i < n; i++) {
-		tls_ctxs[ntls_ctxs].path = xstrdup(ca_files[i]);
-		if ((tls_ctxs[ntls_ctxs].ctx = tls_ctx_new(ca_files[i]))
-		    == NULL) {
+		if (tls_add(ca_files[i], ca_files[i]) == -1) {
 			log_warnx("CA bundle %s: cannot load", ca_files[i]);
 			return -1;
 		}
-		ntls_ctxs++;
 	}
 	return 0;
 }
@@ -144,11 +204,23 @@ gw_tls_init(char *const *ca_files)
 static SSL_CTX *
 tls_ctx_find(const char *path)
 {
+	struct gw_tls_ctx *t;
 	size_t	i;
 
-	for (i = 0; i < ntls_ctxs; i++)
-		if (strcmp(tls_ctxs[i].path, path ? path : "") == 0)
-			return tls_ctxs[i].ctx;
+	for (i = 0; i < ntls_ctxs; i++) {
+		t = &tls_ctxs[i];
+		if (strcmp(t->path, path ? path : "") != 0)
+			continue;
+		if (t->ctx == NULL && t->pem != NULL) {
+			if ((t->ctx = tls_ctx_new(t->pem, t->pemlen)) == NULL)
+				log_warnx("CA bundle %s: no certificate "
+				    "could be parsed", *t->path ? t->path :
+				    "(system)");
+			free(t->pem);
+			t->pem = NULL;
+		}
+		return t->ctx;
+	}
 	return NULL;
 }
 

@@ -7,8 +7,9 @@
  * pipes, no other fd (R-L7), the plan's rlimits (R-S4), no_new_privs and
  * the seccomp filters airlockd compiled (R-L6), loaded last so that they
  * constrain the command and not this setup.  A failure is written to the
- * report pipe, which closes by itself on a successful execve, so init
- * can tell "could not start" from "started and exited".
+ * report socket, which closes by itself on a successful execve, so init
+ * can tell "could not start" from "started and exited"; the same socket
+ * carries the seccomp listener to init (R-L4).
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -29,6 +30,30 @@
 extern char **environ;
 
 /*
+ * Load one program.  A listener's caller waits killably only once init
+ * has the call (WAIT_KILLABLE_RECV, 5.19): a signal cannot restart a
+ * call init has already performed.  Older kernels load without it.
+ */
+static int
+exec_load(const struct launch_item *it)
+{
+	struct sock_fprog	prog;
+	unsigned int		flags = 0;
+	int			fd;
+
+	prog.len = (unsigned short)(it->len / sizeof(prog.filter[0]));
+	prog.filter = it->data;
+	if (it->flags & PLAN_SECF_NOTIFY)
+		flags = SECCOMP_FILTER_FLAG_NEW_LISTENER |
+		    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (fd == -1 && errno == EINVAL && flags != 0)
+		fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	return fd;
+}
+
+/*
  * Load every seccomp program of the plan once, in a throwaway child, so
  * that a program the kernel rejects fails the launch (MSG_LAUNCH_FAILED)
  * instead of every exec.
@@ -37,7 +62,6 @@ void
 exec_check_seccomp(const struct launch_plan *plan)
 {
 	const struct launch_item	*it;
-	struct sock_fprog		 prog;
 	int				 status;
 	pid_t				 pid;
 
@@ -46,15 +70,9 @@ exec_check_seccomp(const struct launch_plan *plan)
 	if (pid == 0) {
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 			_exit(errno);
-		PLAN_FOREACH(it, plan, MSG_PLAN_SECCOMP) {
-			prog.len = (unsigned short)(it->len /
-			    sizeof(prog.filter[0]));
-			prog.filter = it->data;
-			if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-			    (it->flags & PLAN_SECF_NOTIFY) ?
-			    SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog) == -1)
+		PLAN_FOREACH(it, plan, MSG_PLAN_SECCOMP)
+			if (exec_load(it) == -1)
 				_exit(errno);
-		}
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) == -1)
@@ -85,10 +103,8 @@ void
 exec_child(const struct launch_plan *plan, const struct exec_req *req)
 {
 	const struct launch_item	*it;
-	struct sock_fprog		 prog;
 	struct rlimit			 rl;
 	sigset_t			 none;
-	unsigned int			 flags;
 	int				 fd, sig;
 
 	/* Init blocks and catches signals; a command starts clean. */
@@ -121,22 +137,17 @@ exec_child(const struct launch_plan *plan, const struct exec_req *req)
 		exec_fail(req, "PR_SET_NO_NEW_PRIVS", NULL);
 
 	PLAN_FOREACH(it, plan, MSG_PLAN_SECCOMP) {
-		prog.len = (unsigned short)(it->len / sizeof(prog.filter[0]));
-		prog.filter = it->data;
-		flags = 0;
-		if (it->flags & PLAN_SECF_NOTIFY)
-			flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
-		if ((fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-		    flags, &prog)) == -1)
+		if ((fd = exec_load(it)) == -1)
 			exec_fail(req, "seccomp", NULL);
 		/*
-		 * TODO(notify): hand this listener to init (SCM_RIGHTS over
-		 * a socketpair made before the fork) for the R-L4 handler.
-		 * Until then it is closed at execve, and a USER_NOTIF rule
-		 * makes its syscall fail with ENOSYS: closed, not open.
+		 * The listener goes to init (R-L4) and never stays here: a
+		 * command holding it could answer its own calls.
 		 */
-		if (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER)
-			(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+		if (it->flags & PLAN_SECF_NOTIFY) {
+			if (notify_pass(req->report, fd) == -1)
+				exec_fail(req, "pass listener", NULL);
+			close(fd);
+		}
 	}
 
 	/* execvpe searches the PATH of environ: make it the command's. */

@@ -15,6 +15,7 @@
  */
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -69,7 +70,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	struct exec_failure	 fail;
 	struct init_exec	*e;
 	struct msgbuf		 b;
-	int			 out[2], err[2], rep[2], fds[2];
+	int			 out[2], err[2], rep[2], fds[2], lfd;
 	ssize_t			 n;
 	pid_t			 pid;
 
@@ -83,8 +84,9 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 		init_send_fail(req.id, EINVAL, "empty argv");
 		goto done;
 	}
+	/* The report is a socket: it also carries the child's listener. */
 	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1 ||
-	    pipe2(rep, O_CLOEXEC) == -1)
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rep) == -1)
 		die("exec pipes");
 	req.out = out[1];
 	req.err = err[1];
@@ -102,12 +104,12 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	close(out[1]);
 	close(err[1]);
 	close(rep[1]);
-	/* The report pipe closes on a successful execve. */
-	do {
-		n = read(rep[0], &fail, sizeof(fail));
-	} while (n == -1 && errno == EINTR);
+	/* The report socket closes on a successful execve. */
+	n = notify_report(rep[0], &fail, sizeof(fail), &lfd);
 	close(rep[0]);
 	if (n == (ssize_t)sizeof(fail)) {
+		if (lfd != -1)
+			close(lfd);
 		fail.what[sizeof(fail.what) - 1] = '\0';
 		init_send_fail(req.id, fail.err, fail.what);
 		close(out[0]);
@@ -115,6 +117,8 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 		goto done;	/* the child is reaped as untracked */
 	}
 
+	if (lfd != -1)
+		notify_add(lfd, req.id);
 	e = xcalloc(1, sizeof(*e));
 	e->id = req.id;
 	e->pid = pid;
@@ -188,21 +192,29 @@ init_reap(void)
 static void __attribute__((noreturn))
 init_loop(const struct launch_plan *plan, int sfd)
 {
-	struct pollfd		 pfd[2];
+	struct pollfd		*pfd = NULL;
 	struct signalfd_siginfo	 si;
 	struct msg		 m;
 	enum msg_result		 r;
+	size_t			 n, cap = 0;
 
-	pfd[0].fd = launch_link.fd;
-	pfd[0].events = POLLIN;
-	pfd[1].fd = sfd;
-	pfd[1].events = POLLIN;
 	for (;;) {
-		if (poll(pfd, 2, -1) == -1) {
+		/* The channel, signals, then one listener per exec. */
+		if (cap < 2 + notify_pollfds(NULL)) {
+			cap = 2 + notify_pollfds(NULL) * 2;
+			pfd = xreallocarray(pfd, cap, sizeof(*pfd));
+		}
+		pfd[0].fd = launch_link.fd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sfd;
+		pfd[1].events = POLLIN;
+		n = notify_pollfds(pfd + 2);
+		if (poll(pfd, 2 + n, -1) == -1) {
 			if (errno == EINTR)
 				continue;
 			die("poll");
 		}
+		notify_service(pfd + 2, n);
 		if (pfd[1].revents & POLLIN) {
 			if (read(sfd, &si, sizeof(si)) != sizeof(si))
 				die("signalfd");
@@ -285,6 +297,7 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	abi = landlock_apply(plan, &gaps);
 	caps_drop_all();
 	exec_check_seccomp(plan);
+	notify_setup(plan);
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);
 	msg_put_u32(&b, (uint32_t)hostpid);

@@ -10,13 +10,14 @@
  * One file per concern: main.c (the sequence), plan.c (receive and hold
  * the plan), ns.c (namespaces, id maps), net.c (loopback, listeners),
  * mount.c (the root), landlock.c, caps.c, init.c (pid 1), exec.c (the
- * child side of one command).
+ * child side of one command), notify.c (filename rules, R-L4).
  */
 #ifndef AIRLOCK_LAUNCHER_H
 #define AIRLOCK_LAUNCHER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/msg.h"
 
@@ -29,6 +30,7 @@
  *   RLIMIT:   op (resource), soft, hard
  *   SECCOMP:  flags (PLAN_SECF_*), data/len (struct sock_filter[])
  *   LISTEN:   op (LISTEN_*), port (filled in when the socket is made)
+ *   WRITE_RULE: op (NR_*), src (pattern), dst (exception, maybe "")
  */
 struct launch_item {
 	struct launch_item *next;
@@ -107,5 +109,20 @@ struct exec_failure {
 void	exec_check_seccomp(const struct launch_plan *);
 void	exec_child(const struct launch_plan *, const struct exec_req *)
 	    __attribute__((noreturn));
+
+/*
+ * notify.c: the R-L4 handler.  exec children pass their seccomp listener
+ * over the report socket (notify_pass); init receives it with the
+ * report (notify_report), adds it (notify_add) and polls it with the
+ * channel (notify_pollfds fills one pollfd per listener, or counts them
+ * given NULL; notify_service handles what poll found).
+ */
+struct pollfd;
+void	notify_setup(const struct launch_plan *);
+int	notify_pass(int sock, int fd);
+ssize_t	notify_report(int sock, void *fail, size_t len, int *lfd);
+void	notify_add(int fd, uint32_t exec);
+size_t	notify_pollfds(struct pollfd *);
+void	notify_service(const struct pollfd *, size_t);
 
 #endif

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/mountinfo.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
@@ -166,46 +167,25 @@ mount_point(const char *dst, int isdir)
 }
 
 /* The flags a remount must keep: the kernel locks them in a userns. */
+static const struct { unsigned long st, ms; } mount_locked[] = {
+	{ ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID },
+	{ ST_NODEV, MS_NODEV }, { ST_NOEXEC, MS_NOEXEC },
+	{ ST_NOATIME, MS_NOATIME }, { ST_NODIRATIME, MS_NODIRATIME },
+	{ ST_RELATIME, MS_RELATIME },
+};
+
 static unsigned long
 mount_locked_flags(const struct statvfs *sv)
 {
 	unsigned long	f = 0;
+	size_t		i;
 
-	if (sv->f_flag & ST_RDONLY)
-		f |= MS_RDONLY;
-	if (sv->f_flag & ST_NOSUID)
-		f |= MS_NOSUID;
-	if (sv->f_flag & ST_NODEV)
-		f |= MS_NODEV;
-	if (sv->f_flag & ST_NOEXEC)
-		f |= MS_NOEXEC;
-	if (sv->f_flag & ST_NOATIME)
-		f |= MS_NOATIME;
-	if (sv->f_flag & ST_NODIRATIME)
-		f |= MS_NODIRATIME;
-	if (sv->f_flag & ST_RELATIME)
-		f |= MS_RELATIME;
+	for (i = 0; i < sizeof(mount_locked) / sizeof(mount_locked[0]); i++)
+		if (sv->f_flag & mount_locked[i].st)
+			f |= mount_locked[i].ms;
 	if ((f & (MS_NOATIME | MS_RELATIME)) == 0)
 		f |= MS_STRICTATIME;
 	return f;
-}
-
-/* Undo mountinfo's octal escapes (\040 for a space, ...) in place. */
-static void
-mount_unescape(char *s)
-{
-	char	*d = s;
-
-	while (*s != '\0') {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-			    (s[3] - '0'));
-			s += 4;
-		} else
-			*d++ = *s++;
-	}
-	*d = '\0';
 }
 
 /*
@@ -219,20 +199,14 @@ mount_remount_tree(const char *top, unsigned long add)
 {
 	struct statvfs	 sv;
 	FILE	*f;
-	char	*line = NULL, *mp, *save;
+	char	*line = NULL, *mp;
 	size_t	 cap = 0, tl = strlen(top);
-	int	 i;
 
 	if ((f = fopen("/oldroot/proc/self/mountinfo", "re")) == NULL)
 		die("mountinfo");
 	while (getline(&line, &cap, f) != -1) {
-		/* id parent major:minor root MOUNTPOINT options ... */
-		mp = strtok_r(line, " ", &save);
-		for (i = 0; i < 4 && mp != NULL; i++)
-			mp = strtok_r(NULL, " ", &save);
-		if (mp == NULL)
+		if ((mp = mountinfo_point(line)) == NULL)
 			diex("mountinfo: short line");
-		mount_unescape(mp);
 		if (strncmp(mp, top, tl) != 0 ||
 		    (mp[tl] != '\0' && mp[tl] != '/'))
 			continue;
@@ -312,8 +286,23 @@ mount_fs(const char *dst, const char *type, unsigned long flags,
  * instance, a /dev/shm and the usual symlinks.  The tmpfs is ours and
  * fresh, so plain paths beneath it are safe.
  */
+/*
+ * tmpfs options: a sandbox's tmpfs is memory the watchdog's RSS sum
+ * does not see, so the plan caps each one (R-S4); empty: the kernel's
+ * default of half the RAM.
+ */
+static const char *
+tmpfs_opts(char *buf, size_t len, const char *mode, const char *size)
+{
+	if (size == NULL || size[0] == '\0')
+		snprintf(buf, len, "mode=%s", mode);
+	else
+		snprintf(buf, len, "mode=%s,size=%s", mode, size);
+	return buf;
+}
+
 static void
-mount_dev(const char *dst)
+mount_dev(const char *dst, const char *shm_size)
 {
 	static const char *const nodes[] = {
 		"null", "zero", "full", "random", "urandom", "tty",
@@ -324,7 +313,7 @@ mount_dev(const char *dst)
 		{ "/proc/self/fd/2", "stderr" },
 	};
 	struct mount_fdpath	 b;
-	char			*real, path[PATH_MAX], src[64];
+	char			*real, path[PATH_MAX], src[64], opts[64];
 	size_t			 i;
 	int			 fd;
 
@@ -350,7 +339,8 @@ mount_dev(const char *dst)
 		die("devpts on %s", path);
 	snprintf(path, sizeof(path), "%s/shm", real);
 	if (mkdir(path, 0755) == -1 || mount("tmpfs", path, "tmpfs",
-	    MS_NOSUID | MS_NODEV, "mode=1777") == -1)
+	    MS_NOSUID | MS_NODEV, tmpfs_opts(opts, sizeof(opts), "1777",
+	    shm_size)) == -1)
 		die("tmpfs on %s", path);
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", real, links[i][1]);
@@ -478,12 +468,15 @@ mount_file(const struct launch_item *it)
 static void
 mount_op(const struct launch_item *it)
 {
+	char	opts[64];
+
 	switch (it->op) {
 	case PLAN_OP_BIND:
 		mount_bind(it);
 		break;
 	case PLAN_OP_TMPFS:
-		mount_fs(it->dst, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+		mount_fs(it->dst, "tmpfs", MS_NOSUID | MS_NODEV,
+		    tmpfs_opts(opts, sizeof(opts), "0755", it->src));
 		break;
 	case PLAN_OP_DIR:
 		close(mount_mkdir_p(it->dst));
@@ -493,7 +486,7 @@ mount_op(const struct launch_item *it)
 		    NULL);
 		break;
 	case PLAN_OP_DEV:
-		mount_dev(it->dst);
+		mount_dev(it->dst, it->src);
 		break;
 	case PLAN_OP_MASK:
 		mount_mask(it->dst);

@@ -58,6 +58,12 @@ plan_add(struct launch_plan *plan, struct msg *m)
 		if (it->op == PLAN_OP_BIND && it->src[0] != '/')
 			diex("plan: bind source \"%s\" is not absolute",
 			    it->src);
+		/* A tmpfs size goes into mount options: digits only. */
+		if ((it->op == PLAN_OP_TMPFS || it->op == PLAN_OP_DEV) &&
+		    (strlen(it->src) > 20 ||
+		    strspn(it->src, "0123456789") != strlen(it->src)))
+			diex("plan: tmpfs size \"%s\" is not a number",
+			    it->src);
 		break;
 	case MSG_PLAN_FILE:
 		it->dst = plan_path(msg_get_str(m), "file");
@@ -93,6 +99,12 @@ plan_add(struct launch_plan *plan, struct msg *m)
 		if (port > UINT16_MAX)
 			diex("plan: listener port %u", port);
 		it->port = (uint16_t)port;
+		break;
+	case MSG_PLAN_WRITE_RULE:
+		/* Checked when notify_setup() compiles the rule set. */
+		it->op = msg_get_u32(m);
+		it->src = xstrdup(msg_get_str(m));
+		it->dst = xstrdup(msg_get_str(m));
 		break;
 	default:
 		diex("plan: %s out of sequence", m->info->name);

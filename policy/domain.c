@@ -296,8 +296,8 @@ dom_pattern_valid(const char *s, const char **why)
 	return dom_pattern_parse(s, &p, why) == 0;
 }
 
-static int
-prefix_match(const uint8_t *a, const uint8_t *net, int plen)
+int
+dom_prefix_match(const uint8_t *a, const uint8_t *net, int plen)
 {
 	int	 i, bits;
 	uint8_t	 mask;
@@ -321,7 +321,7 @@ dom_pattern_match_addr(const struct dom_pattern *p, int af, const void *addr,
 		return 1;
 	if (p->kind != DOM_IP || p->af != af)
 		return 0;
-	return prefix_match(addr, p->addr, p->plen);
+	return dom_prefix_match(addr, p->addr, p->plen);
 }
 
 int

@@ -67,6 +67,8 @@ int	 dom_match(const char *pattern, const char *host, uint16_t port);
  * Whether host is an IP literal (strict dotted quad, or IPv6 without
  * brackets); fills af and addr[16] when it is.
  */
+/* 1 when the first plen bits of address a equal those of net. */
+int	 dom_prefix_match(const uint8_t *a, const uint8_t *net, int plen);
 int	 dom_host_is_ip(const char *host, int *af, uint8_t *addr);
 
 #endif

@@ -285,21 +285,6 @@ static const struct special_range special[] = {
 	{ AF_INET6, { 0xff }, 8, "multicast" },
 };
 
-static int
-in_prefix(const uint8_t *a, const uint8_t *net, int plen)
-{
-	int	 i, bits;
-	uint8_t	 mask;
-
-	for (i = 0; plen > 0; i++, plen -= 8) {
-		bits = plen >= 8 ? 8 : plen;
-		mask = (uint8_t)(0xff << (8 - bits));
-		if ((a[i] & mask) != (net[i] & mask))
-			return 0;
-	}
-	return 1;
-}
-
 /*
  * An IPv6 address that carries an IPv4 address the host would reach:
  * IPv4-mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4
@@ -328,7 +313,7 @@ egress_addr_special(int af, const void *vaddr)
 		return egress_addr_special(AF_INET, v4);
 	for (i = 0; i < sizeof(special) / sizeof(special[0]); i++)
 		if (special[i].af == af &&
-		    in_prefix(a, special[i].net, special[i].plen))
+		    dom_prefix_match(a, special[i].net, special[i].plen))
 			return special[i].name;
 	return NULL;
 }

@@ -25,25 +25,6 @@
 #include "supervisor/cli.h"
 #include "supervisor/paths.h"
 
-static char *
-sibling(const char *name)
-{
-	char	self[PATH_MAX], *slash, *path;
-	ssize_t	n;
-
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			xasprintf(&path, "%s/%s", self, name);
-			if (access(path, X_OK) == 0)
-				return path;
-			free(path);
-		}
-	}
-	return xstrdup(name);	/* from PATH */
-}
-
 static int
 start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 {
@@ -56,7 +37,7 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
 		return -1;
 	}
-	path = sibling("airlockd");
+	path = airlock_sibling("airlockd", NULL);
 	argv = strv_add(argv, "airlockd");
 	argv = strv_add(argv, "--fd");
 	argv = strv_add(argv, "3");
@@ -269,20 +250,18 @@ rpc_wait(struct rpc *r, rpc_notify_fn fn, void *arg, int *stop)
 	return *stop ? 0 : -1;
 }
 
+/*
+ * A private airlockd exits when its connection closes.  We do not wait
+ * for it: every sandbox of ours was destroyed synchronously before, and
+ * when we exit its PDEATHSIG takes it and its daemons down regardless.
+ */
 void
 rpc_close(struct rpc *r)
 {
-	int	status;
-
 	if (r->fd != -1)
 		close(r->fd);
 	r->fd = -1;
-	if (r->private_pid > 0) {
-		while (waitpid(r->private_pid, &status, 0) == -1 &&
-		    errno == EINTR)
-			;
-		r->private_pid = -1;
-	}
+	r->private_pid = -1;
 	free(r->rbuf);
 	r->rbuf = NULL;
 }

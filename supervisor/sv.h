@@ -100,6 +100,8 @@ struct sv_plan {
 	char		**env_base;	/* environment set by the plan */
 	int		 listen_http;
 	int		 listen_git;
+	char		**tmpfs;	/* the sandbox's own writable tmpfs
+					 * mounts, counted by the watchdog */
 };
 
 struct sv_plan_ctx {
@@ -131,6 +133,8 @@ char		**sv_path_spellings(char **v, const char *path);
 
 /* Compile the sandbox's filter to BPF; -1 on failure. */
 int		 sv_seccomp_compile(void **bufp, size_t *lenp);
+/* Does the program send write-intent syscalls to init (R-L4)? */
+int		 sv_seccomp_notify(void);
 
 /* ---- children (sv_child.c) ---- */
 

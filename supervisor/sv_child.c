@@ -24,6 +24,7 @@
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #ifndef AIRLOCK_LIBEXECDIR
@@ -33,21 +34,7 @@
 char *
 sv_sibling(const char *name)
 {
-	char	self[PATH_MAX], *slash, *path;
-	ssize_t	n;
-
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
-		self[n] = '\0';
-		if ((slash = strrchr(self, '/')) != NULL) {
-			*slash = '\0';
-			xasprintf(&path, "%s/%s", self, name);
-			if (access(path, X_OK) == 0)
-				return path;
-			free(path);
-		}
-	}
-	xasprintf(&path, "%s/%s", AIRLOCK_LIBEXECDIR, name);
-	return path;
+	return airlock_sibling(name, AIRLOCK_LIBEXECDIR);
 }
 
 pid_t

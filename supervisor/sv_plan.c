@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
@@ -262,6 +263,104 @@ is_symlink(const char *path, char *target, size_t len)
 	return 1;
 }
 
+/* ---- filename rules at creation time (R-L3, R-L4) ---- */
+
+/*
+ * The built-in write-deny set, checked by init's seccomp-notify handler
+ * on every write-intent path beneath a writable bind, at any depth.
+ */
+static const struct {
+	uint32_t	 kind;
+	const char	*pattern;
+	const char	*except;
+} write_rules[] = {
+	/* R-L4: secrets and direnv's file. */
+	{ NR_NAME, ".env", NULL }, { NR_NAME, ".env.*", NULL },
+	{ NR_NAME, ".envrc", NULL }, { NR_NAME, "*.key", NULL },
+	{ NR_NAME, "*.pem", NULL },
+	/* R-L3: what a shell or git on the host runs. */
+	{ NR_NAME, ".bashrc", NULL }, { NR_NAME, ".bash_profile", NULL },
+	{ NR_NAME, ".bash_login", NULL }, { NR_NAME, ".bash_logout", NULL },
+	{ NR_NAME, ".zshrc", NULL }, { NR_NAME, ".zprofile", NULL },
+	{ NR_NAME, ".zshenv", NULL }, { NR_NAME, ".zlogin", NULL },
+	{ NR_NAME, ".profile", NULL }, { NR_NAME, ".gitconfig", NULL },
+	{ NR_PATH, ".git/hooks/*", "*.sample" },
+	{ NR_PATH, ".git/modules/**/hooks/*", "*.sample" },
+	{ NR_GITCONFIG, ".git/config", NULL },
+	{ NR_GITCONFIG, ".git/config.worktree", NULL },
+	{ NR_GITCONFIG, ".git/modules/**/config", NULL },
+	/* R-L3: editor and agent configuration that runs code. */
+	{ NR_PATH, ".vscode/tasks.json", NULL },
+	{ NR_PATH, ".vscode/settings.json", NULL },
+	{ NR_PATH, ".vscode/launch.json", NULL },
+	{ NR_TREE, ".idea", NULL }, { NR_NAME, ".mcp.json", NULL },
+	{ NR_TREE, ".claude/commands", NULL },
+	{ NR_TREE, ".claude/agents", NULL },
+	{ NR_PATH, ".claude/settings*.json", NULL },
+	{ NR_TREE, ".airlock", NULL },
+};
+
+static void
+plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
+    const char *except)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PLAN_WRITE_RULE);
+	msg_put_u32(&b, kind);
+	msg_put_str(&b, pattern);
+	msg_put_str(&b, except != NULL ? except : "");
+	plan_frame(p, &b);
+}
+
+/*
+ * Send the rules: the built-in set (minus what settings' allowWrite
+ * names exactly, which is logged: relaxed, never silently), the spec's
+ * and settings' denyWrite and the protected paths as absolute globs, and
+ * the writable binds as the scopes they apply in.  No writable bind: no
+ * rule (the handler then only emulates).
+ */
+static void
+plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
+    const struct sv_plan_ctx *ctx, char *const *writable)
+{
+	char *const	*lists[3];
+	char		**sp = NULL, *a;
+	size_t		 i, j;
+
+	for (i = 0; writable != NULL && writable[i] != NULL; i++)
+		if (!exact_in_list(spec->runner_state_dirs, writable[i]))
+			sp = sv_path_spellings(sp, writable[i]);
+	if (sp == NULL)
+		return;
+	for (i = 0; sp[i] != NULL; i++)
+		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
+	strv_free(sp);
+
+	for (i = 0; i < sizeof(write_rules) / sizeof(write_rules[0]); i++) {
+		if (ctx->settings != NULL &&
+		    exact_in_list(ctx->settings->allow_write,
+		    write_rules[i].pattern)) {
+			log_info("session %s: write rule \"%s\" relaxed by "
+			    "settings", spec->session_id,
+			    write_rules[i].pattern);
+			continue;
+		}
+		plan_write_rule(p, write_rules[i].kind, write_rules[i].pattern,
+		    write_rules[i].except);
+	}
+	lists[0] = spec->deny_write;
+	lists[1] = ctx->settings != NULL ? ctx->settings->deny_write : NULL;
+	lists[2] = spec->protected_paths;
+	for (j = 0; j < 3; j++)
+		for (i = 0; lists[j] != NULL && lists[j][i] != NULL; i++) {
+			if ((a = abs_path(lists[j][i], ctx->home)) == NULL)
+				continue;
+			plan_write_rule(p, NR_ABS, a, NULL);
+			free(a);
+		}
+}
+
 /*
  * R-K1: the run's read-only code-host tokens, for fetch, through a
  * credential helper in its git config.  The write token never enters the
@@ -383,6 +482,7 @@ sv_plan_free(struct sv_plan *p)
 	free(p->home);
 	free(p->workdir);
 	strv_free(p->env_base);
+	strv_free(p->tmpfs);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -401,7 +501,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     struct sv_plan *p, char *err, size_t errlen)
 {
 	struct msgbuf	 b;
-	char		 target[PATH_MAX], *s;
+	char		 target[PATH_MAX], tmpsz[32], *s;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL;
 	size_t		 i, j;
@@ -459,16 +559,36 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
 			    PLAN_OPF_OPTIONAL, sys_dirs[i], sys_dirs[i]);
 	}
+	/*
+	 * R-S4: a tmpfs is RAM the watchdog's RSS sum does not count, so
+	 * each writable one (/tmp, /dev/shm, an unbound $HOME) is capped at
+	 * the memory limit.
+	 */
+	if (spec->limits.memory_bytes > 0)
+		snprintf(tmpsz, sizeof(tmpsz), "%llu",
+		    (unsigned long long)spec->limits.memory_bytes);
+	else
+		tmpsz[0] = '\0';
 	plan_op(p, PLAN_OP_PROC, 0, NULL, "/proc");
-	plan_op(p, PLAN_OP_DEV, 0, NULL, "/dev");
-	plan_op(p, PLAN_OP_TMPFS, 0, NULL, "/tmp");
+	plan_op(p, PLAN_OP_DEV, 0, tmpsz, "/dev");
+	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, "/tmp");
 	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
 
 	/* An empty $HOME unless a bind covers it. */
 	for (i = 0; i < spec->nbinds; i++)
 		if (path_under(home, spec->binds[i].guest_path))
 			home_bound = 1;
-	plan_op(p, PLAN_OP_TMPFS, 0, NULL, home);
+	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, home);
+
+	/* The watchdog counts the tmpfs mounts no bind hides. */
+	p->tmpfs = strv_add(NULL, "/dev/shm");
+	for (i = 0; i < spec->nbinds; i++)
+		if (path_under("/tmp", spec->binds[i].guest_path))
+			break;
+	if (i == spec->nbinds)
+		p->tmpfs = strv_add(p->tmpfs, "/tmp");
+	if (!home_bound)
+		p->tmpfs = strv_add(p->tmpfs, home);
 
 	/* Protected paths: both spellings; never writable (R-S5). */
 	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
@@ -577,9 +697,10 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 			goto fail;
 	}
 
+	plan_write_rules(p, spec, ctx, writable);
 	if (ctx->bpf != NULL) {
 		msgbuf_init(&b, MSG_PLAN_SECCOMP);
-		msg_put_u32(&b, 0);
+		msg_put_u32(&b, sv_seccomp_notify() ? PLAN_SECF_NOTIFY : 0);
 		msg_put_blob(&b, ctx->bpf, ctx->bpf_len);
 		plan_frame(p, &b);
 	}

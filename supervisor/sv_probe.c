@@ -47,59 +47,44 @@ read_int_file(const char *path, int *v)
 	return 0;
 }
 
-/* In a child: can we make the namespaces the launcher makes? */
-static int
-probe_userns(int *err)
+/*
+ * In one child (a fork is the expensive part here): can we make the
+ * namespaces the launcher makes, and then load a seccomp filter?  The
+ * child reports two errnos; 0 means that part works.
+ */
+static void
+probe_child(int *userns_err, int *seccomp_err)
 {
 	pid_t	pid;
-	int	status, pfd[2];
+	int	status, pfd[2], res[2] = { EIO, EIO };
 
-	if (pipe2(pfd, O_CLOEXEC) == -1)
-		return -1;
-	if ((pid = fork()) == -1)
-		return -1;
-	if (pid == 0) {
-		int e = 0;
-
-		if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
-		    CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) == -1)
-			e = errno;
-		(void)!write(pfd[1], &e, sizeof(e));
-		_exit(e == 0 ? 0 : 1);
-	}
-	close(pfd[1]);
-	*err = 0;
-	if (read(pfd[0], err, sizeof(*err)) != sizeof(*err))
-		*err = EIO;
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	return *err == 0 ? 0 : -1;
-}
-
-static int
-probe_seccomp(void)
-{
-	pid_t	pid;
-	int	status;
-
-	if ((pid = fork()) == -1)
-		return -1;
+	if (pipe2(pfd, O_CLOEXEC) == -1 || (pid = fork()) == -1)
+		return;
 	if (pid == 0) {
 		struct sock_filter insn[] = {
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		};
 		struct sock_fprog prog = { 1, insn };
+		int r[2] = { 0, 0 };
 
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
+		    CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) == -1)
+			r[0] = errno;
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1 ||
 		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
 		    &prog) == -1)
-			_exit(1);
+			r[1] = errno;
+		(void)!write(pfd[1], r, sizeof(r));
 		_exit(0);
 	}
+	close(pfd[1]);
+	if (read(pfd[0], res, sizeof(res)) != sizeof(res))
+		res[0] = res[1] = EIO;
+	close(pfd[0]);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	*userns_err = res[0];
+	*seccomp_err = res[1];
 }
 
 static void
@@ -111,12 +96,13 @@ add_reason(struct sv_probe *p, const char *reason)
 void
 sv_probe_run(struct sv_probe *p)
 {
-	int	err = 0, v, abi;
+	int	err = EIO, serr = EIO, v, abi;
 
 	memset(p, 0, sizeof(*p));
 	p->reasons = xcalloc(1, sizeof(char *));
 
-	if (probe_userns(&err) == 0)
+	probe_child(&err, &serr);
+	if (err == 0)
 		p->userns = 1;
 	else {
 		if (read_int_file("/proc/sys/kernel/unprivileged_userns_clone",
@@ -158,7 +144,7 @@ sv_probe_run(struct sv_probe *p)
 		add_reason(p, "Landlock is not available in this kernel "
 		    "(needs 5.13+ with CONFIG_SECURITY_LANDLOCK)");
 
-	if (probe_seccomp() == 0)
+	if (serr == 0)
 		p->seccomp = 1;
 	else
 		add_reason(p, "seccomp filters cannot be loaded");

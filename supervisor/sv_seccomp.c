@@ -9,12 +9,26 @@
  * dying; the foreign-architecture entry points (32-bit int 0x80, x32) are
  * not in the filter's architecture list and so kill the process:
  * libseccomp's bad-arch action.
+ *
+ * The same program sends the write-intent syscalls to the sandbox's init
+ * (SCMP_ACT_NOTIFY, R-L4), which checks the path against the filename
+ * rules and performs the call itself (launcher/notify.c).  Only calls
+ * that can create, replace or write a name go there: opens whose flags
+ * carry a write bit (compared in the register, so read-only opens never
+ * leave the kernel), and every rename, link, symlink, mknod, mkdir and
+ * truncate (a write by name).
+ * openat2 keeps its flags in memory, where a check would race with the
+ * caller; it fails with ENOSYS, which libc and runtimes treat as an old
+ * kernel and fall back to openat.  unlink and rmdir are not sent: they
+ * create nothing, and the protected names that exist at launch are
+ * read-only mounts (sv_plan.c), which removal cannot pass.
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdlib.h>
@@ -47,6 +61,58 @@ static const char *const deny_eperm[] = {
 	"quotactl", "quotactl_fd", "name_to_handle_at", "open_by_handle_at",
 	"vhangup", "iopl", "ioperm",
 };
+
+/* Always sent to init: each creates, replaces or writes a name. */
+static const char *const notify_always[] = {
+	"creat", "mkdir", "mkdirat", "mknod", "mknodat", "symlink",
+	"symlinkat", "link", "linkat", "rename", "renameat", "renameat2",
+	"truncate",
+};
+
+/* Open flags that make an open write-intent (O_TMPFILE without the
+ * O_DIRECTORY it includes, which read-only opens use). */
+static const uint64_t open_write_bits[] = {
+	O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_TMPFILE & ~O_DIRECTORY,
+};
+
+int
+sv_seccomp_notify(void)
+{
+	/* Test-only: the untar benchmark measures the filter's cost. */
+	return getenv("AIRLOCK_TEST_NO_NOTIFY") == NULL;
+}
+
+static int
+add_notify_rules(scmp_filter_ctx ctx)
+{
+	size_t	i;
+	int	nr;
+
+	for (i = 0; i < sizeof(notify_always) / sizeof(notify_always[0]);
+	    i++) {
+		nr = seccomp_syscall_resolve_name(notify_always[i]);
+		if (nr == __NR_SCMP_ERROR || nr < 0)
+			continue;
+		if (seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0) != 0)
+			return -1;
+	}
+	/* One rule per bit: libseccomp ORs the rules of a syscall.  The
+	 * kernel reads flags as an int; the masks are all in the low half. */
+	for (i = 0; i < sizeof(open_write_bits) / sizeof(open_write_bits[0]);
+	    i++) {
+		nr = seccomp_syscall_resolve_name("open");
+		if (nr >= 0 && seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 1,
+		    SCMP_A1(SCMP_CMP_MASKED_EQ, open_write_bits[i],
+		    open_write_bits[i])) != 0)
+			return -1;
+		if (seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
+		    SCMP_A2(SCMP_CMP_MASKED_EQ, open_write_bits[i],
+		    open_write_bits[i])) != 0)
+			return -1;
+	}
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2),
+	    0) != 0 ? -1 : 0;
+}
 
 static const uint64_t bad_persona[] = {
 	ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC, MMAP_PAGE_ZERO,
@@ -117,6 +183,9 @@ sv_seccomp_compile(void **bufp, size_t *lenp)
 		    SCMP_SYS(personality), 1, SCMP_A0(SCMP_CMP_MASKED_EQ,
 		    bad_persona[i] | 0x80000000ULL, bad_persona[i])) != 0)
 			goto out;
+
+	if (sv_seccomp_notify() && add_notify_rules(ctx) == -1)
+		goto out;
 
 	/* Export through a memfd: libseccomp 2.5 writes BPF to an fd. */
 	if ((mfd = memfd_create("airlock-seccomp", MFD_CLOEXEC)) == -1)

@@ -19,7 +19,10 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
+
+#include <linux/magic.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -241,15 +244,16 @@ hash_str(const char *a, const char *b)
 
 /*
  * Precise violations (proxy, gateway, filename rules) are each reported;
- * those guessed from a stream (R-L10) are deduplicated, so a tool
- * retrying in a loop is one event.  Both are capped per session.
+ * those guessed from a stream (R-L10) are deduplicated on (action, key),
+ * so a tool retrying in a loop is one event; key is the target unless the
+ * caller normalised it.  Both are capped per session.
  */
 static void
-event_violation(struct sv_session *s, const char *action, const char *target,
-    const char *raw)
+event_violation_key(struct sv_session *s, const char *action,
+    const char *target, const char *key, const char *raw)
 {
 	struct jgen	*j;
-	unsigned	 h = hash_str(action, target), i;
+	unsigned	 h = hash_str(action, key), i;
 
 	if (strcmp(action, "os-denied") == 0) {
 		for (i = 0; i < s->nviol; i++)
@@ -266,6 +270,13 @@ event_violation(struct sv_session *s, const char *action, const char *target,
 	if (raw != NULL)
 		jgen_kstr(j, "raw", raw);
 	event_end(s, j);
+}
+
+static void
+event_violation(struct sv_session *s, const char *action, const char *target,
+    const char *raw)
+{
+	event_violation_key(s, action, target, target, raw);
 }
 
 void
@@ -342,9 +353,31 @@ update_active(struct sv_session *s)
 
 /* ---- exec output ---- */
 
+/*
+ * A retry loop's lines differ in counters, pids and timestamps: the
+ * dedup key collapses every run of digits, so "attempt 1: Operation not
+ * permitted" and "attempt 2: ..." are one violation.
+ */
+static void
+denial_key(const char *line, char *key, size_t len)
+{
+	size_t	o = 0;
+
+	for (; *line != '\0' && o + 1 < len; line++) {
+		if (*line >= '0' && *line <= '9') {
+			if (o == 0 || key[o - 1] != '#')
+				key[o++] = '#';
+			continue;
+		}
+		key[o++] = *line;
+	}
+	key[o] = '\0';
+}
+
 static void
 scan_denials(struct sv_stream *st, const char *buf, size_t n)
 {
+	char	key[sizeof(st->line)];
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
@@ -360,9 +393,11 @@ scan_denials(struct sv_stream *st, const char *buf, size_t n)
 		if (strstr(st->line, "Operation not permitted") != NULL ||
 		    strstr(st->line, "Permission denied") != NULL ||
 		    strstr(st->line, "EPERM") != NULL ||
-		    strstr(st->line, "Read-only file system") != NULL)
-			event_violation(st->x->s, "os-denied", st->line,
-			    NULL);
+		    strstr(st->line, "Read-only file system") != NULL) {
+			denial_key(st->line, key, sizeof(key));
+			event_violation_key(st->x->s, "os-denied", st->line,
+			    key, NULL);
+		}
 		st->linelen = 0;
 	}
 }
@@ -570,6 +605,33 @@ exec_timeout_cb(evutil_socket_t fd, short ev, void *arg)
 
 /* ---- memory watchdog ---- */
 
+/*
+ * What the session's own tmpfs mounts hold: RAM that no process's RSS
+ * shows (a file written to /tmp stays after its writer exits).  Seen
+ * through /proc/<pid>/root of a command inside, which resolves in the
+ * sandbox's mount tree; init is not dumpable, the commands are.  Only a
+ * tmpfs is counted, whatever a path turns out to be.
+ */
+static uint64_t
+session_tmpfs(struct sv_session *s, const char *pid)
+{
+	struct statfs	sf;
+	char		path[PATH_MAX];
+	uint64_t	total = 0;
+	size_t		i;
+
+	for (i = 0; s->plan.tmpfs != NULL && s->plan.tmpfs[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "/proc/%s/root%s", pid,
+		    s->plan.tmpfs[i]);
+		if (statfs(path, &sf) == -1)
+			return UINT64_MAX;	/* try another pid */
+		if (sf.f_type == TMPFS_MAGIC && sf.f_blocks >= sf.f_bfree)
+			total += (uint64_t)(sf.f_blocks - sf.f_bfree) *
+			    (uint64_t)sf.f_bsize;
+	}
+	return total;
+}
+
 static uint64_t
 session_rss(struct sv_session *s)
 {
@@ -577,7 +639,7 @@ session_rss(struct sv_session *s)
 	struct dirent	*de;
 	char		 path[300], buf[128];
 	struct stat	 st;
-	uint64_t	 total = 0, pages;
+	uint64_t	 total = 0, pages, fs = UINT64_MAX;
 	long		 pagesize = sysconf(_SC_PAGESIZE);
 	int		 fd;
 	ssize_t		 n;
@@ -600,8 +662,12 @@ session_rss(struct sv_session *s)
 		buf[n] = '\0';
 		if (sscanf(buf, "%*u %lu", &pages) == 1)
 			total += pages * (uint64_t)pagesize;
+		if (fs == UINT64_MAX)
+			fs = session_tmpfs(s, de->d_name);
 	}
 	closedir(d);
+	if (fs != UINT64_MAX)
+		total += fs;
 	return total;
 }
 

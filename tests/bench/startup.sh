@@ -17,6 +17,7 @@ chmod 755 "$STAGE"
 cp -R "$BUILD" "$STAGE/build"
 chmod -R a+rX "$STAGE"
 mkdir "$STAGE/ws"
+chmod 0777 "$STAGE"
 U=$(id -un)
 if [ "$(id -u)" -eq 0 ]; then
 	id airlock-test >/dev/null 2>&1 || useradd -m airlock-test
@@ -35,30 +36,26 @@ run_as() {
 export -p >/dev/null
 cd "$STAGE/ws"
 
-median() {	# median of the numbers on stdin
-	sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+# hyperfine (Debian package) runs each command RUNS times without a
+# shell in between; medians come from its JSON export.
+median_ms() {	# median_ms JSONFILE INDEX: prints the median in microseconds
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print(int(r["median"]*1e6))' "$1" "$2"
 }
-time_cmd() {	# time_cmd RUNS CMD...: prints median ms
-	_r=$1
-	shift
-	_i=0
-	while [ "$_i" -lt "$_r" ]; do
-		_s=$(date +%s%N)
-		run_as "$@" >/dev/null 2>&1 || true
-		_e=$(date +%s%N)
-		echo $(((_e - _s) / 1000))
-		_i=$((_i + 1))
-	done | median
-}
-
-A=$(time_cmd "$RUNS" "$STAGE/build/airlock" run --workspace "$STAGE/ws" -- /bin/true)
-BW=$(time_cmd "$RUNS" bwrap --unshare-all --die-with-parent --new-session \
-    --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib \
-    --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin --ro-bind /etc /etc \
-    --proc /proc --dev /dev --tmpfs /tmp --bind "$STAGE/ws" "$STAGE/ws" \
-    --chdir "$STAGE/ws" /bin/true)
-UN=$(time_cmd "$RUNS" unshare -Urmpfn --mount-proc /bin/true)
-HOST=$(time_cmd "$RUNS" /bin/true)
+WS=$STAGE/ws
+BW="bwrap --unshare-all --die-with-parent --new-session --ro-bind /usr /usr \
+--symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 \
+--symlink usr/sbin /sbin --ro-bind /etc /etc --proc /proc --dev /dev \
+--tmpfs /tmp --bind $WS $WS --chdir $WS /bin/true"
+run_as hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$STAGE/h.json" \
+    --style none \
+    "/bin/true" \
+    "unshare -Urmpfn --mount-proc /bin/true" \
+    "$BW" \
+    "$STAGE/build/airlock run --workspace $WS -- /bin/true" >/dev/null 2>&1
+HOST=$(median_ms "$STAGE/h.json" 0)
+UN=$(median_ms "$STAGE/h.json" 1)
+BW=$(median_ms "$STAGE/h.json" 2)
+A=$(median_ms "$STAGE/h.json" 3)
 
 # Warm exec: one session, many execs, over the client socket.
 W=$(run_as python3 - "$STAGE/build/airlockd" "$STAGE/ws" "$RUNS" <<'PY'

@@ -19,8 +19,10 @@ for f in "$BUILD"/fuzz/*_fuzzer; do
 	    cp -n "$TOP/tests/fuzz/corpus/$name"/* "$corpus"/ 2>/dev/null
 	echo "== $name (${SECS}s)"
 	if ! "$f" -max_total_time="$SECS" -rss_limit_mb=2048 \
-	    -artifact_prefix="$BUILD/fuzz/$name-" "$corpus" 2>&1 | tail -3; then
+	    -artifact_prefix="$BUILD/fuzz/$name-" "$corpus" \
+	    >"$BUILD/fuzz/$name.log" 2>&1; then
 		rc=1
 	fi
+	tail -3 "$BUILD/fuzz/$name.log"
 done
 exit $rc

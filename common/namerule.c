@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Filename rules at creation time (SPEC R-L3, R-L4): folding, matching
+ * and the .git/config content check.  Pure string functions, libc only,
+ * shared by airlock-launcher (launcher/notify.c), the unit tests and the
+ * fuzzer.  See namerule.h for the rule kinds.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+
+#define NR_MAX_STARSTAR	4	/* "**" per pattern: bounds the matcher */
+
+struct nr_rule {
+	uint32_t	  kind;
+	char		**comp;		/* folded pattern components */
+	size_t		  ncomp;
+	size_t		  nreal;	/* without the appended "**" */
+	char		 *except;	/* folded final-component glob */
+	char		 *scope;	/* NR_SCOPE: the directory, as given */
+};
+
+struct namerule_set {
+	struct nr_rule	*r;
+	size_t		 n;
+	int		 nscope;
+};
+
+/* ---- folding ---- */
+
+/* One UTF-8 sequence: its length, or 0 if it is not well formed. */
+static size_t
+utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	size_t	n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		c = s[0] & 0x07;
+	} else
+		return 0;
+	if (len < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	/* No overlong forms, surrogates or values beyond U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 ||
+	    c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* Characters that render as nothing: dropped. */
+static int
+fold_invisible(uint32_t c)
+{
+	return c == 0xad || c == 0x34f || c == 0x61c || c == 0x115f ||
+	    c == 0x1160 || c == 0x17b4 || c == 0x17b5 || c == 0x3164 ||
+	    c == 0xfeff || c == 0xffa0 ||
+	    (c >= 0x300 && c <= 0x36f) ||	/* combining diacritics */
+	    (c >= 0x180b && c <= 0x180f) ||
+	    (c >= 0x1ab0 && c <= 0x1aff) || (c >= 0x1dc0 && c <= 0x1dff) ||
+	    (c >= 0x200b && c <= 0x200f) ||	/* ZWSP, ZWNJ, ZWJ, marks */
+	    (c >= 0x202a && c <= 0x202e) ||	/* bidi embeddings */
+	    (c >= 0x2060 && c <= 0x206f) ||	/* word joiner, isolates */
+	    (c >= 0x20d0 && c <= 0x20ff) ||
+	    (c >= 0xfe00 && c <= 0xfe0f) ||	/* variation selectors */
+	    (c >= 0xfe20 && c <= 0xfe2f) ||
+	    (c >= 0x1d173 && c <= 0x1d17a) ||
+	    (c >= 0xe0000 && c <= 0xe0fff);	/* tags, VS supplement */
+}
+
+/*
+ * Compatibility forms that NFKC maps to ASCII, folded to lower case.
+ * Returns the ASCII replacement in buf, or NULL to keep the character.
+ */
+static const char *
+fold_compat(uint32_t c, char *buf)
+{
+	static const char *const lig[] = {
+		"ff", "fi", "fl", "ffi", "ffl", "st", "st",
+	};
+	uint32_t i;
+
+	buf[1] = '\0';
+	if (c >= 0xff01 && c <= 0xff5e)		/* fullwidth ASCII */
+		c -= 0xfee0;
+	else if (c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+	    c == 0x202f || c == 0x205f || c == 0x3000)
+		c = ' ';
+	else if (c == 0x2024 || c == 0xfe52)	/* one dot leader, small . */
+		c = '.';
+	else if (c == 0x212a)			/* Kelvin sign */
+		c = 'k';
+	else if (c == 0x17f)			/* long s */
+		c = 's';
+	else if (c >= 0x1d400 && c <= 0x1d6a3) {	/* math letters */
+		i = (c - 0x1d400) % 52;
+		c = i < 26 ? 'a' + i : 'a' + i - 26;
+	} else if (c >= 0x1d7ce && c <= 0x1d7ff)	/* math digits */
+		c = '0' + (c - 0x1d7ce) % 10;
+	else if (c >= 0x24b6 && c <= 0x24cf)	/* circled capitals */
+		c = 'a' + (c - 0x24b6);
+	else if (c >= 0x24d0 && c <= 0x24e9)	/* circled small */
+		c = 'a' + (c - 0x24d0);
+	else if (c >= 0x1f130 && c <= 0x1f149)	/* squared capitals */
+		c = 'a' + (c - 0x1f130);
+	else if (c >= 0xfb00 && c <= 0xfb06)	/* ligatures */
+		return lig[c - 0xfb00];
+	else if (c >= 0xc0 && c <= 0xde && c != 0xd7) {	/* Latin-1 caps */
+		c += 0x20;
+		buf[0] = (char)(0xc0 | (c >> 6));
+		buf[1] = (char)(0x80 | (c & 0x3f));
+		buf[2] = '\0';
+		return buf;
+	} else if (c >= 0x80)
+		return NULL;
+	buf[0] = (char)tolower((int)c);
+	return buf;
+}
+
+size_t
+namerule_fold(const char *in, size_t len, char *out)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	const char	*rep;
+	char		 buf[4];
+	size_t		 i = 0, o = 0, n, rl;
+	uint32_t	 c;
+
+	while (i < len) {
+		if ((n = utf8_decode(s + i, len - i, &c)) == 0) {
+			out[o++] = (char)s[i++];	/* not UTF-8: as is */
+			continue;
+		}
+		if (fold_invisible(c)) {
+			i += n;
+			continue;
+		}
+		if ((rep = fold_compat(c, buf)) == NULL) {
+			memcpy(out + o, s + i, n);
+			o += n;
+		} else {
+			/* Never longer than the input it replaces. */
+			rl = strlen(rep);
+			memcpy(out + o, rep, rl);
+			o += rl;
+		}
+		i += n;
+	}
+	/* Trailing dots and spaces do not make another name. */
+	while (o > 0 && (out[o - 1] == '.' || out[o - 1] == ' '))
+		o--;
+	out[o] = '\0';
+	return o;
+}
+
+/* ---- rules ---- */
+
+struct namerule_set *
+namerule_new(void)
+{
+	return calloc(1, sizeof(struct namerule_set));
+}
+
+static void
+nr_rule_clear(struct nr_rule *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->ncomp; i++)
+		free(r->comp[i]);
+	free(r->comp);
+	free(r->except);
+	free(r->scope);
+}
+
+void
+namerule_free(struct namerule_set *set)
+{
+	size_t	i;
+
+	if (set == NULL)
+		return;
+	for (i = 0; i < set->n; i++)
+		nr_rule_clear(&set->r[i]);
+	free(set->r);
+	free(set);
+}
+
+size_t
+namerule_count(const struct namerule_set *set)
+{
+	return set->n;
+}
+
+static char *
+nr_fold_dup(const char *s, size_t len)
+{
+	char	*o;
+
+	if ((o = malloc(len + 1)) == NULL)
+		return NULL;
+	namerule_fold(s, len, o);
+	return o;
+}
+
+/* Split pattern into folded components; "**" stays as is. */
+static int
+nr_split(struct nr_rule *r, const char *pat, int starstar)
+{
+	const char	*p = pat, *e;
+	char		**v;
+	size_t		 nss = 0;
+
+	while (*p != '\0') {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchr(p, '/');
+		if (e == NULL)
+			e = p + strlen(p);
+		if ((v = reallocarray(r->comp, r->ncomp + 2,
+		    sizeof(*v))) == NULL)
+			return -1;
+		r->comp = v;
+		if ((v[r->ncomp] = nr_fold_dup(p, (size_t)(e - p))) == NULL)
+			return -1;
+		if (strcmp(v[r->ncomp], "**") == 0)
+			nss++;
+		r->ncomp++;
+		p = e;
+	}
+	r->nreal = r->ncomp;
+	if (starstar) {
+		if ((r->comp[r->ncomp] = strdup("**")) == NULL)
+			return -1;
+		r->ncomp++;
+		nss++;
+	}
+	return nss > NR_MAX_STARSTAR ? -1 : 0;
+}
+
+int
+namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
+    const char *except)
+{
+	struct nr_rule	 r, *v;
+	size_t		 n;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	if (pattern[0] == '\0' || kind < NR_NAME || kind >= NR_KIND_MAX)
+		goto inval;
+	if (kind == NR_SCOPE) {
+		if (pattern[0] != '/' || (r.scope = strdup(pattern)) == NULL)
+			goto inval;
+		/* "/" is everything; otherwise no trailing slash. */
+		n = strlen(r.scope);
+		while (n > 1 && r.scope[n - 1] == '/')
+			r.scope[--n] = '\0';
+	} else {
+		if ((kind == NR_NAME && strchr(pattern, '/') != NULL) ||
+		    (kind == NR_ABS) != (pattern[0] == '/'))
+			goto inval;
+		if (nr_split(&r, pattern, kind == NR_TREE || kind == NR_ABS)
+		    == -1 || r.nreal == 0)
+			goto inval;
+		if (except != NULL && except[0] != '\0' &&
+		    (r.except = nr_fold_dup(except, strlen(except))) == NULL)
+			goto inval;
+	}
+	if ((v = reallocarray(set->r, set->n + 1, sizeof(*v))) == NULL)
+		goto inval;
+	set->r = v;
+	set->r[set->n++] = r;
+	if (kind == NR_SCOPE)
+		set->nscope++;
+	return 0;
+inval:
+	nr_rule_clear(&r);
+	errno = EINVAL;
+	return -1;
+}
+
+/* Does the pattern sequence match the component sequence exactly? */
+static int
+nr_seq(char *const *p, size_t np, char *const *c, size_t nc)
+{
+	size_t	i;
+
+	while (np > 0) {
+		if (strcmp(p[0], "**") == 0) {
+			for (i = 0; i <= nc; i++)
+				if (nr_seq(p + 1, np - 1, c + i, nc - i))
+					return 1;
+			return 0;
+		}
+		if (nc == 0 || fnmatch(p[0], c[0], 0) != 0)
+			return 0;
+		p++, np--, c++, nc--;
+	}
+	return nc == 0;
+}
+
+/* The first np pattern components against the path, per the kind. */
+static int
+nr_match_n(const struct nr_rule *r, size_t np, char *const *c, size_t nc)
+{
+	size_t	s;
+
+	if (r->kind == NR_ABS)
+		return nr_seq(r->comp, np, c, nc);
+	if (r->kind == NR_NAME)
+		return nc > 0 && fnmatch(r->comp[0], c[nc - 1], 0) == 0;
+	for (s = 0; s <= nc; s++)
+		if (nr_seq(r->comp, np, c + s, nc - s))
+			return 1;
+	return 0;
+}
+
+/* 1: the rule covers the path; 2: the path is an ancestor of a match. */
+static int
+nr_rule_match(const struct nr_rule *r, char *const *c, size_t nc,
+    unsigned int flags)
+{
+	size_t	j;
+
+	if (r->except != NULL && nc > 0 &&
+	    fnmatch(r->except, c[nc - 1], 0) == 0)
+		return 0;
+	if (nr_match_n(r, r->ncomp, c, nc))
+		return 1;
+	/* Not a prefix ending in "**": any path would be an ancestor. */
+	if (flags & NR_F_PREFIX)
+		for (j = 1; j < r->nreal; j++)
+			if (strcmp(r->comp[j - 1], "**") != 0 &&
+			    nr_match_n(r, j, c, nc))
+				return 2;
+	return 0;
+}
+
+static int
+nr_under(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return 1;
+	return strncmp(path, dir, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
+enum namerule_verdict
+namerule_check(const struct namerule_set *set, const char *path,
+    unsigned int flags)
+{
+	enum namerule_verdict	 v = NR_ALLOW;
+	const char		*p, *e, *last = NULL;
+	char			*buf = NULL, **comp = NULL;
+	size_t			 i, nc = 0, len, o = 0, ll = 0;
+	int			 m, in = set->nscope == 0;
+
+	for (i = 0; i < set->n && !in; i++)
+		if (set->r[i].kind == NR_SCOPE &&
+		    nr_under(path, set->r[i].scope))
+			in = 1;
+	if (!in)
+		return NR_ALLOW;
+
+	len = strlen(path);
+	/* Fail closed: a path we cannot even hold is refused. */
+	if ((buf = malloc(len + 1)) == NULL ||
+	    (comp = calloc(len / 2 + 2, sizeof(*comp))) == NULL) {
+		v = NR_DENY;
+		goto out;
+	}
+	for (p = path; *p != '\0'; p = e) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		if ((e = strchr(p, '/')) == NULL)
+			e = p + strlen(p);
+		last = p;
+		ll = (size_t)(e - p);
+		comp[nc++] = buf + o;
+		o += namerule_fold(p, (size_t)(e - p), buf + o) + 1;
+	}
+	/* "." and "..": an existing directory, not a new name. */
+	if (last == NULL || (ll == 1 && last[0] == '.') ||
+	    (ll == 2 && last[0] == '.' && last[1] == '.'))
+		goto out;
+	for (i = 0; i < set->n; i++) {
+		if (set->r[i].kind == NR_SCOPE)
+			continue;
+		if ((m = nr_rule_match(&set->r[i], comp, nc, flags)) == 0)
+			continue;
+		if (set->r[i].kind != NR_GITCONFIG || m == 2) {
+			v = NR_DENY;
+			break;
+		}
+		v = NR_CHECK_CONFIG;
+	}
+out:
+	free(buf);
+	free(comp);
+	return v;
+}
+
+/* ---- path arguments ---- */
+
+int
+namerule_split(int pid, const char *base, const char *path, char *dir,
+    size_t dirlen, char *name, size_t namelen)
+{
+	static const struct {
+		const char *from, *to;
+	} map[] = {
+		{ "/proc/self", "" }, { "/proc/thread-self", "" },
+		{ "/dev/fd", "/fd" }, { "/dev/stdin", "/fd/0" },
+		{ "/dev/stdout", "/fd/1" }, { "/dev/stderr", "/fd/2" },
+	};
+	char		 p[PATH_MAX + 64];
+	const char	*nm;
+	size_t		 i, n, dl;
+	int		 w;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		n = strlen(map[i].from);
+		if (strncmp(path, map[i].from, n) == 0 &&
+		    (path[n] == '\0' || path[n] == '/')) {
+			snprintf(p, sizeof(p), "/proc/%d%s%s", pid, map[i].to,
+			    path + n);
+			break;
+		}
+	}
+	if ((n = strlen(p)) == 0)
+		return -ENOENT;
+	for (dl = n; dl > 1 && p[dl - 1] == '/'; dl--)
+		;
+	p[dl] = '\0';
+	if ((nm = strrchr(p, '/')) == NULL) {
+		nm = p;
+		w = snprintf(dir, dirlen, "%s", base);
+	} else {
+		w = snprintf(dir, dirlen, "%s%s%.*s", p[0] == '/' ? "" : base,
+		    p[0] == '/' ? "" : "/", (int)(nm - p + 1), p);
+		nm++;
+	}
+	if (*nm == '\0')
+		nm = ".";
+	if (strlen(nm) > NAME_MAX || w < 0 || (size_t)w >= dirlen ||
+	    snprintf(name, namelen, "%s%s", nm, dl < n ? "/" : "") >=
+	    (int)namelen)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int
+namerule_join(char *abs, size_t size, size_t plen, const char *name,
+    int *proc)
+{
+	abs[plen] = '\0';
+	/* Nothing of init's own: it holds the channel and the listeners. */
+	if (strcmp(abs, "/proc/1") == 0 || strncmp(abs, "/proc/1/", 8) == 0)
+		return -EACCES;
+	*proc = strncmp(abs, "/proc/", 6) == 0;
+	if ((size_t)snprintf(abs + plen, size - plen, "%s%.*s", plen == 1 ?
+	    "" : "/", (int)strcspn(name, "/"), name) >= size - plen)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* ---- .git/config ---- */
+
+enum { GS_NONE, GS_SUB, GS_ANY };		/* subsection */
+enum { GC_ANY, GC_NOTBOOL, GC_CMD, GC_ALWAYS };	/* value condition */
+
+/*
+ * Keys that make the user's later `git` on the host run a program named
+ * by the value (SPEC R-L3, plus their relatives in git-config(1)).
+ */
+static const struct gc_rule {
+	const char	*sec;
+	int		 sub;
+	const char	*key;
+	int		 cond;
+} gc_rules[] = {
+	{ "core", GS_NONE, "fsmonitor", GC_NOTBOOL },
+	{ "core", GS_NONE, "hookspath", GC_ANY },
+	{ "core", GS_NONE, "sshcommand", GC_ANY },
+	{ "core", GS_NONE, "pager", GC_ANY },
+	{ "core", GS_NONE, "editor", GC_ANY },
+	{ "core", GS_NONE, "askpass", GC_ANY },
+	{ "core", GS_NONE, "gitproxy", GC_ANY },
+	{ "core", GS_NONE, "alternaterefscommand", GC_ANY },
+	{ "sequence", GS_NONE, "editor", GC_ANY },
+	{ "diff", GS_NONE, "external", GC_ANY },
+	{ "diff", GS_SUB, "command", GC_ANY },
+	{ "*", GS_SUB, "textconv", GC_ANY },
+	{ "filter", GS_SUB, "clean", GC_ANY },
+	{ "filter", GS_SUB, "smudge", GC_ANY },
+	{ "filter", GS_SUB, "process", GC_ANY },
+	{ "credential", GS_ANY, "helper", GC_ANY },
+	{ "alias", GS_ANY, "*", GC_CMD },
+	{ "include", GS_NONE, "path", GC_ANY },
+	{ "includeif", GS_SUB, "path", GC_ANY },
+	{ "protocol", GS_ANY, "allow", GC_ALWAYS },
+	{ "gpg", GS_ANY, "program", GC_ANY },
+	{ "gpg", GS_SUB, "defaultkeycommand", GC_ANY },
+	{ "uploadpack", GS_NONE, "packobjectshook", GC_ANY },
+	{ "merge", GS_SUB, "driver", GC_ANY },
+	{ "mergetool", GS_SUB, "cmd", GC_ANY },
+	{ "mergetool", GS_SUB, "path", GC_ANY },
+	{ "difftool", GS_SUB, "cmd", GC_ANY },
+	{ "difftool", GS_SUB, "path", GC_ANY },
+	{ "pager", GS_NONE, "*", GC_NOTBOOL },
+	{ "interactive", GS_NONE, "difffilter", GC_ANY },
+	{ "browser", GS_SUB, "cmd", GC_ANY },
+	{ "browser", GS_SUB, "path", GC_ANY },
+	{ "man", GS_SUB, "cmd", GC_ANY },
+	{ "man", GS_SUB, "path", GC_ANY },
+	{ "remote", GS_SUB, "uploadpack", GC_ANY },
+	{ "remote", GS_SUB, "receivepack", GC_ANY },
+	{ "submodule", GS_SUB, "update", GC_CMD },
+	{ "init", GS_NONE, "templatedir", GC_ANY },
+	{ "hook", GS_SUB, "command", GC_ANY },
+	{ "trailer", GS_SUB, "command", GC_ANY },
+	{ "trailer", GS_SUB, "cmd", GC_ANY },
+	{ "sendemail", GS_ANY, "tocmd", GC_ANY },
+	{ "sendemail", GS_ANY, "cccmd", GC_ANY },
+	{ "sendemail", GS_ANY, "headercmd", GC_ANY },
+	{ "imap", GS_NONE, "tunnel", GC_ANY },
+	{ "instaweb", GS_NONE, "httpd", GC_ANY },
+};
+
+static int
+gc_is_bool(const char *v)
+{
+	static const char *const b[] = {
+		"", "true", "false", "yes", "no", "on", "off",
+	};
+	size_t	i;
+
+	if (v == NULL)
+		return 1;
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++)
+		if (strcasecmp(v, b[i]) == 0)
+			return 1;
+	if (*v == '-' || *v == '+')
+		v++;
+	if (*v == '\0')
+		return 0;
+	while (isdigit((unsigned char)*v))
+		v++;
+	return *v == '\0';
+}
+
+/* 1 if section[.sub].key = value runs code. */
+static int
+gc_dangerous(const char *sec, int hassub, const char *key, const char *val)
+{
+	const struct gc_rule *r;
+	const char	*v;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(gc_rules) / sizeof(gc_rules[0]); i++) {
+		r = &gc_rules[i];
+		if ((strcmp(r->sec, "*") != 0 && strcmp(r->sec, sec) != 0) ||
+		    (r->sub == GS_NONE && hassub) ||
+		    (r->sub == GS_SUB && !hassub) ||
+		    (strcmp(r->key, "*") != 0 && strcmp(r->key, key) != 0))
+			continue;
+		switch (r->cond) {
+		case GC_ANY:
+			return 1;
+		case GC_NOTBOOL:
+			if (!gc_is_bool(val))
+				return 1;
+			break;
+		case GC_CMD:
+			/* "!cmd" runs a shell; "-c k=v" sets any key. */
+			for (v = val ? val : ""; isspace((unsigned char)*v);
+			    v++)
+				;
+			if (*v == '!' || *v == '-')
+				return 1;
+			break;
+		case GC_ALWAYS:
+			if (val != NULL && strcasecmp(val, "always") == 0)
+				return 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+struct gc_parse {
+	const char	*b;
+	size_t		 len;
+	size_t		 i;
+};
+
+static int
+gc_next(struct gc_parse *p)
+{
+	int	c;
+
+	if (p->i >= p->len)
+		return EOF;
+	c = (unsigned char)p->b[p->i++];
+	/* git reads "\r\n" as "\n". */
+	if (c == '\r' && p->i < p->len && p->b[p->i] == '\n')
+		c = (unsigned char)p->b[p->i++];
+	return c;
+}
+
+static int
+gc_keychar(int c)
+{
+	return isalnum(c) || c == '-';
+}
+
+/*
+ * "[section]", "[section \"sub\"]" or "[section.sub]" after the '[':
+ * sec gets the lower-cased section, sub the subsection ("" if none).
+ */
+static int
+gc_header(struct gc_parse *p, char *sec, char *sub, size_t len, int *hassub)
+{
+	size_t	n = 0, m = 0;
+	int	c;
+	char	*dot;
+
+	*hassub = 0;
+	sub[0] = '\0';
+	for (;;) {
+		if ((c = gc_next(p)) == EOF || n + 1 >= len)
+			return -1;
+		if (c == ']')
+			break;
+		if (isspace(c)) {
+			/* The extended form: the subsection is quoted. */
+			while ((c = gc_next(p)) == ' ' || c == '\t')
+				;
+			if (c != '"')
+				return -1;
+			for (;;) {
+				if ((c = gc_next(p)) == EOF || c == '\n' ||
+				    m + 1 >= len)
+					return -1;
+				if (c == '"')
+					break;
+				if (c == '\\' && ((c = gc_next(p)) == EOF ||
+				    c == '\n'))
+					return -1;
+				sub[m++] = (char)c;
+			}
+			sub[m] = '\0';
+			if (gc_next(p) != ']')
+				return -1;
+			*hassub = 1;
+			break;
+		}
+		if (!gc_keychar(c) && c != '.')
+			return -1;
+		sec[n++] = (char)tolower(c);
+	}
+	sec[n] = '\0';
+	/* The deprecated [section.sub] form. */
+	if ((dot = strchr(sec, '.')) != NULL) {
+		*dot = '\0';
+		snprintf(sub, len, "%s", dot + 1);
+		*hassub = 1;
+	}
+	return sec[0] == '\0' ? -1 : 0;
+}
+
+/* A value after '=', as git decodes it; *out is malloc'd. */
+static int
+gc_value(struct gc_parse *p, char **out)
+{
+	char	*v;
+	size_t	 n = 0, space = 0;
+	int	 c, quote = 0;
+
+	if ((v = malloc(p->len + 1)) == NULL)
+		return -1;
+	for (;;) {
+		c = gc_next(p);
+		if (c == EOF || c == '\n') {
+			if (quote)
+				goto bad;
+			break;
+		}
+		if (!quote && (c == ';' || c == '#')) {
+			while ((c = gc_next(p)) != EOF && c != '\n')
+				;
+			break;
+		}
+		if (!quote && isspace(c)) {
+			if (n > 0)
+				space++;
+			continue;
+		}
+		for (; space > 0; space--)
+			v[n++] = ' ';
+		if (c == '\\') {
+			switch (c = gc_next(p)) {
+			case '\n':
+				continue;
+			case 't':
+				c = '\t';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'n':
+				c = '\n';
+				break;
+			case '\\':
+			case '"':
+				break;
+			default:
+				goto bad;
+			}
+		} else if (c == '"') {
+			quote = !quote;
+			continue;
+		}
+		v[n++] = (char)c;
+	}
+	v[n] = '\0';
+	*out = v;
+	return 0;
+bad:
+	free(v);
+	return -1;
+}
+
+/*
+ * Collect the entries of a config text that run code: two strings each
+ * in *found, the entry (section, subsection, key, value) and its name
+ * for messages.  -1 if the text does not parse.
+ */
+static int
+gc_scan(const char *buf, size_t len, char ***found, char *why,
+    size_t whylen)
+{
+	struct gc_parse	 p = { buf, len, 0 };
+	char		 sec[256], sub[256], key[256], *val, *e;
+	size_t		 n;
+	int		 c, hassub = 0, have = 0;
+
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+		p.i = 3;
+	for (;;) {
+		if ((c = gc_next(&p)) == EOF)
+			return 0;
+		if (isspace(c))
+			continue;
+		if (c == '#' || c == ';') {
+			while ((c = gc_next(&p)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		if (c == '[') {
+			if (gc_header(&p, sec, sub, sizeof(sec), &hassub) == -1)
+				break;
+			have = 1;
+			continue;
+		}
+		if (!isalpha(c) || !have)
+			break;
+		n = 0;
+		do {
+			if (n + 1 >= sizeof(key))
+				goto unparsable;
+			key[n++] = (char)tolower(c);
+		} while ((c = gc_next(&p)) != EOF && gc_keychar(c));
+		key[n] = '\0';
+		while (c == ' ' || c == '\t')
+			c = gc_next(&p);
+		val = NULL;
+		if (c != '\n' && c != EOF) {
+			if (c != '=' || gc_value(&p, &val) == -1)
+				break;
+		}
+		if (gc_dangerous(sec, hassub, key, val)) {
+			xasprintf(&e, "%s\037%d%s\037%s\037%d%s", sec, hassub,
+			    sub, key, val != NULL, val ? val : "");
+			*found = strv_add(*found, e);
+			free(e);
+			xasprintf(&e, "%s%s.%s", sec, hassub ? ".<sub>" : "",
+			    key);
+			*found = strv_add(*found, e);
+			free(e);
+		}
+		free(val);
+	}
+unparsable:
+	snprintf(why, whylen, "unparsable at byte %zu", p.i);
+	return -1;
+}
+
+int
+namerule_gitconfig_check(const char *buf, size_t len, const char *old,
+    size_t oldlen, char *why, size_t whylen)
+{
+	char	**nw = NULL, **ow = NULL, dummy[8];
+	size_t	  i, j;
+	int	  rc = 0;
+
+	if (gc_scan(buf, len, &nw, why, whylen) == -1) {
+		strv_free(nw);
+		return -1;
+	}
+	/* What the current file already sets is not the agent's doing. */
+	if (old != NULL && gc_scan(old, oldlen, &ow, dummy,
+	    sizeof(dummy)) == -1) {
+		strv_free(ow);
+		ow = NULL;
+	}
+	for (i = 0; nw != NULL && nw[i] != NULL && rc == 0; i += 2) {
+		for (j = 0; ow != NULL && ow[j] != NULL; j += 2)
+			if (strcmp(ow[j], nw[i]) == 0)
+				break;
+		if (ow == NULL || ow[j] == NULL) {
+			snprintf(why, whylen, "%s", nw[i + 1]);
+			rc = -1;
+		}
+	}
+	strv_free(nw);
+	strv_free(ow);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Filename rules at creation time (SPEC R-L3, R-L4): the pure part.  The
+ * launcher's seccomp-notify handler (launcher/notify.c) asks, for every
+ * write-intent path, whether the rules airlockd sent in the plan forbid
+ * it; this module answers from strings alone (no I/O), so unit tests and
+ * the fuzzer exercise exactly what the sandbox runs.  libc only: it is
+ * linked into airlock-launcher.
+ *
+ * Names are compared after folding (namerule_fold): case, Unicode
+ * compatibility forms (fullwidth, mathematical and circled letters,
+ * ligatures, look-alike dots and spaces) and invisible characters
+ * (zero-width, bidi controls, soft hyphen, variation selectors, combining
+ * marks) are folded away, and trailing dots and spaces are ignored, so a
+ * look-alike of ".env" is refused like ".env" itself.
+ *
+ * It also holds the .git/config content check: git replaces the file by
+ * renaming config.lock, and that rename is refused when the new contents
+ * set a key that runs code when the user later runs git on the host.
+ */
+#ifndef AIRLOCK_NAMERULE_H
+#define AIRLOCK_NAMERULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Rule kinds (MSG_PLAN_WRITE_RULE).  Patterns are fnmatch() globs per
+ * path component; "**" in a path pattern stands for any number of
+ * components.  "except" is a glob on the final component that exempts a
+ * name from that one rule (the hooks rule exempts "*.sample").
+ */
+enum namerule_kind {
+	NR_NAME = 1,	/* the final component, in any directory */
+	NR_PATH,	/* the trailing components, at any depth */
+	NR_TREE,	/* the node and everything beneath it, at any depth */
+	NR_ABS,		/* an absolute glob: the node and everything beneath */
+	NR_GITCONFIG,	/* like NR_PATH, but a rename onto it is checked */
+	NR_SCOPE,	/* an absolute directory the rules apply beneath */
+	NR_KIND_MAX
+};
+
+enum namerule_verdict {
+	NR_ALLOW = 0,
+	NR_DENY,
+	NR_CHECK_CONFIG,	/* only a content-checked replace is allowed */
+};
+
+/* namerule_check() flags */
+#define NR_F_PREFIX	(1U << 0)	/* also deny an ancestor of a rule:
+					   the op may bring a whole tree */
+
+struct namerule_set;
+
+struct namerule_set *namerule_new(void);
+void	namerule_free(struct namerule_set *);
+/* -1 (EINVAL) for an unknown kind or an empty or malformed pattern. */
+int	namerule_add(struct namerule_set *, uint32_t kind,
+	    const char *pattern, const char *except);
+size_t	namerule_count(const struct namerule_set *);
+
+/*
+ * path: absolute, the canonical parent directory joined with the final
+ * component as given (no "." or ".." inside).  A final "." or ".." is
+ * always allowed: it names an existing directory, never a new name.
+ */
+enum namerule_verdict namerule_check(const struct namerule_set *,
+	    const char *path, unsigned int flags);
+
+/*
+ * Fold one path component into out (NUL-terminated; the result is never
+ * longer than the input).  Returns the folded length.
+ */
+size_t	namerule_fold(const char *in, size_t len, char *out);
+
+/*
+ * untrusted: path, a path argument of a sandboxed call, for init's R-L4
+ * handler.  The caller's own links (/proc/self, /proc/thread-self,
+ * /dev/fd, /dev/std*) become /proc/<pid>/..., since init resolving them
+ * would reach its own; then dir gets the directory to open (a relative
+ * path goes beneath base, e.g. "/proc/<pid>/cwd") and name the final
+ * component ("." for "/"; one trailing '/' kept: the kernel's "must be a
+ * directory").  0, or -ENOENT for "", -ENAMETOOLONG.
+ */
+int	namerule_split(int pid, const char *base, const char *path,
+	    char *dir, size_t dirlen, char *name, size_t namelen);
+
+/*
+ * After init opened that directory: abs holds its canonical path (plen
+ * bytes, from readlink); append the final component (without its
+ * trailing '/') and say whether the parent is in /proc (*proc: magic
+ * links there).  -EACCES for init's own /proc/1, which holds the
+ * channel and the listeners; -ENAMETOOLONG if it does not fit.
+ */
+int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
+	    int *proc);
+
+/*
+ * untrusted: both buffers.  0 if the new git config text sets no key
+ * that runs code other than those the current file (old, NULL if none)
+ * already sets with the same value; -1 if it does, or if it does not
+ * parse (git would refuse it too), with the key or the reason in why.
+ */
+int	namerule_gitconfig_check(const char *buf, size_t len,
+	    const char *old, size_t oldlen, char *why, size_t whylen);
+
+#endif

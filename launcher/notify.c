@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Filename rules at creation time (SPEC R-L4), in the sandbox's init.
+ * Each exec's seccomp listener (exec.c) comes here; airlockd's filter
+ * sends it the write-intent syscalls (sv_seccomp.c).  For each call we
+ * copy the path argument(s) ONCE, open the parent directory as the
+ * caller sees it (/proc/<pid>/cwd, /proc/<pid>/fd/N), check the parent's
+ * canonical path joined with the final component against the plan's
+ * rules (common/namerule.c), then perform the call ourselves on that fd
+ * and that copied name, and inject the fd (SECCOMP_IOCTL_NOTIF_ADDFD) or
+ * return the result.  Never "continue": the kernel would re-read memory
+ * the caller can change after our check.  A final symlink is followed
+ * here (O_NOFOLLOW, readlinkat), so its target is checked too.  init is
+ * confined exactly as the caller (Landlock, mounts, root, uid, no caps):
+ * emulation grants nothing; the caller's umask, flags, modes and
+ * O_CLOEXEC are kept.  Refusals are EACCES and a MSG_VIOLATION.
+ */
+#include <sys/ioctl.h>
+#include <sys/param.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <linux/seccomp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+#include "launcher/launcher.h"
+
+#define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
+#define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
+#define NT_CONFIG_MAX	(1 << 20)
+
+struct nt_listener {
+	int		 fd;
+	uint32_t	 exec;
+};
+
+/* One call being handled. */
+struct nt_call {
+	int		 lfd;
+	uint64_t	 id;
+	pid_t		 pid;
+	uint32_t	 exec;
+};
+
+/* A path resolved to its parent directory and final component. */
+struct nt_path {
+	int		 dfd;		/* the parent, O_PATH; -1 if none */
+	int		 proc;		/* parent in /proc: magic links */
+	char		 name[NAME_MAX + 2];
+	char		 abs[PATH_MAX + NAME_MAX + 2];
+};
+
+static struct nt_listener	*nt_ls;
+static size_t			 nt_nls;
+static struct namerule_set	*nt_rules;
+static struct seccomp_notif	*nt_req;
+static struct seccomp_notif_resp *nt_resp;
+static struct seccomp_notif_sizes nt_sizes;
+
+void
+notify_setup(const struct launch_plan *plan)
+{
+	const struct launch_item *it;
+
+	if ((nt_rules = namerule_new()) == NULL)
+		die("namerule_new");
+	PLAN_FOREACH(it, plan, MSG_PLAN_WRITE_RULE)
+		if (namerule_add(nt_rules, it->op, it->src, it->dst) == -1)
+			diex("plan: write rule %u \"%s\" is invalid", it->op,
+			    it->src);
+	(void)syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &nt_sizes);
+	nt_req = xcalloc(1, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
+	nt_resp = xcalloc(1, MAX(sizeof(*nt_resp),
+	    nt_sizes.seccomp_notif_resp));
+}
+
+/* A one-fd message on the report socket: len bytes at buf. */
+struct nt_cmsg {
+	struct msghdr	 mh;
+	struct iovec	 iov;
+	union {
+		char		buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+};
+
+static struct cmsghdr *
+nt_cmsg(struct nt_cmsg *m, void *buf, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	m->iov.iov_base = buf;
+	m->iov.iov_len = len;
+	m->mh.msg_iov = &m->iov;
+	m->mh.msg_iovlen = 1;
+	m->mh.msg_control = m->u.buf;
+	m->mh.msg_controllen = sizeof(m->u.buf);
+	return CMSG_FIRSTHDR(&m->mh);
+}
+
+/* exec child: hand the listener to init over the report socket. */
+int
+notify_pass(int sock, int fd)
+{
+	struct nt_cmsg	 m;
+	struct cmsghdr	*cm;
+	char		 tag = 'L';
+
+	cm = nt_cmsg(&m, &tag, 1);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &m.mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/*
+ * init: read an exec child's report: perhaps its listener, then either a
+ * failure record or EOF (the socket closed at a successful execve).
+ */
+ssize_t
+notify_report(int sock, void *fail, size_t len, int *lfd)
+{
+	struct nt_cmsg	 m;
+	struct cmsghdr	*cm;
+	ssize_t		 n;
+
+	*lfd = -1;
+	for (;;) {
+		nt_cmsg(&m, fail, len);
+		if ((n = recvmsg(sock, &m.mh, MSG_CMSG_CLOEXEC)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		cm = CMSG_FIRSTHDR(&m.mh);
+		if (n != 1 || cm == NULL || cm->cmsg_type != SCM_RIGHTS ||
+		    cm->cmsg_len != CMSG_LEN(sizeof(int)) || *lfd != -1)
+			return n;
+		memcpy(lfd, CMSG_DATA(cm), sizeof(int));
+	}
+}
+
+void
+notify_add(int fd, uint32_t exec)
+{
+	nt_ls = xreallocarray(nt_ls, nt_nls + 1, sizeof(*nt_ls));
+	nt_ls[nt_nls].fd = fd;
+	nt_ls[nt_nls].exec = exec;
+	nt_nls++;
+}
+
+/* pfd NULL: only how many there are. */
+size_t
+notify_pollfds(struct pollfd *pfd)
+{
+	size_t	i;
+
+	for (i = 0; pfd != NULL && i < nt_nls; i++) {
+		pfd[i].fd = nt_ls[i].fd;
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+	}
+	return nt_nls;
+}
+
+static void
+nt_violation(const struct nt_call *c, const char *action, const char *path)
+{
+	struct msgbuf	b;
+
+	log_debug("exec %u: %s %s refused", c->exec, action, path);
+	if (launch_link.fd == -1)
+		return;
+	msgbuf_init(&b, MSG_VIOLATION);
+	msg_put_u32(&b, c->exec);
+	msg_put_str(&b, action);
+	msg_put_str(&b, path);
+	(void)msg_send(&launch_link, &b, NULL, 0);
+	msgbuf_free(&b);
+}
+
+/* Still pending?  Then pid was the caller's all along.  0 or -ENOENT. */
+static int
+nt_valid(const struct nt_call *c)
+{
+	uint64_t id = c->id;
+
+	return ioctl(c->lfd, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0 ? 0 :
+	    -ENOENT;
+}
+
+/*
+ * untrusted: the caller's memory, copied once.  The first read stops at
+ * the page's end (one page to pin, the usual case); a longer string is
+ * read on from there.
+ */
+static int
+nt_read_str(const struct nt_call *c, uint64_t addr, char *buf, size_t len)
+{
+	struct iovec	 l, r;
+	size_t		 got = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
+	ssize_t		 n;
+
+	if (addr == 0)
+		return -EFAULT;
+	while (got < len - 1) {
+		l.iov_base = buf + got;
+		l.iov_len = MIN(pg - (addr + got) % pg, len - 1 - got);
+		r.iov_base = (void *)(uintptr_t)(addr + got);
+		r.iov_len = l.iov_len;
+		/* EPERM: a caller that made itself undumpable. */
+		if ((n = process_vm_readv(c->pid, &l, 1, &r, 1, 0)) <= 0)
+			return n == 0 || errno == EFAULT ? -EFAULT : -errno;
+		if (memchr(buf + got, '\0', (size_t)n) != NULL)
+			return 0;
+		got += (size_t)n;
+	}
+	return -ENAMETOOLONG;
+}
+
+/*
+ * The caller's umask, for what it creates.  Generating /proc/<pid>/status
+ * is the costly part of a create, so the last caller's stays open: a
+ * pread regenerates it, and one of a task that has gone fails instead of
+ * reading a new task that has its pid.
+ */
+static mode_t
+nt_umask(pid_t pid)
+{
+	static pid_t	 cpid;
+	static int	 cfd = -1;
+	char		 path[64], buf[256], *p;
+	ssize_t		 n = -1;
+
+	if (pid != cpid || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		if (cfd != -1)
+			close(cfd);
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		cpid = (cfd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ? 0 : pid;
+		if (cfd == -1 || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0)
+			return 022;
+	}
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nUmask:")) == NULL)
+		return 022;
+	return (mode_t)strtoul(p + 7, NULL, 8) & 0777;
+}
+
+static void
+nt_path_close(struct nt_path *t)
+{
+	if (t->dfd != -1)
+		close(t->dfd);
+	t->dfd = -1;
+}
+
+/*
+ * Open the parent of path relative to base ("/proc/<pid>/cwd", the
+ * caller's dirfd "/proc/<pid>/fd/N", or one of ours), or to the root for
+ * an absolute path (the caller's root is ours: chroot is denied).
+ */
+static int
+nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
+{
+	char		 full[PATH_MAX + 64], self[64];
+	ssize_t		 r;
+	int		 e;
+
+	t->dfd = -1;
+	if ((e = namerule_split(pid, base, path, full, sizeof(full), t->name,
+	    sizeof(t->name))) < 0)
+		return e;
+	if ((t->dfd = open(full, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		/* A dirfd that is not open: what the kernel says. */
+		if (errno == ENOENT && path[0] != '/' &&
+		    access(base, F_OK) == -1 && errno == ENOENT)
+			return -EBADF;
+		return -errno;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->dfd);
+	if ((r = readlink(self, t->abs, PATH_MAX)) <= 0) {
+		nt_path_close(t);
+		return -EACCES;
+	}
+	if ((e = namerule_join(t->abs, sizeof(t->abs), (size_t)r, t->name,
+	    &t->proc)) < 0)
+		nt_path_close(t);
+	return e;
+}
+
+/* Resolve a path argument of the caller: dirfd, then the string. */
+static int
+nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
+    struct nt_path *t, char *buf, size_t len)
+{
+	char	base[64];
+	int	r;
+
+	t->dfd = -1;
+	if ((r = nt_read_str(c, addr, buf, len)) < 0)
+		return r;
+	if (dirfd == AT_FDCWD)
+		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
+	else if (dirfd >= 0)
+		snprintf(base, sizeof(base), "/proc/%d/fd/%d", (int)c->pid,
+		    dirfd);
+	else if (buf[0] != '/')
+		return -EBADF;
+	/* linkat(fd, "", ..., AT_EMPTY_PATH): the file the fd refers to. */
+	if (empty_ok && buf[0] == '\0')
+		snprintf(buf, len, "%s", base);
+	return nt_resolve(c->pid, base, buf, t);
+}
+
+/* Apply the rules; on a refusal report it and say EACCES. */
+static int
+nt_check(const struct nt_call *c, const char *path, unsigned int flags,
+    const char *action, enum namerule_verdict *vp)
+{
+	enum namerule_verdict v;
+
+	v = namerule_check(nt_rules, path, flags);
+	if (vp != NULL && v == NR_CHECK_CONFIG) {
+		*vp = v;
+		return 0;
+	}
+	if (v == NR_ALLOW)
+		return 0;
+	nt_violation(c, action, path);
+	return -EACCES;
+}
+
+static void
+nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
+{
+	struct seccomp_notif_addfd a;
+
+	if (fd >= 0) {
+		memset(&a, 0, sizeof(a));
+		a.id = id;
+		a.flags = SECCOMP_ADDFD_FLAG_SEND;
+		a.srcfd = (uint32_t)fd;
+		a.newfd_flags = cloexec ? O_CLOEXEC : 0;
+		err = ioctl(lfd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) >= 0 ||
+		    errno == ENOENT ? 1 : -errno;
+		close(fd);
+		if (err == 1)
+			return;
+	}
+	memset(nt_resp, 0, MAX(sizeof(*nt_resp), nt_sizes.seccomp_notif_resp));
+	nt_resp->id = id;
+	nt_resp->error = err;
+	/* ENOENT: the caller was killed meanwhile; nothing to answer. */
+	(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, nt_resp);
+}
+
+/* open, openat, creat. */
+static int
+nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
+    mode_t mode, int *fdp)
+{
+	struct nt_path	 t;
+	struct stat	 st;
+	char		 path[PATH_MAX], base[64], got[PATH_MAX];
+	int		 hops, r, fd, of, nb;
+	mode_t		 um = 0, old = 0;
+	ssize_t		 n;
+	pid_t		 pid = 0;
+	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
+
+	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
+		return r;
+	if (mk)
+		um = nt_umask(c->pid);
+	for (hops = 0;; hops++) {
+		/* O_PATH writes nothing; O_TMPFILE names nothing (linkat
+		 * will, and is checked). */
+		if ((flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))) == 0 &&
+		    (r = nt_check(c, t.abs, 0, (flags & O_CREAT) ?
+		    "file-write-create" : "file-write", NULL)) < 0)
+			break;
+		of = flags | O_CLOEXEC;
+		/* We follow a final symlink ourselves, to check its target;
+		 * in /proc the kernel does (magic links), checked after. */
+		if (!t.proc && !(flags & O_PATH))
+			of |= O_NOFOLLOW;
+		if (t.proc)
+			of &= ~O_TRUNC;
+		/* A FIFO without a reader must not block init. */
+		nb = !(flags & (O_NONBLOCK | O_PATH | O_EXCL));
+		if (nb)
+			of |= O_NONBLOCK;
+		if ((r = nt_valid(c)) < 0)
+			break;
+		if (mk)
+			old = umask(um);
+		fd = openat(t.dfd, t.name, of, mode);
+		r = fd == -1 ? -errno : 0;
+		if (mk)
+			umask(old);
+		if (r == -ELOOP && (of & O_NOFOLLOW) && !(flags & O_NOFOLLOW) &&
+		    hops < NT_MAX_HOPS &&
+		    (n = readlinkat(t.dfd, t.name, path, PATH_MAX - 1)) > 0) {
+			path[n] = '\0';
+			snprintf(base, sizeof(base), "/proc/self/fd/%d", t.dfd);
+			fd = t.dfd;
+			r = nt_resolve(c->pid, base, path, &t);
+			close(fd);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		/* No reader yet: a child of ours waits for one and answers. */
+		if (r == -ENXIO && nb && (pid = fork()) == 0) {
+			launch_link.fd = -1;
+			umask(um);
+			fd = openat(t.dfd, t.name, of ^ O_NONBLOCK, mode);
+			nt_reply(c->lfd, c->id, -errno, fd, flags & O_CLOEXEC);
+			_exit(0);
+		}
+		if (r == -ENXIO && nb) {
+			r = pid == -1 ? -EAGAIN : NT_DEFERRED;
+			break;
+		}
+		if (r < 0)
+			break;
+		/* F_SETFL sets only the status flags, all of them from of. */
+		if (nb)
+			(void)fcntl(fd, F_SETFL, of & ~O_NONBLOCK);
+		if (t.proc) {
+			/* Where the magic link led: check, then truncate. */
+			snprintf(base, sizeof(base), "/proc/self/fd/%d", fd);
+			if ((n = readlink(base, got, sizeof(got) - 1)) > 0) {
+				got[n] = '\0';
+				if (got[0] == '/' && (r = nt_check(c, got, 0,
+				    "file-write", NULL)) < 0) {
+					close(fd);
+					break;
+				}
+			}
+			if ((flags & O_TRUNC) && fstat(fd, &st) == 0 &&
+			    S_ISREG(st.st_mode) && (flags & O_ACCMODE) !=
+			    O_RDONLY && ftruncate(fd, 0) == -1) {
+				r = -errno;
+				close(fd);
+				break;
+			}
+		}
+		*fdp = fd;
+		break;
+	}
+	nt_path_close(&t);
+	return r;
+}
+
+/* mkdir, mkdirat, mknod, mknodat, symlink, symlinkat. */
+static int
+nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
+    mode_t mode, dev_t dev, uint64_t target)
+{
+	struct nt_path	 t;
+	char		 path[PATH_MAX], tgt[PATH_MAX];
+	int		 r, sym = nr == SYS_symlink || nr == SYS_symlinkat;
+	mode_t		 um = 0, old;
+
+	if (sym && (r = nt_read_str(c, target, tgt, sizeof(tgt))) < 0)
+		return r;
+	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
+		return r;
+	/* A symlink may name a directory: refuse an ancestor of a rule. */
+	if ((r = nt_check(c, t.abs, sym ? NR_F_PREFIX : 0,
+	    "file-write-create", NULL)) < 0)
+		goto out;
+	if (!sym)
+		um = nt_umask(c->pid);
+	if ((r = nt_valid(c)) < 0)
+		goto out;
+	old = umask(um);
+	if (sym)
+		r = symlinkat(tgt, t.dfd, t.name);
+	else if (nr == SYS_mkdir || nr == SYS_mkdirat)
+		r = mkdirat(t.dfd, t.name, mode);
+	else
+		r = mknodat(t.dfd, t.name, mode, dev);
+	r = r == -1 ? -errno : 0;
+	umask(old);
+out:
+	nt_path_close(&t);
+	return r;
+}
+
+/* A small regular file, whole and NUL-terminated; NULL if not one. */
+static char *
+nt_slurp(int dfd, const char *name, struct stat *st, size_t *len)
+{
+	char	*buf;
+	ssize_t	 k;
+	int	 fd;
+
+	*len = 0;
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
+		return NULL;
+	buf = NULL;
+	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	    st->st_size <= NT_CONFIG_MAX) {
+		buf = xmalloc((size_t)st->st_size + 1);
+		while (*len <= (size_t)st->st_size && (k = read(fd, buf + *len,
+		    (size_t)st->st_size + 1 - *len)) > 0)
+			*len += (size_t)k;
+		buf[MIN(*len, (size_t)st->st_size)] = '\0';
+	}
+	close(fd);
+	return buf;
+}
+
+/*
+ * A rename onto .git/config: read the new file once, refuse it if it
+ * sets a key that runs code which the current file does not, and
+ * install exactly the bytes checked (a copy, renamed into place), so
+ * that a write through an fd still open on the source cannot follow.
+ */
+static int
+nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
+    unsigned int flags)
+{
+	struct stat	 st, os;
+	char		 why[128] = "not a small regular file", tmp[64];
+	char		*buf, *old;
+	size_t		 len, olen;
+	int		 fd, r, same;
+
+	if ((buf = nt_slurp(o->dfd, o->name, &st, &len)) == NULL &&
+	    errno == ENOENT)
+		return -ENOENT;
+	if (buf == NULL || len > (size_t)st.st_size ||
+	    (flags & RENAME_EXCHANGE))
+		goto refuse;
+	old = nt_slurp(n->dfd, n->name, &os, &olen);
+	/* Renaming a file onto itself (or a hard link of it) does nothing. */
+	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
+	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
+	    sizeof(why));
+	free(old);
+	if (r == -1)
+		goto refuse;
+	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
+	if (same || (r = nt_valid(c)) < 0)
+		;
+	else if ((fd = openat(n->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+	    O_CLOEXEC, 0600)) == -1)
+		r = -errno;
+	else {
+		r = write(fd, buf, len) == (ssize_t)len &&
+		    fchmod(fd, st.st_mode & 07777) == 0 ? 0 : -EIO;
+		close(fd);
+		if (r == 0 && renameat2(n->dfd, tmp, n->dfd, n->name,
+		    flags) == -1)
+			r = -errno;
+		if (r != 0)
+			(void)unlinkat(n->dfd, tmp, 0);
+		else if (unlinkat(o->dfd, o->name, 0) == -1)
+			log_warn("exec %u: config rename: unlink", c->exec);
+	}
+	free(buf);
+	return r;
+refuse:
+	free(buf);
+	log_debug("exec %u: %s: %s", c->exec, n->abs, why);
+	nt_violation(c, "file-rename", n->abs);
+	return -EACCES;
+}
+
+/* link, linkat, rename, renameat, renameat2. */
+static int
+nt_two(const struct nt_call *c, long nr, int odir, uint64_t oaddr,
+    int ndir, uint64_t naddr, unsigned int flags)
+{
+	struct nt_path	 o, n;
+	char		 op[PATH_MAX], np[PATH_MAX];
+	enum namerule_verdict v = NR_ALLOW;
+	int		 r, link = nr == SYS_link || nr == SYS_linkat;
+	const char	*act = link ? "file-write-create" : "file-rename";
+
+	o.dfd = -1;
+	if (link && (flags & ~(unsigned int)(AT_SYMLINK_FOLLOW |
+	    AT_EMPTY_PATH)) != 0)
+		return -EINVAL;
+	if ((r = nt_arg(c, ndir, naddr, 0, &n, np, sizeof(np))) < 0)
+		return r;
+	if ((r = nt_arg(c, odir, oaddr, link && (flags & AT_EMPTY_PATH), &o,
+	    op, sizeof(op))) < 0)
+		goto out;
+	/* A rename or link can bring a whole tree: no ancestor of a rule. */
+	if ((r = nt_check(c, n.abs, NR_F_PREFIX, act, link ? NULL : &v)) < 0 ||
+	    ((flags & RENAME_EXCHANGE) && !link &&
+	    (r = nt_check(c, o.abs, NR_F_PREFIX, act, NULL)) < 0))
+		goto out;
+	if (v == NR_CHECK_CONFIG)
+		r = nt_config(c, &o, &n, flags);
+	else if ((r = nt_valid(c)) < 0)
+		;
+	else if (link)
+		r = linkat(o.dfd, o.name, n.dfd, n.name,
+		    (flags & AT_EMPTY_PATH) ? AT_SYMLINK_FOLLOW :
+		    (int)(flags & AT_SYMLINK_FOLLOW)) == -1 ? -errno : 0;
+	else
+		r = renameat2(o.dfd, o.name, n.dfd, n.name, flags) == -1 ?
+		    -errno : 0;
+out:
+	nt_path_close(&o);
+	nt_path_close(&n);
+	return r;
+}
+
+static void
+nt_handle(const struct nt_listener *l)
+{
+	struct nt_call	 c;
+	const __u64	*a;
+	long		 nr;
+	int		 r, fd = -1, flags = 0, k, dfd;
+
+	memset(nt_req, 0, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
+	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, nt_req) == -1)
+		return;		/* ENOENT: the caller is gone */
+	c.lfd = l->fd;
+	c.id = nt_req->id;
+	c.pid = (pid_t)nt_req->pid;
+	c.exec = l->exec;
+	a = nt_req->data.args;
+	/* The *at forms take a dirfd first: k is where the rest starts. */
+	nr = nt_req->data.nr;
+	k = nr == SYS_openat || nr == SYS_mkdirat || nr == SYS_mknodat ||
+	    nr == SYS_linkat || nr == SYS_renameat || nr == SYS_renameat2;
+	dfd = k ? (int)a[0] : AT_FDCWD;
+	switch (nr) {
+	case SYS_open:
+	case SYS_openat:
+	case SYS_creat:
+		flags = nr == SYS_creat ? O_CREAT | O_WRONLY | O_TRUNC :
+		    (int)a[k + 1];
+		r = nt_open(&c, dfd, a[k], flags, (mode_t)a[nr == SYS_creat ?
+		    1 : k + 2], &fd);
+		break;
+	case SYS_truncate:
+		/* A write by name: open for write (checked), then truncate. */
+		if ((r = nt_open(&c, AT_FDCWD, a[0], O_WRONLY | O_NONBLOCK, 0,
+		    &fd)) == 0) {
+			r = ftruncate(fd, (off_t)a[1]) == -1 ? -errno : 0;
+			close(fd);
+			fd = -1;
+		}
+		break;
+	case SYS_mkdir:
+	case SYS_mkdirat:
+	case SYS_mknod:
+	case SYS_mknodat:
+		r = nt_make(&c, nr, dfd, a[k], (mode_t)a[k + 1],
+		    (dev_t)(unsigned int)a[k + 2], 0);
+		break;
+	case SYS_symlink:
+	case SYS_symlinkat:
+		r = nt_make(&c, nr, nr == SYS_symlink ? AT_FDCWD : (int)a[1],
+		    a[nr == SYS_symlink ? 1 : 2], 0, 0, a[0]);
+		break;
+	case SYS_link:
+	case SYS_rename:
+	case SYS_linkat:
+	case SYS_renameat:
+	case SYS_renameat2:
+		r = nt_two(&c, nr, dfd, a[k], k ? (int)a[2] : AT_FDCWD,
+		    a[k ? 3 : 1], nr == SYS_linkat || nr == SYS_renameat2 ?
+		    (unsigned int)a[4] : 0);
+		break;
+	default:
+		r = -ENOSYS;
+		break;
+	}
+	if (r == NT_DEFERRED)
+		return;
+	nt_reply(c.lfd, c.id, fd >= 0 ? 0 : r, fd, flags & O_CLOEXEC);
+}
+
+/* After poll: serve each ready listener, drop the ones nobody uses. */
+void
+notify_service(const struct pollfd *pfd, size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; i < n && i < nt_nls; i++)
+		if (pfd[i].revents & POLLIN)
+			nt_handle(&nt_ls[i]);
+	for (i = j = 0; i < nt_nls; i++) {
+		/* Only HUP, ERR or NVAL: no process uses the filter. */
+		if (i < n && pfd[i].revents != 0 &&
+		    !(pfd[i].revents & POLLIN)) {
+			close(nt_ls[i].fd);
+			continue;
+		}
+		nt_ls[j++] = nt_ls[i];
+	}
+	nt_nls = j;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: ISC
+/*
+ * libFuzzer target for common/namerule.c: the sandbox chooses every path
+ * init checks and every byte of a .git/config it renames into place.
+ * The input is split at the first NUL: the part before is a path checked
+ * against a small rule set (and folded as one component), the part after
+ * is a git config text, checked against itself (it must pass unless it
+ * does not parse) and against the path bytes as the old file.  Folding
+ * must never grow a name.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/namerule.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static struct namerule_set *set;
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t	*nul = memchr(data, '\0', size);
+	size_t		 plen = nul ? (size_t)(nul - data) : size;
+	char		*path, *out, why[64];
+
+	if (set == NULL) {
+		set = namerule_new();
+		namerule_add(set, NR_NAME, ".env.*", NULL);
+		namerule_add(set, NR_NAME, "*.pem", NULL);
+		namerule_add(set, NR_PATH, ".git/hooks/*", "*.sample");
+		namerule_add(set, NR_PATH, ".git/modules/**/hooks/*", NULL);
+		namerule_add(set, NR_TREE, ".idea", NULL);
+		namerule_add(set, NR_ABS, "/w/s/**/*.txt", NULL);
+		namerule_add(set, NR_GITCONFIG, ".git/config", NULL);
+	}
+	path = malloc(plen + 2);
+	out = malloc(plen + 1);
+	if (path == NULL || out == NULL)
+		abort();
+	path[0] = '/';
+	memcpy(path + 1, data, plen);
+	path[plen + 1] = '\0';
+	(void)namerule_check(set, path, 0);
+	(void)namerule_check(set, path, NR_F_PREFIX);
+	if (namerule_fold(path + 1, plen, out) > plen)
+		__builtin_trap();
+	free(path);
+	free(out);
+	if (nul == NULL)
+		return 0;
+	/* A text vouches for itself: only unparsable text is refused. */
+	if (namerule_gitconfig_check((const char *)nul + 1, size - plen - 1,
+	    (const char *)nul + 1, size - plen - 1, why, sizeof(why)) == -1 &&
+	    strncmp(why, "unparsable", 10) != 0)
+		__builtin_trap();
+	(void)namerule_gitconfig_check((const char *)nul + 1, size - plen - 1,
+	    (const char *)data, plen, why, sizeof(why));
+	return 0;
+}

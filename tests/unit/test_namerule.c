@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Unit tests for common/namerule.c (R-L3, R-L4): folding of look-alike
+ * names, each rule kind, scopes, the ancestor check of renames, the rule
+ * set airlockd really sends (built through sv_plan_build()), and the
+ * .git/config content check.
+ */
+#include <sys/stat.h>
+
+#include <check.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/msg.h"
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+#include "supervisor/sv.h"
+
+static char	 ws[] = "/tmp/namerule-test.XXXXXX";
+
+/* The rule set of a real plan for a spec with one writable bind, ws. */
+static struct namerule_set *
+plan_rules(void)
+{
+	struct namerule_set	*set;
+	struct sv_spec		 spec;
+	struct sv_plan_ctx	 ctx;
+	struct sv_plan		 p;
+	struct sv_bind		 bind;
+	char			 err[256];
+	const uint8_t		*d;
+	uint32_t		 kind, l1, l2;
+	size_t			 i;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&ctx, 0, sizeof(ctx));
+	bind.host_path = bind.guest_path = ws;
+	bind.read_only = 0;
+	spec.session_id = (char *)"t";
+	spec.binds = &bind;
+	spec.nbinds = 1;
+	spec.mode = POL_MODE_CHAT;
+	spec.deny_write = strv_add(NULL, "~/secret/*.txt");
+	ctx.home = "/home/u";
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
+	set = namerule_new();
+	for (i = 0; i < p.nframes; i++) {
+		if (p.frames[i].type != MSG_PLAN_WRITE_RULE)
+			continue;
+		d = p.frames[i].data;
+		memcpy(&kind, d, 4);
+		memcpy(&l1, d + 4, 4);
+		memcpy(&l2, d + 8 + l1, 4);
+		ck_assert_int_eq(namerule_add(set, kind, (const char *)d + 8,
+		    (const char *)d + 12 + l1), 0);
+	}
+	sv_plan_free(&p);
+	strv_free(spec.deny_write);
+	ck_assert_uint_gt(namerule_count(set), 20);
+	return set;
+}
+
+static int
+denied(const struct namerule_set *set, const char *rel, unsigned int flags)
+{
+	char	path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", ws, rel);
+	return namerule_check(set, path, flags);
+}
+
+static const char *
+fold(const char *s)
+{
+	static char	out[256];
+
+	namerule_fold(s, strlen(s), out);
+	return out;
+}
+
+START_TEST(t_fold)
+{
+	ck_assert_str_eq(fold(".ENV"), ".env");
+	ck_assert_str_eq(fold(".env."), ".env");
+	ck_assert_str_eq(fold(".env . ."), ".env");
+	/* fullwidth ．ｅｎｖ */
+	ck_assert_str_eq(fold("\xef\xbc\x8e\xef\xbd\x85\xef\xbd\x8e"
+	    "\xef\xbd\x96"), ".env");
+	ck_assert_str_eq(fold(".e\xe2\x80\x8bnv"), ".env");	/* ZWSP */
+	/* ZWJ, soft hyphen */
+	ck_assert_str_eq(fold(".e\xe2\x80\x8dn\xc2\xadv"), ".env");
+	ck_assert_str_eq(fold(".e\xcc\x81nv"), ".env");	/* combining */
+	ck_assert_str_eq(fold(".env\xef\xb8\x8f"), ".env");	/* VS16 */
+	ck_assert_str_eq(fold("\xe2\x80\xa4" "env"), ".env");	/* one dot */
+	/* mathematical bold e */
+	ck_assert_str_eq(fold(".\xf0\x9d\x90\x9e" "nv"), ".env");
+	ck_assert_str_eq(fold("a.\xe2\x84\xaa" "ey"), "a.key");	/* Kelvin */
+	ck_assert_str_eq(fold("x.pe\xe2\x80\x8f" "m\xe3\x80\x80"), "x.pem");
+	ck_assert_str_eq(fold("\xef\xac\x81le"), "file");	/* ligature */
+	ck_assert_str_eq(fold("\xc3\x89T\xc3\xa9"), "\xc3\xa9t\xc3\xa9");
+	/* Not UTF-8: bytes as they are, ASCII still folded. */
+	ck_assert_str_eq(fold("A\xff\xc0\xae"), "a\xff\xc0\xae");
+	ck_assert_str_eq(fold("..."), "");
+	ck_assert_str_eq(fold("env.txt"), "env.txt");
+}
+END_TEST
+
+START_TEST(t_builtin)
+{
+	struct namerule_set *set = plan_rules();
+
+	/* R-L4 names, at any depth, and their look-alikes. */
+	ck_assert_int_eq(denied(set, ".env", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "a/b/c/.env", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".env.local", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".envrc", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "a.key", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "b.pem", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "B.PEM", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".ENV", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".env.", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".env ", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "\xef\xbc\x8e" "env", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".en\xe2\x80\x8bv", 0), NR_DENY);
+	/* Controls. */
+	ck_assert_int_eq(denied(set, "env.txt", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, "x.keys", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, "pem.md", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, "src/main.c", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, "a/..", 0), NR_ALLOW);
+	/* R-L3: hooks only as samples, at any depth. */
+	ck_assert_int_eq(denied(set, ".git/hooks/pre-commit", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "a/b/c/d/e/.git/hooks/pre-commit", 0),
+	    NR_DENY);
+	ck_assert_int_eq(denied(set, ".git/hooks/pre-commit.sample", 0),
+	    NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".GIT/Hooks/post-merge", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".git/modules/a/b/hooks/x", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".git/hooks", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".git/objects/ab/cdef", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".bashrc", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "sub/.gitconfig", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".vscode/tasks.json", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".vscode/extensions.json", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".idea", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "p/.idea/workspace.xml", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".claude", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".claude/commands/x.md", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".claude/settings.local.json", 0),
+	    NR_DENY);
+	ck_assert_int_eq(denied(set, ".mcp.json", 0), NR_DENY);
+	/* .git/config: a content-checked replace only. */
+	ck_assert_int_eq(denied(set, ".git/config", 0), NR_CHECK_CONFIG);
+	ck_assert_int_eq(denied(set, "x/.git/config", 0), NR_CHECK_CONFIG);
+	ck_assert_int_eq(denied(set, ".git/config.lock", 0), NR_ALLOW);
+	/* A rename can bring a tree: no ancestor of a rule. */
+	ck_assert_int_eq(denied(set, "x/.git", NR_F_PREFIX), NR_DENY);
+	ck_assert_int_eq(denied(set, "x/.git/hooks", NR_F_PREFIX), NR_DENY);
+	ck_assert_int_eq(denied(set, ".claude", NR_F_PREFIX), NR_DENY);
+	ck_assert_int_eq(denied(set, ".git/index", NR_F_PREFIX), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".git/modules/s/index", NR_F_PREFIX),
+	    NR_ALLOW);
+	ck_assert_int_eq(denied(set, "x/git", NR_F_PREFIX), NR_ALLOW);
+	/* Outside the writable binds: no rule applies. */
+	ck_assert_int_eq(namerule_check(set, "/tmp/.env", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/var/x.pem", 0), NR_ALLOW);
+	namerule_free(set);
+}
+END_TEST
+
+START_TEST(t_kinds)
+{
+	struct namerule_set *set = namerule_new();
+
+	ck_assert_int_eq(namerule_add(set, NR_ABS, "/w/secret/*.txt", NULL),
+	    0);
+	ck_assert_int_eq(namerule_add(set, NR_PATH, "build/**/out.bin", NULL),
+	    0);
+	ck_assert_int_eq(namerule_check(set, "/w/secret/a.txt", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/w/secret/A.TXT/x", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/w/secret/a.md", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/w/secret", NR_F_PREFIX),
+	    NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/w/secret", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/x/build/out.bin", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/x/build/a/b/out.bin", 0),
+	    NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/x/build/a/b/out.bin2", 0),
+	    NR_ALLOW);
+	/* No scope: everywhere. */
+	ck_assert_int_eq(namerule_add(set, NR_NAME, "*.key", NULL), 0);
+	ck_assert_int_eq(namerule_check(set, "/tmp/k.key", 0), NR_DENY);
+	ck_assert_int_eq(namerule_add(set, NR_SCOPE, "/w/", NULL), 0);
+	ck_assert_int_eq(namerule_check(set, "/tmp/k.key", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/w/k.key", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/wx/k.key", 0), NR_ALLOW);
+	/* Malformed rules. */
+	ck_assert_int_eq(namerule_add(set, NR_NAME, "a/b", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, NR_ABS, "rel", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, NR_PATH, "/", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, NR_SCOPE, "rel", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, 0, "x", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, NR_KIND_MAX, "x", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, NR_PATH, "**/**/**/**/**", NULL),
+	    -1);
+	namerule_free(set);
+	namerule_free(NULL);
+}
+END_TEST
+
+static const char *
+split(const char *path)
+{
+	static char	out[PATH_MAX + NAME_MAX + 128];
+	char		dir[PATH_MAX + 64], name[NAME_MAX + 2];
+	int		r;
+
+	r = namerule_split(42, "/proc/42/cwd", path, dir, sizeof(dir), name,
+	    sizeof(name));
+	if (r < 0)
+		snprintf(out, sizeof(out), "%d", r);
+	else
+		snprintf(out, sizeof(out), "%s|%s", dir, name);
+	return out;
+}
+
+START_TEST(t_split)
+{
+	char	long_name[NAME_MAX + 8];
+
+	ck_assert_str_eq(split(".env"), "/proc/42/cwd|.env");
+	ck_assert_str_eq(split("a/b/c"), "/proc/42/cwd/a/b/|c");
+	ck_assert_str_eq(split("a/b//"), "/proc/42/cwd/a/|b/");
+	ck_assert_str_eq(split("/w/x"), "/w/|x");
+	ck_assert_str_eq(split("/x"), "/|x");
+	ck_assert_str_eq(split("/"), "/|.");
+	ck_assert_str_eq(split("//"), "/|./");
+	ck_assert_str_eq(split("a/.."), "/proc/42/cwd/a/|..");
+	ck_assert_str_eq(split(""), "-2");		/* ENOENT */
+	/* The caller's own links are its /proc/<pid>, not init's. */
+	ck_assert_str_eq(split("/dev/stdout"), "/proc/42/fd/|1");
+	ck_assert_str_eq(split("/dev/stderr"), "/proc/42/fd/|2");
+	ck_assert_str_eq(split("/dev/fd/63"), "/proc/42/fd/|63");
+	ck_assert_str_eq(split("/proc/self/fd/3"), "/proc/42/fd/|3");
+	ck_assert_str_eq(split("/proc/thread-self/cwd/.env"),
+	    "/proc/42/cwd/|.env");
+	ck_assert_str_eq(split("/proc/self"), "/proc/|42");
+	ck_assert_str_eq(split("/proc/selfish"), "/proc/|selfish");
+	ck_assert_str_eq(split("/dev/stdout2"), "/dev/|stdout2");
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	ck_assert_str_eq(split(long_name), "-36");	/* ENAMETOOLONG */
+}
+END_TEST
+
+START_TEST(t_join)
+{
+	char	abs[64];
+	int	proc = -1;
+
+	strcpy(abs, "/w/sub");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 6, "x/", &proc), 0);
+	ck_assert_str_eq(abs, "/w/sub/x");
+	ck_assert_int_eq(proc, 0);
+	strcpy(abs, "/");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 1, ".env", &proc), 0);
+	ck_assert_str_eq(abs, "/.env");
+	strcpy(abs, "/proc/42/fdXXX");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 11, "1", &proc), 0);
+	ck_assert_str_eq(abs, "/proc/42/fd/1");
+	ck_assert_int_eq(proc, 1);
+	/* init's own /proc entries are never reached. */
+	strcpy(abs, "/proc/1/fd");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 10, "3", &proc),
+	    -EACCES);
+	strcpy(abs, "/proc/1");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 7, "mem", &proc),
+	    -EACCES);
+	strcpy(abs, "/proc/12");
+	ck_assert_int_eq(namerule_join(abs, sizeof(abs), 8, "mem", &proc), 0);
+	strcpy(abs, "/w");
+	ck_assert_int_eq(namerule_join(abs, 8, 2, "toolongname", &proc),
+	    -ENAMETOOLONG);
+}
+END_TEST
+
+static int
+cfg(const char *text)
+{
+	char	why[128];
+
+	return namerule_gitconfig_check(text, strlen(text), NULL, 0, why,
+	    sizeof(why));
+}
+
+START_TEST(t_gitconfig)
+{
+	/* What git init, git config user.* and branch tracking write. */
+	ck_assert_int_eq(cfg("[core]\n\trepositoryformatversion = 0\n"
+	    "\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
+	    "[user]\n\temail = a@b.c\n\tname = \"A B\"\n"
+	    "[remote \"origin\"]\n\turl = /srv/repo.git\n"
+	    "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	    "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
+	    "[alias]\n\tco = checkout\n[core]\n\tfsmonitor = false\n"
+	    "[pager]\n\tlog = false\n[protocol \"file\"]\n\tallow = user\n"),
+	    0);
+	ck_assert_int_eq(cfg(""), 0);
+	ck_assert_int_eq(cfg("# only a comment\n; another\n"), 0);
+	ck_assert_int_eq(cfg("\xef\xbb\xbf[core]\r\n\tbare = false\r\n"), 0);
+	/* Keys that run code, in every spelling git accepts. */
+	ck_assert_int_eq(cfg("[core]\n\tfsmonitor = sh -c id\n"), -1);
+	ck_assert_int_eq(cfg("[CORE]\n\tFsMonitor = \"sh -c id\"\n"), -1);
+	ck_assert_int_eq(cfg("[core] fsmonitor = x"), -1);
+	ck_assert_int_eq(cfg("[core]\nfsmonitor=x\\\ny\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\thooksPath = /tmp/h\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\tsshCommand = ssh -o x\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\tpager = less\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\teditor = vi\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\taskPass = x\n"), -1);
+	ck_assert_int_eq(cfg("[sequence]\n\teditor = x\n"), -1);
+	ck_assert_int_eq(cfg("[diff]\n\texternal = x\n"), -1);
+	ck_assert_int_eq(cfg("[diff \"bin\"]\n\ttextconv = x\n"), -1);
+	ck_assert_int_eq(cfg("[filter \"lfs\"]\n\tsmudge = x\n"), -1);
+	ck_assert_int_eq(cfg("[filter \"lfs\"]\n\tprocess = x\n"), -1);
+	ck_assert_int_eq(cfg("[credential]\n\thelper = store\n"), -1);
+	ck_assert_int_eq(cfg("[credential \"https://x\"]\n\thelper = x\n"),
+	    -1);
+	ck_assert_int_eq(cfg("[alias]\n\tx = !sh -c id\n"), -1);
+	ck_assert_int_eq(cfg("[alias]\n\tx = \"  !id\"\n"), -1);
+	ck_assert_int_eq(cfg("[alias]\n\tx = -c core.pager=id log\n"), -1);
+	ck_assert_int_eq(cfg("[include]\n\tpath = ../x\n"), -1);
+	ck_assert_int_eq(cfg("[includeIf \"gitdir:/\"]\n\tpath = x\n"), -1);
+	ck_assert_int_eq(cfg("[protocol \"ext\"]\n\tallow = always\n"), -1);
+	ck_assert_int_eq(cfg("[protocol]\n\tallow = ALWAYS\n"), -1);
+	ck_assert_int_eq(cfg("[gpg]\n\tprogram = x\n"), -1);
+	ck_assert_int_eq(cfg("[gpg \"ssh\"]\n\tprogram = x\n"), -1);
+	ck_assert_int_eq(cfg("[uploadpack]\n\tpackObjectsHook = x\n"), -1);
+	ck_assert_int_eq(cfg("[pager]\n\tlog = less -S\n"), -1);
+	ck_assert_int_eq(cfg("[core.x]\n\ttextconv = y\n"), -1);
+	ck_assert_int_eq(cfg("[remote \"o\"]\n\tuploadpack = x\n"), -1);
+	ck_assert_int_eq(cfg("[submodule \"s\"]\n\tupdate = !x\n"), -1);
+	ck_assert_int_eq(cfg("[hook \"h\"]\n\tcommand = x\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\thookspath\n"), -1);
+	/* Unparsable: git would refuse it too, and so do we. */
+	ck_assert_int_eq(cfg("[core\n"), -1);
+	ck_assert_int_eq(cfg("fsmonitor = x\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\tx = \"unterminated\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\tx = a\\qb\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\t= x\n"), -1);
+	ck_assert_int_eq(cfg("[core \"x]\n"), -1);
+}
+END_TEST
+
+static int
+cfg2(const char *text, const char *old)
+{
+	char	why[128];
+
+	return namerule_gitconfig_check(text, strlen(text), old, strlen(old),
+	    why, sizeof(why));
+}
+
+START_TEST(t_gitconfig_old)
+{
+	const char *old = "[core]\n\teditor = vim\n[credential]\n"
+	    "\thelper = store\n[filter \"lfs\"]\n\tclean = git-lfs clean\n";
+
+	/* What the user's file already had stays: git config user.* works. */
+	ck_assert_int_eq(cfg2("[core]\n\teditor = vim\n[credential]\n"
+	    "\thelper = store\n[filter \"lfs\"]\n\tclean = git-lfs clean\n"
+	    "[user]\n\temail = a@b\n", old), 0);
+	ck_assert_int_eq(cfg2("[Core]\neditor=\"vim\"\n", old), 0);
+	/* A changed value, a new key, another subsection: the agent's. */
+	ck_assert_int_eq(cfg2("[core]\n\teditor = sh -c id\n", old), -1);
+	ck_assert_int_eq(cfg2("[core]\n\teditor = vim\n\tpager = x\n", old),
+	    -1);
+	ck_assert_int_eq(cfg2("[filter \"x\"]\n\tclean = git-lfs clean\n",
+	    old), -1);
+	/* An unparsable old file vouches for nothing. */
+	ck_assert_int_eq(cfg2("[core]\n\teditor = vim\n", "[core"), -1);
+}
+END_TEST
+
+static Suite *
+namerule_suite(void)
+{
+	Suite	*s = suite_create("namerule");
+	TCase	*tc = tcase_create("core");
+
+	tcase_add_test(tc, t_fold);
+	tcase_add_test(tc, t_builtin);
+	tcase_add_test(tc, t_kinds);
+	tcase_add_test(tc, t_split);
+	tcase_add_test(tc, t_join);
+	tcase_add_test(tc, t_gitconfig);
+	tcase_add_test(tc, t_gitconfig_old);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 nf;
+
+	if (mkdtemp(ws) == NULL)
+		return EXIT_FAILURE;
+	sr = srunner_create(namerule_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	rmdir(ws);
+	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Unit tests for launch-plan resolution (supervisor/sv_plan.c): the rw/ro
+ * bit of each bind by mode (R-S5), protected paths never writable,
+ * runnerStateDirs always writable, both spellings of deny paths (R-S6),
+ * the secret set (R-L2), Landlock write rules (R-L5), and the
+ * environment allowlist (R-L9).  The plan is decoded frame by frame with
+ * the same validator the launcher uses.
+ */
+#include <sys/stat.h>
+
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/xmalloc.h"
+#include "supervisor/settings.h"
+#include "supervisor/sv.h"
+
+static char	tmp[256];
+static char	ws[PATH_MAX], link_[PATH_MAX], secret[PATH_MAX];
+
+static void
+setup(void)
+{
+	char	cmd[PATH_MAX * 2];
+
+	snprintf(tmp, sizeof(tmp), "/tmp/test_plan.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(ws, sizeof(ws), "%s/ws", tmp);
+	snprintf(secret, sizeof(secret), "%s/real-secret", tmp);
+	snprintf(link_, sizeof(link_), "%s/ws/secret-link", tmp);
+	ck_assert_int_eq(mkdir(ws, 0700), 0);
+	ck_assert_int_eq(mkdir(secret, 0700), 0);
+	ck_assert_int_eq(symlink(secret, link_), 0);
+	snprintf(cmd, sizeof(cmd), "%s/ws/.bashrc", tmp);
+	fclose(fopen(cmd, "w"));
+}
+
+static void
+teardown(void)
+{
+	char	cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+struct seen {
+	int	bind_rw, bind_ro, mask_literal, mask_resolved, remount_bashrc;
+	int	ll_write_ws, ll_write_tmp, mask_ssh, file_gitconfig;
+};
+
+static void
+scan(struct sv_plan *p, struct seen *s, const char *home)
+{
+	size_t	 i;
+	static uint8_t buf[MSG_MAX_PAYLOAD + 16];
+	struct msg m;
+	const char *why;
+	char	 bashrc[PATH_MAX + 16], ssh[PATH_MAX];
+
+	snprintf(bashrc, sizeof(bashrc), "%s/.bashrc", ws);
+	snprintf(ssh, sizeof(ssh), "%s/.ssh", home);
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < p->nframes; i++) {
+		struct msg_hdr h = { p->frames[i].type, MSG_VERSION, 0,
+		    (uint32_t)p->frames[i].len };
+
+		memcpy(buf, &h, sizeof(h));
+		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
+		ck_assert_int_eq(msg_decode_mem(buf, sizeof(h) + h.len,
+		    MSG_CH_LAUNCHER, MSG_DOWN, &m, &why), 0);
+		if (m.info->type == MSG_PLAN_OP) {
+			uint32_t op = msg_get_u32(&m), fl = msg_get_u32(&m);
+			const char *src = msg_get_str(&m), *dst = msg_get_str(&m);
+
+			(void)src;
+			if (op == PLAN_OP_BIND && strcmp(dst, ws) == 0) {
+				if (fl & PLAN_OPF_RO)
+					s->bind_ro++;
+				else
+					s->bind_rw++;
+			}
+			if (op == PLAN_OP_MASK && strcmp(dst, link_) == 0)
+				s->mask_literal++;
+			if (op == PLAN_OP_MASK && strcmp(dst, secret) == 0)
+				s->mask_resolved++;
+			if (op == PLAN_OP_MASK && strcmp(dst, ssh) == 0)
+				s->mask_ssh++;
+			if (op == PLAN_OP_REMOUNT_RO && strcmp(dst, bashrc) == 0)
+				s->remount_bashrc++;
+		} else if (m.info->type == MSG_PLAN_LANDLOCK) {
+			uint64_t acc = msg_get_u64(&m);
+			const char *path = msg_get_str(&m);
+
+			if ((acc & 2) && strcmp(path, ws) == 0)
+				s->ll_write_ws++;
+			if ((acc & 2) && strcmp(path, "/tmp") == 0)
+				s->ll_write_tmp++;
+		} else if (m.info->type == MSG_PLAN_FILE) {
+			if (strcmp(msg_get_str(&m), "/run/airlock/gitconfig")
+			    == 0)
+				s->file_gitconfig++;
+		}
+		msg_free(&m);
+	}
+}
+
+static void
+build(enum pol_mode mode, char **protected_paths, struct sv_plan *p,
+    int gateway)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_bind	 b = { ws, ws, 0 };
+	static struct settings st;
+	char		 err[256], *deny[] = { link_, NULL };
+
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = &b;
+	spec.nbinds = 1;
+	spec.mode = mode;
+	spec.protected_paths = protected_paths;
+	spec.deny_read = deny;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ctx.with_gateway = gateway;
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, p, err, sizeof(err)), 0);
+}
+
+START_TEST(chat_is_writable)
+{
+	struct sv_plan	p;
+	struct seen	s;
+
+	build(POL_MODE_CHAT, NULL, &p, 0);
+	scan(&p, &s, "/home/someone");
+	ck_assert_int_eq(s.bind_rw, 1);
+	ck_assert_int_eq(s.bind_ro, 0);
+	ck_assert_int_eq(s.ll_write_ws, 1);
+	ck_assert_int_eq(s.ll_write_tmp, 1);
+	ck_assert_int_eq(s.remount_bashrc, 1);
+	ck_assert_int_eq(s.mask_ssh, 1);
+	sv_plan_free(&p);
+}
+END_TEST
+
+START_TEST(review_is_readonly)
+{
+	struct sv_plan	p;
+	struct seen	s;
+
+	build(POL_MODE_REVIEW, NULL, &p, 0);
+	scan(&p, &s, "/home/someone");
+	ck_assert_int_eq(s.bind_rw, 0);
+	ck_assert_int_eq(s.bind_ro, 1);
+	ck_assert_int_eq(s.ll_write_ws, 0);
+	sv_plan_free(&p);
+}
+END_TEST
+
+START_TEST(protected_is_never_writable)
+{
+	struct sv_plan	p;
+	struct seen	s;
+	char		*prot[] = { ws, NULL };
+
+	build(POL_MODE_CHAT, prot, &p, 0);
+	scan(&p, &s, "/home/someone");
+	ck_assert_int_eq(s.bind_ro, 1);
+	ck_assert_int_eq(s.bind_rw, 0);
+	ck_assert_int_eq(s.ll_write_ws, 0);
+	sv_plan_free(&p);
+}
+END_TEST
+
+START_TEST(deny_both_spellings)
+{
+	struct sv_plan	p;
+	struct seen	s;
+
+	build(POL_MODE_CHAT, NULL, &p, 0);
+	scan(&p, &s, "/home/someone");
+	ck_assert_int_eq(s.mask_literal, 1);
+	ck_assert_int_eq(s.mask_resolved, 1);
+	sv_plan_free(&p);
+}
+END_TEST
+
+START_TEST(gitconfig_with_gateway)
+{
+	struct sv_plan	p;
+	struct seen	s;
+	size_t		i;
+	int		found = 0;
+
+	build(POL_MODE_CHAT, NULL, &p, 1);
+	scan(&p, &s, "/home/someone");
+	ck_assert_int_eq(s.file_gitconfig, 1);
+	for (i = 0; p.env_base[i] != NULL; i++)
+		if (strcmp(p.env_base[i],
+		    "GIT_CONFIG_GLOBAL=/run/airlock/gitconfig") == 0)
+			found = 1;
+	ck_assert_int_eq(found, 1);
+	sv_plan_free(&p);
+}
+END_TEST
+
+START_TEST(env_allowlist)
+{
+	char	*caller[] = { "PATH=/usr/bin", "LD_PRELOAD=/x.so",
+	    "NODE_OPTIONS=--require x", "BASH_ENV=/x", "GIT_SSH_COMMAND=x",
+	    "PYTHONPATH=/x", "GITHUB_TOKEN=s3cret", "AWS_SECRET_ACCESS_KEY=k",
+	    "LANG=C.UTF-8", "GIT_CONFIG_GLOBAL=/evil", "HOME=/root",
+	    "LC_ALL=C", NULL };
+	char	*plan[] = { "HOME=/home/u", NULL };
+	char	*exec[] = { "LD_AUDIT=/x", "TERM=xterm", NULL };
+	char	**v = sv_env_build(caller, plan, exec), *joined;
+	size_t	 i, n = 0;
+
+	for (i = 0; v[i] != NULL; i++)
+		n += strlen(v[i]) + 1;
+	joined = xcalloc(1, n + 1);
+	for (i = 0; v[i] != NULL; i++) {
+		strcat(joined, v[i]);
+		strcat(joined, "\n");
+	}
+	ck_assert_ptr_nonnull(strstr(joined, "PATH=/usr/bin\n"));
+	ck_assert_ptr_nonnull(strstr(joined, "LANG=C.UTF-8\n"));
+	ck_assert_ptr_nonnull(strstr(joined, "LC_ALL=C\n"));
+	ck_assert_ptr_nonnull(strstr(joined, "TERM=xterm\n"));
+	ck_assert_ptr_nonnull(strstr(joined, "HOME=/home/u\n"));
+	ck_assert_ptr_null(strstr(joined, "LD_"));
+	ck_assert_ptr_null(strstr(joined, "NODE_OPTIONS"));
+	ck_assert_ptr_null(strstr(joined, "BASH_ENV"));
+	ck_assert_ptr_null(strstr(joined, "GIT_SSH_COMMAND"));
+	ck_assert_ptr_null(strstr(joined, "PYTHONPATH"));
+	ck_assert_ptr_null(strstr(joined, "s3cret"));
+	ck_assert_ptr_null(strstr(joined, "AWS_SECRET"));
+	ck_assert_ptr_null(strstr(joined, "/evil"));
+	ck_assert_ptr_null(strstr(joined, "HOME=/root"));
+	free(joined);
+	strv_free(v);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("plan");
+	TCase	*tc = tcase_create("plan");
+	SRunner	*sr;
+	int	 nf;
+
+	log_init("test_plan", 0);
+	log_setverbose(-1);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, chat_is_writable);
+	tcase_add_test(tc, review_is_readonly);
+	tcase_add_test(tc, protected_is_never_writable);
+	tcase_add_test(tc, deny_both_spellings);
+	tcase_add_test(tc, gitconfig_with_gateway);
+	tcase_add_test(tc, env_allowlist);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}
