@@ -86,19 +86,24 @@ set_hard(struct an *a, unsigned flag, const char *rule, const char *fmt, ...)
 #define CODEEXEC(a, ...) set_hard(a, POL_F_CODE_EXEC, \
 	"hard-deny:code-execution", __VA_ARGS__)
 
+/* Set a flag and, the first time, the reason that goes with it. */
 static void
-set_opaque(struct an *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+set_flag(struct an *a, unsigned flag, char *why, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static void
-set_opaque(struct an *a, const char *fmt, ...)
+set_flag(struct an *a, unsigned flag, char *why, const char *fmt, ...)
 {
 	va_list	ap;
 
-	a->flags |= POL_F_OPAQUE;
+	a->flags |= flag;
 	va_start(ap, fmt);
-	vset(a->opaque, fmt, ap);
+	vset(why, fmt, ap);
 	va_end(ap);
 }
+
+#define set_opaque(a, ...) set_flag(a, POL_F_OPAQUE, (a)->opaque, __VA_ARGS__)
+#define set_mut(a, ...) set_flag(a, POL_F_MUTATING, (a)->mut, __VA_ARGS__)
+#define set_ro(a, ...) set_flag(a, POL_F_READONLY, (a)->ro, __VA_ARGS__)
 
 static void
 set_ask(struct an *a, unsigned flag, const char *rule, const char *fmt, ...)
@@ -113,34 +118,6 @@ set_ask(struct an *a, unsigned flag, const char *rule, const char *fmt, ...)
 		a->ask_rule = rule;
 	va_start(ap, fmt);
 	vset(a->ask, fmt, ap);
-	va_end(ap);
-}
-
-static void
-set_mut(struct an *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void
-set_mut(struct an *a, const char *fmt, ...)
-{
-	va_list	ap;
-
-	a->flags |= POL_F_MUTATING;
-	va_start(ap, fmt);
-	vset(a->mut, fmt, ap);
-	va_end(ap);
-}
-
-static void
-set_ro(struct an *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void
-set_ro(struct an *a, const char *fmt, ...)
-{
-	va_list	ap;
-
-	a->flags |= POL_F_READONLY;
-	va_start(ap, fmt);
-	vset(a->ro, fmt, ap);
 	va_end(ap);
 }
 
