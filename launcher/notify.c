@@ -20,7 +20,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
@@ -35,12 +34,17 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/namerule.h"
+#include "common/procpeek.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
 #define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_CONFIG_MAX	(1 << 20)
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS	/* Linux 6.6; Debian 12 has 6.1 */
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS		SECCOMP_IOW(4, __u64)
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP	1UL
+#endif
 
 struct nt_listener {
 	int		 fd;
@@ -69,6 +73,7 @@ static struct namerule_set	*nt_rules;
 static struct seccomp_notif	*nt_req;
 static struct seccomp_notif_resp *nt_resp;
 static struct seccomp_notif_sizes nt_sizes;
+static mode_t			 nt_umask0;	/* init's own */
 
 void
 notify_setup(const struct launch_plan *plan)
@@ -81,6 +86,7 @@ notify_setup(const struct launch_plan *plan)
 		if (namerule_add(nt_rules, it->op, it->src, it->dst) == -1)
 			diex("plan: write rule %u \"%s\" is invalid", it->op,
 			    it->src);
+	(void)umask(nt_umask0 = umask(022));
 	(void)syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &nt_sizes);
 	nt_req = xcalloc(1, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
 	nt_resp = xcalloc(1, MAX(sizeof(*nt_resp),
@@ -156,6 +162,10 @@ notify_report(int sock, void *fail, size_t len, int *lfd)
 void
 notify_add(int fd, uint32_t exec)
 {
+	/* Linux 6.6: wake init on the caller's CPU, and the caller on init's
+	 * when answered (one CPU, no IPI); older kernels say EINVAL. */
+	(void)ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+	    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	nt_ls = xreallocarray(nt_ls, nt_nls + 1, sizeof(*nt_ls));
 	nt_ls[nt_nls].fd = fd;
 	nt_ls[nt_nls].exec = exec;
@@ -203,60 +213,18 @@ nt_valid(const struct nt_call *c)
 }
 
 /*
- * untrusted: the caller's memory, copied once.  The first read stops at
- * the page's end (one page to pin, the usual case); a longer string is
- * read on from there.
+ * Set init's umask: the caller's around a create, init's own (which its
+ * exec children inherit) after.  Usually they are equal: no syscall.
  */
-static int
-nt_read_str(const struct nt_call *c, uint64_t addr, char *buf, size_t len)
+static void
+nt_umask_set(mode_t um)
 {
-	struct iovec	 l, r;
-	size_t		 got = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
-	ssize_t		 n;
+	static mode_t	cur = (mode_t)-1;
 
-	if (addr == 0)
-		return -EFAULT;
-	while (got < len - 1) {
-		l.iov_base = buf + got;
-		l.iov_len = MIN(pg - (addr + got) % pg, len - 1 - got);
-		r.iov_base = (void *)(uintptr_t)(addr + got);
-		r.iov_len = l.iov_len;
-		/* EPERM: a caller that made itself undumpable. */
-		if ((n = process_vm_readv(c->pid, &l, 1, &r, 1, 0)) <= 0)
-			return n == 0 || errno == EFAULT ? -EFAULT : -errno;
-		if (memchr(buf + got, '\0', (size_t)n) != NULL)
-			return 0;
-		got += (size_t)n;
-	}
-	return -ENAMETOOLONG;
-}
-
-/*
- * The caller's umask, for what it creates.  Generating /proc/<pid>/status
- * is the costly part of a create, so the last caller's stays open: a
- * pread regenerates it, and one of a task that has gone fails instead of
- * reading a new task that has its pid.
- */
-static mode_t
-nt_umask(pid_t pid)
-{
-	static pid_t	 cpid;
-	static int	 cfd = -1;
-	char		 path[64], buf[256], *p;
-	ssize_t		 n = -1;
-
-	if (pid != cpid || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0) {
-		if (cfd != -1)
-			close(cfd);
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-		cpid = (cfd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ? 0 : pid;
-		if (cfd == -1 || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0)
-			return 022;
-	}
-	buf[n] = '\0';
-	if ((p = strstr(buf, "\nUmask:")) == NULL)
-		return 022;
-	return (mode_t)strtoul(p + 7, NULL, 8) & 0777;
+	if (cur == (mode_t)-1)
+		cur = nt_umask0;
+	if (um != cur)
+		(void)umask(cur = um);
 }
 
 static void
@@ -310,7 +278,7 @@ nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
 	int	r;
 
 	t->dfd = -1;
-	if ((r = nt_read_str(c, addr, buf, len)) < 0)
+	if ((r = procpeek_str(c->pid, addr, buf, len)) < 0)
 		return r;
 	if (dirfd == AT_FDCWD)
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
@@ -376,7 +344,6 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	struct stat	 st;
 	char		 path[PATH_MAX], base[64], got[PATH_MAX];
 	int		 hops, r, fd, of, nb;
-	mode_t		 um = 0, old = 0;
 	ssize_t		 n;
 	pid_t		 pid = 0;
 	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
@@ -384,7 +351,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
 		return r;
 	if (mk)
-		um = nt_umask(c->pid);
+		nt_umask_set(procpeek_umask(c->pid));
 	for (hops = 0;; hops++) {
 		/* O_PATH writes nothing; O_TMPFILE names nothing (linkat
 		 * will, and is checked). */
@@ -405,12 +372,8 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			of |= O_NONBLOCK;
 		if ((r = nt_valid(c)) < 0)
 			break;
-		if (mk)
-			old = umask(um);
 		fd = openat(t.dfd, t.name, of, mode);
 		r = fd == -1 ? -errno : 0;
-		if (mk)
-			umask(old);
 		if (r == -ELOOP && (of & O_NOFOLLOW) && !(flags & O_NOFOLLOW) &&
 		    hops < NT_MAX_HOPS &&
 		    (n = readlinkat(t.dfd, t.name, path, PATH_MAX - 1)) > 0) {
@@ -420,13 +383,12 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			r = nt_resolve(c->pid, base, path, &t);
 			close(fd);
 			if (r < 0)
-				return r;
+				break;
 			continue;
 		}
 		/* No reader yet: a child of ours waits for one and answers. */
 		if (r == -ENXIO && nb && (pid = fork()) == 0) {
 			launch_link.fd = -1;
-			umask(um);
 			fd = openat(t.dfd, t.name, of ^ O_NONBLOCK, mode);
 			nt_reply(c->lfd, c->id, -errno, fd, flags & O_CLOEXEC);
 			_exit(0);
@@ -462,6 +424,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 		*fdp = fd;
 		break;
 	}
+	nt_umask_set(nt_umask0);
 	nt_path_close(&t);
 	return r;
 }
@@ -474,9 +437,9 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 	struct nt_path	 t;
 	char		 path[PATH_MAX], tgt[PATH_MAX];
 	int		 r, sym = nr == SYS_symlink || nr == SYS_symlinkat;
-	mode_t		 um = 0, old;
 
-	if (sym && (r = nt_read_str(c, target, tgt, sizeof(tgt))) < 0)
+	if (sym && (r = procpeek_str(c->pid, target, tgt,
+	    sizeof(tgt))) < 0)
 		return r;
 	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
 		return r;
@@ -485,10 +448,9 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 	    "file-write-create", NULL)) < 0)
 		goto out;
 	if (!sym)
-		um = nt_umask(c->pid);
+		nt_umask_set(procpeek_umask(c->pid));
 	if ((r = nt_valid(c)) < 0)
 		goto out;
-	old = umask(um);
 	if (sym)
 		r = symlinkat(tgt, t.dfd, t.name);
 	else if (nr == SYS_mkdir || nr == SYS_mkdirat)
@@ -496,8 +458,8 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 	else
 		r = mknodat(t.dfd, t.name, mode, dev);
 	r = r == -1 ? -errno : 0;
-	umask(old);
 out:
+	nt_umask_set(nt_umask0);
 	nt_path_close(&t);
 	return r;
 }

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Reading a sandboxed process from outside it (see procpeek.h): what
+ * init needs to emulate a write-intent call that process made.
+ */
+#include <sys/param.h>
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/procpeek.h"
+
+/*
+ * Copied once.  The first read stops at the page's end (one page to
+ * pin, the usual case); a longer string is read on from there.
+ */
+int
+procpeek_str(pid_t pid, uint64_t addr, char *buf, size_t len)
+{
+	struct iovec	 l, r;
+	size_t		 got = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
+	ssize_t		 n;
+
+	if (addr == 0 || len == 0)
+		return -EFAULT;
+	while (got < len) {
+		l.iov_base = buf + got;
+		l.iov_len = MIN(pg - (addr + got) % pg, len - got);
+		r.iov_base = (void *)(uintptr_t)(addr + got);
+		r.iov_len = l.iov_len;
+		if ((n = process_vm_readv(pid, &l, 1, &r, 1, 0)) <= 0)
+			return n == 0 || errno == EFAULT ? -EFAULT : -errno;
+		if (memchr(buf + got, '\0', (size_t)n) != NULL)
+			return 0;
+		got += (size_t)n;
+	}
+	return -ENAMETOOLONG;
+}
+
+mode_t
+procpeek_umask_parse(const char *status)
+{
+	const char	*p;
+
+	if ((p = strstr(status, "\nUmask:")) == NULL)
+		return 022;
+	return (mode_t)strtoul(p + 7, NULL, 8) & 0777;
+}
+
+/*
+ * A pread regenerates the open file; one of a task that has gone fails
+ * instead of reading a new task that has its pid.
+ */
+mode_t
+procpeek_umask(pid_t pid)
+{
+	static pid_t	 cpid;
+	static int	 cfd = -1;
+	char		 path[64], buf[256];
+	ssize_t		 n = -1;
+
+	if (pid != cpid || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		if (cfd != -1)
+			close(cfd);
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		cpid = (cfd = open(path, O_RDONLY | O_CLOEXEC)) == -1 ? 0 : pid;
+		if (cfd == -1 || (n = pread(cfd, buf, sizeof(buf) - 1, 0)) <= 0)
+			return 022;
+	}
+	buf[n] = '\0';
+	return procpeek_umask_parse(buf);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Reading a process of the sandbox from outside it, for init's R-L4
+ * handler (launcher/notify.c): a string argument of a call it stopped
+ * in, and its umask.  libc only: the launcher links this file.  Both
+ * take a pid the caller has checked is still the one it means
+ * (SECCOMP_IOCTL_NOTIF_ID_VALID after the read).
+ */
+#ifndef AIRLOCK_PROCPEEK_H
+#define AIRLOCK_PROCPEEK_H
+
+#include <sys/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * untrusted: the process's memory.  Copy the NUL-terminated string at
+ * addr into buf (len bytes at most, with the NUL): 0, -EFAULT (NULL,
+ * unmapped), -ENAMETOOLONG (no NUL in len bytes), or -errno (ESRCH:
+ * gone; EPERM: it made itself undumpable).
+ */
+int	procpeek_str(pid_t pid, uint64_t addr, char *buf, size_t len);
+
+/*
+ * The umask of pid, from /proc/<pid>/status; 022 if it cannot be read.
+ * The last pid's file stays open: generating it is the costly part.
+ */
+mode_t	procpeek_umask(pid_t pid);
+
+/* The "Umask:" field of a status text; 022 if there is none. */
+mode_t	procpeek_umask_parse(const char *status);
+
+#endif
