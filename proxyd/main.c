@@ -96,8 +96,12 @@ px_dispatch_airlockd(int fd, short ev, void *arg)
 		r = msg_recv(&px_link, &m);
 		if (r == MSG_AGAIN)
 			return;
-		if (r == MSG_EOF)
-			fatalx("airlockd closed the channel");
+		if (r == MSG_EOF) {
+			/* airlockd exited: so do we, and every tunnel with us
+			 * (as gatewayd does; not an error to shout about) */
+			log_info("airlockd closed the channel: exiting");
+			exit(0);
+		}
 		if (r == MSG_ERROR)
 			fatalx("invalid frame from airlockd");
 		switch (m.info->type) {
