@@ -42,6 +42,19 @@ procpeek_str(pid_t pid, uint64_t addr, char *buf, size_t len)
 	return -ENAMETOOLONG;
 }
 
+int
+procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec	 l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	ssize_t		 n;
+
+	if (len == 0)
+		return 0;
+	if ((n = process_vm_readv(pid, &l, 1, &r, 1, 0)) == (ssize_t)len)
+		return 0;
+	return n >= 0 || errno == EFAULT ? -EFAULT : -errno;
+}
+
 mode_t
 procpeek_umask_parse(const char *status)
 {

@@ -21,6 +21,9 @@
  */
 int	procpeek_str(pid_t pid, uint64_t addr, char *buf, size_t len);
 
+/* untrusted: len bytes at addr of pid into buf.  0, -EFAULT or -errno. */
+int	procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
+
 /*
  * The umask of pid, from /proc/<pid>/status; 022 if it cannot be read.
  * The last pid's file stays open: generating it is the costly part.

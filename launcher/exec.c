@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fdpass.h"
 #include "launcher/launcher.h"
 
 extern char **environ;
@@ -144,7 +145,7 @@ exec_child(const struct launch_plan *plan, const struct exec_req *req)
 		 * command holding it could answer its own calls.
 		 */
 		if (it->flags & PLAN_SECF_NOTIFY) {
-			if (notify_pass(req->report, fd) == -1)
+			if (fdpass_send(req->report, fd) == -1)
 				exec_fail(req, "pass listener", NULL);
 			close(fd);
 		}

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fdpass.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/xmalloc.h"
@@ -105,7 +106,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	close(err[1]);
 	close(rep[1]);
 	/* The report socket closes on a successful execve. */
-	n = notify_report(rep[0], &fail, sizeof(fail), &lfd);
+	n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
 	close(rep[0]);
 	if (n == (ssize_t)sizeof(fail)) {
 		if (lfd != -1)

@@ -112,15 +112,13 @@ void	exec_child(const struct launch_plan *, const struct exec_req *)
 
 /*
  * notify.c: the R-L4 handler.  exec children pass their seccomp listener
- * over the report socket (notify_pass); init receives it with the
- * report (notify_report), adds it (notify_add) and polls it with the
+ * over the report socket (common/fdpass.h); init receives it with the
+ * report, adds it (notify_add) and polls it with the
  * channel (notify_pollfds fills one pollfd per listener, or counts them
  * given NULL; notify_service handles what poll found).
  */
 struct pollfd;
 void	notify_setup(const struct launch_plan *);
-int	notify_pass(int sock, int fd);
-ssize_t	notify_report(int sock, void *fail, size_t len, int *lfd);
 void	notify_add(int fd, uint32_t exec);
 size_t	notify_pollfds(struct pollfd *);
 void	notify_service(const struct pollfd *, size_t);

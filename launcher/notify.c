@@ -13,18 +13,21 @@
  * here (O_NOFOLLOW, readlinkat), so its target is checked too.  init is
  * confined exactly as the caller (Landlock, mounts, root, uid, no caps):
  * emulation grants nothing; the caller's umask, flags, modes and
- * O_CLOEXEC are kept.  Refusals are EACCES and a MSG_VIOLATION.
+ * O_CLOEXEC are kept.  A bind is done on init's copy of the caller's
+ * socket (pidfd_getfd).  Refusals are EACCES and a MSG_VIOLATION.
  */
 #include <sys/ioctl.h>
 #include <sys/param.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,72 +94,6 @@ notify_setup(const struct launch_plan *plan)
 	nt_req = xcalloc(1, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
 	nt_resp = xcalloc(1, MAX(sizeof(*nt_resp),
 	    nt_sizes.seccomp_notif_resp));
-}
-
-/* A one-fd message on the report socket: len bytes at buf. */
-struct nt_cmsg {
-	struct msghdr	 mh;
-	struct iovec	 iov;
-	union {
-		char		buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr	align;
-	} u;
-};
-
-static struct cmsghdr *
-nt_cmsg(struct nt_cmsg *m, void *buf, size_t len)
-{
-	memset(m, 0, sizeof(*m));
-	m->iov.iov_base = buf;
-	m->iov.iov_len = len;
-	m->mh.msg_iov = &m->iov;
-	m->mh.msg_iovlen = 1;
-	m->mh.msg_control = m->u.buf;
-	m->mh.msg_controllen = sizeof(m->u.buf);
-	return CMSG_FIRSTHDR(&m->mh);
-}
-
-/* exec child: hand the listener to init over the report socket. */
-int
-notify_pass(int sock, int fd)
-{
-	struct nt_cmsg	 m;
-	struct cmsghdr	*cm;
-	char		 tag = 'L';
-
-	cm = nt_cmsg(&m, &tag, 1);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &m.mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
-}
-
-/*
- * init: read an exec child's report: perhaps its listener, then either a
- * failure record or EOF (the socket closed at a successful execve).
- */
-ssize_t
-notify_report(int sock, void *fail, size_t len, int *lfd)
-{
-	struct nt_cmsg	 m;
-	struct cmsghdr	*cm;
-	ssize_t		 n;
-
-	*lfd = -1;
-	for (;;) {
-		nt_cmsg(&m, fail, len);
-		if ((n = recvmsg(sock, &m.mh, MSG_CMSG_CLOEXEC)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		cm = CMSG_FIRSTHDR(&m.mh);
-		if (n != 1 || cm == NULL || cm->cmsg_type != SCM_RIGHTS ||
-		    cm->cmsg_len != CMSG_LEN(sizeof(int)) || *lfd != -1)
-			return n;
-		memcpy(lfd, CMSG_DATA(cm), sizeof(int));
-	}
 }
 
 void
@@ -588,6 +525,63 @@ out:
 	return r;
 }
 
+/*
+ * bind: an AF_UNIX path makes an inode, and the family is in memory, so
+ * every bind comes here.  init binds its own copy of the caller's socket
+ * (pidfd_getfd) to the address it copied once: a path after the rules,
+ * from the parent directory (bind takes no dirfd: fchdir) with the
+ * caller's umask; any other address as it is.
+ */
+static int
+nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
+{
+	struct sockaddr_storage	 sa;
+	struct sockaddr_un	*un = (struct sockaddr_un *)&sa;
+	struct nt_path		 t;
+	char			 path[sizeof(un->sun_path) + 1], base[64];
+	size_t			 off = offsetof(struct sockaddr_un, sun_path);
+	int			 pfd, fd, r;
+
+	t.dfd = -1;
+	memset(&sa, 0, sizeof(sa));
+	if (alen > sizeof(sa))
+		return -EINVAL;
+	if ((r = procpeek_mem(c->pid, addr, &sa, (size_t)alen)) < 0)
+		return r;
+	if ((pfd = (int)syscall(SYS_pidfd_open, c->pid, 0)) == -1)
+		return -ESRCH;
+	fd = (int)syscall(SYS_pidfd_getfd, pfd, sock, 0);
+	r = fd == -1 ? -errno : 0;
+	close(pfd);
+	if (fd == -1)
+		return r;
+	/* A longer AF_UNIX address: the kernel's EINVAL, below. */
+	if (alen > off && alen <= sizeof(*un) && sa.ss_family == AF_UNIX &&
+	    un->sun_path[0] != '\0') {
+		memcpy(path, un->sun_path, (size_t)alen - off);
+		path[alen - off] = '\0';
+		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
+		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
+		    (r = nt_check(c, t.abs, 0, "file-write-create", NULL)) < 0 ||
+		    (r = nt_valid(c)) < 0)
+			goto out;
+		memset(un->sun_path, 0, sizeof(un->sun_path));
+		memcpy(un->sun_path, t.name, strlen(t.name));
+		nt_umask_set(procpeek_umask(c->pid));
+		r = fchdir(t.dfd) == -1 || bind(fd, (struct sockaddr *)un,
+		    (socklen_t)(off + strlen(t.name) + 1)) == -1 ? -errno : 0;
+		nt_umask_set(nt_umask0);
+		if (chdir("/") == -1)
+			die("chdir /");
+	} else if ((r = nt_valid(c)) == 0)
+		r = bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) == -1 ?
+		    -errno : 0;
+out:
+	close(fd);
+	nt_path_close(&t);
+	return r;
+}
+
 static void
 nt_handle(const struct nt_listener *l)
 {
@@ -647,6 +641,9 @@ nt_handle(const struct nt_listener *l)
 		r = nt_two(&c, nr, dfd, a[k], k ? (int)a[2] : AT_FDCWD,
 		    a[k ? 3 : 1], nr == SYS_linkat || nr == SYS_renameat2 ?
 		    (unsigned int)a[4] : 0);
+		break;
+	case SYS_bind:
+		r = nt_bind(&c, (int)a[0], a[1], a[2]);
 		break;
 	default:
 		r = -ENOSYS;

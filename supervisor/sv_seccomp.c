@@ -16,7 +16,8 @@
  * that can create, replace or write a name go there: opens whose flags
  * carry a write bit (compared in the register, so read-only opens never
  * leave the kernel), and every rename, link, symlink, mknod, mkdir and
- * truncate (a write by name).
+ * truncate (a write by name), and every bind (a unix socket's path makes
+ * an inode, and the family is in memory, out of the filter's sight).
  * openat2 keeps its flags in memory, where a check would race with the
  * caller; it fails with ENOSYS, which libc and runtimes treat as an old
  * kernel and fall back to openat.  unlink and rmdir are not sent: they
@@ -66,7 +67,7 @@ static const char *const deny_eperm[] = {
 static const char *const notify_always[] = {
 	"creat", "mkdir", "mkdirat", "mknod", "mknodat", "symlink",
 	"symlinkat", "link", "linkat", "rename", "renameat", "renameat2",
-	"truncate",
+	"truncate", "bind",
 };
 
 /* Open flags that make an open write-intent (O_TMPFILE without the

@@ -7,7 +7,7 @@
 # ordinary work (git, make, many small files) is undisturbed, and the
 # emulation is faithful (umask, O_CLOEXEC, O_APPEND, FIFOs, /dev/stderr).
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 73
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -186,6 +186,45 @@ case $out in
 *made=0*|*refused=0\ *) not_ok "race: both outcomes occurred"; diag "$out" ;;
 *) ok "race: both outcomes occurred" ;;
 esac
+
+# ---- unix sockets: bind() makes an inode ----
+BIND='import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])'
+check "a unix socket bound as .env is refused" \
+    refused "python3 -c '$BIND' .env" .env
+check "... and as .git/hooks/pre-commit at depth" \
+    refused "python3 -c '$BIND' a/b/c/d/e/.git/hooks/pre-commit" \
+    a/b/c/d/e/.git/hooks/pre-commit
+# A relative path from another cwd, with the caller's umask, usable.
+UNIX='import os,socket
+os.umask(0o077)
+s=socket.socket(socket.AF_UNIX); s.bind("s1"); s.listen(1)
+c=socket.socket(socket.AF_UNIX); c.connect("s1"); a,_=s.accept()
+c.sendall(b"ping"); assert a.recv(4) == b"ping"
+a2=socket.socket(socket.AF_UNIX); a2.bind("\0airlock-abstract-%d" % os.getpid())
+u=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0))
+print("bound", u.getsockname()[1] > 0)'
+out=$(sbx "cd mk && python3 -c '$UNIX'" 2>&1)
+check "a unix socket bound by relative path works ($out)" \
+    [ "$out" = "bound True" ]
+check "... made in the caller's cwd, a socket, mode 0700 (umask 077)" \
+    sh -c "[ -S '$W/mk/s1' ] && [ \"\$(stat -c %a '$W/mk/s1')\" = 700 ]"
+out=$(sbx "python3 -c 'import socket; socket.socket().bind((\"127.0.0.1\", 0))'" 2>&1)
+check "a TCP bind is still Landlock's to refuse (init grants nothing)" \
+    [ $? -ne 0 ]
+case $out in
+*"Permission denied"*) ok "... with EACCES" ;;
+*) not_ok "... with EACCES"; diag "$out" ;;
+esac
+out=$(sbx "python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"nodir/s\")'" 2>&1)
+case $out in
+*"No such file or directory"*) ok "a bind beneath a missing directory: ENOENT" ;;
+*) not_ok "a bind beneath a missing directory: ENOENT"; diag "$out" ;;
+esac
+check "a bind of a fd that is no socket: ENOTSOCK" sbx \
+    "python3 -c 'import ctypes,errno
+l=ctypes.CDLL(None, use_errno=True)
+assert l.bind(0, b\"\\x01\\x00x\\x00\", 4) == -1
+assert ctypes.get_errno() == errno.ENOTSOCK, ctypes.get_errno()'"
 
 # ---- faithfulness ----
 umask_ok() {
