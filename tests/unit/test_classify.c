@@ -11,6 +11,7 @@
 
 #include "policy/classify.h"
 #include "policy/guard.h"
+#include "tests/unit/unit.h"
 
 #define ANY	0xffffffffU
 #define C(x)	POL_CLASS_BIT(POL_CLASS_##x)
@@ -431,8 +432,6 @@ main(void)
 {
 	Suite	*s = suite_create("classify");
 	TCase	*tc = tcase_create("classify");
-	SRunner	*sr;
-	int	 failed;
 
 	tcase_add_loop_test(tc, table, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, per_command_results);
@@ -442,9 +441,5 @@ main(void)
 	tcase_add_test(tc, null_and_binary);
 	tcase_add_test(tc, kind_table_sorted);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

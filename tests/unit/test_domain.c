@@ -14,6 +14,7 @@
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
+#include "tests/unit/unit.h"
 
 START_TEST(t_wild_left)
 {
@@ -287,11 +288,5 @@ domain_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(domain_suite());
-	int	 nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(domain_suite());
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/fdpass.h"
+#include "tests/unit/unit.h"
 
 START_TEST(fd_then_record_then_eof)
 {
@@ -47,14 +48,8 @@ main(void)
 {
 	Suite	*s = suite_create("fdpass");
 	TCase	*tc = tcase_create("report");
-	SRunner	*sr;
-	int	 nf;
 
 	tcase_add_test(tc, fd_then_record_then_eof);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -13,6 +13,7 @@
 
 #include "supervisor/gitcfg.h"
 #include "tests/unit/sv_fixture.h"
+#include "tests/unit/unit.h"
 
 static char	tmpdir[] = "/tmp/test_gitcfg.XXXXXX";
 
@@ -132,7 +133,6 @@ main(void)
 {
 	Suite	*su = suite_create("gitcfg");
 	TCase	*tc = tcase_create("core");
-	SRunner	*sr;
 	int	 failed;
 	char	 cmd[128];
 
@@ -142,10 +142,7 @@ main(void)
 	tcase_add_test(tc, test_quoting_and_refusals);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = unit_run(su);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
 		failed++;

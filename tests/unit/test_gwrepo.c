@@ -9,6 +9,7 @@
 
 #include "supervisor/gwrepo.h"
 #include "tests/unit/sv_fixture.h"
+#include "tests/unit/unit.h"
 
 START_TEST(test_allowed)
 {
@@ -96,16 +97,12 @@ main(void)
 {
 	Suite	*su = suite_create("gwrepo");
 	TCase	*tc = tcase_create("core");
-	SRunner	*sr;
 	int	 failed;
 
 	tcase_add_test(tc, test_allowed);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_from_url);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = unit_run(su);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -11,6 +11,7 @@
 
 #include "common/json.h"
 #include "supervisor/hook.h"
+#include "tests/unit/unit.h"
 
 static struct settings S;
 
@@ -190,8 +191,6 @@ main(void)
 {
 	Suite	*s = suite_create("hook");
 	TCase	*tc = tcase_create("hook");
-	SRunner	*sr;
-	int	 failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, recorded_payloads);
@@ -199,9 +198,5 @@ main(void)
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, policy_check_json);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/http.h"
+#include "tests/unit/unit.h"
 
 static int
 req(const char *s, struct http_request *r, const char **why)
@@ -364,11 +365,5 @@ http_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(http_suite());
-	int	 nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(http_suite());
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/mountinfo.h"
+#include "tests/unit/unit.h"
 
 START_TEST(plain_and_escaped)
 {
@@ -28,14 +29,8 @@ main(void)
 {
 	Suite	*s = suite_create("mountinfo");
 	TCase	*tc = tcase_create("parse");
-	SRunner	*sr;
-	int	 nf;
 
 	tcase_add_test(tc, plain_and_escaped);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return unit_run(s);
 }

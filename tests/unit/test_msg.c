@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/xmalloc.h"
+#include "tests/unit/unit.h"
 
 static int sp[2];
 static struct msg_link down_tx, down_rx;	/* airlockd -> launcher */
@@ -350,13 +351,7 @@ msg_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(msg_suite());
-	int	 nf;
-
 	log_init("test_msg", 0);
 	log_setverbose(-1);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return unit_run(msg_suite());
 }

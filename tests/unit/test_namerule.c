@@ -19,6 +19,7 @@
 #include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "tests/unit/unit.h"
 
 static char	 ws[] = "/tmp/namerule-test.XXXXXX";
 
@@ -407,15 +408,11 @@ namerule_suite(void)
 int
 main(void)
 {
-	SRunner	*sr;
 	int	 nf;
 
 	if (mkdtemp(ws) == NULL)
 		return EXIT_FAILURE;
-	sr = srunner_create(namerule_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	nf = unit_run(namerule_suite());
 	rmdir(ws);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return nf;
 }

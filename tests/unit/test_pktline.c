@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/pktline.h"
+#include "tests/unit/unit.h"
 
 #define Z40 "0000000000000000000000000000000000000000"
 #define A40 "1111111111111111111111111111111111111111"
@@ -443,11 +444,5 @@ pktline_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(pktline_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(pktline_suite());
 }

@@ -21,6 +21,7 @@
 #include "common/xmalloc.h"
 #include "supervisor/settings.h"
 #include "supervisor/sv.h"
+#include "tests/unit/unit.h"
 
 static char	tmp[256];
 static char	ws[PATH_MAX], link_[PATH_MAX], secret[PATH_MAX];
@@ -260,8 +261,6 @@ main(void)
 {
 	Suite	*s = suite_create("plan");
 	TCase	*tc = tcase_create("plan");
-	SRunner	*sr;
-	int	 nf;
 
 	log_init("test_plan", 0);
 	log_setverbose(-1);
@@ -273,9 +272,5 @@ main(void)
 	tcase_add_test(tc, gitconfig_with_gateway);
 	tcase_add_test(tc, env_allowlist);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/procpeek.h"
+#include "tests/unit/unit.h"
 
 START_TEST(strings)
 {
@@ -104,15 +105,9 @@ main(void)
 {
 	Suite	*s = suite_create("procpeek");
 	TCase	*tc = tcase_create("peek");
-	SRunner	*sr;
-	int	 nf;
 
 	tcase_add_test(tc, strings);
 	tcase_add_test(tc, umask_of_others);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return unit_run(s);
 }

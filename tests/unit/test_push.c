@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "policy/push.h"
+#include "tests/unit/unit.h"
 
 static const struct pol_push_rule defaults[] = {
 	{ "refs/heads/main", POL_DENY },
@@ -113,16 +114,10 @@ main(void)
 {
 	Suite	*s = suite_create("push");
 	TCase	*tc = tcase_create("push");
-	SRunner	*sr;
-	int	 failed;
 
 	tcase_add_test(tc, glob);
 	tcase_add_test(tc, rules);
 	tcase_add_test(tc, ref_valid);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

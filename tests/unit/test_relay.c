@@ -23,6 +23,7 @@
 #include <event2/event.h>
 
 #include "proxyd/proxyd.h"
+#include "tests/unit/unit.h"
 
 struct event_base	*px_base;
 
@@ -314,11 +315,5 @@ relay_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(relay_suite());
-	int	 nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(relay_suite());
 }

@@ -14,6 +14,7 @@
 
 #include "common/xmalloc.h"
 #include "supervisor/settings.h"
+#include "tests/unit/unit.h"
 
 static struct settings	S;
 static char		E[512];
@@ -311,8 +312,6 @@ main(void)
 {
 	Suite	*s = suite_create("settings");
 	TCase	*tc = tcase_create("settings");
-	SRunner	*sr;
-	int	 failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, defaults);
@@ -325,9 +324,5 @@ main(void)
 	tcase_add_test(tc, push_decide);
 	tcase_add_test(tc, expand_home);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return unit_run(s);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "policy/shell.h"
+#include "tests/unit/unit.h"
 
 static struct sh_list	L;
 static char		E[200];
@@ -265,12 +266,9 @@ shell_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(shell_suite());
 	int	 failed;
 
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = unit_run(shell_suite());
 	sh_list_free(&L);
-	return failed == 0 ? 0 : 1;
+	return failed;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/socks.h"
+#include "tests/unit/unit.h"
 
 START_TEST(t_greeting)
 {
@@ -150,11 +151,5 @@ socks_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(socks_suite());
-	int	 nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return unit_run(socks_suite());
 }
