@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -338,76 +339,78 @@ get_string(struct mctx *m, const char *spelled, const struct json *v,
 	return 0;
 }
 
-/* sandbox.filesystem or srt's top-level filesystem. */
+/* The string lists of one settings object, each at its offset. */
+struct list_key {
+	const char	*name;
+	size_t		 off;	/* of a char ** in struct settings */
+};
+
+static const struct list_key fs_keys[] = {
+	{ "allowWrite", offsetof(struct settings, allow_write) },
+	{ "denyWrite", offsetof(struct settings, deny_write) },
+	{ "allowRead", offsetof(struct settings, allow_read) },
+	{ "denyRead", offsetof(struct settings, deny_read) },
+	{ NULL, 0 }
+};
+
+static const struct list_key net_keys[] = {
+	{ "allowedDomains", offsetof(struct settings, allowed_domains) },
+	{ "deniedDomains", offsetof(struct settings, denied_domains) },
+	{ NULL, 0 }
+};
+
+/*
+ * sandbox.filesystem or sandbox.network (canon), spelled pfx (srt's
+ * top-level "filesystem" and "network" too): every key one of keys, a
+ * string list (paths with ~ expanded when expand), or one of ignored,
+ * sandbox-runtime settings airlock notes and skips.
+ */
 static int
-merge_fs(struct mctx *m, const struct json *o, const char *pfx)
+merge_lists(struct mctx *m, const struct json *o, const char *pfx,
+    const char *canon, const struct list_key *keys,
+    const char *const *ignored, int expand)
 {
-	struct settings	*s = m->s;
-	char		 sp[128], key[128];
-	size_t		 i;
-	int		 rv;
+	char			 sp[128], key[128];
+	const struct list_key	*lk;
+	size_t			 i;
 
 	if (want_object(m, pfx, o) == -1)
 		return -1;
 	for (i = 0; i < o->n; i++) {
 		const char *k = o->keys[i];
-		const struct json *v = o->items[i];
-		char ***dst = NULL;
 
 		snprintf(sp, sizeof(sp), "%s.%s", pfx, k);
-		snprintf(key, sizeof(key), "sandbox.filesystem.%s", k);
-		if (strcmp(k, "allowWrite") == 0)
-			dst = &s->allow_write;
-		else if (strcmp(k, "denyWrite") == 0)
-			dst = &s->deny_write;
-		else if (strcmp(k, "allowRead") == 0)
-			dst = &s->allow_read;
-		else if (strcmp(k, "denyRead") == 0)
-			dst = &s->deny_read;
-		else if (strcmp(pfx, "filesystem") == 0 &&
-		    in_list(k, srt_fs_ignored)) {
+		snprintf(key, sizeof(key), "%s.%s", canon, k);
+		for (lk = keys; lk->name != NULL; lk++)
+			if (strcmp(k, lk->name) == 0)
+				break;
+		if (lk->name != NULL) {
+			if (get_strv(m, key, sp, o->items[i],
+			    (char ***)((char *)m->s + lk->off), expand) == -1)
+				return -1;
+		} else if (ignored != NULL && in_list(k, ignored))
 			note(m, "%s is a sandbox-runtime setting airlock does "
 			    "not support; ignored", sp);
-			continue;
-		} else
+		else
 			return fail(m, sp, "unknown key");
-		if ((rv = get_strv(m, key, sp, v, dst, 1)) == -1)
-			return -1;
 	}
 	return 0;
 }
 
-/* sandbox.network or srt's top-level network. */
+/* sandbox.filesystem, or srt's top-level filesystem. */
+static int
+merge_fs(struct mctx *m, const struct json *o, const char *pfx)
+{
+	return merge_lists(m, o, pfx, "sandbox.filesystem", fs_keys,
+	    strcmp(pfx, "filesystem") == 0 ? srt_fs_ignored : NULL, 1);
+}
+
+/* sandbox.network, or srt's top-level network. */
 static int
 merge_net(struct mctx *m, const struct json *o, const char *pfx)
 {
-	struct settings	*s = m->s;
-	char		 sp[128], key[128];
-	size_t		 i;
-
-	if (want_object(m, pfx, o) == -1)
-		return -1;
-	for (i = 0; i < o->n; i++) {
-		const char *k = o->keys[i];
-		const struct json *v = o->items[i];
-		char ***dst = NULL;
-
-		snprintf(sp, sizeof(sp), "%s.%s", pfx, k);
-		snprintf(key, sizeof(key), "sandbox.network.%s", k);
-		if (strcmp(k, "allowedDomains") == 0)
-			dst = &s->allowed_domains;
-		else if (strcmp(k, "deniedDomains") == 0)
-			dst = &s->denied_domains;
-		else if (in_list(k, srt_network_ignored)) {
-			note(m, "%s is a sandbox-runtime setting airlock does "
-			    "not support; ignored", sp);
-			continue;
-		} else
-			return fail(m, sp, "unknown key");
-		if (get_strv(m, key, sp, v, dst, 0) == -1)
-			return -1;
-	}
-	return 0;
+	return merge_lists(m, o, pfx, "sandbox.network", net_keys,
+	    srt_network_ignored, 0);
 }
 
 static int

@@ -186,6 +186,14 @@ START_TEST(srt_format)
 	ck_assert_uint_eq(strv_len(S.notes), 4);
 	ck_assert(strstr(S.notes[0], "network.allowUnixSockets") != NULL);
 	ck_assert(strstr(S.notes[0], "ignored") != NULL);
+	/* srt's filesystem-only key is a note in srt's spelling alone. */
+	ck_assert_int_eq(merge("{\"filesystem\":{\"allowGitConfig\":true}}",
+	    0), 0);
+	ck_assert_uint_eq(strv_len(S.notes), 5);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"filesystem\":{"
+	    "\"allowGitConfig\":true}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowedDomain\":[\"a.com\"]}}}", 0), -1);
 }
 END_TEST
 
