@@ -826,10 +826,51 @@ an_pkg(struct an *a, const struct sh_word *w, size_t n, const char *name)
 	static const char *const pub_p[] = { "publish", NULL };
 	static const char *const rustup_i[] = { "toolchain", "component",
 	    "target", "install", "update", NULL };
+	static const char *const rustup_ro[] = { "show", "--version",
+	    "which", NULL };
+	static const char *const pipx_ro[] = { "list", "--version", NULL };
+	static const char *const poetry_ro[] = { "show", "check",
+	    "--version", "env", NULL };
+	static const char *const bundle_ro[] = { "list", "show", "--version",
+	    NULL };
+	static const char *const composer_ro[] = { "show", "--version",
+	    NULL };
+	/* The managers whose first operand alone tells what they do. */
+	static const struct {
+		const char		*names[5];
+		const char *const	*install, *const *publish, *const *ro;
+	} by_sub[] = {
+		{ { "pnpm" }, pnpm_i, pub_p, pnpm_ro },
+		{ { "pipx" }, pipx_i, NULL, pipx_ro },
+		{ { "poetry" }, poetry_i, pub_p, poetry_ro },
+		{ { "conda", "mamba", "micromamba" }, conda_i, NULL, conda_ro },
+		{ { "cargo" }, cargo_i, cargo_p, cargo_ro },
+		{ { "gem" }, gem_i, gem_p, gem_ro },
+		{ { "go" }, go_i, NULL, go_ro },
+		{ { "bundle", "bundler" }, bundle_i, NULL, bundle_ro },
+		{ { "composer" }, composer_i, NULL, composer_ro },
+		{ { "apt", "apt-get", "aptitude", "apt-cache" }, apt_i, NULL,
+		    apt_ro },
+		{ { "dnf", "yum", "microdnf" }, dnf_i, NULL, dnf_ro },
+		{ { "apk" }, apk_i, NULL, apk_ro },
+		{ { "zypper" }, zypper_i, NULL, NULL },
+		{ { "brew", "port" }, brew_i, NULL, brew_ro },
+		{ { "snap", "flatpak" }, snap_i, NULL, NULL },
+		{ { "twine" }, NULL, twine_p, NULL },
+		{ { "flit", "hatch", "vsce", "ovsx" }, NULL, pub_p, NULL },
+		{ { "rustup" }, rustup_i, NULL, rustup_ro },
+	};
 	const char	*sub;
-	size_t		 idx = 0;
+	size_t		 idx = 0, i, j;
 
 	sub = first_operand(w, n, &idx);
+	for (i = 0; i < sizeof(by_sub) / sizeof(by_sub[0]); i++)
+		for (j = 0; by_sub[i].names[j] != NULL; j++)
+			if (strcmp(name, by_sub[i].names[j]) == 0) {
+				pkg(a, name, sub, by_sub[i].install,
+				    by_sub[i].publish, by_sub[i].ro);
+				return 1;
+			}
 	if (strcmp(name, "npm") == 0) {
 		if (sub == NULL && (has_opt(w, n, 'v', "version") ||
 		    n == 1)) {
@@ -868,9 +909,7 @@ an_pkg(struct an *a, const struct sh_word *w, size_t n, const char *name)
 			set_mut(a, "yarn installs packages");
 		} else
 			pkg(a, "yarn", sub, yarn_i, yarn_p, yarn_ro);
-	} else if (strcmp(name, "pnpm") == 0)
-		pkg(a, "pnpm", sub, pnpm_i, pub_p, pnpm_ro);
-	else if (strcmp(name, "bun") == 0) {
+	} else if (strcmp(name, "bun") == 0) {
 		if (sub != NULL && (strcmp(sub, "-e") == 0 ||
 		    strcmp(sub, "--eval") == 0)) {
 			set_opaque(a, "bun %s runs inline code", sub);
@@ -896,42 +935,7 @@ an_pkg(struct an *a, const struct sh_word *w, size_t n, const char *name)
 				pkg(a, "uv", sub, uv_i, NULL, NULL);
 		} else
 			pkg(a, "uv", sub, uv_i, pub_p, NULL);
-	} else if (strcmp(name, "pipx") == 0)
-		pkg(a, name, sub, pipx_i, NULL, (const char *const[]){ "list",
-		    "--version", NULL });
-	else if (strcmp(name, "poetry") == 0)
-		pkg(a, name, sub, poetry_i, pub_p, (const char *const[]){
-		    "show", "check", "--version", "env", NULL });
-	else if (strcmp(name, "conda") == 0 || strcmp(name, "mamba") == 0 ||
-	    strcmp(name, "micromamba") == 0)
-		pkg(a, name, sub, conda_i, NULL, conda_ro);
-	else if (strcmp(name, "cargo") == 0)
-		pkg(a, name, sub, cargo_i, cargo_p, cargo_ro);
-	else if (strcmp(name, "gem") == 0)
-		pkg(a, name, sub, gem_i, gem_p, gem_ro);
-	else if (strcmp(name, "go") == 0)
-		pkg(a, name, sub, go_i, NULL, go_ro);
-	else if (strcmp(name, "bundle") == 0 || strcmp(name, "bundler") == 0)
-		pkg(a, name, sub, bundle_i, NULL, (const char *const[]){
-		    "list", "show", "--version", NULL });
-	else if (strcmp(name, "composer") == 0)
-		pkg(a, name, sub, composer_i, NULL, (const char *const[]){
-		    "show", "--version", NULL });
-	else if (strcmp(name, "apt") == 0 || strcmp(name, "apt-get") == 0 ||
-	    strcmp(name, "aptitude") == 0 || strcmp(name, "apt-cache") == 0)
-		pkg(a, name, sub, apt_i, NULL, apt_ro);
-	else if (strcmp(name, "dnf") == 0 || strcmp(name, "yum") == 0 ||
-	    strcmp(name, "microdnf") == 0)
-		pkg(a, name, sub, dnf_i, NULL, dnf_ro);
-	else if (strcmp(name, "apk") == 0)
-		pkg(a, name, sub, apk_i, NULL, apk_ro);
-	else if (strcmp(name, "zypper") == 0)
-		pkg(a, name, sub, zypper_i, NULL, NULL);
-	else if (strcmp(name, "brew") == 0 || strcmp(name, "port") == 0)
-		pkg(a, name, sub, brew_i, NULL, brew_ro);
-	else if (strcmp(name, "snap") == 0 || strcmp(name, "flatpak") == 0)
-		pkg(a, name, sub, snap_i, NULL, NULL);
-	else if (strcmp(name, "pacman") == 0 || strcmp(name, "yay") == 0 ||
+	} else if (strcmp(name, "pacman") == 0 || strcmp(name, "yay") == 0 ||
 	    strcmp(name, "paru") == 0) {
 		if (has_opt(w, n, 'Q', NULL) || ((has_opt(w, n, 's', NULL) ||
 		    has_opt(w, n, 'i', NULL)) && has_opt(w, n, 'S', NULL)))
@@ -950,15 +954,7 @@ an_pkg(struct an *a, const struct sh_word *w, size_t n, const char *name)
 			set_mut(a, "nix-env installs packages");
 		} else
 			set_mut(a, "nix-env");
-	} else if (strcmp(name, "twine") == 0 || strcmp(name, "flit") == 0 ||
-	    strcmp(name, "hatch") == 0 || strcmp(name, "vsce") == 0 ||
-	    strcmp(name, "ovsx") == 0)
-		pkg(a, name, sub, NULL, strcmp(name, "twine") == 0 ? twine_p :
-		    pub_p, NULL);
-	else if (strcmp(name, "rustup") == 0)
-		pkg(a, name, sub, rustup_i, NULL, (const char *const[]){ "show",
-		    "--version", "which", NULL });
-	else if (strcmp(name, "dotnet") == 0) {
+	} else if (strcmp(name, "dotnet") == 0) {
 		const char *s2 = sub != NULL ? first_operand(w + idx, n - idx,
 		    NULL) : NULL;
 		if (sub != NULL && s2 != NULL && ((strcmp(sub, "add") == 0 &&
