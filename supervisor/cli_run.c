@@ -186,24 +186,32 @@ on_event(const struct json *ev, void *arg)
 	}
 }
 
-/* `git config --get remote.origin.url` of the workspace, or NULL. */
-static char *
-git_origin(const char *ws)
-{
-	int	 p[2], status;
-	pid_t	 pid;
-	char	 buf[1024];
-	ssize_t	 n;
-	size_t	 len = 0;
+/*
+ * `git config --get remote.origin.url` of the workspace, asked while
+ * airlockd starts (git's own start-up is the slowest step of a cold
+ * run): origin_ask() starts it, origin_read() waits for the answer, the
+ * URL or NULL.
+ */
+struct origin_query {
+	pid_t	pid;
+	int	fd;
+};
 
-	if (pipe(p) == -1)
-		return NULL;
-	if ((pid = fork()) == -1) {
+static void
+origin_ask(const char *ws, struct origin_query *q)
+{
+	int	 p[2];
+
+	q->pid = -1;
+	q->fd = -1;
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return;
+	if ((q->pid = fork()) == -1) {
 		close(p[0]);
 		close(p[1]);
-		return NULL;
+		return;
 	}
-	if (pid == 0) {
+	if (q->pid == 0) {
 		int devnull = open("/dev/null", O_RDWR);
 
 		dup2(p[1], 1);
@@ -214,11 +222,24 @@ git_origin(const char *ws)
 		_exit(127);
 	}
 	close(p[1]);
+	q->fd = p[0];
+}
+
+static char *
+origin_read(struct origin_query *q)
+{
+	char	 buf[1024];
+	ssize_t	 n;
+	size_t	 len = 0;
+	int	 status;
+
+	if (q->pid == -1)
+		return NULL;
 	while (len < sizeof(buf) - 1 &&
-	    (n = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+	    (n = read(q->fd, buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += (size_t)n;
-	close(p[0]);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+	close(q->fd);
+	while (waitpid(q->pid, &status, 0) == -1 && errno == EINTR)
 		;
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		len--;
@@ -259,6 +280,7 @@ cli_run_main(int argc, char **argv)
 	int		 network = 1, i, code;
 	struct run_state st;
 	struct rpc	 rpc;
+	struct origin_query oq = { -1, -1 };
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid;
@@ -331,9 +353,29 @@ cli_run_main(int argc, char **argv)
 		return EXIT_SANDBOX;
 	}
 	/* The worktree's own repository for the push gateway (R-G4): the
-	 * workspace's origin as it is now, before anything runs in it. */
+	 * workspace's origin as it is now, before anything runs in it;
+	 * asked now, read once airlockd is starting. */
 	if (origin == NULL)
-		origin = origin_buf = git_origin(ws);
+		origin_ask(ws, &oq);
+
+	/* A private supervisor for this one run when none is listening. */
+	extra = strv_add(extra, "--quiet");
+	if (sandbox != NULL) {
+		extra = strv_add(extra, "--sandbox");
+		extra = strv_add(extra, sandbox);
+	}
+	if (settings != NULL) {
+		extra = strv_add(extra, "--settings");
+		extra = strv_add(extra, settings);
+	}
+	if (rpc_open(&rpc, sock, sock == NULL, extra, err, sizeof(err)) ==
+	    -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		free(origin_read(&oq));
+		return EXIT_SANDBOX;
+	}
+	if (origin == NULL)
+		origin = origin_buf = origin_read(&oq);
 	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
 
@@ -391,22 +433,6 @@ cli_run_main(int argc, char **argv)
 	jgen_arr_close(j);
 	jgen_obj_close(j);
 	params = xstrndup(jgen_buf(j, NULL), SIZE_MAX);
-
-	/* A private supervisor for this one run when none is listening. */
-	extra = strv_add(extra, "--quiet");
-	if (sandbox != NULL) {
-		extra = strv_add(extra, "--sandbox");
-		extra = strv_add(extra, sandbox);
-	}
-	if (settings != NULL) {
-		extra = strv_add(extra, "--settings");
-		extra = strv_add(extra, settings);
-	}
-	if (rpc_open(&rpc, sock, sock == NULL, extra, err, sizeof(err)) ==
-	    -1) {
-		fprintf(stderr, "airlock: %s\n", err);
-		return EXIT_SANDBOX;
-	}
 	res = rpc_call(&rpc, "sandbox.launch", params, on_event, &st, &code,
 	    err, sizeof(err));
 	free(params);
