@@ -15,6 +15,14 @@
 # tunnels per second (CONNECT + 1-byte echo); resident memory per idle
 # tunnel at 1,000 and 4,000 tunnels.
 #
+# Two more rows are a test floor, not products: `px_bench nullproxy`, the
+# least work a CONNECT proxy can do (no policy, no resolution, no
+# logging; splice or read/write relay), measured for bulk and tunnels
+# only, so the report says what any proxy reaches on this host and how
+# far proxyd is from it.  Every proxy must first pass `px_bench check`
+# (bytes really relayed, both ways, and a half-close); one that fails is
+# left out of the table and the run exits 1.
+#
 # Needs root for the loopback sysctls it sets for the run (wide ephemeral
 # port range, tcp_tw_reuse, the comparison proxies' ports reserved) and
 # restores at exit.  Run it on an otherwise idle machine: the figures are
@@ -27,8 +35,8 @@ PROXYD=$BUILD/airlock-proxyd
 DRIVE=$BUILD/tests/helpers/px_drive
 PXB=$BUILD/tests/helpers/px_bench
 GIB=1073741824
-BULK_ROUNDS=3	# 1 GiB runs per proxy, interleaved across the proxies
-ROUNDS=5	# wrk and tunnel runs per proxy, likewise
+BULK_ROUNDS=${BULK_ROUNDS:-3}	# 1 GiB runs per proxy, interleaved across the proxies
+ROUNDS=${ROUNDS:-5}	# wrk and tunnel runs per proxy, likewise
 WRK_SECS=2
 TUN_SECS=2
 SQUID_PORT=33128
@@ -57,7 +65,7 @@ cleanup() {
 		[ -f "$f" ] && pids="$pids $(cat "$f")"
 	done
 	kill $pids 2>/dev/null
-	exec 7>&- 8>&- 2>/dev/null
+	exec 5>&- 6>&- 7>&- 8>&- 2>/dev/null
 	# a run right after this one needs the comparison proxies' ports
 	i=0
 	while [ $i -lt 50 ]; do
@@ -120,6 +128,13 @@ HTTP=$(sed 's/.*http=\([0-9]*\).*/\1/' "$T/srv.out")
 ECHO=$(sed 's/.*echo=\([0-9]*\).*/\1/' "$T/srv.out")
 
 # ---- proxies ----
+# the test floor: two null proxies (see px_bench.c), no product
+for m in splice rw; do
+	mkfifo "$T/null_$m.in"
+	"$PXB" nullproxy $m <"$T/null_$m.in" >"$T/null_$m.out" &
+	echo $! >"$T/null_$m.pid"
+done
+exec 5>"$T/null_splice.in" 6>"$T/null_rw.in"
 "$DRIVE" "$PROXYD" 127.0.0.1 <"$T/drv.in" >"$T/drv.out" 2>"$T/drv.err" &
 echo $! >"$T/drv.pid"
 exec 8>"$T/drv.in"
@@ -127,7 +142,10 @@ sleep 0.5
 PX_PORT=$(sed -n 's/^http_port=//p' "$T/drv.out")
 PX_PID=$(sed -n 's/^hello \([0-9]*\) .*/\1/p' "$T/drv.out")
 
-PROXIES="direct proxyd"
+sleep 0.2
+NULL_SPLICE_PORT=$(sed -n 's/^port=//p' "$T/null_splice.out")
+NULL_RW_PORT=$(sed -n 's/^port=//p' "$T/null_rw.out")
+PROXIES="direct proxyd null_splice null_rw"
 if command -v squid >/dev/null 2>&1; then
 	cat >"$T/squid.conf" <<EOF
 http_port 127.0.0.1:$SQUID_PORT
@@ -171,6 +189,8 @@ port_of() {
 	proxyd) echo "$PX_PORT" ;;
 	squid) echo "$SQUID_PORT" ;;
 	tinyproxy) echo "$TINY_PORT" ;;
+	null_splice) echo "$NULL_SPLICE_PORT" ;;
+	null_rw) echo "$NULL_RW_PORT" ;;
 	esac
 }
 pid_of() {
@@ -178,7 +198,31 @@ pid_of() {
 	proxyd) echo "$PX_PID" ;;
 	squid) echo "$SQUID_PID" ;;
 	tinyproxy) echo "$TINY_PID" ;;
+	null_splice) cat "$T/null_splice.pid" ;;
+	null_rw) cat "$T/null_rw.pid" ;;
 	*) echo "" ;;
+	esac
+}
+
+# A proxy that does not relay bytes intact is not measured (and the run
+# fails): the figures would be of something else.
+CHECKED=
+FAILED=
+for p in $PROXIES; do
+	if "$PXB" check "$(port_of $p)" "$ECHO" 2>"$T/check.$p"; then
+		CHECKED="$CHECKED $p"
+	else
+		FAILED="$FAILED $p"
+		echo "relay check failed for $p: $(cat "$T/check.$p")" >&2
+	fi
+done
+PROXIES=$CHECKED
+is_floor() { case $1 in null_*) return 0 ;; esac; return 1; }
+label() {
+	case $1 in
+	null_splice) echo "null proxy, splice (test floor)" ;;
+	null_rw) echo "null proxy, read/write (test floor)" ;;
+	*) echo "$1" ;;
 	esac
 }
 
@@ -214,6 +258,7 @@ for p in $PROXIES; do
 	: >"$T/cpu.$p"
 	: >"$T/rps.$p"
 	: >"$T/tps.$p"
+	: >"$T/tcpu.$p"
 done
 # rounds N ROUND_FN: N rounds of ROUND_FN PROXY over all the proxies
 rounds() {
@@ -234,19 +279,28 @@ bulk_round() {
 	[ -n "$pid" ] && echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$1"
 }
 wrk_round() {
+	is_floor $1 && return	# the floor proxies only tunnel
 	wrk_rps $1 >>"$T/rps.$1"
 }
 tunnels_round() {
-	"$PXB" tunnels "$(port_of $1)" "$ECHO" $TUN_SECS 4 |
-	    awk '{ printf "%d\n", $1 / $2 }' >>"$T/tps.$1"
+	pid=$(pid_of $1)
+	c0=0
+	[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
+	"$PXB" tunnels "$(port_of $1)" "$ECHO" $TUN_SECS 4 >"$T/tun.out"
+	awk '{ printf "%d\n", $1 / $2 }' "$T/tun.out" >>"$T/tps.$1"
+	# the proxy's CPU per tunnel, in microseconds
+	[ -n "$pid" ] && awk -v c=$(( $(cpu_ticks "$pid") - c0 )) \
+	    -v hz="$(getconf CLK_TCK)" \
+	    '$1 > 0 { printf "%.0f\n", c / hz * 1e6 / $1 }' "$T/tun.out" \
+	    >>"$T/tcpu.$1"
 	sleep 1		# let TIME_WAIT and the accept queues settle
 }
 rounds $BULK_ROUNDS bulk_round
 rounds $ROUNDS wrk_round
 rounds $ROUNDS tunnels_round
 
-printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
-printf '|---|---|---|---|---|---|---|\n'
+printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | proxy CPU µs/tunnel | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for p in $PROXIES; do
 	pid=$(pid_of $p)
 	port=$(port_of $p)
@@ -258,11 +312,14 @@ for p in $PROXIES; do
 		cpu=$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
 	fi
 	rps=$(median <"$T/rps.$p")
+	[ -n "$rps" ] || rps=-
 	tps=$(median <"$T/tps.$p")
+	tcpu=$(median <"$T/tcpu.$p")
+	[ -n "$tcpu" ] || tcpu=-
 	# idle tunnels
 	idle1=-
 	idle4=-
-	if [ -n "$pid" ]; then
+	if [ -n "$pid" ] && ! is_floor $p; then
 		for n in 1000 4000; do
 			mkfifo "$T/idle.in"
 			r0=$(rss_kb "$pid")
@@ -282,9 +339,9 @@ for p in $PROXIES; do
 			sleep 1
 		done
 	fi
-	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$p" "$gbs" "$cpu" \
-	    "$rps" "$tps" "$idle1" "$idle4"
-	echo "$gbs $cpu $rps $tps $idle4" >"$T/res.$p"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(label $p)" \
+	    "$gbs" "$cpu" "$rps" "$tps" "$tcpu" "$idle1" "$idle4"
+	echo "$gbs $cpu $rps $tps $idle4 $tcpu" >"$T/res.$p"
 done
 
 # proxyd against issue 6's targets, as ratios within this one run
@@ -294,8 +351,8 @@ ratio() {	# ratio A B: A / B to two places, "-" if either is missing
 		else print "-" }'
 }
 if [ -f "$T/res.direct" ] && [ -f "$T/res.proxyd" ]; then
-	read -r d_gbs d_cpu d_rps d_tps d_idle <"$T/res.direct"
-	read -r p_gbs p_cpu p_rps p_tps p_idle <"$T/res.proxyd"
+	read -r d_gbs d_cpu d_rps d_tps d_idle d_tcpu <"$T/res.direct"
+	read -r p_gbs p_cpu p_rps p_tps p_idle p_tcpu <"$T/res.proxyd"
 	s_rps=-
 	[ -f "$T/res.squid" ] && read -r s_gbs s_cpu s_rps s_tps s_idle \
 	    <"$T/res.squid"
@@ -307,6 +364,19 @@ if [ -f "$T/res.direct" ] && [ -f "$T/res.proxyd" ]; then
 	printf ' keep-alive %sx squid (>= 2); %s KB per idle tunnel (<= 6).\n' \
 	    "$(ratio "$p_rps" "$s_rps")" "$p_idle"
 fi
+# the floor: what a proxy doing nothing but relaying reaches here
+for f in null_splice null_rw; do
+	[ -f "$T/res.$f" ] && [ -f "$T/res.direct" ] &&
+	    [ -f "$T/res.proxyd" ] || continue
+	read -r f_gbs f_cpu f_rps f_tps f_idle f_tcpu <"$T/res.$f"
+	printf '\n%s: throughput %sx direct, tunnels/s %sx' \
+	    "$(label $f)" "$(ratio "$f_gbs" "$d_gbs")" \
+	    "$(ratio "$f_tps" "$d_tps")"
+	printf ' direct; proxyd / floor: throughput %s, CPU per GiB %s,' \
+	    "$(ratio "$p_gbs" "$f_gbs")" "$(ratio "$p_cpu" "$f_cpu")"
+	printf ' tunnels/s %s, CPU per tunnel %s.\n' \
+	    "$(ratio "$p_tps" "$f_tps")" "$(ratio "$p_tcpu" "$f_tcpu")"
+done
 
 cat <<EOF
 
@@ -316,5 +386,12 @@ Commands (px_bench is tests/helpers/px_bench.c, the proxy port is P):
 - bulk: \`px_bench bulk P SINK_PORT $GIB\`; CPU = utime+stime of the proxy's process tree
 - keep-alive: \`PX_TARGET=http://127.0.0.1:ORIGIN/ wrk -t1 -c32 -d${WRK_SECS}s -s abs.lua http://127.0.0.1:P/\` (direct: the same with PX_TARGET=/ on the origin)
 - tunnels: \`px_bench tunnels P ECHO_PORT $TUN_SECS 4\` (CONNECT, 1-byte echo, close; 4 threads)
+- tunnels CPU: utime+stime of the proxy's process tree over the round / tunnels made
 - idle: \`px_bench idle P ECHO_PORT N\`; (RSS with N tunnels - RSS before) / N
+- test floor: \`px_bench nullproxy splice|rw\` (no policy, no resolution, no logging; bulk and tunnels only)
+- every proxy first passed \`px_bench check P ECHO_PORT\` (1 byte and 1 MiB echoed intact, a half-close)
 EOF
+if [ -n "$FAILED" ]; then
+	echo "relay check FAILED, not measured:$FAILED"
+	exit 1
+fi
