@@ -112,7 +112,8 @@ wait_port() {
 	# curl exits 7 while nothing listens on the port
 	while curl -s -m 2 -o /dev/null "http://127.0.0.1:$1/"; [ $? -eq 7 ]; do
 		i=$((i + 1))
-		[ $i -gt 50 ] && return 1
+		# squid can take seconds to come up on a loaded host
+		[ $i -gt 150 ] && return 1
 		sleep 0.1
 	done
 }
@@ -167,6 +168,9 @@ EOF
 	if wait_port $SQUID_PORT; then
 		PROXIES="$PROXIES squid"
 		echo $SQUID_PID >"$T/squidrun.pid"
+	else
+		echo "squid did not start: $(tail -3 "$T/squid.out" \
+		    "$T/squid-cache.log" 2>/dev/null)" >&2
 	fi
 fi
 if command -v tinyproxy >/dev/null 2>&1; then
@@ -180,7 +184,11 @@ EOF
 	tinyproxy -d -c "$T/tinyproxy.conf" >"$T/tinyproxy.out" 2>&1 &
 	TINY_PID=$!
 	echo $TINY_PID >"$T/tiny.pid"
-	wait_port $TINY_PORT && PROXIES="$PROXIES tinyproxy"
+	if wait_port $TINY_PORT; then
+		PROXIES="$PROXIES tinyproxy"
+	else
+		echo "tinyproxy did not start" >&2
+	fi
 fi
 
 port_of() {
