@@ -7,6 +7,11 @@
 # (figures and the commands behind them) on stdout.
 #
 #   sh tests/bench/proxy.sh BUILD_DIR
+#   PROXYD_BEFORE=/path/to/old/airlock-proxyd sh tests/bench/proxy.sh BUILD_DIR
+#
+# PROXYD_BEFORE adds a second proxyd (say, main's) to the same rounds, so
+# a change is judged side by side: on a shared host two runs minutes
+# apart differ by more than most changes do.
 #
 # Measures (medians of rounds that interleave the proxies): CONNECT bulk
 # throughput (1 GiB through one tunnel) with the proxy's CPU seconds per
@@ -65,7 +70,7 @@ cleanup() {
 		[ -f "$f" ] && pids="$pids $(cat "$f")"
 	done
 	kill $pids 2>/dev/null
-	exec 5>&- 6>&- 7>&- 8>&- 2>/dev/null
+	exec 4>&- 5>&- 6>&- 7>&- 8>&- 2>/dev/null
 	# a run right after this one needs the comparison proxies' ports
 	i=0
 	while [ $i -lt 50 ]; do
@@ -142,11 +147,25 @@ exec 8>"$T/drv.in"
 sleep 0.5
 PX_PORT=$(sed -n 's/^http_port=//p' "$T/drv.out")
 PX_PID=$(sed -n 's/^hello \([0-9]*\) .*/\1/p' "$T/drv.out")
+PXB_PORT=
+PXB_PID=
+if [ -n "${PROXYD_BEFORE:-}" ]; then
+	mkfifo "$T/drvb.in"
+	"$DRIVE" "$PROXYD_BEFORE" 127.0.0.1 <"$T/drvb.in" >"$T/drvb.out" \
+	    2>"$T/drvb.err" &
+	echo $! >"$T/drvb.pid"
+	exec 4>"$T/drvb.in"
+	sleep 0.5
+	PXB_PORT=$(sed -n 's/^http_port=//p' "$T/drvb.out")
+	PXB_PID=$(sed -n 's/^hello \([0-9]*\) .*/\1/p' "$T/drvb.out")
+fi
 
 sleep 0.2
 NULL_SPLICE_PORT=$(sed -n 's/^port=//p' "$T/null_splice.out")
 NULL_RW_PORT=$(sed -n 's/^port=//p' "$T/null_rw.out")
-PROXIES="direct proxyd null_splice null_rw"
+PROXIES="direct proxyd"
+[ -n "$PXB_PORT" ] && PROXIES="$PROXIES proxyd_before"
+PROXIES="$PROXIES null_splice null_rw"
 if command -v squid >/dev/null 2>&1; then
 	cat >"$T/squid.conf" <<EOF
 http_port 127.0.0.1:$SQUID_PORT
@@ -195,6 +214,7 @@ port_of() {
 	case $1 in
 	direct) echo - ;;
 	proxyd) echo "$PX_PORT" ;;
+	proxyd_before) echo "$PXB_PORT" ;;
 	squid) echo "$SQUID_PORT" ;;
 	tinyproxy) echo "$TINY_PORT" ;;
 	null_splice) echo "$NULL_SPLICE_PORT" ;;
@@ -204,6 +224,7 @@ port_of() {
 pid_of() {
 	case $1 in
 	proxyd) echo "$PX_PID" ;;
+	proxyd_before) echo "$PXB_PID" ;;
 	squid) echo "$SQUID_PID" ;;
 	tinyproxy) echo "$TINY_PID" ;;
 	null_splice) cat "$T/null_splice.pid" ;;
@@ -230,6 +251,7 @@ label() {
 	case $1 in
 	null_splice) echo "null proxy, splice (test floor)" ;;
 	null_rw) echo "null proxy, read/write (test floor)" ;;
+	proxyd_before) echo "proxyd before ($PROXYD_BEFORE)" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -385,6 +407,14 @@ for f in null_splice null_rw; do
 	printf ' tunnels/s %s, CPU per tunnel %s.\n' \
 	    "$(ratio "$p_tps" "$f_tps")" "$(ratio "$p_tcpu" "$f_tcpu")"
 done
+if [ -f "$T/res.proxyd_before" ] && [ -f "$T/res.proxyd" ]; then
+	read -r b_gbs b_cpu b_rps b_tps b_idle b_tcpu <"$T/res.proxyd_before"
+	printf '\nproxyd / proxyd before: throughput %s, CPU per GiB %s,' \
+	    "$(ratio "$p_gbs" "$b_gbs")" "$(ratio "$p_cpu" "$b_cpu")"
+	printf ' keep-alive %s, tunnels/s %s, CPU per tunnel %s.\n' \
+	    "$(ratio "$p_rps" "$b_rps")" "$(ratio "$p_tps" "$b_tps")" \
+	    "$(ratio "$p_tcpu" "$b_tcpu")"
+fi
 
 cat <<EOF
 
