@@ -40,8 +40,10 @@ PROXYD=$BUILD/airlock-proxyd
 DRIVE=$BUILD/tests/helpers/px_drive
 PXB=$BUILD/tests/helpers/px_bench
 GIB=1073741824
-BULK_ROUNDS=${BULK_ROUNDS:-3}	# 1 GiB runs per proxy, interleaved across the proxies
-ROUNDS=${ROUNDS:-5}	# wrk and tunnel runs per proxy, likewise
+# 1 GiB runs per proxy, interleaved across the proxies; wrk and tunnel
+# runs likewise (both can be set in the environment)
+BULK_ROUNDS=${BULK_ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 WRK_SECS=2
 TUN_SECS=2
 SQUID_PORT=33128

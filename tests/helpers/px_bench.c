@@ -665,7 +665,7 @@ np_dial(struct np_tun *t, char *end)
 	int	 one = 1;
 
 	*end = '\0';
-	/* untrusted, but only ever from the bench's own client */
+	/* untrusted: a request head (only the bench's clients send one) */
 	if (strncmp(t->head, "CONNECT ", 8) != 0 ||
 	    (sp = strchr(host, ' ')) == NULL)
 		goto fail;
