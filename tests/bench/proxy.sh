@@ -92,7 +92,11 @@ cleanup() {
 	sleep 0.3
 	rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+# a signal must not skip the restore; a reader that went away must not
+# kill the script before it (writes then just fail)
+trap 'exit 1' HUP INT TERM
+trap '' PIPE
 
 # RSS (KB) and CPU ticks of a process and its children
 tree_pids() { echo "$1"; pgrep -P "$1" 2>/dev/null; }
