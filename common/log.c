@@ -4,6 +4,8 @@
  * Lines are written with one write(2) each so that the interleaved stderr
  * of several processes stays line-atomic.
  */
+#include <sys/types.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 
 static const char *log_proc = "airlock";
 static int log_verbose;
+static pid_t log_pid;		/* 0: ask getpid(2) each time */
 
 void
 log_init(const char *tag, int debug)
@@ -39,6 +42,12 @@ log_setverbose(int v)
 	log_verbose = v;
 }
 
+void
+log_pin_pid(void)
+{
+	log_pid = getpid();
+}
+
 static void
 vlog(const char *level, int with_errno, int saved, const char *fmt,
     va_list ap)
@@ -47,7 +56,7 @@ vlog(const char *level, int with_errno, int saved, const char *fmt,
 	int	n, m;
 
 	n = snprintf(line, sizeof(line), "%s[%d]: %s", log_proc,
-	    (int)getpid(), level);
+	    (int)(log_pid != 0 ? log_pid : getpid()), level);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		n = 0;
 	m = vsnprintf(line + n, sizeof(line) - n, fmt, ap);

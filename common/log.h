@@ -14,6 +14,11 @@
 void	log_init(const char *tag, int debug);
 const char *log_tag(void);
 void	log_setverbose(int);
+/*
+ * For a process that will never fork again: the pid in each line is
+ * taken now, not by a getpid(2) per line (proxyd logs every tunnel).
+ */
+void	log_pin_pid(void);
 void	log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	log_info(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -324,27 +324,49 @@ dom_pattern_match_addr(const struct dom_pattern *p, int af, const void *addr,
 	return dom_prefix_match(addr, p->addr, p->plen);
 }
 
+void
+dom_host_prepare(const char *host, struct dom_host *h)
+{
+	/* untrusted: host from the sandbox's request */
+	h->name_ok = 0;
+	h->len = 0;
+	if ((h->is_ip = dom_host_is_ip(host, &h->af, h->addr)))
+		return;
+	if (normalise(host, strlen(host), h->name) == -1)
+		return;
+	h->name_ok = 1;
+	h->len = strlen(h->name);
+}
+
 int
 dom_pattern_match(const struct dom_pattern *p, const char *host,
     uint16_t port)
 {
-	char	 h[DOM_NAME_MAX];
-	uint8_t	 a[16];
-	int	 af;
-	size_t	 hl, nl, sl;
+	struct dom_host h;
 
-	/* untrusted: host from the sandbox's request */
 	if (p->port != 0 && p->port != port)
 		return 0;
 	if (p->kind == DOM_ANY)
 		return 1;
-	if (dom_host_is_ip(host, &af, a))
-		return dom_pattern_match_addr(p, af, a, port);
-	if (p->kind == DOM_IP)
+	dom_host_prepare(host, &h);
+	return dom_pattern_match_host(p, &h, port);
+}
+
+int
+dom_pattern_match_host(const struct dom_pattern *p, const struct dom_host *dh,
+    uint16_t port)
+{
+	const char *h = dh->name;
+	size_t	 hl = dh->len, nl, sl;
+
+	if (p->port != 0 && p->port != port)
 		return 0;
-	if (normalise(host, strlen(host), h) == -1)
+	if (p->kind == DOM_ANY)
+		return 1;
+	if (dh->is_ip)
+		return dom_pattern_match_addr(p, dh->af, dh->addr, port);
+	if (p->kind == DOM_IP || !dh->name_ok)
 		return 0;
-	hl = strlen(h);
 	nl = strlen(p->name);
 	switch (p->kind) {
 	case DOM_EXACT:

@@ -56,6 +56,23 @@ int	 dom_pattern_valid(const char *s, const char **why);
  */
 int	 dom_pattern_match(const struct dom_pattern *p, const char *host,
 	    uint16_t port);
+/*
+ * The same for many patterns: the host parsed once (IP literal or
+ * normalised name) by dom_host_prepare(), then matched against each
+ * pattern without parsing it again.  A rule list is long (the baseline
+ * allowlist), and parsing per pattern cost more than the matching.
+ */
+struct dom_host {
+	int		 is_ip;
+	int		 af;		/* is_ip: AF_INET or AF_INET6 */
+	uint8_t		 addr[16];	/* is_ip */
+	int		 name_ok;	/* !is_ip: name is usable */
+	char		 name[DOM_NAME_MAX];	/* normalised */
+	size_t		 len;
+};
+void	 dom_host_prepare(const char *host, struct dom_host *h);
+int	 dom_pattern_match_host(const struct dom_pattern *p,
+	    const struct dom_host *h, uint16_t port);
 /* Whether a resolved address af/addr (4 or 16 bytes) and port match p. */
 int	 dom_pattern_match_addr(const struct dom_pattern *p, int af,
 	    const void *addr, uint16_t port);

@@ -207,13 +207,13 @@ egress_rules_free(struct egress_rules *r)
 }
 
 static const struct egress_rule *
-find_host(const struct egress_rule *v, size_t n, const char *host,
+find_host(const struct egress_rule *v, size_t n, const struct dom_host *host,
     uint16_t port)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++)
-		if (dom_pattern_match(&v[i].pat, host, port))
+		if (dom_pattern_match_host(&v[i].pat, host, port))
 			return &v[i];
 	return NULL;
 }
@@ -238,17 +238,19 @@ egress_rules_decide(const struct egress_rules *r, const char *host,
     uint16_t port, char *reason, size_t reasonlen)
 {
 	const struct egress_rule *e;
+	struct dom_host h;
 
-	/* untrusted: host from the sandbox */
-	if ((e = find_host(r->hard, r->nhard, host, port)) != NULL) {
+	/* untrusted: host from the sandbox, parsed once for every rule */
+	dom_host_prepare(host, &h);
+	if ((e = find_host(r->hard, r->nhard, &h, port)) != NULL) {
 		snprintf(reason, reasonlen, "hard-denied: '%s'", e->text);
 		return POL_DENY;
 	}
-	if ((e = find_host(r->deny, r->ndeny, host, port)) != NULL) {
+	if ((e = find_host(r->deny, r->ndeny, &h, port)) != NULL) {
 		snprintf(reason, reasonlen, "denied by '%s'", e->text);
 		return POL_DENY;
 	}
-	if ((e = find_host(r->allow, r->nallow, host, port)) != NULL) {
+	if ((e = find_host(r->allow, r->nallow, &h, port)) != NULL) {
 		snprintf(reason, reasonlen, "allowed by '%s'", e->text);
 		return POL_ALLOW;
 	}

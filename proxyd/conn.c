@@ -250,7 +250,7 @@ px_conn_close_all(struct px_session *s)
 }
 
 void
-px_conn_to_tunnel(struct px_conn *c, int upstream)
+px_conn_to_tunnel(struct px_conn *c, int upstream, short up_seen)
 {
 	struct evbuffer *in = bufferevent_get_input(c->cbev);
 	size_t	 n = evbuffer_get_length(in);
@@ -281,6 +281,6 @@ px_conn_to_tunnel(struct px_conn *c, int upstream)
 	px_reader_free(&c->rd);
 	bufferevent_free(c->cbev);
 	free(c);
-	px_tunnel_start(s, fd, upstream, early, n, label);
+	px_tunnel_start(s, fd, upstream, up_seen, early, n, label);
 	free(early);
 }

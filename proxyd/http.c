@@ -500,7 +500,8 @@ http_upstream_event(struct bufferevent *bev, short what, void *arg)
 }
 
 static void
-http_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
+http_dialed(int fd, enum px_dial_status st, short seen, const char *reason,
+    void *arg)
 {
 	struct px_conn *c = arg;
 	struct px_http *h = c->http;
@@ -525,7 +526,7 @@ http_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
 			px_conn_free(c);
 			return;
 		}
-		px_conn_to_tunnel(c, fd);
+		px_conn_to_tunnel(c, fd, seen);
 		return;
 	}
 	h->ubev = bufferevent_socket_new(px_base, fd, 0);

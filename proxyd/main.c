@@ -181,6 +181,7 @@ proxyd_main(void)
 
 	/* ---- initialise ---- */
 	log_init("proxyd", 0);
+	log_pin_pid();		/* proxyd never forks */
 	signal(SIGPIPE, SIG_IGN);
 	px_raise_nofile();
 	if (fcntl(MSG_CHILD_FD, F_GETFD) == -1)

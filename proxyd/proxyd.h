@@ -131,7 +131,7 @@ void	 px_conn_close_all(struct px_session *);
  * Turn a connection whose dial succeeded into a spliced tunnel: whatever
  * the client already sent past its request goes first.  Frees c.
  */
-void	 px_conn_to_tunnel(struct px_conn *, int upstream);
+void	 px_conn_to_tunnel(struct px_conn *, int upstream, short up_seen);
 
 /* Connection kinds accepted from a session's listeners. */
 void	 px_http_accept(struct px_session *, int fd);
@@ -151,8 +151,14 @@ enum px_dial_status {
 	PX_DIAL_TIMEOUT,
 };
 
-typedef void (*px_dial_cb)(int fd, enum px_dial_status, const char *reason,
-    void *arg);
+/*
+ * seen (PX_DIAL_OK): the events the socket's registration reported from
+ * connect(2) on; EV_READ or EV_CLOSED means bytes or a FIN may already
+ * wait.  Exact for a tunnel: its registration passes to the relay with
+ * no turn of the loop in between (px_tunnel_start()'s up_seen).
+ */
+typedef void (*px_dial_cb)(int fd, enum px_dial_status, short seen,
+    const char *reason, void *arg);
 struct px_dial;
 
 /* tunnel: the fd will go to px_tunnel_start() (the callback's duty). */
@@ -162,9 +168,11 @@ void	 px_dial_cancel(struct px_dial *);
 
 /*
  * relay.c: splice bytes between two connected sockets until both
- * directions are closed.  Consumes both fds.  pending/npending: bytes the
- * client already sent past its request that must reach the upstream
- * first.  label: "host:port" for the close log line.
+ * directions are closed.  Consumes both fds.  up_seen: what the
+ * upstream's registration reported so far (the dial's seen; pass
+ * EV_READ | EV_CLOSED when unknown).  pending/npending: bytes the client
+ * already sent past its request that must reach the upstream first.
+ * label: "host:port" for the close log line.
  */
 /*
  * The one registration of a tunnel's socket, from the dial's connect to
@@ -172,7 +180,8 @@ void	 px_dial_cancel(struct px_dial *);
  */
 #define PX_TUNNEL_EV	(EV_READ | EV_WRITE | EV_CLOSED | EV_ET | EV_PERSIST)
 void	 px_tunnel_start(struct px_session *, int client, int upstream,
-	    const void *pending, size_t npending, const char *label);
+	    short up_seen, const void *pending, size_t npending,
+	    const char *label);
 void	 px_tunnel_close_all(struct px_session *);
 void	 px_relay_shutdown(void);
 

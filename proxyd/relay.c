@@ -57,7 +57,6 @@ struct px_dir {
 	int		 can_read;	/* from: not drained since its edge */
 	int		 can_write;	/* to: no EAGAIN since its edge */
 	int		 rdhup;		/* from: its FIN is queued */
-	int		 unsure;	/* from: edges were missed, see start */
 	int		 paused;	/* from: not watched for reading */
 	int		 eof;
 	int		 done;
@@ -255,15 +254,13 @@ pump(struct px_tunnel *t, struct px_dir *d)
 				/* idle: hold no pipe */
 				pipe_put(d->pipe);
 				d->can_read = 0;
-				d->unsure = 0;
 				return 0;
 			}
 			return -1;
 		}
 		if (n == 0)
 			d->eof = 1;
-		else if ((size_t)n < px_pipe_slots && !d->rdhup &&
-		    !d->unsure)
+		else if ((size_t)n < px_pipe_slots && !d->rdhup)
 			d->can_read = 0;	/* emptied (see the top) */
 		d->inpipe = (size_t)n;
 	}
@@ -310,7 +307,7 @@ tunnel_cb(int fd, short ev, void *arg)
 
 void
 px_tunnel_start(struct px_session *s, int client, int upstream,
-    const void *pending, size_t npending, const char *label)
+    short up_seen, const void *pending, size_t npending, const char *label)
 {
 	struct px_tunnel *t = xcalloc(1, sizeof(*t));
 	ssize_t	 n;
@@ -339,15 +336,17 @@ px_tunnel_start(struct px_session *s, int client, int upstream,
 	}
 	/*
 	 * The upstream's edges so far went to the dial's event, which hands
-	 * its registration over to ours (resolve.c): take the upstream as
-	 * writable and possibly readable, even at its FIN (a server may
-	 * speak first, or speak and close), so the first pump reads it to
-	 * EAGAIN or EOF.  The client socket is registered afresh, which
-	 * reports its state at once: that edge runs the first pump.
+	 * its registration over to ours (resolve.c) within one turn of the
+	 * loop, so what it saw is exact: readable (a server that speaks
+	 * first) only if an edge said so, and then read to EAGAIN or EOF if
+	 * a FIN was reported too; an upstream that was quiet costs no read,
+	 * its first bytes raise a new edge.  The client socket is registered
+	 * afresh, which reports its state at once: that edge runs the first
+	 * pump.
 	 */
 	t->out.can_write = 1;
-	t->in.can_read = 1;
-	t->in.unsure = 1;
+	t->in.can_read = (up_seen & (EV_READ | EV_CLOSED)) != 0;
+	t->in.rdhup = (up_seen & EV_CLOSED) != 0;
 	t->cev = event_new(px_base, client, PX_TUNNEL_EV, tunnel_cb, t);
 	t->uev = event_new(px_base, upstream, PX_TUNNEL_EV, tunnel_cb, t);
 	if (t->cev == NULL || t->uev == NULL ||

@@ -44,6 +44,7 @@ struct px_dial {
 	void			*arg;
 	int			 tunnel;	/* fd will be spliced */
 	int			 connected;
+	short			 seen;		/* events since connect(2) */
 	struct evdns_getaddrinfo_request *req;
 	int			 cancelled;
 	struct event		*done_ev;	/* delivers the callback */
@@ -78,6 +79,7 @@ dial_done_cb(int fd, short ev, void *arg)
 	px_dial_cb cb = d->cb;
 	void	*cbarg = d->arg;
 	int	 rfd = d->fd;
+	short	 seen = d->seen & (EV_READ | EV_CLOSED);
 	enum px_dial_status st = d->status;
 	char	 reason[EGRESS_REASON_MAX];
 
@@ -87,12 +89,12 @@ dial_done_cb(int fd, short ev, void *arg)
 	d->fd = -1;		/* ownership goes to the callback */
 	if (st == PX_DIAL_OK && d->tunnel) {
 		/* the relay takes over the registration (see the top) */
-		cb(rfd, st, reason, cbarg);
+		cb(rfd, st, seen, reason, cbarg);
 		dial_free(d);
 		return;
 	}
 	dial_free(d);
-	cb(rfd, st, reason, cbarg);
+	cb(rfd, st, seen, reason, cbarg);
 }
 
 /* Finish with a status; the callback runs from the loop, not from here. */
@@ -116,6 +118,7 @@ dial_connected(int fd, short ev, void *arg)
 	socklen_t len = sizeof(err);
 
 	(void)fd;
+	d->seen |= ev;		/* for the relay, see px_dial_cb */
 	if (d->connected)
 		return;		/* a later edge before the hand-over */
 	if (ev & EV_TIMEOUT)

@@ -50,7 +50,8 @@ socks_reply(struct px_conn *c, uint8_t rep, int close_after)
 }
 
 static void
-socks_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
+socks_dialed(int fd, enum px_dial_status st, short seen, const char *reason,
+    void *arg)
 {
 	struct px_conn *c = arg;
 	struct sockaddr_storage ss;
@@ -102,7 +103,7 @@ socks_dialed(int fd, enum px_dial_status st, const char *reason, void *arg)
 		px_conn_free(c);
 		return;
 	}
-	px_conn_to_tunnel(c, fd);
+	px_conn_to_tunnel(c, fd, seen);
 }
 
 static void

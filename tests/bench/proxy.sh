@@ -7,6 +7,11 @@
 # (figures and the commands behind them) on stdout.
 #
 #   sh tests/bench/proxy.sh BUILD_DIR
+#   PROXYD_BEFORE=/path/to/old/airlock-proxyd sh tests/bench/proxy.sh BUILD_DIR
+#
+# PROXYD_BEFORE adds a second proxyd (say, main's) to the same rounds, so
+# a change is judged side by side: on a shared host two runs minutes
+# apart differ by more than most changes do.
 #
 # Measures (medians of rounds that interleave the proxies): CONNECT bulk
 # throughput (1 GiB through one tunnel) with the proxy's CPU seconds per
@@ -14,6 +19,14 @@
 # (wrk with a Lua script that sets an absolute-form path); new short
 # tunnels per second (CONNECT + 1-byte echo); resident memory per idle
 # tunnel at 1,000 and 4,000 tunnels.
+#
+# Two more rows are a test floor, not products: `px_bench nullproxy`, the
+# least work a CONNECT proxy can do (no policy, no resolution, no
+# logging; splice or read/write relay), measured for bulk and tunnels
+# only, so the report says what any proxy reaches on this host and how
+# far proxyd is from it.  Every proxy must first pass `px_bench check`
+# (bytes really relayed, both ways, and a half-close); one that fails is
+# left out of the table and the run exits 1.
 #
 # Needs root for the loopback sysctls it sets for the run (wide ephemeral
 # port range, tcp_tw_reuse, the comparison proxies' ports reserved) and
@@ -27,8 +40,10 @@ PROXYD=$BUILD/airlock-proxyd
 DRIVE=$BUILD/tests/helpers/px_drive
 PXB=$BUILD/tests/helpers/px_bench
 GIB=1073741824
-BULK_ROUNDS=3	# 1 GiB runs per proxy, interleaved across the proxies
-ROUNDS=5	# wrk and tunnel runs per proxy, likewise
+# 1 GiB runs per proxy, interleaved across the proxies; wrk and tunnel
+# runs likewise (both can be set in the environment)
+BULK_ROUNDS=${BULK_ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 WRK_SECS=2
 TUN_SECS=2
 SQUID_PORT=33128
@@ -57,7 +72,7 @@ cleanup() {
 		[ -f "$f" ] && pids="$pids $(cat "$f")"
 	done
 	kill $pids 2>/dev/null
-	exec 7>&- 8>&- 2>/dev/null
+	exec 4>&- 5>&- 6>&- 7>&- 8>&- 2>/dev/null
 	# a run right after this one needs the comparison proxies' ports
 	i=0
 	while [ $i -lt 50 ]; do
@@ -77,7 +92,11 @@ cleanup() {
 	sleep 0.3
 	rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+# a signal must not skip the restore; a reader that went away must not
+# kill the script before it (writes then just fail)
+trap 'exit 1' HUP INT TERM
+trap '' PIPE
 
 # RSS (KB) and CPU ticks of a process and its children
 tree_pids() { echo "$1"; pgrep -P "$1" 2>/dev/null; }
@@ -104,7 +123,8 @@ wait_port() {
 	# curl exits 7 while nothing listens on the port
 	while curl -s -m 2 -o /dev/null "http://127.0.0.1:$1/"; [ $? -eq 7 ]; do
 		i=$((i + 1))
-		[ $i -gt 50 ] && return 1
+		# squid can take seconds to come up on a loaded host
+		[ $i -gt 150 ] && return 1
 		sleep 0.1
 	done
 }
@@ -120,14 +140,38 @@ HTTP=$(sed 's/.*http=\([0-9]*\).*/\1/' "$T/srv.out")
 ECHO=$(sed 's/.*echo=\([0-9]*\).*/\1/' "$T/srv.out")
 
 # ---- proxies ----
+# the test floor: two null proxies (see px_bench.c), no product
+for m in splice rw; do
+	mkfifo "$T/null_$m.in"
+	"$PXB" nullproxy $m <"$T/null_$m.in" >"$T/null_$m.out" &
+	echo $! >"$T/null_$m.pid"
+done
+exec 5>"$T/null_splice.in" 6>"$T/null_rw.in"
 "$DRIVE" "$PROXYD" 127.0.0.1 <"$T/drv.in" >"$T/drv.out" 2>"$T/drv.err" &
 echo $! >"$T/drv.pid"
 exec 8>"$T/drv.in"
 sleep 0.5
 PX_PORT=$(sed -n 's/^http_port=//p' "$T/drv.out")
 PX_PID=$(sed -n 's/^hello \([0-9]*\) .*/\1/p' "$T/drv.out")
+PXB_PORT=
+PXB_PID=
+if [ -n "${PROXYD_BEFORE:-}" ]; then
+	mkfifo "$T/drvb.in"
+	"$DRIVE" "$PROXYD_BEFORE" 127.0.0.1 <"$T/drvb.in" >"$T/drvb.out" \
+	    2>"$T/drvb.err" &
+	echo $! >"$T/drvb.pid"
+	exec 4>"$T/drvb.in"
+	sleep 0.5
+	PXB_PORT=$(sed -n 's/^http_port=//p' "$T/drvb.out")
+	PXB_PID=$(sed -n 's/^hello \([0-9]*\) .*/\1/p' "$T/drvb.out")
+fi
 
+sleep 0.2
+NULL_SPLICE_PORT=$(sed -n 's/^port=//p' "$T/null_splice.out")
+NULL_RW_PORT=$(sed -n 's/^port=//p' "$T/null_rw.out")
 PROXIES="direct proxyd"
+[ -n "$PXB_PORT" ] && PROXIES="$PROXIES proxyd_before"
+PROXIES="$PROXIES null_splice null_rw"
 if command -v squid >/dev/null 2>&1; then
 	cat >"$T/squid.conf" <<EOF
 http_port 127.0.0.1:$SQUID_PORT
@@ -149,6 +193,9 @@ EOF
 	if wait_port $SQUID_PORT; then
 		PROXIES="$PROXIES squid"
 		echo $SQUID_PID >"$T/squidrun.pid"
+	else
+		echo "squid did not start: $(tail -3 "$T/squid.out" \
+		    "$T/squid-cache.log" 2>/dev/null)" >&2
 	fi
 fi
 if command -v tinyproxy >/dev/null 2>&1; then
@@ -162,23 +209,56 @@ EOF
 	tinyproxy -d -c "$T/tinyproxy.conf" >"$T/tinyproxy.out" 2>&1 &
 	TINY_PID=$!
 	echo $TINY_PID >"$T/tiny.pid"
-	wait_port $TINY_PORT && PROXIES="$PROXIES tinyproxy"
+	if wait_port $TINY_PORT; then
+		PROXIES="$PROXIES tinyproxy"
+	else
+		echo "tinyproxy did not start" >&2
+	fi
 fi
 
 port_of() {
 	case $1 in
 	direct) echo - ;;
 	proxyd) echo "$PX_PORT" ;;
+	proxyd_before) echo "$PXB_PORT" ;;
 	squid) echo "$SQUID_PORT" ;;
 	tinyproxy) echo "$TINY_PORT" ;;
+	null_splice) echo "$NULL_SPLICE_PORT" ;;
+	null_rw) echo "$NULL_RW_PORT" ;;
 	esac
 }
 pid_of() {
 	case $1 in
 	proxyd) echo "$PX_PID" ;;
+	proxyd_before) echo "$PXB_PID" ;;
 	squid) echo "$SQUID_PID" ;;
 	tinyproxy) echo "$TINY_PID" ;;
+	null_splice) cat "$T/null_splice.pid" ;;
+	null_rw) cat "$T/null_rw.pid" ;;
 	*) echo "" ;;
+	esac
+}
+
+# A proxy that does not relay bytes intact is not measured (and the run
+# fails): the figures would be of something else.
+CHECKED=
+FAILED=
+for p in $PROXIES; do
+	if "$PXB" check "$(port_of $p)" "$ECHO" 2>"$T/check.$p"; then
+		CHECKED="$CHECKED $p"
+	else
+		FAILED="$FAILED $p"
+		echo "relay check failed for $p: $(cat "$T/check.$p")" >&2
+	fi
+done
+PROXIES=$CHECKED
+is_floor() { case $1 in null_*) return 0 ;; esac; return 1; }
+label() {
+	case $1 in
+	null_splice) echo "null proxy, splice (test floor)" ;;
+	null_rw) echo "null proxy, read/write (test floor)" ;;
+	proxyd_before) echo "proxyd before ($PROXYD_BEFORE)" ;;
+	*) echo "$1" ;;
 	esac
 }
 
@@ -214,6 +294,7 @@ for p in $PROXIES; do
 	: >"$T/cpu.$p"
 	: >"$T/rps.$p"
 	: >"$T/tps.$p"
+	: >"$T/tcpu.$p"
 done
 # rounds N ROUND_FN: N rounds of ROUND_FN PROXY over all the proxies
 rounds() {
@@ -234,19 +315,28 @@ bulk_round() {
 	[ -n "$pid" ] && echo $(( $(cpu_ticks "$pid") - c0 )) >>"$T/cpu.$1"
 }
 wrk_round() {
+	is_floor $1 && return	# the floor proxies only tunnel
 	wrk_rps $1 >>"$T/rps.$1"
 }
 tunnels_round() {
-	"$PXB" tunnels "$(port_of $1)" "$ECHO" $TUN_SECS 4 |
-	    awk '{ printf "%d\n", $1 / $2 }' >>"$T/tps.$1"
+	pid=$(pid_of $1)
+	c0=0
+	[ -n "$pid" ] && c0=$(cpu_ticks "$pid")
+	"$PXB" tunnels "$(port_of $1)" "$ECHO" $TUN_SECS 4 >"$T/tun.out"
+	awk '{ printf "%d\n", $1 / $2 }' "$T/tun.out" >>"$T/tps.$1"
+	# the proxy's CPU per tunnel, in microseconds
+	[ -n "$pid" ] && awk -v c=$(( $(cpu_ticks "$pid") - c0 )) \
+	    -v hz="$(getconf CLK_TCK)" \
+	    '$1 > 0 { printf "%.0f\n", c / hz * 1e6 / $1 }' "$T/tun.out" \
+	    >>"$T/tcpu.$1"
 	sleep 1		# let TIME_WAIT and the accept queues settle
 }
 rounds $BULK_ROUNDS bulk_round
 rounds $ROUNDS wrk_round
 rounds $ROUNDS tunnels_round
 
-printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
-printf '|---|---|---|---|---|---|---|\n'
+printf '| | CONNECT GB/s | proxy CPU-s/GiB | keep-alive req/s | tunnels/s | proxy CPU µs/tunnel | KB/idle tunnel @1k | KB/idle tunnel @4k |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for p in $PROXIES; do
 	pid=$(pid_of $p)
 	port=$(port_of $p)
@@ -258,11 +348,14 @@ for p in $PROXIES; do
 		cpu=$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
 	fi
 	rps=$(median <"$T/rps.$p")
+	[ -n "$rps" ] || rps=-
 	tps=$(median <"$T/tps.$p")
+	tcpu=$(median <"$T/tcpu.$p")
+	[ -n "$tcpu" ] || tcpu=-
 	# idle tunnels
 	idle1=-
 	idle4=-
-	if [ -n "$pid" ]; then
+	if [ -n "$pid" ] && ! is_floor $p; then
 		for n in 1000 4000; do
 			mkfifo "$T/idle.in"
 			r0=$(rss_kb "$pid")
@@ -282,9 +375,9 @@ for p in $PROXIES; do
 			sleep 1
 		done
 	fi
-	printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$p" "$gbs" "$cpu" \
-	    "$rps" "$tps" "$idle1" "$idle4"
-	echo "$gbs $cpu $rps $tps $idle4" >"$T/res.$p"
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(label $p)" \
+	    "$gbs" "$cpu" "$rps" "$tps" "$tcpu" "$idle1" "$idle4"
+	echo "$gbs $cpu $rps $tps $idle4 $tcpu" >"$T/res.$p"
 done
 
 # proxyd against issue 6's targets, as ratios within this one run
@@ -294,8 +387,8 @@ ratio() {	# ratio A B: A / B to two places, "-" if either is missing
 		else print "-" }'
 }
 if [ -f "$T/res.direct" ] && [ -f "$T/res.proxyd" ]; then
-	read -r d_gbs d_cpu d_rps d_tps d_idle <"$T/res.direct"
-	read -r p_gbs p_cpu p_rps p_tps p_idle <"$T/res.proxyd"
+	read -r d_gbs d_cpu d_rps d_tps d_idle d_tcpu <"$T/res.direct"
+	read -r p_gbs p_cpu p_rps p_tps p_idle p_tcpu <"$T/res.proxyd"
 	s_rps=-
 	[ -f "$T/res.squid" ] && read -r s_gbs s_cpu s_rps s_tps s_idle \
 	    <"$T/res.squid"
@@ -307,6 +400,27 @@ if [ -f "$T/res.direct" ] && [ -f "$T/res.proxyd" ]; then
 	printf ' keep-alive %sx squid (>= 2); %s KB per idle tunnel (<= 6).\n' \
 	    "$(ratio "$p_rps" "$s_rps")" "$p_idle"
 fi
+# the floor: what a proxy doing nothing but relaying reaches here
+for f in null_splice null_rw; do
+	[ -f "$T/res.$f" ] && [ -f "$T/res.direct" ] &&
+	    [ -f "$T/res.proxyd" ] || continue
+	read -r f_gbs f_cpu f_rps f_tps f_idle f_tcpu <"$T/res.$f"
+	printf '\n%s: throughput %sx direct, tunnels/s %sx' \
+	    "$(label $f)" "$(ratio "$f_gbs" "$d_gbs")" \
+	    "$(ratio "$f_tps" "$d_tps")"
+	printf ' direct; proxyd / floor: throughput %s, CPU per GiB %s,' \
+	    "$(ratio "$p_gbs" "$f_gbs")" "$(ratio "$p_cpu" "$f_cpu")"
+	printf ' tunnels/s %s, CPU per tunnel %s.\n' \
+	    "$(ratio "$p_tps" "$f_tps")" "$(ratio "$p_tcpu" "$f_tcpu")"
+done
+if [ -f "$T/res.proxyd_before" ] && [ -f "$T/res.proxyd" ]; then
+	read -r b_gbs b_cpu b_rps b_tps b_idle b_tcpu <"$T/res.proxyd_before"
+	printf '\nproxyd / proxyd before: throughput %s, CPU per GiB %s,' \
+	    "$(ratio "$p_gbs" "$b_gbs")" "$(ratio "$p_cpu" "$b_cpu")"
+	printf ' keep-alive %s, tunnels/s %s, CPU per tunnel %s.\n' \
+	    "$(ratio "$p_rps" "$b_rps")" "$(ratio "$p_tps" "$b_tps")" \
+	    "$(ratio "$p_tcpu" "$b_tcpu")"
+fi
 
 cat <<EOF
 
@@ -316,5 +430,12 @@ Commands (px_bench is tests/helpers/px_bench.c, the proxy port is P):
 - bulk: \`px_bench bulk P SINK_PORT $GIB\`; CPU = utime+stime of the proxy's process tree
 - keep-alive: \`PX_TARGET=http://127.0.0.1:ORIGIN/ wrk -t1 -c32 -d${WRK_SECS}s -s abs.lua http://127.0.0.1:P/\` (direct: the same with PX_TARGET=/ on the origin)
 - tunnels: \`px_bench tunnels P ECHO_PORT $TUN_SECS 4\` (CONNECT, 1-byte echo, close; 4 threads)
+- tunnels CPU: utime+stime of the proxy's process tree over the round / tunnels made
 - idle: \`px_bench idle P ECHO_PORT N\`; (RSS with N tunnels - RSS before) / N
+- test floor: \`px_bench nullproxy splice|rw\` (no policy, no resolution, no logging; bulk and tunnels only)
+- every proxy first passed \`px_bench check P ECHO_PORT\` (1 byte and 1 MiB echoed intact, a half-close)
 EOF
+if [ -n "$FAILED" ]; then
+	echo "relay check FAILED, not measured:$FAILED"
+	exit 1
+fi

@@ -14,6 +14,14 @@
  *   px_bench idle PROXY PORT COUNT      COUNT open tunnels to the echo
  *                                       server; prints "ready", holds
  *                                       them until stdin closes
+ *   px_bench check PROXY PORT           one tunnel to the echo server:
+ *                                       1 byte, then 1 MiB of a pattern
+ *                                       both ways; exit 0 iff all came
+ *                                       back intact
+ *   px_bench nullproxy splice|rw        a test floor, not a product: the
+ *                                       least a CONNECT proxy can do (see
+ *                                       nullproxy()); prints "port=P",
+ *                                       runs until stdin closes
  *
  * PROXY is the port of an HTTP CONNECT proxy on 127.0.0.1, or "-" to
  * connect directly.  The sink reads an 8-byte length, then that many
@@ -340,7 +348,7 @@ static void *
 tunnels_thread(void *p)
 {
 	struct tun_arg *a = p;
-	char	 b = 'x';
+	char	 b = 'x', r;
 	int	 fd;
 
 	while (now() < a->until) {
@@ -348,7 +356,9 @@ tunnels_thread(void *p)
 			a->errors++;
 			continue;
 		}
-		if (write_full(fd, &b, 1) == 0 && read_full(fd, &b, 1) == 0)
+		/* counted only if the byte really came back */
+		if (write_full(fd, &b, 1) == 0 && read_full(fd, &r, 1) == 0 &&
+		    r == b)
 			a->count++;
 		else
 			a->errors++;
@@ -410,6 +420,440 @@ idle(uint16_t proxy, uint16_t port, int count)
 	return 0;
 }
 
+/* ---- check: does a proxy relay bytes at all ---- */
+
+static int
+check(uint16_t proxy, uint16_t port)
+{
+	size_t	 len = 1024 * 1024, i;
+	char	*out = malloc(len), *in = malloc(len), b = 'x';
+	int	 fd;
+
+	if (out == NULL || in == NULL)
+		die("malloc");
+	for (i = 0; i < len; i++)
+		out[i] = (char)(i * 7 + i / 4096);
+	if ((fd = tunnel(proxy, port)) == -1) {
+		fprintf(stderr, "check: no tunnel\n");
+		return 1;
+	}
+	if (write_full(fd, &b, 1) == -1 || read_full(fd, &b, 1) == -1 ||
+	    b != 'x') {
+		fprintf(stderr, "check: the 1-byte echo did not come back\n");
+		return 1;
+	}
+	/*
+	 * The echo server answers each read at once, so writing 1 MiB
+	 * before reading could fill both directions' buffers; a thread
+	 * would do, chunks of 64 KiB are simpler.
+	 */
+	for (i = 0; i < len; i += 65536) {
+		if (write_full(fd, out + i, 65536) == -1 ||
+		    read_full(fd, in + i, 65536) == -1) {
+			fprintf(stderr, "check: relay broke at %zu\n", i);
+			return 1;
+		}
+	}
+	if (memcmp(in, out, len) != 0) {
+		fprintf(stderr, "check: bytes changed in the relay\n");
+		return 1;
+	}
+	/* a half-close must reach the server, and its close come back */
+	shutdown(fd, SHUT_WR);
+	if (read(fd, &b, 1) != 0) {
+		fprintf(stderr, "check: no end of file after a half-close\n");
+		return 1;
+	}
+	close(fd);
+	free(out);
+	free(in);
+	return 0;
+}
+
+/*
+ * ---- nullproxy: a test floor, not a product ----
+ *
+ * What any CONNECT proxy costs on this host, so the report can say how
+ * far a real one is from it: one thread, epoll, no policy, no name
+ * resolution, no timeouts, no logging, no limits.  Per tunnel: accept4(2)
+ * (TCP_DEFER_ACCEPT: the head is there), one recv(2) of the head, only
+ * "CONNECT a.b.c.d:port " understood, socket(2) with the flags set at
+ * once, TCP_NODELAY (any proxy carrying interactive traffic sets it), a
+ * nonblocking connect(2), the 200 when it completes, then the relay.
+ *
+ * The relay is edge-triggered: each direction remembers whether its
+ * source may still hold bytes and its destination may take more, and a
+ * read that returned fewer bytes than asked (rw) or than the pipe has
+ * slots (splice) emptied the socket, so no EAGAIN round follows each
+ * small message; a FIN already reported keeps the source marked
+ * readable until its end of file is read.  The client is registered
+ * without EPOLLOUT (writes to it rarely block: EPOLL_CTL_MOD adds it
+ * then), the upstream with it (its connect needs it).  "splice" moves
+ * bytes through a pipe per direction (pipes pooled, 1 MiB); "rw" through
+ * a 64 KiB buffer per direction with read(2)/write(2).  Closing a socket
+ * takes it out of the epoll set: no EPOLL_CTL_DEL.
+ */
+#define NP_PIPE_SIZE	(1024 * 1024)
+#define NP_BUF		(64 * 1024)
+#define NP_POOL		64
+
+struct np_dir {
+	int	 from, to;
+	int	 p[2];		/* splice: -1 none */
+	char	*buf;		/* rw */
+	size_t	 off, held;	/* bytes in the pipe or buf[off..] */
+	int	 rd, wr, rdhup, eof, done;
+};
+
+struct np_tun;
+struct np_ref {
+	struct np_tun	*t;
+	int		 is_up;
+};
+
+struct np_tun {
+	int		 c, u;
+	int		 state;		/* 0 head, 1 connecting, 2 relay */
+	int		 c_in_ep, c_out;	/* client registered, EPOLLOUT */
+	int		 dead;
+	char		 head[1024];
+	size_t		 hlen;
+	struct np_dir	 out, in;	/* client->upstream, back */
+	struct np_ref	 cref, uref;
+	struct np_tun	*next_dead;
+};
+
+static int	 np_ep, np_splice;
+static int	 np_pool[NP_POOL][2], np_npool;
+static size_t	 np_slots = NP_PIPE_SIZE / 4096;
+static struct np_tun *np_dead;
+
+static void
+np_kill(struct np_tun *t)
+{
+	struct np_dir *d[2] = { &t->out, &t->in };
+	int	 i;
+
+	if (t->dead)
+		return;
+	t->dead = 1;
+	close(t->c);
+	if (t->u != -1)
+		close(t->u);
+	for (i = 0; i < 2; i++) {
+		if (d[i]->p[0] == -1)
+			continue;
+		if (d[i]->held == 0 && np_npool < NP_POOL) {
+			np_pool[np_npool][0] = d[i]->p[0];
+			np_pool[np_npool++][1] = d[i]->p[1];
+		} else {
+			close(d[i]->p[0]);
+			close(d[i]->p[1]);
+		}
+	}
+	/* events for it may follow in the same batch: free after it */
+	t->next_dead = np_dead;
+	np_dead = t;
+}
+
+static int
+np_pipe(int p[2])
+{
+	int	 sz;
+
+	if (np_npool > 0) {
+		np_npool--;
+		p[0] = np_pool[np_npool][0];
+		p[1] = np_pool[np_npool][1];
+		return 0;
+	}
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) == -1)
+		return -1;
+	if ((sz = fcntl(p[1], F_SETPIPE_SZ, NP_PIPE_SIZE)) == -1)
+		sz = fcntl(p[1], F_GETPIPE_SZ);
+	if (sz > 0 && (size_t)sz / 4096 < np_slots)
+		np_slots = (size_t)sz / 4096;
+	return 0;
+}
+
+/* Move bytes one way until a side blocks; -1: close the tunnel. */
+static int
+np_pump(struct np_tun *t, struct np_dir *d)
+{
+	struct epoll_event ev;
+	ssize_t	 n;
+
+	for (;;) {
+		if (d->held > 0) {
+			if (!d->wr)
+				return 0;
+			if (np_splice)
+				n = splice(d->p[0], NULL, d->to, NULL, d->held,
+				    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			else
+				n = send(d->to, d->buf + d->off, d->held,
+				    MSG_NOSIGNAL);
+			if (n == -1 && errno == EAGAIN) {
+				d->wr = 0;
+				if (d->to == t->c && !t->c_out) {
+					t->c_out = 1;
+					ev.events = EPOLLIN | EPOLLOUT |
+					    EPOLLRDHUP | EPOLLET;
+					ev.data.ptr = &t->cref;
+					if (epoll_ctl(np_ep, EPOLL_CTL_MOD,
+					    t->c, &ev) == -1)
+						return -1;
+				}
+				return 0;
+			}
+			if (n == -1)
+				return -1;
+			d->held -= (size_t)n;
+			d->off += (size_t)n;
+			continue;
+		}
+		if (d->eof) {
+			/* the last direction to end closes instead */
+			if (!d->done && !(d == &t->out ? t->in : t->out).done)
+				shutdown(d->to, SHUT_WR);
+			d->done = 1;
+			return 0;
+		}
+		if (!d->rd)
+			return 0;
+		if (np_splice) {
+			if (d->p[0] == -1 && np_pipe(d->p) == -1)
+				return -1;
+			n = splice(d->from, NULL, d->p[1], NULL, NP_PIPE_SIZE,
+			    SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		} else {
+			if (d->buf == NULL && (d->buf = malloc(NP_BUF)) == NULL)
+				return -1;
+			n = recv(d->from, d->buf, NP_BUF, 0);
+		}
+		if (n == -1 && errno == EAGAIN) {
+			d->rd = 0;
+			return 0;
+		}
+		if (n == -1)
+			return -1;
+		if (n == 0)
+			d->eof = 1;
+		else if (!d->rdhup && (size_t)n <
+		    (np_splice ? np_slots : (size_t)NP_BUF))
+			d->rd = 0;	/* the socket is empty */
+		d->held = (size_t)n;
+		d->off = 0;
+	}
+}
+
+static void
+np_relay(struct np_tun *t)
+{
+	if (np_pump(t, &t->out) == -1 || np_pump(t, &t->in) == -1 ||
+	    (t->out.done && t->in.done))
+		np_kill(t);
+}
+
+/* The head is complete: dial the target it names. */
+static void
+np_dial(struct np_tun *t, char *end)
+{
+	struct sockaddr_in sin;
+	struct epoll_event ev;
+	char	*host = t->head + 8, *colon, *sp;
+	int	 one = 1;
+
+	*end = '\0';
+	/* untrusted: a request head (only the bench's clients send one) */
+	if (strncmp(t->head, "CONNECT ", 8) != 0 ||
+	    (sp = strchr(host, ' ')) == NULL)
+		goto fail;
+	*sp = '\0';
+	if ((colon = strrchr(host, ':')) == NULL)
+		goto fail;
+	*colon = '\0';
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((uint16_t)atoi(colon + 1));
+	if (inet_pton(AF_INET, host, &sin.sin_addr) != 1)
+		goto fail;
+	/* nothing may follow the head: the bench's clients wait for 200 */
+	if (end + 4 != t->head + t->hlen)
+		goto fail;
+	if ((t->u = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
+	    SOCK_CLOEXEC, 0)) == -1)
+		goto fail;
+	t->out.to = t->in.from = t->u;
+	setsockopt(t->u, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (connect(t->u, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
+	    errno != EINPROGRESS)
+		goto fail;
+	t->state = 1;
+	ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+	ev.data.ptr = &t->uref;
+	if (epoll_ctl(np_ep, EPOLL_CTL_ADD, t->u, &ev) == -1)
+		goto fail;
+	return;
+fail:
+	np_kill(t);
+}
+
+/* Read (more of) the head; dial once it is complete. */
+static void
+np_head(struct np_tun *t)
+{
+	struct epoll_event ev;
+	char	*end;
+	ssize_t	 n;
+
+	n = recv(t->c, t->head + t->hlen, sizeof(t->head) - 1 - t->hlen, 0);
+	if (n == -1 && errno == EAGAIN) {
+		t->out.rd = 0;
+		if (!t->c_in_ep) {
+			t->c_in_ep = 1;
+			ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
+			ev.data.ptr = &t->cref;
+			if (epoll_ctl(np_ep, EPOLL_CTL_ADD, t->c, &ev) == -1)
+				np_kill(t);
+		}
+		return;
+	}
+	if (n <= 0) {
+		np_kill(t);
+		return;
+	}
+	t->hlen += (size_t)n;
+	t->head[t->hlen] = '\0';
+	if ((end = strstr(t->head, "\r\n\r\n")) != NULL)
+		np_dial(t, end);
+	else if (t->hlen == sizeof(t->head) - 1)
+		np_kill(t);
+	else
+		np_head(t);	/* EAGAIN next, or more of the head */
+}
+
+static void
+np_connected(struct np_tun *t, uint32_t events)
+{
+	static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+	struct epoll_event ev;
+
+	if (events & (EPOLLERR | EPOLLHUP)) {
+		np_kill(t);
+		return;
+	}
+	if (send(t->c, ok, sizeof(ok) - 1, MSG_NOSIGNAL) !=
+	    (ssize_t)sizeof(ok) - 1) {
+		np_kill(t);
+		return;
+	}
+	t->state = 2;
+	t->out.wr = 1;		/* just connected */
+	t->in.wr = 1;		/* just written to */
+	/* what the connect's edge said about the upstream is exact */
+	t->in.rd = (events & (EPOLLIN | EPOLLRDHUP)) != 0;
+	t->in.rdhup = (events & EPOLLRDHUP) != 0;
+	if (!t->c_in_ep) {
+		/* registering reports bytes already there */
+		t->c_in_ep = 1;
+		ev.events = EPOLLIN | EPOLLRDHUP | EPOLLET;
+		ev.data.ptr = &t->cref;
+		if (epoll_ctl(np_ep, EPOLL_CTL_ADD, t->c, &ev) == -1) {
+			np_kill(t);
+			return;
+		}
+	}
+	np_relay(t);
+}
+
+static void
+np_accept(int lfd)
+{
+	struct np_tun *t;
+	int	 fd;
+
+	while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC))
+	    != -1) {
+		if ((t = calloc(1, sizeof(*t))) == NULL)
+			die("calloc");
+		t->c = fd;
+		t->u = -1;
+		t->out.p[0] = t->out.p[1] = t->in.p[0] = t->in.p[1] = -1;
+		t->out.from = t->in.to = fd;
+		t->cref.t = t->uref.t = t;
+		t->uref.is_up = 1;
+		np_head(t);
+	}
+}
+
+static int
+nullproxy(const char *mode)
+{
+	struct epoll_event evs[256], ev;
+	struct np_ref *r;
+	struct np_tun *t;
+	struct np_dir *src, *dst;
+	uint16_t port;
+	int	 lfd, n, i, v = 5;
+	static int stdin_tag;
+
+	np_splice = strcmp(mode, "splice") == 0;
+	if (!np_splice && strcmp(mode, "rw") != 0)
+		return 2;
+	if ((np_ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
+		die("epoll_create1");
+	lfd = listener(&port);
+	setsockopt(lfd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &v, sizeof(v));
+	ev.events = EPOLLIN;
+	ev.data.ptr = NULL;
+	if (epoll_ctl(np_ep, EPOLL_CTL_ADD, lfd, &ev) == -1)
+		die("epoll_ctl");
+	ev.data.ptr = &stdin_tag;
+	if (epoll_ctl(np_ep, EPOLL_CTL_ADD, STDIN_FILENO, &ev) == -1)
+		die("epoll_ctl");
+	printf("port=%u\n", port);
+	fflush(stdout);
+	for (;;) {
+		n = epoll_wait(np_ep, evs, 256, -1);
+		if (n == -1 && errno == EINTR)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (evs[i].data.ptr == NULL) {
+				np_accept(lfd);
+				continue;
+			}
+			if (evs[i].data.ptr == &stdin_tag)
+				return 0;
+			r = evs[i].data.ptr;
+			t = r->t;
+			if (t->dead)
+				continue;
+			src = r->is_up ? &t->in : &t->out;
+			dst = r->is_up ? &t->out : &t->in;
+			if (evs[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLERR |
+			    EPOLLHUP))
+				src->rd = 1;
+			if (evs[i].events & EPOLLRDHUP)
+				src->rdhup = 1;
+			if (evs[i].events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+				dst->wr = 1;
+			if (t->state == 0)
+				np_head(t);
+			else if (t->state == 1 && r->is_up)
+				np_connected(t, evs[i].events);
+			else if (t->state == 2)
+				np_relay(t);
+		}
+		while ((t = np_dead) != NULL) {
+			np_dead = t->next_dead;
+			free(t->out.buf);
+			free(t->in.buf);
+			free(t);
+		}
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -417,6 +861,11 @@ main(int argc, char *argv[])
 
 	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
 		return serve();
+	if (argc == 3 && strcmp(argv[1], "nullproxy") == 0)
+		return nullproxy(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "check") == 0)
+		return check(strcmp(argv[2], "-") == 0 ? 0 :
+		    (uint16_t)atoi(argv[2]), (uint16_t)atoi(argv[3]));
 	if (argc < 5)
 		goto usage;
 	proxy = strcmp(argv[2], "-") == 0 ? 0 : (uint16_t)atoi(argv[2]);

@@ -265,6 +265,49 @@ START_TEST(t_bad_deny_fails_closed)
 }
 END_TEST
 
+/*
+ * One prepared host matched against many patterns (what egress decisions
+ * do) must answer exactly what dom_match() answers for each pair.
+ */
+START_TEST(t_prepared_host)
+{
+	static const char *const pats[] = {
+		"*.example.com", "bedrock.*.amazonaws.com", "api.example.com",
+		"localhost:5432", "*:22", "10.0.0.0/8", "::1", "[fd00::/8]:5",
+		"127.0.0.1", "*", NULL
+	};
+	static const char *const hosts[] = {
+		"a.example.com", "example.com", "API.Example.COM.",
+		"bedrock.us-east-1.amazonaws.com", "localhost", "10.1.2.3",
+		"::1", "fd12::1", "127.0.0.1", "a..b", "", NULL
+	};
+	static const uint16_t ports[] = { 22, 443, 5432, 5 };
+	struct dom_pattern p;
+	struct dom_host h;
+	const char *why;
+	size_t	 i, j, k;
+	int	 matched = 0;
+
+	for (j = 0; hosts[j] != NULL; j++) {
+		dom_host_prepare(hosts[j], &h);
+		for (i = 0; pats[i] != NULL; i++) {
+			ck_assert_int_eq(dom_pattern_parse(pats[i], &p, &why),
+			    0);
+			for (k = 0; k < sizeof(ports) / sizeof(ports[0]); k++) {
+				ck_assert_int_eq(dom_pattern_match_host(&p, &h,
+				    ports[k]), dom_match(pats[i], hosts[j],
+				    ports[k]));
+				matched += dom_match(pats[i], hosts[j],
+				    ports[k]);
+			}
+		}
+	}
+	/* the table holds matches and misses, not only one kind */
+	ck_assert_int_gt(matched, 10);
+	ck_assert_int_lt(matched, 10 * 11 * 4 - 10);
+}
+END_TEST
+
 static Suite *
 domain_suite(void)
 {
@@ -281,6 +324,7 @@ domain_suite(void)
 	tcase_add_test(tc, t_allowlist);
 	tcase_add_test(tc, t_addr_check);
 	tcase_add_test(tc, t_bad_deny_fails_closed);
+	tcase_add_test(tc, t_prepared_host);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -139,12 +139,15 @@ expect(int fd, const void *want, size_t n, int want_eof)
 	free(got);
 }
 
+/* What resolve.c's dial does with the upstream's edges: records them. */
+static short	 dial_seen;
+
 static void
-noop_cb(int fd, short ev, void *arg)
+dial_cb(int fd, short ev, void *arg)
 {
 	(void)fd;
-	(void)ev;
 	(void)arg;
+	dial_seen |= ev;
 }
 
 /*
@@ -152,42 +155,65 @@ noop_cb(int fd, short ev, void *arg)
  * upstream's edges until the tunnel starts, then is freed.
  */
 static void
-start_after_dial(void)
+start_after_dial(int banner)
 {
-	struct event *dial = event_new(px_base, pup, PX_TUNNEL_EV, noop_cb,
+	struct event *dial = event_new(px_base, pup, PX_TUNNEL_EV, dial_cb,
 	    NULL);
 
 	ck_assert_ptr_nonnull(dial);
+	dial_seen = 0;
 	ck_assert_int_eq(event_add(dial, NULL), 0);
 	turn();				/* "connected": the first edge */
-	ck_assert_int_eq(write(srv, "banner\n", 7), 7);
+	if (banner)
+		ck_assert_int_eq(write(srv, "banner\n", 7), 7);
 	turn();				/* the banner's edge, also taken */
 	turn();
-	px_tunnel_start(&sess, pcli, pup, NULL, 0, "test");
+	ck_assert(dial_seen & EV_WRITE);
+	px_tunnel_start(&sess, pcli, pup, dial_seen, NULL, 0, "test");
 	event_free(dial);
 }
 
 START_TEST(t_server_speaks_first)
 {
-	start_after_dial();
+	start_after_dial(1);
 	expect(cli, "banner\n", 7, 0);
 	ck_assert_int_eq(write(cli, "hi", 2), 2);
 	expect(srv, "hi", 2, 0);
 }
 END_TEST
 
+/*
+ * A quiet upstream at the hand-over is not read (no EAGAIN round): its
+ * first bytes, and its FIN, must still raise edges the tunnel sees.
+ */
+START_TEST(t_server_speaks_after_start)
+{
+	start_after_dial(0);
+	ck_assert(!(dial_seen & EV_READ));
+	turn();
+	ck_assert_int_eq(write(srv, "late\n", 5), 5);
+	expect(cli, "late\n", 5, 0);
+	ck_assert_int_eq(write(cli, "hi", 2), 2);
+	expect(srv, "hi", 2, 0);
+	ck_assert_int_eq(shutdown(srv, SHUT_WR), 0);
+	expect(cli, "", 0, 1);
+}
+END_TEST
+
 START_TEST(t_server_speaks_and_closes)
 {
-	struct event *dial = event_new(px_base, pup, PX_TUNNEL_EV, noop_cb,
+	struct event *dial = event_new(px_base, pup, PX_TUNNEL_EV, dial_cb,
 	    NULL);
 
+	dial_seen = 0;
 	ck_assert_int_eq(event_add(dial, NULL), 0);
 	turn();
 	ck_assert_int_eq(write(srv, "bye\n", 4), 4);
 	ck_assert_int_eq(shutdown(srv, SHUT_WR), 0);
 	turn();
 	turn();
-	px_tunnel_start(&sess, pcli, pup, NULL, 0, "test");
+	ck_assert(dial_seen & EV_CLOSED);
+	px_tunnel_start(&sess, pcli, pup, dial_seen, NULL, 0, "test");
 	event_free(dial);
 	/* the FIN was queued behind the bytes before the tunnel existed */
 	expect(cli, "bye\n", 4, 1);
@@ -199,7 +225,8 @@ START_TEST(t_client_data_and_fin_queued)
 	ck_assert_int_eq(write(cli, "x", 1), 1);
 	ck_assert_int_eq(shutdown(cli, SHUT_WR), 0);
 	usleep(10000);
-	px_tunnel_start(&sess, pcli, pup, NULL, 0, "test");
+	/* no dial registration: the relay's own reports the upstream */
+	px_tunnel_start(&sess, pcli, pup, 0, NULL, 0, "test");
 	expect(srv, "x", 1, 1);
 	ck_assert_int_eq(write(srv, "y", 1), 1);
 	ck_assert_int_eq(shutdown(srv, SHUT_WR), 0);
@@ -212,7 +239,7 @@ END_TEST
 
 START_TEST(t_early_data)
 {
-	px_tunnel_start(&sess, pcli, pup, "early", 5, "test");
+	px_tunnel_start(&sess, pcli, pup, 0, "early", 5, "test");
 	expect(srv, "early", 5, 0);
 }
 END_TEST
@@ -222,7 +249,7 @@ START_TEST(t_ping_pong)
 	char	 b;
 	int	 i;
 
-	start_after_dial();
+	start_after_dial(1);
 	expect(cli, "banner\n", 7, 0);
 	for (i = 0; i < 300; i++) {
 		b = (char)i;
@@ -259,7 +286,7 @@ START_TEST(t_bulk_both_ways)
 		a[i] = (unsigned char)(i * 7);
 		b[i] = (unsigned char)(i * 13 + 1);
 	}
-	px_tunnel_start(&sess, pcli, pup, NULL, 0, "test");
+	px_tunnel_start(&sess, pcli, pup, 0, NULL, 0, "test");
 	while (!eofa || !eofb) {
 		ck_assert_msg(now() - t0 < 20,
 		    "stalled: out %zu/%zu in %zu/%zu", ra, n, rb, n);
@@ -303,6 +330,7 @@ relay_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, t_server_speaks_first);
+	tcase_add_test(tc, t_server_speaks_after_start);
 	tcase_add_test(tc, t_server_speaks_and_closes);
 	tcase_add_test(tc, t_client_data_and_fin_queued);
 	tcase_add_test(tc, t_early_data);
