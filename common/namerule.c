@@ -859,3 +859,48 @@ namerule_gitconfig_check(const char *buf, size_t len, const char *old,
 	strv_free(ow);
 	return rc;
 }
+
+int
+namerule_lexjoin(const char *base, const char *path, char *out,
+    size_t outlen)
+{
+	const char	*p = path, *e;
+	size_t		 o = 0, n, last = 0;
+	static const char del[] = " (deleted)";
+
+	n = strlen(path);
+	if (n == 0 || path[n - 1] == '/' || strcmp(path, ".") == 0 ||
+	    (n >= 2 && strcmp(path + n - 2, "/.") == 0))
+		return -1;
+	if (*path != '/') {
+		n = strlen(base);
+		if (base[0] != '/' || n >= outlen || (n >= sizeof(del) - 1 &&
+		    strcmp(base + n - (sizeof(del) - 1), del) == 0))
+			return -1;
+		memcpy(out, base, n);
+		o = n;
+		while (o > 0 && out[o - 1] == '/')
+			o--;
+	}
+	for (; *p != '\0'; p = e) {
+		while (*p == '/')
+			p++;
+		e = p + strcspn(p, "/");
+		n = (size_t)(e - p);
+		if (n == 0 || (n == 1 && p[0] == '.'))
+			continue;
+		if ((n == 2 && p[0] == '.' && p[1] == '.') || n > NAME_MAX ||
+		    o + 1 + n >= outlen)
+			return -1;
+		out[o++] = '/';
+		memcpy(out + o, p, n);
+		last = o;
+		o += n;
+	}
+	out[o] = '\0';
+	/* Nothing left ("/"), and the magic trees. */
+	if (last == 0 || strcmp(out, "/proc") == 0 || strncmp(out, "/proc/", 6) == 0 ||
+	    strcmp(out, "/dev") == 0 || strncmp(out, "/dev/", 5) == 0)
+		return -1;
+	return 0;
+}
