@@ -96,20 +96,6 @@ int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
 	    int *proc);
 
 /*
- * untrusted: path.  For init's fast path: the absolute path that path
- * names, from base (the canonical directory it is relative to, as read
- * from /proc/<pid>/cwd or /proc/<pid>/fd/N; ignored for an absolute
- * path), with "." and empty components dropped, into out.  -1 where only
- * the slow path keeps the kernel's meaning: a ".." or a trailing '/', a
- * final ".", a base that is not an absolute path or names a deleted
- * directory, a result in /proc or /dev (magic links), a final component
- * over NAME_MAX, or no room.  The caller opens the result with
- * RESOLVE_NO_SYMLINKS, which makes the string the whole truth.
- */
-int	namerule_lexjoin(const char *base, const char *path, char *out,
-	    size_t outlen);
-
-/*
  * untrusted: both buffers.  0 if the new git config text sets no key
  * that runs code other than those the current file (old, NULL if none)
  * already sets with the same value; -1 if it does, or if it does not

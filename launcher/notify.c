@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
-#include <linux/openat2.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
@@ -43,7 +42,6 @@
 #include "launcher/launcher.h"
 
 #define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
-#define NT_SLOW		2	/* the fast path does not apply */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_CONFIG_MAX	(1 << 20)
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS	/* Linux 6.6; Debian 12 has 6.1 */
@@ -208,32 +206,23 @@ nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 	return e;
 }
 
-/* What a relative path of the caller starts from, into base[64]. */
-static int
-nt_base(const struct nt_call *c, int dirfd, char *base)
-{
-	if (dirfd == AT_FDCWD)
-		snprintf(base, 64, "/proc/%d/cwd", (int)c->pid);
-	else if (dirfd >= 0)
-		snprintf(base, 64, "/proc/%d/fd/%d", (int)c->pid, dirfd);
-	else
-		return -EBADF;
-	return 0;
-}
-
-/* Resolve a path argument of the caller: dirfd, then the string
- * (read here unless addr is 0: already in buf). */
+/* Resolve a path argument of the caller: dirfd, then the string. */
 static int
 nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
     struct nt_path *t, char *buf, size_t len)
 {
-	char	base[64] = "";
+	char	base[64];
 	int	r;
 
 	t->dfd = -1;
-	if (addr != 0 && (r = procpeek_str(c->pid, addr, buf, len)) < 0)
+	if ((r = procpeek_str(c->pid, addr, buf, len)) < 0)
 		return r;
-	if (nt_base(c, dirfd, base) < 0 && buf[0] != '/')
+	if (dirfd == AT_FDCWD)
+		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
+	else if (dirfd >= 0)
+		snprintf(base, sizeof(base), "/proc/%d/fd/%d", (int)c->pid,
+		    dirfd);
+	else if (buf[0] != '/')
 		return -EBADF;
 	/* linkat(fd, "", ..., AT_EMPTY_PATH): the file the fd refers to. */
 	if (empty_ok && buf[0] == '\0')
@@ -283,54 +272,6 @@ nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
 	(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, nt_resp);
 }
 
-/*
- * The usual open, in two syscalls fewer: the caller's directory's path
- * (readlink) joined with the path as a string, checked, and opened as
- * that string with RESOLVE_NO_SYMLINKS, so that what was checked is
- * what opens.  NT_SLOW where that cannot hold (a symlink anywhere, "..",
- * /proc, a FIFO, O_PATH, O_TMPFILE, flags openat2 refuses): nothing was
- * done, nt_open goes the long way.
- */
-static int
-nt_open_fast(const struct nt_call *c, int dirfd, const char *path,
-    int flags, mode_t mode, int *fdp)
-{
-	struct open_how	 how;
-	char		 base[64], dir[PATH_MAX], abs[PATH_MAX];
-	ssize_t		 n = 0;
-	int		 r, fd, nb = !(flags & (O_NONBLOCK | O_EXCL));
-
-	if ((flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))) != 0 ||
-	    (path[0] != '/' && (nt_base(c, dirfd, base) < 0 ||
-	    (n = readlink(base, dir, sizeof(dir) - 1)) <= 0)))
-		return NT_SLOW;
-	dir[n] = '\0';
-	if (namerule_lexjoin(dir, path, abs, sizeof(abs)) == -1)
-		return NT_SLOW;
-	if ((r = nt_check(c, abs, 0, (flags & O_CREAT) ? "file-write-create" :
-	    "file-write", NULL)) < 0 || (r = nt_valid(c)) < 0)
-		return r;
-	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(unsigned int)(flags | O_CLOEXEC |
-	    (nb ? O_NONBLOCK : 0));
-	how.mode = (flags & O_CREAT) ? mode & 07777 : 0;
-	how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-	if (flags & O_CREAT)
-		nt_umask_set(procpeek_umask(c->pid));
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, abs, &how, sizeof(how));
-	r = fd == -1 ? -errno : 0;
-	nt_umask_set(nt_umask0);
-	/* ELOOP: a symlink; ENXIO: a FIFO with no reader; EINVAL: flags
-	 * that openat ignores and openat2 does not. */
-	if (r == -ELOOP || r == -ENXIO || r == -EINVAL || r == -ENOSYS ||
-	    r == -EAGAIN)
-		return NT_SLOW;
-	if (r == 0 && nb)
-		(void)fcntl(fd, F_SETFL, (flags | O_CLOEXEC) & ~O_NONBLOCK);
-	*fdp = fd;
-	return r;
-}
-
 /* open, openat, creat. */
 static int
 nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
@@ -344,10 +285,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	pid_t		 pid = 0;
 	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
 
-	if ((r = procpeek_str(c->pid, addr, path, sizeof(path))) < 0 ||
-	    (r = nt_open_fast(c, dirfd, path, flags, mode, fdp)) != NT_SLOW)
-		return r;
-	if ((r = nt_arg(c, dirfd, 0, 0, &t, path, sizeof(path))) < 0)
+	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
 		return r;
 	if (mk)
 		nt_umask_set(procpeek_umask(c->pid));

@@ -299,59 +299,6 @@ cfg(const char *text)
 	    sizeof(why));
 }
 
-START_TEST(t_lexjoin)
-{
-	char	out[PATH_MAX], big[PATH_MAX + 16];
-	struct {
-		const char	*base, *path, *want;	/* want NULL: -1 */
-	} c[] = {
-		{ "/ws", "a.js", "/ws/a.js" },
-		{ "/ws", "./d/f1", "/ws/d/f1" },
-		{ "/ws/", "d//./f1", "/ws/d/f1" },
-		{ "/", "x", "/x" },
-		{ "/ignored", "/abs//p/./q", "/abs/p/q" },
-		{ "relative", "/abs", "/abs" },
-		{ "/ws", "../x", NULL },
-		{ "/ws", "a/../b", NULL },
-		{ "/ws", "a/..", NULL },
-		{ "/ws", "dir/", NULL },
-		{ "/ws", ".", NULL },
-		{ "/ws", "dir/.", NULL },
-		{ "/ws", "", NULL },
-		{ "/", "/", NULL },
-		{ "/ws", "/proc/self/fd/1", NULL },
-		{ "/proc/12", "fd/1", NULL },
-		{ "/", "proc", NULL },
-		{ "/ws", "/dev/stderr", NULL },
-		{ "/ws", "/devices/x", "/devices/x" },
-		{ "/ws (deleted)", "x", NULL },
-		{ "socket:[123]", "x", NULL },
-		{ "/ws", "..x/x..", "/ws/..x/x.." },
-	};
-	size_t	i;
-	int	r;
-
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		r = namerule_lexjoin(c[i].base, c[i].path, out, sizeof(out));
-		if (c[i].want == NULL)
-			ck_assert_msg(r == -1, "%s + %s: %d %s", c[i].base,
-			    c[i].path, r, out);
-		else {
-			ck_assert_msg(r == 0, "%s + %s", c[i].base, c[i].path);
-			ck_assert_str_eq(out, c[i].want);
-		}
-	}
-	/* no room, and a final component over NAME_MAX */
-	ck_assert_int_eq(namerule_lexjoin("/ws", "abc", out, 7), -1);
-	ck_assert_int_eq(namerule_lexjoin("/ws", "abc", out, 8), 0);
-	memset(big, 'n', NAME_MAX + 1);
-	big[NAME_MAX + 1] = '\0';
-	ck_assert_int_eq(namerule_lexjoin("/ws", big, out, sizeof(out)), -1);
-	big[NAME_MAX] = '\0';
-	ck_assert_int_eq(namerule_lexjoin("/ws", big, out, sizeof(out)), 0);
-}
-END_TEST
-
 START_TEST(t_gitconfig)
 {
 	/* What git init, git config user.* and branch tracking write. */
@@ -452,7 +399,6 @@ namerule_suite(void)
 	tcase_add_test(tc, t_kinds);
 	tcase_add_test(tc, t_split);
 	tcase_add_test(tc, t_join);
-	tcase_add_test(tc, t_lexjoin);
 	tcase_add_test(tc, t_gitconfig);
 	tcase_add_test(tc, t_gitconfig_old);
 	suite_add_tcase(s, tc);
