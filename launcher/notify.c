@@ -44,10 +44,6 @@
 #define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_CONFIG_MAX	(1 << 20)
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS	/* Linux 6.6; Debian 12 has 6.1 */
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS		SECCOMP_IOW(4, __u64)
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP	1UL
-#endif
 
 struct nt_listener {
 	int		 fd;
@@ -99,10 +95,6 @@ notify_setup(const struct launch_plan *plan)
 void
 notify_add(int fd, uint32_t exec)
 {
-	/* Linux 6.6: wake init on the caller's CPU, and the caller on init's
-	 * when answered (one CPU, no IPI); older kernels say EINVAL. */
-	(void)ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
-	    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	nt_ls = xreallocarray(nt_ls, nt_nls + 1, sizeof(*nt_ls));
 	nt_ls[nt_nls].fd = fd;
 	nt_ls[nt_nls].exec = exec;
