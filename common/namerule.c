@@ -764,18 +764,22 @@ bad:
 }
 
 /*
- * Collect the entries of a config text that run code: two strings each
- * in *found, the entry (section, subsection, key, value) and its name
- * for messages.  -1 if the text does not parse.
+ * Walk the entries of a config text: cb gets each (section, whether it
+ * has a subsection, the subsection, key, value or NULL) in order.  0 at
+ * the end; -1 if the text does not parse (*where: the byte), or when cb
+ * returned -1.
  */
+typedef int (*gc_entry_cb)(const char *, int, const char *, const char *,
+    const char *, void *);
+
 static int
-gc_scan(const char *buf, size_t len, char ***found, char *why,
-    size_t whylen)
+gc_walk(const char *buf, size_t len, gc_entry_cb cb, void *arg,
+    size_t *where)
 {
 	struct gc_parse	 p = { buf, len, 0 };
-	char		 sec[256], sub[256], key[256], *val, *e;
+	char		 sec[256], sub[256], key[256], *val;
 	size_t		 n;
-	int		 c, hassub = 0, have = 0;
+	int		 c, hassub = 0, have = 0, r;
 
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		p.i = 3;
@@ -811,21 +815,93 @@ gc_scan(const char *buf, size_t len, char ***found, char *why,
 			if (c != '=' || gc_value(&p, &val) == -1)
 				break;
 		}
-		if (gc_dangerous(sec, hassub, key, val)) {
-			xasprintf(&e, "%s\037%d%s\037%s\037%d%s", sec, hassub,
-			    sub, key, val != NULL, val ? val : "");
-			*found = strv_add(*found, e);
-			free(e);
-			xasprintf(&e, "%s%s.%s", sec, hassub ? ".<sub>" : "",
-			    key);
-			*found = strv_add(*found, e);
-			free(e);
-		}
+		r = cb(sec, hassub, sub, key, val, arg);
 		free(val);
+		if (r == -1)
+			return -1;
 	}
 unparsable:
-	snprintf(why, whylen, "unparsable at byte %zu", p.i);
+	*where = p.i;
 	return -1;
+}
+
+/* gc_walk: collect the entries that run code, two strings each. */
+static int
+gc_collect(const char *sec, int hassub, const char *sub, const char *key,
+    const char *val, void *arg)
+{
+	char	***found = arg, *e;
+
+	if (!gc_dangerous(sec, hassub, key, val))
+		return 0;
+	xasprintf(&e, "%s\037%d%s\037%s\037%d%s", sec, hassub, sub, key,
+	    val != NULL, val ? val : "");
+	*found = strv_add(*found, e);
+	free(e);
+	xasprintf(&e, "%s%s.%s", sec, hassub ? ".<sub>" : "", key);
+	*found = strv_add(*found, e);
+	free(e);
+	return 0;
+}
+
+/*
+ * Collect the entries of a config text that run code: two strings each
+ * in *found, the entry (section, subsection, key, value) and its name
+ * for messages.  -1 if the text does not parse.
+ */
+static int
+gc_scan(const char *buf, size_t len, char ***found, char *why,
+    size_t whylen)
+{
+	size_t	where = 0;
+
+	if (gc_walk(buf, len, gc_collect, found, &where) == 0)
+		return 0;
+	snprintf(why, whylen, "unparsable at byte %zu", where);
+	return -1;
+}
+
+/* gc_walk, for namerule_gitconfig_get(). */
+struct gc_get {
+	const char	*sec, *sub, *key;
+	char		*val;
+	int		 found;
+};
+
+static int
+gc_pick(const char *sec, int hassub, const char *sub, const char *key,
+    const char *val, void *arg)
+{
+	struct gc_get	*g = arg;
+
+	/* An include would bring entries this walk cannot see. */
+	if (strcmp(sec, "include") == 0 || strcmp(sec, "includeif") == 0)
+		return -1;
+	if (strcmp(sec, g->sec) != 0 || strcmp(key, g->key) != 0 ||
+	    (g->sub == NULL ? hassub : !hassub || strcmp(sub, g->sub) != 0))
+		return 0;
+	free(g->val);
+	g->val = val != NULL ? xstrdup(val) : NULL;
+	g->found = 1;
+	return 0;
+}
+
+int
+namerule_gitconfig_get(const char *buf, size_t len, const char *sec,
+    const char *sub, const char *key, char **val)
+{
+	struct gc_get	g = { sec, sub, key, NULL, 0 };
+	size_t		where;
+
+	*val = NULL;
+	if (gc_walk(buf, len, gc_pick, &g, &where) == -1) {
+		free(g.val);
+		return -1;
+	}
+	if (!g.found || g.val == NULL)
+		return 0;
+	*val = g.val;
+	return 1;
 }
 
 int

@@ -104,4 +104,14 @@ int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
 int	namerule_gitconfig_check(const char *buf, size_t len,
 	    const char *old, size_t oldlen, char *why, size_t whylen);
 
+/*
+ * untrusted: buf, a repository's config file.  The last value of
+ * sec.sub.key (sec and key lower-case; sub as written, NULL for none),
+ * as `git config --get` prints it: 1 and *val (free()), 0 if it is not
+ * set (or set without "="), -1 if the text does not parse or includes
+ * other files, whose entries this does not read: ask git instead.
+ */
+int	namerule_gitconfig_get(const char *buf, size_t len, const char *sec,
+	    const char *sub, const char *key, char **val);
+
 #endif

@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
+#include "supervisor/gitorigin.h"
 
 extern char **environ;
 
@@ -281,6 +282,7 @@ cli_run_main(int argc, char **argv)
 	struct run_state st;
 	struct rpc	 rpc;
 	struct origin_query oq = { -1, -1 };
+	int		 local = -1;
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid;
@@ -355,7 +357,7 @@ cli_run_main(int argc, char **argv)
 	/* The worktree's own repository for the push gateway (R-G4): the
 	 * workspace's origin as it is now, before anything runs in it;
 	 * asked now, read once airlockd is starting. */
-	if (origin == NULL)
+	if (origin == NULL && (local = gitorigin_local(ws, &origin_buf)) == -1)
 		origin_ask(ws, &oq);
 
 	/* A private supervisor for this one run when none is listening. */
@@ -375,7 +377,8 @@ cli_run_main(int argc, char **argv)
 		return EXIT_SANDBOX;
 	}
 	if (origin == NULL)
-		origin = origin_buf = origin_read(&oq);
+		origin = local == 0 ? origin_buf :
+		    (origin_buf = origin_read(&oq));
 	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
 

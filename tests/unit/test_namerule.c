@@ -299,6 +299,47 @@ cfg(const char *text)
 	    sizeof(why));
 }
 
+START_TEST(t_gitconfig_get)
+{
+	struct {
+		const char	*text, *want;	/* want NULL: rc */
+		int		 rc;
+	} c[] = {
+		{ "[remote \"origin\"]\n\turl = https://h/a.git\n",
+		    "https://h/a.git", 1 },
+		{ "[core]\n\tbare = false\n[remote \"origin\"]\n"
+		    "\turl = first\n\tfetch = +refs/*\n\turl = last ; note\n",
+		    "last", 1 },
+		{ "[Remote \"origin\"]\r\n\tURL = \"a b\\\"c\"\r\n",
+		    "a b\"c", 1 },
+		{ "[remote.origin]\nurl = old-form\n", "old-form", 1 },
+		{ "[remote \"Origin\"]\nurl = other\n", NULL, 0 },
+		{ "[remote \"upstream\"]\nurl = u\n", NULL, 0 },
+		{ "[remote \"origin\"]\nurl\n", NULL, 0 },
+		{ "", NULL, 0 },
+		{ "[include]\npath = more\n[remote \"origin\"]\nurl = x\n",
+		    NULL, -1 },
+		{ "[includeIf \"gitdir:/x/\"]\npath = more\n", NULL, -1 },
+		{ "[remote \"origin\"\nurl = x\n", NULL, -1 },
+		{ "url = x\n", NULL, -1 },
+	};
+	size_t	 i;
+	char	*v;
+	int	 r;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		r = namerule_gitconfig_get(c[i].text, strlen(c[i].text),
+		    "remote", "origin", "url", &v);
+		ck_assert_msg(r == c[i].rc, "case %zu: %d", i, r);
+		if (c[i].want != NULL)
+			ck_assert_str_eq(v, c[i].want);
+		else
+			ck_assert_ptr_null(v);
+		free(v);
+	}
+}
+END_TEST
+
 START_TEST(t_gitconfig)
 {
 	/* What git init, git config user.* and branch tracking write. */
@@ -399,6 +440,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_kinds);
 	tcase_add_test(tc, t_split);
 	tcase_add_test(tc, t_join);
+	tcase_add_test(tc, t_gitconfig_get);
 	tcase_add_test(tc, t_gitconfig);
 	tcase_add_test(tc, t_gitconfig_old);
 	suite_add_tcase(s, tc);
