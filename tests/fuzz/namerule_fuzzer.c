@@ -58,5 +58,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	(void)namerule_gitconfig_check((const char *)nul + 1, size - plen - 1,
 	    (const char *)data, plen, why, sizeof(why));
+	{
+		/* The origin lookup walks the same parser: a value or none. */
+		char	*v;
+		int	 r = namerule_gitconfig_get((const char *)nul + 1,
+		    size - plen - 1, "remote", "origin", "url", &v);
+
+		if ((r == 1) != (v != NULL))
+			__builtin_trap();
+		free(v);
+	}
 	return 0;
 }
