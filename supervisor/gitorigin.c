@@ -58,7 +58,8 @@ gitorigin_local(const char *ws, char **url)
 {
 	static const char *const env[] = { "GIT_DIR", "GIT_WORK_TREE",
 	    "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_COUNT",
-	    "GIT_CONFIG_PARAMETERS", "GIT_CEILING_DIRECTORIES", NULL };
+	    "GIT_CONFIG_PARAMETERS", "GIT_CEILING_DIRECTORIES",
+	    "GIT_DISCOVERY_ACROSS_FILESYSTEM", NULL };
 	char		 dir[PATH_MAX], gd[PATH_MAX * 2], p[PATH_MAX * 3];
 	char		*txt, *nl, *e;
 	struct stat	 st, top;
@@ -88,6 +89,7 @@ gitorigin_local(const char *ws, char **url)
 			return 0;
 	}
 	if (S_ISREG(st.st_mode)) {
+		/* A linked worktree or a submodule: "gitdir: <dir>". */
 		if ((txt = slurp_own(gd, 4096, &len)) == NULL ||
 		    strncmp(txt, "gitdir: ", 8) != 0) {
 			free(txt);
@@ -98,22 +100,22 @@ gitorigin_local(const char *ws, char **url)
 		snprintf(gd, sizeof(gd), "%s%s%s", txt[8] == '/' ? "" : dir,
 		    txt[8] == '/' ? "" : "/", txt + 8);
 		free(txt);
-		snprintf(p, sizeof(p), "%s/config.worktree", gd);
-		if (access(p, F_OK) == 0)
-			return -1;
-		snprintf(p, sizeof(p), "%s/commondir", gd);
-		if ((txt = slurp_own(p, 4096, &len)) != NULL) {
-			if ((nl = strchr(txt, '\n')) != NULL)
-				*nl = '\0';
-			snprintf(p, sizeof(p), "%s%s%s/config", txt[0] == '/' ?
-			    "" : gd, txt[0] == '/' ? "" : "/", txt);
-			free(txt);
-		} else
-			snprintf(p, sizeof(p), "%s/config", gd);
-	} else if (S_ISDIR(st.st_mode))
-		snprintf(p, sizeof(p), "%s/config", gd);
-	else
+	} else if (!S_ISDIR(st.st_mode))
 		return -1;
+	/* A per-worktree config (extensions.worktreeConfig): ask git. */
+	snprintf(p, sizeof(p), "%s/config.worktree", gd);
+	if (access(p, F_OK) == 0)
+		return -1;
+	/* The config is shared with the main worktree's (commondir). */
+	snprintf(p, sizeof(p), "%s/commondir", gd);
+	if ((txt = slurp_own(p, 4096, &len)) != NULL) {
+		if ((nl = strchr(txt, '\n')) != NULL)
+			*nl = '\0';
+		snprintf(p, sizeof(p), "%s%s%s/config", txt[0] == '/' ? "" : gd,
+		    txt[0] == '/' ? "" : "/", txt);
+		free(txt);
+	} else
+		snprintf(p, sizeof(p), "%s/config", gd);
 	if ((txt = slurp_own(p, 1 << 20, &len)) == NULL)
 		return -1;
 	r = namerule_gitconfig_get(txt, len, "remote", "origin", "url", &e);

@@ -75,6 +75,10 @@ START_TEST(layouts)
 	setenv("GIT_DIR", "/nonexistent", 1);
 	ck_assert_int_eq(local("r", got, sizeof(got)), -1);
 	unsetenv("GIT_DIR");
+	/* a per-worktree config: git must answer */
+	sh("git -C r config extensions.worktreeConfig true && "
+	    "git -C r config --worktree user.name w");
+	ck_assert_int_eq(local("r", got, sizeof(got)), -1);
 }
 END_TEST
 
