@@ -78,7 +78,7 @@ bench: deps
 
 loc:
 	@echo "launcher/ (budget 2500 lines):"; wc -l launcher/*.c launcher/*.h | sort -n
-	@echo "shared files the launcher links:"; wc -l common/msg.h common/msg.c common/log.c common/log.h common/xmalloc.c common/xmalloc.h common/namerule.h common/namerule.c common/mountinfo.h common/mountinfo.c
+	@echo "shared files the launcher links:"; wc -l $(foreach f,$(filter common/%,$(LAUNCHER_SRCS)),$(f:.c=.h) $(f))
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
