@@ -13,6 +13,9 @@
 #   - airlock run without the notify rules (AIRLOCK_TEST_NO_NOTIFY=1 in
 #     airlockd's environment, a test-only switch): the rest of the sandbox
 #   - bwrap with the same binds (no filename rules at all)
+#   - a test floor: tar on the host under tests/helpers/notify_wrap, the
+#     least a correct notify handler can do (no rules, no sandbox), so
+#     the report shows what the notification mechanism costs by itself
 # Sandboxes run as an unprivileged user when invoked as root.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
@@ -70,12 +73,15 @@ while [ "$i" -lt "$RUNS" ]; do
 	    >>"$STAGE/nonotify"
 	# shellcheck disable=SC2086
 	run_as $BWRAP sh -c "$UNTAR" 2>/dev/null | tail -1 >>"$STAGE/bwrap"
+	run_as "$STAGE/build/tests/helpers/notify_wrap" sh -c "$UNTAR" \
+	    2>/dev/null | tail -1 >>"$STAGE/floor"
 	i=$((i + 1))
 done
 HOST=$(median <"$STAGE/host")
 A=$(median <"$STAGE/airlock")
 AN=$(median <"$STAGE/nonotify")
 BW=$(median <"$STAGE/bwrap")
+FLR=$(median <"$STAGE/floor")
 
 ratio() { awk -v a="$1" -v b="$HOST" 'BEGIN {printf "%.2f", a / b}'; }
 ms() { awk -v a="$1" 'BEGIN {printf "%.1f", a / 1000}'; }
@@ -87,6 +93,7 @@ echo "| unconfined (host) | $(ms "$HOST") | 1.00 |"
 echo "| airlock run (filename rules on) | $(ms "$A") | $(ratio "$A") |"
 echo "| airlock run, no notify rules | $(ms "$AN") | $(ratio "$AN") |"
 echo "| bwrap, same binds | $(ms "$BW") | $(ratio "$BW") |"
+echo "| test floor: the least correct notify handler, no rules, no sandbox | $(ms "$FLR") | $(ratio "$FLR") |"
 
 # The cost of one notified call, beside the kernel's floor for a round
 # trip through a listener (tmpfs /tmp inside, so no disk in the numbers).
