@@ -903,11 +903,26 @@ read_heredocs(struct parser *p)
 	return 0;
 }
 
+/* Redirection operators, longest first; "&>" takes no fd number. */
+static const struct {
+	const char		*op;
+	enum sh_redir_op	 rop;
+	int			 strip;
+} redirs[] = {
+	{ "<<<", SH_R_HERESTR, 0 }, { "<<-", SH_R_HEREDOC, 1 },
+	{ "&>>", SH_R_APPENDERR, 0 }, { "<<", SH_R_HEREDOC, 0 },
+	{ "<>", SH_R_RDWR, 0 }, { "<&", SH_R_DUPIN, 0 },
+	{ ">>", SH_R_APPEND, 0 }, { ">|", SH_R_CLOBBER, 0 },
+	{ ">&", SH_R_DUPOUT, 0 }, { "&>", SH_R_OUTERR, 0 },
+	{ "<", SH_R_IN, 0 }, { ">", SH_R_OUT, 0 },
+};
+
 static int
 next_tok(struct parser *p, struct tok *t)
 {
-	int	c, c1, c2;
-	size_t	save;
+	const char	*op;
+	int		 c, c1, c2;
+	size_t		 save, i, k;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
@@ -958,55 +973,20 @@ next_tok(struct parser *p, struct tok *t)
 		}
 	}
 	t->type = T_REDIR;
-	if (c == '<' && c1 != '(') {
-		if (c1 == '<' && c2 == '<') {
-			t->rop = SH_R_HERESTR;
-			p->pos += 3;
-		} else if (c1 == '<' && c2 == '-') {
-			t->rop = SH_R_HEREDOC;
-			t->strip = 1;
-			p->pos += 3;
-		} else if (c1 == '<') {
-			t->rop = SH_R_HEREDOC;
-			p->pos += 2;
-		} else if (c1 == '>') {
-			t->rop = SH_R_RDWR;
-			p->pos += 2;
-		} else if (c1 == '&') {
-			t->rop = SH_R_DUPIN;
-			p->pos += 2;
-		} else {
-			t->rop = SH_R_IN;
-			p->pos++;
-		}
-		return 0;
-	}
-	if (c == '>' && c1 != '(') {
-		if (c1 == '>') {
-			t->rop = SH_R_APPEND;
-			p->pos += 2;
-		} else if (c1 == '|') {
-			t->rop = SH_R_CLOBBER;
-			p->pos += 2;
-		} else if (c1 == '&') {
-			t->rop = SH_R_DUPOUT;
-			p->pos += 2;
-		} else {
-			t->rop = SH_R_OUT;
-			p->pos++;
-		}
-		return 0;
-	}
-	if (t->fd != -1)
-		return perr(p, "bad redirection");
-	if (c == '&' && c1 == '>') {
-		if (c2 == '>') {
-			t->rop = SH_R_APPENDERR;
-			p->pos += 3;
-		} else {
-			t->rop = SH_R_OUTERR;
-			p->pos += 2;
-		}
+	for (i = 0; i < sizeof(redirs) / sizeof(redirs[0]); i++) {
+		op = redirs[i].op;
+		for (k = 0; op[k] != '\0' && peekc(p, k) == op[k]; k++)
+			;
+		if (op[k] != '\0')
+			continue;
+		/* "<(" and ">(" are process substitutions, not redirections. */
+		if (op[0] != '&' && c1 == '(')
+			break;
+		if (op[0] == '&' && t->fd != -1)
+			return perr(p, "bad redirection");
+		t->rop = redirs[i].rop;
+		t->strip = redirs[i].strip;
+		p->pos += k;
 		return 0;
 	}
 	p->pos++;
