@@ -96,18 +96,25 @@ req_take(uint32_t id, enum gw_req_kind kind)
 	return NULL;
 }
 
-uint32_t
-gw_ask_repo(struct gw_conn *c)
+/* A question about the connection's repository: (id, session, repo). */
+static uint32_t
+ask_about_repo(struct gw_conn *c, enum gw_req_kind kind, uint16_t type)
 {
 	struct msgbuf	b;
-	uint32_t	id = req_new(c, GW_REQ_REPO, 0);
+	uint32_t	id = req_new(c, kind, 0);
 
-	msgbuf_init(&b, MSG_GW_REPO_REQ);
+	msgbuf_init(&b, type);
 	msg_put_u32(&b, id);
 	msg_put_str(&b, c->sess->id);
 	msg_put_str(&b, c->repo);
 	link_send(&b);
 	return id;
+}
+
+uint32_t
+gw_ask_repo(struct gw_conn *c)
+{
+	return ask_about_repo(c, GW_REQ_REPO, MSG_GW_REPO_REQ);
 }
 
 uint32_t
@@ -140,15 +147,7 @@ gw_ask_ref(struct gw_conn *c, size_t cmd)
 uint32_t
 gw_ask_token(struct gw_conn *c)
 {
-	struct msgbuf	b;
-	uint32_t	id = req_new(c, GW_REQ_TOKEN, 0);
-
-	msgbuf_init(&b, MSG_GW_TOKEN_REQ);
-	msg_put_u32(&b, id);
-	msg_put_str(&b, c->sess->id);
-	msg_put_str(&b, c->repo);
-	link_send(&b);
-	return id;
+	return ask_about_repo(c, GW_REQ_TOKEN, MSG_GW_TOKEN_REQ);
 }
 
 void
