@@ -973,7 +973,9 @@ next_tok(struct parser *p, struct tok *t)
 		}
 	}
 	t->type = T_REDIR;
-	for (i = 0; i < sizeof(redirs) / sizeof(redirs[0]); i++) {
+	/* Every word passes here: only the operators' first bytes look. */
+	for (i = 0; (c == '<' || c == '>' || c == '&') &&
+	    i < sizeof(redirs) / sizeof(redirs[0]); i++) {
 		op = redirs[i].op;
 		for (k = 0; op[k] != '\0' && peekc(p, k) == op[k]; k++)
 			;
