@@ -24,7 +24,7 @@ struct nr_rule {
 	size_t		  ncomp;
 	size_t		  nreal;	/* without the appended "**" */
 	char		 *except;	/* folded final-component glob */
-	char		 *scope;	/* NR_SCOPE: the directory, as given */
+	char		 *scope;	/* NR_SCOPE, NR_CARVE: the directory */
 };
 
 struct namerule_set {
@@ -275,7 +275,7 @@ namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
 	r.kind = kind;
 	if (pattern[0] == '\0' || kind < NR_NAME || kind >= NR_KIND_MAX)
 		goto inval;
-	if (kind == NR_SCOPE) {
+	if (kind == NR_SCOPE || kind == NR_CARVE) {
 		if (pattern[0] != '/' || (r.scope = strdup(pattern)) == NULL)
 			goto inval;
 		/* "/" is everything; otherwise no trailing slash. */
@@ -284,10 +284,10 @@ namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
 			r.scope[--n] = '\0';
 	} else {
 		if ((kind == NR_NAME && strchr(pattern, '/') != NULL) ||
-		    (kind == NR_ABS) != (pattern[0] == '/'))
+		    (kind == NR_ABS || kind == NR_HOME) != (pattern[0] == '/'))
 			goto inval;
-		if (nr_split(&r, pattern, kind == NR_TREE || kind == NR_ABS)
-		    == -1 || r.nreal == 0)
+		if (nr_split(&r, pattern, kind == NR_TREE || kind == NR_ABS ||
+		    kind == NR_HOME) == -1 || r.nreal == 0)
 			goto inval;
 		if (except != NULL && except[0] != '\0' &&
 		    (r.except = nr_fold_dup(except, strlen(except))) == NULL)
@@ -332,7 +332,7 @@ nr_match_n(const struct nr_rule *r, size_t np, char *const *c, size_t nc)
 {
 	size_t	s;
 
-	if (r->kind == NR_ABS)
+	if (r->kind == NR_ABS || r->kind == NR_HOME)
 		return nr_seq(r->comp, np, c, nc);
 	if (r->kind == NR_NAME)
 		return nc > 0 && fnmatch(r->comp[0], c[nc - 1], 0) == 0;
@@ -382,7 +382,7 @@ namerule_check(const struct namerule_set *set, const char *path,
 	const char		*p, *e, *last = NULL;
 	char			*buf = NULL, **comp = NULL;
 	size_t			 i, nc = 0, len, o = 0, ll = 0;
-	int			 m, in = set->nscope == 0;
+	int			 m, in = set->nscope == 0, carved = 0, above = 0;
 
 	for (i = 0; i < set->n && !in; i++)
 		if (set->r[i].kind == NR_SCOPE &&
@@ -390,6 +390,15 @@ namerule_check(const struct namerule_set *set, const char *path,
 			in = 1;
 	if (!in)
 		return NR_ALLOW;
+	/* A carve-out is compared as spelled: only that exact name. */
+	for (i = 0; i < set->n; i++) {
+		if (set->r[i].kind != NR_CARVE)
+			continue;
+		if (nr_under(path, set->r[i].scope))
+			carved = 1;
+		else if (nr_under(set->r[i].scope, path))
+			above = 1;
+	}
 
 	len = strlen(path);
 	/* Fail closed: a path we cannot even hold is refused. */
@@ -415,9 +424,14 @@ namerule_check(const struct namerule_set *set, const char *path,
 	    (ll == 2 && last[0] == '.' && last[1] == '.'))
 		goto out;
 	for (i = 0; i < set->n; i++) {
-		if (set->r[i].kind == NR_SCOPE)
+		if (set->r[i].kind == NR_SCOPE || set->r[i].kind == NR_CARVE)
 			continue;
 		if ((m = nr_rule_match(&set->r[i], comp, nc, flags)) == 0)
+			continue;
+		/* An empty directory on the way to a carve-out is harmless;
+		 * a tree renamed or linked there, or a symlink, is not. */
+		if (set->r[i].kind == NR_HOME && (carved ||
+		    (above && !(flags & NR_F_PREFIX))))
 			continue;
 		if (set->r[i].kind != NR_GITCONFIG || m == 2) {
 			v = NR_DENY;

@@ -37,6 +37,11 @@ enum namerule_kind {
 	NR_ABS,		/* an absolute glob: the node and everything beneath */
 	NR_GITCONFIG,	/* like NR_PATH, but a rename onto it is checked */
 	NR_SCOPE,	/* an absolute directory the rules apply beneath */
+	NR_HOME,	/* like NR_ABS, but yields to NR_CARVE (the home's
+			   allowlist: what the host runs or trusts there) */
+	NR_CARVE,	/* an absolute directory exempt from NR_HOME; its
+			   ancestors may be made as directories (not by a
+			   rename, link or symlink: NR_F_PREFIX) */
 	NR_KIND_MAX
 };
 

@@ -286,6 +286,7 @@ cli_run_main(int argc, char **argv)
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid;
+	const char	*b;
 	struct sysinfo	 si;
 
 	memset(&st, 0, sizeof(st));
@@ -446,6 +447,12 @@ cli_run_main(int argc, char **argv)
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
+	/* An unconfined run says so every time, --quiet or not (issue 11). */
+	if ((b = json_get_str(res, "backend")) != NULL &&
+	    strcmp(b, "none") == 0)
+		fprintf(stderr, "airlock: WARNING: this command is NOT "
+		    "sandboxed: %s\n", (b = json_get_str(res,
+		    "unsandboxedReason")) != NULL ? b : "backend none");
 	json_free(res);
 
 	j = jgen_new();

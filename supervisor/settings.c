@@ -160,6 +160,7 @@ settings_free(struct settings *s)
 	strv_free(s->deny_write);
 	strv_free(s->allow_read);
 	strv_free(s->deny_read);
+	strv_free(s->home_writable);
 	strv_free(s->allowed_domains);
 	strv_free(s->denied_domains);
 	hosts_free(s->hosts, s->nhosts);
@@ -170,6 +171,17 @@ settings_free(struct settings *s)
 	strv_free(s->notes);
 	memset(s, 0, sizeof(*s));
 }
+
+/*
+ * Caches a bound home keeps writable (docs/SETTINGS.md): package
+ * downloads that tools verify or merely reuse.  Directories that hold
+ * code the host runs (~/.cargo/bin, ~/.npm/_npx, ~/.local/bin) are not
+ * among them.
+ */
+static const char *const home_writable_default[] = {
+	"~/.cache", "~/.npm/_cacache", "~/.npm/_logs", "~/.cargo/registry",
+	"~/.cargo/git", "~/.m2/repository", "~/.gradle/caches", NULL,
+};
 
 void
 settings_defaults(struct settings *s)
@@ -192,6 +204,13 @@ settings_defaults(struct settings *s)
 	s->deny_write = strv_empty();
 	s->allow_read = strv_empty();
 	s->deny_read = strv_empty();
+	s->home_writable = strv_empty();
+	for (i = 0; home_writable_default[i] != NULL; i++) {
+		char *e = settings_expand_home(home_writable_default[i]);
+
+		s->home_writable = strv_add(s->home_writable, e);
+		free(e);
+	}
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
 	pol_rules_default(s->rules);
@@ -350,6 +369,7 @@ static const struct list_key fs_keys[] = {
 	{ "denyWrite", offsetof(struct settings, deny_write) },
 	{ "allowRead", offsetof(struct settings, allow_read) },
 	{ "denyRead", offsetof(struct settings, deny_read) },
+	{ "homeWritable", offsetof(struct settings, home_writable) },
 	{ NULL, 0 }
 };
 

@@ -38,6 +38,7 @@ struct settings {
 	char		**deny_write;
 	char		**allow_read;
 	char		**deny_read;
+	char		**home_writable;	/* carve-outs of a bound home */
 	char		**allowed_domains;
 	char		**denied_domains;
 	enum pol_verdict  rules[POL_CLASS_MAX];

@@ -113,6 +113,9 @@ struct sv_plan_ctx {
 	int			 with_gateway;	/* gatewayd is up */
 	const void		*bpf;		/* compiled seccomp program */
 	size_t			 bpf_len;
+	char *const		*own_paths;	/* airlock's own files that no
+						   run may write: --settings,
+						   binaries, the socket dir */
 };
 
 int		 sv_plan_build(const struct sv_spec *, const struct sv_plan_ctx *,

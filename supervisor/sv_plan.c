@@ -14,10 +14,12 @@
 
 #include <linux/landlock.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +265,238 @@ is_symlink(const char *path, char *target, size_t len)
 	return 1;
 }
 
+/* ---- the home by allowlist (R-L3, issue 11) ---- */
+
+/*
+ * When a writable bind holds a home (or lies inside one), the host's
+ * startup state there is read-only and cannot be created: every name
+ * beginning with "." at the top of the home (shell startup files and
+ * what they source, ~/.config, ~/.local, ~/.ssh, ~/.aws, ~/.gnupg,
+ * ~/.netrc, ~/.docker, ~/.kube, systemd user units, XDG autostart,
+ * airlock's own settings ...) and ~/bin, which Debian's .profile puts on
+ * PATH -- an allowlist, since the host reads more dot names than any
+ * list.  What stays writable there is the carve-outs: settings'
+ * sandbox.filesystem.homeWritable (caches), allowWrite entries and
+ * runnerStateDirs.  airlock's own files and the secret set stay
+ * protected even inside a carve-out (NR_ABS rules, which carve-outs do
+ * not relax).
+ */
+#define SV_HOME_MAX_RO	2048	/* read-only mounts for existing entries */
+
+struct home_ctx {
+	struct sv_plan	 *p;
+	char		**homes;	/* every spelling of every home */
+	char		**carves;	/* every spelling of every carve-out */
+	char *const	 *writable;
+	size_t		  nro;
+};
+
+static int
+home_name_protected(const char *name)
+{
+	return (name[0] == '.' && strcmp(name, ".") != 0 &&
+	    strcmp(name, "..") != 0) || strcmp(name, "bin") == 0;
+}
+
+/* Is path at or beneath a protected name of one of the homes? */
+static int
+home_protected(char *const *homes, const char *path)
+{
+	size_t	i, n;
+	char	first[NAME_MAX + 1];
+	const char *r, *e;
+
+	for (i = 0; homes != NULL && homes[i] != NULL; i++) {
+		if (!path_under(path, homes[i]) ||
+		    strcmp(path, homes[i]) == 0)
+			continue;
+		n = strlen(homes[i]);
+		r = path + (n == 1 ? 1 : n + 1);
+		e = strchr(r, '/');
+		n = e != NULL ? (size_t)(e - r) : strlen(r);
+		if (n == 0 || n > NAME_MAX)
+			continue;
+		memcpy(first, r, n);
+		first[n] = '\0';
+		if (home_name_protected(first))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+home_ro(struct home_ctx *h, const char *path)
+{
+	char	real[PATH_MAX];
+
+	h->nro++;
+	plan_op(h->p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL, NULL, path);
+	/* A symlinked dotfile: its target, if a bind makes it writable. */
+	if (realpath(path, real) != NULL && strcmp(real, path) != 0 &&
+	    in_list(h->writable, real)) {
+		h->nro++;
+		plan_op(h->p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL, NULL,
+		    real);
+	}
+}
+
+/*
+ * path is protected and exists (or not: then nothing to mount; the
+ * filename rules refuse its creation).  Read-only unless a carve-out is
+ * at or beneath it; around a carve-out, each entry on its own.
+ */
+static void
+home_protect(struct home_ctx *h, const char *path, int depth)
+{
+	struct stat	 st;
+	struct dirent	*de;
+	DIR		*d;
+	char		*sub;
+	size_t		 i;
+	int		 above = 0;
+
+	if (in_list(h->carves, path) || lstat(path, &st) == -1)
+		return;
+	for (i = 0; h->carves != NULL && h->carves[i] != NULL; i++)
+		if (path_under(h->carves[i], path))
+			above = 1;
+	if (!above || !S_ISDIR(st.st_mode) || depth > 16 ||
+	    (d = opendir(path)) == NULL) {
+		home_ro(h, path);
+		return;
+	}
+	while ((de = readdir(d)) != NULL && h->nro <= SV_HOME_MAX_RO) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		xasprintf(&sub, "%s/%s", path, de->d_name);
+		home_protect(h, sub, depth + 1);
+		free(sub);
+	}
+	closedir(d);
+}
+
+/* The homes whose startup state the host runs: $HOME and the passwd one. */
+static char **
+home_list(const struct sv_plan_ctx *ctx)
+{
+	struct passwd	*pw;
+	char		**v = NULL;
+
+	if (ctx->home != NULL && ctx->home[0] == '/' &&
+	    strcmp(ctx->home, "/") != 0)
+		v = sv_path_spellings(v, ctx->home);
+	if ((pw = getpwuid(ctx->uid)) != NULL && pw->pw_dir[0] == '/' &&
+	    strcmp(pw->pw_dir, "/") != 0 && !exact_in_list(v, pw->pw_dir))
+		v = sv_path_spellings(v, pw->pw_dir);
+	return v;
+}
+
+/* airlock's own configuration, credentials and state (issue 11). */
+static char **
+own_list(const struct sv_plan_ctx *ctx, char *const *homes)
+{
+	char	**v = NULL, *s;
+	size_t	  i;
+
+	for (i = 0; homes != NULL && homes[i] != NULL; i++) {
+		xasprintf(&s, "%s/.config/airlock", homes[i]);
+		v = sv_path_spellings(v, s);
+		free(s);
+	}
+	v = sv_path_spellings(v, "/etc/airlock");
+	if (ctx->settings != NULL && ctx->settings->credentials_file != NULL &&
+	    ctx->settings->credentials_file[0] == '/')
+		v = sv_path_spellings(v, ctx->settings->credentials_file);
+	for (i = 0; ctx->own_paths != NULL && ctx->own_paths[i] != NULL; i++)
+		if (ctx->own_paths[i][0] == '/')
+			v = sv_path_spellings(v, ctx->own_paths[i]);
+	return v;
+}
+
+/*
+ * The carve-outs: strictly inside a home's protected names (anything
+ * else needs none), never at or above airlock's own files.
+ */
+static char **
+carve_list(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
+    char *const *homes, char *const *own)
+{
+	char *const	*lists[3];
+	char		**v = NULL, *a;
+	size_t		  i, j, k;
+
+	lists[0] = ctx->settings != NULL ? ctx->settings->home_writable : NULL;
+	lists[1] = ctx->settings != NULL ? ctx->settings->allow_write : NULL;
+	lists[2] = spec->runner_state_dirs;
+	for (j = 0; j < 3; j++)
+		for (i = 0; lists[j] != NULL && lists[j][i] != NULL; i++) {
+			if ((a = abs_path(lists[j][i], ctx->home)) == NULL)
+				continue;
+			if (!has_glob(a) && home_protected(homes, a)) {
+				for (k = 0; own != NULL && own[k] != NULL; k++)
+					if (path_under(own[k], a))
+						break;
+				if (own == NULL || own[k] == NULL)
+					v = sv_path_spellings(v, a);
+				else
+					log_info("carve-out %s holds airlock's "
+					    "own %s: not writable", a, own[k]);
+			}
+			free(a);
+		}
+	return v;
+}
+
+/*
+ * Existing protected entries beneath each writable bind become
+ * read-only mounts; the rest is the filename rules' (plan_write_rules).
+ */
+static int
+plan_home(struct sv_plan *p, const struct sv_spec *spec,
+    struct home_ctx *h, char *const *own, char *err, size_t errlen)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*s;
+	size_t		 i, j;
+
+	for (i = 0; h->writable != NULL && h->writable[i] != NULL; i++) {
+		const char *w = h->writable[i];
+
+		if (exact_in_list(spec->runner_state_dirs, w))
+			continue;
+		for (j = 0; h->homes != NULL && h->homes[j] != NULL; j++) {
+			if (!path_under(h->homes[j], w) ||
+			    (d = opendir(h->homes[j])) == NULL)
+				continue;
+			while ((de = readdir(d)) != NULL) {
+				if (!home_name_protected(de->d_name))
+					continue;
+				xasprintf(&s, "%s/%s", h->homes[j],
+				    de->d_name);
+				home_protect(h, s, 0);
+				free(s);
+			}
+			closedir(d);
+		}
+		if (home_protected(h->homes, w))
+			home_protect(h, w, 0);
+		for (j = 0; own != NULL && own[j] != NULL; j++)
+			if (path_under(own[j], w)) {
+				h->nro++;
+				plan_op(p, PLAN_OP_REMOUNT_RO,
+				    PLAN_OPF_OPTIONAL, NULL, own[j]);
+			}
+	}
+	if (h->nro > SV_HOME_MAX_RO) {
+		snprintf(err, errlen, "the bound home has more than %d "
+		    "entries to write-protect", SV_HOME_MAX_RO);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- filename rules at creation time (R-L3, R-L4) ---- */
 
 /*
@@ -322,7 +556,8 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
  */
 static void
 plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
-    const struct sv_plan_ctx *ctx, char *const *writable)
+    const struct sv_plan_ctx *ctx, char *const *writable,
+    const struct home_ctx *h, char *const *own)
 {
 	char *const	*lists[3];
 	char		**sp = NULL, *a;
@@ -349,6 +584,27 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		plan_write_rule(p, write_rules[i].kind, write_rules[i].pattern,
 		    write_rules[i].except);
 	}
+	/* The home's allowlist and what no carve-out opens. */
+	for (i = 0; h->homes != NULL && h->homes[i] != NULL; i++) {
+		xasprintf(&a, "%s/.*", h->homes[i]);
+		plan_write_rule(p, NR_HOME, a, NULL);
+		free(a);
+		xasprintf(&a, "%s/bin", h->homes[i]);
+		plan_write_rule(p, NR_HOME, a, NULL);
+		free(a);
+		for (j = 0; j < sizeof(home_secrets) / sizeof(home_secrets[0]);
+		    j++) {
+			xasprintf(&a, "%s/%s", h->homes[i], home_secrets[j]);
+			plan_write_rule(p, NR_ABS, a, NULL);
+			free(a);
+		}
+	}
+	for (i = 0; h->carves != NULL && h->carves[i] != NULL; i++)
+		plan_write_rule(p, NR_CARVE, h->carves[i], NULL);
+	for (i = 0; own != NULL && own[i] != NULL; i++)
+		if (!has_glob(own[i]))
+			plan_write_rule(p, NR_ABS, own[i], NULL);
+
 	lists[0] = spec->deny_write;
 	lists[1] = ctx->settings != NULL ? ctx->settings->deny_write : NULL;
 	lists[2] = spec->protected_paths;
@@ -503,14 +759,32 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	struct msgbuf	 b;
 	char		 target[PATH_MAX], tmpsz[32], *s;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
-	char		**deny_read = NULL;
+	char		**deny_read = NULL, **own = NULL;
 	size_t		 i, j;
 	int		 ro, home_bound = 0;
 	struct stat	 st;
 	uint32_t	 flags;
 	const char	*home;
+	struct home_ctx	 hc;
 
 	memset(p, 0, sizeof(*p));
+	memset(&hc, 0, sizeof(hc));
+	hc.p = p;
+	hc.homes = home_list(ctx);
+	own = own_list(ctx, hc.homes);
+	hc.carves = carve_list(spec, ctx, hc.homes, own);
+	/* runnerStateDirs are writable in every mode and outside the
+	 * filename rules: none may hold airlock's own files. */
+	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
+	    i++)
+		for (j = 0; own != NULL && own[j] != NULL; j++)
+			if (path_under(own[j], spec->runner_state_dirs[i]) ||
+			    path_under(spec->runner_state_dirs[i], own[j])) {
+				snprintf(err, errlen, "runnerStateDirs: %s "
+				    "holds airlock's own %s",
+				    spec->runner_state_dirs[i], own[j]);
+				goto fail;
+			}
 	/* A $HOME that is / or a system directory cannot become an empty
 	 * tmpfs without hiding the system: use the private /tmp instead. */
 	home = ctx->home;
@@ -574,11 +848,13 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, "/tmp");
 	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
 
-	/* An empty $HOME unless a bind covers it. */
+	/* An empty $HOME unless a bind covers it (a tmpfs beneath the
+	 * bind would be a submount of it, for no purpose). */
 	for (i = 0; i < spec->nbinds; i++)
 		if (path_under(home, spec->binds[i].guest_path))
 			home_bound = 1;
-	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, home);
+	if (!home_bound)
+		plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, home);
 
 	/* The watchdog counts the tmpfs mounts no bind hides. */
 	p->tmpfs = strv_add(NULL, "/dev/shm");
@@ -641,6 +917,9 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 			free(s);
 		}
 	}
+	hc.writable = writable;
+	if (plan_home(p, spec, &hc, own, err, errlen) == -1)
+		goto fail;
 	for (i = 0; spec->deny_write && spec->deny_write[i]; i++) {
 		char **one = NULL;
 
@@ -697,7 +976,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 			goto fail;
 	}
 
-	plan_write_rules(p, spec, ctx, writable);
+	plan_write_rules(p, spec, ctx, writable, &hc, own);
 	if (ctx->bpf != NULL) {
 		msgbuf_init(&b, MSG_PLAN_SECCOMP);
 		msg_put_u32(&b, sv_seccomp_notify() ? PLAN_SECF_NOTIFY : 0);
@@ -720,12 +999,18 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	strv_free(binds_dst);
 	strv_free(prot);
 	strv_free(deny_read);
+	strv_free(own);
+	strv_free(hc.homes);
+	strv_free(hc.carves);
 	return 0;
 fail:
 	strv_free(writable);
 	strv_free(binds_dst);
 	strv_free(prot);
 	strv_free(deny_read);
+	strv_free(own);
+	strv_free(hc.homes);
+	strv_free(hc.carves);
 	sv_plan_free(p);
 	return -1;
 }

@@ -43,6 +43,7 @@
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
+#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #define SV_READ_CHUNK		65536
@@ -95,6 +96,7 @@ struct sv_session {
 	struct sv_session *next;
 	char		*id;
 	enum sv_backend	 backend;
+	const char	*unconfined;	/* why backend none, for the client */
 	enum sv_state	 state;
 	char		*error;
 	struct sv_client *owner;
@@ -295,6 +297,8 @@ handle_json(struct jgen *j, struct sv_session *s)
 	jgen_obj_open(j);
 	jgen_kstr(j, "sessionId", s->id);
 	jgen_kstr(j, "backend", sv_backend_name(s->backend));
+	if (s->backend == SV_BACKEND_NONE && s->unconfined != NULL)
+		jgen_kstr(j, "unsandboxedReason", s->unconfined);
 	jgen_kstr(j, "state", state_names[s->state]);
 	if (s->error != NULL)
 		jgen_kstr(j, "error", s->error);
@@ -608,12 +612,12 @@ exec_timeout_cb(evutil_socket_t fd, short ev, void *arg)
 /*
  * What the session's own tmpfs mounts hold: RAM that no process's RSS
  * shows (a file written to /tmp stays after its writer exits).  Seen
- * through /proc/<pid>/root of a command inside, which resolves in the
- * sandbox's mount tree; init is not dumpable, the commands are.  Only a
+ * through /proc/<pid>/task/<tid>/root of a command inside, which
+ * resolves in the sandbox's mount tree; init is not dumpable, the commands are.  Only a
  * tmpfs is counted, whatever a path turns out to be.
  */
 static uint64_t
-session_tmpfs(struct sv_session *s, const char *pid)
+session_tmpfs(struct sv_session *s, const char *task)
 {
 	struct statfs	sf;
 	char		path[PATH_MAX];
@@ -621,7 +625,7 @@ session_tmpfs(struct sv_session *s, const char *pid)
 	size_t		i;
 
 	for (i = 0; s->plan.tmpfs != NULL && s->plan.tmpfs[i] != NULL; i++) {
-		snprintf(path, sizeof(path), "/proc/%s/root%s", pid,
+		snprintf(path, sizeof(path), "%s/root%s", task,
 		    s->plan.tmpfs[i]);
 		if (statfs(path, &sf) == -1)
 			return UINT64_MAX;	/* try another pid */
@@ -632,27 +636,45 @@ session_tmpfs(struct sv_session *s, const char *pid)
 	return total;
 }
 
+/*
+ * One thread group's resident memory, if it is in the session's pid
+ * namespace; 0 otherwise.  The leader's /proc/<pid> entries describe the
+ * leader's task: once it has exited (pthread_exit in main) they read as
+ * empty while its other threads still hold the group's memory, so a
+ * group whose leader does not answer is read through its live tasks.
+ * *tmpfs gets the session's tmpfs usage, seen from the first task that
+ * can show it.
+ */
 static uint64_t
-session_rss(struct sv_session *s)
+group_rss(struct sv_session *s, const char *pid, uint64_t *tmpfs)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		 path[300], buf[128];
+	char		 path[384], buf[128], task[300];
 	struct stat	 st;
-	uint64_t	 total = 0, pages, fs = UINT64_MAX;
+	unsigned long	 pages = 0;
 	long		 pagesize = sysconf(_SC_PAGESIZE);
 	int		 fd;
 	ssize_t		 n;
 
-	if ((d = opendir("/proc")) == NULL)
+	/* Most of /proc is other processes: one stat decides. */
+	snprintf(path, sizeof(path), "/proc/%s/ns/pid", pid);
+	if (stat(path, &st) == 0 && st.st_ino != s->pidns)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	if ((d = opendir(path)) == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/ns/pid", de->d_name);
+		snprintf(task, sizeof(task), "/proc/%s/task/%s", pid,
+		    de->d_name);
+		snprintf(path, sizeof(path), "%s/ns/pid", task);
 		if (stat(path, &st) == -1 || st.st_ino != s->pidns)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/statm", de->d_name);
+		if (*tmpfs == UINT64_MAX)
+			*tmpfs = session_tmpfs(s, task);
+		snprintf(path, sizeof(path), "%s/statm", task);
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 			continue;
 		n = read(fd, buf, sizeof(buf) - 1);
@@ -660,10 +682,27 @@ session_rss(struct sv_session *s)
 		if (n <= 0)
 			continue;
 		buf[n] = '\0';
-		if (sscanf(buf, "%*u %lu", &pages) == 1)
-			total += pages * (uint64_t)pagesize;
-		if (fs == UINT64_MAX)
-			fs = session_tmpfs(s, de->d_name);
+		/* Every task of the group shares one mm: count it once. */
+		if (sscanf(buf, "%*u %lu", &pages) == 1 && pages > 0)
+			break;
+	}
+	closedir(d);
+	return (uint64_t)pages * (uint64_t)pagesize;
+}
+
+static uint64_t
+session_rss(struct sv_session *s)
+{
+	DIR		*d;
+	struct dirent	*de;
+	uint64_t	 total = 0, fs = UINT64_MAX;
+
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		total += group_rss(s, de->d_name, &fs);
 	}
 	closedir(d);
 	if (fs != UINT64_MAX)
@@ -1221,6 +1260,47 @@ caller_home(uid_t uid)
 	return "/tmp";
 }
 
+/*
+ * airlock's own files that a run must never write, whatever it binds
+ * (issue 11): the --settings file, the binaries the next run executes,
+ * and the directory of the client socket.  sv_plan.c adds the user and
+ * managed settings directories and the credentials file.
+ */
+static char **
+own_paths(void)
+{
+	static const char *const bins[] = {
+		"airlock", "airlockd", "airlock-launcher", "airlock-proxyd",
+		"airlock-gatewayd",
+	};
+	char	**v = NULL, *p, *slash, self[PATH_MAX];
+	ssize_t	 n;
+	size_t	 i;
+
+	if (sv_settings_file != NULL && (p = realpath(sv_settings_file,
+	    NULL)) != NULL) {
+		v = strv_add(v, p);
+		free(p);
+	}
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+		self[n] = '\0';
+		v = strv_add(v, self);
+	}
+	for (i = 0; i < sizeof(bins) / sizeof(bins[0]); i++) {
+		p = sv_sibling(bins[i]);
+		if (p[0] == '/')
+			v = strv_add(v, p);
+		free(p);
+	}
+	p = airlock_default_socket();
+	if ((slash = strrchr(p, '/')) != NULL && slash != p) {
+		*slash = '\0';
+		v = strv_add(v, p);
+	}
+	free(p);
+	return v;
+}
+
 void
 sv_session_launch(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -1228,7 +1308,8 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	struct sv_session *s;
 	struct sv_plan_ctx ctx;
 	struct sv_spec	 spec;
-	char		 err[512], *path, *argv[2];
+	char		 err[512], *path, *argv[2], **own;
+	const char	*unconfined = NULL;
 	enum sv_backend	 want;
 	size_t		 i;
 	int		 fd;
@@ -1274,11 +1355,17 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		return;
 	}
 	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
-	    strcmp(spec.backend, "none") == 0)
+	    strcmp(spec.backend, "none") == 0) {
 		want = SV_BACKEND_NONE;
-	else if (!ssandbox_on || !ssettings->sandbox_enabled)
+		unconfined = "the client asked for it (--sandbox off)";
+	} else if (!ssandbox_on) {
 		want = SV_BACKEND_NONE;
-	else if (!sprobe->available) {
+		unconfined = "airlockd runs with --sandbox off (or "
+		    "AIRLOCK_SANDBOX=off)";
+	} else if (!ssettings->sandbox_enabled) {
+		want = SV_BACKEND_NONE;
+		unconfined = "settings set sandbox.enabled to false";
+	} else if (!sprobe->available) {
 		if (ssettings->fail_if_unavailable) {
 			snprintf(err, sizeof(err), "no OS-native agent "
 			    "sandbox on this host (%s) and "
@@ -1289,6 +1376,7 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 			return;
 		}
 		want = SV_BACKEND_NONE;
+		unconfined = "no OS-native sandbox on this host";
 	} else
 		want = SV_BACKEND_NATIVE;
 
@@ -1296,6 +1384,7 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	s->id = xstrdup(spec.session_id);
 	s->spec = spec;
 	s->backend = want;
+	s->unconfined = unconfined;
 	s->owner = c;
 	s->link.fd = -1;
 	s->launcher_pid = -1;
@@ -1340,7 +1429,10 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
 	ctx.bpf = bpf;
 	ctx.bpf_len = bpf_len;
-	if (sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1) {
+	ctx.own_paths = own = own_paths();
+	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
+	strv_free(own);
+	if (i) {
 		set_state(s, ST_ERROR);
 		s->error = xstrdup(err);
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);

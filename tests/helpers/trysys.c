@@ -22,8 +22,12 @@
  *   int80 (getpid through the 32-bit int 0x80 entry)
  *   x32 (getpid through the x32 syscall numbering)
  *   read PATH (open read-only and read a byte) | write PATH (open for
- *     append, creating it, and write a byte) | landlock-abi (prints the
- *     kernel's Landlock ABI version instead of OK)
+ *     append, creating it, and write a byte) | mkdir PATH | landlock-abi
+ *     (prints the kernel's Landlock ABI version instead of OK)
+ *   landlock-ruleset (landlock_create_ruleset for a real ruleset)
+ *   socket FAMILY | socketpair FAMILY: unix inet inet6 netlink vsock
+ *     alg packet tipc rds can bluetooth (a socket of each family's usual
+ *     type)
  */
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -37,6 +41,11 @@
 #include <linux/keyctl.h>
 #include <linux/perf_event.h>
 #include <linux/userfaultfd.h>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <linux/landlock.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -274,6 +283,56 @@ try_write(const char *path)
 	return close(fd);
 }
 
+static const struct {
+	const char	*name;
+	int		 family, type;
+} families[] = {
+	{ "unix", AF_UNIX, SOCK_STREAM }, { "inet", AF_INET, SOCK_STREAM },
+	{ "inet6", AF_INET6, SOCK_STREAM },
+	{ "netlink", AF_NETLINK, SOCK_RAW }, { "vsock", AF_VSOCK, SOCK_STREAM },
+	{ "alg", AF_ALG, SOCK_SEQPACKET }, { "packet", AF_PACKET, SOCK_DGRAM },
+	{ "tipc", AF_TIPC, SOCK_RDM }, { "rds", AF_RDS, SOCK_SEQPACKET },
+	{ "can", AF_CAN, SOCK_RAW }, { "bluetooth", AF_BLUETOOTH, SOCK_RAW },
+};
+
+static long
+try_socket(const char *name, int pair)
+{
+	size_t	i;
+	int	sv[2], fd;
+
+	for (i = 0; name != NULL && i < sizeof(families) / sizeof(families[0]);
+	    i++) {
+		if (strcmp(name, families[i].name) != 0)
+			continue;
+		if (pair) {
+			if (socketpair(families[i].family, families[i].type |
+			    SOCK_CLOEXEC, 0, sv) == -1)
+				return -1;
+			close(sv[1]);
+			return close(sv[0]);
+		}
+		if ((fd = socket(families[i].family, families[i].type |
+		    SOCK_CLOEXEC, 0)) == -1)
+			return -1;
+		return close(fd);
+	}
+	return errno = EINVAL, -1;
+}
+
+static long
+try_landlock_ruleset(void)
+{
+	struct landlock_ruleset_attr a;
+	long	fd;
+
+	memset(&a, 0, sizeof(a));
+	a.handled_access_fs = LANDLOCK_ACCESS_FS_WRITE_FILE;
+	if ((fd = syscall(SYS_landlock_create_ruleset, &a, sizeof(a), 0)) == -1)
+		return -1;
+	return close((int)fd);
+}
+
 #if defined(__x86_64__)
 static long
 try_int80(void)
@@ -378,6 +437,14 @@ main(int argc, char **argv)
 		return report(try_read(a));
 	if (strcmp(n, "write") == 0)
 		return report(try_write(a));
+	if (strcmp(n, "mkdir") == 0)
+		return report(a == NULL ? (errno = EINVAL, -1) : mkdir(a, 0755));
+	if (strcmp(n, "socket") == 0)
+		return report(try_socket(a, 0));
+	if (strcmp(n, "socketpair") == 0)
+		return report(try_socket(a, 1));
+	if (strcmp(n, "landlock-ruleset") == 0)
+		return report(try_landlock_ruleset());
 	if (strcmp(n, "landlock-abi") == 0) {
 		long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
 		    1U << 0);	/* LANDLOCK_CREATE_RULESET_VERSION */

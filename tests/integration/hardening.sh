@@ -23,7 +23,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 72
+plan 73
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -340,6 +340,18 @@ rc=$?
 check "memory: killed with killed{reason:oom} (exit $rc)" \
     [ "$(events "$W/oom.jsonl" killed oom)" -eq 1 ] && [ "$rc" -ne 0 ]
 check "memory: nothing left behind" gone 'airlock-oom-probe'
+
+# The main thread gone (pthread_exit) while another thread allocates:
+# the zombie leader's /proc/<pid>/statm reads as empty, so the watchdog
+# must find the group's memory through a live task.  768 MiB asked for
+# under --memory 256M; without the watchdog only the timeout ends it.
+cp "$B/tests/helpers/zombie_alloc" "$W/zombie_alloc"
+chmod 0755 "$W/zombie_alloc"
+run --memory 256M --timeout 12 --events "$W/zoom.jsonl" -- \
+    "$W/zombie_alloc" 768 >/dev/null 2>&1
+rc=$?
+check "memory: a thread whose leader exited is counted: killed{reason:oom} (exit $rc, timeouts $(events "$W/zoom.jsonl" killed timeout))" \
+    [ "$(events "$W/zoom.jsonl" killed oom)" -eq 1 ]
 
 # Memory held in files on the sandbox's tmpfs mounts is no process's
 # RSS: the watchdog counts them too, and each is capped at the limit.

@@ -214,6 +214,58 @@ START_TEST(t_kinds)
 }
 END_TEST
 
+/* The home's allowlist: NR_HOME yields to NR_CARVE, NR_ABS does not. */
+START_TEST(t_home)
+{
+	struct namerule_set *set = namerule_new();
+
+	ck_assert_int_eq(namerule_add(set, NR_SCOPE, "/h", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_HOME, "/h/u/.*", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_HOME, "/h/u/bin", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_CARVE, "/h/u/.cache", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_CARVE, "/h/u/.cargo/registry/",
+	    NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_ABS, "/h/u/.cache/airlock",
+	    NULL), 0);
+	/* Every dot name and what is beneath it, existing or not. */
+	ck_assert_int_eq(namerule_check(set, "/h/u/.bashrc", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.config", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.config/git/config", 0),
+	    NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/bin/x", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/src/.bashrc", 0),
+	    NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/h/u/notes.txt", 0), NR_ALLOW);
+	/* A tree renamed onto the home itself brings dot names. */
+	ck_assert_int_eq(namerule_check(set, "/h/u", NR_F_PREFIX), NR_DENY);
+	/* Carve-outs, exactly as spelled, and beneath. */
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cache", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cache/pip/x", 0),
+	    NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cache/x", NR_F_PREFIX),
+	    NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cachex", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cargo/registry/a", 0),
+	    NR_ALLOW);
+	/* An NR_ABS rule inside a carve-out still holds. */
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cache/airlock/s", 0),
+	    NR_DENY);
+	/* The way to a carve-out: a directory, not a tree or a symlink. */
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cargo", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cargo", NR_F_PREFIX),
+	    NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cargo/bin", 0), NR_DENY);
+	ck_assert_int_eq(namerule_check(set, "/h/u/.cargo/config.toml", 0),
+	    NR_DENY);
+	/* Outside the scope, nothing applies. */
+	ck_assert_int_eq(namerule_add(set, NR_HOME, "/x/.*", NULL), 0);
+	ck_assert_int_eq(namerule_check(set, "/x/.bashrc", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_add(set, NR_HOME, "rel/.*", NULL), -1);
+	ck_assert_int_eq(namerule_add(set, NR_CARVE, "rel", NULL), -1);
+	namerule_free(set);
+}
+END_TEST
+
 static const char *
 split(const char *path)
 {
@@ -438,6 +490,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_fold);
 	tcase_add_test(tc, t_builtin);
 	tcase_add_test(tc, t_kinds);
+	tcase_add_test(tc, t_home);
 	tcase_add_test(tc, t_split);
 	tcase_add_test(tc, t_join);
 	tcase_add_test(tc, t_gitconfig_get);
