@@ -27,6 +27,9 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +118,60 @@ add_notify_rules(scmp_filter_ctx ctx)
 	    0) != 0 ? -1 : 0;
 }
 
+/*
+ * Socket families: a sandbox needs unix sockets, TCP/UDP to its proxy
+ * and the route netlink (getaddrinfo's AI_ADDRCONFIG, `ip addr`).
+ * AF_VSOCK reaches the hypervisor's host, which no namespace separates;
+ * the other families are attack surface (packet, alg, tipc, rds, can,
+ * bluetooth, ...).  The kernel reads the family as an int: compared on
+ * the low 32 bits, so junk above cannot slip past; families at or above
+ * AF_MAX the kernel refuses itself.  Every other netlink protocol
+ * (uevents from the host, audit, generic netlink) fails like one the
+ * kernel lacks.
+ */
+#ifndef AF_MAX
+#define AF_MAX	46
+#endif
+
+static int
+add_socket_rules(scmp_filter_ctx ctx)
+{
+	static const char *const calls[] = { "socket", "socketpair" };
+	size_t	i;
+	int	fam, nr;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		if ((nr = seccomp_syscall_resolve_name(calls[i])) < 0)
+			continue;
+		for (fam = 0; fam < AF_MAX && fam < 64; fam++) {
+			if (fam == AF_UNIX || fam == AF_INET ||
+			    fam == AF_INET6 || fam == AF_NETLINK)
+				continue;
+			if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT),
+			    nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL,
+			    (uint64_t)fam)) != 0)
+				return -1;
+		}
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), nr,
+		    2, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_NETLINK),
+		    SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Landlock inside: init performs the write-intent calls of every
+ * command (notify.c) under airlock's own domain, so a tool that
+ * confined itself further would believe itself confined where it is
+ * not.  The kernel's answer for "no Landlock" is ENOSYS, which tools
+ * treat as "cannot sandbox here" and say so.
+ */
+static const char *const deny_enosys[] = {
+	"landlock_create_ruleset", "landlock_add_rule",
+	"landlock_restrict_self",
+};
+
 static const uint64_t bad_persona[] = {
 	ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC, MMAP_PAGE_ZERO,
 	ADDR_COMPAT_LAYOUT, ADDR_LIMIT_3GB, ADDR_LIMIT_32BIT,
@@ -145,6 +202,16 @@ sv_seccomp_compile(void **bufp, size_t *lenp)
 		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0) != 0)
 			goto out;
 	}
+
+	for (i = 0; i < sizeof(deny_enosys) / sizeof(deny_enosys[0]); i++) {
+		nr = seccomp_syscall_resolve_name(deny_enosys[i]);
+		if (nr == __NR_SCMP_ERROR || nr < 0)
+			continue;
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) != 0)
+			goto out;
+	}
+	if (add_socket_rules(ctx) == -1)
+		goto out;
 
 	/* No new namespaces, by clone flags; clone3 hides its flags in
 	 * memory, so it fails with ENOSYS and libc falls back to clone. */

@@ -25,9 +25,10 @@
  *     append, creating it, and write a byte) | mkdir PATH | landlock-abi
  *     (prints the kernel's Landlock ABI version instead of OK)
  *   landlock-ruleset (landlock_create_ruleset for a real ruleset)
- *   socket FAMILY | socketpair FAMILY: unix inet inet6 netlink vsock
- *     alg packet tipc rds can bluetooth (a socket of each family's usual
- *     type)
+ *   socket FAMILY | socketpair FAMILY: unix inet inet6 netlink (route)
+ *     netlink-uevent vsock alg packet tipc rds can bluetooth (a socket of
+ *     each family's usual type) | socket-junk FAMILY (junk in the upper
+ *     32 bits of the family argument, which the kernel ignores)
  */
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -285,16 +286,23 @@ try_write(const char *path)
 
 static const struct {
 	const char	*name;
-	int		 family, type;
+	int		 family, type, proto;
 } families[] = {
-	{ "unix", AF_UNIX, SOCK_STREAM }, { "inet", AF_INET, SOCK_STREAM },
-	{ "inet6", AF_INET6, SOCK_STREAM },
-	{ "netlink", AF_NETLINK, SOCK_RAW }, { "vsock", AF_VSOCK, SOCK_STREAM },
-	{ "alg", AF_ALG, SOCK_SEQPACKET }, { "packet", AF_PACKET, SOCK_DGRAM },
-	{ "tipc", AF_TIPC, SOCK_RDM }, { "rds", AF_RDS, SOCK_SEQPACKET },
-	{ "can", AF_CAN, SOCK_RAW }, { "bluetooth", AF_BLUETOOTH, SOCK_RAW },
+	{ "unix", AF_UNIX, SOCK_STREAM, 0 },
+	{ "inet", AF_INET, SOCK_STREAM, 0 },
+	{ "inet6", AF_INET6, SOCK_STREAM, 0 },
+	{ "netlink", AF_NETLINK, SOCK_RAW, 0 },		/* NETLINK_ROUTE */
+	{ "netlink-uevent", AF_NETLINK, SOCK_DGRAM, 15 },
+	{ "vsock", AF_VSOCK, SOCK_STREAM, 0 },
+	{ "alg", AF_ALG, SOCK_SEQPACKET, 0 },
+	{ "packet", AF_PACKET, SOCK_DGRAM, 0 },
+	{ "tipc", AF_TIPC, SOCK_RDM, 0 },
+	{ "rds", AF_RDS, SOCK_SEQPACKET, 0 },
+	{ "can", AF_CAN, SOCK_RAW, 1 },
+	{ "bluetooth", AF_BLUETOOTH, SOCK_RAW, 0 },
 };
 
+/* pair: 1 socketpair, 2 socket with junk in the family's upper half. */
 static long
 try_socket(const char *name, int pair)
 {
@@ -305,15 +313,23 @@ try_socket(const char *name, int pair)
 	    i++) {
 		if (strcmp(name, families[i].name) != 0)
 			continue;
+		if (pair == 2) {
+			if ((fd = (int)syscall(SYS_socket,
+			    (long)families[i].family | (1L << 32),
+			    families[i].type | SOCK_CLOEXEC,
+			    families[i].proto)) == -1)
+				return -1;
+			return close(fd);
+		}
 		if (pair) {
 			if (socketpair(families[i].family, families[i].type |
-			    SOCK_CLOEXEC, 0, sv) == -1)
+			    SOCK_CLOEXEC, families[i].proto, sv) == -1)
 				return -1;
 			close(sv[1]);
 			return close(sv[0]);
 		}
 		if ((fd = socket(families[i].family, families[i].type |
-		    SOCK_CLOEXEC, 0)) == -1)
+		    SOCK_CLOEXEC, families[i].proto)) == -1)
 			return -1;
 		return close(fd);
 	}
@@ -443,6 +459,8 @@ main(int argc, char **argv)
 		return report(try_socket(a, 0));
 	if (strcmp(n, "socketpair") == 0)
 		return report(try_socket(a, 1));
+	if (strcmp(n, "socket-junk") == 0)
+		return report(try_socket(a, 2));
 	if (strcmp(n, "landlock-ruleset") == 0)
 		return report(try_landlock_ruleset());
 	if (strcmp(n, "landlock-abi") == 0) {

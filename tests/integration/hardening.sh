@@ -23,7 +23,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 73
+plan 80
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -114,6 +114,38 @@ else
 	check "seccomp: int 0x80 does not run (no IA32 emulation here: host rc $hrc, inside $rc)" \
 	    [ "$rc" -ne 0 ]
 fi
+
+# ---- socket families and Landlock inside (issue 11) ----
+# AF_VSOCK reaches the hypervisor's host and no namespace separates it;
+# the rarer families are kernel attack surface.  A nested Landlock would
+# not hold for the calls init performs: the kernel must say ENOSYS.
+FAMS="unix inet inet6 netlink netlink-uevent vsock alg packet tipc rds can bluetooth"
+probe="for f in $FAMS; do printf '%s=' \$f; $TS socket \$f; done;
+    printf 'junk='; $TS socket-junk vsock; printf 'spvsock=';
+    $TS socketpair vsock; printf 'spunix='; $TS socketpair unix;
+    printf 'll='; $TS landlock-ruleset"
+host=$(as_user sh -c "$probe" 2>&1)
+out=$(run -- sh -c "$probe" 2>/dev/null)
+r=""
+for f in unix inet inet6 netlink; do r="$r$(field $f) "; done
+check "socket: unix, inet, inet6 and netlink (route) work inside ($r)" \
+    [ "$r" = "OK OK OK OK " ]
+check "socket: AF_VSOCK fails with EAFNOSUPPORT (host: $(out=$host field vsock))" \
+    [ "$(field vsock)" = EAFNOSUPPORT ]
+check "socket: AF_VSOCK with junk in the upper 32 bits fails too ($(field junk); host: $(out=$host field junk))" \
+    [ "$(field junk)" = EAFNOSUPPORT ]
+check "socket: netlink other than route fails (uevent: $(field netlink-uevent); host: $(out=$host field netlink-uevent))" \
+    [ "$(field netlink-uevent)" = EPROTONOSUPPORT ]
+r=""
+for f in alg packet tipc rds can bluetooth; do
+	[ "$(field $f)" = EAFNOSUPPORT ] || r="$r $f=$(field $f)"
+done
+check "socket: every other family fails with EAFNOSUPPORT ($r)" [ -z "$r" ]
+check "socketpair: AF_VSOCK refused by the filter ($(field spvsock)), AF_UNIX works ($(field spunix))" \
+    sh -c '[ "$1" = EAFNOSUPPORT ] && [ "$2" = OK ]' sh \
+    "$(field spvsock)" "$(field spunix)"
+check "landlock_create_ruleset answers ENOSYS inside ($(field ll); host: $(out=$host field ll))" \
+    [ "$(field ll)" = ENOSYS ]
 
 # ---- the terminal (R-L6): TIOCSTI into the caller's pty ----
 # airlock run gets a pty as its controlling terminal and stdio, in raw
