@@ -73,7 +73,7 @@ check: deps
 	@sh tests/run.sh $(BUILD)
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all test-bins
 	@sh tests/bench/run.sh $(BUILD)
 
 loc:

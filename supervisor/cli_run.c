@@ -271,7 +271,10 @@ cli_run_main(int argc, char **argv)
 {
 	const char	*workspace = ".", *mode = "chat", *events = NULL;
 	const char	*sandbox = NULL, *settings = NULL, *sock = NULL;
-	const char	*unlisted = NULL, *origin = NULL;
+	const char	*origin = NULL;
+#ifdef AIRLOCK_TEST_BUILD
+	const char	*unlisted = NULL;
+#endif
 	char		*origin_buf = NULL;
 	char		**binds = NULL, **robinds = NULL, **allow = NULL;
 	char		**deny_read = NULL, **deny_write = NULL, **extra = NULL;
@@ -334,8 +337,11 @@ cli_run_main(int argc, char **argv)
 			deny_write = strv_add(deny_write, argv[++i]);
 		else if (strcmp(a, "--origin") == 0)
 			origin = argv[++i];
+#ifdef AIRLOCK_TEST_BUILD
+		/* Test build only (tests/tests.mk), never shipped. */
 		else if (strcmp(a, "--test-unlisted-bind") == 0)
 			unlisted = argv[++i];
+#endif
 		else
 			usage();
 	}
@@ -419,8 +425,10 @@ cli_run_main(int argc, char **argv)
 	for (size_t k = 0; deny_write && deny_write[k]; k++)
 		jgen_str(j, deny_write[k]);
 	jgen_arr_close(j);
+#ifdef AIRLOCK_TEST_BUILD
 	if (unlisted != NULL)
 		jgen_kstr(j, "testUnlistedBind", unlisted);
+#endif
 	if (origin != NULL)
 		jgen_kstr(j, "originRepo", origin);
 	jgen_key(j, "limits");

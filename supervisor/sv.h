@@ -81,8 +81,10 @@ struct sv_spec {
 	struct sv_limits limits;
 	char		*backend;	/* requested backend name or NULL */
 	char		*origin_repo;	/* "owner/name" of the worktree or NULL */
-	/* Test-only: a writable bind with no Landlock rule (proves the
-	 * second layer holds alone).  Never set by the desktop app. */
+	/* Test build only (-DAIRLOCK_TEST_BUILD parses it; the field is
+	 * always here so that both builds share one layout): a writable
+	 * bind with no Landlock rule (proves the second layer holds
+	 * alone). */
 	char		*test_unlisted_bind;
 };
 

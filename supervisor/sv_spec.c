@@ -249,8 +249,11 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 		else if (strcmp(k, "originRepo") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    get_str(v, k, &s->origin_repo, err, errlen);
+#ifdef AIRLOCK_TEST_BUILD
+		/* Test build only (tests/tests.mk): never in a shipped one. */
 		else if (strcmp(k, "testUnlistedBind") == 0)
 			r = get_str(v, k, &s->test_unlisted_bind, err, errlen);
+#endif
 		else {
 			snprintf(err, errlen, "spec.%s: unknown field", k);
 			r = -1;

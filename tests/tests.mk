@@ -44,3 +44,29 @@ fuzz: fuzz-bins
 $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -o $@ $< $(LIBCOMMON)
+
+# The test build: airlock and airlockd with their test hooks
+# (--test-unlisted-bind / testUnlistedBind, AIRLOCK_TEST_NO_NOTIFY), in
+# $(BUILD)/test/, for the tests and benchmarks only.  Only the files that
+# hold a hook are compiled again with -DAIRLOCK_TEST_BUILD; the helpers
+# beside them are links to the shipped ones.  Nothing shipped carries a
+# hook: hardening.sh greps $(BUILD)/airlock*.
+TB := $(BUILD)/test
+TB_HOOK_SRCS := supervisor/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c
+tb_objs = $(foreach f,$(1),$(if $(filter $(f),$(TB_HOOK_SRCS)),$(TB)/obj/$(f:%.c=%.o),$(BUILD)/obj/$(f:%.c=%.o)))
+$(TB)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DAIRLOCK_TEST_BUILD $(ALL_CFLAGS) $(call pc_cflags,$(SV_PKGS)) -MMD -MP -c -o $@ $<
+$(TB)/airlockd: $(call tb_objs,$(AIRLOCKD_SRCS)) $(LIBPOLICY) $(LIBCOMMON)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(SV_PKGS))
+$(TB)/airlock: $(call tb_objs,$(AIRLOCK_SRCS)) $(LIBPOLICY) $(LIBCOMMON)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(SV_PKGS))
+$(TB)/airlock-%: $(BUILD)/airlock-%
+	@mkdir -p $(dir $@)
+	ln -sf ../airlock-$* $@
+TEST_PROGS := $(TB)/airlock $(TB)/airlockd $(TB)/airlock-launcher \
+	$(TB)/airlock-proxyd $(TB)/airlock-gatewayd
+-include $(shell find $(TB)/obj -name '*.d' 2>/dev/null)
+.PHONY: test-bins
+test-bins: $(TEST_PROGS)
+unit-bins: test-bins

@@ -11,7 +11,8 @@
 #   - unconfined: tar on the host, as the same user
 #   - airlock run, full sandbox (seccomp notify: every create goes to init)
 #   - airlock run without the notify rules (AIRLOCK_TEST_NO_NOTIFY=1 in
-#     airlockd's environment, a test-only switch): the rest of the sandbox
+#     airlockd's environment, which only the test build in build/test/
+#     reads): the rest of the sandbox
 #   - bwrap with the same binds (no filename rules at all)
 #   - a test floor: tar on the host under tests/helpers/notify_wrap, the
 #     least a correct notify handler can do (no rules, no sandbox), so
@@ -68,7 +69,7 @@ while [ "$i" -lt "$RUNS" ]; do
 	run_as sh -c "$UNTAR" 2>/dev/null | tail -1 >>"$STAGE/host"
 	run_as "$STAGE/build/airlock" run --workspace "$WS" -- \
 	    sh -c "$UNTAR" 2>/dev/null | tail -1 >>"$STAGE/airlock"
-	run_as env AIRLOCK_TEST_NO_NOTIFY=1 "$STAGE/build/airlock" run \
+	run_as env AIRLOCK_TEST_NO_NOTIFY=1 "$STAGE/build/test/airlock" run \
 	    --workspace "$WS" -- sh -c "$UNTAR" 2>/dev/null | tail -1 \
 	    >>"$STAGE/nonotify"
 	# shellcheck disable=SC2086
@@ -101,7 +102,7 @@ cp "$STAGE/build/tests/helpers/create_bench" "$WS/"
 LAT='mkdir -p /tmp/cb && ./create_bench /tmp/cb 20000'
 L1=$(run_as "$STAGE/build/airlock" run --workspace "$WS" -- sh -c "$LAT" \
     2>/dev/null | tail -1)
-L0=$(run_as env AIRLOCK_TEST_NO_NOTIFY=1 "$STAGE/build/airlock" run \
+L0=$(run_as env AIRLOCK_TEST_NO_NOTIFY=1 "$STAGE/build/test/airlock" run \
     --workspace "$WS" -- sh -c "$LAT" 2>/dev/null | tail -1)
 FL=$(run_as "$STAGE/build/tests/helpers/notify_floor" 20000 | tail -1)
 echo

@@ -23,7 +23,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 80
+plan 81
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -315,7 +315,9 @@ check "ordinary files beside them can be written (.git/HEAD, neighbour)" \
 U=$(mktemp -d /var/tmp/airlock-unlisted.XXXXXX)
 chmod 0755 "$U"
 [ "$(id -u)" -eq 0 ] && chown "$TUSER" "$U"
-out=$(run --test-unlisted-bind "$U" -- sh -c "printf 'mnt=';
+# The hook lives only in the test build ($B/test, tests/tests.mk).
+out=$(as_user "$B/test/airlock" run --workspace "$W" \
+    --test-unlisted-bind "$U" -- sh -c "printf 'mnt=';
     grep \" $U \" /proc/self/mountinfo | cut -d' ' -f6 | cut -d, -f1;
     printf 'w='; $TS write '$U/f'; printf 'ws='; $TS write ws-file" \
     2>/dev/null)
@@ -326,6 +328,19 @@ check "a write there is refused by Landlock: EACCES, not EROFS ($(field w))" \
 check "the same sandbox writes its workspace (control)" \
     [ "$(field ws)" = OK ]
 rm -rf "$U"
+
+# The test hooks are in no shipped binary: neither the flag, the spec
+# field nor the environment switch (the test build has them: control).
+hooks="test-unlisted-bind testUnlistedBind AIRLOCK_TEST_NO_NOTIFY"
+found=""
+for f in "$B"/airlock*; do
+	for h in $hooks; do
+		grep -qaF "$h" "$f" && found="$found $(basename "$f"):$h"
+	done
+done
+ctl=$(grep -caF test-unlisted-bind "$B/test/airlock")
+check "no test hook in the shipped binaries ($found; test build: $ctl)" \
+    [ -z "$found" ] && [ "$ctl" -ge 1 ]
 
 # ---- limits (R-S4) ----
 # A fork bomb under --pids 64, ended by --timeout.  The bomb is only run
