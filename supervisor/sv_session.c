@@ -289,9 +289,27 @@ sv_session_violation(const char *sid, const char *action, const char *target)
 	event_violation(s, action, target, NULL);
 }
 
+/* Why a session runs unconfined, for the one line its client prints. */
+static const char *
+unconfined_why(const struct sv_session *s, char *buf, size_t len)
+{
+	if (s->spec.backend != NULL && strcmp(s->spec.backend, "none") == 0)
+		return "asked for (--sandbox off or backend \"none\")";
+	if (!ssandbox_on)
+		return "airlockd runs with the sandbox off (--sandbox off or "
+		    "AIRLOCK_SANDBOX=off)";
+	if (!ssettings->sandbox_enabled)
+		return "sandbox.enabled is false in the settings";
+	snprintf(buf, len, "no OS-native agent sandbox on this host (%s)",
+	    sprobe->install_hint != NULL ? sprobe->install_hint : "unknown");
+	return buf;
+}
+
 static void
 handle_json(struct jgen *j, struct sv_session *s)
 {
+	char	why[512];
+
 	jgen_obj_open(j);
 	jgen_kstr(j, "sessionId", s->id);
 	jgen_kstr(j, "backend", sv_backend_name(s->backend));
@@ -312,7 +330,9 @@ handle_json(struct jgen *j, struct sv_session *s)
 		jgen_kbool(j, "proxy", s->px_registered);
 		jgen_kbool(j, "gateway", s->gw_registered);
 		jgen_kstr(j, "limits", "rlimits+watchdog");
-	}
+	} else
+		jgen_kstr(j, "unconfined", unconfined_why(s, why,
+		    sizeof(why)));
 	jgen_obj_close(j);
 	jgen_obj_close(j);
 }
@@ -1274,8 +1294,20 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		return;
 	}
 	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
-	    strcmp(spec.backend, "none") == 0)
+	    strcmp(spec.backend, "none") == 0) {
+		/* R-C5: managed policy wins over the caller's wish. */
+		if (settings_forbid_unconfined(ssettings, err,
+		    sizeof(err)) != NULL) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "backend \"none\" "
+			    "(--sandbox off) refused: %s", err);
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
+			sv_spec_free(&spec);
+			return;
+		}
 		want = SV_BACKEND_NONE;
+	}
 	else if (!ssandbox_on || !ssettings->sandbox_enabled)
 		want = SV_BACKEND_NONE;
 	else if (!sprobe->available) {
