@@ -28,6 +28,7 @@
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
+#include "supervisor/hook.h"
 #include "supervisor/sv.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -299,6 +300,36 @@ static const struct {
 	{ NR_PATH, ".claude/settings*.json", NULL },
 	{ NR_TREE, ".airlock", NULL },
 };
+
+/*
+ * The same sets for the Claude Code hook (supervisor/hook.c), which
+ * judges Write and Read calls that run outside any sandbox: one table,
+ * so the hook never drifts from what the sandbox enforces.
+ */
+int
+sv_rules_write(size_t i, uint32_t *kind, const char **pattern,
+    const char **except)
+{
+	if (i >= sizeof(write_rules) / sizeof(write_rules[0]))
+		return 0;
+	*kind = write_rules[i].kind;
+	*pattern = write_rules[i].pattern;
+	*except = write_rules[i].except;
+	return 1;
+}
+
+const char *
+sv_rules_secret(size_t i, int *in_home)
+{
+	size_t	nh = sizeof(home_secrets) / sizeof(home_secrets[0]);
+
+	*in_home = i < nh;
+	if (i < nh)
+		return home_secrets[i];
+	i -= nh;
+	return i < sizeof(etc_secrets) / sizeof(etc_secrets[0]) ?
+	    etc_secrets[i] : NULL;
+}
 
 static void
 plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
