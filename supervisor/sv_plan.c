@@ -29,6 +29,7 @@
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
 #include "supervisor/hook.h"
+#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -532,7 +533,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     struct sv_plan *p, char *err, size_t errlen)
 {
 	struct msgbuf	 b;
-	char		 target[PATH_MAX], tmpsz[32], *s;
+	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL;
 	size_t		 i, j;
@@ -604,6 +605,17 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	plan_op(p, PLAN_OP_DEV, 0, tmpsz, "/dev");
 	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, "/tmp");
 	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
+	/* ssh's ProxyCommand is airlock's own proxy-connect: the client
+	 * binary next to airlockd, read-only, at a fixed path. */
+	if (ctx->with_proxy && (self = airlock_sibling("airlock", NULL)) !=
+	    NULL) {
+		if (self[0] == '/') {
+			plan_op(p, PLAN_OP_DIR, 0, NULL, "/run/airlock/bin");
+			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
+			    PLAN_OPF_OPTIONAL, self, AIRLOCK_SANDBOX_SELF);
+		}
+		free(self);
+	}
 
 	/* An empty $HOME unless a bind covers it. */
 	for (i = 0; i < spec->nbinds; i++)

@@ -43,6 +43,7 @@
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
+#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #define SV_READ_CHUNK		65536
@@ -800,8 +801,10 @@ proxy_env(struct sv_session *s)
 		    LISTEN_PORT_HTTP, "");
 	env_add(s, "ALL_PROXY", "socks5h://127.0.0.1:", LISTEN_PORT_SOCKS, "");
 	env_add(s, "all_proxy", "socks5h://127.0.0.1:", LISTEN_PORT_SOCKS, "");
-	env_add(s, "GIT_SSH_COMMAND", "ssh -o ProxyCommand='nc -X 5 -x "
-	    "127.0.0.1:", LISTEN_PORT_SOCKS, " %h %p'");
+	/* airlock's own SOCKS client, bound into the sandbox: no nc. */
+	env_add(s, "GIT_SSH_COMMAND", "ssh -o ProxyCommand='"
+	    AIRLOCK_SANDBOX_SELF " proxy-connect 127.0.0.1:",
+	    LISTEN_PORT_SOCKS, " %h %p'");
 }
 
 static void
