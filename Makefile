@@ -60,6 +60,18 @@ $(BUILD)/obj/%.o: %.c
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
+# AIRLOCK_LIBEXECDIR is compiled into airlockd (sv_child.o): the stamp
+# changes when PREFIX or LIBEXECDIR does, so `make install PREFIX=...`
+# after a default build rebuilds what looks for the helpers there.
+LIBEXECDIR_STAMP := $(BUILD)/libexecdir.stamp
+$(LIBEXECDIR_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(LIBEXECDIR)' | cmp -s - $@ 2>/dev/null || \
+	    echo '$(LIBEXECDIR)' > $@
+$(BUILD)/obj/supervisor/sv_child.o: $(LIBEXECDIR_STAMP)
+.PHONY: FORCE
+FORCE:
+
 # Build dependencies: install what pkg-config cannot find (contrib/).
 deps:
 	@sh contrib/install-deps.sh --if-missing

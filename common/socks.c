@@ -145,3 +145,34 @@ socks_reply_build(uint8_t *out, uint8_t rep, int af, const void *addr,
 	out[n++] = (uint8_t)port;
 	return n;
 }
+
+enum socks_result
+socks_reply_parse(const void *buf, size_t len, size_t *used, uint8_t *rep)
+{
+	const uint8_t	*p = buf;
+	size_t		 need;
+
+	/* untrusted: the proxy's bytes. */
+	if (len < 5)
+		return SOCKS_MORE;
+	if (p[0] != SOCKS_VERSION)
+		return SOCKS_ERROR;
+	switch (p[3]) {
+	case SOCKS_ATYP_IPV4:
+		need = 4 + 4 + 2;
+		break;
+	case SOCKS_ATYP_IPV6:
+		need = 4 + 16 + 2;
+		break;
+	case SOCKS_ATYP_DOMAIN:
+		need = 4 + 1 + (size_t)p[4] + 2;
+		break;
+	default:
+		return SOCKS_ERROR;
+	}
+	if (len < need)
+		return SOCKS_MORE;
+	*rep = p[1];
+	*used = need;
+	return SOCKS_OK;
+}

@@ -79,4 +79,12 @@ enum socks_result socks_request_parse(const void *buf, size_t len,
 size_t		 socks_reply_build(uint8_t *out, uint8_t rep, int af,
 		    const void *addr, uint16_t port);
 
+/*
+ * The client side (`airlock proxy-connect`): a server's reply to CONNECT,
+ * VER REP RSV ATYP BND.ADDR BND.PORT.  SOCKS_OK with *rep the reply code
+ * and *used its length; SOCKS_ERROR for a wrong version or address type.
+ */
+enum socks_result socks_reply_parse(const void *buf, size_t len,
+		    size_t *used, uint8_t *rep);
+
 #endif

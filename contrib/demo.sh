@@ -88,3 +88,15 @@ for l in open(sys.argv[1]):
 PY
 echo
 echo "exit status of the agent: $rc"
+
+# The demo is also CI's check that the README's first command works on a
+# fresh machine: it fails when any step did not end as shown above.
+[ "$(cat "$D/app/app.py" 2>/dev/null)" = 'print("fixed")' ] &&
+    [ ! -e "$D/app/.env" ] && [ ! -e "$D/outside/notes.txt" ] &&
+    [ ! -e /usr/local/bin/helper ] &&
+    [ "$(upstream_ref acme/app.git refs/heads/main)" = \
+    "$(git -C "$D/up/seed" rev-parse HEAD)" ] &&
+    upstream_ref acme/app.git refs/heads/feature >/dev/null || {
+	echo "demo: an outcome differs from the one described" >&2
+	exit 1
+}

@@ -3,40 +3,73 @@
 #
 # Install the Debian packages airlock needs to build and test.  With
 # --if-missing it does nothing when every build library is found by
-# pkg-config and every test tool is on PATH (the fast path of `make check`
-# and `make demo`).  Uses sudo when not root.
+# pkg-config, every test tool is found (PATH, then /usr/sbin and /sbin: a
+# normal user's PATH lacks them) and every file the tests load at run time
+# exists (lighttpd's TLS module, clang's libFuzzer runtime): that is the
+# fast path of `make check` and `make demo`.  Uses sudo when not root.
+#
+# Packages are installed with --no-install-recommends, so everything a
+# README command needs is named here, including what Debian only
+# recommends (lighttpd-mod-openssl holds lighttpd's mod_openssl.so).
 set -eu
 
 BUILD_PKGS="build-essential pkg-config libevent-dev libnl-3-dev
 libnl-route-3-dev libyajl-dev libcap-dev libseccomp-dev check libssl-dev
 zlib1g-dev"
 # What the tests and benchmarks run: a real git, curl, an HTTPS smart-HTTP
-# upstream (lighttpd + git http-backend), openssl for a test CA, clang for
-# the libFuzzer targets, bubblewrap as the comparison, util-linux for
-# setpriv, procps, iproute2, python3 for small test servers.
-TEST_PKGS="git curl lighttpd openssl clang libclang-rt-14-dev bubblewrap
-util-linux procps iproute2 python3 tar make"
+# upstream (lighttpd + its TLS module + git http-backend), openssl for a
+# test CA, clang and its libFuzzer runtime (libclang-rt-dev, the version
+# the clang package points at) for the fuzz targets, bubblewrap as the
+# comparison, util-linux for setpriv, procps, iproute2, python3 for small
+# test servers, an ssh client for git over ssh through the proxy.
+TEST_PKGS="git curl lighttpd lighttpd-mod-openssl openssl clang
+libclang-rt-dev bubblewrap util-linux procps iproute2 python3 tar make
+openssh-client"
 
+have_cmd() {
+	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
+	    [ -x "/sbin/$1" ]
+}
+
+# The file clang links for -fsanitize=fuzzer, or nothing.
+fuzzer_runtime() {
+	command -v clang >/dev/null 2>&1 || return 0
+	_f=$(clang -print-file-name="libclang_rt.fuzzer-$(uname -m).a" \
+	    2>/dev/null) || return 0
+	[ -e "$_f" ] && echo "$_f"
+	return 0
+}
+
+# Prints what is missing, one item a line; nothing when all is there.
 missing() {
 	for p in libevent yajl libcap libseccomp check libnl-3.0 \
 	    libnl-route-3.0 openssl zlib; do
-		pkg-config --exists "$p" 2>/dev/null || return 0
+		pkg-config --exists "$p" 2>/dev/null || echo "pkg-config $p"
 	done
-	for t in git curl lighttpd openssl clang bwrap setpriv; do
-		command -v "$t" >/dev/null 2>&1 || return 0
+	for t in git curl lighttpd openssl clang bwrap setpriv ssh; do
+		have_cmd "$t" || echo "command $t"
 	done
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
-	[ -x /usr/bin/python3 ] || return 0
-	[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] ||
-	    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a \
-	    >/dev/null 2>&1 || return 0
-	return 1
+	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"
+	# lighttpd without its TLS module starts nothing for the tests'
+	# HTTPS code host: the module is a separate package.
+	[ -e /usr/lib/lighttpd/mod_openssl.so ] ||
+	    echo "file /usr/lib/lighttpd/mod_openssl.so"
+	[ -n "$(fuzzer_runtime)" ] ||
+	    echo "file libclang_rt.fuzzer-$(uname -m).a (clang's libFuzzer runtime)"
 }
 
-if [ "${1:-}" = "--if-missing" ] && ! missing; then
-	exit 0
-fi
+case ${1:-} in
+--if-missing)
+	[ -z "$(missing)" ] && exit 0 ;;
+--check)
+	# Report only: the install step of CI ends with this.
+	m=$(missing)
+	[ -z "$m" ] && exit 0
+	printf '%s\n' "$m" | sed 's/^/install-deps: missing: /' >&2
+	exit 1 ;;
+esac
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
@@ -48,7 +81,14 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 echo "install-deps: installing Debian packages (apt-get)" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $BUILD_PKGS $TEST_PKGS >/dev/null
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends $BUILD_PKGS $TEST_PKGS >/dev/null
+# Packages present and files still missing is a broken install, not
+# something for the tests to skip over.
+m=$(missing)
+if [ -n "$m" ]; then
+	printf '%s\n' "$m" | sed 's/^/install-deps: still missing after install: /' >&2
+	exit 1
+fi

@@ -27,6 +27,8 @@ usage(void)
 "  policy check [--mode M] [--settings F] -- 'LINE'\n"
 "                                  the command policy's verdict (JSON)\n"
 "  hook claude-pretooluse          Claude Code PreToolUse hook (stdin)\n"
+"  proxy-connect PROXY HOST PORT   SOCKS5 tunnel on stdin/stdout (ssh's\n"
+"                                  ProxyCommand inside a sandbox)\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
@@ -99,6 +101,8 @@ main(int argc, char *argv[])
 		return cli_policy_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "hook") == 0)
 		return cli_hook_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "proxy-connect") == 0)
+		return cli_proxyconnect_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);

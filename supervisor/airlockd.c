@@ -94,6 +94,7 @@ main(int argc, char *argv[])
 {
 	const char	*sock = NULL, *env;
 	char		*defsock = NULL, err[512];
+	const char	*why, *sb_from = "--sandbox off";
 	int		 fd = -1, i, quiet = 0, debug = 0, sb = -1;
 	struct event	*ev_int, *ev_term, *ev_chld;
 	struct rlimit	 rl = { 0, 0 };
@@ -122,8 +123,11 @@ main(int argc, char *argv[])
 	}
 	log_init("airlockd", debug);
 	if (sb == -1 && (env = getenv("AIRLOCK_SANDBOX")) != NULL &&
-	    env[0] != '\0' && (sb = parse_onoff(env)) == -1)
-		fatalx("AIRLOCK_SANDBOX=%s: expected on or off", env);
+	    env[0] != '\0') {
+		if ((sb = parse_onoff(env)) == -1)
+			fatalx("AIRLOCK_SANDBOX=%s: expected on or off", env);
+		sb_from = "AIRLOCK_SANDBOX=off";
+	}
 	sv_sandbox_on = sb != 0;
 
 	/*
@@ -140,6 +144,10 @@ main(int argc, char *argv[])
 	if (settings_load(&sv_settings, NULL, sv_settings_file, NULL, err,
 	    sizeof(err)) == -1)
 		fatalx("settings: %s", err);
+	/* R-C5: managed policy wins over a flag or the environment. */
+	if (!sv_sandbox_on && (why = settings_forbid_unconfined(&sv_settings,
+	    err, sizeof(err))) != NULL)
+		fatalx("%s refused: %s", sb_from, why);
 
 	/* R-H1..R-H3: probe once; exactly one startup line (a private
 	 * airlockd under `airlock run --quiet` keeps it to itself). */

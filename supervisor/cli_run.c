@@ -266,6 +266,24 @@ add_bind(struct jgen *j, const char *path, int ro)
 	jgen_obj_close(j);
 }
 
+/*
+ * R-C5: a command that will run with no sandbox says so, and why, on
+ * stderr, whoever decided it (this client, a shared airlockd's flags,
+ * the settings, the host); --quiet does not silence it.
+ */
+static void
+unconfined_say(const struct json *launched)
+{
+	const char	*b = json_get_str(launched, "backend"), *why;
+
+	if (b == NULL || strcmp(b, "none") != 0)
+		return;
+	why = json_get_str(launched, "unsandboxedReason");
+	fprintf(stderr, "airlock: WARNING: running UNCONFINED, NOT "
+	    "sandboxed: %s\n",
+	    why != NULL ? why : "the supervisor chose no sandbox");
+}
+
 int
 cli_run_main(int argc, char **argv)
 {
@@ -455,12 +473,7 @@ cli_run_main(int argc, char **argv)
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
-	/* An unconfined run says so every time, --quiet or not (issue 11). */
-	if ((b = json_get_str(res, "backend")) != NULL &&
-	    strcmp(b, "none") == 0)
-		fprintf(stderr, "airlock: WARNING: this command is NOT "
-		    "sandboxed: %s\n", (b = json_get_str(res,
-		    "unsandboxedReason")) != NULL ? b : "backend none");
+	unconfined_say(res);
 	json_free(res);
 
 	j = jgen_new();

@@ -9,6 +9,7 @@
 #define AIRLOCK_HOOK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "policy/classify.h"
 #include "supervisor/settings.h"
@@ -29,5 +30,15 @@ char	*policy_result_json(const struct pol_result *, enum pol_mode);
  */
 char	*hook_claude_pretooluse(const char *in, size_t len, int mode_forced,
 	    enum pol_mode mode, const struct settings *, int *vout);
+
+/*
+ * The plan's rule tables (defined in sv_plan.c), for the hook: the i-th
+ * built-in filename rule (0 past the end), and the i-th entry of the
+ * secret set (NULL past the end; *in_home: relative to $HOME, else
+ * absolute).
+ */
+int	 sv_rules_write(size_t i, uint32_t *kind, const char **pattern,
+	    const char **except);
+const char *sv_rules_secret(size_t i, int *in_home);
 
 #endif

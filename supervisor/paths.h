@@ -14,4 +14,10 @@ char	*airlock_default_socket(void);
  */
 char	*airlock_sibling(const char *name, const char *fallback_dir);
 
+/*
+ * Where a sandbox sees the airlock client (read-only), for ssh's
+ * ProxyCommand (`airlock proxy-connect`): no netcat needed inside.
+ */
+#define AIRLOCK_SANDBOX_SELF	"/run/airlock/bin/airlock"
+
 #endif

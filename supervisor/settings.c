@@ -169,6 +169,8 @@ settings_free(struct settings *s)
 	free(s->credentials_file);
 	strv_free(s->locked);
 	strv_free(s->notes);
+	free(s->managed_file);
+	free(s->unsandboxed_from);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -455,8 +457,15 @@ merge_sandbox(struct mctx *m, const struct json *o)
 			    &s->fail_if_unavailable) == -1)
 				return -1;
 		} else if (strcmp(k, "allowUnsandboxedCommands") == 0) {
+			int was = s->allow_unsandboxed;
+
 			if (get_bool(m, sp, sp, v, &s->allow_unsandboxed) == -1)
 				return -1;
+			if (m->apply && (was != s->allow_unsandboxed ||
+			    m->managed)) {
+				free(s->unsandboxed_from);
+				s->unsandboxed_from = xstrdup(m->origin);
+			}
 		} else if (strcmp(k, "enabledPlatforms") == 0) {
 			if (v->type == JSON_ARRAY)
 				for (j = 0; j < v->n; j++)
@@ -766,9 +775,35 @@ settings_merge_text(struct settings *s, const char *text, size_t len,
 		m.apply = 1;
 		rv = merge_root(&m, root);
 		strv_free(m.seen);
+		if (managed) {
+			free(s->managed_file);
+			s->managed_file = xstrdup(m.origin);
+		}
 	}
 	json_free(root);
 	return rv;
+}
+
+const char *
+settings_forbid_unconfined(const struct settings *s, char *buf, size_t len)
+{
+	if (s->sandbox_enabled && settings_is_locked(s, "sandbox.enabled")) {
+		snprintf(buf, len, "managed policy %s sets sandbox.enabled: "
+		    "true", s->managed_file != NULL ? s->managed_file :
+		    SETTINGS_MANAGED_PATH);
+		return buf;
+	}
+	if (!s->allow_unsandboxed) {
+		int managed = settings_is_locked(s,
+		    "sandbox.allowUnsandboxedCommands");
+
+		snprintf(buf, len, "%s%s sets sandbox.allowUnsandboxedCommands:"
+		    " false", managed ? "managed policy " : "",
+		    s->unsandboxed_from != NULL ? s->unsandboxed_from :
+		    "settings");
+		return buf;
+	}
+	return NULL;
 }
 
 /* Read a whole settings file; 1 if absent and optional. */

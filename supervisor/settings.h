@@ -52,6 +52,9 @@ struct settings {
 	char		**notes;	/* things ignored while merging, for
 					   the user: unsupported srt keys,
 					   keys a managed layer locked */
+	char		 *managed_file;	/* the managed layer's path, if read */
+	char		 *unsandboxed_from; /* the file that last set
+					   allowUnsandboxedCommands */
 };
 
 #define SETTINGS_MANAGED_PATH	"/etc/airlock/managed-settings.json"
@@ -72,6 +75,15 @@ int	settings_load(struct settings *, const char *user_file,
 int	settings_merge_text(struct settings *, const char *text, size_t len,
 	    const char *origin, int managed, char *err, size_t errlen);
 int	settings_is_locked(const struct settings *, const char *dotted_key);
+/*
+ * Why these settings forbid running a command unconfined (--sandbox off,
+ * AIRLOCK_SANDBOX=off, a hook's dangerouslyDisableSandbox): a managed
+ * sandbox.enabled=true, or sandbox.allowUnsandboxedCommands=false in any
+ * layer.  NULL when nothing forbids it; else the reason, naming the file
+ * and key, in buf.
+ */
+const char *settings_forbid_unconfined(const struct settings *, char *buf,
+	    size_t len);
 void	settings_free(struct settings *);
 /* The push rules (git.pushRules) decide one ref update; see policy/push.h. */
 enum pol_verdict settings_push_decide(const struct settings *,

@@ -3,7 +3,9 @@
 # linked into both.
 SV_SHARED := $(filter-out supervisor/airlockd.c supervisor/airlock.c supervisor/sv_% supervisor/cli_%,$(wildcard supervisor/*.c))
 AIRLOCKD_SRCS := supervisor/airlockd.c $(wildcard supervisor/sv_*.c) $(SV_SHARED)
-AIRLOCK_SRCS := supervisor/airlock.c $(wildcard supervisor/cli_*.c) $(SV_SHARED)
+# The client's hook judges paths with the plan's own rule tables.
+AIRLOCK_SRCS := supervisor/airlock.c $(wildcard supervisor/cli_*.c) $(SV_SHARED) \
+	supervisor/sv_plan.c supervisor/sv_seccomp.c
 SV_PKGS := libevent yajl libseccomp
 $(BUILD)/obj/supervisor/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(SV_PKGS))
 

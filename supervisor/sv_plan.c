@@ -30,6 +30,8 @@
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
+#include "supervisor/hook.h"
+#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -534,6 +536,36 @@ static const struct {
 	{ NR_TREE, ".airlock", NULL },
 };
 
+/*
+ * The same sets for the Claude Code hook (supervisor/hook.c), which
+ * judges Write and Read calls that run outside any sandbox: one table,
+ * so the hook never drifts from what the sandbox enforces.
+ */
+int
+sv_rules_write(size_t i, uint32_t *kind, const char **pattern,
+    const char **except)
+{
+	if (i >= sizeof(write_rules) / sizeof(write_rules[0]))
+		return 0;
+	*kind = write_rules[i].kind;
+	*pattern = write_rules[i].pattern;
+	*except = write_rules[i].except;
+	return 1;
+}
+
+const char *
+sv_rules_secret(size_t i, int *in_home)
+{
+	size_t	nh = sizeof(home_secrets) / sizeof(home_secrets[0]);
+
+	*in_home = i < nh;
+	if (i < nh)
+		return home_secrets[i];
+	i -= nh;
+	return i < sizeof(etc_secrets) / sizeof(etc_secrets[0]) ?
+	    etc_secrets[i] : NULL;
+}
+
 static void
 plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
     const char *except)
@@ -757,7 +789,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     struct sv_plan *p, char *err, size_t errlen)
 {
 	struct msgbuf	 b;
-	char		 target[PATH_MAX], tmpsz[32], *s;
+	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL, **own = NULL;
 	size_t		 i, j;
@@ -847,6 +879,17 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	plan_op(p, PLAN_OP_DEV, 0, tmpsz, "/dev");
 	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, "/tmp");
 	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
+	/* ssh's ProxyCommand is airlock's own proxy-connect: the client
+	 * binary next to airlockd, read-only, at a fixed path. */
+	if (ctx->with_proxy && (self = airlock_sibling("airlock", NULL)) !=
+	    NULL) {
+		if (self[0] == '/') {
+			plan_op(p, PLAN_OP_DIR, 0, NULL, "/run/airlock/bin");
+			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
+			    PLAN_OPF_OPTIONAL, self, AIRLOCK_SANDBOX_SELF);
+		}
+		free(self);
+	}
 
 	/* An empty $HOME unless a bind covers it (a tmpfs beneath the
 	 * bind would be a submount of it, for no purpose). */

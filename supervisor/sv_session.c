@@ -819,8 +819,10 @@ proxy_env(struct sv_session *s)
 		    LISTEN_PORT_HTTP, "");
 	env_add(s, "ALL_PROXY", "socks5h://127.0.0.1:", LISTEN_PORT_SOCKS, "");
 	env_add(s, "all_proxy", "socks5h://127.0.0.1:", LISTEN_PORT_SOCKS, "");
-	env_add(s, "GIT_SSH_COMMAND", "ssh -o ProxyCommand='nc -X 5 -x "
-	    "127.0.0.1:", LISTEN_PORT_SOCKS, " %h %p'");
+	/* airlock's own SOCKS client, bound into the sandbox: no nc. */
+	env_add(s, "GIT_SSH_COMMAND", "ssh -o ProxyCommand='"
+	    AIRLOCK_SANDBOX_SELF " proxy-connect 127.0.0.1:",
+	    LISTEN_PORT_SOCKS, " %h %p'");
 }
 
 static void
@@ -1356,6 +1358,17 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	}
 	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
 	    strcmp(spec.backend, "none") == 0) {
+		/* R-C5: managed policy wins over the caller's wish. */
+		if (settings_forbid_unconfined(ssettings, err,
+		    sizeof(err)) != NULL) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "backend \"none\" "
+			    "(--sandbox off) refused: %s", err);
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
+			sv_spec_free(&spec);
+			return;
+		}
 		want = SV_BACKEND_NONE;
 		unconfined = "the client asked for it (--sandbox off)";
 	} else if (!ssandbox_on) {
@@ -1364,7 +1377,7 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		    "AIRLOCK_SANDBOX=off)";
 	} else if (!ssettings->sandbox_enabled) {
 		want = SV_BACKEND_NONE;
-		unconfined = "settings set sandbox.enabled to false";
+		unconfined = "sandbox.enabled is false in the settings";
 	} else if (!sprobe->available) {
 		if (ssettings->fail_if_unavailable) {
 			snprintf(err, sizeof(err), "no OS-native agent "
@@ -1376,7 +1389,7 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 			return;
 		}
 		want = SV_BACKEND_NONE;
-		unconfined = "no OS-native sandbox on this host";
+		unconfined = "no OS-native agent sandbox on this host";
 	} else
 		want = SV_BACKEND_NATIVE;
 

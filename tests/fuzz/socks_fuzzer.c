@@ -3,7 +3,8 @@
  * libFuzzer target for common/socks.c: the greeting and request parsers
  * read untrusted bytes from the sandbox.  The input is parsed as the
  * stream a client would send: greeting, then request, each fed in growing
- * prefixes as a non-blocking reader would see them.
+ * prefixes as a non-blocking reader would see them; and first as a
+ * server's reply, which airlock proxy-connect parses.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +23,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int	 noauth;
 	enum socks_result res = SOCKS_MORE;
 
+	/* The same bytes as a server's reply, for airlock proxy-connect. */
+	for (i = 0; i <= size && res == SOCKS_MORE; i++)
+		res = socks_reply_parse(data, i, &used, &rep);
+	if (res == SOCKS_OK && used > size)
+		__builtin_trap();
+	res = SOCKS_MORE;
 	for (i = 0; i <= size && res == SOCKS_MORE; i++)
 		res = socks_greeting_parse(data, i, &used, &noauth);
 	if (res != SOCKS_OK)

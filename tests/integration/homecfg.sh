@@ -226,7 +226,7 @@ for i in 1 2; do
 	err=$(runh --workspace "$FH" -- sh -c 'echo "sb=$AIRLOCK_SANDBOX"' \
 	    2>&1 >/dev/null)
 	check "settings sandbox.enabled=false: run $i warns on stderr ($err)" \
-	    sh -c "printf '%s' \"\$1\" | grep -q 'NOT sandboxed.*sandbox.enabled to false'" \
+	    sh -c "printf '%s' \"\$1\" | grep -q 'NOT sandboxed.*sandbox.enabled is false'" \
 	    sh "$err"
 done
 err=$(runh --workspace "$FH" --sandbox off -- true 2>&1 >/dev/null)

@@ -38,11 +38,13 @@ as_user() {
 		    USER="$TUSER" LOGNAME="$TUSER" PATH=/usr/local/bin:/usr/bin:/bin \
 		    LANG=C.UTF-8 XDG_RUNTIME_DIR= "$@"
 	else
-		env "$@"
+		${_AS_EXEC:+exec} env "$@"
 	fi
 }
 
-# Start a command as the test user in the background; $! is its pid.
+# Start a command as the test user in the background; $! is its pid (the
+# subshell execs it in both branches of as_user, so killing $! kills the
+# command, not a shell that would leave it running).
 spawn_user() { ( _AS_EXEC=1 as_user "$@" ) & }
 
 # A fresh directory owned by the test user, under the world-readable stage.

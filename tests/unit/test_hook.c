@@ -70,6 +70,8 @@ decide(const char *in, size_t len, int forced, enum pol_mode mode,
 	return d;
 }
 
+static const char *run_(const char *);
+
 static void
 expect_file(const char *name, const char *want, const char *needle)
 {
@@ -88,9 +90,81 @@ expect_file(const char *name, const char *want, const char *needle)
 
 START_TEST(recorded_payloads)
 {
-	expect_file("allow.json", "allow", "airlock:");
+	/* What the policy allows gets no opinion, never "allow". */
+	expect_file("allow.json", "", "");
 	expect_file("ask.json", "ask", "ask:git-push");
 	expect_file("deny.json", "deny", "hard-deny:privilege-escalation");
+	expect_file("bash-secret.json", "deny", "~/.ssh");
+	expect_file("bash-rm.json", "", "");
+	expect_file("bash-nosandbox.json", "ask", "sandboxOverride");
+	expect_file("write-env.json", "deny", "filename rule .env");
+	expect_file("write-hook.json", "deny", "filename rule .git/hooks/*");
+	expect_file("write-bashrc.json", "deny", "filename rule .bashrc");
+	expect_file("read-ssh.json", "deny", "secret set (~/.ssh)");
+	expect_file("write-ok.json", "", "");
+}
+END_TEST
+
+START_TEST(sandbox_override_forbidden)
+{
+	/* Settings or managed policy that forbid unsandboxed commands turn
+	 * the override's ask into a deny naming the file. */
+	ck_assert_int_eq(settings_merge_text(&S, "{\"sandbox\":{"
+	    "\"allowUnsandboxedCommands\":false}}", 46, "/etc/m.json", 1, NULL,
+	    0), 0);
+	expect_file("bash-nosandbox.json", "deny", "/etc/m.json");
+	/* A policy deny still wins over the override's ask. */
+	ck_assert_str_eq(run_("{\"tool_name\":\"Bash\",\"tool_input\":{"
+	    "\"command\":\"sudo id\",\"dangerouslyDisableSandbox\":true}}"),
+	    "deny");
+}
+END_TEST
+
+START_TEST(paths)
+{
+	/* Writes: outside the workspace is a question; a key anywhere, a
+	 * hook at depth, a denyWrite entry are refused. */
+	ck_assert_str_eq(run_("{\"tool_name\":\"Write\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"/home/dev/other/x.py\"}}"), "ask");
+	ck_assert_str_eq(run_("{\"tool_name\":\"Write\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"sub/../deep/server.pem\"}}"), "deny");
+	ck_assert_str_eq(run_("{\"tool_name\":\"MultiEdit\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"/home/dev/src/app/a/b/.git/hooks/post-merge\"}}"), "deny");
+	ck_assert_str_eq(run_("{\"tool_name\":\"NotebookEdit\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"notebook_path\":"
+	    "\"/home/dev/src/app/.envrc\"}}"), "deny");
+	ck_assert_str_eq(run_("{\"tool_name\":\"Write\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"/home/dev/src/app/.git/hooks/pre-commit.sample\"}}"), "");
+	ck_assert_int_eq(settings_merge_text(&S, "{\"sandbox\":{"
+	    "\"filesystem\":{\"denyWrite\":[\"/home/dev/src/app/vendor\"]}}}",
+	    69, "u.json", 0, NULL, 0), 0);
+	ck_assert_str_eq(run_("{\"tool_name\":\"Edit\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"/home/dev/src/app/vendor/lib.c\"}}"), "deny");
+	/* Reads: the secret set, by any spelling; a search above it asks. */
+	ck_assert_str_eq(run_("{\"tool_name\":\"Read\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"../../.aws/credentials\"}}"), "deny");
+	ck_assert_str_eq(run_("{\"tool_name\":\"Grep\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"pattern\":\"x\","
+	    "\"path\":\"/home/dev/.gnupg\"}}"), "deny");
+	ck_assert_str_eq(run_("{\"tool_name\":\"Glob\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"pattern\":\"**\","
+	    "\"path\":\"/home/dev\"}}"), "ask");
+	ck_assert_str_eq(run_("{\"tool_name\":\"Read\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"/etc/shadow\"}}"), "deny");
+	ck_assert_str_eq(run_("{\"tool_name\":\"Read\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"file_path\":"
+	    "\"/home/dev/src/app/README\"}}"), "");
+	/* Bash: a secret in a redirection or through $HOME. */
+	ck_assert_str_eq(run_("{\"tool_name\":\"Bash\",\"cwd\":"
+	    "\"/home/dev/src/app\",\"tool_input\":{\"command\":"
+	    "\"wc -c < $HOME/.netrc\"}}"), "deny");
 }
 END_TEST
 
@@ -105,6 +179,12 @@ run(const char *in, int forced, enum pol_mode mode)
 	return buf;
 }
 
+static const char *
+run_(const char *in)
+{
+	return run(in, 0, POL_MODE_CHAT);
+}
+
 START_TEST(modes_and_tools)
 {
 	const char *w = "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
@@ -112,15 +192,19 @@ START_TEST(modes_and_tools)
 	const char *wp = "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
 	    "\"echo hi > f\"},\"permission_mode\":\"plan\"}";
 
-	ck_assert_str_eq(run(w, 0, POL_MODE_CHAT), "allow");
+	ck_assert_str_eq(run(w, 0, POL_MODE_CHAT), "");
 	ck_assert_str_eq(run(wp, 0, POL_MODE_CHAT), "deny");
 	ck_assert_str_eq(run(w, 1, POL_MODE_REVIEW), "deny");
 	/* Non-Bash tools: file writers are denied in read-only modes... */
 	ck_assert_str_eq(run("{\"tool_name\":\"Edit\",\"tool_input\":{}}", 1,
 	    POL_MODE_PLAN), "deny");
 	/* ...and otherwise left to Claude Code's own rules. */
-	ck_assert_str_eq(run("{\"tool_name\":\"Edit\",\"tool_input\":{}}", 0,
+	ck_assert_str_eq(run("{\"tool_name\":\"Edit\",\"cwd\":\"/w\","
+	    "\"tool_input\":{\"file_path\":\"/w/f.c\"}}", 0,
 	    POL_MODE_CHAT), "");
+	/* ...an Edit with no path is a question, not a pass. */
+	ck_assert_str_eq(run("{\"tool_name\":\"Edit\",\"tool_input\":{}}", 0,
+	    POL_MODE_CHAT), "ask");
 	ck_assert_str_eq(run("{\"tool_name\":\"Read\",\"tool_input\":{}}", 1,
 	    POL_MODE_REVIEW), "");
 	ck_assert_str_eq(run("{\"tool_name\":\"WebFetch\",\"tool_input\":{}}",
@@ -177,6 +261,8 @@ END_TEST
 static void
 setup(void)
 {
+	/* The recorded payloads' user. */
+	setenv("HOME", "/home/dev", 1);
 	settings_defaults(&S);
 }
 
@@ -194,6 +280,8 @@ main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, recorded_payloads);
+	tcase_add_test(tc, sandbox_override_forbidden);
+	tcase_add_test(tc, paths);
 	tcase_add_test(tc, modes_and_tools);
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, policy_check_json);

@@ -225,6 +225,35 @@ START_TEST(managed_wins_and_locks)
 }
 END_TEST
 
+START_TEST(managed_forbids_unconfined)
+{
+	char	buf[512];
+
+	/* Defaults: nothing forbids --sandbox off. */
+	ck_assert_ptr_null(settings_forbid_unconfined(&S, buf, sizeof(buf)));
+	/* A user's enabled=true is only a default the flag may override. */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"enabled\":true}}", 0), 0);
+	ck_assert_ptr_null(settings_forbid_unconfined(&S, buf, sizeof(buf)));
+	/* Managed enabled=true forbids it, naming the file. */
+	ck_assert_int_eq(settings_merge_text(&S, "{\"sandbox\":{\"enabled\":"
+	    "true}}", 28, "/etc/m.json", 1, E, sizeof(E)), 0);
+	ck_assert_ptr_nonnull(settings_forbid_unconfined(&S, buf,
+	    sizeof(buf)));
+	ck_assert(strstr(buf, "managed policy /etc/m.json") != NULL);
+	ck_assert(strstr(buf, "sandbox.enabled") != NULL);
+	settings_free(&S);
+	settings_defaults(&S);
+	/* allowUnsandboxedCommands=false, from any layer, names its file. */
+	ck_assert_int_eq(settings_merge_text(&S, "{\"sandbox\":{"
+	    "\"allowUnsandboxedCommands\":false}}", 46, "/home/u/s.json", 0,
+	    E, sizeof(E)), 0);
+	ck_assert_ptr_nonnull(settings_forbid_unconfined(&S, buf,
+	    sizeof(buf)));
+	ck_assert(strstr(buf, "/home/u/s.json sets "
+	    "sandbox.allowUnsandboxedCommands: false") != NULL);
+}
+END_TEST
+
 static char *
 tmpfile_with(const char *text, mode_t mode)
 {
@@ -328,6 +357,7 @@ main(void)
 	tcase_add_test(tc, bad_layer_changes_nothing);
 	tcase_add_test(tc, srt_format);
 	tcase_add_test(tc, managed_wins_and_locks);
+	tcase_add_test(tc, managed_forbids_unconfined);
 	tcase_add_test(tc, load_layers);
 	tcase_add_test(tc, push_decide);
 	tcase_add_test(tc, expand_home);

@@ -21,6 +21,15 @@
 unset HTTP_PROXY HTTPS_PROXY http_proxy https_proxy ALL_PROXY all_proxy \
     NO_PROXY no_proxy SSL_CERT_DIR
 
+# lighttpd's path, or "lighttpd" (which then fails to start) when absent.
+upstream_lighttpd() {
+	command -v lighttpd 2>/dev/null && return 0
+	for _l in /usr/sbin/lighttpd /sbin/lighttpd; do
+		[ -x "$_l" ] && { echo "$_l"; return 0; }
+	done
+	echo lighttpd
+}
+
 upstream_free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
@@ -86,7 +95,8 @@ auth.backend.plain.userfile = "$UP_DIR/users"
 auth.require = ( "/" => ( "method" => "basic", "realm" => "code host",
     "require" => "valid-user" ) )
 CONF
-	lighttpd -f "$UP_DIR/lighttpd.conf" || return 1
+	# A normal user's PATH has no /usr/sbin, where Debian puts lighttpd.
+	"$(upstream_lighttpd)" -f "$UP_DIR/lighttpd.conf" || return 1
 	i=0
 	while [ ! -s "$UP_DIR/lighttpd.pid" ] && [ $i -lt 50 ]; do
 		sleep 0.1

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Managed policy wins, loudly (issue 13, R-C5, R-H4): a managed
+# sandbox.enabled=true or sandbox.allowUnsandboxedCommands=false refuses
+# --sandbox off and AIRLOCK_SANDBOX=off with an error naming the managed
+# file, from a private and from a shared supervisor; every unconfined run
+# says so on stderr, with why.
+#
+# The managed file is the real one, /etc/airlock/managed-settings.json,
+# so the shipped binaries are tested with no test hook: the script runs
+# itself again in a mount namespace of its own with a tmpfs on
+# /etc/airlock, which no other process on the machine sees.  That needs
+# root; as a normal user these tests are skipped ("needs root").
+. "$(dirname "$0")/lib.sh"
+N=12
+MANAGED=/etc/airlock/managed-settings.json
+
+if [ "$(id -u)" -ne 0 ]; then
+	plan $N
+	i=0
+	while [ $i -lt $N ]; do
+		ok "managed policy # SKIP needs root"
+		i=$((i + 1))
+	done
+	exit 0
+fi
+if [ -z "${AIRLOCK_MANAGED_NS:-}" ]; then
+	# An empty /etc/airlock (what a package would own) is the
+	# mount point; nothing reads the directory itself.
+	made=
+	[ -d /etc/airlock ] || { mkdir /etc/airlock && made=1; }
+	AIRLOCK_MANAGED_NS=1 unshare --mount --propagation private \
+	    sh "$0" "$@"
+	rc=$?
+	[ -n "$made" ] && rmdir /etc/airlock 2>/dev/null
+	exit $rc
+fi
+mount -t tmpfs -o mode=0755,size=64k airlock-test-managed /etc/airlock || {
+	echo "Bail out! cannot mount a private /etc/airlock"
+	exit 1
+}
+plan $N
+
+W=$(mkwork)
+OUT=$(mkwork)
+cd "$W" || exit 1
+managed() {	# managed JSON: install the managed file, root-owned, 0644
+	printf '%s\n' "$1" >"$MANAGED"
+	chmod 0644 "$MANAGED"
+}
+# ran MARKER: the command (which creates MARKER in OUT) ran
+ran() { [ -e "$OUT/$1" ]; }
+
+managed '{"sandbox":{"enabled":true}}'
+as_user "$AIRLOCK" run --workspace "$W" --sandbox off -- \
+    sh -c "touch '$OUT/m1'" 2>"$W/e1"
+rc=$?
+check "managed enabled=true: --sandbox off is refused (exit $rc)" \
+    [ "$rc" -ne 0 ] && ! ran m1
+check "  and the error names the managed file and key" \
+    grep -q "refused: managed policy $MANAGED sets sandbox.enabled" "$W/e1"
+
+as_user env AIRLOCK_SANDBOX=off "$AIRLOCK" run --workspace "$W" -- \
+    sh -c "touch '$OUT/m2'" 2>"$W/e2"
+rc=$?
+check "managed enabled=true: AIRLOCK_SANDBOX=off is refused (exit $rc)" \
+    [ "$rc" -ne 0 ] && ! ran m2
+check "  and the error names AIRLOCK_SANDBOX and the managed file" \
+    grep -q "AIRLOCK_SANDBOX=off refused: managed policy $MANAGED" "$W/e2"
+
+# A user's settings cannot turn it off either (the key is locked).
+printf '{"sandbox":{"enabled":false}}\n' >"$W/off.json"
+as_user "$AIRLOCK" run --workspace "$W" --settings "$W/off.json" -- \
+    sh -c "echo \$AIRLOCK_SANDBOX > m3; touch '$OUT/m3'" 2>"$W/e3"
+check "managed enabled=true beats a user's sandbox.enabled=false" \
+    [ "$(cat "$W/m3" 2>/dev/null)" = native ] && ! ran m3
+
+# A shared supervisor, started with the sandbox on: the client's
+# --sandbox off (backend "none") is refused by it.
+spawn_user "$AIRLOCKD" --socket "$W/d.sock" --quiet
+dpid=$!
+i=0
+while [ ! -S "$W/d.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" --sandbox off \
+    -- sh -c "touch '$OUT/m4'" 2>"$W/e4"
+rc=$?
+check "shared supervisor: --sandbox off is refused (exit $rc)" \
+    [ "$rc" -ne 0 ] && ! ran m4
+check "  and the error names the managed file" grep -q "$MANAGED" "$W/e4"
+kill "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
+
+managed '{"sandbox":{"allowUnsandboxedCommands":false}}'
+as_user "$AIRLOCK" run --workspace "$W" --sandbox off -- \
+    sh -c "touch '$OUT/m5'" 2>"$W/e5"
+rc=$?
+check "managed allowUnsandboxedCommands=false: --sandbox off is refused" \
+    [ "$rc" -ne 0 ] && ! ran m5 &&
+    grep -q "managed policy $MANAGED sets sandbox.allowUnsandboxedCommands: false" "$W/e5"
+as_user timeout 3 "$AIRLOCKD" --sandbox off --socket "$W/x.sock" \
+    >"$W/e6" 2>&1
+rc=$?
+check "  airlockd --sandbox off itself refuses to start (exit $rc)" \
+    [ "$rc" -eq 1 ] && grep -q "refused: managed policy $MANAGED" "$W/e6"
+
+# No managed file: --sandbox off runs, and says so in one line.
+rm -f "$MANAGED"
+as_user "$AIRLOCK" run --workspace "$W" --sandbox off -- \
+    sh -c "touch '$OUT/m7'" 2>"$W/e7"
+check "no managed policy: --sandbox off runs" ran m7
+check "  with one line on stderr saying it is unconfined, and why" \
+    [ "$(grep -c 'UNCONFINED' "$W/e7")" -eq 1 ] &&
+    grep -q 'UNCONFINED.*--sandbox off' "$W/e7"
+as_user "$AIRLOCK" run --workspace "$W" --settings "$W/off.json" -- \
+    sh -c "touch '$OUT/m8'" 2>"$W/e8"
+check "sandbox.enabled=false in settings: runs unconfined and says why" \
+    ran m8 && grep -q 'UNCONFINED.*sandbox.enabled is false' "$W/e8"
+
+cd /
+finish
