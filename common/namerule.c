@@ -31,6 +31,7 @@ struct namerule_set {
 	struct nr_rule	*r;
 	size_t		 n;
 	int		 nscope;
+	int		 gitstate;	/* NR_GITSTATE given */
 };
 
 /* ---- folding ---- */
@@ -275,6 +276,11 @@ namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
 	r.kind = kind;
 	if (pattern[0] == '\0' || kind < NR_NAME || kind >= NR_KIND_MAX)
 		goto inval;
+	/* A switch, not a pattern: common/gitstate.c finds the state. */
+	if (kind == NR_GITSTATE) {
+		set->gitstate = 1;
+		return 0;
+	}
 	if (kind == NR_SCOPE || kind == NR_CARVE) {
 		if (pattern[0] != '/' || (r.scope = strdup(pattern)) == NULL)
 			goto inval;
@@ -382,7 +388,9 @@ namerule_check(const struct namerule_set *set, const char *path,
 	const char		*p, *e, *last = NULL;
 	char			*buf = NULL, **comp = NULL;
 	size_t			 i, nc = 0, len, o = 0, ll = 0;
-	int			 m, in = set->nscope == 0, carved = 0, above = 0;
+	int			 m, in = set->nscope == 0 ||
+				    (flags & NR_F_ANYWHERE);
+	int			 carved = 0, above = 0;
 
 	for (i = 0; i < set->n && !in; i++)
 		if (set->r[i].kind == NR_SCOPE &&
@@ -443,6 +451,163 @@ out:
 	free(buf);
 	free(comp);
 	return v;
+}
+
+/* ---- git state ---- */
+
+int
+namerule_gitstate_on(const struct namerule_set *set)
+{
+	return set->gitstate;
+}
+
+int
+namerule_scope(const struct namerule_set *set, const char *path)
+{
+	size_t	i, n;
+	int	best = -1;
+
+	if (set->nscope == 0)
+		return 0;
+	for (i = 0; i < set->n; i++)
+		if (set->r[i].kind == NR_SCOPE &&
+		    nr_under(path, set->r[i].scope) &&
+		    (int)(n = strlen(set->r[i].scope)) > best)
+			best = n == 1 ? 0 : (int)n;
+	return best;
+}
+
+int
+namerule_gitstate_name(const char *name)
+{
+	char	buf[NAME_MAX + 1];
+	size_t	n = strlen(name);
+
+	if (n > NAME_MAX)
+		return 0;
+	namerule_fold(name, n, buf);
+	return strcmp(buf, ".git") == 0;
+}
+
+int
+namerule_gitstate_mark(const char *name)
+{
+	return strcasecmp(name, "objects") == 0 ||
+	    strcasecmp(name, "refs") == 0 ||
+	    strcasecmp(name, "commondir") == 0;
+}
+
+/*
+ * What git's porcelain writes in a git directory (init, clone, fetch,
+ * commit, merge, rebase, cherry-pick, stash, bisect, worktree,
+ * submodule, gc), from its sources.  Trees: anything beneath, since
+ * their contents are data git reads as data; a git directory nested in
+ * one (modules/<name>, worktrees/<name>) is git state of its own and
+ * meets this list itself.  Files: the final component, fnmatch() on
+ * exact bytes.  A lock file of any of them ("<name>.lock") too.
+ */
+static const char *const gs_trees[] = {
+	"objects", "refs", "logs", "reftable", "modules", "worktrees",
+	"rebase-merge", "rebase-apply", "sequencer", "rr-cache", "branches",
+	"lost-found", "NOTES_MERGE_WORKTREE",
+};
+static const char *const gs_files[] = {
+	"HEAD", "*_HEAD", "AUTO_MERGE", "index", "index.stash.*",
+	"sharedindex.*", "next-index-*", "packed-refs", "packed-refs.new",
+	"COMMIT_EDITMSG", "MERGE_MSG",
+	"MERGE_MODE", "MERGE_RR", "MERGE_AUTOSTASH", "SQUASH_MSG",
+	"TAG_EDITMSG", "NOTES_EDITMSG", "EDIT_DESCRIPTION", "BISECT_*",
+	"shallow", "description", "gc.pid", "gc.log", "commondir", "gitdir",
+	"locked", "info", "hooks", "info/exclude", "info/sparse-checkout",
+	"info/refs", "hooks/*.sample",
+	/* git init's probe of symlink support: a file, then a symlink. */
+	"t??????",
+};
+
+static enum namerule_verdict
+gs_rel(const char *rel, size_t len)
+{
+	char	p[PATH_MAX];
+	size_t	i, n;
+
+	if (len >= sizeof(p))
+		return NR_DENY;
+	memcpy(p, rel, len);
+	p[len] = '\0';
+	n = strcspn(p, "/");
+	for (i = 0; i < sizeof(gs_trees) / sizeof(gs_trees[0]); i++)
+		if (strlen(gs_trees[i]) == n && strncmp(p, gs_trees[i], n) == 0)
+			return NR_ALLOW_TREE;
+	if (strcmp(p, "config") == 0 || strcmp(p, "config.worktree") == 0)
+		return NR_CHECK_CONFIG;
+	for (i = 0; i < sizeof(gs_files) / sizeof(gs_files[0]); i++)
+		if (fnmatch(gs_files[i], p, FNM_PATHNAME) == 0)
+			return NR_ALLOW;
+	/* A lock of a listed name (config.lock: a plain file, renamed
+	 * into place through the content check). */
+	if (len > 5 && strcmp(p + len - 5, ".lock") == 0 &&
+	    gs_rel(p, len - 5) != NR_DENY)
+		return NR_ALLOW;
+	return NR_DENY;
+}
+
+enum namerule_verdict
+namerule_gitstate_rel(const char *rel)
+{
+	size_t	len = strlen(rel);
+
+	while (len > 0 && rel[len - 1] == '/')
+		len--;
+	if (len == 0 || (len == 1 && rel[0] == '.'))
+		return NR_ALLOW;
+	/* ".." or "." inside: not a name git writes. */
+	if (strstr(rel, "/./") != NULL || strstr(rel, "/../") != NULL ||
+	    strncmp(rel, "./", 2) == 0 || strncmp(rel, "../", 3) == 0 ||
+	    strcmp(rel, "..") == 0)
+		return NR_DENY;
+	return gs_rel(rel, len);
+}
+
+int
+namerule_lexical(const char *dir, const char *path, char *out, size_t len)
+{
+	const char	*p, *e;
+	size_t		 o, n;
+
+	if (path[0] == '/')
+		o = 0;
+	else if ((o = strlen(dir)) >= len)
+		return -1;
+	else
+		memcpy(out, dir, o);
+	while (o > 0 && out[o - 1] == '/')
+		o--;
+	for (p = path; *p != '\0'; p = e) {
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		e = p + strcspn(p, "/");
+		n = (size_t)(e - p);
+		if (n == 1 && p[0] == '.')
+			continue;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;
+			continue;
+		}
+		if (o + n + 2 > len)
+			return -1;
+		out[o++] = '/';
+		memcpy(out + o, p, n);
+		o += n;
+	}
+	if (o == 0)
+		out[o++] = '/';
+	out[o] = '\0';
+	return 0;
 }
 
 /* ---- path arguments ---- */

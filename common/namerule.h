@@ -42,6 +42,7 @@ enum namerule_kind {
 	NR_CARVE,	/* an absolute directory exempt from NR_HOME; its
 			   ancestors may be made as directories (not by a
 			   rename, link or symlink: NR_F_PREFIX) */
+	NR_GITSTATE,	/* git state by allowlist (pattern ".git"): below */
 	NR_KIND_MAX
 };
 
@@ -49,11 +50,14 @@ enum namerule_verdict {
 	NR_ALLOW = 0,
 	NR_DENY,
 	NR_CHECK_CONFIG,	/* only a content-checked replace is allowed */
+	NR_ALLOW_TREE,		/* namerule_gitstate_rel: anything beneath */
 };
 
 /* namerule_check() flags */
 #define NR_F_PREFIX	(1U << 0)	/* also deny an ancestor of a rule:
 					   the op may bring a whole tree */
+#define NR_F_ANYWHERE	(1U << 1)	/* ignore the scopes: a symlink's
+					   target, which the host may write */
 
 struct namerule_set;
 
@@ -99,6 +103,36 @@ int	namerule_split(int pid, const char *base, const char *path,
  */
 int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
 	    int *proc);
+
+/*
+ * Git state (R-L3).  A directory is git state when git would take it
+ * for a repository: its name folds to ".git", or it holds a commondir
+ * (a worktree's git directory), or objects and refs (a common or bare
+ * one); common/gitstate.c looks.  Inside it, only the names git's
+ * porcelain writes may be made.
+ *
+ * namerule_gitstate_on: whether the set has the NR_GITSTATE rule.
+ * namerule_scope: the length of the scope path lies beneath (0 for no
+ * scope rule: everywhere), -1 outside every scope.
+ * namerule_gitstate_name: 1 if a name folds to ".git".
+ * namerule_gitstate_mark: 1 for the names that make their directory
+ * git state (objects, refs, commondir; any case).
+ * namerule_gitstate_rel: rel, a path beneath a git directory ("hooks/x",
+ * no leading '/'): NR_ALLOW if porcelain writes it, NR_ALLOW_TREE if it
+ * is or lies in a tree porcelain fills freely (objects, refs, logs, ...),
+ * NR_CHECK_CONFIG for config and config.worktree, else NR_DENY.  Exact
+ * bytes: a look-alike is simply not on the list.
+ * namerule_lexical: dir (absolute) joined with path, "." and ".."
+ * removed as strings (a symlink's target as its text says); -1 if it
+ * does not fit.
+ */
+int	namerule_gitstate_on(const struct namerule_set *);
+int	namerule_scope(const struct namerule_set *, const char *path);
+int	namerule_gitstate_name(const char *name);
+int	namerule_gitstate_mark(const char *name);
+enum namerule_verdict namerule_gitstate_rel(const char *rel);
+int	namerule_lexical(const char *dir, const char *path, char *out,
+	    size_t len);
 
 /*
  * untrusted: both buffers.  0 if the new git config text sets no key

@@ -25,6 +25,7 @@
 #include <linux/seccomp.h>
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -34,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/gitstate.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/namerule.h"
@@ -43,7 +45,6 @@
 
 #define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
-#define NT_CONFIG_MAX	(1 << 20)
 
 struct nt_listener {
 	int		 fd;
@@ -240,6 +241,67 @@ nt_check(const struct nt_call *c, const char *path, unsigned int flags,
 	return -EACCES;
 }
 
+/* What an op does to the name nt_git() looks at. */
+enum { NG_WRITE, NG_MKDIR, NG_SYMLINK, NG_LINK, NG_RENAME, NG_SRC_LINK,
+	NG_SRC_RENAME };
+
+/*
+ * Git state (R-L3, common/gitstate.c).  abs: the name an op makes,
+ * writes or (NG_SRC_*) takes away; (fd, fn): a rename's or link's
+ * source, looked at as it is.  Inside git state only what porcelain
+ * writes; a name that makes its directory git state, or a directory
+ * renamed to .git or into git state, has its contents checked first.
+ */
+static int
+nt_git(const struct nt_call *c, const char *abs, int op, int fd,
+    const char *fn, const char *act, enum namerule_verdict *vp)
+{
+	enum namerule_verdict v = NR_ALLOW;
+	struct stat	 st;
+	char		 dir[PATH_MAX], why[PATH_MAX + 64] = "";
+	const char	*name = strrchr(abs, '/') + 1, *rel;
+	size_t		 rl, pl = (size_t)(name - abs - 1);
+	int		 top, isdir, r = 0;
+
+	if (!namerule_gitstate_on(nt_rules) ||
+	    (top = namerule_scope(nt_rules, abs)) < 0 || pl >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(pl ? pl : 1), abs);
+	rl = gitstate_root(dir, (size_t)top);
+	rel = rl > 0 ? abs + rl + 1 : NULL;
+	isdir = fd != -1 && fstatat(fd, fn, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode);
+	if (rel != NULL)
+		v = namerule_gitstate_rel(rel);
+	if (op == NG_SRC_LINK || op == NG_SRC_RENAME) {
+		/* Git state does not move; only objects are linked out. */
+		if ((isdir && (namerule_gitstate_name(name) ||
+		    gitstate_is(fd, fn))) || (rel != NULL && (v == NR_DENY ||
+		    (op == NG_SRC_LINK && strncmp(rel, "objects/", 8) != 0))))
+			r = -1;
+	} else if (rel != NULL && (v == NR_DENY || (op == NG_SYMLINK &&
+	    fnmatch("t??????", rel, 0) != 0) ||
+	    (v == NR_CHECK_CONFIG && (op != NG_RENAME || vp == NULL))))
+		r = -1;
+	else if (rel != NULL && v == NR_CHECK_CONFIG)
+		*vp = v;
+	else if (rel != NULL && op == NG_RENAME && isdir && v == NR_ALLOW) {
+		snprintf(dir, sizeof(dir), "%s/", rel);
+		r = gitstate_verify(fd, fn, dir, why, sizeof(why));
+	}
+	/* Becoming git state: a marker name, or a directory named .git. */
+	if (r == 0 && op <= NG_RENAME && rl != pl &&
+	    gitstate_becomes(dir, name))
+		r = gitstate_verify(AT_FDCWD, dir, "", why, sizeof(why));
+	if (r == 0 && op == NG_RENAME && isdir && namerule_gitstate_name(name))
+		r = gitstate_verify(fd, fn, "", why, sizeof(why));
+	if (r == 0)
+		return 0;
+	log_debug("exec %u: %s: %s", c->exec, abs, why);
+	nt_violation(c, act, abs);
+	return -EACCES;
+}
+
 static void
 nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
 {
@@ -273,6 +335,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	struct stat	 st;
 	char		 path[PATH_MAX], base[64], got[PATH_MAX];
 	int		 hops, r, fd, of, nb;
+	const char	*act;
 	ssize_t		 n;
 	pid_t		 pid = 0;
 	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
@@ -284,9 +347,10 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	for (hops = 0;; hops++) {
 		/* O_PATH writes nothing; O_TMPFILE names nothing (linkat
 		 * will, and is checked). */
+		act = (flags & O_CREAT) ? "file-write-create" : "file-write";
 		if ((flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))) == 0 &&
-		    (r = nt_check(c, t.abs, 0, (flags & O_CREAT) ?
-		    "file-write-create" : "file-write", NULL)) < 0)
+		    ((r = nt_check(c, t.abs, 0, act, NULL)) < 0 ||
+		    (r = nt_git(c, t.abs, NG_WRITE, -1, NULL, act, NULL)) < 0))
 			break;
 		of = flags | O_CLOEXEC;
 		/* We follow a final symlink ourselves, to check its target;
@@ -336,8 +400,9 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			snprintf(base, sizeof(base), "/proc/self/fd/%d", fd);
 			if ((n = readlink(base, got, sizeof(got) - 1)) > 0) {
 				got[n] = '\0';
-				if (got[0] == '/' && (r = nt_check(c, got, 0,
-				    "file-write", NULL)) < 0) {
+				if (got[0] == '/' && ((r = nt_check(c, got, 0,
+				    "file-write", NULL)) < 0 || (r = nt_git(c, got,
+				    NG_WRITE, -1, NULL, "file-write", NULL)) < 0)) {
 					close(fd);
 					break;
 				}
@@ -366,16 +431,29 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 	struct nt_path	 t;
 	char		 path[PATH_MAX], tgt[PATH_MAX];
 	int		 r, sym = nr == SYS_symlink || nr == SYS_symlinkat;
+	const char	*act = "file-write-create";
 
 	if (sym && (r = procpeek_str(c->pid, target, tgt,
 	    sizeof(tgt))) < 0)
 		return r;
 	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
 		return r;
-	/* A symlink may name a directory: refuse an ancestor of a rule. */
-	if ((r = nt_check(c, t.abs, sym ? NR_F_PREFIX : 0,
-	    "file-write-create", NULL)) < 0)
+	/* A symlink may name a directory: refuse an ancestor of a rule;
+	 * and what it points at, as its text says (the host may write
+	 * through it later), may not be protected either, wherever. */
+	if ((r = nt_check(c, t.abs, sym ? NR_F_PREFIX : 0, act, NULL)) < 0 ||
+	    (r = nt_git(c, t.abs, sym ? NG_SYMLINK : nr == SYS_mkdir ||
+	    nr == SYS_mkdirat ? NG_MKDIR : NG_WRITE, -1, NULL, act,
+	    NULL)) < 0)
 		goto out;
+	*strrchr(t.abs, '/') = '\0';
+	if (sym && (namerule_lexical(t.abs[0] ? t.abs : "/", tgt, path,
+	    sizeof(path)) == -1 || (r = nt_check(c, path, NR_F_PREFIX |
+	    NR_F_ANYWHERE, act, NULL)) < 0 || (r = nt_git(c, path, NG_WRITE,
+	    -1, NULL, act, NULL)) < 0)) {
+		r = r < 0 ? r : -ENAMETOOLONG;
+		goto out;
+	}
 	if (!sym)
 		nt_umask_set(procpeek_umask(c->pid));
 	if ((r = nt_valid(c)) < 0)
@@ -393,31 +471,6 @@ out:
 	return r;
 }
 
-/* A small regular file, whole and NUL-terminated; NULL if not one. */
-static char *
-nt_slurp(int dfd, const char *name, struct stat *st, size_t *len)
-{
-	char	*buf;
-	ssize_t	 k;
-	int	 fd;
-
-	*len = 0;
-	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) == -1)
-		return NULL;
-	buf = NULL;
-	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
-	    st->st_size <= NT_CONFIG_MAX) {
-		buf = xmalloc((size_t)st->st_size + 1);
-		while (*len <= (size_t)st->st_size && (k = read(fd, buf + *len,
-		    (size_t)st->st_size + 1 - *len)) > 0)
-			*len += (size_t)k;
-		buf[MIN(*len, (size_t)st->st_size)] = '\0';
-	}
-	close(fd);
-	return buf;
-}
-
 /*
  * A rename onto .git/config: read the new file once, refuse it if it
  * sets a key that runs code which the current file does not, and
@@ -432,15 +485,15 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 	char		 why[128] = "not a small regular file", tmp[64];
 	char		*buf, *old;
 	size_t		 len, olen;
-	int		 fd, r, same;
+	int		 r, same;
 
-	if ((buf = nt_slurp(o->dfd, o->name, &st, &len)) == NULL &&
+	if ((buf = gitstate_slurp(o->dfd, o->name, &st, &len)) == NULL &&
 	    errno == ENOENT)
 		return -ENOENT;
 	if (buf == NULL || len > (size_t)st.st_size ||
 	    (flags & RENAME_EXCHANGE))
 		goto refuse;
-	old = nt_slurp(n->dfd, n->name, &os, &olen);
+	old = gitstate_slurp(n->dfd, n->name, &os, &olen);
 	/* Renaming a file onto itself (or a hard link of it) does nothing. */
 	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
 	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
@@ -449,23 +502,10 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 	if (r == -1)
 		goto refuse;
 	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
-	if (same || (r = nt_valid(c)) < 0)
-		;
-	else if ((fd = openat(n->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
-	    O_CLOEXEC, 0600)) == -1)
-		r = -errno;
-	else {
-		r = write(fd, buf, len) == (ssize_t)len &&
-		    fchmod(fd, st.st_mode & 07777) == 0 ? 0 : -EIO;
-		close(fd);
-		if (r == 0 && renameat2(n->dfd, tmp, n->dfd, n->name,
-		    flags) == -1)
-			r = -errno;
-		if (r != 0)
-			(void)unlinkat(n->dfd, tmp, 0);
-		else if (unlinkat(o->dfd, o->name, 0) == -1)
-			log_warn("exec %u: config rename: unlink", c->exec);
-	}
+	if (!same && (r = nt_valid(c)) == 0 && (r = gitstate_install(n->dfd,
+	    n->name, buf, len, st.st_mode, tmp, flags)) == 0 &&
+	    unlinkat(o->dfd, o->name, 0) == -1)
+		log_warn("exec %u: config rename: unlink", c->exec);
 	free(buf);
 	return r;
 refuse:
@@ -481,7 +521,7 @@ nt_two(const struct nt_call *c, long nr, int odir, uint64_t oaddr,
     int ndir, uint64_t naddr, unsigned int flags)
 {
 	struct nt_path	 o, n;
-	char		 op[PATH_MAX], np[PATH_MAX];
+	char		 op[PATH_MAX + NAME_MAX + 2], np[PATH_MAX], *sp;
 	enum namerule_verdict v = NR_ALLOW;
 	int		 r, link = nr == SYS_link || nr == SYS_linkat;
 	const char	*act = link ? "file-write-create" : "file-rename";
@@ -495,10 +535,30 @@ nt_two(const struct nt_call *c, long nr, int odir, uint64_t oaddr,
 	if ((r = nt_arg(c, odir, oaddr, link && (flags & AT_EMPTY_PATH), &o,
 	    op, sizeof(op))) < 0)
 		goto out;
-	/* A rename or link can bring a whole tree: no ancestor of a rule. */
+	/* A rename or link can bring a whole tree: no ancestor of a rule.
+	 * Its source is checked like its target: a link must not give a
+	 * protected file a second name (whatever fd or /proc link names
+	 * it), a rename must not take a protected name away. */
+	if (o.proc && (r = (int)readlink(o.abs, op, sizeof(op) - 1)) > 0) {
+		op[r] = '\0';
+		if ((sp = strstr(op, " (deleted)")) != NULL && sp[10] == '\0')
+			*sp = '\0';
+	} else
+		snprintf(op, sizeof(op), "%s", o.abs);
 	if ((r = nt_check(c, n.abs, NR_F_PREFIX, act, link ? NULL : &v)) < 0 ||
-	    ((flags & RENAME_EXCHANGE) && !link &&
-	    (r = nt_check(c, o.abs, NR_F_PREFIX, act, NULL)) < 0))
+	    (r = nt_check(c, op, link ? 0 : NR_F_PREFIX, act, NULL)) < 0 ||
+	    (r = nt_git(c, n.abs, link ? NG_LINK : NG_RENAME, o.dfd, o.name,
+	    act, link ? NULL : &v)) < 0 ||
+	    (op[0] == '/' && (r = nt_git(c, op, link ? NG_SRC_LINK :
+	    NG_SRC_RENAME, o.proc ? AT_FDCWD : o.dfd, o.proc ? op : o.name,
+	    act, NULL)) < 0))
+		goto out;
+	if ((flags & RENAME_EXCHANGE) && !link &&
+	    ((r = nt_check(c, o.abs, NR_F_PREFIX, act, NULL)) < 0 ||
+	    (r = nt_check(c, n.abs, NR_F_PREFIX, act, NULL)) < 0 ||
+	    (r = nt_git(c, o.abs, NG_RENAME, n.dfd, n.name, act, NULL)) < 0 ||
+	    (r = nt_git(c, n.abs, NG_SRC_RENAME, n.dfd, n.name, act,
+	    NULL)) < 0))
 		goto out;
 	if (v == NR_CHECK_CONFIG)
 		r = nt_config(c, &o, &n, flags);
@@ -555,6 +615,8 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
 		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
 		    (r = nt_check(c, t.abs, 0, "file-write-create", NULL)) < 0 ||
+		    (r = nt_git(c, t.abs, NG_WRITE, -1, NULL,
+		    "file-write-create", NULL)) < 0 ||
 		    (r = nt_valid(c)) < 0)
 			goto out;
 		memset(un->sun_path, 0, sizeof(un->sun_path));

@@ -307,7 +307,6 @@ cli_run_main(int argc, char **argv)
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid;
-	const char	*b;
 	struct sysinfo	 si;
 
 	memset(&st, 0, sizeof(st));

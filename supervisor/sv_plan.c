@@ -525,6 +525,9 @@ static const struct {
 	{ NR_GITCONFIG, ".git/config", NULL },
 	{ NR_GITCONFIG, ".git/config.worktree", NULL },
 	{ NR_GITCONFIG, ".git/modules/**/config", NULL },
+	/* R-L3: any directory git takes for a repository, whatever its
+	 * name, holds only what porcelain writes (common/gitstate.c). */
+	{ NR_GITSTATE, ".git", NULL },
 	/* R-L3: editor and agent configuration that runs code. */
 	{ NR_PATH, ".vscode/tasks.json", NULL },
 	{ NR_PATH, ".vscode/settings.json", NULL },

@@ -6,7 +6,8 @@
  * against a small rule set (and folded as one component), the part after
  * is a git config text, checked against itself (it must pass unless it
  * does not parse) and against the path bytes as the old file.  Folding
- * must never grow a name.
+ * must never grow a name.  The path also goes through the git state
+ * allowlist and the lexical join of a symlink's target.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +46,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	path[plen + 1] = '\0';
 	(void)namerule_check(set, path, 0);
 	(void)namerule_check(set, path, NR_F_PREFIX);
+	/* Git state: the allowlist and a symlink target's lexical form,
+	 * which must stay absolute and free of "." and "..". */
+	{
+		char	lex[128];
+		enum namerule_verdict v = namerule_gitstate_rel(path + 1);
+
+		if (v != NR_ALLOW && v != NR_DENY && v != NR_CHECK_CONFIG &&
+		    v != NR_ALLOW_TREE)
+			__builtin_trap();
+		if (namerule_lexical("/w/a", path + 1, lex, sizeof(lex)) == 0 &&
+		    (lex[0] != '/' || strstr(lex, "/../") != NULL ||
+		    strstr(lex, "/./") != NULL))
+			__builtin_trap();
+		(void)namerule_gitstate_name(path + 1);
+	}
 	if (namerule_fold(path + 1, plen, out) > plen)
 		__builtin_trap();
 	free(path);

@@ -2,19 +2,22 @@
 /*
  * Unit tests for common/namerule.c (R-L3, R-L4): folding of look-alike
  * names, each rule kind, scopes, the ancestor check of renames, the rule
- * set airlockd really sends (built through sv_plan_build()), and the
- * .git/config content check.
+ * set airlockd really sends (built through sv_plan_build()), the
+ * .git/config content check, and git state: the allowlist and
+ * common/gitstate.c on a real directory.
  */
 #include <sys/stat.h>
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/gitstate.h"
 #include "common/msg.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
@@ -481,6 +484,161 @@ START_TEST(t_gitconfig_old)
 }
 END_TEST
 
+
+START_TEST(t_gitstate_rel)
+{
+	struct namerule_set *set = plan_rules();
+	char	 out[64];
+
+	ck_assert_int_eq(namerule_gitstate_on(set), 1);
+	ck_assert_int_eq(namerule_scope(set, ws), (int)strlen(ws));
+	ck_assert_int_eq(namerule_scope(set, "/etc/x"), -1);
+	namerule_free(set);
+	/* What porcelain writes. */
+	ck_assert_int_eq(namerule_gitstate_rel(""), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("objects/ab/cd"),
+	    NR_ALLOW_TREE);
+	ck_assert_int_eq(namerule_gitstate_rel("refs"), NR_ALLOW_TREE);
+	ck_assert_int_eq(namerule_gitstate_rel("modules/a/b/hooks/x"),
+	    NR_ALLOW_TREE);
+	ck_assert_int_eq(namerule_gitstate_rel("HEAD"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("ORIG_HEAD"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("AUTO_MERGE"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("index.lock"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("HEAD.lock"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("config.lock"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("index.stash.123"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("hooks"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("hooks/"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("hooks/pre-commit.sample"),
+	    NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("info/exclude"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("tAb3xYz"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("config"), NR_CHECK_CONFIG);
+	ck_assert_int_eq(namerule_gitstate_rel("config.worktree"),
+	    NR_CHECK_CONFIG);
+	/* Everything else. */
+	ck_assert_int_eq(namerule_gitstate_rel("hooks/pre-commit"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("hooks/pre-commit.lock"),
+	    NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("info/attributes"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("Config"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("CONFIG.lock"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("remotes/origin"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("hooks/x/y.sample"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("info/../hooks/x"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("../x"), NR_DENY);
+	ck_assert_int_eq(namerule_gitstate_rel("HEAD/x"), NR_DENY);
+	/* Names and markers. */
+	ck_assert_int_eq(namerule_gitstate_name(".git"), 1);
+	ck_assert_int_eq(namerule_gitstate_name(".GIT."), 1);
+	ck_assert_int_eq(namerule_gitstate_name(".gitx"), 0);
+	ck_assert_int_eq(namerule_gitstate_mark("Refs"), 1);
+	ck_assert_int_eq(namerule_gitstate_mark("commondir"), 1);
+	ck_assert_int_eq(namerule_gitstate_mark("HEAD"), 0);
+	/* A symlink's target as its text says. */
+	ck_assert_int_eq(namerule_lexical("/w/a", "../.git/./hooks/x", out,
+	    sizeof(out)), 0);
+	ck_assert_str_eq(out, "/w/.git/hooks/x");
+	ck_assert_int_eq(namerule_lexical("/w", "/etc//../x/", out,
+	    sizeof(out)), 0);
+	ck_assert_str_eq(out, "/x");
+	ck_assert_int_eq(namerule_lexical("/w", "../../..", out,
+	    sizeof(out)), 0);
+	ck_assert_str_eq(out, "/");
+	ck_assert_int_eq(namerule_lexical("/w", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", out, sizeof(out)), -1);
+}
+END_TEST
+
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char	p[PATH_MAX];
+	FILE	*f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	ck_assert_ptr_nonnull(f = fopen(p, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(t_gitstate_fs)
+{
+	struct stat	 st;
+	char		 d[256], p[PATH_MAX], why[256];
+	int		 fd;
+	ino_t		 ino;
+
+	snprintf(d, sizeof(d), "%s/repo", ws);
+	ck_assert_int_eq(mkdir(d, 0755), 0);
+	ck_assert_int_eq(gitstate_is(AT_FDCWD, d), 0);
+	snprintf(p, sizeof(p), "%s/objects", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	/* objects alone: not yet; refs makes it so, commondir too. */
+	ck_assert_int_eq(gitstate_becomes(d, "refs"), 1);
+	ck_assert_int_eq(gitstate_becomes(d, "commondir"), 1);
+	ck_assert_int_eq(gitstate_becomes(d, "objects"), 0);
+	ck_assert_int_eq(gitstate_becomes(d, "HEAD"), 0);
+	ck_assert_uint_eq(gitstate_root(d, strlen(ws)), 0);
+	/* A config that is fine: checked and installed afresh. */
+	put(d, "config", "[core]\n\tbare = false\n");
+	put(d, "HEAD", "ref: refs/heads/main\n");
+	snprintf(p, sizeof(p), "%s/config", d);
+	ck_assert_int_eq(stat(p, &st), 0);
+	ino = st.st_ino;
+	ck_assert_ptr_nonnull(fopen(p, "r"));	/* keeps the inode alive */
+	ck_assert_int_eq(gitstate_verify(AT_FDCWD, d, "", why, sizeof(why)),
+	    0);
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_uint_ne(st.st_ino, ino);
+	/* A hook, or a config that runs code: refused, named. */
+	snprintf(p, sizeof(p), "%s/hooks", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	put(p, "pre-commit.sample", "x");
+	ck_assert_int_eq(gitstate_verify(AT_FDCWD, d, "", why, sizeof(why)),
+	    0);
+	put(p, "pre-commit", "x");
+	ck_assert_int_eq(gitstate_verify(AT_FDCWD, d, "", why, sizeof(why)),
+	    -1);
+	ck_assert_str_eq(why, "hooks/pre-commit: not what git writes");
+	snprintf(p, sizeof(p), "%s/hooks/pre-commit", d);
+	unlink(p);
+	put(d, "config", "[core]\n\tfsmonitor = x\n");
+	ck_assert_int_eq(gitstate_verify(AT_FDCWD, d, "", why, sizeof(why)),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(why, "core.fsmonitor"));
+	put(d, "config", "");
+	/* A symlink is refused; a nested git directory is its own. */
+	snprintf(p, sizeof(p), "%s/description", d);
+	ck_assert_int_eq(symlink("/etc/passwd", p), 0);
+	ck_assert_int_eq(gitstate_verify(AT_FDCWD, d, "", why, sizeof(why)),
+	    -1);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/.git", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/.git/hooks", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ck_assert_int_eq(gitstate_verify(AT_FDCWD, d, "", why, sizeof(why)),
+	    0);
+	/* Now it is git state: its root is found from below. */
+	snprintf(p, sizeof(p), "%s/refs", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ck_assert_int_eq(gitstate_is(AT_FDCWD, d), 1);
+	snprintf(p, sizeof(p), "%s/refs/heads", d);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ck_assert_uint_eq(gitstate_root(p, strlen(ws)), strlen(d));
+	snprintf(p, sizeof(p), "%s/.git/hooks", d);
+	ck_assert_uint_eq(gitstate_root(p, strlen(ws)), strlen(d) + 5);
+	ck_assert_int_eq(gitstate_becomes(d, "commondir"), 0);
+	fd = open(d, O_PATH);
+	ck_assert_int_eq(gitstate_is(fd, "."), 1);
+	close(fd);
+	snprintf(p, sizeof(p), "rm -rf %s", d);
+	ck_assert_int_eq(system(p), 0);
+}
+END_TEST
+
 static Suite *
 namerule_suite(void)
 {
@@ -496,6 +654,8 @@ namerule_suite(void)
 	tcase_add_test(tc, t_gitconfig_get);
 	tcase_add_test(tc, t_gitconfig);
 	tcase_add_test(tc, t_gitconfig_old);
+	tcase_add_test(tc, t_gitstate_rel);
+	tcase_add_test(tc, t_gitstate_fs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Git state on disk (R-L3): see gitstate.h.  Every path here comes from
+ * init's handler, after it resolved the caller's argument to a canonical
+ * directory; init runs confined exactly as the caller, so a look here
+ * sees what the caller could.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/gitstate.h"
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+
+#define GS_CONFIG_MAX	(1 << 20)
+#define GS_ENTRIES_MAX	100000	/* a directory's entries, checked */
+
+static int
+gs_has(int atfd, const char *path, const char *name)
+{
+	struct stat	st;
+	char		p[PATH_MAX + 16];
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", path, name) >= sizeof(p))
+		return 1;	/* fail closed */
+	return fstatat(atfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int
+gitstate_is(int atfd, const char *path)
+{
+	return gs_has(atfd, path, "commondir") ||
+	    (gs_has(atfd, path, "objects") && gs_has(atfd, path, "refs"));
+}
+
+int
+gitstate_becomes(const char *dir, const char *name)
+{
+	if (!namerule_gitstate_mark(name) || gitstate_is(AT_FDCWD, dir))
+		return 0;
+	if (strcasecmp(name, "commondir") == 0)
+		return 1;
+	return gs_has(AT_FDCWD, dir, strcasecmp(name, "refs") == 0 ?
+	    "objects" : "refs");
+}
+
+size_t
+gitstate_root(const char *dir, size_t toplen)
+{
+	char	 p[PATH_MAX];
+	char	*slash;
+	size_t	 len = strlen(dir);
+
+	if (len >= sizeof(p))
+		return len;	/* fail closed: the whole path is the root */
+	memcpy(p, dir, len + 1);
+	while (len > 1) {
+		slash = strrchr(p, '/');
+		if (namerule_gitstate_name(slash + 1) ||
+		    gitstate_is(AT_FDCWD, p))
+			return len;
+		if (len <= toplen)
+			break;
+		len = slash == p ? 1 : (size_t)(slash - p);
+		p[len] = '\0';
+	}
+	return 0;
+}
+
+char *
+gitstate_slurp(int dfd, const char *name, struct stat *st, size_t *len)
+{
+	char	*buf;
+	ssize_t	 k;
+	int	 fd;
+
+	*len = 0;
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
+		return NULL;
+	buf = NULL;
+	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	    st->st_size <= GS_CONFIG_MAX) {
+		buf = xmalloc((size_t)st->st_size + 1);
+		while (*len <= (size_t)st->st_size && (k = read(fd, buf + *len,
+		    (size_t)st->st_size + 1 - *len)) > 0)
+			*len += (size_t)k;
+		buf[*len < (size_t)st->st_size ? *len : (size_t)st->st_size] =
+		    '\0';
+	}
+	close(fd);
+	return buf;
+}
+
+int
+gitstate_install(int dfd, const char *name, const char *buf, size_t len,
+    mode_t mode, const char *tmp, unsigned int flags)
+{
+	int	fd, r;
+
+	if ((fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) == -1)
+		return -errno;
+	r = write(fd, buf, len) == (ssize_t)len &&
+	    fchmod(fd, mode & 07777) == 0 ? 0 : -EIO;
+	close(fd);
+	if (r == 0 && renameat2(dfd, tmp, dfd, name, flags) == -1)
+		r = -errno;
+	if (r != 0)
+		(void)unlinkat(dfd, tmp, 0);
+	return r;
+}
+
+/* A config in a directory becoming git state: check, then reinstall. */
+static int
+gs_config(int dfd, const char *name, const char *rel, char *why,
+    size_t whylen)
+{
+	static unsigned int	 n;
+	struct stat		 st;
+	char			*buf, tmp[64], w[96] = "not a small file";
+	size_t			 len;
+	int			 r = -1;
+
+	if ((buf = gitstate_slurp(dfd, name, &st, &len)) != NULL &&
+	    len == (size_t)st.st_size &&
+	    namerule_gitconfig_check(buf, len, NULL, 0, w, sizeof(w)) == 0) {
+		snprintf(tmp, sizeof(tmp), ".airlock-config.%ld.%u",
+		    (long)getpid(), n++);
+		r = gitstate_install(dfd, name, buf, len, st.st_mode, tmp, 0);
+		if (r != 0)
+			snprintf(w, sizeof(w), "cannot install: %s",
+			    strerror(-r));
+	}
+	free(buf);
+	if (r != 0)
+		snprintf(why, whylen, "%s: %s", rel, w);
+	return r != 0 ? -1 : 0;
+}
+
+int
+gitstate_verify(int atfd, const char *path, const char *prefix, char *why,
+    size_t whylen)
+{
+	struct dirent	*e;
+	struct stat	 st;
+	DIR		*d;
+	char		 rel[PATH_MAX];
+	size_t		 n = 0;
+	int		 fd, r = 0;
+	enum namerule_verdict v;
+
+	if ((fd = openat(atfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 ||
+	    (d = fdopendir(fd)) == NULL) {
+		if (fd != -1)
+			close(fd);
+		snprintf(why, whylen, "%s: cannot read", prefix);
+		return -1;
+	}
+	while (r == 0 && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(rel, sizeof(rel), "%s%s", prefix, e->d_name);
+		r = -1;
+		if (++n > GS_ENTRIES_MAX || fstatat(fd, e->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1) {
+			snprintf(why, whylen, "%s: too many or unreadable",
+			    rel);
+			break;
+		}
+		/* Git state of its own: checked when it became so. */
+		if (S_ISDIR(st.st_mode) && (namerule_gitstate_name(e->d_name) ||
+		    gitstate_is(fd, e->d_name))) {
+			r = 0;
+			continue;
+		}
+		v = namerule_gitstate_rel(rel);
+		if (v == NR_DENY || (!S_ISDIR(st.st_mode) &&
+		    !S_ISREG(st.st_mode)))
+			snprintf(why, whylen, "%s: not what git writes", rel);
+		else if (v == NR_CHECK_CONFIG)
+			r = S_ISREG(st.st_mode) ? gs_config(fd, e->d_name, rel,
+			    why, whylen) : -1;
+		else if (v == NR_ALLOW && S_ISDIR(st.st_mode)) {
+			/* info/, hooks/: their entries are listed too. */
+			snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel),
+			    "/");
+			r = gitstate_verify(fd, e->d_name, rel, why, whylen);
+		} else
+			r = 0;
+	}
+	closedir(d);
+	return r;
+}

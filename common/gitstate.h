@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * Git state on disk (SPEC R-L3), for init's filename-rule handler
+ * (launcher/notify.c): which directory a path lies in that git would
+ * take for a repository, and the check of a directory that is about to
+ * become one.  The names allowed inside are common/namerule.c's
+ * (namerule_gitstate_rel); this file only looks at the file system.
+ * libc only: it is linked into airlock-launcher.
+ */
+#ifndef AIRLOCK_GITSTATE_H
+#define AIRLOCK_GITSTATE_H
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <stddef.h>
+
+/*
+ * 1 if path (relative to atfd, or absolute) is a directory git takes
+ * for a repository by its contents: it holds a commondir, or both
+ * objects and refs (of any type: git only asks access(X_OK)).
+ */
+int	gitstate_is(int atfd, const char *path);
+
+/*
+ * dir: a canonical absolute directory.  The length of its nearest
+ * ancestor-or-self that is git state (by name or contents), looking no
+ * higher than its first toplen bytes (0: up to "/"); 0 if none.
+ */
+size_t	gitstate_root(const char *dir, size_t toplen);
+
+/* 1 if dir is not git state but becomes so once name exists in it. */
+int	gitstate_becomes(const char *dir, const char *name);
+
+/*
+ * A directory (path, relative to atfd; not followed) is becoming git
+ * state, or moving into it at prefix ("hooks/"; "" for the git
+ * directory itself): every entry must be a
+ * name porcelain writes, no symlink or device among them; git state
+ * nested in it is already checked.  Each config and config.worktree
+ * must pass namerule_gitconfig_check and is installed again as a fresh
+ * inode holding exactly the bytes checked, so that an fd still open on
+ * the old one writes nothing git reads.  0, or -1 with the reason.
+ */
+int	gitstate_verify(int atfd, const char *path, const char *prefix,
+	    char *why, size_t whylen);
+
+/* A small regular file (name in dfd, not followed), whole and
+ * NUL-terminated (*len bytes, *st its stat); NULL if not one. */
+char	*gitstate_slurp(int dfd, const char *name, struct stat *st,
+	    size_t *len);
+
+/*
+ * Replace name in dfd by a fresh file holding buf (mode) through the
+ * temporary name tmp and renameat2(flags).  0 or -errno.
+ */
+int	gitstate_install(int dfd, const char *name, const char *buf,
+	    size_t len, mode_t mode, const char *tmp, unsigned int flags);
+
+#endif
