@@ -1365,6 +1365,13 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	} else if (!ssettings->sandbox_enabled) {
 		want = SV_BACKEND_NONE;
 		unconfined = "settings set sandbox.enabled to false";
+	} else if (sprobe->ptrace_blocked) {
+		/* Every write would fail: refuse, never run unconfined. */
+		snprintf(err, sizeof(err), "cannot start a sandbox: %s",
+		    sprobe->reasons[0]);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		sv_spec_free(&spec);
+		return;
 	} else if (!sprobe->available) {
 		if (ssettings->fail_if_unavailable) {
 			snprintf(err, sizeof(err), "no OS-native agent "
