@@ -125,6 +125,9 @@ struct sv_plan_ctx {
 	char *const		*own_paths;	/* airlock's own files that no
 						   run may write: --settings,
 						   binaries, the socket dir */
+	const char		*caller_path;	/* the caller's $PATH: its
+						   entries in a home are what
+						   the host runs */
 };
 
 int		 sv_plan_build(const struct sv_spec *, const struct sv_plan_ctx *,

@@ -1437,6 +1437,9 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	ctx.bpf = bpf;
 	ctx.bpf_len = bpf_len;
 	ctx.own_paths = own = own_paths();
+	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
+		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
+			ctx.caller_path = s->caller_env[i] + 5;
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
 	strv_free(own);
 	if (i) {
