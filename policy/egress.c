@@ -274,13 +274,22 @@ static const struct special_range special[] = {
 	{ AF_INET, { 169, 254 }, 16, "link-local" },
 	{ AF_INET, { 172, 16 }, 12, "private" },
 	{ AF_INET, { 192, 0, 0 }, 24, "reserved" },
+	{ AF_INET, { 192, 0, 2 }, 24, "documentation" },	/* TEST-NET-1 */
+	{ AF_INET, { 192, 88, 99 }, 24, "reserved" },	/* 6to4 relay */
 	{ AF_INET, { 192, 168 }, 16, "private" },
-	{ AF_INET, { 198, 18 }, 15, "reserved" },
+	{ AF_INET, { 198, 18 }, 15, "benchmarking" },
+	{ AF_INET, { 198, 51, 100 }, 24, "documentation" },	/* TEST-NET-2 */
+	{ AF_INET, { 203, 0, 113 }, 24, "documentation" },	/* TEST-NET-3 */
 	{ AF_INET, { 224 }, 4, "multicast" },
 	{ AF_INET, { 240 }, 4, "reserved" },
 	{ AF_INET6, { 0 }, 128, "unspecified" },
 	{ AF_INET6, { [15] = 1 }, 128, "loopback" },
 	{ AF_INET6, { 0 }, 96, "reserved" },	/* IPv4-compatible */
+	{ AF_INET6, { 0x01 }, 64, "reserved" },	/* 100::/64 discard */
+	{ AF_INET6, { 0x20, 0x01, 0x00, 0x02 }, 48, "benchmarking" },
+	{ AF_INET6, { 0x20, 0x01 }, 23, "reserved" },	/* IETF protocols */
+	{ AF_INET6, { 0x20, 0x01, 0x0d, 0xb8 }, 32, "documentation" },
+	{ AF_INET6, { 0x3f, 0xff }, 20, "documentation" },	/* RFC 9637 */
 	{ AF_INET6, { 0xfe, 0x80 }, 10, "link-local" },
 	{ AF_INET6, { 0xfe, 0xc0 }, 10, "private" },	/* site-local */
 	{ AF_INET6, { 0xfc }, 7, "private" },		/* ULA */
@@ -305,6 +314,43 @@ embedded_v4(const uint8_t *a)
 	return NULL;
 }
 
+/*
+ * The host's own addresses: a service listening on one of them is on
+ * this machine, whatever range the address is in.  Set once by proxyd
+ * before it restricts itself (it cannot read them afterwards).
+ */
+static struct {
+	int	 af;
+	uint8_t	 a[16];
+} host_addrs[EGRESS_HOST_ADDRS_MAX];
+static size_t	n_host_addrs;
+
+int
+egress_host_addr_add(int af, const void *addr)
+{
+	size_t	i, len = af == AF_INET ? 4 : 16;
+
+	if (af != AF_INET && af != AF_INET6)
+		return -1;
+	for (i = 0; i < n_host_addrs; i++)
+		if (host_addrs[i].af == af &&
+		    memcmp(host_addrs[i].a, addr, len) == 0)
+			return 0;
+	if (n_host_addrs == EGRESS_HOST_ADDRS_MAX)
+		return -1;
+	host_addrs[n_host_addrs].af = af;
+	memset(host_addrs[n_host_addrs].a, 0, sizeof(host_addrs[0].a));
+	memcpy(host_addrs[n_host_addrs].a, addr, len);
+	n_host_addrs++;
+	return 0;
+}
+
+void
+egress_host_addrs_clear(void)
+{
+	n_host_addrs = 0;
+}
+
 const char *
 egress_addr_special(int af, const void *vaddr)
 {
@@ -317,6 +363,10 @@ egress_addr_special(int af, const void *vaddr)
 		if (special[i].af == af &&
 		    dom_prefix_match(a, special[i].net, special[i].plen))
 			return special[i].name;
+	for (i = 0; i < n_host_addrs; i++)
+		if (host_addrs[i].af == af && memcmp(host_addrs[i].a, a,
+		    af == AF_INET ? 4 : 16) == 0)
+			return "host";
 	return NULL;
 }
 

@@ -5,7 +5,9 @@
  * session's allowlist, and the two checks proxyd makes for every
  * connection: the target host:port against the rules (before any DNS),
  * then each resolved address against the special ranges (loopback,
- * link-local, private, CGNAT, unspecified, multicast, metadata).  Pure.
+ * link-local, private, CGNAT, unspecified, multicast, documentation,
+ * benchmarking, metadata, and the host's own addresses).  Pure but for
+ * the table of the host's addresses, which proxyd fills once.
  */
 #ifndef AIRLOCK_EGRESS_H
 #define AIRLOCK_EGRESS_H
@@ -55,8 +57,9 @@ enum pol_verdict egress_rules_decide(const struct egress_rules *,
 /*
  * Check one address the target resolved to (or the literal itself):
  * hard-denied addresses are always refused; loopback, link-local,
- * private (RFC 1918, ULA), CGNAT, unspecified, multicast, broadcast and
- * reserved addresses are refused unless an IP rule (literal or CIDR) of the
+ * private (RFC 1918, ULA), CGNAT, unspecified, multicast, broadcast,
+ * documentation, benchmarking, reserved addresses and the host's own
+ * (egress_host_addr_add) are refused unless an IP rule (literal or CIDR) of the
  * allowlist covers address and port, or host is "localhost" allowed by an
  * exact "localhost" rule and the address is loopback.  IPv4-mapped IPv6
  * addresses are checked as IPv4.  af is AF_INET (addr 4 bytes) or
@@ -75,5 +78,14 @@ enum pol_verdict egress_check_addr(char *const *allow, const char *host,
 
 /* Name of the special range addr falls in ("loopback", ...), or NULL. */
 const char *egress_addr_special(int af, const void *addr);
+
+/*
+ * The host's own interface addresses, special as "host" (a service there
+ * is on this machine).  proxyd adds them before it restricts itself;
+ * -1 for an unknown family or a full table.  Process-wide.
+ */
+#define EGRESS_HOST_ADDRS_MAX	256
+int	egress_host_addr_add(int af, const void *addr);
+void	egress_host_addrs_clear(void);
 
 #endif

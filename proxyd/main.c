@@ -8,7 +8,8 @@
  * no bridge process is needed.
  *
  * proxyd_main() reads: initialise (event loop, resolver configuration from
- * /etc/resolv.conf and /etc/hosts: the last files it ever opens) → restrict
+ * /etc/resolv.conf and /etc/hosts: the last files it ever opens; the
+ * host's interface addresses, special ranges for R-E5) → restrict
  * self (no file access, a seccomp allowlist, no capabilities) → say HELLO
  * → event loop.  If the link to airlockd closes or carries an invalid
  * frame, proxyd exits: airlockd restarts it and fails the affected
@@ -17,8 +18,11 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <netinet/in.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +35,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sandbox_self.h"
+#include "policy/egress.h"
 #include "proxyd/proxyd.h"
 
 struct event_base	*px_base;
@@ -160,6 +165,36 @@ px_dns_init(void)
 		log_warnx("cannot load /etc/hosts");
 }
 
+/*
+ * R-E5: the host's own addresses are special ranges too -- a service on
+ * the machine's LAN address is as local as one on 127.0.0.1.  Read now:
+ * after sandbox_self() there is no netlink socket to ask with.  An
+ * address the host gains later is not known (docs/SECURITY.md).
+ */
+static void
+px_host_addrs(void)
+{
+	struct ifaddrs	*ifa, *i;
+	size_t		 n = 0;
+
+	if (getifaddrs(&ifa) == -1) {
+		log_warn("getifaddrs: the host's own addresses are unknown");
+		return;
+	}
+	for (i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET)
+			n += egress_host_addr_add(AF_INET, &((struct
+			    sockaddr_in *)(void *)i->ifa_addr)->sin_addr) == 0;
+		else if (i->ifa_addr->sa_family == AF_INET6)
+			n += egress_host_addr_add(AF_INET6, &((struct
+			    sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr) == 0;
+	}
+	freeifaddrs(ifa);
+	log_debug("%zu host addresses are special", n);
+}
+
 /* Many tunnels mean many fds: take the whole hard limit. */
 static void
 px_raise_nofile(void)
@@ -194,6 +229,7 @@ proxyd_main(void)
 	if ((px_base = event_base_new()) == NULL)
 		fatalx("event_base_new");
 	px_dns_init();
+	px_host_addrs();
 	px_link_ev = event_new(px_base, MSG_CHILD_FD, EV_READ | EV_PERSIST,
 	    px_dispatch_airlockd, NULL);
 	px_sigterm_ev = evsignal_new(px_base, SIGTERM, px_sigterm, NULL);

@@ -36,12 +36,19 @@ struct sv_probe {
 	int		 landlock_abi;	/* 0: none */
 	int		 seccomp;
 	int		 userns;
+	int		 ptrace_scope;	/* kernel.yama.ptrace_scope, -1: none */
+	int		 ptrace_blocked; /* >= 2: init cannot read callers'
+					   memory; sandboxes are refused */
 	char		*notes;		/* "native: landlock abi 7, ..." */
 	char		*install_hint;
 	char		**reasons;	/* what is missing and how to fix */
 };
 
 void		 sv_probe_run(struct sv_probe *);
+/* kernel.yama.ptrace_scope's text (NULL: absent): the value, or -1. */
+int		 sv_probe_parse_ptrace_scope(const char *text);
+/* Apply a ptrace scope to a probe result (>= 2 blocks the backend). */
+void		 sv_probe_ptrace(struct sv_probe *, int scope);
 void		 sv_probe_free(struct sv_probe *);
 const char	*sv_backend_name(enum sv_backend);
 /* R-H5: null/unknown -> none, "docker" -> native. */
@@ -118,6 +125,9 @@ struct sv_plan_ctx {
 	char *const		*own_paths;	/* airlock's own files that no
 						   run may write: --settings,
 						   binaries, the socket dir */
+	const char		*caller_path;	/* the caller's $PATH: its
+						   entries in a home are what
+						   the host runs */
 };
 
 int		 sv_plan_build(const struct sv_spec *, const struct sv_plan_ctx *,

@@ -202,6 +202,9 @@ method_status(struct sv_client *c, const struct json *id)
 		    "scoped");
 	jgen_arr_close(j);
 	jgen_kbool(j, "seccomp", sv_host.seccomp);
+	/* kernel.yama.ptrace_scope (-1: no Yama); >= 2 refuses sandboxes. */
+	jgen_kint(j, "ptraceScope", sv_host.ptrace_scope);
+	jgen_kbool(j, "ptraceBlocked", sv_host.ptrace_blocked);
 	jgen_kstr(j, "limits", "rlimits+watchdog (cgroup v2 not used: no "
 	    "delegated subtree is assumed)");
 	jgen_key(j, "daemons");

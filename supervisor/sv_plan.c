@@ -289,6 +289,7 @@ struct home_ctx {
 	struct sv_plan	 *p;
 	char		**homes;	/* every spelling of every home */
 	char		**carves;	/* every spelling of every carve-out */
+	char		**pathdirs;	/* the caller's PATH entries in a home */
 	char *const	 *writable;
 	size_t		  nro;
 };
@@ -417,6 +418,43 @@ own_list(const struct sv_plan_ctx *ctx, char *const *homes)
 }
 
 /*
+ * The caller's PATH entries inside a home (~/go/bin, ~/.local/bin, a
+ * project's bin/): the host runs what is there by name.  Not the home
+ * itself, which PATH does not make executable beyond its own entries.
+ */
+static char **
+path_list(const struct sv_plan_ctx *ctx, char *const *homes)
+{
+	char	**v = NULL, *dup, *e, *save = NULL, real[PATH_MAX];
+	size_t	  i, n;
+
+	if (ctx->caller_path == NULL)
+		return NULL;
+	dup = xstrdup(ctx->caller_path);
+	for (e = strtok_r(dup, ":", &save); e != NULL;
+	    e = strtok_r(NULL, ":", &save)) {
+		if (e[0] != '/')
+			continue;
+		/* Trailing slashes name the same directory. */
+		n = strlen(e);
+		while (n > 1 && e[n - 1] == '/')
+			e[--n] = '\0';
+		for (i = 0; homes != NULL && homes[i] != NULL; i++)
+			if (path_under(e, homes[i]) &&
+			    strcmp(e, homes[i]) != 0)
+				break;
+		if (homes == NULL || homes[i] == NULL)
+			continue;
+		v = sv_path_spellings(v, e);
+		/* A symlinked PATH entry: where it leads, too. */
+		if (realpath(e, real) != NULL && !exact_in_list(v, real))
+			v = strv_add(v, real);
+	}
+	free(dup);
+	return v;
+}
+
+/*
  * The carve-outs: strictly inside a home's protected names (anything
  * else needs none), never at or above airlock's own files.
  */
@@ -489,6 +527,13 @@ plan_home(struct sv_plan *p, const struct sv_spec *spec,
 				h->nro++;
 				plan_op(p, PLAN_OP_REMOUNT_RO,
 				    PLAN_OPF_OPTIONAL, NULL, own[j]);
+			}
+		for (j = 0; h->pathdirs != NULL && h->pathdirs[j] != NULL;
+		    j++)
+			if (path_under(h->pathdirs[j], w)) {
+				h->nro++;
+				plan_op(p, PLAN_OP_REMOUNT_RO,
+				    PLAN_OPF_OPTIONAL, NULL, h->pathdirs[j]);
 			}
 	}
 	if (h->nro > SV_HOME_MAX_RO) {
@@ -639,6 +684,9 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	for (i = 0; own != NULL && own[i] != NULL; i++)
 		if (!has_glob(own[i]))
 			plan_write_rule(p, NR_ABS, own[i], NULL);
+	for (i = 0; h->pathdirs != NULL && h->pathdirs[i] != NULL; i++)
+		if (!has_glob(h->pathdirs[i]))
+			plan_write_rule(p, NR_ABS, h->pathdirs[i], NULL);
 
 	lists[0] = spec->deny_write;
 	lists[1] = ctx->settings != NULL ? ctx->settings->deny_write : NULL;
@@ -794,7 +842,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	struct msgbuf	 b;
 	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
-	char		**deny_read = NULL, **own = NULL;
+	char		**deny_read = NULL, **own = NULL, **pathdirs = NULL;
 	size_t		 i, j;
 	int		 ro, home_bound = 0;
 	struct stat	 st;
@@ -807,6 +855,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	hc.p = p;
 	hc.homes = home_list(ctx);
 	own = own_list(ctx, hc.homes);
+	pathdirs = path_list(ctx, hc.homes);
 	hc.carves = carve_list(spec, ctx, hc.homes, own);
 	/* runnerStateDirs are writable in every mode and outside the
 	 * filename rules: none may hold airlock's own files. */
@@ -964,6 +1013,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		}
 	}
 	hc.writable = writable;
+	hc.pathdirs = pathdirs;
 	if (plan_home(p, spec, &hc, own, err, errlen) == -1)
 		goto fail;
 	for (i = 0; spec->deny_write && spec->deny_write[i]; i++) {
@@ -1046,6 +1096,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	strv_free(prot);
 	strv_free(deny_read);
 	strv_free(own);
+	strv_free(pathdirs);
 	strv_free(hc.homes);
 	strv_free(hc.carves);
 	return 0;
@@ -1055,6 +1106,7 @@ fail:
 	strv_free(prot);
 	strv_free(deny_read);
 	strv_free(own);
+	strv_free(pathdirs);
 	strv_free(hc.homes);
 	strv_free(hc.carves);
 	sv_plan_free(p);

@@ -93,10 +93,59 @@ add_reason(struct sv_probe *p, const char *reason)
 	p->reasons = strv_add(p->reasons, reason);
 }
 
+int
+sv_probe_parse_ptrace_scope(const char *text)
+{
+	char	*end;
+	long	 v;
+
+	if (text == NULL || text[0] < '0' || text[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno != 0 || v > 1000 || (*end != '\0' && *end != '\n'))
+		return -1;
+	return (int)v;
+}
+
+/*
+ * Yama: the filename-rule handler in the sandbox's init reads each
+ * caller's path arguments from /proc/<pid>/mem, a ptrace-mode access.
+ * Scope 1 allows it (init is the callers' ancestor); scope 2 wants
+ * CAP_SYS_PTRACE, which init does not keep, and scope 3 refuses all:
+ * every write-intent call would fail, so the backend is not usable and
+ * airlockd refuses sandboxes rather than run them unsandboxed.
+ */
+void
+sv_probe_ptrace(struct sv_probe *p, int scope)
+{
+	char	*r;
+	size_t	 n;
+
+	p->ptrace_scope = scope;
+	if (scope < 2)
+		return;
+	p->ptrace_blocked = 1;
+	p->available = 0;
+	xasprintf(&r, "kernel.yama.ptrace_scope=%d keeps the sandbox's init "
+	    "from reading its commands' system-call arguments, so every "
+	    "write would fail; fix: sysctl -w kernel.yama.ptrace_scope=1",
+	    scope);
+	/* First: it is the reason status and the refusal give. */
+	p->reasons = strv_add(p->reasons, r);
+	free(r);
+	n = strv_len(p->reasons);
+	r = p->reasons[n - 1];
+	memmove(p->reasons + 1, p->reasons, (n - 1) * sizeof(*p->reasons));
+	p->reasons[0] = r;
+}
+
 void
 sv_probe_run(struct sv_probe *p)
 {
-	int	err = EIO, serr = EIO, v, abi;
+	int	err = EIO, serr = EIO, v, abi, fd;
+	char	buf[32], *yama;
+	ssize_t	n;
 
 	memset(p, 0, sizeof(*p));
 	p->reasons = xcalloc(1, sizeof(char *));
@@ -150,9 +199,21 @@ sv_probe_run(struct sv_probe *p)
 		add_reason(p, "seccomp filters cannot be loaded");
 
 	p->available = p->userns && p->landlock_abi > 0 && p->seccomp;
+	yama = NULL;
+	if ((fd = open("/proc/sys/kernel/yama/ptrace_scope",
+	    O_RDONLY | O_CLOEXEC)) != -1) {
+		if ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+			buf[n] = '\0';
+			yama = buf;
+		}
+		close(fd);
+	}
+	sv_probe_ptrace(p, sv_probe_parse_ptrace_scope(yama));
 	xasprintf(&p->notes, "native: user+mount+pid+net namespaces %s, "
-	    "landlock abi %d, seccomp %s", p->userns ? "ok" : "missing",
-	    p->landlock_abi, p->seccomp ? "ok" : "missing");
+	    "landlock abi %d, seccomp %s, ptrace scope %s",
+	    p->userns ? "ok" : "missing", p->landlock_abi,
+	    p->seccomp ? "ok" : "missing", p->ptrace_blocked ? "blocks" :
+	    "ok");
 	if (!p->available)
 		xasprintf(&p->install_hint, "%s", p->reasons[0] != NULL ?
 		    p->reasons[0] : "unknown");

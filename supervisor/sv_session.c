@@ -1378,6 +1378,13 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	} else if (!ssettings->sandbox_enabled) {
 		want = SV_BACKEND_NONE;
 		unconfined = "sandbox.enabled is false in the settings";
+	} else if (sprobe->ptrace_blocked) {
+		/* Every write would fail: refuse, never run unconfined. */
+		snprintf(err, sizeof(err), "cannot start a sandbox: %s",
+		    sprobe->reasons[0]);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		sv_spec_free(&spec);
+		return;
 	} else if (!sprobe->available) {
 		if (ssettings->fail_if_unavailable) {
 			snprintf(err, sizeof(err), "no OS-native agent "
@@ -1443,6 +1450,9 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	ctx.bpf = bpf;
 	ctx.bpf_len = bpf_len;
 	ctx.own_paths = own = own_paths();
+	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
+		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
+			ctx.caller_path = s->caller_env[i] + 5;
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
 	strv_free(own);
 	if (i) {

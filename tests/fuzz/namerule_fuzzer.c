@@ -36,6 +36,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		namerule_add(set, NR_TREE, ".idea", NULL);
 		namerule_add(set, NR_ABS, "/w/s/**/*.txt", NULL);
 		namerule_add(set, NR_GITCONFIG, ".git/config", NULL);
+		/* The home's allowlist and its carve-outs (issue 11). */
+		namerule_add(set, NR_HOME, "/h/.*", NULL);
+		namerule_add(set, NR_HOME, "/h/bin", NULL);
+		namerule_add(set, NR_CARVE, "/h/.cache", NULL);
+		namerule_add(set, NR_CARVE, "/h/.cargo/registry", NULL);
 	}
 	path = malloc(plen + 2);
 	out = malloc(plen + 1);

@@ -15,7 +15,7 @@
 # The home is a fresh directory made here: HOME points at it for the
 # caller and for the private airlockd `airlock run` starts.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 
 # The helpers live in $W, bound read-only into every run (inside, /tmp
 # is the sandbox's own); the event files are written there by the client.
@@ -169,6 +169,21 @@ okif "a file cannot be linked or renamed onto a startup file"
 okif "~/.cache can be made and written (a default carve-out)"
 [ "$(field mkcargo)" = OK ] && [ "$(field registry)" = OK ] && [ "$(field cargobin)" = EACCES ]
 okif "~/.cargo/registry can be made, ~/.cargo/bin cannot"
+
+# ---- the caller's PATH entries inside the home ----
+fresh_home
+as_user mkdir -p "$FH/tools/bin"
+out=$(as_user env HOME="$FH" PATH="$FH/go/bin:$FH/tools/bin/:/usr/bin:/bin" \
+    "$AIRLOCK" run --ro-bind "$W" --workspace "$FH" -- sh -c "
+    mkdir go; printf 'mkgobin='; $TS mkdir go/bin
+    printf 'gobin='; $TS write go/bin/git
+    printf 'tools='; $TS write tools/bin/ls
+    printf 'other='; $TS write tools/x" 2>/dev/null)
+[ "$(field mkgobin)" = EACCES ] && [ "$(field gobin)" != OK ] &&
+    [ "$(field tools)" != OK ] &&
+    [ "$(field other)" = OK ] && [ ! -e "$FH/go/bin/git" ] &&
+    [ ! -e "$FH/tools/bin/ls" ]
+okif "PATH entries in the home, existing or not, are not writable ($(field mkgobin) $(field gobin) $(field tools) $(field other))"
 
 # ---- carve-outs come from settings ----
 fresh_home

@@ -252,6 +252,59 @@ START_TEST(t_addr_check)
 }
 END_TEST
 
+/* Documentation and benchmarking ranges, and the host's own addresses. */
+START_TEST(t_addr_special_ietf_host)
+{
+	static const char *const special[] = {
+		"192.0.2.1", "198.51.100.7", "203.0.113.255", "198.18.0.1",
+		"198.19.255.254", "192.88.99.1", "2001:db8::7", "3fff::1",
+		"2001:2::1", "100::1", "2001::1", "::ffff:203.0.113.9",
+	};
+	char	*star[] = { "*", NULL };
+	char	*lit[] = { "*", "203.0.113.7", "8.8.4.4", NULL };
+	char	 reason[EGRESS_REASON_MAX];
+	uint8_t	 a[16];
+	size_t	 i;
+	int	 af;
+
+	for (i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		addr_of(special[i], &af, a);
+		ck_assert_msg(egress_check_addr(star, "x", af, a, 80, reason,
+		    sizeof(reason)) == POL_DENY, "%s: %s", special[i], reason);
+	}
+	addr_of("203.0.113.7", &af, a);
+	ck_assert_str_eq(egress_addr_special(af, a), "documentation");
+	ck_assert_int_eq(egress_check_addr(lit, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_ALLOW);
+	addr_of("203.0.113.8", &af, a);
+	ck_assert_int_eq(egress_check_addr(lit, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_DENY);
+
+	/* A public address of the host's own is special: "host". */
+	addr_of("8.8.4.4", &af, a);
+	ck_assert_int_eq(egress_check_addr(star, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_ALLOW);
+	ck_assert_int_eq(egress_host_addr_add(af, a), 0);
+	ck_assert_int_eq(egress_host_addr_add(af, a), 0);
+	ck_assert_int_eq(egress_check_addr(star, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_DENY);
+	ck_assert_str_eq(reason, "resolves to a host address");
+	ck_assert_int_eq(egress_check_addr(lit, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_ALLOW);
+	addr_of("::ffff:8.8.4.4", &af, a);
+	ck_assert_int_eq(egress_check_addr(star, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_DENY);
+	addr_of("2606:4700::9", &af, a);
+	ck_assert_int_eq(egress_host_addr_add(af, a), 0);
+	ck_assert_int_eq(egress_check_addr(star, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_DENY);
+	ck_assert_int_eq(egress_host_addr_add(99, a), -1);
+	egress_host_addrs_clear();
+	ck_assert_int_eq(egress_check_addr(star, "x", af, a, 80, reason,
+	    sizeof(reason)), POL_ALLOW);
+}
+END_TEST
+
 START_TEST(t_bad_deny_fails_closed)
 {
 	char	*allow[] = { "*", NULL };
@@ -323,6 +376,7 @@ domain_suite(void)
 	tcase_add_test(tc, t_decide_reasons);
 	tcase_add_test(tc, t_allowlist);
 	tcase_add_test(tc, t_addr_check);
+	tcase_add_test(tc, t_addr_special_ietf_host);
 	tcase_add_test(tc, t_bad_deny_fails_closed);
 	tcase_add_test(tc, t_prepared_host);
 	suite_add_tcase(s, tc);

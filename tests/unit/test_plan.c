@@ -18,6 +18,7 @@
 
 #include "common/log.h"
 #include "common/msg.h"
+#include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "supervisor/settings.h"
 #include "supervisor/sv.h"
@@ -256,6 +257,87 @@ START_TEST(env_allowlist)
 }
 END_TEST
 
+/* Count the write rules of kind k whose pattern is pat. */
+static int
+count_rule(struct sv_plan *p, uint32_t k, const char *pat)
+{
+	static uint8_t buf[MSG_MAX_PAYLOAD + 16];
+	struct msg	 m;
+	const char	*why;
+	size_t		 i;
+	int		 n = 0;
+
+	for (i = 0; i < p->nframes; i++) {
+		struct msg_hdr h = { p->frames[i].type, MSG_VERSION, 0,
+		    (uint32_t)p->frames[i].len };
+
+		memcpy(buf, &h, sizeof(h));
+		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
+		ck_assert_int_eq(msg_decode_mem(buf, sizeof(h) + h.len,
+		    MSG_CH_LAUNCHER, MSG_DOWN, &m, &why), 0);
+		if (m.info->type == MSG_PLAN_WRITE_RULE &&
+		    msg_get_u32(&m) == k && strcmp(msg_get_str(&m), pat) == 0)
+			n++;
+		msg_free(&m);
+	}
+	return n;
+}
+
+/* A workspace that is the home: its dot names by allowlist (issue 11). */
+START_TEST(home_allowlist)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b = { ws, ws, 0 };
+	struct settings	 st;
+	char		 err[256], pat[PATH_MAX + 32], claude[PATH_MAX + 16];
+	char		 cfg[PATH_MAX + 16], *rsd[] = { claude, NULL };
+	char		*own[] = { "/opt/airlock/bin/airlockd", NULL };
+
+	snprintf(claude, sizeof(claude), "%s/.claude", ws);
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = &b;
+	spec.nbinds = 1;
+	spec.mode = POL_MODE_CHAT;
+	spec.runner_state_dirs = rsd;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = ws;
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ctx.own_paths = own;
+	ctx.caller_path = "/usr/bin:relative/bin:/bin";
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
+	snprintf(pat, sizeof(pat), "%s/.*", ws);
+	ck_assert_int_eq(count_rule(&p, NR_HOME, pat), 1);
+	snprintf(pat, sizeof(pat), "%s/bin", ws);
+	ck_assert_int_eq(count_rule(&p, NR_HOME, pat), 1);
+	/* runnerStateDirs are carve-outs; the secret set and airlock's
+	 * own files are rules no carve-out relaxes. */
+	ck_assert_int_eq(count_rule(&p, NR_CARVE, claude), 1);
+	snprintf(pat, sizeof(pat), "%s/.ssh", ws);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, pat), 1);
+	snprintf(pat, sizeof(pat), "%s/.config/airlock", ws);
+	ck_assert_int_ge(count_rule(&p, NR_ABS, pat), 1);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/etc/airlock"), 1);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, own[0]), 1);
+	/* System PATH entries are not the home's business. */
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/usr/bin"), 0);
+	sv_plan_free(&p);
+
+	/* A runnerStateDir holding airlock's own settings is refused. */
+	snprintf(cfg, sizeof(cfg), "%s/.config", ws);
+	rsd[0] = cfg;
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(err, "airlock's own"));
+	settings_free(&st);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -271,6 +353,7 @@ main(void)
 	tcase_add_test(tc, deny_both_spellings);
 	tcase_add_test(tc, gitconfig_with_gateway);
 	tcase_add_test(tc, env_allowlist);
+	tcase_add_test(tc, home_allowlist);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
