@@ -112,6 +112,8 @@ cli_run_guard(const char *mode_name, const char *settings_file,
 		settings_free(&s);
 		return 125;
 	}
+	/* What the settings ignore or approximate, once, before the run. */
+	settings_print_notes(&s, "airlock");
 	if (skip) {
 		int locked = managed_rules(&s);
 
