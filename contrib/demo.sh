@@ -40,8 +40,11 @@ JSON
 printf '{ "github": { "writeToken": "%s" } }\n' "$TOKEN" >"$D/credentials.json"
 chmod 0600 "$D/credentials.json"
 
-# The "agent": what a coding agent does in a turn, good and bad.
-cat >"$D/agent.sh" <<'AGENT'
+# The "agent": what a coding agent does in a turn, good and bad.  It is
+# a script the sandbox sees read-only, as an agent's own commands are not
+# airlock run's command line (that one is judged by the policy first).
+mkdir "$D/agent"
+cat >"$D/agent/agent.sh" <<'AGENT'
 exec 2>&1
 step() { printf '\n[agent] %s\n' "$*"; }
 step "edit a file in the workspace"
@@ -67,8 +70,8 @@ say "airlock status"
 
 say "airlock run --settings settings.json -- sh agent.sh   (workspace: a clone of acme/app)"
 cd "$D/app" || exit 1
-"$AIRLOCK" run --settings "$D/settings.json" --events "$D/events.jsonl" -- \
-    env OUTSIDE="$D/outside" sh -c "$(cat "$D/agent.sh")"
+"$AIRLOCK" run --settings "$D/settings.json" --events "$D/events.jsonl" \
+    --ro-bind "$D/agent" -- env OUTSIDE="$D/outside" sh "$D/agent/agent.sh"
 rc=$?
 
 say "what happened on the host"

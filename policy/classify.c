@@ -18,6 +18,7 @@
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/guard.h"
+#include "policy/inline.h"
 #include "policy/shell.h"
 
 #define REASON_MAX	200
@@ -202,6 +203,18 @@ has_opt(const struct sh_word *w, size_t n, int c, const char *lng)
 		    strchr(w[i].text + 1, c) != NULL)
 			return 1;
 	}
+	return 0;
+}
+
+/* A literal argument with "!" (dc and bc run a shell command with it). */
+static int
+has_bang(const struct sh_word *w, size_t n)
+{
+	size_t	i;
+
+	for (i = 1; i < n; i++)
+		if (!lit(&w[i]) || strchr(w[i].text, '!') != NULL)
+			return 1;
 	return 0;
 }
 
@@ -643,13 +656,58 @@ an_shell(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 }
 
 /* Interpreters whose inline code (-c, -e, ...) cannot be seen through. */
+/*
+ * Options that load code before a one-liner runs (perl -MMod, node
+ * --require, ruby -rlib): the one-liner is then not all there is.
+ */
+static int
+loads_code(const char *lang, const char *t)
+{
+	if (strcmp(lang, "perl") == 0)
+		return t[1] == 'M' || t[1] == 'm' || t[1] == 'd' ||
+		    t[1] == 'x';
+	if (strcmp(lang, "node") == 0)
+		return strcmp(t, "-r") == 0 || starts(t, "--require") ||
+		    starts(t, "--import") || starts(t, "--loader") ||
+		    starts(t, "--experimental-loader");
+	if (strcmp(lang, "ruby") == 0)
+		return t[1] == 'r' || t[1] == 'I';
+	return 0;
+}
+
+/*
+ * The inline code at w[i] (option t, whose code letter is at pos, or a
+ * long option): a read-only one-liner of lang, or opaque.
+ */
+static int
+interp_code(struct an *a, const struct sh_word *w, size_t n, size_t i,
+    const char *pos, const char *name, const char *lang, int loaded)
+{
+	const char	*t = w[i].text, *code = NULL;
+
+	if (pos != NULL && pos[1] != '\0')
+		code = pos + 1;			/* -cCODE */
+	else if (pos == NULL && strchr(t, '=') != NULL)
+		code = strchr(t, '=') + 1;	/* --eval=CODE */
+	else if (i + 1 < n && lit(&w[i + 1]))
+		code = w[i + 1].text;
+	if (lang != NULL && code != NULL && !loaded &&
+	    pol_inline_code(lang, code) == INLINE_RO) {
+		set_ro(a, "%s %s: a read-only one-liner", name, t);
+		return 1;
+	}
+	set_opaque(a, "%s %s runs inline code", name, t);
+	return 1;
+}
+
 static int
 an_interp(struct an *a, const struct sh_word *w, size_t n,
     const struct io *io, const char *name, const char *codeopts,
-    const char *const *longcode)
+    const char *const *longcode, const char *lang)
 {
 	size_t	i;
 	const char *t;
+	int	loaded = 0;
 
 	for (i = 1; i < n; i++) {
 		t = w[i].text;
@@ -659,14 +717,14 @@ an_interp(struct an *a, const struct sh_word *w, size_t n,
 			i++;
 			break;
 		}
+		if (lang != NULL && loads_code(lang, t))
+			loaded = 1;
 		if (t[1] == '-') {
 			if (longcode != NULL && (in_list(t + 2, longcode) ||
 			    (strchr(t, '=') != NULL && t[2] == 'e' &&
-			    t[3] == 'v' && t[4] == 'a' && t[5] == 'l'))) {
-				set_opaque(a, "%s %s runs inline code", name,
-				    t);
-				return 1;
-			}
+			    t[3] == 'v' && t[4] == 'a' && t[5] == 'l')))
+				return interp_code(a, w, n, i, NULL, name,
+				    lang, loaded);
 			if (strcmp(t, "--version") == 0 ||
 			    strcmp(t, "--help") == 0) {
 				if (n == 2) {
@@ -676,10 +734,9 @@ an_interp(struct an *a, const struct sh_word *w, size_t n,
 			}
 			continue;
 		}
-		if (strpbrk(t + 1, codeopts) != NULL) {
-			set_opaque(a, "%s %s runs inline code", name, t);
-			return 1;
-		}
+		if (strpbrk(t + 1, codeopts) != NULL)
+			return interp_code(a, w, n, i, strpbrk(t + 1,
+			    codeopts), name, lang, loaded);
 		if (n == 2 && (strcmp(t, "-V") == 0 || strcmp(t, "-v") == 0 ||
 		    strcmp(t, "-h") == 0)) {
 			set_ro(a, "%s %s", name, t);
@@ -1106,8 +1163,21 @@ an_git(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n)
 		return;
 	}
 	if (in_list(sub, ro)) {
-		if (strcmp(sub, "diff") == 0 && has_opt(w, n, 0, "output"))
-			set_mut(a, "git diff --output writes a file");
+		if (has_opt(w, n, 0, "output"))
+			set_mut(a, "git %s --output writes a file", sub);
+		else if (strcmp(sub, "grep") == 0 && (has_opt(w, n, 'O',
+		    "open-files-in-pager") || has_opt(w, n, 0,
+		    "open-files-in-pager")))
+			set_opaque(a, "git grep -O runs a pager command");
+		else if (strcmp(sub, "hash-object") == 0 &&
+		    has_opt(w, n, 'w', NULL))
+			set_mut(a, "git hash-object -w writes objects");
+		else if (strcmp(sub, "fsck") == 0 &&
+		    has_opt(w, n, 0, "lost-found"))
+			set_mut(a, "git fsck --lost-found writes files");
+		else if (strcmp(sub, "help") == 0 && (has_opt(w, n, 'w',
+		    "web") || has_opt(w, n, 0, "browser")))
+			set_opaque(a, "git help --web runs a browser");
 		else
 			set_ro(a, "git %s", sub);
 		return;
@@ -1671,7 +1741,7 @@ static const struct kname knames[] = {
 	{ "factor", K_RO },
 	{ "fallocate", K_MUT },
 	{ "false", K_RO },
-	{ "fc", K_RO },
+	{ "fc", K_OPAQUE },
 	{ "fdisk", K_DESTROY },
 	{ "fgrep", K_RO },
 	{ "file", K_RO },
@@ -2216,28 +2286,191 @@ an_find(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 	}
 }
 
-static int
-awk_ro(const struct sh_word *w, size_t n)
+/* The worse of two effects. */
+static enum inline_effect
+worse(enum inline_effect a, enum inline_effect b)
 {
-	size_t	i;
-	const char *t;
+	return a > b ? a : b;
+}
+
+/*
+ * A sed command's scripts (-e's, or the first operand): what they do
+ * (policy/inline.c).  A script file (-f) cannot be seen: it runs.  GNU
+ * sed's --sandbox refuses e, w and r itself.
+ */
+static enum inline_effect
+sed_effect(const struct sh_word *w, size_t n)
+{
+	enum inline_effect	 e = INLINE_RO;
+	size_t			 i, k;
+	const char		*t, *sc;
+	int			 scripts = 0;
+
+	for (i = 1; i < n; i++)
+		if (weq(&w[i], "--sandbox"))
+			return INLINE_RO;
+	for (i = 1; i < n; i++) {
+		t = w[i].text;
+		if (!lit(&w[i])) {
+			if (scripts == 0)
+				return INLINE_RUNS;
+			continue;		/* a file operand */
+		}
+		if (strcmp(t, "--") == 0)
+			break;
+		if (strcmp(t, "--file") == 0 || starts(t, "--file="))
+			return INLINE_RUNS;
+		if (strcmp(t, "--expression") == 0 ||
+		    starts(t, "--expression=")) {
+			sc = strchr(t, '=') != NULL ? strchr(t, '=') + 1 :
+			    ++i < n && lit(&w[i]) ? w[i].text : NULL;
+			if (sc == NULL)
+				return INLINE_RUNS;
+			e = worse(e, pol_inline_sed(sc));
+			scripts++;
+			continue;
+		}
+		if (t[0] == '-' && t[1] == '-')
+			continue;
+		if (t[0] == '-' && t[1] != '\0') {
+			for (k = 1; t[k] != '\0'; k++) {
+				if (t[k] == 'f')
+					return INLINE_RUNS;
+				if (t[k] == 'e') {
+					sc = t[k + 1] != '\0' ? t + k + 1 :
+					    ++i < n && lit(&w[i]) ? w[i].text :
+					    NULL;
+					if (sc == NULL)
+						return INLINE_RUNS;
+					e = worse(e, pol_inline_sed(sc));
+					scripts++;
+					break;
+				}
+				if (t[k] == 'l' || t[k] == 'i')
+					break;	/* -l N, -i[SUFFIX] */
+			}
+			continue;
+		}
+		if (scripts == 0) {
+			e = worse(e, pol_inline_sed(t));
+			scripts++;
+		}
+	}
+	return scripts == 0 ? INLINE_RO : e;
+}
+
+/*
+ * An awk command's program (the first operand, or gawk's -e/--source):
+ * what it does, from its text (policy/inline.c).  A program read from a
+ * file (-f, -E, gawk's -i/-l) cannot be seen: it runs.
+ */
+static enum inline_effect
+awk_effect(const struct sh_word *w, size_t n)
+{
+	enum inline_effect	 e = INLINE_RO, e2;
+	size_t			 i;
+	const char		*t;
+	int			 prog = 0;
 
 	for (i = 1; i < n; i++) {
 		t = w[i].text;
 		if (!lit(&w[i]))
-			return 0;
-		if (strcmp(t, "-f") == 0 || strcmp(t, "-i") == 0 ||
-		    starts(t, "--include") || starts(t, "-i"))
-			return 0;
-		if (strcmp(t, "-F") == 0 || strcmp(t, "-v") == 0) {
+			return prog ? e : INLINE_RUNS;
+		if (!prog && (strcmp(t, "-f") == 0 || starts(t, "--file") ||
+		    strcmp(t, "-E") == 0 || starts(t, "--exec") ||
+		    starts(t, "-i") || starts(t, "--include") ||
+		    starts(t, "-l") || starts(t, "--load")))
+			return INLINE_RUNS;
+		if (!prog && (strcmp(t, "-e") == 0 ||
+		    strcmp(t, "--source") == 0)) {
+			if (++i >= n || !lit(&w[i]))
+				return INLINE_RUNS;
+			if ((e2 = pol_inline_awk(w[i].text)) > e)
+				e = e2;
+			continue;
+		}
+		if (!prog && (strcmp(t, "-F") == 0 || strcmp(t, "-v") == 0)) {
 			i++;
 			continue;
 		}
-		if (t[0] == '-')
+		if (!prog && t[0] == '-' && t[1] != '\0')
 			continue;
-		return strstr(t, "system") == NULL && strchr(t, '|') == NULL &&
-		    !(strstr(t, "print") != NULL && strchr(t, '>') != NULL);
+		if (!prog && e == INLINE_RO) {
+			prog = 1;
+			e = pol_inline_awk(t);
+		}
+		/* Operands after the program are files (or var=value). */
 	}
+	return e;
+}
+
+/*
+ * Read-only tools with an option that writes a file (issue 13): in the
+ * read-only modes these are writes.  Short option letters (each takes
+ * the file as its argument) and long option names.
+ */
+static const struct {
+	const char	*name;
+	const char	*letters;
+	const char	*longs[3];
+} ro_writers[] = {
+	{ "base32", "o", { "output", NULL } },
+	{ "base64", "o", { "output", NULL } },
+	{ "date", "s", { "set", NULL } },
+	{ "history", "wa", { NULL } },
+	{ "iconv", "o", { "output", NULL } },
+	{ "info", "o", { "output", NULL } },
+	{ "less", "oO", { "log-file", "LOG-FILE", NULL } },
+	{ "sdiff", "o", { "output", NULL } },
+	{ "shuf", "o", { "output", NULL } },
+	{ "tree", "o", { NULL } },
+	{ "yq", "i", { "inplace", NULL } },
+	{ "zless", "oO", { "log-file", "LOG-FILE", NULL } },
+};
+
+/* Does a read-only tool write a file with these options? */
+static int
+ro_writes(struct an *a, const struct sh_word *w, size_t n, const char *name)
+{
+	const struct sh_word	*ops[3];
+	size_t			 i, j;
+	const char		*c;
+
+	if (strcmp(name, "xxd") == 0 && operands(w, n, ops, 3) >= 2) {
+		set_mut(a, "xxd writes its output file");
+		return 1;
+	}
+	if ((strcmp(name, "man") == 0 && (has_opt(w, n, 'P', "pager") ||
+	    has_opt(w, n, 'H', "html"))) || ((strcmp(name, "dc") == 0 ||
+	    strcmp(name, "bc") == 0) && has_bang(w, n))) {
+		set_opaque(a, "%s runs a command (pager, browser or !)", name);
+		return 1;
+	}
+	for (i = 0; i < sizeof(ro_writers) / sizeof(ro_writers[0]); i++) {
+		if (strcmp(name, ro_writers[i].name) != 0)
+			continue;
+		for (c = ro_writers[i].letters; *c != '\0'; c++)
+			if (has_opt(w, n, *c, NULL)) {
+				set_mut(a, "%s -%c writes a file", name, *c);
+				return 1;
+			}
+		for (j = 0; ro_writers[i].longs[j] != NULL; j++)
+			if (has_opt(w, n, 0, ro_writers[i].longs[j])) {
+				set_mut(a, "%s --%s writes a file", name,
+				    ro_writers[i].longs[j]);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/* A command name outside ASCII may be a look-alike ("ѕudo"). */
+static int
+non_ascii(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 1;
 	return 0;
 }
 
@@ -2279,6 +2512,11 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		name = base(w[0].text);
 		if (name[0] == '\0') {
 			set_mut(a, "%.60s", w[0].text);
+			return;
+		}
+		if (non_ascii(name)) {
+			set_opaque(a, "the command name %.60s has characters "
+			    "outside ASCII", name);
 			return;
 		}
 
@@ -2628,7 +2866,8 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 
 	switch (k) {
 	case K_RO:
-		set_ro(a, "%s", name);
+		if (!ro_writes(a, w, n, name))
+			set_ro(a, "%s", name);
 		return;
 	case K_MUT:
 		set_mut(a, "%s modifies files or processes", name);
@@ -2689,7 +2928,7 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		return;
 	}
 	if (k == K_PY) {
-		if (an_interp(a, w, n, io, name, "c", NULL))
+		if (an_interp(a, w, n, io, name, "c", NULL, "python"))
 			return;
 		for (i = 1; i < n; i++) {
 			if (weq(&w[i], "-m") && i + 1 < n) {
@@ -2722,7 +2961,7 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 	}
 	if (k == K_NODE) {
 		if (!an_interp(a, w, n, io, name, "ep", (const char *const[]){
-		    "eval", "print", NULL }))
+		    "eval", "print", NULL }, "node"))
 			set_mut(a, "%s runs a program", name);
 		return;
 	}
@@ -2741,18 +2980,19 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 	if (k == K_PERL) {
 		if (has_opt(w, n, 'i', NULL))
 			set_mut(a, "perl -i edits files in place");
-		if (!an_interp(a, w, n, io, name, "eE", NULL))
+		if (!an_interp(a, w, n, io, name, "eE", NULL, "perl"))
 			set_mut(a, "perl runs a program");
 		return;
 	}
 	if (k == K_RUBYLIKE) {
 		if (!an_interp(a, w, n, io, name, "e", (const char *const[]){
-		    "eval", "expr", NULL }))
+		    "eval", "expr", NULL }, strcmp(name, "ruby") == 0 ?
+		    "ruby" : NULL))
 			set_mut(a, "%s runs a program", name);
 		return;
 	}
 	if (k == K_PHP) {
-		if (!an_interp(a, w, n, io, name, "rRBE", NULL))
+		if (!an_interp(a, w, n, io, name, "rRBE", NULL, NULL))
 			set_mut(a, "php runs a program");
 		return;
 	}
@@ -2884,16 +3124,34 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 				return;
 			}
 		}
-		set_ro(a, "sed");
+		switch (sed_effect(w, n)) {
+		case INLINE_RO:
+			set_ro(a, "sed");
+			break;
+		case INLINE_WRITES:
+			set_mut(a, "sed script writes a file (w)");
+			break;
+		default:
+			set_opaque(a, "sed script runs commands (e) or is not "
+			    "understood");
+			break;
+		}
 		return;
 	}
 	if (strcmp(name, "awk") == 0 || strcmp(name, "gawk") == 0 ||
 	    strcmp(name, "mawk") == 0 || strcmp(name, "nawk") == 0) {
-		if (awk_ro(w, n))
+		switch (awk_effect(w, n)) {
+		case INLINE_RO:
 			set_ro(a, "%s", name);
-		else
-			set_mut(a, "%s program may write files or run commands",
-			    name);
+			break;
+		case INLINE_WRITES:
+			set_mut(a, "%s program writes files", name);
+			break;
+		default:
+			set_opaque(a, "%s program can run commands (system, "
+			    "a pipe, or a program file)", name);
+			break;
+		}
 		return;
 	}
 	if (strcmp(name, "sort") == 0) {
@@ -2972,6 +3230,12 @@ analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 	if (strcmp(name, "wget") == 0) {
 		set_class(a, POL_CLASS_NETWORK_ACCESS, "wget makes network "
 		    "requests");
+		if (has_opt(w, n, 0, "output-file") ||
+		    has_opt(w, n, 0, "append-output") ||
+		    has_opt(w, n, 'o', NULL) || has_opt(w, n, 'a', NULL)) {
+			set_mut(a, "wget -o writes a log file");
+			return;
+		}
 		for (i = 1; i < n; i++)
 			if (weq(&w[i], "-O-") || weq(&w[i], "-qO-") ||
 			    (weq(&w[i], "-O") && i + 1 < n &&

@@ -143,6 +143,22 @@ egress_allowlist(int network_enabled, char *const *spec_extra,
 	return v;
 }
 
+char **
+egress_drop_baseline(char **v, char *const *spec_extra,
+    char *const *settings_allowed)
+{
+	char	**out = xcalloc(1, sizeof(*out));
+	size_t	  i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (!strv_has((char *const *)egress_baseline, v[i]) ||
+		    strv_has(spec_extra, v[i]) ||
+		    strv_has(settings_allowed, v[i]))
+			out = strv_add(out, v[i]);
+	strv_free(v);
+	return out;
+}
+
 static size_t
 count(const void *const *v)
 {

@@ -32,6 +32,12 @@ extern const char *const egress_hard_deny[];
  */
 char	**egress_allowlist(int network_enabled, char *const *spec_extra,
 	    char *const *settings_allowed);
+/*
+ * The same list without the baseline entries neither extra list names
+ * (the settings turned the baseline off).  Frees v; strv_free().
+ */
+char	**egress_drop_baseline(char **v, char *const *spec_extra,
+	    char *const *settings_allowed);
 
 /* Compiled rules of one session. */
 struct egress_rules;

@@ -154,7 +154,8 @@ main(int argc, char *argv[])
 	if (quiet) {
 		log_setverbose(-1);
 		setenv("AIRLOCK_LOG_QUIET", "1", 1);	/* for the children */
-	}
+	} else
+		settings_print_notes(&sv_settings, "airlockd");
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)
 		log_info("agent sandbox DISABLED by --sandbox off");

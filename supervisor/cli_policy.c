@@ -97,6 +97,7 @@ cli_policy_main(int argc, char **argv)
 		settings_free(&s);
 		return 1;
 	}
+	settings_print_notes(&s, "airlock");
 	/* Several words after "--" are one line joined by spaces. */
 	for (int k = i; k < argc; k++)
 		len += strlen(argv[k]) + 1;

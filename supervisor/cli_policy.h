@@ -12,10 +12,10 @@ int	cli_hook_main(int argc, char **argv);
 /*
  * `airlock run`'s own command line, judged before anything starts (see
  * cli_guard.c): 0 to go on, else the exit status (126: refused by the
- * policy, with the rule on stderr).
+ * policy, with the rule on stderr).  skip: --no-policy-check.
  */
 int	cli_run_guard(const char *mode, const char *settings_file,
-	    char *const *argv);
+	    char *const *argv, int skip);
 /* `airlock proxy-connect`: ssh's ProxyCommand in a sandbox (SOCKS5). */
 int	cli_proxyconnect_main(int argc, char **argv);
 

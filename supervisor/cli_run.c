@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
+#include "supervisor/cli_policy.h"
 #include "supervisor/gitorigin.h"
 
 extern char **environ;
@@ -59,6 +60,7 @@ usage(void)
 "                   [--memory SIZE] [--pids N] [--network on|off]\n"
 "                   [--allow-domain PATTERN]... [--deny-read PATH]...\n"
 "                   [--deny-write PATH]... [--origin URL] [--socket PATH]\n"
+"                   [--no-policy-check]\n"
 "                   -- CMD [ARG...]\n");
 	exit(2);
 }
@@ -303,7 +305,7 @@ cli_run_main(int argc, char **argv)
 	struct run_state st;
 	struct rpc	 rpc;
 	struct origin_query oq = { -1, -1 };
-	int		 local = -1;
+	int		 local = -1, no_policy_check = 0;
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid;
@@ -319,6 +321,10 @@ cli_run_main(int argc, char **argv)
 		}
 		if (a[0] != '-')
 			break;
+		if (strcmp(a, "--no-policy-check") == 0) {
+			no_policy_check = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage();
 		if (strcmp(a, "--workspace") == 0)
@@ -367,6 +373,10 @@ cli_run_main(int argc, char **argv)
 	if (sandbox != NULL && strcmp(sandbox, "on") != 0 &&
 	    strcmp(sandbox, "off") != 0)
 		usage();
+	/* R-C4: the command line itself, before anything starts. */
+	if ((code = cli_run_guard(mode, settings, argv + i,
+	    no_policy_check)) != 0)
+		return code;
 	if (memory == 0 && sysinfo(&si) == 0)
 		memory = (uint64_t)si.totalram * si.mem_unit / 4 * 3;
 	if (realpath(workspace, ws) == NULL) {

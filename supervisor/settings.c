@@ -35,6 +35,7 @@ struct mctx {
 	const char	*origin;
 	int		 managed;
 	int		 apply;		/* 0: only check */
+	int		 srt;		/* the layer is in srt's format */
 	char		*err;
 	size_t		 errlen;
 	char		**seen;		/* keys this layer set */
@@ -98,6 +99,21 @@ note(struct mctx *m, const char *fmt, ...)
 	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
 	va_end(ap);
 	m->s->notes = strv_add(m->s->notes, buf);
+}
+
+void
+settings_print_notes(const struct settings *s, const char *prog)
+{
+	size_t	i, j;
+
+	for (i = 0; s->notes != NULL && s->notes[i] != NULL; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(s->notes[j], s->notes[i]) == 0)
+				break;
+		if (j == i)
+			fprintf(stderr, "%s: warning: %s\n", prog,
+			    s->notes[i]);
+	}
 }
 
 char *
@@ -201,6 +217,7 @@ settings_defaults(struct settings *s)
 	s->sandbox_enabled = 1;
 	s->fail_if_unavailable = 0;
 	s->allow_unsandboxed = 1;
+	s->egress_baseline = 1;
 	s->enabled_platforms = strv_add(strv_add(NULL, "linux"), "macos");
 	s->allow_write = strv_empty();
 	s->deny_write = strv_empty();
@@ -409,6 +426,22 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 		if (lk->name != NULL) {
 			if (get_strv(m, key, sp, o->items[i],
 			    (char ***)((char *)m->s + lk->off), expand) == -1)
+				return -1;
+			/* srt: the user's allowedDomains is the whole
+			 * allowlist (no baseline), unless a layer says. */
+			if (m->apply && strcmp(pfx, "network") == 0 &&
+			    strcmp(k, "allowedDomains") == 0 &&
+			    !settings_is_locked(m->s,
+			    "sandbox.network.useBaseline")) {
+				m->s->egress_baseline = 0;
+				note(m, "%s: a sandbox-runtime list, so it is "
+				    "the whole allowlist (no built-in "
+				    "baseline)", sp);
+			}
+		} else if (strcmp(canon, "sandbox.network") == 0 &&
+		    strcmp(k, "useBaseline") == 0) {
+			if (get_bool(m, key, sp, o->items[i],
+			    &m->s->egress_baseline) == -1)
 				return -1;
 		} else if (ignored != NULL && in_list(k, ignored))
 			note(m, "%s is a sandbox-runtime setting airlock does "
@@ -690,13 +723,26 @@ merge_credentials(struct mctx *m, const struct json *o)
 	size_t	i;
 	int	c;
 
-	if (want_object(m, "credentials", o) == -1)
+	/* srt has a credentials section of its own: in an srt-format file
+	 * it is warned about and ignored, not fatal, so the file loads. */
+	if (!m->srt && want_object(m, "credentials", o) == -1)
 		return -1;
+	if (o->type != JSON_OBJECT) {
+		note(m, "credentials: not airlock's {\"file\": …} (a "
+		    "sandbox-runtime section?); ignored");
+		return 0;
+	}
 	for (i = 0; i < o->n; i++) {
 		if (strcmp(o->keys[i], "file") != 0) {
 			char sp[128];
+
 			snprintf(sp, sizeof(sp), "credentials.%s", o->keys[i]);
-			return fail(m, sp, "unknown key");
+			if (!m->srt)
+				return fail(m, sp, "unknown key");
+			note(m, "credentials.%s is not supported (a "
+			    "sandbox-runtime credentials setting?); ignored",
+			    o->keys[i]);
+			continue;
 		}
 		if (get_string(m, "credentials.file", o->items[i], 0) == -1)
 			return -1;
@@ -721,6 +767,8 @@ merge_root(struct mctx *m, const struct json *root)
 
 	if (root->type != JSON_OBJECT)
 		return fail(m, NULL, "the top level must be an object");
+	m->srt = json_get(root, "network") != NULL ||
+	    json_get(root, "filesystem") != NULL;
 	for (i = 0; i < root->n && rv == 0; i++) {
 		const char *k = root->keys[i];
 		const struct json *v = root->items[i];

@@ -52,6 +52,9 @@ struct settings {
 	char		**notes;	/* things ignored while merging, for
 					   the user: unsupported srt keys,
 					   keys a managed layer locked */
+	int		  egress_baseline; /* default 1: the curated baseline
+					   joins allowedDomains; an srt file's
+					   allowedDomains is the whole list */
 	char		 *managed_file;	/* the managed layer's path, if read */
 	char		 *unsandboxed_from; /* the file that last set
 					   allowUnsandboxedCommands */
@@ -89,6 +92,8 @@ void	settings_free(struct settings *);
 enum pol_verdict settings_push_decide(const struct settings *,
 	    const char *ref, enum pol_push_kind, char *reason,
 	    size_t reasonlen);
+/* Print each note (ignored or approximated keys) once, as a warning. */
+void	settings_print_notes(const struct settings *, const char *prog);
 /* "~" and "~/..." expanded against $HOME (or the password entry). */
 char	*settings_expand_home(const char *);
 

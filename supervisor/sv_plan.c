@@ -206,51 +206,384 @@ exact_in_list(char *const *v, const char *path)
 	return 0;
 }
 
-/* Expand ~ and make absolute; NULL when not absolute after expansion. */
-static char *
-abs_path(const char *p, const char *home)
-{
-	char	*s;
-
-	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0')) {
-		xasprintf(&s, "%s%s", home, p + 1);
-		return s;
-	}
-	if (p[0] != '/')
-		return NULL;
-	return xstrdup(p);
-}
-
 /*
  * Add deny paths (both spellings, R-S6) as ops; globs are expanded over
  * what exists now (Linux masks with mounts, which need real paths; the
  * creation of a matching name later is the notify filter's business).
  */
+static char	*plan_abs(const char *, const char *, const char *);
+static char	**deny_targets(const char *);
+static const char *plan_base(const struct sv_spec *, const char *);
+
 static void
 plan_deny_paths(struct sv_plan *p, uint32_t op, char *const *paths,
-    const char *home)
+    const char *home, const char *base)
 {
-	glob_t	g;
-	char	**sp = NULL, *a;
+	char	**sp = NULL, **t, *a;
 	size_t	i, j;
 
 	for (i = 0; paths != NULL && paths[i] != NULL; i++) {
-		if ((a = abs_path(paths[i], home)) == NULL)
+		if ((a = plan_abs(paths[i], home, base)) == NULL)
 			continue;
-		if (has_glob(a)) {
-			if (glob(a, GLOB_NOSORT, NULL, &g) == 0) {
-				for (j = 0; j < g.gl_pathc; j++)
-					sp = sv_path_spellings(sp,
-					    g.gl_pathv[j]);
-				globfree(&g);
-			}
-		} else
-			sp = sv_path_spellings(sp, a);
+		/* Globs ("**" recursive) over what exists now. */
+		t = deny_targets(a);
+		for (j = 0; t != NULL && t[j] != NULL; j++)
+			sp = sv_path_spellings(sp, t[j]);
+		strv_free(t);
 		free(a);
 	}
 	for (i = 0; sp != NULL && sp[i] != NULL; i++)
 		plan_op(p, op, PLAN_OPF_OPTIONAL, NULL, sp[i]);
 	strv_free(sp);
+}
+
+/* ---- srt's filesystem keys: allowWrite, allowRead, denyRead ---- */
+
+#define DENY_MASKS_MAX	4096	/* masks one denyRead entry may need */
+#define DENY_WALK_MAX	100000	/* entries a "**" pattern may visit */
+#define DENY_DEPTH_MAX	32
+
+/* Drop ".", "..", repeated and trailing slashes of an absolute path. */
+static void
+path_clean(char *p)
+{
+	char	*r = p, *w = p, *seg;
+	size_t	 n;
+
+	while (*r != '\0') {
+		while (*r == '/')
+			r++;
+		if (*r == '\0')
+			break;
+		seg = r;
+		while (*r != '\0' && *r != '/')
+			r++;
+		n = (size_t)(r - seg);
+		if (n == 1 && seg[0] == '.')
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (w > p && *--w != '/')
+				;
+			continue;
+		}
+		*w++ = '/';
+		memmove(w, seg, n);
+		w += n;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = '\0';
+}
+
+/*
+ * A settings path made absolute as srt means it: "~" against home, a
+ * relative path (globs included) beneath base, the workspace.
+ */
+static char *
+plan_abs(const char *p, const char *home, const char *base)
+{
+	char	*s;
+
+	if (p[0] == '~' && (p[1] == '/' || p[1] == '\0'))
+		xasprintf(&s, "%s/%s", home, p + 1);
+	else if (p[0] == '/')
+		s = xstrdup(p);
+	else if (base != NULL && base[0] == '/')
+		xasprintf(&s, "%s/%s", base, p);
+	else
+		return NULL;
+	path_clean(s);
+	return s;
+}
+
+/* pat and path, component by component; "**" is any number of them. */
+static int
+glob_match(const char *pat, const char *path)
+{
+	const char	*ps, *qs;
+	char		 seg[NAME_MAX + 1], comp[NAME_MAX + 1];
+	size_t		 n, m;
+
+	while (*pat == '/')
+		pat++;
+	while (*path == '/')
+		path++;
+	if (*pat == '\0')
+		return *path == '\0';
+	ps = pat + strcspn(pat, "/");
+	n = (size_t)(ps - pat);
+	if (n == 2 && pat[0] == '*' && pat[1] == '*') {
+		/* Zero components, or one more and try again. */
+		if (glob_match(ps, path))
+			return 1;
+		if (*path == '\0')
+			return 0;
+		return glob_match(pat, path + strcspn(path, "/"));
+	}
+	if (*path == '\0' || n > NAME_MAX)
+		return 0;
+	qs = path + strcspn(path, "/");
+	m = (size_t)(qs - path);
+	if (m > NAME_MAX)
+		return 0;
+	memcpy(seg, pat, n);
+	seg[n] = '\0';
+	memcpy(comp, path, m);
+	comp[m] = '\0';
+	if (fnmatch(seg, comp, 0) != 0)
+		return 0;
+	return glob_match(ps, qs);
+}
+
+/* Every existing path beneath root matching pat (which has "**"). */
+static char **
+walk_match(char **out, const char *root, const char *pat, int depth,
+    size_t *visited)
+{
+	DIR		*d;
+	struct dirent	*e;
+	struct stat	 st;
+	char		*c;
+
+	if (depth > DENY_DEPTH_MAX || (d = opendir(root)) == NULL)
+		return out;
+	while ((e = readdir(d)) != NULL && ++*visited < DENY_WALK_MAX) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		xasprintf(&c, "%s/%s", strcmp(root, "/") == 0 ? "" : root,
+		    e->d_name);
+		if (glob_match(pat, c))
+			out = strv_add(out, c);
+		else if (lstat(c, &st) == 0 && S_ISDIR(st.st_mode))
+			out = walk_match(out, c, pat, depth + 1, visited);
+		free(c);
+	}
+	closedir(d);
+	return out;
+}
+
+/* What a denyRead pattern names now, on the host. */
+static char **
+deny_targets(const char *a)
+{
+	char	**out = NULL, *root, *slash;
+	glob_t	  g;
+	size_t	  j, visited = 0;
+
+	if (!has_glob(a))
+		return strv_add(NULL, a);
+	if (strstr(a, "**") == NULL) {
+		if (glob(a, GLOB_NOSORT, NULL, &g) == 0) {
+			for (j = 0; j < g.gl_pathc; j++)
+				out = strv_add(out, g.gl_pathv[j]);
+			globfree(&g);
+		}
+		return out;
+	}
+	/* The walk starts at the last directory before the first glob. */
+	root = xstrndup(a, strcspn(a, "*?["));
+	if ((slash = strrchr(root, '/')) != NULL)
+		slash[slash == root ? 1 : 0] = '\0';
+	out = walk_match(out, root[0] == '\0' ? "/" : root, a, 0, &visited);
+	if (visited >= DENY_WALK_MAX)
+		log_warnx("denyRead %s: stopped after %d entries", a,
+		    DENY_WALK_MAX);
+	free(root);
+	return out;
+}
+
+/* Is some entry of v strictly beneath d (or equal, when eq)? */
+static int
+beneath_any(char *const *v, const char *d, int eq)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (path_under(v[i], d) && (eq || strcmp(v[i], d) != 0))
+			return 1;
+	return 0;
+}
+
+/*
+ * Mask d (R-L2), but never hide what must stay: a carve-out (keep:
+ * allowRead, allowWrite, the binds) at or beneath d, a system directory
+ * or the sandbox's own /proc, /dev, /tmp, /run strictly beneath d.  Then
+ * d's other entries are masked one by one, and d itself stays.  A
+ * built-in secret is hidden even when a carve-out names it exactly.
+ */
+static int
+deny_one(struct sv_plan *p, const char *d, char *const *keep,
+    char *const *need, int builtin, int top, size_t *masks)
+{
+	DIR		*dir;
+	struct dirent	*e;
+	struct stat	 st;
+	char		**sp, *c;
+	size_t		 i;
+	int		 rv = 0;
+
+	/* What the user names is hidden even if it is a system directory;
+	 * one reached from an ancestor stays (the sandbox needs it). */
+	if ((!builtin && exact_in_list(keep, d)) ||
+	    (!top && exact_in_list(need, d)))
+		return 0;
+	if (!beneath_any(keep, d, 0) && !beneath_any(need, d, 0)) {
+		if (++*masks > DENY_MASKS_MAX)
+			return -1;
+		sp = sv_path_spellings(NULL, d);
+		for (i = 0; sp[i] != NULL; i++)
+			plan_op(p, PLAN_OP_MASK, PLAN_OPF_OPTIONAL, NULL, sp[i]);
+		strv_free(sp);
+		return 0;
+	}
+	if ((dir = opendir(d)) == NULL)
+		return 0;
+	while (rv == 0 && (e = readdir(dir)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		xasprintf(&c, "%s/%s", strcmp(d, "/") == 0 ? "" : d,
+		    e->d_name);
+		/* A link is masked where it points, by its own entry. */
+		if (lstat(c, &st) == 0 && !S_ISLNK(st.st_mode))
+			rv = deny_one(p, c, keep, need, builtin, 0, masks);
+		free(c);
+	}
+	closedir(dir);
+	return rv;
+}
+
+/*
+ * denyRead: each entry made absolute (relative ones beneath the
+ * workspace, "**" recursive), then masked around the carve-outs.
+ */
+static int
+plan_deny_read(struct sv_plan *p, char *const *paths, int builtin,
+    char *const *keep, char *const *need, const char *home,
+    const char *base, char *err, size_t errlen)
+{
+	char	**t, *a;
+	size_t	  i, j, masks;
+
+	for (i = 0; paths != NULL && paths[i] != NULL; i++) {
+		if ((a = plan_abs(paths[i], home, base)) == NULL)
+			continue;
+		t = deny_targets(a);
+		for (j = 0; t != NULL && t[j] != NULL; j++) {
+			masks = 0;
+			if (!builtin && beneath_any(need, t[j], 0))
+				log_warnx("denyRead %s: approximated: the "
+				    "system directories, the sandbox's own "
+				    "/proc, /dev, /tmp, /run and the workspace "
+				    "beneath it stay readable", paths[i]);
+			if (deny_one(p, t[j], keep, need, builtin, 1,
+			    &masks) == -1) {
+				snprintf(err, errlen, "denyRead %s: more than "
+				    "%d entries to hide around what must stay "
+				    "readable", paths[i], DENY_MASKS_MAX);
+				strv_free(t);
+				free(a);
+				return -1;
+			}
+		}
+		strv_free(t);
+		free(a);
+	}
+	return 0;
+}
+
+/* Relative settings paths are taken beneath the workspace, as srt does
+ * beneath the directory it runs in. */
+static const char *
+plan_base(const struct sv_spec *spec, const char *home)
+{
+	if (spec->guest_workdir != NULL && spec->guest_workdir[0] == '/')
+		return spec->guest_workdir;
+	if (spec->nbinds > 0)
+		return spec->binds[0].guest_path;
+	return home;
+}
+
+/*
+ * allowWrite: each existing path bound writable (the read-only modes
+ * win; nothing is created); allowRead: bound read-only where no bind
+ * shows it.  Both are carve-outs (keep) that denyRead does not hide.
+ */
+static void
+plan_allow_paths(struct sv_plan *p, const struct settings *st,
+    const struct sv_spec *spec, const char *home, const char *base,
+    char ***writable, char ***keep)
+{
+	struct stat	 sb;
+	char		**t, *a;
+	size_t		 i, j, k;
+	int		 shown;
+
+	struct { char *path; int rw; } bd[64];
+	size_t		 nbd = 0;
+
+	for (i = 0; st->allow_write && st->allow_write[i]; i++) {
+		if ((a = plan_abs(st->allow_write[i], home, base)) == NULL)
+			continue;
+		*keep = strv_add(*keep, a);
+		if (has_glob(a))
+			log_warnx("allowWrite %s: a pattern, not bound (only "
+			    "relaxes the filename rule it names)",
+			    st->allow_write[i]);
+		else if (pol_mode_readonly(spec->mode) ||
+		    in_list(*writable, a))
+			;	/* read-only mode, or writable already */
+		else if (strcmp(a, "/tmp") == 0 || path_under(a, "/proc") ||
+		    path_under(a, "/dev") || path_under(a, "/run"))
+			log_warnx("allowWrite %s: the sandbox's own %s is used",
+			    st->allow_write[i], a);
+		else if (stat(a, &sb) == -1)
+			log_warnx("allowWrite %s: %s: %s; not created",
+			    st->allow_write[i], a, strerror(errno));
+		else if (nbd == sizeof(bd) / sizeof(bd[0]))
+			log_warnx("allowWrite %s: more than %zu paths; not "
+			    "bound", st->allow_write[i], nbd);
+		else {
+			bd[nbd].path = xstrdup(a);
+			bd[nbd++].rw = 1;
+			*writable = strv_add(*writable, a);
+		}
+		free(a);
+	}
+	for (i = 0; st->allow_read && st->allow_read[i]; i++) {
+		if ((a = plan_abs(st->allow_read[i], home, base)) == NULL)
+			continue;
+		t = deny_targets(a);
+		for (j = 0; t != NULL && t[j] != NULL; j++) {
+			*keep = strv_add(*keep, t[j]);
+			shown = in_list(*writable, t[j]);
+			for (k = 0; k < spec->nbinds; k++)
+				if (path_under(t[j], spec->binds[k].guest_path))
+					shown = 1;
+			for (k = 0; k < sizeof(sys_dirs) / sizeof(sys_dirs[0]);
+			    k++)
+				if (path_under(t[j], sys_dirs[k]))
+					shown = 1;
+			if (!shown && stat(t[j], &sb) == 0 &&
+			    nbd < sizeof(bd) / sizeof(bd[0])) {
+				bd[nbd].path = xstrdup(t[j]);
+				bd[nbd++].rw = 0;
+			}
+		}
+		strv_free(t);
+		free(a);
+	}
+	/* Outer before inner: a writable directory nested in a read-only
+	 * carve-out is bound after it, on top. */
+	for (k = 0; k < nbd; k++) {
+		for (i = 0, j = k; i < nbd; i++)
+			if (bd[i].path != NULL && (bd[j].path == NULL ||
+			    strlen(bd[i].path) < strlen(bd[j].path)))
+				j = i;
+		plan_op(p, PLAN_OP_BIND, bd[j].rw ? 0 : PLAN_OPF_RO,
+		    bd[j].path, bd[j].path);
+		free(bd[j].path);
+		bd[j].path = NULL;
+	}
 }
 
 static int
@@ -693,7 +1026,8 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	lists[2] = spec->protected_paths;
 	for (j = 0; j < 3; j++)
 		for (i = 0; lists[j] != NULL && lists[j][i] != NULL; i++) {
-			if ((a = abs_path(lists[j][i], ctx->home)) == NULL)
+			if ((a = plan_abs(lists[j][i], ctx->home,
+			    plan_base(spec, ctx->home))) == NULL)
 				continue;
 			plan_write_rule(p, NR_ABS, a, NULL);
 			free(a);
@@ -843,11 +1177,12 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL, **own = NULL, **pathdirs = NULL;
+	char		**keep = NULL, **need = NULL;
 	size_t		 i, j;
 	int		 ro, home_bound = 0;
 	struct stat	 st;
 	uint32_t	 flags;
-	const char	*home;
+	const char	*home, *base;
 	struct home_ctx	 hc;
 
 	memset(p, 0, sizeof(*p));
@@ -991,6 +1326,30 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		plan_op(p, PLAN_OP_BIND, 0, spec->test_unlisted_bind,
 		    spec->test_unlisted_bind);
 
+	/*
+	 * srt's filesystem keys, relative paths beneath the workspace:
+	 * allowWrite binds writable (not in the read-only modes), allowRead
+	 * binds read-only what no bind shows; both stay readable inside a
+	 * denied tree (the carve-outs, below).
+	 */
+	base = plan_base(spec, home);
+	for (i = 0; i < spec->nbinds; i++)
+		keep = strv_add(keep, spec->binds[i].guest_path);
+	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
+	    i++)
+		keep = strv_add(keep, spec->runner_state_dirs[i]);
+	if (!home_bound)
+		keep = strv_add(keep, home);
+	if (ctx->settings != NULL)
+		plan_allow_paths(p, ctx->settings, spec, home, base, &writable,
+		    &keep);
+	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
+		need = strv_add(need, sys_dirs[i]);
+	need = strv_add(need, "/proc");
+	need = strv_add(need, "/dev");
+	need = strv_add(need, "/tmp");
+	need = strv_add(need, "/run");
+
 	/* Protected paths inside writable binds become read-only. */
 	for (i = 0; prot != NULL && prot[i] != NULL; i++)
 		if (in_list(writable, prot[i]))
@@ -1020,14 +1379,15 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		char **one = NULL;
 
 		one = strv_add(one, spec->deny_write[i]);
-		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, home);
+		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, home, base);
 		strv_free(one);
 	}
 	if (ctx->settings != NULL)
 		plan_deny_paths(p, PLAN_OP_REMOUNT_RO,
-		    ctx->settings->deny_write, home);
+		    ctx->settings->deny_write, home, base);
 
-	/* R-L2: the secret set, then the spec's and settings' denyRead. */
+	/* R-L2: the secret set (carve-outs only beneath a secret), then the
+	 * spec's and settings' denyRead (a carve-out may name one). */
 	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
 	    i++) {
 		xasprintf(&s, "%s/%s", home, home_secrets[i]);
@@ -1036,12 +1396,15 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	}
 	for (i = 0; i < sizeof(etc_secrets) / sizeof(etc_secrets[0]); i++)
 		deny_read = strv_add(deny_read, etc_secrets[i]);
-	for (i = 0; spec->deny_read && spec->deny_read[i]; i++)
-		deny_read = strv_add(deny_read, spec->deny_read[i]);
-	for (i = 0; ctx->settings && ctx->settings->deny_read &&
-	    ctx->settings->deny_read[i]; i++)
-		deny_read = strv_add(deny_read, ctx->settings->deny_read[i]);
-	plan_deny_paths(p, PLAN_OP_MASK, deny_read, home);
+	if (plan_deny_read(p, deny_read, 1, keep, need, home, base, err,
+	    errlen) == -1 || plan_deny_read(p, spec->deny_read, 0, keep, need,
+	    home, base, err, errlen) == -1 || (ctx->settings != NULL &&
+	    plan_deny_read(p, ctx->settings->deny_read, 0, keep, need, home,
+	    base, err, errlen) == -1))
+		goto fail;
+	strv_free(keep);
+	strv_free(need);
+	keep = need = NULL;
 
 	/* R-L5: Landlock: read everywhere, write only where listed. */
 	plan_landlock(p, LL_READ, "/");
@@ -1109,6 +1472,8 @@ fail:
 	strv_free(pathdirs);
 	strv_free(hc.homes);
 	strv_free(hc.carves);
+	strv_free(keep);
+	strv_free(need);
 	sv_plan_free(p);
 	return -1;
 }

@@ -751,6 +751,11 @@ register_daemons(struct sv_session *s)
 		 * network off: empty (the proxies still listen). */
 		allow = egress_allowlist(s->spec.network_enabled,
 		    s->spec.egress_allowlist, ssettings->allowed_domains);
+		/* An srt file's allowedDomains is the whole list. */
+		if (!ssettings->egress_baseline)
+			allow = egress_drop_baseline(allow,
+			    s->spec.egress_allowlist,
+			    ssettings->allowed_domains);
 		deny = xcalloc(1, sizeof(char *));
 		for (i = 0; ssettings->denied_domains &&
 		    ssettings->denied_domains[i]; i++)

@@ -20,7 +20,9 @@ H=.bin
 # sbx CMD: run a shell command in the sandbox (cwd: the workspace); the
 # events of every run are collected in $EV.
 sbx() {
-	as_user "$AIRLOCK" run --workspace "$W" --events "$EV.1" -- sh -c "$1"
+	# The sandbox is under test, not the policy (python3 -c is opaque).
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$W" \
+	    --events "$EV.1" -- sh -c "$1"
 	_rc=$?
 	cat "$EV.1" >>"$EV"
 	return $_rc

@@ -34,7 +34,8 @@ TS="$W/trysys"
 HOMEDIR=$(user_home)
 
 run() {	# run AIRLOCK-RUN-ARGS...: one sandbox on the workspace
-	as_user "$AIRLOCK" run --workspace "$W" "$@"
+	# The sandbox is under test, with commands the policy refuses.
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$W" "$@"
 }
 # gone PATTERN: no process of the test user matches (waits up to 3 s).
 gone() {

@@ -13,7 +13,7 @@
 # /etc/airlock, which no other process on the machine sees.  That needs
 # root; as a normal user these tests are skipped ("needs root").
 . "$(dirname "$0")/lib.sh"
-N=12
+N=13
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -103,6 +103,15 @@ as_user timeout 3 "$AIRLOCKD" --sandbox off --socket "$W/x.sock" \
 rc=$?
 check "  airlockd --sandbox off itself refuses to start (exit $rc)" \
     [ "$rc" -eq 1 ] && grep -q "refused: managed policy $MANAGED" "$W/e6"
+
+# Managed rules cannot be skipped with --no-policy-check.
+managed '{"rules":{"create-commit":"deny"}}'
+as_user "$AIRLOCK" run --workspace "$W" --no-policy-check -- \
+    sh -c "touch '$OUT/m6'" 2>"$W/e6b"
+rc=$?
+check "managed rules: --no-policy-check is refused (exit $rc)" \
+    [ "$rc" -eq 2 ] && ! ran m6 &&
+    grep -q "no-policy-check refused: managed policy $MANAGED" "$W/e6b"
 
 # No managed file: --sandbox off runs, and says so in one line.
 rm -f "$MANAGED"

@@ -52,7 +52,9 @@ chown -R "$TUSER" "$W"
 MAIN0=$(upstream_ref acme/app.git refs/heads/main)
 
 run() {	# run "shell command": in the sandbox, in the workspace clone
-	as_user "$AIRLOCK" run --settings "$CFG/settings.json" \
+	# The gateway is under test: git push is "ask" for the policy.
+	as_user "$AIRLOCK" run --no-policy-check \
+	    --settings "$CFG/settings.json" \
 	    --workspace "$W/app" --events "$W/ev.jsonl" -- sh -c "$1"
 }
 

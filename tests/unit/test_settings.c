@@ -182,18 +182,41 @@ START_TEST(srt_format)
 	ck_assert(has(S.deny_read, "/home/tester/.ssh"));
 	ck_assert(has(S.allow_write, "/tmp"));
 	ck_assert(has(S.deny_write, ".env"));
-	/* Unsupported srt keys are notes, not errors. */
-	ck_assert_uint_eq(strv_len(S.notes), 4);
-	ck_assert(strstr(S.notes[0], "network.allowUnixSockets") != NULL);
-	ck_assert(strstr(S.notes[0], "ignored") != NULL);
+	/* Unsupported srt keys are notes, not errors; so is the srt
+	 * allowlist being the whole list (no baseline). */
+	ck_assert_uint_eq(strv_len(S.notes), 5);
+	ck_assert(strstr(S.notes[0], "network.allowedDomains") != NULL);
+	ck_assert(strstr(S.notes[0], "no built-in baseline") != NULL);
+	ck_assert_int_eq(S.egress_baseline, 0);
+	ck_assert(strstr(S.notes[1], "network.allowUnixSockets") != NULL);
+	ck_assert(strstr(S.notes[1], "ignored") != NULL);
 	/* srt's filesystem-only key is a note in srt's spelling alone. */
 	ck_assert_int_eq(merge("{\"filesystem\":{\"allowGitConfig\":true}}",
 	    0), 0);
-	ck_assert_uint_eq(strv_len(S.notes), 5);
+	ck_assert_uint_eq(strv_len(S.notes), 6);
 	ck_assert_int_eq(merge("{\"sandbox\":{\"filesystem\":{"
 	    "\"allowGitConfig\":true}}}", 0), -1);
 	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
 	    "\"allowedDomain\":[\"a.com\"]}}}", 0), -1);
+	/* An srt credentials section is a note, not a refusal. */
+	ck_assert_int_eq(merge("{\"credentials\":{\"github\":{\"token\":"
+	    "\"x\"}},\"network\":{\"deniedDomains\":[]}}", 0), 0);
+	ck_assert(strstr(S.notes[strv_len(S.notes) - 1],
+	    "credentials.github") != NULL);
+}
+END_TEST
+
+START_TEST(baseline_switch)
+{
+	/* airlock's format keeps the baseline unless told otherwise. */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowedDomains\":[\"a.com\"]}}}", 0), 0);
+	ck_assert_int_eq(S.egress_baseline, 1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"useBaseline\":false}}}", 0), 0);
+	ck_assert_int_eq(S.egress_baseline, 0);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"useBaseline\":1}}}", 0), -1);
 }
 END_TEST
 
@@ -357,6 +380,7 @@ main(void)
 	tcase_add_test(tc, bad_layer_changes_nothing);
 	tcase_add_test(tc, srt_format);
 	tcase_add_test(tc, managed_wins_and_locks);
+	tcase_add_test(tc, baseline_switch);
 	tcase_add_test(tc, managed_forbids_unconfined);
 	tcase_add_test(tc, load_layers);
 	tcase_add_test(tc, push_decide);
