@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -200,5 +201,86 @@ gitstate_verify(int atfd, const char *path, const char *prefix, char *why,
 			r = 0;
 	}
 	closedir(d);
+	return r;
+}
+
+int
+gitstate_check(const char *abs, size_t top, int op, int fd, const char *fn,
+    char *why, size_t whylen)
+{
+	enum namerule_verdict v = NR_ALLOW;
+	struct stat	 st;
+	char		 dir[PATH_MAX], pre[PATH_MAX];
+	const char	*name = strrchr(abs, '/') + 1, *rel;
+	size_t		 rl, pl = (size_t)(name - abs - 1);
+	int		 isdir, r = 0;
+
+	if (pl >= sizeof(dir))
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(pl ? pl : 1), abs);
+	rl = gitstate_root(dir, top);
+	rel = rl > 0 ? abs + rl + 1 : NULL;
+	isdir = fd != -1 && fstatat(fd, fn, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode);
+	if (rel != NULL)
+		v = namerule_gitstate_rel(rel);
+	snprintf(why, whylen, "%s: not what git writes", rel ? rel : abs);
+	if (op == GS_SRC_LINK || op == GS_SRC_RENAME) {
+		/* Git state does not move; only objects are linked out. */
+		if ((isdir && (namerule_gitstate_name(name) ||
+		    gitstate_is(fd, fn))) || (rel != NULL && (v == NR_DENY ||
+		    (op == GS_SRC_LINK && strncmp(rel, "objects/", 8) != 0))))
+			return -1;
+		return 0;
+	}
+	if (rel != NULL && (v == NR_DENY || (op == GS_SYMLINK &&
+	    fnmatch("t??????", rel, 0) != 0) ||
+	    (v == NR_CHECK_CONFIG && op != GS_RENAME)))
+		return -1;
+	if (rel != NULL && op == GS_RENAME && isdir && v == NR_ALLOW) {
+		snprintf(pre, sizeof(pre), "%s/", rel);
+		r = gitstate_verify(fd, fn, pre, why, whylen);
+	}
+	/* Becoming git state: a marker name, or a directory named .git. */
+	if (r == 0 && rl != pl && gitstate_becomes(dir, name))
+		r = gitstate_verify(AT_FDCWD, dir, "", why, whylen);
+	if (r == 0 && op == GS_RENAME && isdir && namerule_gitstate_name(name))
+		r = gitstate_verify(fd, fn, "", why, whylen);
+	if (r != 0)
+		return -1;
+	return rel != NULL && v == NR_CHECK_CONFIG ? 1 : 0;
+}
+
+int
+gitstate_config_rename(int odfd, const char *oname, int ndfd,
+    const char *nname, unsigned int flags, const char *tmp, char *why,
+    size_t whylen)
+{
+	struct stat	 st, os;
+	char		*buf, *old;
+	size_t		 len, olen;
+	int		 r, same;
+
+	snprintf(why, whylen, "not a small regular file");
+	if ((buf = gitstate_slurp(odfd, oname, &st, &len)) == NULL &&
+	    errno == ENOENT)
+		return -ENOENT;
+	if (buf == NULL || len > (size_t)st.st_size ||
+	    (flags & RENAME_EXCHANGE)) {
+		free(buf);
+		return 1;
+	}
+	old = gitstate_slurp(ndfd, nname, &os, &olen);
+	/* Renaming a file onto itself (or a hard link of it) does nothing. */
+	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
+	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
+	    whylen);
+	free(old);
+	if (r == -1)
+		r = 1;
+	else if (!same && (r = gitstate_install(ndfd, nname, buf, len,
+	    st.st_mode, tmp, flags)) == 0)
+		(void)unlinkat(odfd, oname, 0);
+	free(buf);
 	return r;
 }

@@ -29,6 +29,31 @@ int	gitstate_is(int atfd, const char *path);
  */
 size_t	gitstate_root(const char *dir, size_t toplen);
 
+/* What an op does to the name gitstate_check() is asked about. */
+enum gitstate_op {
+	GS_WRITE,	/* create or open for write: a file, node, socket */
+	GS_MKDIR,
+	GS_SYMLINK,
+	GS_LINK,	/* the new name of a hard link */
+	GS_RENAME,	/* the new name of a rename */
+	GS_SRC_LINK,	/* what a hard link links */
+	GS_SRC_RENAME,	/* what a rename takes away */
+};
+
+/*
+ * The whole decision for one name.  abs: canonical, the parent resolved
+ * (no symlink in it), within the scope whose length is top (0: "/");
+ * (fd, fn): the source of a link or rename, -1 if none.  Inside git
+ * state only what porcelain writes; no symlink (but git init's probe);
+ * git state itself does not move and only objects are linked out; a
+ * directory moving in has its entries checked, one renamed to .git or
+ * a name that makes its directory git state has the whole directory
+ * checked (gitstate_verify).  0: allowed; 1: a config replaced by
+ * rename, allowed only through the content check; -1: refused (why).
+ */
+int	gitstate_check(const char *abs, size_t top, int op, int fd,
+	    const char *fn, char *why, size_t whylen);
+
 /* 1 if dir is not git state but becomes so once name exists in it. */
 int	gitstate_becomes(const char *dir, const char *name);
 
@@ -56,5 +81,17 @@ char	*gitstate_slurp(int dfd, const char *name, struct stat *st,
  */
 int	gitstate_install(int dfd, const char *name, const char *buf,
 	    size_t len, mode_t mode, const char *tmp, unsigned int flags);
+
+/*
+ * A rename of (odfd, oname) onto a config (ndfd, nname): read the new
+ * file once, refuse it if it sets a key that runs code which the
+ * current file does not, and install exactly the bytes checked (a copy
+ * through tmp, renamed into place with flags), so that a write through
+ * an fd still open on the source cannot follow; then remove the source.
+ * 0, -errno, or 1: refused (why).
+ */
+int	gitstate_config_rename(int odfd, const char *oname, int ndfd,
+	    const char *nname, unsigned int flags, const char *tmp, char *why,
+	    size_t whylen);
 
 #endif

@@ -577,7 +577,7 @@ namerule_lexical(const char *dir, const char *path, char *out, size_t len)
 	if (path[0] == '/')
 		o = 0;
 	else if ((o = strlen(dir)) >= len)
-		return -1;
+		return -ENAMETOOLONG;
 	else
 		memcpy(out, dir, o);
 	while (o > 0 && out[o - 1] == '/')
@@ -599,7 +599,7 @@ namerule_lexical(const char *dir, const char *path, char *out, size_t len)
 			continue;
 		}
 		if (o + n + 2 > len)
-			return -1;
+			return -ENAMETOOLONG;
 		out[o++] = '/';
 		memcpy(out + o, p, n);
 		o += n;

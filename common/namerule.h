@@ -123,8 +123,8 @@ int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
  * NR_CHECK_CONFIG for config and config.worktree, else NR_DENY.  Exact
  * bytes: a look-alike is simply not on the list.
  * namerule_lexical: dir (absolute) joined with path, "." and ".."
- * removed as strings (a symlink's target as its text says); -1 if it
- * does not fit.
+ * removed as strings (a symlink's target as its text says); 0, or
+ * -ENAMETOOLONG if it does not fit.
  */
 int	namerule_gitstate_on(const struct namerule_set *);
 int	namerule_scope(const struct namerule_set *, const char *path);

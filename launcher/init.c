@@ -210,7 +210,7 @@ init_loop(const struct launch_plan *plan, int sfd)
 		pfd[1].fd = sfd;
 		pfd[1].events = POLLIN;
 		n = notify_pollfds(pfd + 2);
-		if (poll(pfd, 2 + n, -1) == -1) {
+		if (poll(pfd, 2 + n, notify_timeout()) == -1) {
 			if (errno == EINTR)
 				continue;
 			die("poll");

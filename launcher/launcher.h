@@ -115,12 +115,14 @@ void	exec_child(const struct launch_plan *, const struct exec_req *)
  * over the report socket (common/fdpass.h); init receives it with the
  * report, adds it (notify_add) and polls it with the
  * channel (notify_pollfds fills one pollfd per listener, or counts them
- * given NULL; notify_service handles what poll found).
+ * given NULL; notify_service handles what poll found, and retries the
+ * FIFO opens still waiting, for which notify_timeout bounds the sleep).
  */
 struct pollfd;
 void	notify_setup(const struct launch_plan *);
 void	notify_add(int fd, uint32_t exec);
 size_t	notify_pollfds(struct pollfd *);
 void	notify_service(const struct pollfd *, size_t);
+int	notify_timeout(void);	/* poll's, in ms */
 
 #endif

@@ -25,7 +25,6 @@
 #include <linux/seccomp.h>
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -43,8 +42,10 @@
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
-#define NT_DEFERRED	1	/* a child answers (a FIFO's blocking open) */
+#define NT_DEFERRED	1	/* answered later (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
+#define NT_PEND_MAX	64	/* FIFO opens waiting for a reader */
+#define NT_RETRY_MS	20	/* how often they are tried again */
 
 struct nt_listener {
 	int		 fd;
@@ -67,6 +68,16 @@ struct nt_path {
 	char		 abs[PATH_MAX + NAME_MAX + 2];
 };
 
+/* A writer's open of a FIFO without a reader, retried from the loop. */
+struct nt_pend {
+	struct nt_call	 c;
+	int		 dfd;
+	int		 of;		/* O_CLOEXEC: the caller's */
+	char		 name[NAME_MAX + 2];
+};
+
+static struct nt_pend		 nt_pend[NT_PEND_MAX];
+static size_t			 nt_npend;
 static struct nt_listener	*nt_ls;
 static size_t			 nt_nls;
 static struct namerule_set	*nt_rules;
@@ -241,62 +252,25 @@ nt_check(const struct nt_call *c, const char *path, unsigned int flags,
 	return -EACCES;
 }
 
-/* What an op does to the name nt_git() looks at. */
-enum { NG_WRITE, NG_MKDIR, NG_SYMLINK, NG_LINK, NG_RENAME, NG_SRC_LINK,
-	NG_SRC_RENAME };
-
 /*
- * Git state (R-L3, common/gitstate.c).  abs: the name an op makes,
- * writes or (NG_SRC_*) takes away; (fd, fn): a rename's or link's
- * source, looked at as it is.  Inside git state only what porcelain
- * writes; a name that makes its directory git state, or a directory
- * renamed to .git or into git state, has its contents checked first.
+ * Git state (R-L3, common/gitstate.c): abs is the name an op makes,
+ * writes or (GS_SRC_*) takes away; (fd, fn) a rename's or link's source.
  */
 static int
 nt_git(const struct nt_call *c, const char *abs, int op, int fd,
     const char *fn, const char *act, enum namerule_verdict *vp)
 {
-	enum namerule_verdict v = NR_ALLOW;
-	struct stat	 st;
-	char		 dir[PATH_MAX], why[PATH_MAX + 64] = "";
-	const char	*name = strrchr(abs, '/') + 1, *rel;
-	size_t		 rl, pl = (size_t)(name - abs - 1);
-	int		 top, isdir, r = 0;
+	char	why[PATH_MAX + 64] = "";
+	int	top, r;
 
 	if (!namerule_gitstate_on(nt_rules) ||
-	    (top = namerule_scope(nt_rules, abs)) < 0 || pl >= sizeof(dir))
+	    (top = namerule_scope(nt_rules, abs)) < 0 || (r = gitstate_check(abs,
+	    (size_t)top, op, fd, fn, why, sizeof(why))) == 0)
 		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(pl ? pl : 1), abs);
-	rl = gitstate_root(dir, (size_t)top);
-	rel = rl > 0 ? abs + rl + 1 : NULL;
-	isdir = fd != -1 && fstatat(fd, fn, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISDIR(st.st_mode);
-	if (rel != NULL)
-		v = namerule_gitstate_rel(rel);
-	if (op == NG_SRC_LINK || op == NG_SRC_RENAME) {
-		/* Git state does not move; only objects are linked out. */
-		if ((isdir && (namerule_gitstate_name(name) ||
-		    gitstate_is(fd, fn))) || (rel != NULL && (v == NR_DENY ||
-		    (op == NG_SRC_LINK && strncmp(rel, "objects/", 8) != 0))))
-			r = -1;
-	} else if (rel != NULL && (v == NR_DENY || (op == NG_SYMLINK &&
-	    fnmatch("t??????", rel, 0) != 0) ||
-	    (v == NR_CHECK_CONFIG && (op != NG_RENAME || vp == NULL))))
-		r = -1;
-	else if (rel != NULL && v == NR_CHECK_CONFIG)
-		*vp = v;
-	else if (rel != NULL && op == NG_RENAME && isdir && v == NR_ALLOW) {
-		snprintf(dir, sizeof(dir), "%s/", rel);
-		r = gitstate_verify(fd, fn, dir, why, sizeof(why));
+	if (r == 1 && vp != NULL) {
+		*vp = NR_CHECK_CONFIG;
+		return 0;
 	}
-	/* Becoming git state: a marker name, or a directory named .git. */
-	if (r == 0 && op <= NG_RENAME && rl != pl &&
-	    gitstate_becomes(dir, name))
-		r = gitstate_verify(AT_FDCWD, dir, "", why, sizeof(why));
-	if (r == 0 && op == NG_RENAME && isdir && namerule_gitstate_name(name))
-		r = gitstate_verify(fd, fn, "", why, sizeof(why));
-	if (r == 0)
-		return 0;
 	log_debug("exec %u: %s: %s", c->exec, abs, why);
 	nt_violation(c, act, abs);
 	return -EACCES;
@@ -332,12 +306,12 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
     mode_t mode, int *fdp)
 {
 	struct nt_path	 t;
+	struct nt_pend	*p;
 	struct stat	 st;
 	char		 path[PATH_MAX], base[64], got[PATH_MAX];
 	int		 hops, r, fd, of, nb;
 	const char	*act;
 	ssize_t		 n;
-	pid_t		 pid = 0;
 	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
 
 	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
@@ -350,7 +324,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 		act = (flags & O_CREAT) ? "file-write-create" : "file-write";
 		if ((flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))) == 0 &&
 		    ((r = nt_check(c, t.abs, 0, act, NULL)) < 0 ||
-		    (r = nt_git(c, t.abs, NG_WRITE, -1, NULL, act, NULL)) < 0))
+		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL, act, NULL)) < 0))
 			break;
 		of = flags | O_CLOEXEC;
 		/* We follow a final symlink ourselves, to check its target;
@@ -379,18 +353,19 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 				break;
 			continue;
 		}
-		/* No reader yet: a child of ours waits for one and answers. */
-		if (r == -ENXIO && nb && (pid = fork()) == 0) {
-			launch_link.fd = -1;
-			fd = openat(t.dfd, t.name, of ^ O_NONBLOCK, mode);
-			nt_reply(c->lfd, c->id, -errno, fd, flags & O_CLOEXEC);
-			_exit(0);
+		/* No reader yet: init's loop tries again (nt_retry), never
+		 * blocking, never forking; a bounded number at a time. */
+		if (r == -ENXIO && nb && nt_npend == NT_PEND_MAX)
+			r = -EAGAIN;
+		else if (r == -ENXIO && nb) {
+			p = &nt_pend[nt_npend++];
+			*p = (struct nt_pend){ *c, t.dfd, (of & ~(O_CREAT |
+			    O_EXCL | O_CLOEXEC)) | (flags & O_CLOEXEC), "" };
+			memcpy(p->name, t.name, sizeof(t.name));
+			t.dfd = -1;
+			r = NT_DEFERRED;
 		}
-		if (r == -ENXIO && nb) {
-			r = pid == -1 ? -EAGAIN : NT_DEFERRED;
-			break;
-		}
-		if (r < 0)
+		if (r != 0)
 			break;
 		/* F_SETFL sets only the status flags, all of them from of. */
 		if (nb)
@@ -402,7 +377,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 				got[n] = '\0';
 				if (got[0] == '/' && ((r = nt_check(c, got, 0,
 				    "file-write", NULL)) < 0 || (r = nt_git(c, got,
-				    NG_WRITE, -1, NULL, "file-write", NULL)) < 0)) {
+				    GS_WRITE, -1, NULL, "file-write", NULL)) < 0)) {
 					close(fd);
 					break;
 				}
@@ -442,18 +417,16 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 	 * and what it points at, as its text says (the host may write
 	 * through it later), may not be protected either, wherever. */
 	if ((r = nt_check(c, t.abs, sym ? NR_F_PREFIX : 0, act, NULL)) < 0 ||
-	    (r = nt_git(c, t.abs, sym ? NG_SYMLINK : nr == SYS_mkdir ||
-	    nr == SYS_mkdirat ? NG_MKDIR : NG_WRITE, -1, NULL, act,
+	    (r = nt_git(c, t.abs, sym ? GS_SYMLINK : nr == SYS_mkdir ||
+	    nr == SYS_mkdirat ? GS_MKDIR : GS_WRITE, -1, NULL, act,
 	    NULL)) < 0)
 		goto out;
 	*strrchr(t.abs, '/') = '\0';
-	if (sym && (namerule_lexical(t.abs[0] ? t.abs : "/", tgt, path,
-	    sizeof(path)) == -1 || (r = nt_check(c, path, NR_F_PREFIX |
-	    NR_F_ANYWHERE, act, NULL)) < 0 || (r = nt_git(c, path, NG_WRITE,
-	    -1, NULL, act, NULL)) < 0)) {
-		r = r < 0 ? r : -ENAMETOOLONG;
+	if (sym && ((r = namerule_lexical(t.abs[0] ? t.abs : "/", tgt, path,
+	    sizeof(path))) < 0 || (r = nt_check(c, path, NR_F_PREFIX |
+	    NR_F_ANYWHERE, act, NULL)) < 0 || (r = nt_git(c, path, GS_WRITE,
+	    -1, NULL, act, NULL)) < 0))
 		goto out;
-	}
 	if (!sym)
 		nt_umask_set(procpeek_umask(c->pid));
 	if ((r = nt_valid(c)) < 0)
@@ -471,45 +444,18 @@ out:
 	return r;
 }
 
-/*
- * A rename onto .git/config: read the new file once, refuse it if it
- * sets a key that runs code which the current file does not, and
- * install exactly the bytes checked (a copy, renamed into place), so
- * that a write through an fd still open on the source cannot follow.
- */
+/* A rename onto a git config: common/gitstate.c checks and installs. */
 static int
 nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
     unsigned int flags)
 {
-	struct stat	 st, os;
-	char		 why[128] = "not a small regular file", tmp[64];
-	char		*buf, *old;
-	size_t		 len, olen;
-	int		 r, same;
+	char	why[128], tmp[64];
+	int	r;
 
-	if ((buf = gitstate_slurp(o->dfd, o->name, &st, &len)) == NULL &&
-	    errno == ENOENT)
-		return -ENOENT;
-	if (buf == NULL || len > (size_t)st.st_size ||
-	    (flags & RENAME_EXCHANGE))
-		goto refuse;
-	old = gitstate_slurp(n->dfd, n->name, &os, &olen);
-	/* Renaming a file onto itself (or a hard link of it) does nothing. */
-	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
-	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
-	    sizeof(why));
-	free(old);
-	if (r == -1)
-		goto refuse;
 	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
-	if (!same && (r = nt_valid(c)) == 0 && (r = gitstate_install(n->dfd,
-	    n->name, buf, len, st.st_mode, tmp, flags)) == 0 &&
-	    unlinkat(o->dfd, o->name, 0) == -1)
-		log_warn("exec %u: config rename: unlink", c->exec);
-	free(buf);
-	return r;
-refuse:
-	free(buf);
+	if ((r = nt_valid(c)) < 0 || (r = gitstate_config_rename(o->dfd,
+	    o->name, n->dfd, n->name, flags, tmp, why, sizeof(why))) != 1)
+		return r;
 	log_debug("exec %u: %s: %s", c->exec, n->abs, why);
 	nt_violation(c, "file-rename", n->abs);
 	return -EACCES;
@@ -547,17 +493,16 @@ nt_two(const struct nt_call *c, long nr, int odir, uint64_t oaddr,
 		snprintf(op, sizeof(op), "%s", o.abs);
 	if ((r = nt_check(c, n.abs, NR_F_PREFIX, act, link ? NULL : &v)) < 0 ||
 	    (r = nt_check(c, op, link ? 0 : NR_F_PREFIX, act, NULL)) < 0 ||
-	    (r = nt_git(c, n.abs, link ? NG_LINK : NG_RENAME, o.dfd, o.name,
+	    (r = nt_git(c, n.abs, link ? GS_LINK : GS_RENAME, o.dfd, o.name,
 	    act, link ? NULL : &v)) < 0 ||
-	    (op[0] == '/' && (r = nt_git(c, op, link ? NG_SRC_LINK :
-	    NG_SRC_RENAME, o.proc ? AT_FDCWD : o.dfd, o.proc ? op : o.name,
+	    (op[0] == '/' && (r = nt_git(c, op, link ? GS_SRC_LINK :
+	    GS_SRC_RENAME, o.proc ? AT_FDCWD : o.dfd, o.proc ? op : o.name,
 	    act, NULL)) < 0))
 		goto out;
+	/* An exchange: each side is also the other's source and target. */
 	if ((flags & RENAME_EXCHANGE) && !link &&
-	    ((r = nt_check(c, o.abs, NR_F_PREFIX, act, NULL)) < 0 ||
-	    (r = nt_check(c, n.abs, NR_F_PREFIX, act, NULL)) < 0 ||
-	    (r = nt_git(c, o.abs, NG_RENAME, n.dfd, n.name, act, NULL)) < 0 ||
-	    (r = nt_git(c, n.abs, NG_SRC_RENAME, n.dfd, n.name, act,
+	    ((r = nt_git(c, o.abs, GS_RENAME, n.dfd, n.name, act, NULL)) < 0 ||
+	    (r = nt_git(c, n.abs, GS_SRC_RENAME, n.dfd, n.name, act,
 	    NULL)) < 0))
 		goto out;
 	if (v == NR_CHECK_CONFIG)
@@ -615,7 +560,7 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
 		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
 		    (r = nt_check(c, t.abs, 0, "file-write-create", NULL)) < 0 ||
-		    (r = nt_git(c, t.abs, NG_WRITE, -1, NULL,
+		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL,
 		    "file-write-create", NULL)) < 0 ||
 		    (r = nt_valid(c)) < 0)
 			goto out;
@@ -708,11 +653,55 @@ nt_handle(const struct nt_listener *l)
 	nt_reply(c.lfd, c.id, fd >= 0 ? 0 : r, fd, flags & O_CLOEXEC);
 }
 
+/*
+ * The FIFO opens waiting for a reader: answer those that found one (or
+ * another error), drop those whose caller is gone or whose listener
+ * closed (lfd -1 then).
+ */
+static void
+nt_retry(int closed)
+{
+	struct nt_pend	*p;
+	struct stat	 st;
+	size_t		 i, j;
+	int		 fd, r;
+
+	for (i = j = 0; i < nt_npend; i++) {
+		p = &nt_pend[i];
+		if (p->c.lfd != closed && nt_valid(&p->c) == 0) {
+			fd = openat(p->dfd, p->name, p->of | O_CLOEXEC);
+			if (fd == -1 && errno == ENXIO) {
+				nt_pend[j++] = *p;
+				continue;
+			}
+			r = fd == -1 ? -errno : 0;
+			/* The name now another file: checked for a FIFO only. */
+			if (fd != -1 && (fstat(fd, &st) == -1 ||
+			    !S_ISFIFO(st.st_mode)) && close(fd) == 0)
+				fd = -1, r = -EAGAIN;
+			if (fd != -1)
+				(void)fcntl(fd, F_SETFL, p->of & ~O_NONBLOCK);
+			nt_reply(p->c.lfd, p->c.id, r, fd, p->of & O_CLOEXEC);
+		}
+		close(p->dfd);
+	}
+	nt_npend = j;
+}
+
+/* How long init's poll may sleep: for ever, unless a FIFO open waits. */
+int
+notify_timeout(void)
+{
+	return nt_npend > 0 ? NT_RETRY_MS : -1;
+}
+
 /* After poll: serve each ready listener, drop the ones nobody uses. */
 void
 notify_service(const struct pollfd *pfd, size_t n)
 {
 	size_t	i, j;
+
+	nt_retry(-1);
 
 	for (i = 0; i < n && i < nt_nls; i++)
 		if (pfd[i].revents & POLLIN)
@@ -721,6 +710,7 @@ notify_service(const struct pollfd *pfd, size_t n)
 		/* Only HUP, ERR or NVAL: no process uses the filter. */
 		if (i < n && pfd[i].revents != 0 &&
 		    !(pfd[i].revents & POLLIN)) {
+			nt_retry(nt_ls[i].fd);
 			close(nt_ls[i].fd);
 			continue;
 		}

@@ -7,7 +7,7 @@
 # ordinary work (git, make, many small files) is undisturbed, and the
 # emulation is faithful (umask, O_CLOEXEC, O_APPEND, FIFOs, /dev/stderr).
 . "$(dirname "$0")/lib.sh"
-plan 73
+plan 74
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -250,6 +250,15 @@ check "/dev/stderr and /dev/stdout reach the caller's pipes" stdio_ok
 check "a writer waiting on a FIFO does not stop other writes" \
     sbx 'mkfifo ff && (echo hi > ff &) && sleep 0.3 && echo y > after &&
         [ "$(cat ff)" = hi ] && [ -f after ]'
+# Forty writers block on a FIFO nobody reads, then are killed: init keeps
+# no helper per call (issue 11), so the sandbox's process count returns.
+out=$(sbx 'mkfifo ff40; nproc() { ls /proc | grep -c "^[0-9]"; }; b=$(nproc)
+    i=0; p=; while [ $i -lt 40 ]; do sh -c "echo x > ff40" & p="$p $!"
+    i=$((i+1)); done; sleep 1; m=$(nproc); kill $p; wait; sleep 0.5
+    echo "$b $m $(nproc)"' 2>/dev/null)
+set -- $out
+check "forty killed FIFO writers leave no process behind ($out)" \
+    sh -c "[ '${2:-0}' -ge $((${1:-0} + 40)) ] && [ '${3:-x}' = '$1' ]"
 
 # ---- events ----
 check "violations are events: file-write-create with the path" \

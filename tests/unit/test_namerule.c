@@ -547,7 +547,8 @@ START_TEST(t_gitstate_rel)
 	    sizeof(out)), 0);
 	ck_assert_str_eq(out, "/");
 	ck_assert_int_eq(namerule_lexical("/w", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", out, sizeof(out)), -1);
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", out, sizeof(out)),
+	    -ENAMETOOLONG);
 }
 END_TEST
 
