@@ -445,6 +445,10 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
 	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
 	    sizeof(why));
+	/* Reported, not refused: pushes go where airlockd recorded. */
+	if (r == 0 && !same && namerule_gitconfig_remote_changed(buf, len, old,
+	    olen, why, sizeof(why)) == 1)
+		nt_violation(c, "git-remote-changed", n->abs);
 	free(old);
 	if (r == -1)
 		goto refuse;

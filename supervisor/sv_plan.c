@@ -29,6 +29,7 @@
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
 #include "supervisor/sv.h"
+#include "supervisor/wsorigin.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
@@ -656,6 +657,11 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
 	    i++) {
 		xasprintf(&s, "%s/%s", home, home_secrets[i]);
+		deny_read = strv_add(deny_read, s);
+		free(s);
+	}
+	/* airlockd's own state: the recorded origins (issue 14). */
+	if ((s = airlock_state_dir()) != NULL) {
 		deny_read = strv_add(deny_read, s);
 		free(s);
 	}
