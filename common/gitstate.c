@@ -275,12 +275,18 @@ gitstate_config_rename(int odfd, const char *oname, int ndfd,
 	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
 	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
 	    whylen);
-	free(old);
 	if (r == -1)
 		r = 1;
 	else if (!same && (r = gitstate_install(ndfd, nname, buf, len,
-	    st.st_mode, tmp, flags)) == 0)
+	    st.st_mode, tmp, flags)) == 0) {
 		(void)unlinkat(odfd, oname, 0);
+		/* Reported, not refused: pushes go where airlockd recorded
+		 * (issue 14). */
+		if (namerule_gitconfig_remote_changed(buf, len, old, olen, why,
+		    whylen) == 1)
+			r = 2;
+	}
+	free(old);
 	free(buf);
 	return r;
 }

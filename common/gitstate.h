@@ -88,7 +88,8 @@ int	gitstate_install(int dfd, const char *name, const char *buf,
  * current file does not, and install exactly the bytes checked (a copy
  * through tmp, renamed into place with flags), so that a write through
  * an fd still open on the source cannot follow; then remove the source.
- * 0, -errno, or 1: refused (why).
+ * 0, -errno, 1: refused (why), or 2: installed, and a remote's url or
+ * pushurl changed (why names it: a report, not a refusal).
  */
 int	gitstate_config_rename(int odfd, const char *oname, int ndfd,
 	    const char *nname, unsigned int flags, const char *tmp, char *why,

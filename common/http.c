@@ -817,6 +817,7 @@ http_chunked_feed(struct http_chunked *c, const void *vin, size_t len,
 {
 	const unsigned char *in = vin;
 	size_t	 i = 0, n;
+	uint64_t max;
 	int	 h;
 
 	/* untrusted: a chunked body from the sandbox or a server */
@@ -844,7 +845,10 @@ http_chunked_feed(struct http_chunked *c, const void *vin, size_t len,
 			if (++c->linelen > HTTP_CHUNK_LINE_MAX)
 				return chunk_fail(c, "chunk line too long");
 			if ((h = hexval(ch)) != -1) {
-				if (c->remaining > (HTTP_CL_MAX >> 4))
+				max = c->max_chunk ? c->max_chunk :
+				    HTTP_CL_MAX;
+				if (c->remaining > (max >> 4) ||
+				    c->remaining * 16 + (uint64_t)h > max)
 					return chunk_fail(c,
 					    "chunk size too large");
 				c->remaining = c->remaining * 16 +
@@ -931,10 +935,20 @@ http_status_text(int status)
 		return "Bad Request";
 	case 403:
 		return "Forbidden";
+	case 404:
+		return "Not Found";
 	case 405:
 		return "Method Not Allowed";
+	case 408:
+		return "Request Timeout";
+	case 411:
+		return "Length Required";
 	case 413:
 		return "Content Too Large";
+	case 415:
+		return "Unsupported Media Type";
+	case 417:
+		return "Expectation Failed";
 	case 431:
 		return "Request Header Fields Too Large";
 	case 500:
@@ -948,6 +962,9 @@ http_status_text(int status)
 	case 504:
 		return "Gateway Timeout";
 	default:
-		return "Unknown";
+		/* By class: a status line always has its reason phrase. */
+		return status >= 500 ? "Server Error" : status >= 400 ?
+		    "Client Error" : status >= 300 ? "Redirection" :
+		    status >= 200 ? "Success" : "Informational";
 	}
 }

@@ -159,6 +159,9 @@ struct http_chunked {
 	int		 ndigits;
 	int		 in_ext;
 	const char	*why;
+	uint64_t	 max_chunk;	/* 0: HTTP_CL_MAX; a larger size is
+					   an error as soon as its digits
+					   say so */
 };
 
 void		 http_chunked_init(struct http_chunked *);

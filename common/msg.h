@@ -130,7 +130,10 @@ enum msg_dir {
 	X(MSG_GW_TOKEN_ANS, 0x0315, MSG_CH_GATEWAYD, MSG_DOWN, "uuS", 0,\
 	    "request id, ok, write token for this one push (secret)")	\
 	X(MSG_GW_PUSH_DONE, 0x0316, MSG_CH_GATEWAYD, MSG_UP, "ussu", 0,\
-	    "request id, session id, summary, forwarded")
+	    "request id, session id, summary, forwarded")		\
+	X(MSG_GW_CONN_END, 0x0317, MSG_CH_GATEWAYD, MSG_UP, "s", 0,	\
+	    "session id: a connection that asked about a repository"	\
+	    " ended (airlockd counts the session's pushes in flight)")
 
 enum msg_type {
 #define MSG_ENUM(name, num, ch, dir, schema, nfds, doc) name = num,

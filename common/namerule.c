@@ -1114,3 +1114,51 @@ namerule_gitconfig_check(const char *buf, size_t len, const char *old,
 	strv_free(ow);
 	return rc;
 }
+
+/* gc_walk: collect remote.<name>.url and .pushurl entries. */
+static int
+gc_remote(const char *sec, int hassub, const char *sub, const char *key,
+    const char *val, void *arg)
+{
+	char	***found = arg, *e;
+
+	if (strcmp(sec, "remote") != 0 || !hassub || (strcmp(key, "url") !=
+	    0 && strcmp(key, "pushurl") != 0))
+		return 0;
+	xasprintf(&e, "remote.%s.%s=%s", sub, key, val ? val : "");
+	*found = strv_add(*found, e);
+	free(e);
+	return 0;
+}
+
+int
+namerule_gitconfig_remote_changed(const char *buf, size_t len,
+    const char *old, size_t oldlen, char *why, size_t whylen)
+{
+	char	**nw = NULL, **ow = NULL;
+	size_t	  i, j, where;
+	int	  rc = 0;
+
+	if (gc_walk(buf, len, gc_remote, &nw, &where) == -1) {
+		strv_free(nw);
+		return 0;
+	}
+	if (old != NULL && gc_walk(old, oldlen, gc_remote, &ow, &where) == -1) {
+		strv_free(ow);
+		ow = NULL;
+	}
+	for (i = 0; nw != NULL && nw[i] != NULL && rc == 0; i++) {
+		for (j = 0; ow != NULL && ow[j] != NULL; j++)
+			if (strcmp(ow[j], nw[i]) == 0)
+				break;
+		if (ow == NULL || ow[j] == NULL) {
+			/* The key, not the URL: it may carry a token. */
+			snprintf(why, whylen, "%.*s", (int)strcspn(nw[i], "="),
+			    nw[i]);
+			rc = 1;
+		}
+	}
+	strv_free(nw);
+	strv_free(ow);
+	return rc;
+}

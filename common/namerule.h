@@ -144,6 +144,16 @@ int	namerule_gitconfig_check(const char *buf, size_t len,
 	    const char *old, size_t oldlen, char *why, size_t whylen);
 
 /*
+ * untrusted: both buffers.  1 if the new config text sets a
+ * remote.<name>.url or .pushurl that the current one (old, NULL if none)
+ * does not set to the same value, with the key in why; else 0.  Not a
+ * refusal: where pushes go is fixed outside the sandbox (issue 14), and
+ * the change is reported.
+ */
+int	namerule_gitconfig_remote_changed(const char *buf, size_t len,
+	    const char *old, size_t oldlen, char *why, size_t whylen);
+
+/*
  * untrusted: buf, a repository's config file.  The last value of
  * sec.sub.key (sec and key lower-case; sub as written, NULL for none),
  * as `git config --get` prints it: 1 and *val (free()), 0 if it is not

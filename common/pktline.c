@@ -13,6 +13,8 @@
 #include "common/pktline.h"
 #include "common/xmalloc.h"
 
+static void	pkt_buf_add(struct pkt_buf *, const void *, size_t);
+
 /* ---- reading ---- */
 
 void
@@ -95,6 +97,11 @@ pkt_reader_feed(struct pkt_reader *r, const uint8_t *p, size_t len,
 
 /* ---- the receive-pack request ---- */
 
+/*
+ * The capabilities git's send-pack may ask receive-pack for, matched by
+ * name as git's parse_feature_request() does ("name" or "name=value").
+ * Only these are forwarded, in this spelling (see rp_caps_write()).
+ */
 static const struct {
 	const char	*name;
 	uint32_t	 flag;
@@ -134,6 +141,8 @@ rp_request_free(struct rp_request *rq)
 	strv_free(rq->shallow);
 	strv_free(rq->options);
 	free(rq->caps);
+	free(rq->agent);
+	free(rq->session_id);
 	free(rq);
 }
 
@@ -180,38 +189,121 @@ is_zero_oid(const char *s)
 	return s[strspn(s, "0")] == '\0';
 }
 
-static int
-rp_parse_caps(struct rp_request *rq, const uint8_t *p, size_t len)
+/* A capability's value: printable, no space (git's agent= is the same). */
+static char *
+cap_value(struct rp_request *rq, const uint8_t *v, size_t len,
+    const char *old)
 {
-	const uint8_t	*tok, *end = p + len, *sp;
-	size_t		 i, tlen;
+	if (len == 0 || len > RP_CAP_VALUE_MAX) {
+		rp_fail(rq, "capability value empty or too long");
+		return NULL;
+	}
+	/* Two different values: git reads the first, a code host may read
+	 * the last; what we check must be what upstream acts on. */
+	if (old != NULL && (strlen(old) != len || memcmp(old, v, len) != 0)) {
+		rp_fail(rq, "a capability given twice with different values");
+		return NULL;
+	}
+	return xstrndup((const char *)v, len);
+}
+
+int
+rp_caps_parse(struct rp_request *rq, const uint8_t *p, size_t len)
+{
+	const uint8_t	*tok, *end = p + len, *sp, *eq, *val;
+	size_t		 i, nlen, vlen, hexlen;
+	char		*v;
 
 	for (i = 0; i < len; i++)
 		if (p[i] < 0x20 || p[i] >= 0x7f)
 			return rp_fail(rq, "control byte in capabilities");
+	free(rq->caps);
 	rq->caps = xstrndup((const char *)p, len);
+	/*
+	 * Space-separated tokens, each "name" or "name=value", as git's
+	 * parse_feature_request() reads them: "push-options=1" asks for
+	 * push options exactly as "push-options" does.  Empty tokens
+	 * (doubled spaces) are nothing.
+	 */
 	for (tok = p; tok < end; tok = sp + 1) {
-		sp = memchr(tok, ' ', (size_t)(end - tok));
-		if (sp == NULL)
+		if ((sp = memchr(tok, ' ', (size_t)(end - tok))) == NULL)
 			sp = end;
-		tlen = (size_t)(sp - tok);
+		if (sp == tok)
+			continue;
+		eq = memchr(tok, '=', (size_t)(sp - tok));
+		nlen = (size_t)((eq != NULL ? eq : sp) - tok);
+		val = eq != NULL ? eq + 1 : sp;
+		vlen = (size_t)(sp - val);
 		for (i = 0; i < sizeof(rp_caps) / sizeof(rp_caps[0]); i++)
-			if (strlen(rp_caps[i].name) == tlen &&
-			    memcmp(rp_caps[i].name, tok, tlen) == 0)
+			if (strlen(rp_caps[i].name) == nlen &&
+			    memcmp(rp_caps[i].name, tok, nlen) == 0)
 				rq->capflags |= rp_caps[i].flag;
-		if (tlen > 14 && memcmp(tok, "object-format=", 14) == 0) {
-			if (tlen == 18 && memcmp(tok + 14, "sha1", 4) == 0)
-				rq->hexlen = 40;
-			else if (tlen == 20 &&
-			    memcmp(tok + 14, "sha256", 6) == 0)
-				rq->hexlen = 64;
+#define CAP_IS(n)	(nlen == sizeof(n) - 1 && memcmp(tok, n, nlen) == 0)
+		if (CAP_IS("push-cert"))
+			return rp_fail(rq, "signed pushes are not supported");
+		if (CAP_IS("object-format")) {
+			if (vlen == 4 && memcmp(val, "sha1", 4) == 0)
+				hexlen = 40;
+			else if (vlen == 6 && memcmp(val, "sha256", 6) == 0)
+				hexlen = 64;
 			else
 				return rp_fail(rq, "unknown object-format");
+			if (rq->hexlen != 0 && rq->hexlen != hexlen)
+				return rp_fail(rq, "two object formats");
+			rq->hexlen = hexlen;
+			rq->objfmt_given = 1;
+		} else if (CAP_IS("agent")) {
+			if ((v = cap_value(rq, val, vlen, rq->agent)) == NULL)
+				return -1;
+			free(rq->agent);
+			rq->agent = v;
+		} else if (CAP_IS("session-id")) {
+			if ((v = cap_value(rq, val, vlen, rq->session_id)) ==
+			    NULL)
+				return -1;
+			free(rq->session_id);
+			rq->session_id = v;
 		}
-		if (tlen == 9 && memcmp(tok, "push-cert", 9) == 0)
-			return rp_fail(rq, "signed pushes are not supported");
+#undef CAP_IS
 	}
 	return 0;
+}
+
+void
+rp_caps_write(struct pkt_buf *out, const struct rp_request *rq,
+    uint32_t drop)
+{
+	const char	*sep = "";
+	size_t		 i;
+	char		*s;
+
+	for (i = 0; i < sizeof(rp_caps) / sizeof(rp_caps[0]); i++) {
+		if (!(rq->capflags & rp_caps[i].flag) ||
+		    (drop & rp_caps[i].flag))
+			continue;
+		xasprintf(&s, "%s%s", sep, rp_caps[i].name);
+		pkt_buf_add(out, s, strlen(s));
+		free(s);
+		sep = " ";
+	}
+	if (rq->hexlen == 64 || rq->objfmt_given) {
+		xasprintf(&s, "%sobject-format=%s", sep,
+		    rq->hexlen == 64 ? "sha256" : "sha1");
+		pkt_buf_add(out, s, strlen(s));
+		free(s);
+		sep = " ";
+	}
+	if (rq->session_id != NULL) {
+		xasprintf(&s, "%ssession-id=%s", sep, rq->session_id);
+		pkt_buf_add(out, s, strlen(s));
+		free(s);
+		sep = " ";
+	}
+	if (rq->agent != NULL) {
+		xasprintf(&s, "%sagent=%s", sep, rq->agent);
+		pkt_buf_add(out, s, strlen(s));
+		free(s);
+	}
 }
 
 /* "<old> <new> <ref>[\0caps]" with the trailing LF already removed. */
@@ -223,8 +315,11 @@ rp_parse_command(struct rp_request *rq, const uint8_t *p, size_t len)
 	size_t		 reflen, hexlen;
 	size_t		 i;
 
-	if (rq->ncmds >= RP_MAX_COMMANDS)
-		return rp_fail(rq, "too many commands");
+	if (rq->ncmds >= RP_MAX_COMMANDS) {
+		rq->over_limit = 1;
+		return rp_fail(rq, "more refs in one push than the gateway "
+		    "takes (" RP_MAX_COMMANDS_STR ")");
+	}
 	if ((sp1 = memchr(p, ' ', len)) == NULL)
 		return rp_fail(rq, "malformed command");
 	hexlen = (size_t)(sp1 - p);
@@ -241,7 +336,7 @@ rp_parse_command(struct rp_request *rq, const uint8_t *p, size_t len)
 		if (rq->ncmds != 0)
 			return rp_fail(rq, "capabilities after the first "
 			    "command");
-		if (rp_parse_caps(rq, nul + 1, (size_t)(p + len - nul - 1))
+		if (rp_caps_parse(rq, nul + 1, (size_t)(p + len - nul - 1))
 		    == -1)
 			return -1;
 	}
@@ -348,7 +443,9 @@ rp_request_feed(struct rp_request *rq, const uint8_t *p, size_t len)
 		}
 		rq->bytes += used;
 		if (rq->bytes > RP_MAX_BYTES) {
-			rp_fail(rq, "command list too long");
+			rq->over_limit = 1;
+			rp_fail(rq, "command list longer than the gateway "
+			    "takes (8 MiB)");
 			return off;
 		}
 	}
@@ -496,36 +593,38 @@ rp_report_refusal(struct pkt_buf *out, const struct rp_request *rq,
 }
 
 void
+rp_report_unpack_error(struct pkt_buf *out, const struct rp_request *rq,
+    const char *reason)
+{
+	struct pkt_buf	 rep = { 0 }, line = { 0 };
+
+	pkt_buf_add(&line, "unpack ", 7);
+	put_sanitised(&line, reason, 1024);
+	pkt_buf_add(&line, "\n", 1);
+	pkt_put(&rep, line.data, line.len);
+	pkt_put_flush(&rep);
+	if (rq->capflags & (RP_CAP_SIDE_BAND_64K | RP_CAP_SIDE_BAND)) {
+		pkt_put_sideband(out, 1, rep.data, rep.len);
+		pkt_put_flush(out);
+	} else
+		pkt_buf_add(out, rep.data, rep.len);
+	pkt_buf_free(&rep);
+	pkt_buf_free(&line);
+}
+
+void
 rp_request_rewrite(struct pkt_buf *out, const struct rp_request *rq,
     uint32_t drop)
 {
 	struct pkt_buf	 caps = { 0 }, line = { 0 };
-	const char	*tok, *sp;
-	size_t		 i, j, tlen;
-	int		 keep;
+	size_t		 i;
 
 	for (i = 0; i < rq->nshallow; i++)
 		pkt_putf(out, "shallow %s", rq->shallow[i]);
-	if (rq->caps != NULL) {
-		for (tok = rq->caps; *tok != '\0'; tok = *sp ? sp + 1 : sp) {
-			sp = strchr(tok, ' ');
-			if (sp == NULL)
-				sp = tok + strlen(tok);
-			tlen = (size_t)(sp - tok);
-			keep = tlen > 0;
-			for (j = 0; j < sizeof(rp_caps) / sizeof(rp_caps[0]);
-			    j++)
-				if ((drop & rp_caps[j].flag) &&
-				    strlen(rp_caps[j].name) == tlen &&
-				    memcmp(rp_caps[j].name, tok, tlen) == 0)
-					keep = 0;
-			if (!keep)
-				continue;
-			if (caps.len > 0)
-				pkt_buf_add(&caps, " ", 1);
-			pkt_buf_add(&caps, tok, tlen);
-		}
-	}
+	/* What upstream acts on is what was checked: the capabilities as
+	 * parsed, in their one spelling, never the client's text. */
+	if (rq->caps != NULL)
+		rp_caps_write(&caps, rq, drop);
 	for (i = 0; i < rq->ncmds; i++) {
 		line.len = 0;
 		pkt_buf_add(&line, rq->cmds[i].old_id,
@@ -543,7 +642,9 @@ rp_request_rewrite(struct pkt_buf *out, const struct rp_request *rq,
 		 * may have been missing: then send it without. */
 		if (line.len < PKT_DATA_MAX)
 			pkt_buf_add(&line, "\n", 1);
-		pkt_put(out, line.data, line.len);
+		/* Never longer than what was read, but never send a
+		 * packet that does not fit either. */
+		(void)pkt_put(out, line.data, line.len);
 	}
 	pkt_put_flush(out);
 	if ((rq->capflags & RP_CAP_PUSH_OPTIONS) &&

@@ -31,9 +31,16 @@
 #define PKT_DATA_MAX		(PKT_MAX - 4)
 #define PKT_SIDEBAND_MAX	(PKT_DATA_MAX - 1)	/* after the band */
 
-#define RP_MAX_COMMANDS		4096
+/*
+ * Per-push limits.  A push over them is refused whole with an "unpack"
+ * error git prints (issue 14): the gateway reads no more commands, so its
+ * memory stays bounded whatever the client sends.
+ */
+#define RP_MAX_COMMANDS		10000
+#define RP_MAX_COMMANDS_STR	"10000"
 #define RP_MAX_OPTIONS		256
 #define RP_MAX_BYTES		(8U << 20)	/* commands + options */
+#define RP_CAP_VALUE_MAX	256		/* agent=, session-id= */
 
 enum pkt_kind {
 	PKT_DATA = 0,
@@ -115,6 +122,10 @@ struct rp_request {
 	size_t		  nshallow;
 	char		 *caps;		/* raw capability string, or NULL */
 	uint32_t	  capflags;	/* RP_CAP_* */
+	char		 *agent;	/* agent=, or NULL */
+	char		 *session_id;	/* session-id=, or NULL */
+	int		  over_limit;	/* failed on a per-push limit */
+	int		  objfmt_given;	/* object-format= was sent */
 	size_t		  hexlen;	/* 40 (sha1) or 64 (sha256) */
 	char		**options;	/* push options, NULL-terminated */
 	size_t		  noptions;
@@ -134,6 +145,15 @@ void		 rp_request_free(struct rp_request *);
 size_t		 rp_request_feed(struct rp_request *, const uint8_t *,
 		    size_t len);
 const char	*rp_kind_name(enum rp_kind);
+/*
+ * untrusted: the capability list of the first command (after its NUL).
+ * Parsed as git's parse_feature_request() reads it: space-separated
+ * "name" or "name=value" tokens, matched by name, so "push-options=1" is
+ * push-options.  Sets capflags, hexlen (object-format=), agent and
+ * session_id; push-cert in any form, an unknown object format and two
+ * different values for one name fail the request.  0 or -1 (RP_FAILED).
+ */
+int		 rp_caps_parse(struct rp_request *, const uint8_t *, size_t);
 
 /* ---- writing ---- */
 
@@ -165,6 +185,21 @@ void		 pkt_put_sideband(struct pkt_buf *, int band, const void *,
  */
 void		 rp_report_refusal(struct pkt_buf *, const struct rp_request *,
 		    const char *const *reasons);
+/*
+ * The capability list upstream gets: the known capabilities that were
+ * parsed, minus drop, in one canonical spelling, then object-format
+ * (when sent, or sha256), session-id and agent.  Nothing of the client's text
+ * passes unless it was parsed and understood.
+ */
+void		 rp_caps_write(struct pkt_buf *, const struct rp_request *,
+		    uint32_t drop);
+/*
+ * A refusal of the whole request before its commands were all read:
+ * "unpack <reason>" and a flush (in side-band 1 when asked for).  git
+ * prints "error: remote unpack failed: <reason>" and fails every ref.
+ */
+void		 rp_report_unpack_error(struct pkt_buf *,
+		    const struct rp_request *, const char *reason);
 /*
  * Rewrite the request header for upstream: the same shallow lines and
  * commands, the capabilities minus the RP_CAP_* bits in drop_capflags, and

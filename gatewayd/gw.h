@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "common/http.h"
@@ -32,10 +33,16 @@ struct gw_conn;
 #define GW_IO_CHUNK	(256U << 10)	/* per read/write syscall; libevent's
 					   default of 4 KiB costs a 200 MB push
 					   50,000 trips round the loop */
+#define GW_CHUNK_MAX	(64ULL << 20)	/* a request body's chunk */
 #define GW_HEAD_TIMEOUT	30		/* seconds for a request head */
 #define GW_IO_TIMEOUT	600		/* seconds of silence mid-push */
 #define GW_MAX_CONNS	32		/* per run: one agent cannot starve
 					   the other runs of fds */
+#define GW_LOG_INTERVAL	10		/* seconds between refusal
+					   lines per session */
+#define GW_LINK_WINDOW	32		/* questions to airlockd in
+					   flight: their answers fit in
+					   the socket buffer (req_pump) */
 
 struct gw_session {
 	TAILQ_ENTRY(gw_session)	 entry;
@@ -43,6 +50,8 @@ struct gw_session {
 	struct evconnlistener	*listener;
 	TAILQ_HEAD(, gw_conn)	 conns;
 	size_t			 nconns;
+	time_t			 log_at;	/* gw_log_refusal() */
+	unsigned		 log_quiet;
 };
 
 /* What a connection is doing now. */
@@ -74,6 +83,7 @@ struct gw_url {
 struct gw_conn {
 	TAILQ_ENTRY(gw_conn)	 entry;
 	int			 in_list;
+	int			 asked;		/* airlockd knows */
 	struct gw_session	*sess;
 	struct bufferevent	*cbev;		/* the sandbox's git */
 	struct bufferevent	*ubev;		/* the code host */
@@ -128,6 +138,9 @@ void		 gw_push_done(struct gw_conn *, const char *summary,
 		    int forwarded);
 
 /* gw_conn.c: one client connection. */
+/* A refusal's log line, at most one per GW_LOG_INTERVAL per session. */
+void		 gw_log_refusal(struct gw_session *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 void		 gw_conn_accept(struct gw_session *, int fd);
 void		 gw_conn_free(struct gw_conn *);
 /* Answers from airlockd, in the order of the request kinds above. */

@@ -24,9 +24,11 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -42,6 +44,7 @@
 #define POLICY_PREFIX	"airlock policy: "
 
 static void	client_read(struct bufferevent *, void *);
+static void	refuse_over_limit(struct gw_conn *);
 static void	client_write(struct bufferevent *, void *);
 static void	client_event(struct bufferevent *, short, void *);
 static void	body_process(struct gw_conn *);
@@ -112,11 +115,42 @@ gw_conn_free(struct gw_conn *c)
 		free(c->reasons);
 	}
 	rp_request_free(c->rq);
+	free(c->refusal);
 	free(c->repo);
 	free(c->user_agent);
 	free(c->ca_path);
 	gw_url_free(&c->up);
 	free(c);
+}
+
+/*
+ * untrusted: a sandbox can make refusals as fast as it can connect.  One
+ * line per GW_LOG_INTERVAL per session, saying how many were not logged.
+ */
+void
+gw_log_refusal(struct gw_session *s, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*line;
+	time_t	 now = time(NULL);
+
+	if (s->log_at != 0 && now - s->log_at < GW_LOG_INTERVAL) {
+		s->log_quiet++;
+		return;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) == -1)
+		line = NULL;
+	va_end(ap);
+	if (s->log_quiet > 0)
+		log_info("%s (and %u more refusals in the last %lds)",
+		    line ? line : "refused", s->log_quiet,
+		    (long)(now - s->log_at));
+	else
+		log_info("%s", line ? line : "refused");
+	free(line);
+	s->log_at = now;
+	s->log_quiet = 0;
 }
 
 /* ---- answering the client ---- */
@@ -157,7 +191,7 @@ gw_conn_http_error(struct gw_conn *c, int status, const char *text)
 	char	*s;
 
 	xasprintf(&s, "airlock gateway: %s\n", text);
-	log_info("session %s: %s %s: %d %s", c->sess->id,
+	gw_log_refusal(c->sess, "session %s: %s %s: %d %s", c->sess->id,
 	    c->repo ? c->repo : "-", c->kind == GW_K_ADVERTISE ?
 	    "advertise" : "push", status, text);
 	send_response(c, status, "text/plain", s, strlen(s));
@@ -174,8 +208,8 @@ refuse_advertisement(struct gw_conn *c, const char *reason)
 {
 	struct pkt_buf	pb = { 0 };
 
-	log_info("session %s: %s: advertisement refused: %s", c->sess->id,
-	    c->repo, reason);
+	gw_log_refusal(c->sess, "session %s: %s: advertisement refused: %s",
+	    c->sess->id, c->repo, reason);
 	pkt_putf(&pb, "# service=git-receive-pack\n");
 	pkt_put_flush(&pb);
 	pkt_putf(&pb, "ERR %.900s", reason);
@@ -219,7 +253,10 @@ summarise(struct gw_conn *c, const char *what, int forwarded)
 		free(s);
 		s = t;
 	}
-	log_info("session %s: %s", c->sess->id, s);
+	if (forwarded)
+		log_info("session %s: %s", c->sess->id, s);
+	else
+		gw_log_refusal(c->sess, "session %s: %s", c->sess->id, s);
 	gw_push_done(c, s, forwarded);
 	free(s);
 }
@@ -448,6 +485,31 @@ gw_conn_token_answer(struct gw_conn *c, int ok, char *token)
 
 /* ---- the request body (untrusted: from the sandbox) ---- */
 
+/*
+ * A push over a per-push limit (refs, bytes of commands): no more of it
+ * is parsed or kept; the rest of the body is read and dropped, and git
+ * gets an "unpack" error it prints, failing every ref.  Nothing is asked
+ * of airlockd and nothing reaches upstream.
+ */
+static void
+refuse_over_limit(struct gw_conn *c)
+{
+	struct pkt_buf	 pb = { 0 };
+	char		*r;
+
+	r = policy_reason(c->rq->err);
+	rp_report_unpack_error(&pb, c->rq, r);
+	c->answer = evbuffer_new();
+	evbuffer_add(c->answer, pb.data, pb.len);
+	pkt_buf_free(&pb);
+	gw_log_refusal(c->sess, "session %s: %s: push refused: %s",
+	    c->sess->id, c->repo, r);
+	gw_push_done(c, r, 0);
+	free(r);
+	evbuffer_drain(c->pending, evbuffer_get_length(c->pending));
+	c->state = GW_ST_DRAIN;
+}
+
 /* Decoded body bytes: after chunked and gzip decoding. */
 static int
 deliver_decoded(struct gw_conn *c, const uint8_t *p, size_t n)
@@ -466,6 +528,10 @@ deliver_decoded(struct gw_conn *c, const uint8_t *p, size_t n)
 		if (c->rq->state == RP_COMMANDS ||
 		    c->rq->state == RP_OPTIONS) {
 			used = rp_request_feed(c->rq, p, n);
+			if (c->rq->state == RP_FAILED && c->rq->over_limit) {
+				refuse_over_limit(c);
+				return 0;
+			}
 			if (c->rq->state == RP_FAILED) {
 				c->err = c->rq->err;
 				return -1;
@@ -723,8 +789,13 @@ route(struct gw_conn *c, const struct http_request *r)
 			c->expect_continue = 1;
 		c->body = r->body;
 		c->body_left = r->content_length;
-		if (c->body == HTTP_BODY_CHUNKED)
+		if (c->body == HTTP_BODY_CHUNKED) {
 			http_chunked_init(&c->chunked);
+			/* git's chunks are curl's upload buffer (at most
+			 * 2 MiB): a larger one is refused at its size line,
+			 * not waited for until the I/O timeout. */
+			c->chunked.max_chunk = GW_CHUNK_MAX;
+		}
 		if (c->body == HTTP_BODY_LENGTH && c->body_left == 0)
 			c->body = HTTP_BODY_NONE;
 	}

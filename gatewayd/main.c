@@ -41,13 +41,19 @@ enum gw_req_kind {
 	GW_REQ_TOKEN,
 };
 
-/* A question to airlockd waiting for its answer. */
+/*
+ * A question to airlockd waiting for its answer.  conn is NULL once the
+ * connection is gone: a question already sent still holds its place in
+ * the window until its answer arrives (and is dropped).
+ */
 struct gw_req {
 	TAILQ_ENTRY(gw_req)	 entry;
 	uint32_t		 id;
 	enum gw_req_kind	 kind;
 	struct gw_conn		*conn;
 	size_t			 cmd;
+	int			 sent;
+	struct msgbuf		 msg;		/* until sent */
 };
 
 static struct msg_link		 gw_link;
@@ -55,6 +61,7 @@ static struct event		*link_ev;
 static TAILQ_HEAD(, gw_session)	 sessions = TAILQ_HEAD_INITIALIZER(sessions);
 static TAILQ_HEAD(, gw_req)	 reqs = TAILQ_HEAD_INITIALIZER(reqs);
 static uint32_t			 next_reqid = 1;
+static size_t			 nsent;		/* unanswered */
 
 int		 gatewayd_main(int, char **);
 
@@ -67,8 +74,34 @@ link_send(struct msgbuf *b)
 	msgbuf_free(b);
 }
 
-static uint32_t
-req_new(struct gw_conn *c, enum gw_req_kind kind, size_t cmd)
+/*
+ * Flow control on the link (issue 14): at most GW_LINK_WINDOW questions
+ * are sent and unanswered at any time; the rest wait here, in order.
+ * airlockd answers every question at once, so with a bounded number in
+ * flight its answers always fit in the socket buffer and neither side
+ * can block in msg_send() waiting for the other to read: a push of any
+ * number of refs cannot stall the link that every session shares.
+ */
+static void
+req_pump(void)
+{
+	struct gw_req	*r;
+
+	TAILQ_FOREACH(r, &reqs, entry) {
+		if (nsent >= GW_LINK_WINDOW)
+			break;
+		if (r->sent)
+			continue;
+		r->sent = 1;
+		nsent++;
+		link_send(&r->msg);
+	}
+}
+
+/* A question built in r->msg by the caller; queued and sent in turn. */
+static struct gw_req *
+req_new(struct gw_conn *c, enum gw_req_kind kind, size_t cmd,
+    uint16_t type)
 {
 	struct gw_req	*r;
 
@@ -79,50 +112,68 @@ req_new(struct gw_conn *c, enum gw_req_kind kind, size_t cmd)
 	r->kind = kind;
 	r->conn = c;
 	r->cmd = cmd;
-	TAILQ_INSERT_TAIL(&reqs, r, entry);
-	return r->id;
+	msgbuf_init(&r->msg, type);
+	msg_put_u32(&r->msg, r->id);
+	msg_put_str(&r->msg, c->sess->id);
+	return r;
 }
 
+static void
+req_queue(struct gw_req *r)
+{
+	TAILQ_INSERT_TAIL(&reqs, r, entry);
+	req_pump();
+}
+
+/* The question an answer is for; NULL for one not ours (ignored). */
 static struct gw_req *
 req_take(uint32_t id, enum gw_req_kind kind)
 {
 	struct gw_req	*r;
 
 	TAILQ_FOREACH(r, &reqs, entry)
-		if (r->id == id && r->kind == kind) {
+		if (r->sent && r->id == id) {
+			if (r->kind != kind)
+				return NULL;
 			TAILQ_REMOVE(&reqs, r, entry);
+			nsent--;
 			return r;
 		}
 	return NULL;
+}
+
+/* After an answer was handled: its place in the window is free. */
+static void
+req_done(struct gw_req *r)
+{
+	free(r);
+	req_pump();
 }
 
 /* A question about the connection's repository: (id, session, repo). */
 static uint32_t
 ask_about_repo(struct gw_conn *c, enum gw_req_kind kind, uint16_t type)
 {
-	struct msgbuf	b;
-	uint32_t	id = req_new(c, kind, 0);
+	struct gw_req	*r = req_new(c, kind, 0, type);
+	uint32_t	 id = r->id;
 
-	msgbuf_init(&b, type);
-	msg_put_u32(&b, id);
-	msg_put_str(&b, c->sess->id);
-	msg_put_str(&b, c->repo);
-	link_send(&b);
+	msg_put_str(&r->msg, c->repo);
+	req_queue(r);
 	return id;
 }
 
 uint32_t
 gw_ask_repo(struct gw_conn *c)
 {
+	c->asked = 1;
 	return ask_about_repo(c, GW_REQ_REPO, MSG_GW_REPO_REQ);
 }
 
 uint32_t
 gw_ask_ref(struct gw_conn *c, size_t cmd)
 {
-	struct msgbuf	b;
-	uint32_t	id = req_new(c, GW_REQ_REF, cmd);
-	uint32_t	kind;
+	struct gw_req	*r = req_new(c, GW_REQ_REF, cmd, MSG_GW_REF_REQ);
+	uint32_t	 id = r->id, kind;
 
 	switch (c->rq->cmds[cmd].kind) {
 	case RP_CREATE:
@@ -135,12 +186,9 @@ gw_ask_ref(struct gw_conn *c, size_t cmd)
 		kind = GW_REF_UPDATE;
 		break;
 	}
-	msgbuf_init(&b, MSG_GW_REF_REQ);
-	msg_put_u32(&b, id);
-	msg_put_str(&b, c->sess->id);
-	msg_put_str(&b, c->rq->cmds[cmd].ref);
-	msg_put_u32(&b, kind);
-	link_send(&b);
+	msg_put_str(&r->msg, c->rq->cmds[cmd].ref);
+	msg_put_u32(&r->msg, kind);
+	req_queue(r);
 	return id;
 }
 
@@ -150,17 +198,34 @@ gw_ask_token(struct gw_conn *c)
 	return ask_about_repo(c, GW_REQ_TOKEN, MSG_GW_TOKEN_REQ);
 }
 
+/*
+ * The connection is going: its unsent questions go with it; sent ones
+ * stay (without it) until answered.  airlockd is told the conversation
+ * ended, so that it knows which sessions have a push in flight.
+ */
 void
 gw_forget(struct gw_conn *c)
 {
 	struct gw_req	*r, *t;
+	struct msgbuf	 b;
 
 	for (r = TAILQ_FIRST(&reqs); r != NULL; r = t) {
 		t = TAILQ_NEXT(r, entry);
-		if (r->conn == c) {
-			TAILQ_REMOVE(&reqs, r, entry);
-			free(r);
+		if (r->conn != c)
+			continue;
+		if (r->sent) {
+			r->conn = NULL;
+			continue;
 		}
+		TAILQ_REMOVE(&reqs, r, entry);
+		msgbuf_free(&r->msg);
+		free(r);
+	}
+	if (c->asked) {
+		c->asked = 0;
+		msgbuf_init(&b, MSG_GW_CONN_END);
+		msg_put_str(&b, c->sess->id);
+		link_send(&b);
 	}
 }
 
@@ -290,8 +355,9 @@ dispatch_airlockd(struct msg *m)
 		reason = msg_get_str(m);
 		if ((r = req_take(id, GW_REQ_REPO)) == NULL)
 			break;
-		gw_conn_repo_answer(r->conn, ok != 0, url, ca, reason);
-		free(r);
+		if (r->conn != NULL)
+			gw_conn_repo_answer(r->conn, ok != 0, url, ca, reason);
+		req_done(r);
 		break;
 	case MSG_GW_REF_ANS:
 		id = msg_get_u32(m);
@@ -299,8 +365,9 @@ dispatch_airlockd(struct msg *m)
 		reason = msg_get_str(m);
 		if ((r = req_take(id, GW_REQ_REF)) == NULL)
 			break;
-		gw_conn_ref_answer(r->conn, r->cmd, ok != 0, reason);
-		free(r);
+		if (r->conn != NULL)
+			gw_conn_ref_answer(r->conn, r->cmd, ok != 0, reason);
+		req_done(r);
 		break;
 	case MSG_GW_TOKEN_ANS:
 		id = msg_get_u32(m);
@@ -312,8 +379,11 @@ dispatch_airlockd(struct msg *m)
 			freezero_str(token);
 			break;
 		}
-		gw_conn_token_answer(r->conn, ok != 0, token);
-		free(r);
+		if (r->conn != NULL)
+			gw_conn_token_answer(r->conn, ok != 0, token);
+		else
+			freezero_str(token);
+		req_done(r);
 		break;
 	case MSG_SHUTDOWN:
 		log_info("shutdown requested");

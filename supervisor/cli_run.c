@@ -180,6 +180,15 @@ on_event(const struct json *ev, void *arg)
 		st->exit_code = code != NULL && code->is_int ?
 		    (int)code->integer : 255;
 		st->done = 1;
+	} else if (strcmp(type, "violation") == 0 &&
+	    (b64 = json_get_str(ev, "action")) != NULL &&
+	    strcmp(b64, "git-origin-changed") == 0) {
+		const char *t = json_get_str(ev, "target");
+
+		fprintf(stderr, "airlock: the workspace's origin is now %s; "
+		    "pushes still go only to the repository recorded the "
+		    "first time airlock ran here (--origin changes it)\n",
+		    t ? t : "?");
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
 
@@ -291,7 +300,7 @@ cli_run_main(int argc, char **argv)
 {
 	const char	*workspace = ".", *mode = "chat", *events = NULL;
 	const char	*sandbox = NULL, *settings = NULL, *sock = NULL;
-	const char	*origin = NULL;
+	const char	*origin = NULL, *seen = NULL;
 #ifdef AIRLOCK_TEST_BUILD
 	const char	*unlisted = NULL;
 #endif
@@ -410,8 +419,10 @@ cli_run_main(int argc, char **argv)
 		free(origin_read(&oq));
 		return EXIT_SANDBOX;
 	}
+	/* What the config says is the user's choice only the first time
+	 * (airlockd records it, issue 14); --origin is always the user's. */
 	if (origin == NULL)
-		origin = local == 0 ? origin_buf :
+		seen = local == 0 ? origin_buf :
 		    (origin_buf = origin_read(&oq));
 	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
@@ -458,6 +469,8 @@ cli_run_main(int argc, char **argv)
 #endif
 	if (origin != NULL)
 		jgen_kstr(j, "originRepo", origin);
+	if (seen != NULL)
+		jgen_kstr(j, "workspaceOrigin", seen);
 	jgen_key(j, "limits");
 	jgen_obj_open(j);
 	jgen_kint(j, "timeoutSec", (long long)timeout);

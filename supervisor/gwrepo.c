@@ -61,7 +61,8 @@ gwrepo_resolve(const struct settings *s, const char *origin_repo,
     const char *path, struct gwrepo *out, char *reason, size_t len)
 {
 	const struct code_host *h = NULL;
-	const char	*slash;
+	const char	*slash, *canon = NULL;
+	int		(*cmp)(const char *, const char *);
 	char		*repo;
 	size_t		 i, hl;
 	int		 linked = 0;
@@ -85,12 +86,25 @@ gwrepo_resolve(const struct settings *s, const char *origin_repo,
 		snprintf(reason, len, "not a repository path");
 		return -1;
 	}
-	/* Code hosts compare owner and name case-insensitively. */
-	if (origin_repo != NULL && strcasecmp(origin_repo, repo) == 0)
-		linked = 1;
-	for (i = 0; s->linked_repos && s->linked_repos[i] && !linked; i++)
-		if (strcasecmp(s->linked_repos[i], repo) == 0)
-			linked = 1;
+	/*
+	 * GitHub-like hosts compare owner and name without case
+	 * (codeHosts[].caseInsensitive, default true); others exactly.
+	 * What is matched is what is forwarded: the spelling of the record
+	 * or of linkedRepos, so a case-sensitive upstream gets the name
+	 * that was allowed, not the client's.
+	 */
+	cmp = h->case_sensitive ? strcmp : strcasecmp;
+	if (origin_repo != NULL && cmp(origin_repo, repo) == 0)
+		canon = origin_repo;
+	for (i = 0; s->linked_repos && s->linked_repos[i] && canon == NULL;
+	    i++)
+		if (cmp(s->linked_repos[i], repo) == 0)
+			canon = s->linked_repos[i];
+	linked = canon != NULL;
+	if (linked) {
+		free(repo);
+		repo = xstrdup(canon);
+	}
 	if (!linked) {
 		snprintf(reason, len, "%s is neither this worktree's "
 		    "repository nor linked to the workspace", repo);

@@ -594,6 +594,9 @@ merge_hosts(struct mctx *m, const struct json *a)
 			} else if (strcmp(kk, "caBundle") == 0) {
 				if (get_string(m, sp, v, 1) == -1)
 					return -1;
+			} else if (strcmp(kk, "caseInsensitive") == 0) {
+				if (v->type != JSON_BOOL)
+					return fail(m, sp, "expected boolean");
 			} else if (strcmp(kk, "pushUrlPrefixes") == 0) {
 				if (v->type != JSON_ARRAY)
 					return fail(m, sp, "expected array of "
@@ -622,6 +625,7 @@ merge_hosts(struct mctx *m, const struct json *a)
 		if (json_get_str(o, "caBundle") != NULL)
 			h[i].ca_bundle = settings_expand_home(
 			    json_get_str(o, "caBundle"));
+		h[i].case_sensitive = !json_get_bool(o, "caseInsensitive", 1);
 		h[i].push_prefixes = strv_empty();
 		if ((v = json_get(o, "pushUrlPrefixes")) != NULL)
 			for (k = 0; k < v->n; k++)

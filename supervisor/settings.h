@@ -22,6 +22,8 @@ struct code_host {
 	char	**push_prefixes;	/* NULL-terminated */
 	char	 *upstream;		/* base URL; repo path appended */
 	char	 *ca_bundle;		/* NULL: system store */
+	int	  case_sensitive;	/* owner/name compared with case
+					   (caseInsensitive: false) */
 };
 
 struct push_rule {

@@ -88,6 +88,9 @@ struct sv_spec {
 	struct sv_limits limits;
 	char		*backend;	/* requested backend name or NULL */
 	char		*origin_repo;	/* "owner/name" of the worktree or NULL */
+	/* What the workspace's config says (untrusted after the first
+	 * run, issue 14). */
+	char		*workspace_origin;
 	/* Test build only (-DAIRLOCK_TEST_BUILD parses it; the field is
 	 * always here so that both builds share one layout): a writable
 	 * bind with no Landlock rule (proves the second layer holds
@@ -195,6 +198,7 @@ void		 sv_session_signal(struct sv_client *, const struct json *id,
 void		 sv_sessions_client_gone(struct sv_client *);
 /* A daemon died: fail its sessions closed. */
 void		 sv_sessions_daemon_died(enum sv_daemon_kind);
+void		 sv_sessions_gw_restarted(void);
 /* Violation reported by a daemon for a session. */
 void		 sv_session_violation(const char *session_id,
 		    const char *action, const char *target);

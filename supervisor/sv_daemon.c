@@ -99,6 +99,8 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		d->restriction = xstrdup(msg_get_str(m));
 		d->backoff_ms = 0;
 		log_info("%s ready: %s", d->name, d->restriction);
+		if (d->chan == MSG_CH_GATEWAYD)
+			sv_sessions_gw_restarted();
 		break;
 	case MSG_PX_VIOLATION:
 		sid = msg_get_str(m);

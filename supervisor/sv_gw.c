@@ -11,7 +11,9 @@
  * Untrusted: every field gatewayd sends (it faces the sandbox).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -20,6 +22,89 @@
 #include "supervisor/gwrepo.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
+
+#define GW_LOG_INTERVAL	10	/* seconds between refusal lines */
+
+/*
+ * Per session: how many of its gateway conversations are open (a
+ * question was asked and gatewayd has not said MSG_GW_CONN_END), so that
+ * a gatewayd failure fails closed only the sessions with a push in flight
+ * (issue 14); and the refusal-log throttle.
+ */
+struct gw_track {
+	struct gw_track	*next;
+	char		*sid;
+	unsigned	 open;
+	time_t		 log_at;
+	unsigned	 quiet;		/* not logged since log_at */
+};
+
+static struct gw_track *tracks;
+
+/* The entry for sid (made if need be); entries of ended sessions go. */
+static struct gw_track *
+track_get(const char *sid, int make)
+{
+	struct gw_track	**tp, *t;
+
+	for (tp = &tracks; (t = *tp) != NULL;) {
+		if (strcmp(t->sid, sid) == 0)
+			return t;
+		if (sv_session_find(t->sid) == NULL) {
+			*tp = t->next;
+			free(t->sid);
+			free(t);
+			continue;
+		}
+		tp = &t->next;
+	}
+	if (!make || sv_session_find(sid) == NULL)
+		return NULL;
+	t = xcalloc(1, sizeof(*t));
+	t->sid = xstrdup(sid);
+	t->next = tracks;
+	tracks = t;
+	return t;
+}
+
+int
+sv_gw_in_flight(const char *sid)
+{
+	struct gw_track	*t = track_get(sid, 0);
+
+	return t != NULL && t->open > 0;
+}
+
+/*
+ * untrusted: a sandbox can make gatewayd ask about an unlinked
+ * repository as fast as it can connect; one line per interval per
+ * session, with the count of the others, keeps the log useful.
+ */
+static void
+log_refusal(const char *sid, const char *path, const char *reason)
+{
+	struct gw_track	*t = track_get(sid, 1);
+	time_t		 now = time(NULL);
+
+	if (t == NULL) {
+		log_info("push by session %s to %s refused: %s", sid, path,
+		    reason);
+		return;
+	}
+	if (t->log_at != 0 && now - t->log_at < GW_LOG_INTERVAL) {
+		t->quiet++;
+		return;
+	}
+	if (t->quiet > 0)
+		log_info("push by session %s to %s refused: %s (and %u more "
+		    "refusals in the last %lds)", sid, path, reason, t->quiet,
+		    (long)(now - t->log_at));
+	else
+		log_info("push by session %s to %s refused: %s", sid, path,
+		    reason);
+	t->log_at = now;
+	t->quiet = 0;
+}
 
 static const char *
 session_origin(const char *sid, int *found)
@@ -69,8 +154,7 @@ answer_repo(struct msg_link *l, uint32_t reqid, const char *sid,
 	msg_put_str(&b, ok ? ca : "");
 	msg_put_str(&b, ok ? "" : reason);
 	if (!ok)
-		log_info("push by session %s to %s refused: %s", sid, path,
-		    reason);
+		log_refusal(sid, path, reason);
 	send_or_fail(l, &b);
 	gwrepo_free(&r);
 }
@@ -161,12 +245,26 @@ sv_gw_dispatch(struct msg_link *l, struct msg *m)
 	const char	*sid, *a;
 
 	switch (m->info->type) {
-	case MSG_GW_REPO_REQ:
+	case MSG_GW_REPO_REQ: {
+		struct gw_track *t;
+
 		reqid = msg_get_u32(m);
 		sid = msg_get_str(m);
 		a = msg_get_str(m);
+		/* A conversation starts: until MSG_GW_CONN_END, a gatewayd
+		 * failure fails this session closed. */
+		if ((t = track_get(sid, 1)) != NULL)
+			t->open++;
 		answer_repo(l, reqid, sid, a);
 		break;
+	}
+	case MSG_GW_CONN_END: {
+		struct gw_track *t;
+
+		if ((t = track_get(msg_get_str(m), 0)) != NULL && t->open > 0)
+			t->open--;
+		break;
+	}
 	case MSG_GW_REF_REQ:
 		reqid = msg_get_u32(m);
 		sid = msg_get_str(m);
@@ -197,7 +295,12 @@ sv_gw_dispatch(struct msg_link *l, struct msg *m)
 	}
 }
 
+/* gatewayd is gone: no conversation is open any more. */
 void
 sv_gw_daemon_died(void)
 {
+	struct gw_track	*t;
+
+	for (t = tracks; t != NULL; t = t->next)
+		t->open = 0;
 }

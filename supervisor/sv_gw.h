@@ -10,6 +10,9 @@
 #include "common/msg.h"
 
 void	sv_gw_dispatch(struct msg_link *, struct msg *);
+/* Forget the conversations in flight (after the sessions were failed). */
 void	sv_gw_daemon_died(void);
+/* 1 if the session has a gateway conversation open (a push in flight). */
+int	sv_gw_in_flight(const char *session_id);
 
 #endif

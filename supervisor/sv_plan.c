@@ -33,6 +33,7 @@
 #include "supervisor/hook.h"
 #include "supervisor/paths.h"
 #include "supervisor/sv.h"
+#include "supervisor/wsorigin.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
@@ -804,7 +805,8 @@ carve_list(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	lists[2] = spec->runner_state_dirs;
 	for (j = 0; j < 3; j++)
 		for (i = 0; lists[j] != NULL && lists[j][i] != NULL; i++) {
-			if ((a = abs_path(lists[j][i], ctx->home)) == NULL)
+			if ((a = plan_abs(lists[j][i], ctx->home,
+			    plan_base(spec, ctx->home))) == NULL)
 				continue;
 			if (!has_glob(a) && home_protected(homes, a)) {
 				for (k = 0; own != NULL && own[k] != NULL; k++)
@@ -1391,6 +1393,11 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
 	    i++) {
 		xasprintf(&s, "%s/%s", home, home_secrets[i]);
+		deny_read = strv_add(deny_read, s);
+		free(s);
+	}
+	/* airlockd's own state: the recorded origins (issue 14). */
+	if ((s = airlock_state_dir()) != NULL) {
 		deny_read = strv_add(deny_read, s);
 		free(s);
 	}

@@ -45,6 +45,8 @@
 #include "supervisor/gwrepo.h"
 #include "supervisor/paths.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_gw.h"
+#include "supervisor/wsorigin.h"
 
 #define SV_READ_CHUNK		65536
 #define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
@@ -786,9 +788,10 @@ register_daemons(struct sv_session *s)
 			sv_daemon_failed(SV_DAEMON_GATEWAYD, "send failed");
 		msgbuf_free(&b);
 	}
-	/* The daemons hold their own copies now. */
+	/* The daemons hold their own copies now.  The gateway's stays
+	 * here too: a restarted gatewayd gets it again (issue 14). */
 	for (i = 0; i < LISTEN_MAX; i++)
-		if (s->listen_fd[i] != -1) {
+		if (s->listen_fd[i] != -1 && i != LISTEN_GIT) {
 			close(s->listen_fd[i]);
 			s->listen_fd[i] = -1;
 		}
@@ -1308,10 +1311,25 @@ own_paths(void)
 	return v;
 }
 
+/* A remote URL of a code host -> "owner/name" (else NULL). */
+static void
+origin_normalise(char **o)
+{
+	char	*r;
+
+	if (*o == NULL || !(strstr(*o, "://") || strchr(*o, '@') ||
+	    strchr(*o, ':')))
+		return;
+	r = gwrepo_from_url(ssettings, *o, NULL);
+	free(*o);
+	*o = r;
+}
+
 void
 sv_session_launch(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
+	char		*origin = NULL, *origin_changed = NULL;
 	struct sv_session *s;
 	struct sv_plan_ctx ctx;
 	struct sv_spec	 spec;
@@ -1338,13 +1356,8 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		}
 	}
 	/* originRepo may be a remote URL: keep "owner/name". */
-	if (spec.origin_repo != NULL && (strstr(spec.origin_repo, "://") ||
-	    strchr(spec.origin_repo, '@') || strchr(spec.origin_repo, ':'))) {
-		char *r = gwrepo_from_url(ssettings, spec.origin_repo, NULL);
-
-		free(spec.origin_repo);
-		spec.origin_repo = r;
-	}
+	origin_normalise(&spec.origin_repo);
+	origin_normalise(&spec.workspace_origin);
 	if (sv_session_find(spec.session_id) != NULL) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "sessionId: a session with this id exists");
@@ -1405,6 +1418,18 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	} else
 		want = SV_BACKEND_NATIVE;
 
+	/* The upstream is the user's, recorded outside (issue 14). */
+	if (wsorigin_fix(spec.workspace_id != NULL &&
+	    spec.workspace_id[0] == '/' ? spec.workspace_id : spec.nbinds > 0 ?
+	    spec.binds[0].host_path : NULL, spec.origin_repo,
+	    spec.workspace_origin, &origin, &origin_changed, err,
+	    sizeof(err)) == -1) {
+		log_warnx("session %s: the workspace's origin: %s; pushes go "
+		    "only to linked repositories", spec.session_id, err);
+		origin = NULL;
+	}
+	free(spec.origin_repo);
+	spec.origin_repo = origin;
 	s = xcalloc(1, sizeof(*s));
 	s->id = xstrdup(spec.session_id);
 	s->spec = spec;
@@ -1419,6 +1444,15 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	sessions = s;
 	s->caller_env = json_strv(param(params, "env"));
 	event_simple(s, "starting");
+	if (origin_changed != NULL) {
+		log_warnx("session %s: the workspace's origin is now %s, not "
+		    "the recorded %s: pushes still go only to %s", s->id,
+		    origin_changed, s->spec.origin_repo ? s->spec.origin_repo :
+		    "(none)", s->spec.origin_repo ? s->spec.origin_repo :
+		    "linked repositories");
+		event_violation(s, "git-origin-changed", origin_changed, NULL);
+		free(origin_changed);
+	}
 
 	if (want == SV_BACKEND_NONE) {
 		s->plan.workdir = xstrdup(s->spec.guest_workdir != NULL ?
@@ -1697,6 +1731,16 @@ sv_sessions_daemon_died(enum sv_daemon_kind k)
 	for (s = sessions; s != NULL; s = s->next) {
 		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
 			continue;
+		/*
+		 * A gatewayd failure fails closed only the sessions whose
+		 * push was in flight; the others keep their listener and
+		 * are registered again when gatewayd is back (issue 14).
+		 */
+		if (k == SV_DAEMON_GATEWAYD && s->gw_registered &&
+		    !sv_gw_in_flight(s->id)) {
+			s->gw_registered = 0;
+			continue;
+		}
 		if ((k == SV_DAEMON_PROXYD && s->px_registered) ||
 		    (k == SV_DAEMON_GATEWAYD && s->gw_registered)) {
 			if (k == SV_DAEMON_PROXYD)
@@ -1708,6 +1752,31 @@ sv_sessions_daemon_died(enum sv_daemon_kind k)
 			session_kill(s, k == SV_DAEMON_PROXYD ?
 			    "proxyd died" : "gatewayd died");
 		}
+	}
+}
+
+/* gatewayd (re)started: hand it the listeners of the live sessions. */
+void
+sv_sessions_gw_restarted(void)
+{
+	struct sv_session *s;
+	struct msgbuf	 b;
+	struct msg_link	*l;
+
+	for (s = sessions; s != NULL; s = s->next) {
+		if (s->state == ST_DESTROYED || s->state == ST_ERROR ||
+		    s->gw_registered || s->listen_fd[LISTEN_GIT] == -1 ||
+		    (l = sv_daemon_link(SV_DAEMON_GATEWAYD)) == NULL)
+			continue;
+		msgbuf_init(&b, MSG_GW_RUN_ADD);
+		msg_put_str(&b, s->id);
+		if (msg_send(l, &b, &s->listen_fd[LISTEN_GIT], 1) == 0) {
+			s->gw_registered = 1;
+			log_info("session %s: registered again with the "
+			    "restarted gatewayd", s->id);
+		} else
+			sv_daemon_failed(SV_DAEMON_GATEWAYD, "send failed");
+		msgbuf_free(&b);
 	}
 }
 

@@ -35,6 +35,7 @@ sv_spec_free(struct sv_spec *s)
 	strv_free(s->deny_write);
 	free(s->backend);
 	free(s->origin_repo);
+	free(s->workspace_origin);
 	free(s->test_unlisted_bind);
 	memset(s, 0, sizeof(*s));
 }
@@ -249,6 +250,9 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 		else if (strcmp(k, "originRepo") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    get_str(v, k, &s->origin_repo, err, errlen);
+		else if (strcmp(k, "workspaceOrigin") == 0)
+			r = v->type == JSON_NULL ? 0 :
+			    get_str(v, k, &s->workspace_origin, err, errlen);
 #ifdef AIRLOCK_TEST_BUILD
 		/* Test build only (tests/tests.mk): never in a shipped one. */
 		else if (strcmp(k, "testUnlistedBind") == 0)

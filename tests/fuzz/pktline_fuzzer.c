@@ -4,7 +4,8 @@
  * parser (untrusted: every byte of a push body comes from the sandbox).
  * The first input byte picks the piece size so that the incremental paths
  * are exercised; a parsed request is then written back (refusal report and
- * rewritten header) and the rewrite must parse to the same commands.
+ * rewritten header) and the rewrite must parse to the same commands and
+ * capabilities, without push options in any spelling.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rp_request_feed(rq2, out.data, out.len);
 		if (rq->ncmds > 0) {
 			if (rq2->state != RP_DONE || rq2->ncmds != rq->ncmds)
+				abort();
+			/* Upstream is asked for no push option, in any
+			 * spelling, and gets none (issue 14). */
+			if (rq2->noptions != 0 || rq2->capflags !=
+			    (rq->capflags & ~RP_CAP_PUSH_OPTIONS))
 				abort();
 			for (i = 0; i < rq->ncmds; i++)
 				if (strcmp(rq->cmds[i].ref,

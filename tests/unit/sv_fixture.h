@@ -15,8 +15,8 @@ static char *fx_gh_prefixes[] = { "https://github.com/", "git@github.com:",
     "ssh://git@github.com/", NULL };
 static char *fx_ghe_prefixes[] = { "https://ghe.example.com/", NULL };
 static struct code_host fx_hosts[] = {
-	{ "github", fx_gh_prefixes, "https://127.0.0.1:8443/", NULL },
-	{ "ghe", fx_ghe_prefixes, "https://ghe.example.com/api/git", NULL },
+	{ "github", fx_gh_prefixes, "https://127.0.0.1:8443/", NULL, 0 },
+	{ "ghe", fx_ghe_prefixes, "https://ghe.example.com/api/git", NULL, 0 },
 };
 static char *fx_linked[] = { "acme/app", "Acme/Lib", NULL };
 

@@ -107,7 +107,7 @@ START_TEST(test_quoting_and_refusals)
 
 	fx_settings(&s);
 	/* A quote in a value is escaped, and git reads it back. */
-	h[0] = (struct code_host){ "odd", pfx, "https://x/", NULL };
+	h[0] = (struct code_host){ "odd", pfx, "https://x/", NULL, 0 };
 	s.hosts = h;
 	s.nhosts = 1;
 	cfg = gitcfg_render(&s, "http://127.0.0.1:1/", NULL);

@@ -27,9 +27,22 @@ START_TEST(test_allowed)
 	/* Without .git, other case, another host, upstream without '/'. */
 	ck_assert_int_eq(gwrepo_resolve(&s, NULL, "ghe/acme/lib", &r, why,
 	    sizeof(why)), 0);
+	/* Matched without case, forwarded as linkedRepos spells it. */
 	ck_assert_str_eq(r.upstream,
-	    "https://ghe.example.com/api/git/acme/lib.git");
+	    "https://ghe.example.com/api/git/Acme/Lib.git");
 	gwrepo_free(&r);
+	ck_assert_int_eq(gwrepo_resolve(&s, "Me/Own", "github/ME/OWN.git",
+	    &r, why, sizeof(why)), 0);
+	ck_assert_str_eq(r.upstream, "https://127.0.0.1:8443/Me/Own.git");
+	gwrepo_free(&r);
+	/* A case-sensitive host (caseInsensitive: false) matches exactly. */
+	s.hosts[1].case_sensitive = 1;
+	ck_assert_int_eq(gwrepo_resolve(&s, NULL, "ghe/acme/lib", &r, why,
+	    sizeof(why)), -1);
+	ck_assert_int_eq(gwrepo_resolve(&s, NULL, "ghe/Acme/Lib", &r, why,
+	    sizeof(why)), 0);
+	gwrepo_free(&r);
+	s.hosts[1].case_sensitive = 0;
 	/* The worktree's own repository, not in linkedRepos. */
 	ck_assert_int_eq(gwrepo_resolve(&s, "me/own", "github/me/own.git",
 	    &r, why, sizeof(why)), 0);

@@ -343,6 +343,29 @@ START_TEST(t_chunked)
 }
 END_TEST
 
+/* issue 14: an impossible chunk size fails at its digits, at once. */
+START_TEST(t_chunk_max)
+{
+	struct http_chunked c;
+	size_t	 used, dl;
+
+	http_chunked_init(&c);
+	c.max_chunk = 64ULL << 20;
+	ck_assert_int_eq(http_chunked_feed(&c, "4000001", 7, &used, &dl),
+	    HTTP_CHUNK_ERROR);
+	http_chunked_init(&c);
+	c.max_chunk = 64ULL << 20;
+	ck_assert_int_eq(http_chunked_feed(&c, "4000000\r\n", 9, &used,
+	    &dl), HTTP_CHUNK_MORE);
+	http_chunked_init(&c);
+	ck_assert_int_eq(http_chunked_feed(&c, "ffffffffff\r\n", 12, &used,
+	    &dl), HTTP_CHUNK_MORE);
+	ck_assert_str_eq(http_status_text(404), "Not Found");
+	ck_assert_str_eq(http_status_text(415), "Unsupported Media Type");
+	ck_assert_str_eq(http_status_text(499), "Client Error");
+}
+END_TEST
+
 static Suite *
 http_suite(void)
 {
@@ -358,6 +381,7 @@ http_suite(void)
 	tcase_add_test(tc, t_authority);
 	tcase_add_test(tc, t_response);
 	tcase_add_test(tc, t_chunked);
+	tcase_add_test(tc, t_chunk_max);
 	suite_add_tcase(s, tc);
 	return s;
 }

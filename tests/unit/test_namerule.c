@@ -640,6 +640,36 @@ START_TEST(t_gitstate_fs)
 }
 END_TEST
 
+/* issue 14: remote URL changes are reported (not refused). */
+START_TEST(t_gitconfig_remote)
+{
+	static const char old[] = "[remote \"origin\"]\n"
+	    "\turl = https://github.com/acme/app.git\n";
+	static const char same[] = "[core]\nbare = false\n"
+	    "[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n";
+	static const char moved[] = "[remote \"origin\"]\n"
+	    "\turl = https://github.com/other/repo.git\n";
+	static const char push[] = "[remote \"origin\"]\n"
+	    "\turl = https://github.com/acme/app.git\n"
+	    "\tpushurl = https://github.com/other/repo.git\n";
+	char	why[128];
+
+	ck_assert_int_eq(namerule_gitconfig_remote_changed(same, strlen(same),
+	    old, strlen(old), why, sizeof(why)), 0);
+	ck_assert_int_eq(namerule_gitconfig_remote_changed(moved,
+	    strlen(moved), old, strlen(old), why, sizeof(why)), 1);
+	ck_assert_str_eq(why, "remote.origin.url");
+	ck_assert_int_eq(namerule_gitconfig_remote_changed(push, strlen(push),
+	    old, strlen(old), why, sizeof(why)), 1);
+	ck_assert_str_eq(why, "remote.origin.pushurl");
+	ck_assert_int_eq(namerule_gitconfig_remote_changed(old, strlen(old),
+	    NULL, 0, why, sizeof(why)), 1);
+	/* And the content check still lets git write it. */
+	ck_assert_int_eq(namerule_gitconfig_check(moved, strlen(moved), old,
+	    strlen(old), why, sizeof(why)), 0);
+}
+END_TEST
+
 static Suite *
 namerule_suite(void)
 {
@@ -657,6 +687,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_gitconfig_old);
 	tcase_add_test(tc, t_gitstate_rel);
 	tcase_add_test(tc, t_gitstate_fs);
+	tcase_add_test(tc, t_gitconfig_remote);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -387,8 +387,9 @@ START_TEST(test_rewrite_strips_options)
 	ck_assert_uint_eq(rq2->noptions, 0);
 	ck_assert(!(rq2->capflags & RP_CAP_PUSH_OPTIONS));
 	ck_assert(rq2->capflags & RP_CAP_ATOMIC);
-	ck_assert_str_eq(rq2->caps, "report-status-v2 side-band-64k quiet "
-	    "atomic object-format=sha1 agent=git/2.39.5");
+	/* The capabilities as parsed, in one canonical order. */
+	ck_assert_str_eq(rq2->caps, "report-status-v2 side-band-64k atomic "
+	    "quiet object-format=sha1 agent=git/2.39.5");
 	ck_assert_str_eq(rq2->cmds[2].ref, "refs/heads/old");
 	rp_request_free(rq2);
 	/* Keeping them reproduces the request. */
@@ -420,6 +421,118 @@ START_TEST(test_sideband_split)
 }
 END_TEST
 
+/* Capabilities as git's parse_feature_request() reads them (issue 14). */
+static struct rp_request *
+caps_push(const char *caps, struct pkt_buf *out)
+{
+	struct pkt_buf	 b = { 0 };
+	struct rp_request *rq;
+	char		 line[600];
+	int		 n;
+
+	n = snprintf(line, sizeof(line), "%s %s refs/heads/x%c%s\n", Z40,
+	    A40, '\0', caps);
+	add_pkt(&b, line, (size_t)n);
+	pkt_put_flush(&b);
+	add_pkt(&b, "ci.skip\n", 8);
+	pkt_put_flush(&b);
+	/* A second options section, as pack data after the first. */
+	add_pkt(&b, "merge_request.create\n", 21);
+	pkt_put_flush(&b);
+	rq = rp_request_new();
+	rp_request_feed(rq, b.data, b.len);
+	if (out != NULL && rq->state == RP_DONE)
+		rp_request_rewrite(out, rq, RP_CAP_PUSH_OPTIONS);
+	pkt_buf_free(&b);
+	return rq;
+}
+
+START_TEST(test_caps_feature_request)
+{
+	static const char *const opts[] = {
+		"report-status push-options=1",
+		"push-options push-options=1 report-status",
+		"push-options=1 push-options",
+		"report-status  push-options=",
+		"push-options=yes=no side-band-64k",
+	};
+	struct pkt_buf	 out = { 0 };
+	struct rp_request *rq, *rq2;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		out.len = 0;
+		rq = caps_push(opts[i], &out);
+		ck_assert_msg(rq->state == RP_DONE, "%s", opts[i]);
+		ck_assert_msg(rq->capflags & RP_CAP_PUSH_OPTIONS, "%s",
+		    opts[i]);
+		/* One options section was read: the second is "pack". */
+		ck_assert_uint_eq(rq->noptions, 1);
+		/* Upstream gets no push-options in any spelling, and so
+		 * reads no options section at all. */
+		ck_assert_ptr_null(memmem(out.data, out.len, "push-options",
+		    12));
+		rq2 = rp_request_new();
+		rp_request_feed(rq2, out.data, out.len);
+		ck_assert_int_eq(rq2->state, RP_DONE);
+		ck_assert(!(rq2->capflags & RP_CAP_PUSH_OPTIONS));
+		rp_request_free(rq2);
+		rp_request_free(rq);
+	}
+	/* Names match whole: side-band-64kx is not side-band-64k. */
+	rq = caps_push("side-band-64kx report-statusx quiet=1", NULL);
+	ck_assert_int_eq(rq->state, RP_DONE);
+	ck_assert_uint_eq(rq->capflags, RP_CAP_QUIET);
+	rp_request_free(rq);
+	/* Unknown capabilities are not forwarded. */
+	out.len = 0;
+	rq = caps_push("report-status frobnicate=1 agent=git/2.4", &out);
+	ck_assert_ptr_null(memmem(out.data, out.len, "frob", 4));
+	ck_assert_ptr_nonnull(memmem(out.data, out.len, "agent=git/2.4", 13));
+	rp_request_free(rq);
+	/* push-cert in any spelling, and two different values, fail. */
+	rq = caps_push("report-status push-cert=1234", NULL);
+	ck_assert_int_eq(rq->state, RP_FAILED);
+	rp_request_free(rq);
+	rq = caps_push("agent=a agent=b", NULL);
+	ck_assert_int_eq(rq->state, RP_FAILED);
+	rp_request_free(rq);
+	rq = caps_push("object-format=sha1 object-format=sha256", NULL);
+	ck_assert_int_eq(rq->state, RP_FAILED);
+	rp_request_free(rq);
+	pkt_buf_free(&out);
+}
+END_TEST
+
+/* More refs than the gateway takes: a limit, not a parse error. */
+START_TEST(test_over_limit)
+{
+	struct pkt_buf	 b = { 0 };
+	struct rp_request *rq;
+	char		 line[200];
+	int		 n;
+	size_t		 i;
+
+	for (i = 0; i <= RP_MAX_COMMANDS; i++) {
+		n = snprintf(line, sizeof(line), "%s %s refs/heads/b%zu\n",
+		    Z40, A40, i);
+		add_pkt(&b, line, (size_t)n);
+	}
+	rq = rp_request_new();
+	rp_request_feed(rq, b.data, b.len);
+	ck_assert_int_eq(rq->state, RP_FAILED);
+	ck_assert_int_eq(rq->over_limit, 1);
+	ck_assert_uint_eq(rq->ncmds, RP_MAX_COMMANDS);
+	b.len = 0;
+	rp_report_unpack_error(&b, rq, "airlock policy: too many");
+	ck_assert_uint_eq(b.len, 4 + 32 + 4);
+	ck_assert(memcmp(b.data, "0024unpack airlock policy: too many\n0000",
+	    b.len) == 0);
+	rp_request_free(rq);
+	pkt_buf_free(&b);
+}
+END_TEST
+
 static Suite *
 pktline_suite(void)
 {
@@ -427,6 +540,8 @@ pktline_suite(void)
 	TCase	*tc = tcase_create("core");
 
 	tcase_add_test(tc, test_reader_special);
+	tcase_add_test(tc, test_caps_feature_request);
+	tcase_add_test(tc, test_over_limit);
 	tcase_add_test(tc, test_reader_split);
 	tcase_add_test(tc, test_commands);
 	tcase_add_test(tc, test_probe_and_delete_only);
