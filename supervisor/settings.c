@@ -160,6 +160,7 @@ settings_free(struct settings *s)
 	strv_free(s->deny_write);
 	strv_free(s->allow_read);
 	strv_free(s->deny_read);
+	strv_free(s->env_pass);
 	strv_free(s->allowed_domains);
 	strv_free(s->denied_domains);
 	hosts_free(s->hosts, s->nhosts);
@@ -192,6 +193,7 @@ settings_defaults(struct settings *s)
 	s->deny_write = strv_empty();
 	s->allow_read = strv_empty();
 	s->deny_read = strv_empty();
+	s->env_pass = strv_empty();
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
 	pol_rules_default(s->rules);
@@ -353,6 +355,11 @@ static const struct list_key fs_keys[] = {
 	{ NULL, 0 }
 };
 
+static const struct list_key env_keys[] = {
+	{ "pass", offsetof(struct settings, env_pass) },
+	{ NULL, 0 }
+};
+
 static const struct list_key net_keys[] = {
 	{ "allowedDomains", offsetof(struct settings, allowed_domains) },
 	{ "deniedDomains", offsetof(struct settings, denied_domains) },
@@ -457,6 +464,10 @@ merge_sandbox(struct mctx *m, const struct json *o)
 				return -1;
 		} else if (strcmp(k, "network") == 0) {
 			if (merge_net(m, v, "sandbox.network") == -1)
+				return -1;
+		} else if (strcmp(k, "env") == 0) {
+			/* Names passed into every run on purpose (R-L9). */
+			if (merge_lists(m, v, sp, sp, env_keys, NULL, 0) == -1)
 				return -1;
 		} else
 			return fail(m, sp, "unknown key");

@@ -38,6 +38,7 @@ struct settings {
 	char		**deny_write;
 	char		**allow_read;
 	char		**deny_read;
+	char		**env_pass;		/* sandbox.env.pass: names */
 	char		**allowed_domains;
 	char		**denied_domains;
 	enum pol_verdict  rules[POL_CLASS_MAX];
