@@ -29,6 +29,7 @@
 
 #include "common/json.h"
 #include "common/log.h"
+#include "common/termfilter.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 #include "supervisor/gitorigin.h"
@@ -368,92 +369,6 @@ default_workspace(const char *cwd, char *ws, size_t len)
 
 /* ---- the command's standard streams ---- */
 
-/*
- * Terminal-acting output filter: escape sequences that make the user's
- * terminal do something rather than display it (OSC 52 clipboard
- * writes, OSC colour and title queries, DCS/APC/PM/SOS strings, CSI t
- * window reports) are dropped when the output goes to a terminal.
- * Colours, cursor movement and titles (OSC 0/1/2) and hyperlinks
- * (OSC 8) pass: vim, less and top need them.
- */
-enum { F_TEXT, F_ESC, F_CSI, F_STR, F_STR_ESC };
-
-struct term_filter {
-	int	 state;
-	int	 keep;		/* the current sequence passes */
-	char	 seq[256];	/* the sequence so far */
-	size_t	 len;
-};
-
-static size_t
-filter_bytes(struct term_filter *f, const char *in, size_t n, char *out)
-{
-	size_t	i, o = 0;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)in[i];
-
-		switch (f->state) {
-		case F_TEXT:
-			if (c == 0x1b) {
-				f->state = F_ESC;
-				f->len = 0;
-				f->seq[f->len++] = (char)c;
-			} else
-				out[o++] = (char)c;
-			continue;
-		case F_ESC:
-			f->seq[f->len++] = (char)c;
-			if (c == '[') {
-				f->state = F_CSI;
-				continue;
-			}
-			if (c == ']' || c == 'P' || c == '_' || c == '^' ||
-			    c == 'X') {
-				f->state = F_STR;
-				f->keep = 0;
-				continue;
-			}
-			/* Two-byte sequences (charset, keypad, ...) pass. */
-			memcpy(out + o, f->seq, f->len);
-			o += f->len;
-			f->state = F_TEXT;
-			continue;
-		case F_CSI:
-			if (f->len < sizeof(f->seq))
-				f->seq[f->len++] = (char)c;
-			if (c < 0x40 || c > 0x7e)
-				continue;
-			/* CSI ... t: window operations and reports. */
-			if (c != 't' && f->len < sizeof(f->seq)) {
-				memcpy(out + o, f->seq, f->len);
-				o += f->len;
-			}
-			f->state = F_TEXT;
-			continue;
-		case F_STR:
-		case F_STR_ESC:
-			if (f->len < sizeof(f->seq))
-				f->seq[f->len++] = (char)c;
-			if (c == 0x07 || (f->state == F_STR_ESC && c == '\\')) {
-				/* OSC 0, 1, 2 (titles) and 8 (links) pass. */
-				if (f->seq[1] == ']' && f->len < sizeof(f->seq) &&
-				    (f->seq[2] == '0' || f->seq[2] == '1' ||
-				    f->seq[2] == '2' || f->seq[2] == '8') &&
-				    f->seq[3] == ';') {
-					memcpy(out + o, f->seq, f->len);
-					o += f->len;
-				}
-				f->state = F_TEXT;
-				continue;
-			}
-			f->state = c == 0x1b ? F_STR_ESC : F_STR;
-			continue;
-		}
-	}
-	return o;
-}
-
 struct run_io {
 	int		 out, err;	/* our ends of the command's pipes */
 	int		 in;		/* the write end of its stdin, or -1 */
@@ -483,7 +398,7 @@ raw_restore(void)
 static int
 pump_out(struct run_io *io, int from, int to)
 {
-	char	 buf[65536], fbuf[65536 * 2];
+	char	 buf[65536], fbuf[65536 + TF_SEQ_MAX];
 	ssize_t	 n;
 	size_t	 m;
 
@@ -505,7 +420,7 @@ pump_out(struct run_io *io, int from, int to)
 	if (n <= 0)
 		return -1;
 	if (from == io->out && io->filter) {
-		m = filter_bytes(&io->tf, buf, (size_t)n, fbuf);
+		m = tf_filter(&io->tf, buf, (size_t)n, fbuf);
 		write_all(to, fbuf, m);
 	} else
 		write_all(to, buf, (size_t)n);
@@ -709,6 +624,7 @@ cli_run_main(int argc, char **argv)
 	unsigned long	 kill_after = 0;
 	uint64_t	 memory = 0, output = 0;
 	int		 network = 1, i, code, tty = -1, pfd[6], sfd;
+	int		 allow_tc;
 	struct run_state st;
 	struct run_io	 io;
 	struct rpc	 rpc;
@@ -1012,6 +928,8 @@ cli_run_main(int argc, char **argv)
 		return EXIT_SANDBOX;
 	}
 	/* Each variable passed on purpose, named once (never its value). */
+	xid = json_get(res, "allowTerminalControl");
+	allow_tc = xid != NULL && xid->type == JSON_BOOL && xid->boolean;
 	passed = json_get(res, "passedEnv");
 	for (size_t k = 0; passed != NULL && k < passed->n; k++)
 		if (passed->items[k]->type == JSON_STRING)
@@ -1029,8 +947,8 @@ cli_run_main(int argc, char **argv)
 	if (tty == -1)
 		tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	io.tty = tty;
-	io.filter = isatty(STDOUT_FILENO) && getenv("AIRLOCK_RAW_OUTPUT") ==
-	    NULL;
+	io.filter = isatty(STDOUT_FILENO) && !allow_tc;
+	tf_init(&io.tf);
 	if (pipe2(pfd, O_CLOEXEC) == -1 || pipe2(pfd + 2, O_CLOEXEC) == -1 ||
 	    pipe2(pfd + 4, O_CLOEXEC) == -1) {
 		fprintf(stderr, "airlock: pipe: %s\n", strerror(errno));

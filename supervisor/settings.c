@@ -465,6 +465,10 @@ merge_sandbox(struct mctx *m, const struct json *o)
 		} else if (strcmp(k, "network") == 0) {
 			if (merge_net(m, v, "sandbox.network") == -1)
 				return -1;
+		} else if (strcmp(k, "allowTerminalControl") == 0) {
+			/* Output's terminal-acting escapes pass (issue 12). */
+			if (get_bool(m, sp, sp, v, &s->allow_term_control) == -1)
+				return -1;
 		} else if (strcmp(k, "env") == 0) {
 			/* Names passed into every run on purpose (R-L9). */
 			if (merge_lists(m, v, sp, sp, env_keys, NULL, 0) == -1)

@@ -33,6 +33,7 @@ struct settings {
 	int		  sandbox_enabled;		/* default 1 */
 	int		  fail_if_unavailable;		/* default 0 */
 	int		  allow_unsandboxed;		/* default 1 */
+	int		  allow_term_control;		/* default 0 */
 	char		**enabled_platforms;		/* linux, macos */
 	char		**allow_write;
 	char		**deny_write;

@@ -323,6 +323,8 @@ handle_json(struct jgen *j, struct sv_session *s)
 	jgen_kstr(j, "state", state_names[s->state]);
 	if (s->error != NULL)
 		jgen_kstr(j, "error", s->error);
+	jgen_kbool(j, "allowTerminalControl", (s->own_settings != NULL ?
+	    s->own_settings : ssettings)->allow_term_control);
 	jgen_key(j, "passedEnv");
 	jgen_arr_open(j);
 	for (size_t i = 0; s->pass_env && s->pass_env[i]; i++)

@@ -7,7 +7,7 @@
 # the working directory, a terminal, and a shared supervisor.  As an
 # unprivileged user, real sandboxes.
 . "$(dirname "$0")/lib.sh"
-plan 56
+plan 58
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -236,9 +236,13 @@ def expect(s, t=20):
         if not d:
             break
         buf += d
+        seen.extend(d)
     print("TIMEOUT waiting for", repr(s), "got", repr(buf[-300:]))
     return False
 def send(s): os.write(fd, s.encode())
+seen = bytearray()
+def buf0():
+    return bytes(seen)
 res = {}
 # Typed text echoes back: the markers are split by quotes when typed.
 send("echo RE''ADY\r")
@@ -256,6 +260,12 @@ send("\x03")
 res["ctrl-c"] = expect("caught-int")
 send("python3 -c 'import fcntl,termios; fcntl.ioctl(0, termios.TIOCSTI, b\"x\")' 2>&1 | tail -1\r")
 res["tiocsti"] = expect("Operation not permitted")
+send("sleep 30\r")
+time.sleep(1)
+send("\x1a")
+res["ctrl-z"] = expect("Stopped")
+send("kill %1; printf '\\033]52;c;aGk=\\007MARK''ER\\n'\r")
+res["osc52"] = expect("MARKER") and b"\x1b]52" not in buf0()
 send("exit 7\r")
 _, st = os.waitpid(pid, 0)
 res["status"] = os.WIFEXITED(st) and os.WEXITSTATUS(st) == 7
@@ -266,7 +276,7 @@ except OSError as e:
 for k, v in res.items():
     print(k, "ok" if v else "FAIL")
 PY
-for k in prompt tty resize ctrl-c tiocsti status restored; do
+for k in prompt tty resize ctrl-c ctrl-z osc52 tiocsti status restored; do
 	check "pty: $k" grep -q "^$k ok" "$W/pty.out"
 done
 grep -q "FAIL\|TIMEOUT\|Traceback" "$W/pty.out" && sed 's/^/# /' "$W/pty.out"
