@@ -31,6 +31,8 @@ typedef void (*rpc_notify_fn)(const struct json *params, void *arg);
  */
 int	 rpc_open(struct rpc *, const char *sock, int allow_private,
 	    char *const *extra_args, char *err, size_t errlen);
+int	 rpc_open_private(struct rpc *, char *const *extra_args, char *err,
+	    size_t errlen);
 /*
  * Call method with params (a JSON object text, or NULL).  Notifications
  * that arrive meanwhile go to fn.  Returns the result (json_free() it),

@@ -71,6 +71,16 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 	return 0;
 }
 
+/* A private airlockd, without looking for a shared one (airlock run). */
+int
+rpc_open_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->private_pid = -1;
+	return start_private(r, extra, err, errlen);
+}
+
 int
 rpc_open(struct rpc *r, const char *sock, int allow_private,
     char *const *extra, char *err, size_t errlen)

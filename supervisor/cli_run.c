@@ -176,7 +176,7 @@ one_of(const char *v, const char *const *set)
 	return 0;
 }
 
-static void
+static int
 write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -187,10 +187,11 @@ write_all(int fd, const void *buf, size_t len)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			return -1;
 		p += n;
 		len -= (size_t)n;
 	}
+	return 0;
 }
 
 static void
@@ -419,12 +420,13 @@ pump_out(struct run_io *io, int from, int to)
 		return 0;
 	if (n <= 0)
 		return -1;
+	/* Our reader gone (`| head`): closing our end stops the command's
+	 * stream, as a pipe would have. */
 	if (from == io->out && io->filter) {
 		m = tf_filter(&io->tf, buf, (size_t)n, fbuf);
-		write_all(to, fbuf, m);
-	} else
-		write_all(to, buf, (size_t)n);
-	return 0;
+		return write_all(to, fbuf, m);
+	}
+	return write_all(to, buf, (size_t)n);
 }
 
 /* Our stdin to the command's: read when there is room, write what fits. */
@@ -799,7 +801,7 @@ cli_run_main(int argc, char **argv)
 	if (origin == NULL && (local = gitorigin_local(ws, &origin_buf)) == -1)
 		origin_ask(ws, &oq);
 
-	/* A private supervisor for this one run when none is named. */
+	/* The private supervisor's arguments. */
 	extra = strv_add(extra, "--quiet");
 	if (sandbox != NULL) {
 		extra = strv_add(extra, "--sandbox");
@@ -809,8 +811,12 @@ cli_run_main(int argc, char **argv)
 		extra = strv_add(extra, "--settings");
 		extra = strv_add(extra, settings);
 	}
-	if (rpc_open(&rpc, sock, sock == NULL, extra, err, sizeof(err)) ==
-	    -1) {
+	/*
+	 * A private airlockd unless a shared one is named: whatever listens
+	 * on the default socket may run with another HOME or settings.
+	 */
+	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
+	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(origin_read(&oq));
 		return EXIT_SANDBOX;

@@ -388,6 +388,10 @@ client_read(evutil_socket_t fd, short ev, void *arg)
 		if (len > 0)
 			dispatch_line(c, line, len);
 		free(line);
+		/* fds come with their request's first byte: whatever that
+		 * request did not claim is closed. */
+		if (c->alive)
+			client_drop_fds(c);
 	}
 	if (c->alive && evbuffer_get_length(c->in) > SV_MAX_LINE) {
 		log_warnx("client %u: request line over %u bytes: closing it",
