@@ -170,7 +170,7 @@ enum plan_op {
 #define PLAN_OPF_DEV		(1U << 2)	/* BIND: allow device nodes */
 
 /* MSG_EXEC_IO flags */
-#define EXEC_F_PTY		(1U << 0)	/* a new pty, its controlling tty */
+#define EXEC_F_PTY		(1U << 0)	/* a new pty as the ctty */
 
 /* MSG_PLAN_SECCOMP flags */
 #define PLAN_SECF_NOTIFY	(1U << 0)	/* filter has USER_NOTIF rules */

@@ -4,12 +4,13 @@
  * inherits init's confinement (namespaces, root, Landlock, no
  * capabilities) and adds what is per command: its own session (so it
  * cannot reach the caller's terminal, R-L6), stdin from the client's pipe
- * or /dev/null, two pipes or a pty of its own, no other fd (R-L7), the plan's rlimits (R-S4), no_new_privs and
- * the seccomp filters airlockd compiled (R-L6), loaded last so that they
- * constrain the command and not this setup.  A failure is written to the
- * report socket, which closes by itself on a successful execve, so init
- * can tell "could not start" from "started and exited"; the same socket
- * carries the seccomp listener to init (R-L4).
+ * or /dev/null, two pipes or a pty of its own, no other fd (R-L7), the
+ * plan's rlimits (R-S4), no_new_privs and the seccomp filters airlockd
+ * compiled (R-L6), loaded last so that they constrain the command and not
+ * this setup.  A failure is written to the report socket, which closes
+ * by itself on a successful execve, so init can tell "could not start"
+ * from "started and exited"; the same socket carries the seccomp
+ * listener to init (R-L4).
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>

@@ -322,7 +322,8 @@ rpc_pump(struct rpc *r, int do_read, rpc_notify_fn fn, void *arg)
 		return -1;
 	r->rlen += (size_t)n;
 lines:
-	while (r->rlen > 0 && (nl = memchr(r->rbuf + off, '\n', r->rlen - off)) != NULL) {
+	while (r->rlen > 0 &&
+	    (nl = memchr(r->rbuf + off, '\n', r->rlen - off)) != NULL) {
 		len = (size_t)(nl - (r->rbuf + off));
 		msg = json_parse(r->rbuf + off, len, perr, sizeof(perr));
 		off += len + 1;

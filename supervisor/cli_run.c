@@ -440,13 +440,16 @@ pump_in(struct run_io *io, int readable)
 		if (n == -1 && (errno == EINTR || errno == EAGAIN))
 			return;
 		if (n <= 0) {
-			/* End of file passed on: the command reads EOF. */
+			/* End of file passed on: the command reads EOF (on
+			 * a terminal, as the VEOF character would give). */
 			io->src = -1;
 			if (!io->tty) {
 				close(io->in);
 				io->in = -1;
+				return;
 			}
-			return;
+			io->ibuf[0] = 0x04;
+			n = 1;
 		}
 		io->ioff = 0;
 		io->ilen = (size_t)n;
@@ -1006,6 +1009,9 @@ cli_run_main(int argc, char **argv)
 	}
 	xid = json_get(res, "execId");
 	st.exec_id = xid != NULL && xid->is_int ? (long)xid->integer : -1;
+	/* No terminal where there is no sandbox (--sandbox off): pipes. */
+	xid = json_get(res, "tty");
+	io.tty = tty && xid != NULL && xid->type == JSON_BOOL && xid->boolean;
 	json_free(res);
 
 	/* Our signals come to the loop; the command gets them. */
@@ -1022,7 +1028,7 @@ cli_run_main(int argc, char **argv)
 		st.exit_code = EXIT_SANDBOX;
 		goto out;
 	}
-	if (tty && isatty(STDIN_FILENO) &&
+	if (io.tty && isatty(STDIN_FILENO) &&
 	    tcgetattr(STDIN_FILENO, &io.saved) == 0) {
 		struct termios raw = io.saved;
 

@@ -467,7 +467,8 @@ merge_sandbox(struct mctx *m, const struct json *o)
 				return -1;
 		} else if (strcmp(k, "allowTerminalControl") == 0) {
 			/* Output's terminal-acting escapes pass (issue 12). */
-			if (get_bool(m, sp, sp, v, &s->allow_term_control) == -1)
+			if (get_bool(m, sp, sp, v,
+			    &s->allow_term_control) == -1)
 				return -1;
 		} else if (strcmp(k, "env") == 0) {
 			/* Names passed into every run on purpose (R-L9). */

@@ -1161,6 +1161,7 @@ launcher_dispatch(struct sv_session *s, struct msg *m)
 			jgen_obj_open(j);
 			jgen_kint(j, "execId", x->id);
 			jgen_kint(j, "pid", x->pid);
+			jgen_kbool(j, "tty", x->pty);
 			jgen_obj_close(j);
 			buf = jgen_buf(j, &len);
 			sv_client_result(s->owner, x->reply_id, buf, len);
@@ -1969,6 +1970,7 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 			jgen_obj_open(j);
 			jgen_kint(j, "execId", x->id);
 			jgen_kint(j, "pid", x->pid);
+			jgen_kbool(j, "tty", x->pty);
 			jgen_obj_close(j);
 			buf = jgen_buf(j, &len);
 			sv_client_result(c, id, buf, len);

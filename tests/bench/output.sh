@@ -5,8 +5,9 @@
 # `cat BIGFILE > out`, in one run.
 #   tests/bench/output.sh BUILD_DIR [MIB] [RUNS]
 # Prints a Markdown table: median wall time and MiB/s of each, to a file
-# on the same filesystem and to /dev/null (the pipe path alone), and the
-# ratio to plain cat.  The cold start of airlock run (~70 ms) is in its
+# on the same filesystem (with its sync, so that writeback is counted the
+# same for both) and to /dev/null (the pipe path alone), and the ratio to
+# plain cat.  The two commands alternate.  The cold start of airlock run (~70 ms) is in its
 # figure.  Sandboxes run as an unprivileged user when invoked as root.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
@@ -39,21 +40,32 @@ chmod 644 big
 A="$STAGE/build/airlock run --workspace $STAGE/ws --"
 run_as sh -c "$A true" >/dev/null 2>&1	# warm the page cache of the build
 
-# med CMD...: the median wall time in ms of RUNS runs of sh -c CMD.
-med() {
+sync
+
+# pair CMD1 CMD2: RUNS runs of each, alternating so that both see the
+# same writeback and load; prints the two medians in ms.
+ms_of() {
+	s=$(date +%s%N)
+	run_as sh -c "$1" >/dev/null 2>&1
+	e=$(date +%s%N)
+	echo $(( (e - s) / 1000000 ))
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+pair() {
+	: >"$STAGE/t1"
+	: >"$STAGE/t2"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		s=$(date +%s%N)
-		run_as sh -c "$1" >/dev/null 2>&1
-		e=$(date +%s%N)
-		echo $(( (e - s) / 1000000 ))
+		ms_of "$1" >>"$STAGE/t1"
+		ms_of "$2" >>"$STAGE/t2"
 		i=$((i + 1))
-	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	done
+	echo "$(median <"$STAGE/t1") $(median <"$STAGE/t2")"
 }
-C_F=$(med "cat big > out; rm -f out")
-A_F=$(med "$A cat big > out; rm -f out")
-C_N=$(med "cat big > /dev/null")
-A_N=$(med "$A cat big > /dev/null")
+set -- $(pair "cat big > out; rm -f out; sync" "$A cat big > out; rm -f out; sync")
+C_F=$1 A_F=$2
+set -- $(pair "cat big > /dev/null" "$A cat big > /dev/null")
+C_N=$1 A_N=$2
 ok=$(run_as sh -c "$A cat big" | cmp - big >/dev/null 2>&1 && echo yes || echo NO)
 rm -rf "$STAGE"
 row() {	# row WHAT MS BASE_MS

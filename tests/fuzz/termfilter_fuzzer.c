@@ -19,8 +19,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct term_filter	 f;
 	char			*out, *again;
-	size_t			 cut = size > 0 ? data[0] % (size + 1) : 0, o, a;
+	size_t			 cut, o, a;
 
+	cut = size > 0 ? data[0] % (size + 1) : 0;
 	out = malloc(size + TF_SEQ_MAX + 1);
 	tf_init(&f);
 	o = tf_filter(&f, (const char *)data, cut, out);

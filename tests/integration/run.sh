@@ -287,16 +287,18 @@ done
 grep -q "FAIL\|TIMEOUT\|Traceback" "$W/pty.out" && sed 's/^/# /' "$W/pty.out"
 
 # ---- which supervisor: a shared airlockd started with another HOME ----
+# The caller's HOME is a fresh directory (never a real ~/.ssh).
 OH=$(mkwork)
 SD=$(mkwork)
-HOMEDIR=$(user_home)
-as_user sh -c "mkdir -p '$HOMEDIR/.ssh' && echo caller-secret > '$HOMEDIR/.ssh/airlock_probe'"
+CH=$(mkwork)
+as_user sh -c "mkdir -p '$CH/.ssh' && echo caller-secret > '$CH/.ssh/airlock_probe'"
 spawn_user env HOME="$OH" "$AIRLOCKD" --quiet --socket "$SD/d.sock" \
     2>"$SD/d.log"
 dpid=$!
 for _i in $(seq 1 50); do [ -S "$SD/d.sock" ] && break; sleep 0.1; done
-out=$(as_user "$AIRLOCK" run --socket "$SD/d.sock" --workspace "$W" \
-    --bind "$HOMEDIR" -- cat "$HOMEDIR/.ssh/airlock_probe" 2>"$SD/run.err")
+out=$(as_user env HOME="$CH" "$AIRLOCK" run --socket "$SD/d.sock" \
+    --workspace "$W" --bind "$CH" -- cat "$CH/.ssh/airlock_probe" \
+    2>"$SD/run.err")
 case $out in
 *caller-secret*) not_ok "a shared airlockd with another HOME: the caller's secrets stay unreadable" ;;
 *) ok "a shared airlockd with another HOME: the caller's secrets stay unreadable" ;;
@@ -310,7 +312,6 @@ check "AIRLOCK_SOCKET and --settings: the caller's settings apply ($out)" \
     [ "$out" = k-9 ]
 kill $dpid 2>/dev/null
 wait $dpid 2>/dev/null
-rm -f "$HOMEDIR/.ssh/airlock_probe"
 
 # ---- a client that reads output as events (the desktop app's way) ----
 # 10 million lines, read after a pause: flow control, not a dropped
