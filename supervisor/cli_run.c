@@ -347,25 +347,33 @@ add_bind(struct jgen *j, const char *path, int ro, int try)
 /*
  * Without --workspace: the top of the git repository the caller is in
  * (a directory holding .git, found as git finds it, upwards), else the
- * caller's directory.
+ * caller's directory; also when that top is $HOME or /.
  */
 static void
 default_workspace(const char *cwd, char *ws, size_t len)
 {
-	char	 dir[PATH_MAX], probe[PATH_MAX + 8], *slash;
+	char		 dir[PATH_MAX], probe[PATH_MAX + 8], *slash;
+	const char	*home;
 
 	snprintf(dir, sizeof(dir), "%s", cwd);
 	for (;;) {
 		snprintf(probe, sizeof(probe), "%s/.git", dir);
-		if (access(probe, F_OK) == 0) {
-			snprintf(ws, len, "%s", dir[0] ? dir : "/");
+		if (access(probe, F_OK) == 0)
+			break;
+		if ((slash = strrchr(dir, '/')) == NULL || dir[0] == '\0') {
+			snprintf(ws, len, "%s", cwd);
 			return;
 		}
-		if ((slash = strrchr(dir, '/')) == NULL || dir[0] == '\0')
-			break;
 		*slash = '\0';
 	}
-	snprintf(ws, len, "%s", cwd);
+	/* A repository of the whole home or file system (dotfiles) is
+	 * not a project: binding it all would be a surprise. */
+	home = getenv("HOME");
+	if (dir[0] == '\0' || (home != NULL && realpath(home, probe) != NULL &&
+	    strcmp(probe, dir) == 0))
+		snprintf(ws, len, "%s", cwd);
+	else
+		snprintf(ws, len, "%s", dir);
 }
 
 /* ---- the command's standard streams ---- */
