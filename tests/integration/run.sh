@@ -12,6 +12,15 @@ plan 60
 W=$(mkwork)
 cd "$W" || exit 1
 run() { as_user "$AIRLOCK" run --workspace "$W" "$@"; }
+# reap PID: wait for it, killing it after 30 s (a failure, not a hang).
+reap() {
+	( sleep 30; kill -9 "$1" 2>/dev/null ) &
+	_w=$!
+	wait "$1"
+	_rc=$?
+	kill "$_w" 2>/dev/null
+	return $_rc
+}
 
 # ---- output: nothing lost, flow control instead of a dropped client ----
 # RUN_BIG_MIB (default 1024, about 12 s on two shared cores) sets the size;
@@ -75,7 +84,7 @@ pid=$!
 for _i in $(seq 1 100); do grep -q up "$W/sig.out" 2>/dev/null && break
 	sleep 0.1; done
 kill -TERM $pid
-wait $pid
+reap $pid
 rc=$?
 check "SIGTERM forwarded: the trap's output is seen" grep -q trapped-term \
     "$W/sig.out"
@@ -88,7 +97,7 @@ pid=$!
 for _i in $(seq 1 100); do grep -q up "$W/int.out" 2>/dev/null && break
 	sleep 0.1; done
 kill -INT $pid; sleep 0.3; kill -INT $pid
-wait $pid
+reap $pid
 rc=$?
 check "a second SIGINT within a second kills the sandbox ($rc)" \
     [ "$rc" -eq 130 ]
@@ -104,7 +113,7 @@ for _i in $(seq 1 100); do grep -q up "$W/ka.out" 2>/dev/null && break
 	sleep 0.1; done
 t0=$(date +%s)
 kill -TERM $pid
-wait $pid
+reap $pid
 rc=$?
 check "--kill-after 1 kills a command that ignores SIGTERM ($rc)" \
     [ "$rc" -eq 143 ] && [ $(( $(date +%s) - t0 )) -le 4 ]
