@@ -99,6 +99,11 @@ enum msg_dir {
 	    "exec id, wait status")					\
 	X(MSG_EXEC_SIGNAL, 0x0124, MSG_CH_LAUNCHER, MSG_DOWN, "uu", 0,	\
 	    "exec id, signal: sent to the exec's process group")	\
+	X(MSG_EXEC_IO, 0x0125, MSG_CH_LAUNCHER, MSG_DOWN, "uusvvuu", 1,\
+	    "exec id, flags (EXEC_F_*), cwd, argv, envp, rows, columns;"\
+	    " fd: the command's stdin (a pipe; closed with EXEC_F_PTY,"\
+	    " where a terminal of the sandbox's devpts is its stdio and"\
+	    " MSG_EXEC_STARTED carries the master twice)")		\
 	X(MSG_VIOLATION, 0x0130, MSG_CH_LAUNCHER, MSG_UP, "uss", 0,	\
 	    "exec id, action (file-write-create, ...), target path")	\
 									\
@@ -166,6 +171,9 @@ enum plan_op {
 #define PLAN_OPF_RO		(1U << 0)	/* BIND: read-only */
 #define PLAN_OPF_OPTIONAL	(1U << 1)	/* missing source: skip */
 #define PLAN_OPF_DEV		(1U << 2)	/* BIND: allow device nodes */
+
+/* MSG_EXEC_IO flags */
+#define EXEC_F_PTY		(1U << 0)	/* a new pty as the ctty */
 
 /* MSG_PLAN_SECCOMP flags */
 #define PLAN_SECF_NOTIFY	(1U << 0)	/* filter has USER_NOTIF rules */

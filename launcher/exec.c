@@ -3,14 +3,16 @@
  * The child side of one command, between init's fork and execve.  It
  * inherits init's confinement (namespaces, root, Landlock, no
  * capabilities) and adds what is per command: its own session (so it
- * cannot reach the caller's terminal, R-L6), stdio on /dev/null and two
- * pipes, no other fd (R-L7), the plan's rlimits (R-S4), no_new_privs and
- * the seccomp filters airlockd compiled (R-L6), loaded last so that they
- * constrain the command and not this setup.  A failure is written to the
- * report socket, which closes by itself on a successful execve, so init
- * can tell "could not start" from "started and exited"; the same socket
- * carries the seccomp listener to init (R-L4).
+ * cannot reach the caller's terminal, R-L6), stdin from the client's pipe
+ * or /dev/null, two pipes or a pty of its own, no other fd (R-L7), the
+ * plan's rlimits (R-S4), no_new_privs and the seccomp filters airlockd
+ * compiled (R-L6), loaded last so that they constrain the command and not
+ * this setup.  A failure is written to the report socket, which closes
+ * by itself on a successful execve, so init can tell "could not start"
+ * from "started and exited"; the same socket carries the seccomp
+ * listener to init (R-L4).
  */
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -117,7 +119,9 @@ exec_child(const struct launch_plan *plan, const struct exec_req *req)
 	if (setsid() == -1)
 		exec_fail(req, "setsid", NULL);
 
-	if ((fd = open("/dev/null", O_RDONLY)) == -1)
+	if (req->pty && ioctl(req->out, TIOCSCTTY, 0) == -1)
+		exec_fail(req, "TIOCSCTTY", NULL);
+	if ((fd = req->in) == -1 && (fd = open("/dev/null", O_RDONLY)) == -1)
 		exec_fail(req, "open", "/dev/null");
 	if (dup2(fd, 0) == -1 || dup2(req->out, 1) == -1 ||
 	    dup2(req->err, 2) == -1)

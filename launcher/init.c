@@ -13,6 +13,7 @@
  * launcher outside the namespace (PDEATHSIG), so killing that process
  * kills the sandbox.
  */
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -71,23 +72,44 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	struct exec_failure	 fail;
 	struct init_exec	*e;
 	struct msgbuf		 b;
+	struct winsize		 ws = { 0 };
 	int			 out[2], err[2], rep[2], fds[2], lfd;
+	int			 io = m->info->type == MSG_EXEC_IO;
 	ssize_t			 n;
 	pid_t			 pid;
 
 	/* untrusted: argv/envp/cwd are the agent's; we only pass them on. */
 	memset(&req, 0, sizeof(req));
 	req.id = msg_get_u32(m);
+	req.pty = io && (msg_get_u32(m) & EXEC_F_PTY);
 	req.cwd = msg_get_str(m);
 	req.argv = msg_get_strv(m);
 	req.envp = msg_get_strv(m);
+	req.in = io ? (ws.ws_row = msg_get_u32(m), ws.ws_col =
+	    msg_get_u32(m), msg_take_fd(m, 0)) : -1;
 	if (req.argv[0] == NULL) {
 		init_send_fail(req.id, EINVAL, "empty argv");
 		goto done;
 	}
+	/*
+	 * A terminal from the sandbox's own devpts: the slave is the
+	 * command's stdio and controlling tty; the master goes up twice, in
+	 * place of the two pipes.
+	 */
+	if (req.pty) {
+		close(req.in);
+		if ((out[0] = open("/dev/ptmx", O_RDWR | O_NOCTTY |
+		    O_CLOEXEC)) == -1 || unlockpt(out[0]) == -1 ||
+		    (out[1] = ioctl(out[0], TIOCGPTPEER, O_RDWR | O_NOCTTY |
+		    O_CLOEXEC)) == -1 || ioctl(out[0], TIOCSWINSZ, &ws) == -1 ||
+		    (err[0] = fcntl(out[0], F_DUPFD_CLOEXEC, 0)) == -1 ||
+		    (err[1] = fcntl(out[1], F_DUPFD_CLOEXEC, 0)) == -1)
+			die("exec pty");
+		req.in = out[1];
+	} else if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1)
+		die("exec pipes");
 	/* The report is a socket: it also carries the child's listener. */
-	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1 ||
-	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rep) == -1)
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rep) == -1)
 		die("exec pipes");
 	req.out = out[1];
 	req.err = err[1];
@@ -105,6 +127,8 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	close(out[1]);
 	close(err[1]);
 	close(rep[1]);
+	if (!req.pty && req.in != -1)
+		close(req.in);
 	/* The report socket closes on a successful execve. */
 	n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
 	close(rep[0]);
@@ -140,6 +164,8 @@ closew:
 	close(out[1]);
 	close(err[1]);
 	close(rep[1]);
+	if (!req.pty && req.in != -1)
+		close(req.in);
 done:
 	strv_free(req.argv);
 	strv_free(req.envp);
@@ -236,6 +262,7 @@ init_loop(const struct launch_plan *plan, int sfd)
 			    "channel" : "invalid frame");
 		switch (m.info->type) {
 		case MSG_EXEC:
+		case MSG_EXEC_IO:
 			init_exec(plan, &m);
 			break;
 		case MSG_EXEC_SIGNAL:

@@ -98,6 +98,8 @@ struct exec_req {
 	const char	*cwd;
 	char		**argv;
 	char		**envp;
+	int		 in;		/* stdin, or -1 for /dev/null */
+	int		 pty;		/* out is a pty: make it the ctty */
 	int		 out;		/* write end of stdout pipe */
 	int		 err;		/* write end of stderr pipe */
 	int		 report;	/* CLOEXEC pipe for exec failures */

@@ -31,6 +31,8 @@ typedef void (*rpc_notify_fn)(const struct json *params, void *arg);
  */
 int	 rpc_open(struct rpc *, const char *sock, int allow_private,
 	    char *const *extra_args, char *err, size_t errlen);
+int	 rpc_open_private(struct rpc *, char *const *extra_args, char *err,
+	    size_t errlen);
 /*
  * Call method with params (a JSON object text, or NULL).  Notifications
  * that arrive meanwhile go to fn.  Returns the result (json_free() it),
@@ -38,6 +40,14 @@ int	 rpc_open(struct rpc *, const char *sock, int allow_private,
  */
 struct json *rpc_call(struct rpc *, const char *method, const char *params,
 	    rpc_notify_fn fn, void *arg, int *code, char *err, size_t errlen);
+/* The same, passing fds with the request (SCM_RIGHTS). */
+struct json *rpc_call_fds(struct rpc *, const char *method,
+	    const char *params, const int *fds, int nfds, rpc_notify_fn fn,
+	    void *arg, int *code, char *err, size_t errlen);
+/* A request whose answer nobody waits for (rpc_pump drops it). */
+void	 rpc_send(struct rpc *, const char *method, const char *params);
+/* Read what the connection has (it polled readable); -1 at its end. */
+int	 rpc_pump(struct rpc *, int do_read, rpc_notify_fn fn, void *arg);
 /* Wait for notifications until fn sets *stop or the connection ends. */
 int	 rpc_wait(struct rpc *, rpc_notify_fn fn, void *arg, int *stop);
 void	 rpc_close(struct rpc *);

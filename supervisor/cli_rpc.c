@@ -71,6 +71,16 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 	return 0;
 }
 
+/* A private airlockd, without looking for a shared one (airlock run). */
+int
+rpc_open_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->private_pid = -1;
+	return start_private(r, extra, err, errlen);
+}
+
 int
 rpc_open(struct rpc *r, const char *sock, int allow_private,
     char *const *extra, char *err, size_t errlen)
@@ -152,25 +162,79 @@ write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* The request's first byte carries the fds (SCM_RIGHTS), if any. */
+static int
+send_req(struct rpc *r, long id, const char *method, const char *params,
+    const int *fds, int nfds)
+{
+	char		*req;
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(4 * sizeof(int))];
+	} cbuf;
+	struct iovec	 iov;
+	struct msghdr	 mh;
+	struct cmsghdr	*cm;
+	ssize_t		 n;
+	int		 rc;
+
+	xasprintf(&req, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"%s\","
+	    "\"params\":%s}\n", id, method, params ? params : "{}");
+	if (nfds == 0) {
+		rc = write_all(r->fd, req, strlen(req));
+		free(req);
+		return rc;
+	}
+	memset(&mh, 0, sizeof(mh));
+	memset(&cbuf, 0, sizeof(cbuf));
+	iov.iov_base = req;
+	iov.iov_len = 1;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cbuf.buf;
+	mh.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+	cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, (size_t)nfds * sizeof(int));
+	while ((n = sendmsg(r->fd, &mh, MSG_NOSIGNAL)) == -1 && errno == EINTR)
+		;
+	rc = n == 1 ? write_all(r->fd, req + 1, strlen(req) - 1) : -1;
+	free(req);
+	return rc;
+}
+
+void
+rpc_send(struct rpc *r, const char *method, const char *params)
+{
+	(void)send_req(r, ++r->next_id, method, params, NULL, 0);
+}
+
 struct json *
 rpc_call(struct rpc *r, const char *method, const char *params,
     rpc_notify_fn fn, void *arg, int *code, char *err, size_t errlen)
 {
-	char		*req, *line, perr[128];
+	return rpc_call_fds(r, method, params, NULL, 0, fn, arg, code, err,
+	    errlen);
+}
+
+struct json *
+rpc_call_fds(struct rpc *r, const char *method, const char *params,
+    const int *fds, int nfds, rpc_notify_fn fn, void *arg, int *code,
+    char *err, size_t errlen)
+{
+	char		*line, perr[128];
 	long		 id = ++r->next_id;
 	size_t		 len;
 	struct json	*msg, *res;
 	const struct json *jid, *e;
 
 	*code = 0;
-	xasprintf(&req, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"%s\","
-	    "\"params\":%s}\n", id, method, params ? params : "{}");
-	if (write_all(r->fd, req, strlen(req)) == -1) {
+	if (send_req(r, id, method, params, fds, nfds) == -1) {
 		snprintf(err, errlen, "airlockd: connection lost");
-		free(req);
 		return NULL;
 	}
-	free(req);
 	while ((line = read_line(r, &len)) != NULL) {
 		msg = json_parse(line, len, perr, sizeof(perr));
 		free(line);
@@ -229,6 +293,49 @@ rpc_call(struct rpc *r, const char *method, const char *params,
 	}
 	snprintf(err, errlen, "airlockd: connection closed");
 	return NULL;
+}
+
+/*
+ * One read from the connection (it is readable; do_read 0: none, for
+ * what rpc_call() left buffered), then every complete line:
+ * notifications go to fn, answers to rpc_send() are dropped.
+ * -1 when the connection ended.
+ */
+int
+rpc_pump(struct rpc *r, int do_read, rpc_notify_fn fn, void *arg)
+{
+	char		*nl, perr[128];
+	ssize_t		 n;
+	size_t		 len, off = 0;
+	struct json	*msg;
+
+	if (!do_read)
+		goto lines;
+	if (r->rcap - r->rlen < 65536) {
+		r->rcap = r->rcap ? r->rcap * 2 : 131072;
+		r->rbuf = xreallocarray(r->rbuf, 1, r->rcap);
+	}
+	n = read(r->fd, r->rbuf + r->rlen, r->rcap - r->rlen);
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0)
+		return -1;
+	r->rlen += (size_t)n;
+lines:
+	while (r->rlen > 0 &&
+	    (nl = memchr(r->rbuf + off, '\n', r->rlen - off)) != NULL) {
+		len = (size_t)(nl - (r->rbuf + off));
+		msg = json_parse(r->rbuf + off, len, perr, sizeof(perr));
+		off += len + 1;
+		if (msg == NULL)
+			continue;
+		if (json_get(msg, "method") != NULL)
+			fn(json_get(msg, "params"), arg);
+		json_free(msg);
+	}
+	memmove(r->rbuf, r->rbuf + off, r->rlen - off);
+	r->rlen -= off;
+	return 0;
 }
 
 int

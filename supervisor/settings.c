@@ -177,6 +177,7 @@ settings_free(struct settings *s)
 	strv_free(s->allow_read);
 	strv_free(s->deny_read);
 	strv_free(s->home_writable);
+	strv_free(s->env_pass);
 	strv_free(s->allowed_domains);
 	strv_free(s->denied_domains);
 	hosts_free(s->hosts, s->nhosts);
@@ -230,6 +231,7 @@ settings_defaults(struct settings *s)
 		s->home_writable = strv_add(s->home_writable, e);
 		free(e);
 	}
+	s->env_pass = strv_empty();
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
 	pol_rules_default(s->rules);
@@ -392,6 +394,11 @@ static const struct list_key fs_keys[] = {
 	{ NULL, 0 }
 };
 
+static const struct list_key env_keys[] = {
+	{ "pass", offsetof(struct settings, env_pass) },
+	{ NULL, 0 }
+};
+
 static const struct list_key net_keys[] = {
 	{ "allowedDomains", offsetof(struct settings, allowed_domains) },
 	{ "deniedDomains", offsetof(struct settings, denied_domains) },
@@ -519,6 +526,15 @@ merge_sandbox(struct mctx *m, const struct json *o)
 				return -1;
 		} else if (strcmp(k, "network") == 0) {
 			if (merge_net(m, v, "sandbox.network") == -1)
+				return -1;
+		} else if (strcmp(k, "allowTerminalControl") == 0) {
+			/* Output's terminal-acting escapes pass (issue 12). */
+			if (get_bool(m, sp, sp, v,
+			    &s->allow_term_control) == -1)
+				return -1;
+		} else if (strcmp(k, "env") == 0) {
+			/* Names passed into every run on purpose (R-L9). */
+			if (merge_lists(m, v, sp, sp, env_keys, NULL, 0) == -1)
 				return -1;
 		} else
 			return fail(m, sp, "unknown key");

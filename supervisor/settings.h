@@ -35,12 +35,14 @@ struct settings {
 	int		  sandbox_enabled;		/* default 1 */
 	int		  fail_if_unavailable;		/* default 0 */
 	int		  allow_unsandboxed;		/* default 1 */
+	int		  allow_term_control;		/* default 0 */
 	char		**enabled_platforms;		/* linux, macos */
 	char		**allow_write;
 	char		**deny_write;
 	char		**allow_read;
 	char		**deny_read;
 	char		**home_writable;	/* carve-outs of a bound home */
+	char		**env_pass;		/* sandbox.env.pass: names */
 	char		**allowed_domains;
 	char		**denied_domains;
 	enum pol_verdict  rules[POL_CLASS_MAX];

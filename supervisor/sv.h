@@ -144,6 +144,7 @@ void		 sv_plan_free(struct sv_plan *);
 char		**sv_env_build(char *const *caller_env, char *const *plan_env,
 		    char *const *exec_env);
 int		 sv_env_allowed(const char *name);
+int		 sv_env_injection(const char *name);
 /* R-S6: both spellings (literal and symlink-resolved) of a path. */
 char		**sv_path_spellings(char **v, const char *path);
 
@@ -194,8 +195,11 @@ void		 sv_session_destroy(struct sv_client *, const struct json *id,
 		    const struct json *params);
 void		 sv_session_signal(struct sv_client *, const struct json *id,
 		    const struct json *params);
+void		 sv_session_resize(struct sv_client *, const struct json *id,
+		    const struct json *params);
 /* A client went away: destroy the sessions it owned. */
 void		 sv_sessions_client_gone(struct sv_client *);
+void		 sv_sessions_client_drained(struct sv_client *);
 /* A daemon died: fail its sessions closed. */
 void		 sv_sessions_daemon_died(enum sv_daemon_kind);
 void		 sv_sessions_gw_restarted(void);
@@ -226,6 +230,10 @@ uid_t		 sv_client_uid(const struct sv_client *);
 void		 sv_client_ref(struct sv_client *);
 void		 sv_client_unref(struct sv_client *);
 int		 sv_client_alive(const struct sv_client *);
+/* Over its output bound: stop reading command output for it until
+ * sv_sessions_client_drained(). */
+int		 sv_client_congested(const struct sv_client *);
+int		 sv_client_take_fds(struct sv_client *, int *fds, int n);
 void		 sv_clients_close_all(void);
 
 /* JSON-RPC error codes. */

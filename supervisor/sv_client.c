@@ -30,11 +30,24 @@
 #include "supervisor/sv.h"
 
 #define SV_MAX_LINE	(4U << 20)	/* one request */
-#define SV_MAX_OUTBUF	(64U << 20)	/* unread events before we give up */
+/*
+ * Flow control, not a dropped client: above SV_OUT_HIGH unread bytes the
+ * sessions of this client stop reading their commands' pipes (so the
+ * commands' writes block), and read again once the buffer has drained to
+ * SV_OUT_LOW.  Output is the only event that can grow without bound.
+ */
+#define SV_OUT_HIGH	(4U << 20)
+#define SV_OUT_LOW	(1U << 20)
+#define SV_MAX_CFDS	8	/* fds passed by a client, not yet claimed */
 
 struct sv_client {
 	struct sv_client   *next;
 	struct bufferevent *bev;
+	struct event	   *rev;	/* reads: recvmsg, for passed fds */
+	struct evbuffer	   *in;
+	int		    fds[SV_MAX_CFDS];
+	int		    nfds;
+	int		    congested;
 	uid_t		    uid;
 	int		    exit_on_close;
 	int		    alive;
@@ -82,16 +95,55 @@ client_write(struct sv_client *c, const char *buf, size_t len)
 	if (c == NULL || !c->alive)
 		return;
 	out = bufferevent_get_output(c->bev);
-	/* A client that stops reading its events is dropped rather than
-	 * letting airlockd's memory grow without bound. */
-	if (evbuffer_get_length(out) > SV_MAX_OUTBUF) {
-		log_warnx("client %u: not reading its events: closing it",
-		    c->id);
-		client_close(c);
-		return;
-	}
 	evbuffer_add(out, buf, len);
 	evbuffer_add(out, "\n", 1);
+	if (evbuffer_get_length(out) > SV_OUT_HIGH)
+		c->congested = 1;
+}
+
+int
+sv_client_congested(const struct sv_client *c)
+{
+	return c != NULL && c->alive && c->congested;
+}
+
+/* The output buffer drained to SV_OUT_LOW: output may flow again. */
+static void
+client_drained(struct bufferevent *bev, void *arg)
+{
+	struct sv_client *c = arg;
+
+	(void)bev;
+	if (!c->congested)
+		return;
+	c->congested = 0;
+	sv_client_ref(c);
+	sv_sessions_client_drained(c);
+	sv_client_unref(c);
+}
+
+/*
+ * Take the n fds the client passed (SCM_RIGHTS) with its requests, in
+ * the order sent; -1 unless exactly n are waiting.
+ */
+int
+sv_client_take_fds(struct sv_client *c, int *fds, int n)
+{
+	int	i;
+
+	if (c->nfds != n)
+		return -1;
+	for (i = 0; i < n; i++)
+		fds[i] = c->fds[i];
+	c->nfds = 0;
+	return 0;
+}
+
+static void
+client_drop_fds(struct sv_client *c)
+{
+	while (c->nfds > 0)
+		close(c->fds[--c->nfds]);
 }
 
 static void
@@ -260,6 +312,8 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		sv_session_exec(c, id, params);
 	else if (strcmp(method, "sandbox.signal") == 0)
 		sv_session_signal(c, id, params);
+	else if (strcmp(method, "sandbox.resize") == 0)
+		sv_session_resize(c, id, params);
 	else if (strcmp(method, "sandbox.destroy") == 0)
 		sv_session_destroy(c, id, params);
 	else {
@@ -272,24 +326,77 @@ out:
 	json_free(nullid);
 }
 
+/*
+ * untrusted: bytes and fds from the client.  recvmsg, not the
+ * bufferevent's recv, so that fds passed with a request (the pipes of
+ * `airlock run`) arrive; more than SV_MAX_CFDS unclaimed, or a truncated
+ * control message, closes the connection.
+ */
 static void
-client_read(struct bufferevent *bev, void *arg)
+client_read(evutil_socket_t fd, short ev, void *arg)
 {
 	struct sv_client *c = arg;
-	struct evbuffer	*in = bufferevent_get_input(bev);
-	char		*line;
-	size_t		 len;
+	char		 buf[65536], *line;
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(SV_MAX_CFDS * sizeof(int))];
+	} cbuf;
+	struct iovec	 iov = { buf, sizeof(buf) };
+	struct msghdr	 mh;
+	struct cmsghdr	*cm;
+	ssize_t		 n;
+	size_t		 len, i, nf;
 
+	(void)ev;
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cbuf.buf;
+	mh.msg_controllen = sizeof(cbuf.buf);
+	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	for (cm = CMSG_FIRSTHDR(&mh); n > 0 && cm != NULL;
+	    cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		nf = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < nf; i++) {
+			int pfd;
+
+			memcpy(&pfd, CMSG_DATA(cm) + i * sizeof(int),
+			    sizeof(int));
+			if (c->nfds < SV_MAX_CFDS)
+				c->fds[c->nfds++] = pfd;
+			else {
+				close(pfd);
+				mh.msg_flags |= MSG_CTRUNC;
+			}
+		}
+	}
+	if (n <= 0 || (mh.msg_flags & MSG_CTRUNC)) {
+		if (n > 0)
+			log_warnx("client %u: too many fds: closing it",
+			    c->id);
+		client_close(c);
+		return;
+	}
+	evbuffer_add(c->in, buf, (size_t)n);
 	sv_client_ref(c);
 	while (c->alive &&
-	    (line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+	    (line = evbuffer_readln(c->in, &len, EVBUFFER_EOL_LF)) != NULL) {
 		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = '\0';
 		if (len > 0)
 			dispatch_line(c, line, len);
 		free(line);
+		/* fds come with their request's first byte: whatever that
+		 * request did not claim is closed. */
+		if (c->alive)
+			client_drop_fds(c);
 	}
-	if (c->alive && evbuffer_get_length(in) > SV_MAX_LINE) {
+	if (c->alive && evbuffer_get_length(c->in) > SV_MAX_LINE) {
 		log_warnx("client %u: request line over %u bytes: closing it",
 		    c->id, SV_MAX_LINE);
 		client_close(c);
@@ -323,6 +430,11 @@ client_close(struct sv_client *c)
 			break;
 		}
 	sv_sessions_client_gone(c);
+	event_free(c->rev);
+	c->rev = NULL;
+	evbuffer_free(c->in);
+	c->in = NULL;
+	client_drop_fds(c);
 	bufferevent_free(c->bev);
 	c->bev = NULL;
 	log_debug("client %u closed", c->id);
@@ -356,8 +468,12 @@ sv_client_adopt(struct event_base *base, int fd, int exit_on_close)
 	c->id = ++next_client_id;
 	c->exit_on_close = exit_on_close;
 	c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
-	bufferevent_setcb(c->bev, client_read, NULL, client_event, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	bufferevent_setcb(c->bev, NULL, client_drained, client_event, c);
+	bufferevent_setwatermark(c->bev, EV_WRITE, SV_OUT_LOW, 0);
+	bufferevent_enable(c->bev, EV_WRITE);
+	c->in = evbuffer_new();
+	c->rev = event_new(base, fd, EV_READ | EV_PERSIST, client_read, c);
+	event_add(c->rev, NULL);
 	c->next = clients;
 	clients = c;
 	log_debug("client %u connected", c->id);

@@ -1511,19 +1511,30 @@ static const char *const env_deny[] = {
 	"LOCALDOMAIN", "RES_OPTIONS", "NLSPATH", "TMPDIR", "HOME",
 };
 
+/* An injection variable of R-L9: refused even when passed on purpose. */
 int
-sv_env_allowed(const char *name)
+sv_env_injection(const char *name)
 {
-	size_t	i, n;
+	size_t	i;
 
 	for (i = 0; i < sizeof(env_deny_prefix) / sizeof(env_deny_prefix[0]);
 	    i++)
 		if (strncmp(name, env_deny_prefix[i],
 		    strlen(env_deny_prefix[i])) == 0)
-			return 0;
+			return 1;
 	for (i = 0; i < sizeof(env_deny) / sizeof(env_deny[0]); i++)
 		if (strcmp(name, env_deny[i]) == 0)
-			return 0;
+			return 1;
+	return 0;
+}
+
+int
+sv_env_allowed(const char *name)
+{
+	size_t	i, n;
+
+	if (sv_env_injection(name))
+		return 0;
 	/* Credentials by convention never cross (R-K2). */
 	n = strlen(name);
 	if ((n > 6 && strcmp(name + n - 6, "_TOKEN") == 0) ||

@@ -49,6 +49,8 @@
 #include "supervisor/wsorigin.h"
 
 #define SV_READ_CHUNK		65536
+#define SV_SPLICE_CHUNK		(1U << 20)
+#define SV_PIPE_SIZE		(1 << 20)
 #define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
 #define SV_WATCHDOG_MS		100
 #define SV_DEFAULT_OUTPUT	(256ULL << 20)
@@ -70,6 +72,14 @@ static const char *const state_names[] = {
 
 struct sv_exec;
 
+/*
+ * One output stream of an exec.  Events mode: each read becomes a
+ * stdout/stderr event (base64, or text when the client asked for it).
+ * Pipe mode (`airlock run`): the bytes go on into the client's own pipe,
+ * dst, spliced when the kernel can.  Either way a full client stops the
+ * reading (ev deleted) so the command's writes block, and nothing read is
+ * dropped: flow control from the client back to the command.
+ */
 struct sv_stream {
 	struct sv_exec	*x;
 	int		 fd;
@@ -78,6 +88,13 @@ struct sv_stream {
 	uint64_t	 bytes;
 	char		 line[512];	/* partial line, for R-L10 */
 	size_t		 linelen;
+	int		 paused;	/* events mode: client congested */
+	int		 dst;		/* pipe mode: the client's pipe */
+	struct event	*wev;		/* dst writable again */
+	char		*pend;		/* read, not yet written to dst */
+	size_t		 pendoff, pendlen;
+	int		 nosplice;
+	int		 is_in;		/* the client's stdin to a pty */
 };
 
 struct sv_exec {
@@ -87,11 +104,16 @@ struct sv_exec {
 	pid_t		 pid;		/* sandbox view (native) or host */
 	struct json	*reply_id;	/* sandbox.exec awaiting its answer */
 	struct sv_stream out, err;
+	struct sv_stream in;		/* pipe mode with a pty only */
+	int		 stdin_fd;	/* pipe mode: to pass on, or -1 */
+	int		 pty;
 	int		 exited;
 	int		 status;
 	int		 done;		/* exit event sent */
+	int		 text;		/* events carry "data", not "base64" */
 	struct event	*timeout;
 	struct event	*grace;
+	uint64_t	 grace_mark;	/* bytes moved when grace was armed */
 };
 
 struct sv_session {
@@ -125,6 +147,9 @@ struct sv_session {
 	unsigned	 nviol;
 	unsigned	 nprecise;
 	char		**caller_env;
+	char		**pass_env;	/* NAME=VALUE passed on purpose */
+	struct settings	*own_settings;	/* the client's, on a shared airlockd */
+	char		*home;		/* the caller's $HOME */
 };
 
 static struct sv_session *sessions;
@@ -304,6 +329,13 @@ handle_json(struct jgen *j, struct sv_session *s)
 	jgen_kstr(j, "state", state_names[s->state]);
 	if (s->error != NULL)
 		jgen_kstr(j, "error", s->error);
+	jgen_kbool(j, "allowTerminalControl", (s->own_settings != NULL ?
+	    s->own_settings : ssettings)->allow_term_control);
+	jgen_key(j, "passedEnv");
+	jgen_arr_open(j);
+	for (size_t i = 0; s->pass_env && s->pass_env[i]; i++)
+		jgen_strn(j, s->pass_env[i], strcspn(s->pass_env[i], "="));
+	jgen_arr_close(j);
 	jgen_key(j, "details");
 	jgen_obj_open(j);
 	jgen_kstr(j, "workdir", s->plan.workdir != NULL ? s->plan.workdir :
@@ -415,10 +447,153 @@ stream_close(struct sv_stream *st)
 		event_free(st->ev);
 		st->ev = NULL;
 	}
+	if (st->wev != NULL) {
+		event_free(st->wev);
+		st->wev = NULL;
+	}
 	if (st->fd != -1) {
 		close(st->fd);
 		st->fd = -1;
 	}
+	if (st->dst != -1) {
+		close(st->dst);
+		st->dst = -1;
+	}
+	free(st->pend);
+	st->pend = NULL;
+	st->pendlen = st->pendoff = 0;
+}
+
+static void
+b64_encode(struct jgen *j, const char *buf, size_t n)
+{
+	static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	char	*b64 = xmalloc((n + 2) / 3 * 4 + 1);
+	size_t	 i, o = 0;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		unsigned v = (unsigned char)buf[i] << 16 |
+		    (unsigned char)buf[i + 1] << 8 |
+		    (unsigned char)buf[i + 2];
+		b64[o++] = tbl[v >> 18];
+		b64[o++] = tbl[(v >> 12) & 63];
+		b64[o++] = tbl[(v >> 6) & 63];
+		b64[o++] = tbl[v & 63];
+	}
+	if (i < n) {
+		unsigned v = (unsigned char)buf[i] << 16;
+
+		if (i + 1 < n)
+			v |= (unsigned char)buf[i + 1] << 8;
+		b64[o++] = tbl[v >> 18];
+		b64[o++] = tbl[(v >> 12) & 63];
+		b64[o++] = i + 1 < n ? tbl[(v >> 6) & 63] : '=';
+		b64[o++] = '=';
+	}
+	b64[o] = '\0';
+	jgen_kstr(j, "base64", b64);
+	free(b64);
+}
+
+/* Pipe mode: write what is pending; 1 when it is all out. */
+static int
+stream_flush(struct sv_stream *st)
+{
+	ssize_t	n;
+
+	while (st->pendoff < st->pendlen) {
+		n = write(st->dst, st->pend + st->pendoff,
+		    st->pendlen - st->pendoff);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN) {
+			event_add(st->wev, NULL);
+			return 0;
+		}
+		if (n <= 0) {
+			/* The client closed its end: nobody wants more. */
+			st->pendoff = st->pendlen = 0;
+			return -1;
+		}
+		st->pendoff += (size_t)n;
+	}
+	st->pendoff = st->pendlen = 0;
+	return 1;
+}
+
+static void
+stream_writable(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_stream *st = arg;
+	int		  r;
+
+	(void)fd;
+	(void)ev;
+	if ((r = stream_flush(st)) == 0)
+		return;
+	if (r == -1) {
+		stream_close(st);
+		if (!st->is_in)
+			exec_maybe_done(st->x);
+		return;
+	}
+	event_add(st->ev, NULL);
+}
+
+static void
+stream_over_cap(struct sv_stream *st)
+{
+	struct sv_exec	*x = st->x;
+
+	stream_close(st);
+	event_killed(x->s, x, "output");
+	session_kill(x->s, "output limit");
+}
+
+/*
+ * Pipe mode, stdout: splice from the command's pipe into the client's,
+ * never more than the cap allows.  0 when it moved bytes, 1 at the
+ * command's end of file, -1 when the caller should copy instead.
+ */
+static int
+stream_splice(struct sv_stream *st, uint64_t cap)
+{
+	size_t	 want = SV_SPLICE_CHUNK;
+	ssize_t	 n;
+	char	 c;
+
+	if (cap - st->bytes < want)
+		want = (size_t)(cap - st->bytes);
+	if (want == 0) {
+		if ((n = read(st->fd, &c, 1)) > 0)
+			stream_over_cap(st);
+		else if (n == 0)
+			return 1;
+		return 0;
+	}
+	n = splice(st->fd, NULL, st->dst, NULL, want,
+	    SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	if (n > 0) {
+		st->bytes += (uint64_t)n;
+		return 0;
+	}
+	if (n == 0)
+		return 1;
+	if (errno == EAGAIN) {
+		/* The command's pipe is empty or the client's is full:
+		 * wait for the client's; a spurious wake-up costs one
+		 * round. */
+		event_del(st->ev);
+		event_add(st->wev, NULL);
+		return 0;
+	}
+	if (errno == EINTR)
+		return 0;
+	if (errno == EPIPE)
+		return 1;
+	st->nosplice = 1;
+	return -1;
 }
 
 static void
@@ -430,75 +605,140 @@ stream_read(evutil_socket_t fd, short ev, void *arg)
 	char		 buf[SV_READ_CHUNK];
 	ssize_t		 n;
 	struct jgen	*j;
+	int		 r;
 	uint64_t	 cap = s->spec.limits.output_bytes ?
 	    s->spec.limits.output_bytes : SV_DEFAULT_OUTPUT;
 
 	(void)ev;
+	if (st->dst != -1 && !st->is_err && !st->nosplice) {
+		if ((r = stream_splice(st, cap)) == 0)
+			return;
+		if (r == 1) {
+			stream_close(st);
+			exec_maybe_done(x);
+			return;
+		}
+	}
 	n = read(fd, buf, sizeof(buf));
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0) {
+		/* A pty's master reads EIO once the last slave is closed. */
 		stream_close(st);
-		exec_maybe_done(x);
+		if (!st->is_in)
+			exec_maybe_done(x);
 		return;
 	}
-	if (st->bytes + (uint64_t)n > cap) {
-		stream_close(st);
-		event_killed(s, x, "output");
-		session_kill(s, "output limit");
+	if (!st->is_in && st->bytes + (uint64_t)n > cap) {
+		stream_over_cap(st);
 		return;
 	}
-	st->bytes += (uint64_t)n;
-	j = event_begin(s, st->is_err ? "stderr" : "stdout");
-	jgen_kint(j, "execId", x->id);
-	jgen_key(j, "data");
-	jgen_strn(j, buf, (size_t)n);
-	{
-		/* Exact bytes for clients that pass output through. */
-		static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		    "abcdefghijklmnopqrstuvwxyz0123456789+/";
-		char	*b64 = xmalloc(((size_t)n + 2) / 3 * 4 + 1);
-		size_t	 i, o = 0;
-
-		for (i = 0; i + 2 < (size_t)n; i += 3) {
-			unsigned v = (unsigned char)buf[i] << 16 |
-			    (unsigned char)buf[i + 1] << 8 |
-			    (unsigned char)buf[i + 2];
-			b64[o++] = tbl[v >> 18];
-			b64[o++] = tbl[(v >> 12) & 63];
-			b64[o++] = tbl[(v >> 6) & 63];
-			b64[o++] = tbl[v & 63];
-		}
-		if (i < (size_t)n) {
-			unsigned v = (unsigned char)buf[i] << 16;
-
-			if (i + 1 < (size_t)n)
-				v |= (unsigned char)buf[i + 1] << 8;
-			b64[o++] = tbl[v >> 18];
-			b64[o++] = tbl[(v >> 12) & 63];
-			b64[o++] = i + 1 < (size_t)n ? tbl[(v >> 6) & 63] :
-			    '=';
-			b64[o++] = '=';
-		}
-		b64[o] = '\0';
-		jgen_kstr(j, "base64", b64);
-		free(b64);
-	}
-	event_end(s, j);
+	if (!st->is_in)
+		st->bytes += (uint64_t)n;
 	if (st->is_err)
 		scan_denials(st, buf, (size_t)n);
+	if (st->dst != -1) {
+		st->pend = xreallocarray(st->pend, 1, sizeof(buf));
+		memcpy(st->pend, buf, (size_t)n);
+		st->pendoff = 0;
+		st->pendlen = (size_t)n;
+		if ((r = stream_flush(st)) == -1) {
+			stream_close(st);
+			if (!st->is_in)
+				exec_maybe_done(x);
+		} else if (r == 0)
+			event_del(st->ev);
+		return;
+	}
+	/* Each byte once: base64 (exact), or text if the client asked. */
+	j = event_begin(s, st->is_err ? "stderr" : "stdout");
+	jgen_kint(j, "execId", x->id);
+	if (x->text) {
+		jgen_key(j, "data");
+		jgen_strn(j, buf, (size_t)n);
+	} else
+		b64_encode(j, buf, (size_t)n);
+	event_end(s, j);
+	if (sv_client_congested(s->owner)) {
+		event_del(st->ev);
+		st->paused = 1;
+	}
 }
 
+void
+sv_sessions_client_drained(struct sv_client *c)
+{
+	struct sv_session *s;
+	struct sv_exec	*x;
+
+	for (s = sessions; s != NULL; s = s->next) {
+		if (s->owner != c)
+			continue;
+		for (x = s->execs; x != NULL; x = x->next) {
+			if (x->out.paused && x->out.ev != NULL)
+				event_add(x->out.ev, NULL);
+			if (x->err.paused && x->err.ev != NULL)
+				event_add(x->err.ev, NULL);
+			x->out.paused = x->err.paused = 0;
+		}
+	}
+}
+
+/* dst: the client's pipe (pipe mode, taken over), or -1 for events. */
 static void
-stream_open(struct sv_exec *x, struct sv_stream *st, int fd, int is_err)
+stream_open(struct sv_exec *x, struct sv_stream *st, int fd, int is_err,
+    int dst)
 {
 	st->x = x;
 	st->fd = fd;
 	st->is_err = is_err;
+	st->dst = dst;
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
 		log_warn("fcntl");
+	/* Fewer, larger rounds; the user's pipe budget allows 1 MiB. */
+	(void)fcntl(fd, F_SETPIPE_SZ, SV_PIPE_SIZE);
 	st->ev = event_new(sbase, fd, EV_READ | EV_PERSIST, stream_read, st);
+	if (dst != -1) {
+		if (fcntl(dst, F_SETFL, O_NONBLOCK) == -1)
+			log_warn("fcntl");
+		(void)fcntl(dst, F_SETPIPE_SZ, SV_PIPE_SIZE);
+		st->wev = event_new(sbase, dst, EV_WRITE, stream_writable,
+		    st);
+	}
 	event_add(st->ev, NULL);
+}
+
+/*
+ * The command's output fds arrived: in a pty's case both are its master,
+ * which also takes the client's stdin and follows its window size.
+ */
+static void
+exec_streams(struct sv_exec *x, int out, int err)
+{
+	int	dst_err = x->err.dst, dst_in;
+
+	if (x->stdin_fd != -1 && !x->pty) {
+		close(x->stdin_fd);	/* passed on to the command */
+		x->stdin_fd = -1;
+	}
+	if (!x->pty) {
+		stream_open(x, &x->out, out, 0, x->out.dst);
+		stream_open(x, &x->err, err, 1, dst_err);
+		return;
+	}
+	close(err);
+	if (dst_err != -1)
+		close(dst_err);		/* one stream on a terminal */
+	x->err.dst = -1;
+	x->out.nosplice = 1;
+	stream_open(x, &x->out, out, 0, x->out.dst);
+	if (x->stdin_fd == -1 || (dst_in = fcntl(out, F_DUPFD_CLOEXEC, 0)) ==
+	    -1)
+		return;
+	x->in.is_in = 1;
+	x->in.nosplice = 1;
+	stream_open(x, &x->in, x->stdin_fd, 0, dst_in);
+	x->stdin_fd = -1;
 }
 
 static void
@@ -506,6 +746,9 @@ exec_free(struct sv_exec *x)
 {
 	stream_close(&x->out);
 	stream_close(&x->err);
+	stream_close(&x->in);
+	if (x->stdin_fd != -1)
+		close(x->stdin_fd);
 	if (x->timeout != NULL)
 		event_free(x->timeout);
 	if (x->grace != NULL)
@@ -538,6 +781,7 @@ exec_emit_exit(struct sv_exec *x)
 		evtimer_del(x->grace);
 	stream_close(&x->out);
 	stream_close(&x->err);
+	stream_close(&x->in);
 	j = event_begin(x->s, "exit");
 	jgen_kint(j, "execId", x->id);
 	jgen_kint(j, "exitCode", exit_code(x->status));
@@ -547,12 +791,38 @@ exec_emit_exit(struct sv_exec *x)
 	update_active(x->s);
 }
 
+static int
+stream_waiting(const struct sv_stream *st)
+{
+	return st->paused || st->pendlen > 0 ||
+	    (st->wev != NULL && event_pending(st->wev, EV_WRITE, NULL));
+}
+
+static uint64_t
+exec_moved(const struct sv_exec *x)
+{
+	return x->out.bytes + x->err.bytes;
+}
+
+/*
+ * The grace period ends the exec only once its output has stopped: bytes
+ * still flowing, or waiting for a slow client, are not an orphan's.
+ */
 static void
 exec_grace_cb(evutil_socket_t fd, short ev, void *arg)
 {
+	struct sv_exec	*x = arg;
+	struct timeval	 tv = { 0, SV_EXIT_GRACE_MS * 1000 };
+
 	(void)fd;
 	(void)ev;
-	exec_emit_exit(arg);
+	if (exec_moved(x) != x->grace_mark || stream_waiting(&x->out) ||
+	    stream_waiting(&x->err)) {
+		x->grace_mark = exec_moved(x);
+		evtimer_add(x->grace, &tv);
+		return;
+	}
+	exec_emit_exit(x);
 }
 
 /* The exit event follows the last output, or a short grace period when
@@ -570,6 +840,7 @@ exec_maybe_done(struct sv_exec *x)
 	}
 	if (x->grace == NULL) {
 		x->grace = evtimer_new(sbase, exec_grace_cb, x);
+		x->grace_mark = exec_moved(x);
 		evtimer_add(x->grace, &tv);
 	}
 }
@@ -751,17 +1022,19 @@ register_daemons(struct sv_session *s)
 	    (l = sv_daemon_link(SV_DAEMON_PROXYD)) != NULL) {
 		/* R-E4: baseline + GitHub + the spec's list + settings;
 		 * network off: empty (the proxies still listen). */
+		const struct settings *set = s->own_settings != NULL ?
+		    s->own_settings : ssettings;
+
 		allow = egress_allowlist(s->spec.network_enabled,
-		    s->spec.egress_allowlist, ssettings->allowed_domains);
+		    s->spec.egress_allowlist, set->allowed_domains);
 		/* An srt file's allowedDomains is the whole list. */
-		if (!ssettings->egress_baseline)
+		if (!set->egress_baseline)
 			allow = egress_drop_baseline(allow,
-			    s->spec.egress_allowlist,
-			    ssettings->allowed_domains);
+			    s->spec.egress_allowlist, set->allowed_domains);
 		deny = xcalloc(1, sizeof(char *));
-		for (i = 0; ssettings->denied_domains &&
-		    ssettings->denied_domains[i]; i++)
-			deny = strv_add(deny, ssettings->denied_domains[i]);
+		for (i = 0; set->denied_domains &&
+		    set->denied_domains[i]; i++)
+			deny = strv_add(deny, set->denied_domains[i]);
 		msgbuf_init(&b, MSG_PX_SESSION_ADD);
 		msg_put_str(&b, s->id);
 		msg_put_u32(&b, s->spec.network_enabled ? PX_F_NETWORK : 0);
@@ -930,13 +1203,13 @@ launcher_dispatch(struct sv_session *s, struct msg *m)
 			return;
 		}
 		x->pid = (pid_t)msg_get_u32(m);
-		stream_open(x, &x->out, msg_take_fd(m, 0), 0);
-		stream_open(x, &x->err, msg_take_fd(m, 1), 1);
+		exec_streams(x, msg_take_fd(m, 0), msg_take_fd(m, 1));
 		if (x->reply_id != NULL) {
 			j = jgen_new();
 			jgen_obj_open(j);
 			jgen_kint(j, "execId", x->id);
 			jgen_kint(j, "pid", x->pid);
+			jgen_kbool(j, "tty", x->pty);
 			jgen_obj_close(j);
 			buf = jgen_buf(j, &len);
 			sv_client_result(s->owner, x->reply_id, buf, len);
@@ -1110,6 +1383,12 @@ session_free(struct sv_session *s)
 	sv_spec_free(&s->spec);
 	sv_plan_free(&s->plan);
 	strv_free(s->caller_env);
+	strv_free(s->pass_env);
+	if (s->own_settings != NULL) {
+		settings_free(s->own_settings);
+		free(s->own_settings);
+	}
+	free(s->home);
 	free(s->error);
 	free(s->id);
 	free(s);
@@ -1135,7 +1414,8 @@ host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
 		return -1;
 	}
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = x->stdin_fd != -1 ? x->stdin_fd :
+		    open("/dev/null", O_RDONLY);
 		sigset_t all;
 
 		sigemptyset(&all);
@@ -1172,8 +1452,7 @@ host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
 		return -1;
 	}
 	x->pid = pid;
-	stream_open(x, &x->out, out[0], 0);
-	stream_open(x, &x->err, err[0], 1);
+	exec_streams(x, out[0], err[0]);
 	return 0;
 }
 
@@ -1325,6 +1604,146 @@ origin_normalise(char **o)
 	*o = r;
 }
 
+/*
+ * "home" and "settingsFile" of a launch: the caller's, for a shared
+ * airlockd.  The settings load as this daemon's own do (the caller's
+ * user file, the file named, the managed file on top), with ~ meaning
+ * the caller's home.  The client is this uid (SO_PEERCRED): the home is
+ * taken as given once it is an existing directory of ours.
+ */
+static int
+session_settings(struct sv_client *c, const struct json *id,
+    const struct json *params, struct settings **own, char **home)
+{
+	const char	*h = json_get_str(params, "home");
+	const char	*f = json_get_str(params, "settingsFile");
+	char		 err[1024], *saved = NULL;
+	struct stat	 sb;
+	int		 rc;
+
+	*own = NULL;
+	*home = NULL;
+	if (h != NULL && (h[0] != '/' || stat(h, &sb) == -1 ||
+	    !S_ISDIR(sb.st_mode) || sb.st_uid != getuid())) {
+		snprintf(err, sizeof(err), "home: \"%.200s\" is not a "
+		    "directory of this user", h);
+		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+		return -1;
+	}
+	if (h != NULL)
+		*home = xstrdup(h);
+	if (f == NULL && (h == NULL || strcmp(h, caller_home(getuid())) == 0))
+		return 0;
+	if (getenv("HOME") != NULL)
+		saved = xstrdup(getenv("HOME"));
+	if (h != NULL)
+		setenv("HOME", h, 1);
+	*own = xcalloc(1, sizeof(**own));
+	settings_defaults(*own);
+	/* NULL: the user file of $HOME, which is now the caller's. */
+	rc = settings_load(*own, NULL, f, NULL, err, sizeof(err));
+	if (saved != NULL) {
+		setenv("HOME", saved, 1);
+		free(saved);
+	} else
+		unsetenv("HOME");
+	if (rc == -1) {
+		settings_free(*own);
+		free(*own);
+		*own = NULL;
+		free(*home);
+		*home = NULL;
+		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+deny_entry_bad(struct sv_client *c, const struct json *id, const char *key,
+    size_t i, const char *path)
+{
+	char	err[PATH_MAX + 128];
+
+	if (path[0] == '/' || (path[0] == '~' && (path[1] == '/' ||
+	    path[1] == '\0')))
+		return 0;
+	snprintf(err, sizeof(err), "%s[%zu]: \"%s\": not an absolute path "
+	    "(relative to what?); it cannot be applied", key, i, path);
+	sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+	return 1;
+}
+
+/* Replace or add NAME=VALUE in an environment vector. */
+static char **
+env_set(char **v, const char *kv)
+{
+	size_t	i, n = strcspn(kv, "=") + 1;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (strncmp(v[i], kv, n) == 0) {
+			free(v[i]);
+			v[i] = xstrdup(kv);
+			return v;
+		}
+	return strv_add(v, kv);
+}
+
+/*
+ * The variables passed on purpose (R-L9 allows them only so): the
+ * client's "passEnv" (NAME=VALUE, from `airlock run --env`), then the
+ * names of settings sandbox.env.pass with the caller's values.  An
+ * injection variable is refused, naming it.  NULL after an error.
+ */
+static char **
+pass_env(struct sv_client *c, const struct json *id,
+    const struct json *params, const struct settings *set)
+{
+	char		**v = xcalloc(1, sizeof(*v)), **asked, **caller;
+	char		 err[512];
+	const char	*eq;
+	size_t		 i, k, n;
+
+	asked = json_strv(param(params, "passEnv"));
+	caller = json_strv(param(params, "env"));
+	for (i = 0; set->env_pass && set->env_pass[i]; i++) {
+		n = strlen(set->env_pass[i]);
+		for (k = 0; caller && caller[k]; k++)
+			if (strncmp(caller[k], set->env_pass[i], n) == 0 &&
+			    caller[k][n] == '=')
+				asked = strv_add(asked, caller[k]);
+	}
+	for (i = 0; asked && asked[i]; i++) {
+		char name[256];
+
+		eq = strchr(asked[i], '=');
+		n = eq != NULL ? (size_t)(eq - asked[i]) : 0;
+		if (n == 0 || n >= sizeof(name)) {
+			snprintf(err, sizeof(err), "passEnv[%zu]: not "
+			    "NAME=VALUE", i);
+			goto bad;
+		}
+		memcpy(name, asked[i], n);
+		name[n] = '\0';
+		if (sv_env_injection(name)) {
+			snprintf(err, sizeof(err), "%s: an injection variable "
+			    "(R-L9) is never passed into a sandbox", name);
+			goto bad;
+		}
+		v = env_set(v, asked[i]);
+		log_info("passing %s into the sandbox on purpose", name);
+	}
+	strv_free(asked);
+	strv_free(caller);
+	return v;
+bad:
+	sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+	strv_free(asked);
+	strv_free(caller);
+	strv_free(v);
+	return NULL;
+}
+
 void
 sv_session_launch(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -1333,11 +1752,14 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	struct sv_session *s;
 	struct sv_plan_ctx ctx;
 	struct sv_spec	 spec;
-	char		 err[512], *path, *argv[2], **own;
+	char		 err[512], *path, *argv[2], **pass, **ownp;
 	const char	*unconfined = NULL;
 	enum sv_backend	 want;
 	size_t		 i;
 	int		 fd;
+	struct settings	*own = NULL;
+	const struct settings *set;
+	char		*home = NULL;
 
 	if (sv_spec_from_json(param(params, "spec"), &spec, err,
 	    sizeof(err)) == -1) {
@@ -1355,14 +1777,39 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 			return;
 		}
 	}
+	/* issue 11: an entry that cannot be applied stops the launch. */
+	for (i = 0; spec.deny_read && spec.deny_read[i]; i++)
+		if (deny_entry_bad(c, id, "denyRead", i, spec.deny_read[i]))
+			goto bad_spec;
+	for (i = 0; spec.deny_write && spec.deny_write[i]; i++)
+		if (deny_entry_bad(c, id, "denyWrite", i, spec.deny_write[i]))
+			goto bad_spec;
+	/*
+	 * A shared airlockd serves the caller with the caller's settings
+	 * file and $HOME (so the secret set is the caller's, not this
+	 * daemon's); a private one was started with them.
+	 */
+	if (session_settings(c, id, params, &own, &home) == -1)
+		goto bad_spec;
+	set = own != NULL ? own : ssettings;
+	if ((pass = pass_env(c, id, params, set)) == NULL) {
+bad_spec:
+		if (own != NULL) {
+			settings_free(own);
+			free(own);
+		}
+		free(home);
+		sv_spec_free(&spec);
+		return;
+	}
 	/* originRepo may be a remote URL: keep "owner/name". */
 	origin_normalise(&spec.origin_repo);
 	origin_normalise(&spec.workspace_origin);
 	if (sv_session_find(spec.session_id) != NULL) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "sessionId: a session with this id exists");
-		sv_spec_free(&spec);
-		return;
+		strv_free(pass);
+		goto bad_spec;
 	}
 
 	/* R-H4, R-H5: which backend. */
@@ -1371,21 +1818,21 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	if (want == SV_BACKEND_MICROVM) {
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, "backend microvm "
 		    "was asked for and this host cannot boot a VM");
-		sv_spec_free(&spec);
-		return;
+		strv_free(pass);
+		goto bad_spec;
 	}
 	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
 	    strcmp(spec.backend, "none") == 0) {
 		/* R-C5: managed policy wins over the caller's wish. */
-		if (settings_forbid_unconfined(ssettings, err,
+		if (settings_forbid_unconfined(set, err,
 		    sizeof(err)) != NULL) {
 			char msg[600];
 
 			snprintf(msg, sizeof(msg), "backend \"none\" "
 			    "(--sandbox off) refused: %s", err);
 			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
-			sv_spec_free(&spec);
-			return;
+			strv_free(pass);
+			goto bad_spec;
 		}
 		want = SV_BACKEND_NONE;
 		unconfined = "the client asked for it (--sandbox off)";
@@ -1393,7 +1840,7 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		want = SV_BACKEND_NONE;
 		unconfined = "airlockd runs with --sandbox off (or "
 		    "AIRLOCK_SANDBOX=off)";
-	} else if (!ssettings->sandbox_enabled) {
+	} else if (!set->sandbox_enabled) {
 		want = SV_BACKEND_NONE;
 		unconfined = "sandbox.enabled is false in the settings";
 	} else if (sprobe->ptrace_blocked) {
@@ -1401,17 +1848,17 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		snprintf(err, sizeof(err), "cannot start a sandbox: %s",
 		    sprobe->reasons[0]);
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-		sv_spec_free(&spec);
-		return;
+		strv_free(pass);
+		goto bad_spec;
 	} else if (!sprobe->available) {
-		if (ssettings->fail_if_unavailable) {
+		if (set->fail_if_unavailable) {
 			snprintf(err, sizeof(err), "no OS-native agent "
 			    "sandbox on this host (%s) and "
 			    "sandbox.failIfUnavailable is set",
 			    sprobe->install_hint);
 			sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-			sv_spec_free(&spec);
-			return;
+			strv_free(pass);
+			goto bad_spec;
 		}
 		want = SV_BACKEND_NONE;
 		unconfined = "no OS-native agent sandbox on this host";
@@ -1443,6 +1890,9 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	s->next = sessions;
 	sessions = s;
 	s->caller_env = json_strv(param(params, "env"));
+	s->pass_env = pass;
+	s->own_settings = own;
+	s->home = home != NULL ? home : xstrdup(caller_home(getuid()));
 	event_simple(s, "starting");
 	if (origin_changed != NULL) {
 		log_warnx("session %s: the workspace's origin is now %s, not "
@@ -1457,12 +1907,12 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	if (want == SV_BACKEND_NONE) {
 		s->plan.workdir = xstrdup(s->spec.guest_workdir != NULL ?
 		    s->spec.guest_workdir : s->spec.nbinds > 0 ?
-		    s->spec.binds[0].host_path : caller_home(getuid()));
+		    s->spec.binds[0].host_path : s->home);
 		s->plan.env_base = strv_add(NULL, "AIRLOCK_SANDBOX=none");
 		{
 			char *kv;
 
-			xasprintf(&kv, "HOME=%s", caller_home(getuid()));
+			xasprintf(&kv, "HOME=%s", s->home);
 			s->plan.env_base = strv_add(s->plan.env_base, kv);
 			free(kv);
 		}
@@ -1480,20 +1930,27 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		return;
 	}
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.settings = ssettings;
-	ctx.home = caller_home(getuid());
+	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
+	ctx.home = s->home;
 	ctx.uid = getuid();
 	ctx.gid = getgid();
 	ctx.with_proxy = sv_daemon_up(SV_DAEMON_PROXYD);
 	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
 	ctx.bpf = bpf;
 	ctx.bpf_len = bpf_len;
-	ctx.own_paths = own = own_paths();
+	ctx.own_paths = ownp = own_paths();
+	/* A shared airlockd: the caller's settings file is airlock's own
+	 * too. */
+	if ((path = (char *)json_get_str(params, "settingsFile")) != NULL &&
+	    (path = realpath(path, NULL)) != NULL) {
+		ctx.own_paths = ownp = strv_add(ownp, path);
+		free(path);
+	}
 	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
 		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
 			ctx.caller_path = s->caller_env[i] + 5;
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
-	strv_free(own);
+	strv_free(ownp);
 	if (i) {
 		set_state(s, ST_ERROR);
 		s->error = xstrdup(err);
@@ -1552,6 +2009,14 @@ session_param(struct sv_client *c, const struct json *id,
 	return s;
 }
 
+static int
+pipe_fd(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 void
 sv_session_exec(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -1560,9 +2025,10 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	struct sv_exec	*x;
 	struct msgbuf	 b;
 	char		**argv, **xenv, **envp, err[512];
-	const char	*cwd;
+	const char	*cwd, *jv;
 	const struct json *t = NULL;
-	int		 e = 0;
+	int		 e = 0, pipes, tty = 0, pfd[3] = { -1, -1, -1 };
+	uint32_t	 rows = 0, cols = 0;
 
 	if ((s = session_param(c, id, params)) == NULL)
 		return;
@@ -1585,15 +2051,56 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 		    "env: an array of NAME=value strings");
 		return;
 	}
+	/*
+	 * "stdio":"pipes": the client passed three pipe ends with this
+	 * request (stdin's read end, stdout's and stderr's write ends) and
+	 * the output goes there instead of into events; "tty" asks for a
+	 * terminal inside.  "output":"text" puts text in the events.
+	 */
+	pipes = (jv = json_get_str(params, "stdio")) != NULL &&
+	    strcmp(jv, "pipes") == 0;
+	if (pipes && (sv_client_take_fds(c, pfd, 3) == -1 ||
+	    !pipe_fd(pfd[0]) || !pipe_fd(pfd[1]) || !pipe_fd(pfd[2]))) {
+		if (pfd[0] != -1)
+			for (e = 0; e < 3; e++)
+				close(pfd[e]);
+		strv_free(argv);
+		strv_free(xenv);
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "stdio: \"pipes\" needs three pipes passed with the "
+		    "request");
+		return;
+	}
+	if ((t = param(params, "tty")) != NULL && pipes) {
+		const struct json *r = json_get(t, "rows");
+		const struct json *k = json_get(t, "cols");
+
+		tty = 1;
+		rows = r != NULL && r->is_int ? (uint32_t)r->integer : 24;
+		cols = k != NULL && k->is_int ? (uint32_t)k->integer : 80;
+	}
+	t = NULL;
 	cwd = json_get_str(params, "cwd");
 	if (cwd == NULL)
 		cwd = s->plan.workdir;
 	envp = sv_env_build(s->caller_env, s->plan.env_base, xenv);
+	for (e = 0; s->pass_env && s->pass_env[e]; e++)
+		envp = env_set(envp, s->pass_env[e]);
+	e = 0;
 
 	x = xcalloc(1, sizeof(*x));
 	x->s = s;
 	x->id = ++s->next_exec;
-	x->out.fd = x->err.fd = -1;
+	x->out.fd = x->err.fd = x->in.fd = -1;
+	x->out.dst = x->err.dst = x->in.dst = x->stdin_fd = -1;
+	if (pipes) {
+		x->stdin_fd = pfd[0];
+		x->out.dst = pfd[1];
+		x->err.dst = pfd[2];
+		x->pty = tty && s->backend != SV_BACKEND_NONE;
+	}
+	jv = json_get_str(params, "output");
+	x->text = jv != NULL && strcmp(jv, "text") == 0;
 	x->next = s->execs;
 	s->execs = x;
 	set_state(s, ST_ACTIVE);
@@ -1623,19 +2130,26 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 			jgen_obj_open(j);
 			jgen_kint(j, "execId", x->id);
 			jgen_kint(j, "pid", x->pid);
+			jgen_kbool(j, "tty", x->pty);
 			jgen_obj_close(j);
 			buf = jgen_buf(j, &len);
 			sv_client_result(c, id, buf, len);
 			jgen_free(j);
 		}
 	} else {
-		msgbuf_init(&b, MSG_EXEC);
+		msgbuf_init(&b, pipes ? MSG_EXEC_IO : MSG_EXEC);
 		msg_put_u32(&b, x->id);
+		if (pipes)
+			msg_put_u32(&b, x->pty ? EXEC_F_PTY : 0);
 		msg_put_str(&b, cwd);
 		msg_put_strv(&b, argv);
 		msg_put_strv(&b, envp);
+		if (pipes) {
+			msg_put_u32(&b, rows);
+			msg_put_u32(&b, cols);
+		}
 		x->reply_id = dup_id(id);
-		if (msg_send(&s->link, &b, NULL, 0) == -1)
+		if (msg_send(&s->link, &b, &x->stdin_fd, pipes) == -1)
 			session_kill(s, "cannot send to the launcher");
 		msgbuf_free(&b);
 	}
@@ -1676,6 +2190,43 @@ sv_session_signal(struct sv_client *c, const struct json *id,
 	}
 	if (sig == SIGKILL)
 		event_killed(s, x, "manual");
+	sv_client_result(c, id, "{}", 2);
+}
+
+/* sandbox.resize: the window size of an exec's terminal (its SIGWINCH). */
+void
+sv_session_resize(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct sv_session *s;
+	const struct json *jx = param(params, "execId");
+	const struct json *r = param(params, "rows");
+	const struct json *k = param(params, "cols");
+	struct sv_exec	*x;
+	struct winsize	 ws;
+
+	if ((s = session_param(c, id, params)) == NULL)
+		return;
+	if (jx == NULL || !jx->is_int ||
+	    (x = exec_find(s, (uint32_t)jx->integer)) == NULL || x->done ||
+	    !x->pty || x->out.fd == -1) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "execId: no running exec with a terminal");
+		return;
+	}
+	if (r == NULL || !r->is_int || k == NULL || !k->is_int ||
+	    r->integer < 0 || r->integer > 65535 || k->integer < 0 ||
+	    k->integer > 65535) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "rows, cols: integers 0..65535");
+		return;
+	}
+	memset(&ws, 0, sizeof(ws));
+	ws.ws_row = (unsigned short)r->integer;
+	ws.ws_col = (unsigned short)k->integer;
+	/* The kernel sends SIGWINCH to the terminal's foreground group. */
+	if (ioctl(x->out.fd, TIOCSWINSZ, &ws) == -1)
+		log_warn("session %s: TIOCSWINSZ", s->id);
 	sv_client_result(c, id, "{}", 2);
 }
 
