@@ -15,7 +15,7 @@
 # The home is a fresh directory made here: HOME points at it for the
 # caller and for the private airlockd `airlock run` starts.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 35
 
 # The helpers live in $W, bound read-only into every run (inside, /tmp
 # is the sandbox's own); the event files are written there by the client.
@@ -173,6 +173,19 @@ okif "an O_TMPFILE cannot be linked to a startup file ($(field tmpf))"
 okif "~/.cache can be made and written (a default carve-out)"
 [ "$(field mkcargo)" = OK ] && [ "$(field registry)" = OK ] && [ "$(field cargobin)" = EACCES ]
 okif "~/.cargo/registry can be made, ~/.cargo/bin cannot"
+
+# ---- a bind above the home: the home itself cannot be moved away ----
+fresh_home
+as_user sh -c "echo p > '$FH/.profile'"
+out=$(runh --workspace "$WS" --bind "$FHP" -- sh -c "
+    cd '$FHP'; printf 'mvhome='; mv home h2 2>/dev/null && echo OK || echo refused
+    mkdir -p prep && echo 'echo pwned' > prep/.bashrc
+    printf 'mvprep='; mv -T prep home 2>/dev/null && echo OK || echo refused
+    printf 'other='; $TS write '$FHP/other'" 2>/dev/null)
+[ "$(field mvhome)" = refused ] && [ "$(field mvprep)" = refused ] &&
+    [ "$(field other)" = OK ] && [ "$(cat "$FH/.profile")" = p ] &&
+    [ ! -e "$FHP/h2" ]
+okif "with a bind above it, the home cannot be renamed away or replaced ($(field mvhome) $(field mvprep) $(field other))"
 
 # ---- the caller's PATH entries inside the home ----
 fresh_home
