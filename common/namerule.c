@@ -382,7 +382,8 @@ namerule_check(const struct namerule_set *set, const char *path,
 	const char		*p, *e, *last = NULL;
 	char			*buf = NULL, **comp = NULL;
 	size_t			 i, nc = 0, len, o = 0, ll = 0;
-	int			 m, in = set->nscope == 0, carved = 0, above = 0;
+	int			 m, in = set->nscope == 0;
+	int			 carved = 0, above = 0;
 
 	for (i = 0; i < set->n && !in; i++)
 		if (set->r[i].kind == NR_SCOPE &&

@@ -287,7 +287,8 @@ struct home_ctx {
 	struct sv_plan	 *p;
 	char		**homes;	/* every spelling of every home */
 	char		**carves;	/* every spelling of every carve-out */
-	char		**pathdirs;	/* the caller's PATH entries in a home */
+	char		**pathdirs;	/* the caller's PATH entries in a
+					   home */
 	char *const	 *writable;
 	size_t		  nro;
 };
