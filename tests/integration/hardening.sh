@@ -343,7 +343,7 @@ for f in "$B"/airlock*; do
 done
 ctl=$(grep -caF test-unlisted-bind "$B/test/airlock")
 check "no test hook in the shipped binaries ($found; test build: $ctl)" \
-    [ -z "$found" ] && [ "$ctl" -ge 1 ]
+    [ -z "$found" -a "$ctl" -ge 1 ]
 
 # ---- limits (R-S4) ----
 # A fork bomb under --pids 64, ended by --timeout.  The bomb is only run
