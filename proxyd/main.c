@@ -175,6 +175,7 @@ static void
 px_host_addrs(void)
 {
 	struct ifaddrs	*ifa, *i;
+	const void	*sa;
 	size_t		 n = 0;
 
 	if (getifaddrs(&ifa) == -1) {
@@ -182,14 +183,14 @@ px_host_addrs(void)
 		return;
 	}
 	for (i = ifa; i != NULL; i = i->ifa_next) {
-		if (i->ifa_addr == NULL)
+		if ((sa = i->ifa_addr) == NULL)
 			continue;
 		if (i->ifa_addr->sa_family == AF_INET)
-			n += egress_host_addr_add(AF_INET, &((struct
-			    sockaddr_in *)(void *)i->ifa_addr)->sin_addr) == 0;
+			n += egress_host_addr_add(AF_INET,
+			    &((const struct sockaddr_in *)sa)->sin_addr) == 0;
 		else if (i->ifa_addr->sa_family == AF_INET6)
-			n += egress_host_addr_add(AF_INET6, &((struct
-			    sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr) == 0;
+			n += egress_host_addr_add(AF_INET6,
+			    &((const struct sockaddr_in6 *)sa)->sin6_addr) == 0;
 	}
 	freeifaddrs(ifa);
 	log_debug("%zu host addresses are special", n);

@@ -110,6 +110,50 @@ dial_finish(struct px_dial *d, enum px_dial_status st, const char *reason)
 	event_active(d->done_ev, 0, 0);
 }
 
+/*
+ * R-E5, for addresses the host gained after proxyd read its interfaces:
+ * a connection whose local address is its remote address went to this
+ * host.  The address becomes special from now on, and this connection
+ * is refused unless an IP rule names it.  0 to go on, -1 if refused.
+ */
+static int
+dial_is_self(struct px_dial *d)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 len = sizeof(ss);
+	const struct sockaddr_storage *to = &d->addrs[d->cur];
+	const void		*a, *b;
+	char			 reason[EGRESS_REASON_MAX];
+	size_t			 n;
+
+	if (getsockname(d->fd, (struct sockaddr *)&ss, &len) == -1 ||
+	    ss.ss_family != to->ss_family)
+		return 0;
+	if (ss.ss_family == AF_INET) {
+		a = &((struct sockaddr_in *)&ss)->sin_addr;
+		b = &((const struct sockaddr_in *)to)->sin_addr;
+		n = 4;
+	} else if (ss.ss_family == AF_INET6) {
+		a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+		b = &((const struct sockaddr_in6 *)to)->sin6_addr;
+		n = 16;
+	} else
+		return 0;
+	if (memcmp(a, b, n) != 0)
+		return 0;
+	(void)egress_host_addr_add(ss.ss_family, b);
+	if (egress_rules_check_addr(d->s->rules, d->host, ss.ss_family, b,
+	    d->port, reason, sizeof(reason)) == POL_ALLOW)
+		return 0;
+	event_free(d->conn_ev);
+	d->conn_ev = NULL;
+	log_info("session %s: refused %s:%u: %s", d->s->id, d->host, d->port,
+	    reason);
+	px_violation(d->s, d->host, d->port);
+	dial_finish(d, PX_DIAL_REFUSED, reason);
+	return -1;
+}
+
 static void
 dial_connected(int fd, short ev, void *arg)
 {
@@ -131,6 +175,8 @@ dial_connected(int fd, short ev, void *arg)
 	else if ((ev & (EV_READ | EV_CLOSED)) &&
 	    getsockopt(d->fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1)
 		err = errno;
+	if (err == 0 && dial_is_self(d) == -1)
+		return;
 	if (err == 0) {
 		d->connected = 1;
 		if (!d->tunnel) {

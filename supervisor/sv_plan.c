@@ -623,7 +623,8 @@ struct home_ctx {
 	struct sv_plan	 *p;
 	char		**homes;	/* every spelling of every home */
 	char		**carves;	/* every spelling of every carve-out */
-	char		**pathdirs;	/* the caller's PATH entries in a home */
+	char		**pathdirs;	/* the caller's PATH entries in a
+					   home */
 	char *const	 *writable;
 	size_t		  nro;
 };
@@ -824,6 +825,29 @@ carve_list(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 }
 
 /*
+ * A home beneath a writable bind becomes a mount point of its own
+ * (writable as before), so that it cannot be renamed away and replaced
+ * by a tree prepared elsewhere.  Right after that bind: a later bind
+ * beneath the home stays on top.
+ */
+static void
+plan_home_pin(struct sv_plan *p, char *const *homes, const char *w,
+    char ***pinned)
+{
+	char	real[PATH_MAX];
+	size_t	j;
+
+	for (j = 0; homes != NULL && homes[j] != NULL; j++) {
+		if (!path_under(homes[j], w) || strcmp(homes[j], w) == 0 ||
+		    realpath(homes[j], real) == NULL ||
+		    exact_in_list(*pinned, real))
+			continue;
+		*pinned = strv_add(*pinned, real);
+		plan_op(p, PLAN_OP_BIND, PLAN_OPF_OPTIONAL, real, real);
+	}
+}
+
+/*
  * Existing protected entries beneath each writable bind become
  * read-only mounts; the rest is the filename rules' (plan_write_rules).
  */
@@ -845,6 +869,7 @@ plan_home(struct sv_plan *p, const struct sv_spec *spec,
 			if (!path_under(h->homes[j], w) ||
 			    (d = opendir(h->homes[j])) == NULL)
 				continue;
+
 			while ((de = readdir(d)) != NULL) {
 				if (!home_name_protected(de->d_name))
 					continue;
@@ -1179,7 +1204,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL, **own = NULL, **pathdirs = NULL;
-	char		**keep = NULL, **need = NULL;
+	char		**keep = NULL, **need = NULL, **pinned = NULL;
 	size_t		 i, j;
 	int		 ro, home_bound = 0;
 	struct stat	 st;
@@ -1311,9 +1336,12 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
 		    bd->guest_path);
 		binds_dst = strv_add(binds_dst, bd->guest_path);
-		if (!ro)
+		if (!ro) {
 			writable = strv_add(writable, bd->guest_path);
+			plan_home_pin(p, hc.homes, bd->guest_path, &pinned);
+		}
 	}
+	strv_free(pinned);
 	/* runnerStateDirs: writable in every mode. */
 	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
 	    i++) {

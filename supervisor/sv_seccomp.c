@@ -6,9 +6,11 @@
  * reach kernel attack surface an agent has no use for, or that would undo
  * the other layers (mount, namespaces, keyrings, bpf, io_uring, ...).
  * Denied calls fail with EPERM so tools report a clear error instead of
- * dying; the foreign-architecture entry points (32-bit int 0x80, x32) are
- * not in the filter's architecture list and so kill the process:
- * libseccomp's bad-arch action.
+ * dying (sockets of other families with EAFNOSUPPORT, and Landlock with
+ * ENOSYS: the kernel's own words for "not here"); the foreign-architecture
+ * entry points (32-bit int 0x80, x32) are not in the filter's
+ * architecture list and so kill the process: libseccomp's bad-arch
+ * action.
  *
  * The same program sends the write-intent syscalls to the sandbox's init
  * (SCMP_ACT_NOTIFY, R-L4), which checks the path against the filename

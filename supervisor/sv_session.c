@@ -886,8 +886,9 @@ exec_timeout_cb(evutil_socket_t fd, short ev, void *arg)
  * What the session's own tmpfs mounts hold: RAM that no process's RSS
  * shows (a file written to /tmp stays after its writer exits).  Seen
  * through /proc/<pid>/task/<tid>/root of a command inside, which
- * resolves in the sandbox's mount tree; init is not dumpable, the commands are.  Only a
- * tmpfs is counted, whatever a path turns out to be.
+ * resolves in the sandbox's mount tree; init is not dumpable, the
+ * commands are.  Only a tmpfs is counted, whatever a path turns out to
+ * be.
  */
 static uint64_t
 session_tmpfs(struct sv_session *s, const char *task)

@@ -454,7 +454,8 @@ main(int argc, char **argv)
 	if (strcmp(n, "write") == 0)
 		return report(try_write(a));
 	if (strcmp(n, "mkdir") == 0)
-		return report(a == NULL ? (errno = EINVAL, -1) : mkdir(a, 0755));
+		return report(a == NULL ? (errno = EINVAL, -1) :
+		    mkdir(a, 0755));
 	if (strcmp(n, "socket") == 0)
 		return report(try_socket(a, 0));
 	if (strcmp(n, "socketpair") == 0)

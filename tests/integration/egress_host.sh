@@ -10,7 +10,7 @@
 # proxyd all live in it.  The machine's real interfaces are never
 # touched.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 8
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -65,6 +65,25 @@ try doc http://198.51.100.7:8765/ '*'
 printf 'dochits=%s\n' "\$(grep -c hit "$W/hits-198.51.100.7")"
 try doc6 'http://[2001:db8::7]:8765/' '*'
 printf 'doc6hits=%s\n' "\$(grep -c hit "$W/hits-2001:db8::7")"
+# An address the host gains while a run is going: proxyd read the
+# interfaces before it existed.
+rm -f "$W/go"
+setpriv --inh-caps=-all --ambient-caps=-all env XDG_RUNTIME_DIR="$W/rt" \
+    "$AIRLOCK" run --workspace "$W" --events "$W/ev-late.jsonl" \
+    --allow-domain '*' -- sh -c "while [ ! -e '$W/go' ]; do sleep 0.1;
+    done; curl -s -m 8 -o /dev/null -w '%{http_code}' \
+    http://5.6.7.8:8765/" >"$W/late.out" 2>/dev/null &
+rp=\$!
+sleep 2
+$IP addr add 5.6.7.8/32 dev lo
+: >"$W/hits-5.6.7.8"
+python3 "$W/srv.py" 5.6.7.8 8765 "$W/hits-5.6.7.8" >/dev/null 2>&1 &
+pids="\$pids \$!"
+sleep 0.5
+touch "$W/go"
+wait \$rp
+printf 'late=%s\n' "\$(cat "$W/late.out")"
+printf 'latehits=%s\n' "\$(grep -c hit "$W/hits-5.6.7.8")"
 kill \$pids 2>/dev/null
 EOF
 chmod -R a+rX "$W"
@@ -86,6 +105,11 @@ check "with '*', 2001:db8::7 (documentation) is refused (HTTP $(field doc6), hit
 check "the documentation refusals are violation events" \
     sh -c "grep -q '\"type\":\"violation\"' '$W/ev-doc.jsonl' &&
     grep -q '\"type\":\"violation\"' '$W/ev-doc6.jsonl'"
+
+check "an address the host gains during the run is refused too (HTTP $(field late), hits $(field latehits))" \
+    [ "$(field latehits)" = 0 ]
+check "... and is a violation event" \
+    grep -q '"type":"violation".*5\.6\.7\.8' "$W/ev-late.jsonl"
 
 cd /
 finish

@@ -15,14 +15,14 @@
 # The home is a fresh directory made here: HOME points at it for the
 # caller and for the private airlockd `airlock run` starts.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 35
 
 # The helpers live in $W, bound read-only into every run (inside, /tmp
 # is the sandbox's own); the event files are written there by the client.
 W=$(mkwork)
 cd "$W" || exit 1
-cp "$B/tests/helpers/trysys" "$W/trysys"
-chmod 0755 "$W/trysys"
+cp "$B/tests/helpers/trysys" "$B/tests/helpers/tmpfile_link" "$W/"
+chmod 0755 "$W/trysys" "$W/tmpfile_link"
 TS="$W/trysys"
 WS=$(mkwork)	# a workspace that is not the home
 
@@ -151,6 +151,7 @@ out=$(runh --workspace "$FH" -- sh -c "
     echo 'echo pwned' > plain
     printf 'hard='; ln plain .bash_aliases 2>/dev/null && echo OK || echo refused
     printf 'mvfile='; mv plain .zshenv 2>/dev/null && echo OK || echo refused
+    printf 'tmpf='; $W/tmpfile_link . .bash_logout
     printf 'mkcache='; $TS mkdir .cache
     printf 'cachew='; $TS write .cache/pip-x
     printf 'mkcargo='; $TS mkdir .cargo
@@ -165,10 +166,26 @@ okif "a prepared directory cannot be renamed to ~/.config or ~/.local"
 okif "~/.ssh and ~/bin cannot be made as symlinks"
 [ "$(field hard)" = refused ] && [ "$(field mvfile)" = refused ] && [ ! -e "$FH/.bash_aliases" ] && [ ! -e "$FH/.zshenv" ]
 okif "a file cannot be linked or renamed onto a startup file"
+[ "$(field tmpf)" = "tmpfile=0 emptypath=EACCES procfd=EACCES" ] &&
+    [ ! -e "$FH/.bash_logout" ]
+okif "an O_TMPFILE cannot be linked to a startup file ($(field tmpf))"
 [ "$(field mkcache)" = OK ] && [ "$(field cachew)" = OK ]
 okif "~/.cache can be made and written (a default carve-out)"
 [ "$(field mkcargo)" = OK ] && [ "$(field registry)" = OK ] && [ "$(field cargobin)" = EACCES ]
 okif "~/.cargo/registry can be made, ~/.cargo/bin cannot"
+
+# ---- a bind above the home: the home itself cannot be moved away ----
+fresh_home
+as_user sh -c "echo p > '$FH/.profile'"
+out=$(runh --workspace "$WS" --bind "$FHP" -- sh -c "
+    cd '$FHP'; printf 'mvhome='; mv home h2 2>/dev/null && echo OK || echo refused
+    mkdir -p prep && echo 'echo pwned' > prep/.bashrc
+    printf 'mvprep='; mv -T prep home 2>/dev/null && echo OK || echo refused
+    printf 'other='; $TS write '$FHP/other'" 2>/dev/null)
+[ "$(field mvhome)" = refused ] && [ "$(field mvprep)" = refused ] &&
+    [ "$(field other)" = OK ] && [ "$(cat "$FH/.profile")" = p ] &&
+    [ ! -e "$FHP/h2" ]
+okif "with a bind above it, the home cannot be renamed away or replaced ($(field mvhome) $(field mvprep) $(field other))"
 
 # ---- the caller's PATH entries inside the home ----
 fresh_home
