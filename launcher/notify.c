@@ -355,7 +355,10 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 		}
 		/* No reader yet: init's loop tries again (nt_retry), never
 		 * blocking, never forking; a bounded number at a time. */
-		if (r == -ENXIO && nb && nt_npend == NT_PEND_MAX)
+		if (r == -ENXIO && nb && (fstatat(t.dfd, t.name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISFIFO(st.st_mode)))
+			;	/* a device's ENXIO: the answer */
+		else if (r == -ENXIO && nb && nt_npend == NT_PEND_MAX)
 			r = -EAGAIN;
 		else if (r == -ENXIO && nb) {
 			p = &nt_pend[nt_npend++];

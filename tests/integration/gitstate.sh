@@ -10,7 +10,7 @@
 # status`, `git log -p` (on a pty) and `git commit` on the host run
 # nothing of the agent's.
 . "$(dirname "$0")/lib.sh"
-plan 61
+plan 62
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -178,4 +178,14 @@ check "a host git run does run core.pager (the marker works)" sh -c "
 check "refusals are violation events" \
     grep -q '"action":"file-write-create"' "$EV"
 rm -rf "$MD"
+
+# ---- read-only binds are set by mount_setattr on the clone's fd ----
+# (issue 12: a remount by path failed with EINVAL on /usr and on a home
+# whose mounts the host locked.)
+out=$(as_user "$AIRLOCK" run --workspace "$W" --ro-bind /home -- sh -c \
+    'echo inside; touch /usr/x /home/x 2>&1' 2>&1)
+check "--ro-bind /home runs, /usr and /home read-only" sh -c "
+    echo '$out' | grep -q '^inside' &&
+    [ \$(echo '$out' | grep -c 'Read-only file system') -eq 2 ]"
+[ $? -eq 0 ] || diag "$out"
 finish
