@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
@@ -45,6 +46,13 @@
 #define NT_DEFERRED	1	/* answered later (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_PEND_MAX	64	/* FIFO opens waiting for a reader */
+#if defined(__x86_64__)
+#define NT_ARCH		AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NT_ARCH		AUDIT_ARCH_AARCH64
+#else
+#error "the native audit architecture of this target is unknown"
+#endif
 #define NT_RETRY_MS	20	/* how often they are tried again */
 
 struct nt_listener {
@@ -600,8 +608,9 @@ nt_handle(const struct nt_listener *l)
 	c.pid = (pid_t)nt_req->pid;
 	c.exec = l->exec;
 	a = nt_req->data.args;
-	/* The *at forms take a dirfd first: k is where the rest starts. */
-	nr = nt_req->data.nr;
+	/* The *at forms take a dirfd first: k is where the rest starts.
+	 * Another architecture's numbers name other calls: ENOSYS. */
+	nr = nt_req->data.arch == NT_ARCH ? nt_req->data.nr : -1;
 	k = nr == SYS_openat || nr == SYS_mkdirat || nr == SYS_mknodat ||
 	    nr == SYS_linkat || nr == SYS_renameat || nr == SYS_renameat2;
 	dfd = k ? (int)a[0] : AT_FDCWD;
