@@ -223,7 +223,8 @@ static int
 nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
     struct nt_path *t, char *buf, size_t len)
 {
-	char	base[64];
+	char	base[64], lex[PATH_MAX];
+	ssize_t	n;
 	int	r;
 
 	t->dfd = -1;
@@ -239,7 +240,24 @@ nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
 	/* linkat(fd, "", ..., AT_EMPTY_PATH): the file the fd refers to. */
 	if (empty_ok && buf[0] == '\0')
 		snprintf(buf, len, "%s", base);
-	return nt_resolve(c->pid, base, buf, t);
+	if ((r = nt_resolve(c->pid, base, buf, t)) < 0 || t->proc ||
+	    strchr(buf, '/') == NULL)
+		return r;
+	/* A named parent may be a symlink the host made (.claude -> x):
+	 * the path as written is checked too, the resolved one after. */
+	if (buf[0] == '/')
+		lex[0] = '\0';
+	else if ((n = readlink(base, lex, sizeof(lex) - 1)) > 0)
+		lex[n] = '\0';
+	else
+		return r;
+	if (namerule_lexical(lex[0] ? lex : "/", buf, lex, sizeof(lex)) == 0 &&
+	    namerule_check(nt_rules, lex, 0) == NR_DENY) {
+		nt_violation(c, "file-write", lex);
+		nt_path_close(t);
+		return -EACCES;
+	}
+	return r;
 }
 
 /* Apply the rules; on a refusal report it and say EACCES. */

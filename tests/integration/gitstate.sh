@@ -10,7 +10,7 @@
 # status`, `git log -p` (on a pty) and `git commit` on the host run
 # nothing of the agent's.
 . "$(dirname "$0")/lib.sh"
-plan 62
+plan 65
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -129,6 +129,15 @@ check "a symlink to a protected name (dangling) is refused" refused \
     'ln -s .git/hooks/pre-push lnk1'
 check "a symlink named .git is refused" refused \
     'mkdir -p s1 && ln -s ../sub/nested/.git s1/.git'
+# A symlinked parent the host made: the path as written is protected.
+# (Only as written: a call relative to a dirfd opened on .claude names
+# no parent; docs/SECURITY.md, "What is not covered".)
+as_user sh -c "mkdir -p '$W/clreal/commands' && ln -s clreal '$W/.claude'"
+check "through a host symlink .claude -> clreal: settings.json refused" \
+    refused 'echo {} > .claude/settings.json'
+check "... and commands/x.md too" refused 'echo x > .claude/commands/x.md'
+check "... nothing landed in clreal" \
+    [ "$(find "$W/clreal" | wc -l)" -eq 2 ]
 
 # ---- ordinary work: each porcelain command, inside ----
 check "git init" sbx 'git init -q -b main wk'
