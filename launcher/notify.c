@@ -252,7 +252,8 @@ nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
 	else
 		return r;
 	if (namerule_lexical(lex[0] ? lex : "/", buf, lex, sizeof(lex)) == 0 &&
-	    namerule_check(nt_rules, lex, 0) == NR_DENY) {
+	    strcmp(lex, t->abs) != 0 && namerule_check(nt_rules, lex, 0) ==
+	    NR_DENY) {
 		nt_violation(c, "file-write", lex);
 		nt_path_close(t);
 		return -EACCES;
