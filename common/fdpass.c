@@ -62,7 +62,8 @@ fdpass_drop(struct msghdr *mh)
 			continue;
 		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (i = 0; i < n; i++) {
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(fd),
+			    sizeof(fd));
 			close(fd);
 		}
 	}

@@ -291,8 +291,9 @@ nt_git(const struct nt_call *c, const char *abs, int op, int fd,
 	int	top, r;
 
 	if (!namerule_gitstate_on(nt_rules) ||
-	    (top = namerule_scope(nt_rules, abs)) < 0 || (r = gitstate_check(abs,
-	    (size_t)top, op, fd, fn, why, sizeof(why))) == 0)
+	    (top = namerule_scope(nt_rules, abs)) < 0 ||
+	    (r = gitstate_check(abs, (size_t)top, op, fd, fn, why,
+	    sizeof(why))) == 0)
 		return 0;
 	if (r == 1 && vp != NULL) {
 		*vp = NR_CHECK_CONFIG;
@@ -406,8 +407,8 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			if ((n = readlink(base, got, sizeof(got) - 1)) > 0) {
 				got[n] = '\0';
 				if (got[0] == '/' && ((r = nt_check(c, got, 0,
-				    "file-write", NULL)) < 0 || (r = nt_git(c, got,
-				    GS_WRITE, -1, NULL, "file-write", NULL)) < 0)) {
+				    act, NULL)) < 0 || (r = nt_git(c, got,
+				    GS_WRITE, -1, NULL, act, NULL)) < 0)) {
 					close(fd);
 					break;
 				}
@@ -567,6 +568,7 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 	struct nt_path		 t;
 	char			 path[sizeof(un->sun_path) + 1], base[64];
 	size_t			 off = offsetof(struct sockaddr_un, sun_path);
+	const char		*act = "file-write-create";
 	int			 pfd, fd, r;
 
 	t.dfd = -1;
@@ -589,9 +591,8 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		path[alen - off] = '\0';
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
 		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
-		    (r = nt_check(c, t.abs, 0, "file-write-create", NULL)) < 0 ||
-		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL,
-		    "file-write-create", NULL)) < 0 ||
+		    (r = nt_check(c, t.abs, 0, act, NULL)) < 0 ||
+		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL, act, NULL)) < 0 ||
 		    (r = nt_valid(c)) < 0)
 			goto out;
 		memset(un->sun_path, 0, sizeof(un->sun_path));
@@ -706,7 +707,7 @@ nt_retry(int closed)
 				continue;
 			}
 			r = fd == -1 ? -errno : 0;
-			/* The name now another file: checked for a FIFO only. */
+			/* The name now holds another file: a FIFO only. */
 			if (fd != -1 && (fstat(fd, &st) == -1 ||
 			    !S_ISFIFO(st.st_mode)) && close(fd) == 0)
 				fd = -1, r = -EAGAIN;

@@ -74,7 +74,8 @@ CLONE='rm -rf cl && sync && s=$(date +%s%N) &&
     git clone -q "file://$PWD/src5k.git" cl && e=$(date +%s%N) &&
     echo $(((e - s) / 1000))'
 median() {
-	sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+	sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2];
+	    else print (a[NR/2]+a[NR/2+1])/2}'
 }
 i=0
 while [ "$i" -lt "$RUNS" ]; do
