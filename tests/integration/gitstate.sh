@@ -10,7 +10,7 @@
 # status`, `git log -p` (on a pty) and `git commit` on the host run
 # nothing of the agent's.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 67
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -123,6 +123,12 @@ for D in . sub/nested; do
 	    "exec 3<$D/.git/config && ln -L /proc/self/fd/3 $D/c3"
 done
 
+# A bare repository is git state by its contents, whatever its name.
+check "a hook in a bare repository made inside is refused" refused \
+    'git init -q --bare sub/b.git && cp evil.sh sub/b.git/hooks/post-update'
+check "... its config only through the content check" refused \
+    'cat evil.cfg >> sub/b.git/config'
+
 # ---- link and rename sources; symlinks ----
 echo secret >"$W/.env"
 chown "$TUSER" "$W/.env"
@@ -180,7 +186,7 @@ host_git() {	# host_git DIR
 	    >/dev/null 2>&1; timeout 20 git st >/dev/null 2>&1; true; }"
 }
 for d in . sub/nested sub/nested/w ./w p1 p2 p3 p4 p5 p6 wt wt2 wk wk-tree \
-    wk/sm wk2 wk2/sm sub/nested/p1 sub/nested/wt; do
+    wk/sm wk2 wk2/sm sub/nested/p1 sub/nested/wt sub/b.git; do
 	[ -e "$W/$d" ] && host_git "$W/$d"
 done
 check "the host's git status, log -p on a pty, commit ran no marker" \
