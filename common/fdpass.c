@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/fdpass.h"
 
@@ -48,6 +49,26 @@ fdpass_send(int sock, int fd)
 	return sendmsg(sock, &m.mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
+/* Close every fd a control message brought (SCM_RIGHTS). */
+static void
+fdpass_drop(struct msghdr *mh)
+{
+	struct cmsghdr	*cm;
+	size_t		 i, n;
+	int		 fd;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(fd),
+			    sizeof(fd));
+			close(fd);
+		}
+	}
+}
+
 ssize_t
 fdpass_report(int sock, void *fail, size_t len, int *lfd)
 {
@@ -61,12 +82,25 @@ fdpass_report(int sock, void *fail, size_t len, int *lfd)
 		if ((n = recvmsg(sock, &m.mh, MSG_CMSG_CLOEXEC)) == -1) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			break;
 		}
 		cm = CMSG_FIRSTHDR(&m.mh);
-		if (n != 1 || cm == NULL || cm->cmsg_type != SCM_RIGHTS ||
-		    cm->cmsg_len != CMSG_LEN(sizeof(int)) || *lfd != -1)
+		if (cm == NULL && !(m.mh.msg_flags & MSG_CTRUNC))
 			return n;
+		/* One fd, once, in a one-byte message: anything else (a
+		 * truncated control part, a second fd) is an error. */
+		if ((m.mh.msg_flags & MSG_CTRUNC) || n != 1 || *lfd != -1 ||
+		    cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_RIGHTS ||
+		    cm->cmsg_len != CMSG_LEN(sizeof(int))) {
+			fdpass_drop(&m.mh);
+			errno = EPROTO;
+			break;
+		}
 		memcpy(lfd, CMSG_DATA(cm), sizeof(int));
 	}
+	if (*lfd != -1)
+		close(*lfd);
+	*lfd = -1;
+	return -1;
 }

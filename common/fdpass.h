@@ -16,7 +16,8 @@ int	fdpass_send(int sock, int fd);
 /*
  * Read the report: *fdp gets the fd passed first (-1 if none, O_CLOEXEC),
  * then up to len bytes of the record land in buf.  The record's length,
- * 0 at EOF, -1 on error.
+ * 0 at EOF, -1 on error (EPROTO: a truncated control part, a second fd
+ * or a malformed one; every fd received is closed, *fdp is -1).
  */
 ssize_t	fdpass_report(int sock, void *buf, size_t len, int *fdp);
 

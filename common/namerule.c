@@ -519,7 +519,7 @@ static const char *const gs_files[] = {
 	"TAG_EDITMSG", "NOTES_EDITMSG", "EDIT_DESCRIPTION", "BISECT_*",
 	"shallow", "description", "gc.pid", "gc.log", "commondir", "gitdir",
 	"locked", "info", "hooks", "info/exclude", "info/sparse-checkout",
-	"info/refs", "hooks/*.sample",
+	"info/refs", "info/refs_*", "hooks/*.sample",
 	/* git init's probe of symlink support: a file, then a symlink. */
 	"t??????",
 };
@@ -579,7 +579,7 @@ namerule_lexical(const char *dir, const char *path, char *out, size_t len)
 	else if ((o = strlen(dir)) >= len)
 		return -ENAMETOOLONG;
 	else
-		memcpy(out, dir, o);
+		memmove(out, dir, o);	/* out may be dir */
 	while (o > 0 && out[o - 1] == '/')
 		o--;
 	for (p = path; *p != '\0'; p = e) {

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -132,6 +133,13 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	/* The report socket closes on a successful execve. */
 	n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
 	close(rep[0]);
+	if (n == -1) {
+		/* No listener we can trust: the child does not run. */
+		(void)kill(pid, SIGKILL);
+		fail.err = errno;
+		snprintf(fail.what, sizeof(fail.what), "exec report");
+		n = (ssize_t)sizeof(fail);
+	}
 	if (n == (ssize_t)sizeof(fail)) {
 		if (lfd != -1)
 			close(lfd);

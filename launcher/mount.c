@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <linux/mount.h>
 #include <linux/openat2.h>
 
 #include <errno.h>
@@ -32,7 +33,6 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/mountinfo.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
@@ -54,7 +54,7 @@ fdp(struct mount_fdpath *b, int fd)
 	return b->p;
 }
 
-/* The canonical path of fd in our current tree (for mountinfo). */
+/* The canonical path of fd in our current tree. */
 static char *
 fd_real(int fd)
 {
@@ -167,78 +167,40 @@ mount_point(const char *dst, int isdir)
 }
 
 /* The flags a remount must keep: the kernel locks them in a userns. */
-static const struct { unsigned long st, ms; } mount_locked[] = {
-	{ ST_RDONLY, MS_RDONLY }, { ST_NOSUID, MS_NOSUID },
-	{ ST_NODEV, MS_NODEV }, { ST_NOEXEC, MS_NOEXEC },
-	{ ST_NOATIME, MS_NOATIME }, { ST_NODIRATIME, MS_NODIRATIME },
-	{ ST_RELATIME, MS_RELATIME },
-};
-
-static unsigned long
-mount_locked_flags(const struct statvfs *sv)
-{
-	unsigned long	f = 0;
-	size_t		i;
-
-	for (i = 0; i < sizeof(mount_locked) / sizeof(mount_locked[0]); i++)
-		if (sv->f_flag & mount_locked[i].st)
-			f |= mount_locked[i].ms;
-	if ((f & (MS_NOATIME | MS_RELATIME)) == 0)
-		f |= MS_STRICTATIME;
-	return f;
-}
-
 /*
- * Remount the mount at top and every mount beneath it (a recursive bind
- * brings the source's submounts along) with add on top of the flags each
- * already has.  Without this walk a read-only bind of /usr would leave a
- * writable submount under it.
+ * Bind a clone of the mount tree at path (relative to sfd; "" for sfd
+ * itself) onto dfd, with attr set on every mount in it: a recursive
+ * bind brings the source's submounts along, and a read-only bind of
+ * /usr must leave none of them writable.  The attributes are set on
+ * the detached clone through its fd before it is attached: no path
+ * string from mountinfo, no window, and each mount keeps the flags the
+ * host locked on it (a remount would have to repeat them exactly).
  */
-static void
-mount_remount_tree(const char *top, unsigned long add)
+static int
+mount_clone(int sfd, const char *path, int dfd, uint64_t attr)
 {
-	struct statvfs	 sv;
-	FILE	*f;
-	char	*line = NULL, *mp;
-	size_t	 cap = 0, tl = strlen(top);
+	struct mount_attr	a;
+	int			t, r, e;
 
-	if ((f = fopen("/oldroot/proc/self/mountinfo", "re")) == NULL)
-		die("mountinfo");
-	while (getline(&line, &cap, f) != -1) {
-		if ((mp = mountinfo_point(line)) == NULL)
-			diex("mountinfo: short line");
-		if (strncmp(mp, top, tl) != 0 ||
-		    (mp[tl] != '\0' && mp[tl] != '/'))
-			continue;
-		if (statvfs(mp, &sv) == -1) {
-			/*
-			 * A submount we cannot reach (beneath a directory the
-			 * user may not search, or covered by another mount)
-			 * cannot be reached from inside either.
-			 */
-			if (mp[tl] != '\0' && (errno == EACCES ||
-			    errno == ENOENT)) {
-				log_debug("%s: %s, not remounted", mp,
-				    strerror(errno));
-				continue;
-			}
-			die("statvfs %s", mp);
-		}
-		if (mount(NULL, mp, NULL, MS_BIND | MS_REMOUNT |
-		    mount_locked_flags(&sv) | add, NULL) == -1)
-			die("remount %s", mp);
-	}
-	free(line);
-	fclose(f);
+	memset(&a, 0, sizeof(a));
+	a.attr_set = attr;
+	if ((t = (int)syscall(SYS_open_tree, sfd, path, OPEN_TREE_CLONE |
+	    OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH)) == -1)
+		return -1;
+	r = syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH | AT_RECURSIVE,
+	    &a, sizeof(a)) == -1 || syscall(SYS_move_mount, t, "", dfd, "",
+	    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == -1 ? -1 : 0;
+	e = errno;
+	close(t);
+	errno = e;
+	return r;
 }
 
 static void
 mount_bind(const struct launch_item *it)
 {
-	struct mount_fdpath	 a, b;
 	struct stat		 st;
-	unsigned long		 add;
-	char			*real;
+	uint64_t		 attr;
 	int			 src, dst;
 
 	if ((src = root_open(oldroot_fd, it->src, O_PATH)) == -1) {
@@ -252,17 +214,13 @@ mount_bind(const struct launch_item *it)
 	if (fstat(src, &st) == -1)
 		die("stat %s", it->src);
 	dst = mount_point(it->dst, S_ISDIR(st.st_mode));
-	real = fd_real(dst);
-	if (mount(fdp(&a, src), fdp(&b, dst), NULL, MS_BIND | MS_REC,
-	    NULL) == -1)
-		die("bind %s on %s", it->src, it->dst);
-	add = MS_NOSUID;
+	attr = MOUNT_ATTR_NOSUID;
 	if (it->flags & PLAN_OPF_RO)
-		add |= MS_RDONLY;
+		attr |= MOUNT_ATTR_RDONLY;
 	if ((it->flags & PLAN_OPF_DEV) == 0)
-		add |= MS_NODEV;
-	mount_remount_tree(real, add);
-	free(real);
+		attr |= MOUNT_ATTR_NODEV;
+	if (mount_clone(src, "", dst, attr) == -1)
+		die("bind %s on %s", it->src, it->dst);
 	close(dst);
 	close(src);
 }
@@ -376,7 +334,6 @@ mount_mask(const char *dst)
 {
 	struct mount_fdpath	 b;
 	struct stat		 st;
-	char			*real;
 	int			 fd;
 
 	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
@@ -386,20 +343,14 @@ mount_mask(const char *dst)
 	}
 	if (fstat(fd, &st) == -1)
 		die("stat %s", dst);
-	real = fd_real(fd);
 	if (S_ISDIR(st.st_mode)) {
 		if (mount("tmpfs", fdp(&b, fd), "tmpfs", MS_RDONLY |
 		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		    "mode=000,size=4k,nr_inodes=1") == -1)
 			die("mask %s", dst);
-	} else {
-		if (mount("/mask-empty", fdp(&b, fd), NULL, MS_BIND,
-		    NULL) == -1)
-			die("mask %s", dst);
-		mount_remount_tree(real, MS_RDONLY | MS_NOSUID | MS_NODEV |
-		    MS_NOEXEC);
-	}
-	free(real);
+	} else if (mount_clone(AT_FDCWD, "/mask-empty", fd, MOUNT_ATTR_RDONLY |
+	    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC) == -1)
+		die("mask %s", dst);
 	close(fd);
 }
 
@@ -407,21 +358,16 @@ mount_mask(const char *dst)
 static void
 mount_remount_ro(const char *dst)
 {
-	struct mount_fdpath	 a, b;
-	char			*real;
-	int			 fd;
+	int	fd;
 
 	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
 		if (mount_unreachable(dst))
 			return;
 		die("read-only %s", dst);
 	}
-	real = fd_real(fd);
-	if (mount(fdp(&a, fd), fdp(&b, fd), NULL, MS_BIND | MS_REC,
-	    NULL) == -1)
-		die("bind %s on itself", dst);
-	mount_remount_tree(real, MS_RDONLY | MS_NOSUID);
-	free(real);
+	if (mount_clone(fd, "", fd, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID) ==
+	    -1)
+		die("read-only %s", dst);
 	close(fd);
 }
 

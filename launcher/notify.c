@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 
 #include <errno.h>
@@ -45,6 +46,13 @@
 #define NT_DEFERRED	1	/* answered later (a FIFO's blocking open) */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_PEND_MAX	64	/* FIFO opens waiting for a reader */
+#if defined(__x86_64__)
+#define NT_ARCH		AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NT_ARCH		AUDIT_ARCH_AARCH64
+#else
+#error "the native audit architecture of this target is unknown"
+#endif
 #define NT_RETRY_MS	20	/* how often they are tried again */
 
 struct nt_listener {
@@ -215,7 +223,8 @@ static int
 nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
     struct nt_path *t, char *buf, size_t len)
 {
-	char	base[64];
+	char	base[64], lex[PATH_MAX];
+	ssize_t	n;
 	int	r;
 
 	t->dfd = -1;
@@ -231,7 +240,25 @@ nt_arg(const struct nt_call *c, int dirfd, uint64_t addr, int empty_ok,
 	/* linkat(fd, "", ..., AT_EMPTY_PATH): the file the fd refers to. */
 	if (empty_ok && buf[0] == '\0')
 		snprintf(buf, len, "%s", base);
-	return nt_resolve(c->pid, base, buf, t);
+	if ((r = nt_resolve(c->pid, base, buf, t)) < 0 || t->proc ||
+	    strchr(buf, '/') == NULL)
+		return r;
+	/* A named parent may be a symlink the host made (.claude -> x):
+	 * the path as written is checked too, the resolved one after. */
+	if (buf[0] == '/')
+		lex[0] = '\0';
+	else if ((n = readlink(base, lex, sizeof(lex) - 1)) > 0)
+		lex[n] = '\0';
+	else
+		return r;
+	if (namerule_lexical(lex[0] ? lex : "/", buf, lex, sizeof(lex)) == 0 &&
+	    strcmp(lex, t->abs) != 0 && namerule_check(nt_rules, lex, 0) ==
+	    NR_DENY) {
+		nt_violation(c, "file-write", lex);
+		nt_path_close(t);
+		return -EACCES;
+	}
+	return r;
 }
 
 /* Apply the rules; on a refusal report it and say EACCES. */
@@ -264,8 +291,9 @@ nt_git(const struct nt_call *c, const char *abs, int op, int fd,
 	int	top, r;
 
 	if (!namerule_gitstate_on(nt_rules) ||
-	    (top = namerule_scope(nt_rules, abs)) < 0 || (r = gitstate_check(abs,
-	    (size_t)top, op, fd, fn, why, sizeof(why))) == 0)
+	    (top = namerule_scope(nt_rules, abs)) < 0 ||
+	    (r = gitstate_check(abs, (size_t)top, op, fd, fn, why,
+	    sizeof(why))) == 0)
 		return 0;
 	if (r == 1 && vp != NULL) {
 		*vp = NR_CHECK_CONFIG;
@@ -355,7 +383,10 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 		}
 		/* No reader yet: init's loop tries again (nt_retry), never
 		 * blocking, never forking; a bounded number at a time. */
-		if (r == -ENXIO && nb && nt_npend == NT_PEND_MAX)
+		if (r == -ENXIO && nb && (fstatat(t.dfd, t.name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISFIFO(st.st_mode)))
+			;	/* a device's ENXIO: the answer */
+		else if (r == -ENXIO && nb && nt_npend == NT_PEND_MAX)
 			r = -EAGAIN;
 		else if (r == -ENXIO && nb) {
 			p = &nt_pend[nt_npend++];
@@ -376,8 +407,8 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			if ((n = readlink(base, got, sizeof(got) - 1)) > 0) {
 				got[n] = '\0';
 				if (got[0] == '/' && ((r = nt_check(c, got, 0,
-				    "file-write", NULL)) < 0 || (r = nt_git(c, got,
-				    GS_WRITE, -1, NULL, "file-write", NULL)) < 0)) {
+				    act, NULL)) < 0 || (r = nt_git(c, got,
+				    GS_WRITE, -1, NULL, act, NULL)) < 0)) {
 					close(fd);
 					break;
 				}
@@ -542,6 +573,7 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 	struct nt_path		 t;
 	char			 path[sizeof(un->sun_path) + 1], base[64];
 	size_t			 off = offsetof(struct sockaddr_un, sun_path);
+	const char		*act = "file-write-create";
 	int			 pfd, fd, r;
 
 	t.dfd = -1;
@@ -564,9 +596,8 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		path[alen - off] = '\0';
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
 		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
-		    (r = nt_check(c, t.abs, 0, "file-write-create", NULL)) < 0 ||
-		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL,
-		    "file-write-create", NULL)) < 0 ||
+		    (r = nt_check(c, t.abs, 0, act, NULL)) < 0 ||
+		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL, act, NULL)) < 0 ||
 		    (r = nt_valid(c)) < 0)
 			goto out;
 		memset(un->sun_path, 0, sizeof(un->sun_path));
@@ -602,8 +633,9 @@ nt_handle(const struct nt_listener *l)
 	c.pid = (pid_t)nt_req->pid;
 	c.exec = l->exec;
 	a = nt_req->data.args;
-	/* The *at forms take a dirfd first: k is where the rest starts. */
-	nr = nt_req->data.nr;
+	/* The *at forms take a dirfd first: k is where the rest starts.
+	 * Another architecture's numbers name other calls: ENOSYS. */
+	nr = nt_req->data.arch == NT_ARCH ? nt_req->data.nr : -1;
 	k = nr == SYS_openat || nr == SYS_mkdirat || nr == SYS_mknodat ||
 	    nr == SYS_linkat || nr == SYS_renameat || nr == SYS_renameat2;
 	dfd = k ? (int)a[0] : AT_FDCWD;
@@ -680,7 +712,7 @@ nt_retry(int closed)
 				continue;
 			}
 			r = fd == -1 ? -errno : 0;
-			/* The name now another file: checked for a FIFO only. */
+			/* The name now holds another file: a FIFO only. */
 			if (fd != -1 && (fstat(fd, &st) == -1 ||
 			    !S_ISFIFO(st.st_mode)) && close(fd) == 0)
 				fd = -1, r = -EAGAIN;

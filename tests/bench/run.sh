@@ -5,11 +5,12 @@
 # would pick instead, as ratios measured in one run.  Prints Markdown;
 # docs/PERFORMANCE.md holds a copy of a run with the machine it ran on.
 #   tests/bench/run.sh BUILD_DIR
-# BENCH (space list: startup output policy untar proxy push) selects some.
+# BENCH (space list: startup output policy untar gitstate proxy push)
+# selects some.
 set -u
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
-ONLY=${BENCH:-startup output policy untar proxy push}
+ONLY=${BENCH:-startup output policy untar gitstate proxy push}
 echo "# airlock benchmarks"
 echo
 echo "$(date -u +%Y-%m-%d), $(uname -r), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"

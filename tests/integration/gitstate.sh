@@ -10,7 +10,7 @@
 # status`, `git log -p` (on a pty) and `git commit` on the host run
 # nothing of the agent's.
 . "$(dirname "$0")/lib.sh"
-plan 61
+plan 67
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -26,8 +26,11 @@ cat >"$W/evil.sh" <<EOF
 touch "$MD/ran-\$(basename "\$0")-\$\$"
 EOF
 chmod 0755 "$W/evil.sh"
-printf '[core]\n\tfsmonitor = "%s"\n\tpager = "touch %s/pager; cat"\n[alias]\n\tst = "!touch %s/alias"\n' \
-    "$W/evil.sh" "$MD" "$MD" >"$W/evil.cfg"
+{
+	printf '[core]\n\tfsmonitor = "%s"\n' "$W/evil.sh"
+	printf '\tpager = "touch %s/pager; cat"\n' "$MD"
+	printf '[alias]\n\tst = "!touch %s/alias"\n' "$MD"
+} >"$W/evil.cfg"
 chown "$TUSER" "$W/evil.cfg" "$W/evil.sh"
 
 sbx() {
@@ -77,11 +80,13 @@ for D in . sub/nested; do
 	    "mkdir -p $D/p1/objects && cat evil.cfg > $D/p1/config &&
 	    echo 'ref: refs/heads/main' > $D/p1/HEAD && mkdir $D/p1/refs"
 	check "[$D] ... refs renamed in: refused" refused \
-	    "mkdir -p $D/p2/objects $D/q2/refs/heads && cat evil.cfg > $D/p2/config &&
-	    echo 'ref: refs/heads/main' > $D/p2/HEAD && mv $D/q2/refs $D/p2/refs"
+	    "mkdir -p $D/p2/objects $D/q2/refs/heads &&
+	    cat evil.cfg > $D/p2/config && echo 'ref: refs/heads/main' \
+	    > $D/p2/HEAD && mv $D/q2/refs $D/p2/refs"
 	check "[$D] ... refs as a symlink: refused" refused \
 	    "mkdir -p $D/p3/objects && cat evil.cfg > $D/p3/config &&
-	    echo 'ref: refs/heads/main' > $D/p3/HEAD && ln -s objects $D/p3/refs"
+	    echo 'ref: refs/heads/main' > $D/p3/HEAD &&
+	    ln -s objects $D/p3/refs"
 	out=$(sbx "mkdir -p $D/p4/objects && cat evil.cfg > $D/p4/config &&
 	    $H/tmpfile_link $D/p4 $D/p4/refs" 2>/dev/null)
 	check "[$D] ... refs by O_TMPFILE + linkat: refused ($out)" \
@@ -90,8 +95,8 @@ for D in . sub/nested; do
 	    refused "mkdir -p $D/p5/hooks $D/p5/objects &&
 	    cp evil.sh $D/p5/hooks/post-checkout && mkdir $D/p5/refs"
 	check "[$D] ... a prepared directory renamed to .git: refused" \
-	    refused "mkdir -p $D/p6/x/hooks && cp evil.sh $D/p6/x/hooks/pre-commit &&
-	    mv $D/p6/x $D/p6/.git"
+	    refused "mkdir -p $D/p6/x/hooks &&
+	    cp evil.sh $D/p6/x/hooks/pre-commit && mv $D/p6/x $D/p6/.git"
 	# 4. A worktree gitdir whose commondir points at a prepared dir.
 	check "[$D] commondir beside a hook: refused" refused \
 	    "mkdir -p $D/wt/hooks && echo 'ref: refs/heads/main' > $D/wt/HEAD &&
@@ -102,7 +107,8 @@ for D in . sub/nested; do
 	# 5. Into the real git directory: by name, rename, symlink, O_TMPFILE.
 	check "[$D] a new hook by cp: refused" refused \
 	    "cp evil.sh $D/.git/hooks/pre-commit"
-	out=$(sbx "$H/tmpfile_link $D/.git $D/.git/hooks/post-commit" 2>/dev/null)
+	out=$(sbx "$H/tmpfile_link $D/.git $D/.git/hooks/post-commit" \
+	    2>/dev/null)
 	check "[$D] a hook by O_TMPFILE + linkat: refused ($out)" \
 	    [ "$out" = "tmpfile=0 emptypath=EACCES procfd=EACCES" ]
 	check "[$D] a name git never writes (info/attributes): refused" \
@@ -117,6 +123,12 @@ for D in . sub/nested; do
 	    "exec 3<$D/.git/config && ln -L /proc/self/fd/3 $D/c3"
 done
 
+# A bare repository is git state by its contents, whatever its name.
+check "a hook in a bare repository made inside is refused" refused \
+    'git init -q --bare sub/b.git && cp evil.sh sub/b.git/hooks/post-update'
+check "... its config only through the content check" refused \
+    'cat evil.cfg >> sub/b.git/config'
+
 # ---- link and rename sources; symlinks ----
 echo secret >"$W/.env"
 chown "$TUSER" "$W/.env"
@@ -129,6 +141,15 @@ check "a symlink to a protected name (dangling) is refused" refused \
     'ln -s .git/hooks/pre-push lnk1'
 check "a symlink named .git is refused" refused \
     'mkdir -p s1 && ln -s ../sub/nested/.git s1/.git'
+# A symlinked parent the host made: the path as written is protected.
+# (Only as written: a call relative to a dirfd opened on .claude names
+# no parent; docs/SECURITY.md, "What is not covered".)
+as_user sh -c "mkdir -p '$W/clreal/commands' && ln -s clreal '$W/.claude'"
+check "through a host symlink .claude -> clreal: settings.json refused" \
+    refused 'echo {} > .claude/settings.json'
+check "... and commands/x.md too" refused 'echo x > .claude/commands/x.md'
+check "... nothing landed in clreal" \
+    [ "$(find "$W/clreal" | wc -l)" -eq 2 ]
 
 # ---- ordinary work: each porcelain command, inside ----
 check "git init" sbx 'git init -q -b main wk'
@@ -139,7 +160,8 @@ check "git worktree add" sbx 'cd wk && git worktree add -q ../wk-tree -b wtb'
 check "... and a commit in the worktree" sbx 'cd wk-tree && echo w > w &&
     git add w && git -c user.name=t -c user.email=t@t commit -qm w'
 check "git submodule add (file://)" sbx 'cd wk &&
-    git -c protocol.file.allow=always submodule add -q "file://$PWD/../cl2" sm &&
+    git -c protocol.file.allow=always submodule add -q \
+    "file://$PWD/../cl2" sm &&
     git -c user.name=t -c user.email=t@t commit -qm sm'
 check "git submodule update (a fresh clone)" sbx 'git clone -q wk wk2 &&
     cd wk2 && git -c protocol.file.allow=always submodule update -q --init'
@@ -158,12 +180,13 @@ check "git config user.name still works" \
 host_git() {	# host_git DIR
 	as_user env PAGER=cat sh -c "cd '$1' &&
 	    { timeout 20 git status >/dev/null 2>&1;
-	    timeout 20 script -qc 'git log -p -1' /dev/null </dev/null >/dev/null 2>&1;
-	    git -c user.name=u -c user.email=u@u commit -q --allow-empty -m host \
+	    timeout 20 script -qc 'git log -p -1' /dev/null </dev/null \
+	    >/dev/null 2>&1; git -c user.name=u -c user.email=u@u \
+	    commit -q --allow-empty -m host \
 	    >/dev/null 2>&1; timeout 20 git st >/dev/null 2>&1; true; }"
 }
 for d in . sub/nested sub/nested/w ./w p1 p2 p3 p4 p5 p6 wt wt2 wk wk-tree \
-    wk/sm wk2 wk2/sm sub/nested/p1 sub/nested/wt; do
+    wk/sm wk2 wk2/sm sub/nested/p1 sub/nested/wt sub/b.git; do
 	[ -e "$W/$d" ] && host_git "$W/$d"
 done
 check "the host's git status, log -p on a pty, commit ran no marker" \
@@ -178,4 +201,14 @@ check "a host git run does run core.pager (the marker works)" sh -c "
 check "refusals are violation events" \
     grep -q '"action":"file-write-create"' "$EV"
 rm -rf "$MD"
+
+# ---- read-only binds are set by mount_setattr on the clone's fd ----
+# (issue 12: a remount by path failed with EINVAL on /usr and on a home
+# whose mounts the host locked.)
+out=$(as_user "$AIRLOCK" run --workspace "$W" --ro-bind /home -- sh -c \
+    'echo inside; touch /usr/x /home/x 2>&1' 2>&1)
+check "--ro-bind /home runs, /usr and /home read-only" sh -c "
+    echo '$out' | grep -q '^inside' &&
+    [ \$(echo '$out' | grep -c 'Read-only file system') -eq 2 ]"
+[ $? -eq 0 ] || diag "$out"
 finish
