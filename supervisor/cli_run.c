@@ -48,7 +48,49 @@ struct run_state {
 	int	 done;
 	long	 exec_id;
 	int	 killed;
+	struct {			/* violations by class, for the */
+		char	 action[40];	/* summary after the run */
+		long	 count;
+	}	 viol[16];
+	size_t	 nviol;
 };
+
+/* Count one violation event by its action (the summary's classes). */
+static void
+violation_count(struct run_state *st, const char *action)
+{
+	size_t	i;
+
+	if (action == NULL)
+		action = "other";
+	for (i = 0; i < st->nviol; i++)
+		if (strcmp(st->viol[i].action, action) == 0)
+			break;
+	if (i == st->nviol) {
+		if (st->nviol == sizeof(st->viol) / sizeof(st->viol[0]))
+			i--;		/* the last slot takes the rest */
+		else {
+			snprintf(st->viol[i].action,
+			    sizeof(st->viol[i].action), "%s", action);
+			st->nviol++;
+		}
+	}
+	st->viol[i].count++;
+}
+
+/* After the run: one line per class with its count, on stderr. */
+static void
+violation_summary(const struct run_state *st)
+{
+	size_t	i;
+
+	if (st->nviol == 0)
+		return;
+	fprintf(stderr, "airlock: the sandbox refused:\n");
+	for (i = 0; i < st->nviol; i++)
+		fprintf(stderr, "airlock:   %-20s %ld\n", st->viol[i].action,
+		    st->viol[i].count);
+}
 
 static void
 usage(void)
@@ -60,7 +102,7 @@ usage(void)
 "                   [--memory SIZE] [--pids N] [--network on|off]\n"
 "                   [--allow-domain PATTERN]... [--deny-read PATH]...\n"
 "                   [--deny-write PATH]... [--origin URL] [--socket PATH]\n"
-"                   [--no-policy-check]\n"
+"                   [--no-policy-check] [--quiet]\n"
 "                   -- CMD [ARG...]\n");
 	exit(2);
 }
@@ -180,6 +222,8 @@ on_event(const struct json *ev, void *arg)
 		st->exit_code = code != NULL && code->is_int ?
 		    (int)code->integer : 255;
 		st->done = 1;
+	} else if (strcmp(type, "violation") == 0) {
+		violation_count(st, json_get_str(ev, "action"));
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
 
@@ -301,7 +345,7 @@ cli_run_main(int argc, char **argv)
 	struct run_state st;
 	struct rpc	 rpc;
 	struct origin_query oq = { -1, -1 };
-	int		 local = -1, no_policy_check = 0;
+	int		 local = -1, no_policy_check = 0, quiet = 0;
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid;
@@ -319,6 +363,10 @@ cli_run_main(int argc, char **argv)
 			break;
 		if (strcmp(a, "--no-policy-check") == 0) {
 			no_policy_check = 1;
+			continue;
+		}
+		if (strcmp(a, "--quiet") == 0) {
+			quiet = 1;
 			continue;
 		}
 		if (i + 1 >= argc)
@@ -508,6 +556,8 @@ out:
 	    err, sizeof(err));
 	json_free(res);
 	rpc_close(&rpc);
+	if (!quiet)
+		violation_summary(&st);
 	if (st.events != NULL)
 		fclose(st.events);
 	strv_free(binds);
