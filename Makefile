@@ -100,6 +100,12 @@ install: all
 		$(BUILD)/airlock-gatewayd $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 contrib/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 contrib/man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0644 contrib/completion/airlock.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/airlock
+	install -m 0644 contrib/completion/_airlock \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_airlock
 
 clean:
 	rm -rf $(BUILD)

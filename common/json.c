@@ -215,11 +215,30 @@ json_parse(const char *buf, size_t len, char *err, size_t errlen)
 	if (st == yajl_status_ok)
 		st = yajl_complete_parse(h);
 	if (st != yajl_status_ok || p.root == NULL) {
+		/* Where: line and column (in bytes) of the first byte the
+		 * parser did not take, for people fixing a file by hand. */
+		size_t	 off = yajl_get_bytes_consumed(h), i, line = 1;
+		size_t	 col = 1;
+
+		if (off > len)
+			off = len;
+		for (i = 0; i < off; i++) {
+			if (buf[i] == '\n') {
+				line++;
+				col = 1;
+			} else
+				col++;
+		}
 		if (p.error != NULL)
-			snprintf(err, errlen, "%s", p.error);
+			snprintf(err, errlen, "line %zu, column %zu: %s", line,
+			    col, p.error);
 		else if (st != yajl_status_ok) {
 			msg = yajl_get_error(h, 0, NULL, 0);
-			snprintf(err, errlen, "%s", (const char *)msg);
+			for (i = strlen((char *)msg); i > 0 &&
+			    (msg[i - 1] == '\n' || msg[i - 1] == ' '); i--)
+				msg[i - 1] = '\0';
+			snprintf(err, errlen, "line %zu, column %zu: %s", line,
+			    col, (const char *)msg);
 			yajl_free_error(h, msg);
 		} else
 			snprintf(err, errlen, "empty input");

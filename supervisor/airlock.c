@@ -23,15 +23,92 @@ usage(void)
 	fprintf(stderr,
 "usage: airlock <command> [options]\n"
 "  run [options] -- CMD [ARG...]   run one command in a sandbox\n"
-"  status [--socket PATH]          what this host supports (JSON)\n"
-"  policy check [--mode M] [--settings F] -- 'LINE'\n"
-"                                  the command policy's verdict (JSON)\n"
+"  status [--socket PATH] [--json] what this host supports\n"
+"  policy check [--mode M] [--settings F] [--json] -- 'LINE'\n"
+"                                  the command policy's verdict (exit 0\n"
+"                                  allow, 1 deny, 3 ask)\n"
 "  hook claude-pretooluse          Claude Code PreToolUse hook (stdin)\n"
 "  proxy-connect PROXY HOST PORT   SOCKS5 tunnel on stdin/stdout (ssh's\n"
 "                                  ProxyCommand inside a sandbox)\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
+}
+
+/* A JSON value as text for people: strings bare, others as JSON. */
+static void
+human_value(FILE *f, const struct json *v)
+{
+	struct jgen	*j;
+	const char	*buf;
+	size_t		 len, i;
+
+	if (v == NULL || v->type == JSON_NULL)
+		fputs("-", f);
+	else if (v->type == JSON_STRING)
+		fputs(v->str, f);
+	else if (v->type == JSON_ARRAY && v->n == 0)
+		fputs("none", f);
+	else if (v->type == JSON_ARRAY) {
+		for (i = 0; i < v->n; i++) {
+			fputs(i > 0 ? "; " : "", f);
+			human_value(f, v->items[i]);
+		}
+	} else {
+		j = jgen_new();
+		jgen_value(j, v);
+		buf = jgen_buf(j, &len);
+		fprintf(f, "%.*s", (int)len, buf);
+		jgen_free(j);
+	}
+}
+
+/* `airlock status` on a terminal: what a person asks first, then all. */
+static void
+status_human(FILE *f, const struct json *res)
+{
+	const struct json	*d, *v;
+	size_t			 i, k;
+
+	v = json_get(res, "available");
+	fprintf(f, "sandbox:   %s", v != NULL && v->type == JSON_BOOL &&
+	    v->boolean ? "available" : "NOT available");
+	fprintf(f, " (backend %s)", json_get_str(res, "backend") != NULL ?
+	    json_get_str(res, "backend") : "none");
+	v = json_get(res, "enabled");
+	if (v != NULL && v->type == JSON_BOOL && !v->boolean)
+		fputs(", DISABLED", f);
+	v = json_get(res, "policyLocked");
+	if (v != NULL && v->type == JSON_BOOL && v->boolean)
+		fputs(", locked by managed policy", f);
+	fputc('\n', f);
+	for (i = 0; i < res->n; i++) {
+		static const char *const shown[] = { "available", "backend",
+		    "enabled", "policyLocked", "daemons", NULL };
+
+		for (k = 0; shown[k] != NULL; k++)
+			if (strcmp(res->keys[i], shown[k]) == 0)
+				break;
+		if (shown[k] != NULL)
+			continue;
+		fprintf(f, "  %-16s ", res->keys[i]);
+		human_value(f, res->items[i]);
+		fputc('\n', f);
+	}
+	if ((d = json_get(res, "daemons")) != NULL &&
+	    d->type == JSON_OBJECT)
+		for (i = 0; i < d->n; i++) {
+			v = json_get(d->items[i], "running");
+			fprintf(f, "daemon:    %-9s %s", d->keys[i],
+			    v != NULL && v->type == JSON_BOOL && v->boolean ?
+			    "running" : "not running");
+			if ((v = json_get(d->items[i], "starts")) != NULL &&
+			    v->is_int)
+				fprintf(f, " (started %lld time%s)",
+				    (long long)v->integer, v->integer == 1 ?
+				    "" : "s");
+			fputc('\n', f);
+		}
 }
 
 int
@@ -42,15 +119,19 @@ cli_status_main(int argc, char **argv)
 	struct jgen	*j;
 	const char	*sock = NULL, *buf;
 	char		 err[512], *extra[] = { "--quiet", NULL };
-	int		 code, i;
+	int		 code, i, json_out = 0;
 	size_t		 len;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
 			sock = argv[++i];
+		else if (strcmp(argv[i], "--json") == 0)
+			json_out = 1;
 		else
 			usage();
 	}
+	/* People on a terminal read; scripts (and --json) parse. */
+	json_out = json_out || !isatty(STDOUT_FILENO);
 	/* R-H6: a query that ran exits 0, whatever it found. */
 	if (rpc_open(&rpc, sock, sock == NULL, extra, err, sizeof(err)) ==
 	    -1 || (res = rpc_call(&rpc, "host.status", NULL, NULL, NULL,
@@ -71,17 +152,25 @@ cli_status_main(int argc, char **argv)
 		jgen_obj_close(j);
 		jgen_obj_close(j);
 		buf = jgen_buf(j, &len);
-		printf("%.*s\n", (int)len, buf);
+		if (json_out)
+			printf("%.*s\n", (int)len, buf);
+		else
+			printf("sandbox:   NOT available (airlockd: %s)\n",
+			    err);
 		jgen_free(j);
 		if (rpc.fd != -1)
 			rpc_close(&rpc);
 		return 0;
 	}
-	j = jgen_new();
-	jgen_value(j, res);
-	buf = jgen_buf(j, &len);
-	printf("%.*s\n", (int)len, buf);
-	jgen_free(j);
+	if (!json_out && res->type == JSON_OBJECT)
+		status_human(stdout, res);
+	else {
+		j = jgen_new();
+		jgen_value(j, res);
+		buf = jgen_buf(j, &len);
+		printf("%.*s\n", (int)len, buf);
+		jgen_free(j);
+	}
 	json_free(res);
 	rpc_close(&rpc);
 	return 0;

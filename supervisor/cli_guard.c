@@ -7,6 +7,8 @@
  * an approver: the person at the terminal when stdin and stderr are one
  * (asked on /dev/tty), else there is none and ask is refused too, today's
  * rule (pol_guard_finish).  The rule that decided is printed either way.
+ * An interactive shell on the caller's terminal is not judged: the
+ * person types its commands (interactive_shell()).
  *
  * This guards the caller's own command line, not the agent: what runs
  * inside is confined by the sandbox, not by this check, so
@@ -75,6 +77,46 @@ tty_approves(const char *reason, const char *rule)
 	return yes;
 }
 
+/*
+ * An interactive shell on the caller's terminal: the commands are the
+ * ones the person types, not a line an agent wrote, so there is nothing
+ * to judge before it starts (the sandbox confines what they type, as it
+ * confines anything).  Only a plain shell with no script and no -c, and
+ * only when standard input is a terminal: `echo ... | airlock run -- sh`
+ * reads hidden text and is judged (opaque) as before.
+ */
+static int
+interactive_shell(char *const *argv)
+{
+	static const char *const shells[] = {
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish",
+	};
+	static const char *const opts[] = {
+		"-i", "-l", "-s", "-il", "-li", "--login", "--norc",
+		"--noprofile", "--posix",
+	};
+	const char	*name;
+	size_t		 i, k;
+
+	if (argv[0] == NULL || !isatty(STDIN_FILENO))
+		return 0;
+	name = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
+	    argv[0];
+	for (i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
+		if (strcmp(name, shells[i]) == 0)
+			break;
+	if (i == sizeof(shells) / sizeof(shells[0]))
+		return 0;
+	for (i = 1; argv[i] != NULL; i++) {
+		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+			if (strcmp(argv[i], opts[k]) == 0)
+				break;
+		if (k == sizeof(opts) / sizeof(opts[0]))
+			return 0;
+	}
+	return 1;
+}
+
 static int
 managed_rules(const struct settings *s)
 {
@@ -124,6 +166,10 @@ cli_run_guard(const char *mode_name, const char *settings_file,
 			    SETTINGS_MANAGED_PATH);
 		settings_free(&s);
 		return locked ? 2 : 0;
+	}
+	if (interactive_shell(argv)) {
+		settings_free(&s);
+		return 0;
 	}
 	line = quote_argv(argv, &len);
 	r = pol_check(line, len, mode, s.rules);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: ISC
 /*
- * `airlock policy check [--mode MODE] [--settings FILE] -- 'COMMAND LINE'`
- * prints the command policy's verdict as JSON (exit 0; 2 on a usage
- * error; 1 when the settings cannot be loaded).  `airlock hook
+ * `airlock policy check [--mode MODE] [--settings FILE] [--json] -- 'LINE'`
+ * prints the command policy's verdict, readable on a terminal and as JSON
+ * with --json or when stdout is not a terminal; it exits 0 for allow, 1
+ * for deny, 3 for ask, 2 on a usage error and 4 when the settings cannot
+ * be loaded.  `airlock hook
  * claude-pretooluse [--mode MODE] [--settings FILE]` answers one Claude
  * Code PreToolUse call on stdin (see docs/HOOKS.md).  Neither needs
  * airlockd: the policy is a pure library and the settings are files.
@@ -24,7 +26,7 @@ static int
 usage_policy(void)
 {
 	fprintf(stderr, "usage: airlock policy check [--mode MODE] "
-	    "[--settings FILE] -- 'COMMAND LINE'\n"
+	    "[--settings FILE] [--json] -- 'COMMAND LINE'\n"
 	    "       MODE: chat (default), plan, review, orchestrate\n");
 	return 2;
 }
@@ -37,7 +39,13 @@ usage_hook(void)
 	return 2;
 }
 
-/* Parse --mode and --settings; returns the index after them, or -1. */
+static void	policy_result_human(const struct pol_result *, enum pol_mode,
+		    FILE *);
+
+/* --json, for `policy check` (the hook always speaks JSON). */
+static int	json_out;
+
+/* Parse --mode, --settings, --json; returns the index after them, or -1. */
 static int
 parse_opts(int argc, char **argv, int i, int *mode_set, enum pol_mode *mode,
     const char **file)
@@ -47,6 +55,10 @@ parse_opts(int argc, char **argv, int i, int *mode_set, enum pol_mode *mode,
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			return i + 1;
+		if (strcmp(argv[i], "--json") == 0) {
+			json_out = 1;
+			continue;
+		}
 		if (strncmp(argv[i], "--mode=", 7) == 0 ||
 		    strcmp(argv[i], "--mode") == 0) {
 			if (argv[i][6] == '=')
@@ -84,7 +96,7 @@ cli_policy_main(int argc, char **argv)
 	const char		*file = NULL;
 	char			 err[512], *line, *out;
 	size_t			 len = 0, off = 0;
-	int			 i, set = 0;
+	int			 i, set = 0, rc;
 
 	if (argc < 2 || strcmp(argv[1], "check") != 0)
 		return usage_policy();
@@ -95,7 +107,7 @@ cli_policy_main(int argc, char **argv)
 	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
 		settings_free(&s);
-		return 1;
+		return 4;	/* 1 and 3 are verdicts, 2 a usage error */
 	}
 	settings_print_notes(&s, "airlock");
 	/* Several words after "--" are one line joined by spaces. */
@@ -110,13 +122,50 @@ cli_policy_main(int argc, char **argv)
 	}
 	line[off] = '\0';
 	r = pol_check(line, off, mode, s.rules);
-	out = policy_result_json(r, mode);
-	printf("%s\n", out);
-	free(out);
+	/* People on a terminal read; scripts (and --json) parse. */
+	if (json_out || !isatty(STDOUT_FILENO)) {
+		out = policy_result_json(r, mode);
+		printf("%s\n", out);
+		free(out);
+	} else
+		policy_result_human(r, mode, stdout);
+	rc = r->verdict == POL_ALLOW ? 0 : r->verdict == POL_DENY ? 1 : 3;
 	free(line);
 	pol_result_free(r);
 	settings_free(&s);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return fflush(stdout) == 0 ? rc : 1;
+}
+
+/* The verdict, the deciding rule and reason, then each command. */
+static void
+policy_result_human(const struct pol_result *r, enum pol_mode mode, FILE *f)
+{
+	size_t	 i;
+	char	**a;
+	int	 c, first = 1;
+
+	fprintf(f, "%s  (%s mode)  %s\n", pol_verdict_name(r->verdict),
+	    pol_mode_name(mode), r->rule != NULL ? r->rule : "");
+	if (r->reason != NULL && r->reason[0] != '\0')
+		fprintf(f, "  why: %s\n", r->reason);
+	for (c = 0; c < POL_CLASS_MAX; c++)
+		if (r->classes & POL_CLASS_BIT(c)) {
+			fprintf(f, "%s%s", first ? "  classes: " : ", ",
+			    pol_class_name((enum pol_class)c));
+			first = 0;
+		}
+	if (!first)
+		fputc('\n', f);
+	if (r->ncmds > 1)
+		for (i = 0; i < r->ncmds; i++) {
+			fprintf(f, "  %-5s ", pol_verdict_name(
+			    r->cmds[i].verdict));
+			for (a = r->cmds[i].argv; a != NULL && *a != NULL; a++)
+				fprintf(f, "%s%.60s", a == r->cmds[i].argv ?
+				    "" : " ", *a);
+			fprintf(f, "   [%s]\n", r->cmds[i].rule != NULL ?
+			    r->cmds[i].rule : "");
+		}
 }
 
 int

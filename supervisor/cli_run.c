@@ -57,7 +57,50 @@ struct run_state {
 	int	 done;
 	long	 exec_id;
 	int	 killed;
+	struct {			/* violations by class, for the */
+		char	 action[40];	/* summary after the run */
+		long	 count;
+	}	 viol[16];
+	size_t	 nviol;
 };
+
+/* Count one violation event by its action (the summary's classes). */
+static void
+violation_count(struct run_state *st, const char *action)
+{
+	size_t	i;
+
+	if (action == NULL)
+		action = "other";
+	for (i = 0; i < st->nviol; i++)
+		if (strcmp(st->viol[i].action, action) == 0)
+			break;
+	if (i == st->nviol) {
+		if (st->nviol == sizeof(st->viol) / sizeof(st->viol[0]))
+			i--;		/* the last slot takes the rest */
+		else {
+			snprintf(st->viol[i].action,
+			    sizeof(st->viol[i].action), "%s", action);
+			st->nviol++;
+		}
+	}
+	st->viol[i].count++;
+}
+
+/* After the run: one line per class with its count, on stderr. */
+static void
+violation_summary(const struct run_state *st)
+{
+	size_t	i;
+
+	if (st->nviol == 0)
+		return;
+	fprintf(stderr, "airlock: the sandbox refused:\n");
+	for (i = 0; i < st->nviol; i++)
+		fprintf(stderr, "airlock:   %-20s %ld\n", st->viol[i].action,
+		    st->viol[i].count);
+}
+
 
 static const char usage_text[] =
 "usage: airlock run [options] [--] CMD [ARG...]\n"
@@ -76,6 +119,7 @@ static const char usage_text[] =
 "  --socket PATH         a shared airlockd (also AIRLOCK_SOCKET)\n"
 "  --events FILE         the session's events, one JSON object a line\n"
 "  --no-policy-check     do not judge the command line first\n"
+"  --quiet               no summary of refusals afterwards\n"
 "  -h, --help\n";
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -224,15 +268,17 @@ on_event(const struct json *ev, void *arg)
 		st->exit_code = code != NULL && code->is_int ?
 		    (int)code->integer : 255;
 		st->done = 1;
-	} else if (strcmp(type, "violation") == 0 &&
-	    (buf = json_get_str(ev, "action")) != NULL &&
-	    strcmp(buf, "git-origin-changed") == 0) {
-		const char *t = json_get_str(ev, "target");
+	} else if (strcmp(type, "violation") == 0) {
+		violation_count(st, json_get_str(ev, "action"));
+		if ((buf = json_get_str(ev, "action")) != NULL &&
+		    strcmp(buf, "git-origin-changed") == 0) {
+			const char *t = json_get_str(ev, "target");
 
-		fprintf(stderr, "airlock: the workspace's origin is now %s; "
-		    "pushes still go only to the repository recorded the "
-		    "first time airlock ran here (--origin changes it)\n",
-		    t ? t : "?");
+			fprintf(stderr, "airlock: the workspace's origin is "
+			    "now %s; pushes still go only to the repository "
+			    "recorded the first time airlock ran here "
+			    "(--origin changes it)\n", t ? t : "?");
+		}
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
 
@@ -674,7 +720,7 @@ cli_run_main(int argc, char **argv)
 	struct run_io	 io;
 	struct rpc	 rpc;
 	struct origin_query oq = { -1, -1 };
-	int		 local = -1, no_policy_check = 0;
+	int		 local = -1, no_policy_check = 0, quiet = 0;
 	struct jgen	*j;
 	struct json	*res;
 	const struct json *xid, *passed;
@@ -694,6 +740,10 @@ cli_run_main(int argc, char **argv)
 			break;
 		if (strcmp(a, "--no-policy-check") == 0) {
 			no_policy_check = 1;
+			continue;
+		}
+		if (strcmp(a, "--quiet") == 0) {
+			quiet = 1;
 			continue;
 		}
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -1112,6 +1162,8 @@ out:
 	    err, sizeof(err));
 	json_free(res);
 	rpc_close(&rpc);
+	if (!quiet)
+		violation_summary(&st);
 	if (st.events != NULL)
 		fclose(st.events);
 	strv_free(binds);

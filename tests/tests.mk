@@ -28,9 +28,13 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE
 FUZZ_COMMON := $(filter-out common/evglue.c common/sandbox_self.c,$(COMMON_SRCS)) $(POLICY_SRCS)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-$(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON)
+# The hook (in json_fuzzer) judges paths with the plan's own tables.
+FUZZ_EXTRA_json := supervisor/sv_plan.c supervisor/credentials.c \
+	supervisor/paths.c \
+	supervisor/gitcfg.c
+$(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON) $(FUZZ_EXTRA_json)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc_cflags,yajl libevent) -o $@ $< $(FUZZ_COMMON) $(call pc_libs,yajl libevent)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc_cflags,yajl libevent) -o $@ $< $(FUZZ_EXTRA_$*) $(FUZZ_COMMON) $(call pc_libs,yajl libevent)
 
 .PHONY: unit-bins fuzz-bins
 unit-bins: $(UNIT_TESTS) $(HELPERS)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: ISC
 /*
  * libFuzzer target for common/json.c's parser, the settings merge and
- * the Claude Code hook decision.  The fuzz build links only common/ and
- * policy/, so the two supervisor files are compiled in here.
+ * the Claude Code hook decision.  The fuzz build links common/ and
+ * policy/, so the two supervisor files are compiled in here; the hook's
+ * rule tables come from sv_plan.c, linked beside (tests/tests.mk).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,15 @@
 #include "supervisor/settings.c"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* sv_plan.c (linked for the hook's rule tables) asks this of seccomp;
+ * the hook never builds a plan. */
+int	sv_seccomp_notify(void);
+int
+sv_seccomp_notify(void)
+{
+	return 0;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

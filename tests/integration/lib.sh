@@ -74,9 +74,11 @@ with open(pidfile + ".port", "w") as f: f.write(str(s.server_address[1]))
 with open(pidfile, "w") as f: f.write(str(os.getpid()))
 s.serve_forever()
 PY
-	for _i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		[ -s "$2.port" ] && break
+	# Up to 10 s: python starts slowly on a loaded CI machine.
+	_i=0
+	while [ ! -s "$2.port" ] && [ $_i -lt 100 ]; do
 		sleep 0.1
+		_i=$((_i + 1))
 	done
 	cat "$2.port"
 }

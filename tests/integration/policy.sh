@@ -25,7 +25,9 @@ hook() {
 	as_user "$AIRLOCK" hook claude-pretooluse <"$T/$1.json" |
 	    python3 -c 'import json,sys; print(json.load(sys.stdin)["hookSpecificOutput"]["permissionDecision"])'
 }
-check "hook: the recorded allowed command is allowed" [ "$(hook allow)" = allow ]
+# The hook never answers allow: what the policy allows gets no opinion.
+check "hook: the recorded allowed command gets no opinion ({})" \
+    [ "$(as_user "$AIRLOCK" hook claude-pretooluse <"$T/allow.json")" = "{}" ]
 check "hook: the recorded asked command is ask" [ "$(hook ask)" = ask ]
 check "hook: the recorded denied command is deny" [ "$(hook deny)" = deny ]
 finish

@@ -6,7 +6,7 @@
 # refused with exit 126 and the rule on stderr; ask has no approver and
 # is refused the same way; allowed commands run.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 13
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -68,5 +68,20 @@ head1=$(head_of)
 commit --settings "$W/deny.json" --no-policy-check 2>"$W/e7"
 check "--no-policy-check skips the check (the sandbox still confines)" \
     [ "$(head_of)" != "$head1" ]
+# Text a shell reads from a pipe is hidden: opaque, ask, no approver.
+printf 'touch piped\n' | as_user "$AIRLOCK" run --workspace "$W/repo" -- sh \
+    2>"$W/e8"
+rc=$?
+check "sh reading commands from a pipe is refused, exit 126 ($rc)" \
+    sh -c '[ "$1" -eq 126 ] && [ ! -e "$2/repo/piped" ] &&
+    grep -q "reads commands from its input" "$3"' sh "$rc" "$W" "$W/e8"
+# An interactive shell on the caller's terminal: the person types.
+out=$(printf 'echo in-shell-$((6*7))\nexit 3\n' | as_user script -qec \
+    "$AIRLOCK run --workspace $W/repo -- bash --norc --noprofile -i" \
+    /dev/null 2>&1)
+rc=$?
+check "an interactive shell on a terminal starts unasked, exits 3 ($rc)" \
+    sh -c '[ "$1" -eq 3 ] && printf "%s" "$2" | grep -q in-shell-42 &&
+    ! printf "%s" "$2" | grep -q "run it?"' sh "$rc" "$out"
 cd /
 finish

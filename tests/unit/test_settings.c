@@ -206,6 +206,18 @@ START_TEST(srt_format)
 }
 END_TEST
 
+START_TEST(json_error_position)
+{
+	/* A parse error names line and column, for a file fixed by hand. */
+	ck_assert_int_eq(merge("{\n  \"rules\": {\n    \"create-commit\": "
+	    "deny\n  }\n}\n", 0), -1);
+	ck_assert_msg(strstr(E, "line 3, column ") != NULL, "%s", E);
+	ck_assert_int_eq(merge("{\"a\": 1,\n\"a\": 2}", 0), -1);
+	ck_assert_msg(strstr(E, "line 2, column ") != NULL, "%s", E);
+	ck_assert(strstr(E, "duplicate") != NULL);
+}
+END_TEST
+
 START_TEST(baseline_switch)
 {
 	/* airlock's format keeps the baseline unless told otherwise. */
@@ -381,6 +393,7 @@ main(void)
 	tcase_add_test(tc, srt_format);
 	tcase_add_test(tc, managed_wins_and_locks);
 	tcase_add_test(tc, baseline_switch);
+	tcase_add_test(tc, json_error_position);
 	tcase_add_test(tc, managed_forbids_unconfined);
 	tcase_add_test(tc, load_layers);
 	tcase_add_test(tc, push_decide);

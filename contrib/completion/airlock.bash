@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: ISC
+#
+# bash completion for airlock(1).  Install as
+# /usr/share/bash-completion/completions/airlock (or source it).
+
+_airlock()
+{
+	local cur prev cmd i
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	cmd=${COMP_WORDS[1]}
+
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		COMPREPLY=($(compgen -W "run status policy hook proxy-connect version" -- "$cur"))
+		return 0
+	fi
+	# After "--" the command line is the sandboxed command's own.
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		if [ "${COMP_WORDS[i]}" = "--" ]; then
+			COMPREPLY=($(compgen -c -- "$cur"))
+			return 0
+		fi
+	done
+	case $prev in
+	--mode)
+		COMPREPLY=($(compgen -W "chat plan review orchestrate" -- "$cur"))
+		return 0 ;;
+	--sandbox|--network)
+		COMPREPLY=($(compgen -W "on off" -- "$cur"))
+		return 0 ;;
+	--workspace|--bind|--ro-bind|--deny-read|--deny-write)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return 0 ;;
+	--settings|--events|--socket)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return 0 ;;
+	--timeout|--memory|--pids|--allow-domain|--origin)
+		return 0 ;;
+	esac
+	case $cmd in
+	run)
+		COMPREPLY=($(compgen -W "--workspace --mode --bind --ro-bind
+		    --events --sandbox --settings --timeout --memory --pids
+		    --network --allow-domain --deny-read --deny-write --origin
+		    --socket --no-policy-check --quiet --" -- "$cur")) ;;
+	status)
+		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
+	policy)
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=($(compgen -W "check" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "--mode --settings --json --" -- "$cur"))
+		fi ;;
+	hook)
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=($(compgen -W "claude-pretooluse" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "--mode --settings" -- "$cur"))
+		fi ;;
+	esac
+	return 0
+}
+complete -F _airlock airlock
