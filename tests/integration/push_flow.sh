@@ -14,10 +14,11 @@
 # - the upstream is the one recorded the first time the user ran airlock
 #   in the workspace: `git remote set-url origin` inside changes nothing;
 # - push options in any spelling never reach upstream's hooks;
-# - a symbolic ref upstream cannot move the branch it points at.
+# - a symbolic ref upstream cannot move the branch it points at;
+# - 50,000 refused requests leave gatewayd's memory flat.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 28
+plan 32
 
 TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
@@ -255,10 +256,15 @@ check "push-options doubled, two option sections: no option reaches upstream's h
 # ---- 5. 50,000 refused requests: gatewayd's memory stays flat ----
 cat >"$W/app/flood.py" <<'PY'
 import socket, sys
+def pkt(b): return b"%04x" % (len(b) + 4) + b
+body = pkt(b"0" * 40 + b" " + b"1" * 40 + b" refs/heads/x\0report-status\n") + \
+    b"0000"
+req = (b"POST /github/acme/unlinked.git/git-receive-pack HTTP/1.1\r\n"
+    b"Host: x\r\nContent-Type: application/x-git-receive-pack-request\r\n"
+    b"Content-Length: %d\r\n\r\n" % len(body)) + body
 for i in range(int(sys.argv[1])):
     s = socket.create_connection(("127.0.0.1", 9418))
-    s.sendall(b"GET /github/acme/unlinked.git/info/refs?service=git-receive-pack"
-        b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.sendall(req)
     while s.recv(65536): pass
     s.close()
 print("flood-done")
@@ -276,4 +282,16 @@ check "50,000 refused requests leave gatewayd's RSS flat (+$((R1 - R0)) kB)" \
 check "... all were served" grep -q flood-done "$W/o9"
 check "... and airlockd logged them in a few lines" \
     [ "$(grep -c 'unlinked.git refused' "$W/d.log")" -lt 100 ]
+
+# ---- 6. a symbolic ref upstream cannot move its target ----
+git --git-dir="$UPD/repos/acme/app.git" symbolic-ref refs/heads/alias refs/heads/main
+MAIN1=$(upstream_ref acme/app.git refs/heads/main)
+run "$W/app" 'git push origin HEAD:refs/heads/alias' >"$W/o10" 2>&1
+rc=$?
+check "a push to refs/heads/alias (-> main upstream) is refused (exit $rc)" [ "$rc" -ne 0 ]
+check "... git says why" grep -q 'remote rejected\] HEAD -> alias (airlock policy: refs/heads/alias is a symbolic ref upstream' "$W/o10"
+check "... and main did not move" [ "$(upstream_ref acme/app.git refs/heads/main)" = "$MAIN1" ]
+run "$W/app" 'git push origin HEAD:refs/heads/plain' >"$W/o11" 2>&1
+check "a push to an ordinary branch still goes through (ls-refs over v2)" \
+    [ -n "$(upstream_ref acme/app.git refs/heads/plain)" ]
 finish
