@@ -362,7 +362,12 @@ rp_parse_command(struct rp_request *rq, const uint8_t *p, size_t len)
 		if (sp2[1 + i] < 0x20 || sp2[1 + i] == 0x7f)
 			return rp_fail(rq, "control byte in ref name");
 
-	rq->cmds = xreallocarray(rq->cmds, rq->ncmds + 1, sizeof(*rq->cmds));
+	/* Doubling: 10,000 commands must not cost 10,000 copies. */
+	if (rq->ncmds == rq->cmds_cap) {
+		rq->cmds_cap = rq->cmds_cap ? rq->cmds_cap * 2 : 16;
+		rq->cmds = xreallocarray(rq->cmds, rq->cmds_cap,
+		    sizeof(*rq->cmds));
+	}
 	c = &rq->cmds[rq->ncmds];
 	memset(c, 0, sizeof(*c));
 	memcpy(c->old_id, p, hexlen);

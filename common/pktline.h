@@ -118,6 +118,7 @@ struct rp_request {
 	struct pkt_reader rd;
 	struct rp_cmd	 *cmds;
 	size_t		  ncmds;
+	size_t		  cmds_cap;
 	char		**shallow;	/* ids of "shallow" lines, NULL-terminated */
 	size_t		  nshallow;
 	char		 *caps;		/* raw capability string, or NULL */

@@ -43,4 +43,4 @@ fuzz: fuzz-bins
 # px_drive stands in for airlockd in front of proxyd: it needs the framing.
 $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -o $@ $< $(LIBCOMMON)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall $(SANFLAGS) -o $@ $< $(LIBCOMMON)
