@@ -18,7 +18,7 @@
 # - 50,000 refused requests leave gatewayd's memory flat.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 32
+plan 34
 
 TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
@@ -294,4 +294,29 @@ check "... and main did not move" [ "$(upstream_ref acme/app.git refs/heads/main
 run "$W/app" 'git push origin HEAD:refs/heads/plain' >"$W/o11" 2>&1
 check "a push to an ordinary branch still goes through (ls-refs over v2)" \
     [ -n "$(upstream_ref acme/app.git refs/heads/plain)" ]
+
+# ---- 7. strict framing: answered at once, with a reason phrase ----
+cat >"$W/app/raw.py" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", 9418))
+s.settimeout(10)
+t = time.time()
+s.sendall(sys.argv[1].encode().decode("unicode_escape").encode("latin-1"))
+out = b""
+try:
+    while True:
+        d = s.recv(65536)
+        if not d: break
+        out += d
+except socket.timeout:
+    out += b" TIMEOUT"
+print(out.split(b"\r\n")[0].decode("latin-1"), "after %.1fs" % (time.time() - t))
+PY
+chown "$TUSER" "$W/app/raw.py"
+run "$W/app" "python3 raw.py 'POST /github/acme/app.git/git-receive-pack HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-git-receive-pack-request\r\nTransfer-Encoding: chunked\r\n\r\nffffffffff\r\n'" \
+    >"$W/o12" 2>&1
+check "a chunk size of 1 TB is a 400 at once ($(cat "$W/o12"))" \
+    grep -q '^HTTP/1.1 400 Bad Request after [0-4]\.' "$W/o12"
+run "$W/app" "python3 raw.py 'GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n'" >"$W/o13" 2>&1
+check "a 404 has its reason phrase ($(cat "$W/o13"))" grep -q '^HTTP/1.1 404 Not Found' "$W/o13"
 finish
