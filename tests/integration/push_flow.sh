@@ -18,7 +18,7 @@
 # - 50,000 refused requests leave gatewayd's memory flat.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 34
+plan 35
 
 TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
@@ -294,6 +294,13 @@ check "... and main did not move" [ "$(upstream_ref acme/app.git refs/heads/main
 run "$W/app" 'git push origin HEAD:refs/heads/plain' >"$W/o11" 2>&1
 check "a push to an ordinary branch still goes through (ls-refs over v2)" \
     [ -n "$(upstream_ref acme/app.git refs/heads/plain)" ]
+
+# The repository is matched without case (GitHub's rule) and forwarded as
+# the record spells it: this upstream's paths are case-sensitive.
+run "$W/app" 'git push https://github.com/ACME/App.git HEAD:refs/heads/cased' \
+    >"$W/o14" 2>&1
+check "a push to ACME/App lands in acme/app, the recorded spelling" \
+    [ -n "$(upstream_ref acme/app.git refs/heads/cased)" ]
 
 # ---- 7. strict framing: answered at once, with a reason phrase ----
 cat >"$W/app/raw.py" <<'PY'
