@@ -15,6 +15,17 @@
 
 static void	pkt_buf_add(struct pkt_buf *, const void *, size_t);
 
+/* Append a copy of n bytes as a string to a NULL-terminated vector. */
+static char **
+strv_add_n(char **v, const char *s, size_t n)
+{
+	char	*t = xstrndup(s, n);
+
+	v = strv_add(v, t);
+	free(t);
+	return v;
+}
+
 /* ---- reading ---- */
 
 void
@@ -351,7 +362,12 @@ rp_parse_command(struct rp_request *rq, const uint8_t *p, size_t len)
 		if (sp2[1 + i] < 0x20 || sp2[1 + i] == 0x7f)
 			return rp_fail(rq, "control byte in ref name");
 
-	rq->cmds = xreallocarray(rq->cmds, rq->ncmds + 1, sizeof(*rq->cmds));
+	/* Doubling: 10,000 commands must not cost 10,000 copies. */
+	if (rq->ncmds == rq->cmds_cap) {
+		rq->cmds_cap = rq->cmds_cap ? rq->cmds_cap * 2 : 16;
+		rq->cmds = xreallocarray(rq->cmds, rq->cmds_cap,
+		    sizeof(*rq->cmds));
+	}
 	c = &rq->cmds[rq->ncmds];
 	memset(c, 0, sizeof(*c));
 	memcpy(c->old_id, p, hexlen);
@@ -524,6 +540,12 @@ pkt_put_flush(struct pkt_buf *b)
 }
 
 void
+pkt_put_delim(struct pkt_buf *b)
+{
+	pkt_buf_add(b, "0001", 4);
+}
+
+void
 pkt_put_sideband(struct pkt_buf *b, int band, const void *p, size_t len)
 {
 	const uint8_t	*s = p;
@@ -656,4 +678,73 @@ rp_request_rewrite(struct pkt_buf *out, const struct rp_request *rq,
 	}
 	pkt_buf_free(&caps);
 	pkt_buf_free(&line);
+}
+
+int
+rp_lsrefs_symrefs(const uint8_t *p, size_t len, char ***pairs,
+    const char **why)
+{
+	struct pkt_reader rd;
+	struct pkt	 pk;
+	const char	*tok, *end, *sp, *ref = NULL;
+	size_t		 off = 0, used, reflen = 0, n;
+	char		**v = xcalloc(1, sizeof(char *));
+	int		 i;
+
+	pkt_reader_init(&rd);
+	for (;;) {
+		if (off == len) {
+			*why = "the ref list ended without a flush";
+			goto bad;
+		}
+		switch (pkt_reader_feed(&rd, p + off, len - off, &used, &pk,
+		    why)) {
+		case PKT_ERROR:
+			goto bad;
+		case PKT_MORE:
+			off += used;
+			continue;
+		case PKT_PACKET:
+			off += used;
+			break;
+		}
+		if (pk.kind == PKT_FLUSH)
+			break;
+		if (pk.kind != PKT_DATA) {
+			*why = "unexpected packet in the ref list";
+			goto bad;
+		}
+		n = pk.len;
+		if (n > 0 && pk.data[n - 1] == '\n')
+			n--;
+		tok = (const char *)pk.data;
+		end = tok + n;
+		/* "<oid|unborn> <ref>[ <attribute>]..." */
+		for (i = 0; tok < end; i++, tok = sp + 1) {
+			if ((sp = memchr(tok, ' ', (size_t)(end - tok))) ==
+			    NULL)
+				sp = end;
+			if (i == 1) {
+				ref = tok;
+				reflen = (size_t)(sp - tok);
+			} else if (i > 1 && (size_t)(sp - tok) > 14 &&
+			    memcmp(tok, "symref-target:", 14) == 0) {
+				v = strv_add_n(v, ref, reflen);
+				v = strv_add_n(v, tok + 14,
+				    (size_t)(sp - tok) - 14);
+			}
+			if (sp == end)
+				break;
+		}
+		if (i < 1) {
+			*why = "malformed line in the ref list";
+			goto bad;
+		}
+	}
+	*pairs = v;
+	return 0;
+bad:
+	strv_free(v);
+	*pairs = NULL;
+	return -1;
 }

@@ -118,6 +118,7 @@ struct rp_request {
 	struct pkt_reader rd;
 	struct rp_cmd	 *cmds;
 	size_t		  ncmds;
+	size_t		  cmds_cap;
 	char		**shallow;	/* ids of "shallow" lines, NULL-terminated */
 	size_t		  nshallow;
 	char		 *caps;		/* raw capability string, or NULL */
@@ -170,6 +171,7 @@ int		 pkt_put(struct pkt_buf *, const void *, size_t);
 int		 pkt_putf(struct pkt_buf *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 pkt_put_flush(struct pkt_buf *);
+void		 pkt_put_delim(struct pkt_buf *);	/* 0001 (v2) */
 /*
  * Side-band framing: data split into band packets (1 data, 2 progress,
  * 3 error) of at most PKT_SIDEBAND_MAX bytes each.
@@ -200,6 +202,13 @@ void		 rp_caps_write(struct pkt_buf *, const struct rp_request *,
  */
 void		 rp_report_unpack_error(struct pkt_buf *,
 		    const struct rp_request *, const char *reason);
+/*
+ * untrusted: a protocol v2 ls-refs answer from the code host (pkt-lines
+ * up to a flush).  Its symbolic refs, as *pairs: ref, target, ref,
+ * target, ..., NULL (strv_free()).  0, or -1 with *why.
+ */
+int		 rp_lsrefs_symrefs(const uint8_t *, size_t, char ***pairs,
+		    const char **why);
 /*
  * Rewrite the request header for upstream: the same shallow lines and
  * commands, the capabilities minus the RP_CAP_* bits in drop_capflags, and

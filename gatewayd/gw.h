@@ -33,6 +33,7 @@ struct gw_conn;
 #define GW_IO_CHUNK	(256U << 10)	/* per read/write syscall; libevent's
 					   default of 4 KiB costs a 200 MB push
 					   50,000 trips round the loop */
+#define GW_LSREFS_MAX	(32U << 20)	/* upstream's ref list, whole */
 #define GW_CHUNK_MAX	(64ULL << 20)	/* a request body's chunk */
 #define GW_HEAD_TIMEOUT	30		/* seconds for a request head */
 #define GW_IO_TIMEOUT	600		/* seconds of silence mid-push */
@@ -61,6 +62,7 @@ enum gw_state {
 	GW_ST_COMMANDS,		/* reading the push's command list */
 	GW_ST_WAIT_REFS,	/* asked the push rule for every ref */
 	GW_ST_WAIT_TOKEN,	/* asked for the write token */
+	GW_ST_SYMREFS,		/* asked upstream for its symbolic refs */
 	GW_ST_UPSTREAM,		/* forwarding to / relaying from upstream */
 	GW_ST_DRAIN,		/* refusing: reading the rest of the body */
 	GW_ST_CLOSING,		/* flushing our answer, then close */
@@ -113,6 +115,7 @@ struct gw_conn {
 	size_t			 nanswers;
 	int			 refused;	/* some ref refused */
 	char			*refusal;	/* refuse every ref: why */
+	char			*token;		/* until the push starts */
 	struct evbuffer		*answer;	/* sent once the body is read */
 	const char		*err;		/* static text for a 400 */
 
@@ -157,6 +160,12 @@ void		 gw_conn_http_error(struct gw_conn *, int status,
 void		 gw_conn_resume_body(struct gw_conn *);
 /* Upstream finished or failed: close once the client has it all. */
 void		 gw_conn_upstream_done(struct gw_conn *);
+/*
+ * Upstream's ref list (a protocol v2 ls-refs answer, NULL with why if
+ * it could not be had): updates through a symbolic ref are refused.
+ */
+void		 gw_conn_symrefs(struct gw_conn *, const uint8_t *, size_t,
+		    const char *why);
 /* Refuse every ref of the push (after the body is read) and close. */
 void		 gw_conn_refuse_push(struct gw_conn *, const char *reason);
 
@@ -171,6 +180,9 @@ int		 gw_tls_init(char *const *ca_files);
  * *why (no secret in it).
  */
 int		 gw_up_start(struct gw_conn *, const char *token,
+		    const char **why);
+/* The same for upstream's ls-refs (symrefs); gw_conn_symrefs() at end. */
+int		 gw_up_lsrefs(struct gw_conn *, const char *token,
 		    const char **why);
 /* Client-to-upstream body bytes (decoded; chunked on the wire). */
 void		 gw_up_send_body(struct gw_conn *, const void *, size_t);

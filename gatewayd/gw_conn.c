@@ -116,6 +116,7 @@ gw_conn_free(struct gw_conn *c)
 	}
 	rp_request_free(c->rq);
 	free(c->refusal);
+	freezero_str(c->token);
 	free(c->repo);
 	free(c->user_agent);
 	free(c->ca_path);
@@ -296,6 +297,11 @@ gw_conn_refuse_push(struct gw_conn *c, const char *reason)
 	struct pkt_buf	pb = { 0 };
 	size_t		i;
 
+	/* Nothing of a refused push goes upstream, not even a question. */
+	if (c->ubev != NULL) {
+		bufferevent_free(c->ubev);
+		c->ubev = NULL;
+	}
 	for (i = 0; i < c->rq->ncmds; i++)
 		if (c->reasons[i] == NULL)
 			c->reasons[i] = xstrdup(reason);
@@ -431,35 +437,25 @@ gw_conn_repo_answer(struct gw_conn *c, int allowed, const char *url,
 	body_process(c);
 }
 
-void
-gw_conn_token_answer(struct gw_conn *c, int ok, char *token)
+/* The push is decided: connect upstream and forward it. */
+static void
+start_push(struct gw_conn *c)
 {
 	struct pkt_buf	 pb = { 0 };
 	const char	*why = NULL;
 	char		*r;
-	int		 rv = -1;
+	int		 rv;
 
-	if (c->state != GW_ST_WAIT_TOKEN) {
-		freezero_str(token);
-		return;
-	}
-	if (ok && token[0] != '\0')
-		rv = gw_up_start(c, token, &why);
-	else
-		why = "no write credential for this code host";
-	freezero_str(token);
+	rv = gw_up_start(c, c->token, &why);
+	freezero_str(c->token);
+	c->token = NULL;
 	if (rv == -1) {
 		xasprintf(&r, "airlock gateway: %s", why);
-		if (c->kind == GW_K_ADVERTISE)
-			refuse_advertisement(c, r);
-		else
-			gw_conn_refuse_push(c, r);
+		gw_conn_refuse_push(c, r);
 		free(r);
 		return;
 	}
 	c->state = GW_ST_UPSTREAM;
-	if (c->kind == GW_K_ADVERTISE)
-		return;
 	summarise(c, "push forwarded", 1);
 	/*
 	 * Push options are dropped: a code host may act on them (open a
@@ -481,6 +477,90 @@ gw_conn_token_answer(struct gw_conn *c, int ok, char *token)
 	}
 	bufferevent_enable(c->cbev, EV_READ);
 	body_process(c);
+}
+
+void
+gw_conn_token_answer(struct gw_conn *c, int ok, char *token)
+{
+	const char	*why = NULL;
+	char		*r;
+	int		 rv = -1;
+
+	if (c->state != GW_ST_WAIT_TOKEN) {
+		freezero_str(token);
+		return;
+	}
+	if (!ok || token[0] == '\0') {
+		freezero_str(token);
+		why = "no write credential for this code host";
+	} else if (c->kind == GW_K_ADVERTISE) {
+		rv = gw_up_start(c, token, &why);
+		freezero_str(token);
+	} else {
+		/*
+		 * Before the push: which of the refs it updates are
+		 * symbolic refs upstream (issue 14).  The token is kept
+		 * for the push itself, zeroed when that starts.
+		 */
+		c->token = token;
+		c->state = GW_ST_SYMREFS;
+		rv = gw_up_lsrefs(c, c->token, &why);
+	}
+	if (rv == -1) {
+		xasprintf(&r, "airlock gateway: %s", why);
+		if (c->kind == GW_K_ADVERTISE)
+			refuse_advertisement(c, r);
+		else
+			gw_conn_refuse_push(c, r);
+		free(r);
+		return;
+	}
+	if (c->kind == GW_K_ADVERTISE)
+		c->state = GW_ST_UPSTREAM;
+}
+
+/*
+ * A ref the push names may be a symbolic ref upstream, whose update
+ * moves its target (refs/heads/alias -> refs/heads/main would move main
+ * under a rule that allows every branch).  Such an update is refused:
+ * git's receive-pack follows the link, code hosts differ, and the
+ * branch itself can be pushed by its name under its own rule.
+ */
+void
+gw_conn_symrefs(struct gw_conn *c, const uint8_t *p, size_t len,
+    const char *why)
+{
+	char	**pairs = NULL, *r;
+	size_t	  i, j;
+
+	if (c->state != GW_ST_SYMREFS)
+		return;
+	if (why != NULL || rp_lsrefs_symrefs(p, len, &pairs, &why) == -1) {
+		/* Unknown links could move anything: fail closed. */
+		log_warnx("session %s: %s: %s", c->sess->id, c->repo, why);
+		xasprintf(&r, "airlock gateway: cannot check the code host's "
+		    "symbolic refs: %s", why);
+		gw_conn_refuse_push(c, r);
+		free(r);
+		return;
+	}
+	for (i = 0; i < c->rq->ncmds; i++)
+		for (j = 0; pairs[j] != NULL; j += 2)
+			if (strcmp(pairs[j], c->rq->cmds[i].ref) == 0 &&
+			    strcmp(pairs[j + 1], pairs[j]) != 0) {
+				xasprintf(&c->reasons[i], POLICY_PREFIX "%s is "
+				    "a symbolic ref upstream (to %.200s): "
+				    "push to that ref itself", pairs[j],
+				    pairs[j + 1]);
+				c->refused = 1;
+				break;
+			}
+	strv_free(pairs);
+	if (c->refused) {
+		gw_conn_refuse_push(c, REFUSED_OTHER);
+		return;
+	}
+	start_push(c);
 }
 
 /* ---- the request body (untrusted: from the sandbox) ---- */

@@ -237,8 +237,14 @@ host_header(const struct gw_url *u, char *buf, size_t len)
 		snprintf(buf, len, "%s%s%s:%u", l, u->host, r, u->port);
 }
 
-int
-gw_up_start(struct gw_conn *c, const char *token, const char **why)
+/*
+ * Connect upstream (TLS per the host's CA) and write a request head:
+ * "method <path>suffix", Host, User-Agent, the token's Authorization,
+ * then extra (fields ending in CRLF) and Connection: close.
+ */
+static int
+up_connect(struct gw_conn *c, const char *token, const char *method,
+    const char *suffix, const char *extra, const char **why)
 {
 	struct evbuffer	*out;
 	SSL_CTX		*ctx = NULL;
@@ -302,26 +308,14 @@ gw_up_start(struct gw_conn *c, const char *token, const char **why)
 	explicit_bzero(cred, sizeof(cred));
 	host_header(&c->up, host, sizeof(host));
 	out = bufferevent_get_output(c->ubev);
-	if (c->kind == GW_K_ADVERTISE)
-		evbuffer_add_printf(out, "GET %s/info/refs?service="
-		    "git-receive-pack HTTP/1.1\r\n", c->up.path);
-	else
-		evbuffer_add_printf(out, "POST %s/git-receive-pack "
-		    "HTTP/1.1\r\n", c->up.path);
+	evbuffer_add_printf(out, "%s %s%s HTTP/1.1\r\n", method, c->up.path,
+	    suffix);
 	evbuffer_add_printf(out, "Host: %s\r\nUser-Agent: %s\r\n"
 	    "Authorization: Basic ", host,
 	    c->user_agent ? c->user_agent : "git/airlock-gatewayd");
 	evbuffer_add(out, b64, n);
 	explicit_bzero(b64, sizeof(b64));
-	if (c->kind == GW_K_ADVERTISE)
-		evbuffer_add_printf(out, "\r\nAccept: */*\r\n"
-		    "Cache-Control: no-cache\r\n");
-	else
-		evbuffer_add_printf(out, "\r\nContent-Type: "
-		    "application/x-git-receive-pack-request\r\n"
-		    "Accept: application/x-git-receive-pack-result\r\n"
-		    "Transfer-Encoding: chunked\r\n");
-	evbuffer_add_printf(out, "Connection: close\r\n\r\n");
+	evbuffer_add_printf(out, "\r\n%sConnection: close\r\n\r\n", extra);
 
 	if (bufferevent_socket_connect_hostname(c->ubev, gw_dns, AF_UNSPEC,
 	    c->up.host, c->up.port) == -1) {
@@ -331,6 +325,50 @@ gw_up_start(struct gw_conn *c, const char *token, const char **why)
 	log_debug("session %s: %s -> %s:%u%s", c->sess->id, c->repo,
 	    c->up.host, c->up.port, c->up.path);
 	return 0;
+}
+
+int
+gw_up_start(struct gw_conn *c, const char *token, const char **why)
+{
+	if (c->kind == GW_K_ADVERTISE)
+		return up_connect(c, token, "GET", "/info/refs?service="
+		    "git-receive-pack", "Accept: */*\r\n"
+		    "Cache-Control: no-cache\r\n", why);
+	return up_connect(c, token, "POST", "/git-receive-pack",
+	    "Content-Type: "
+	    "application/x-git-receive-pack-request\r\n"
+	    "Accept: application/x-git-receive-pack-result\r\n"
+	    "Transfer-Encoding: chunked\r\n", why);
+}
+
+/*
+ * Upstream's symbolic refs (issue 14): protocol v2 ls-refs with
+ * "symrefs" over upload-pack, with the write token.  The answer is read
+ * whole (at most GW_LSREFS_MAX bytes) into c->lsrefs; gw_conn_symrefs()
+ * gets it at the end.
+ */
+int
+gw_up_lsrefs(struct gw_conn *c, const char *token, const char **why)
+{
+	struct pkt_buf	 pb = { 0 };
+	char		*extra;
+	int		 rv;
+
+	pkt_putf(&pb, "command=ls-refs\n");
+	pkt_put_delim(&pb);
+	pkt_putf(&pb, "symrefs\n");
+	pkt_putf(&pb, "ref-prefix refs/\n");
+	pkt_put_flush(&pb);
+	xasprintf(&extra, "Content-Type: application/x-git-upload-pack-"
+	    "request\r\nAccept: application/x-git-upload-pack-result\r\n"
+	    "Git-Protocol: version=2\r\nContent-Length: %zu\r\n", pb.len);
+	rv = up_connect(c, token, "POST", "/git-upload-pack", extra, why);
+	free(extra);
+	if (rv == 0)
+		evbuffer_add(bufferevent_get_output(c->ubev), pb.data,
+		    pb.len);
+	pkt_buf_free(&pb);
+	return rv;
 }
 
 void
@@ -451,11 +489,102 @@ bad:
 	return -1;
 }
 
+/*
+ * untrusted: the ls-refs answer, read whole.  Its body, decoded from
+ * its framing, into body; -1 with *why.
+ */
+static int
+lsrefs_body(struct evbuffer *in, struct evbuffer *body, const char **why)
+{
+	struct http_response	 r;
+	struct http_chunked	 ch;
+	enum http_chunk_result	 cr;
+	size_t			 len = evbuffer_get_length(in), hl, used, dl;
+	uint8_t			*p = evbuffer_pullup(in, -1);
+
+	if (http_head_scan(p, len > HTTP_HEAD_MAX ? HTTP_HEAD_MAX : len,
+	    &hl) != HTTP_SCAN_DONE ||
+	    http_response_parse(p, hl, 0, 0, &r, why) == -1) {
+		*why = "malformed answer from the code host";
+		return -1;
+	}
+	if (r.status != 200) {
+		http_response_free(&r);
+		*why = "the code host did not list its refs";
+		return -1;
+	}
+	p += hl;
+	len -= hl;
+	switch (r.body) {
+	case HTTP_BODY_LENGTH:
+		if (r.content_length > len)
+			goto short_body;
+		evbuffer_add(body, p, (size_t)r.content_length);
+		break;
+	case HTTP_BODY_CLOSE:
+		evbuffer_add(body, p, len);
+		break;
+	case HTTP_BODY_CHUNKED:
+		http_chunked_init(&ch);
+		for (;;) {
+			cr = http_chunked_feed(&ch, p, len, &used, &dl);
+			if (cr == HTTP_CHUNK_ERROR || (cr == HTTP_CHUNK_MORE &&
+			    used == len))
+				goto short_body;
+			if (cr == HTTP_CHUNK_DATA)
+				evbuffer_add(body, p + used - dl, dl);
+			p += used;
+			len -= used;
+			if (cr == HTTP_CHUNK_DONE)
+				break;
+		}
+		break;
+	default:
+		break;
+	}
+	http_response_free(&r);
+	return 0;
+short_body:
+	http_response_free(&r);
+	*why = "the code host's ref list was cut short";
+	return -1;
+}
+
+/* The ls-refs exchange ended (EOF): hand its outcome to the push. */
+static void
+lsrefs_done(struct gw_conn *c, const char *failed)
+{
+	struct evbuffer	*in, *body;
+	const char	*why = failed;
+	int		 rv = -1;
+
+	in = bufferevent_get_input(c->ubev);
+	body = evbuffer_new();
+	if (why == NULL)
+		rv = lsrefs_body(in, body, &why);
+	bufferevent_free(c->ubev);
+	c->ubev = NULL;
+	if (rv == 0)
+		gw_conn_symrefs(c, evbuffer_pullup(body, -1),
+		    evbuffer_get_length(body), NULL);
+	else
+		gw_conn_symrefs(c, NULL, 0, why);
+	evbuffer_free(body);
+}
+
 static void
 up_read(struct bufferevent *bev, void *arg)
 {
 	struct gw_conn	*c = arg;
 	struct evbuffer	*out;
+
+	if (c->state == GW_ST_SYMREFS) {
+		/* Read whole, bounded: 100,000 refs fit easily. */
+		if (evbuffer_get_length(bufferevent_get_input(bev)) >
+		    GW_LSREFS_MAX)
+			lsrefs_done(c, "the code host's ref list is too long");
+		return;
+	}
 
 	if (!c->resp_started) {
 		if (relay_head(c) == -1 || !c->resp_started)
@@ -492,6 +621,13 @@ up_event(struct bufferevent *bev, short what, void *arg)
 		(void)setsockopt(bufferevent_getfd(bev), IPPROTO_TCP,
 		    TCP_NODELAY, &one, sizeof(one));
 		log_debug("session %s: connected upstream", c->sess->id);
+		return;
+	}
+	if (c->state == GW_ST_SYMREFS) {
+		if (what & BEV_EVENT_EOF)
+			lsrefs_done(c, NULL);
+		else if (what & (BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
+			lsrefs_done(c, "cannot list the code host's refs");
 		return;
 	}
 	if (what & BEV_EVENT_EOF) {

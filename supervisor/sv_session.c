@@ -136,6 +136,7 @@ struct sv_session {
 	int		 listen_port[LISTEN_MAX];
 	int		 px_registered;
 	int		 gw_registered;
+	int		 gw_lost;	/* gatewayd died; re-register */
 	unsigned	 ll_abi;
 	unsigned	 ll_gaps;
 	uint64_t	 seq;
@@ -1058,10 +1059,13 @@ register_daemons(struct sv_session *s)
 		fds[0] = s->listen_fd[LISTEN_GIT];
 		if (msg_send(l, &b, fds, 1) == 0)
 			s->gw_registered = 1;
-		else
+		else {
+			s->gw_lost = 1;
 			sv_daemon_failed(SV_DAEMON_GATEWAYD, "send failed");
+		}
 		msgbuf_free(&b);
-	}
+	} else if (s->listen_fd[LISTEN_GIT] != -1)
+		s->gw_lost = 1;	/* gatewayd is restarting: at its hello */
 	/* The daemons hold their own copies now.  The gateway's stays
 	 * here too: a restarted gatewayd gets it again (issue 14). */
 	for (i = 0; i < LISTEN_MAX; i++)
@@ -2291,6 +2295,7 @@ sv_sessions_daemon_died(enum sv_daemon_kind k)
 		if (k == SV_DAEMON_GATEWAYD && s->gw_registered &&
 		    !sv_gw_in_flight(s->id)) {
 			s->gw_registered = 0;
+			s->gw_lost = 1;
 			continue;
 		}
 		if ((k == SV_DAEMON_PROXYD && s->px_registered) ||
@@ -2316,10 +2321,14 @@ sv_sessions_gw_restarted(void)
 	struct msg_link	*l;
 
 	for (s = sessions; s != NULL; s = s->next) {
-		if (s->state == ST_DESTROYED || s->state == ST_ERROR ||
-		    s->gw_registered || s->listen_fd[LISTEN_GIT] == -1 ||
+		/* Only those registered before: a session still being
+		 * built registers itself when it is ready. */
+		if (!s->gw_lost || s->state == ST_DESTROYED ||
+		    s->state == ST_ERROR || s->gw_registered ||
+		    s->listen_fd[LISTEN_GIT] == -1 ||
 		    (l = sv_daemon_link(SV_DAEMON_GATEWAYD)) == NULL)
 			continue;
+		s->gw_lost = 0;
 		msgbuf_init(&b, MSG_GW_RUN_ADD);
 		msg_put_str(&b, s->id);
 		if (msg_send(l, &b, &s->listen_fd[LISTEN_GIT], 1) == 0) {

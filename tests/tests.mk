@@ -47,7 +47,7 @@ fuzz: fuzz-bins
 # px_drive stands in for airlockd in front of proxyd: it needs the framing.
 $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -o $@ $< $(LIBCOMMON)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall $(SANFLAGS) -o $@ $< $(LIBCOMMON)
 
 # The test build: airlock and airlockd with their test hooks
 # (--test-unlisted-bind / testUnlistedBind, AIRLOCK_TEST_NO_NOTIFY), in

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * libFuzzer target for the pkt-line reader and the receive-pack command
- * parser (untrusted: every byte of a push body comes from the sandbox).
+ * libFuzzer target for the pkt-line reader, the receive-pack command
+ * parser (untrusted: every byte of a push body comes from the sandbox)
+ * and the ls-refs answer parser (untrusted: from the code host).
  * The first input byte picks the piece size so that the incremental paths
  * are exercised; a parsed request is then written back (refusal report and
  * rewritten header) and the rewrite must parse to the same commands and
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "common/pktline.h"
+#include "common/xmalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -24,8 +26,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char	**reasons;
 	size_t		 step, off = 0, n, used, i;
 
+	char		**pairs;
+	const char	*why;
+
 	if (size < 1)
 		return 0;
+	/* The same bytes as an ls-refs answer from the code host. */
+	if (rp_lsrefs_symrefs(data, size, &pairs, &why) == 0) {
+		for (i = 0; pairs[i] != NULL; i++)
+			;
+		if (i % 2 != 0)
+			abort();
+		strv_free(pairs);
+	}
 	step = (size_t)data[0] + 1;
 	data++;
 	size--;

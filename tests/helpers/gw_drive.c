@@ -207,6 +207,9 @@ answer(struct msg_link *l, struct msg *m)
 		event_line("PUSH_DONE %s forwarded=%u %s", sid,
 		    msg_get_u32(m), path);
 		break;
+	case MSG_GW_CONN_END:
+		event_line("CONN_END %s", msg_get_str(m));
+		break;
 	default:
 		event_line("UNEXPECTED %s", m->info->name);
 		break;

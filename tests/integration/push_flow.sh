@@ -14,10 +14,11 @@
 # - the upstream is the one recorded the first time the user ran airlock
 #   in the workspace: `git remote set-url origin` inside changes nothing;
 # - push options in any spelling never reach upstream's hooks;
-# - a symbolic ref upstream cannot move the branch it points at.
+# - a symbolic ref upstream cannot move the branch it points at;
+# - 50,000 refused requests leave gatewayd's memory flat.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 28
+plan 35
 
 TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
@@ -255,10 +256,15 @@ check "push-options doubled, two option sections: no option reaches upstream's h
 # ---- 5. 50,000 refused requests: gatewayd's memory stays flat ----
 cat >"$W/app/flood.py" <<'PY'
 import socket, sys
+def pkt(b): return b"%04x" % (len(b) + 4) + b
+body = pkt(b"0" * 40 + b" " + b"1" * 40 + b" refs/heads/x\0report-status\n") + \
+    b"0000"
+req = (b"POST /github/acme/unlinked.git/git-receive-pack HTTP/1.1\r\n"
+    b"Host: x\r\nContent-Type: application/x-git-receive-pack-request\r\n"
+    b"Content-Length: %d\r\n\r\n" % len(body)) + body
 for i in range(int(sys.argv[1])):
     s = socket.create_connection(("127.0.0.1", 9418))
-    s.sendall(b"GET /github/acme/unlinked.git/info/refs?service=git-receive-pack"
-        b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.sendall(req)
     while s.recv(65536): pass
     s.close()
 print("flood-done")
@@ -276,4 +282,48 @@ check "50,000 refused requests leave gatewayd's RSS flat (+$((R1 - R0)) kB)" \
 check "... all were served" grep -q flood-done "$W/o9"
 check "... and airlockd logged them in a few lines" \
     [ "$(grep -c 'unlinked.git refused' "$W/d.log")" -lt 100 ]
+
+# ---- 6. a symbolic ref upstream cannot move its target ----
+git --git-dir="$UPD/repos/acme/app.git" symbolic-ref refs/heads/alias refs/heads/main
+MAIN1=$(upstream_ref acme/app.git refs/heads/main)
+run "$W/app" 'git push origin HEAD:refs/heads/alias' >"$W/o10" 2>&1
+rc=$?
+check "a push to refs/heads/alias (-> main upstream) is refused (exit $rc)" [ "$rc" -ne 0 ]
+check "... git says why" grep -q 'remote rejected\] HEAD -> alias (airlock policy: refs/heads/alias is a symbolic ref upstream' "$W/o10"
+check "... and main did not move" [ "$(upstream_ref acme/app.git refs/heads/main)" = "$MAIN1" ]
+run "$W/app" 'git push origin HEAD:refs/heads/plain' >"$W/o11" 2>&1
+check "a push to an ordinary branch still goes through (ls-refs over v2)" \
+    [ -n "$(upstream_ref acme/app.git refs/heads/plain)" ]
+
+# The repository is matched without case (GitHub's rule) and forwarded as
+# the record spells it: this upstream's paths are case-sensitive.
+run "$W/app" 'git push https://github.com/ACME/App.git HEAD:refs/heads/cased' \
+    >"$W/o14" 2>&1
+check "a push to ACME/App lands in acme/app, the recorded spelling" \
+    [ -n "$(upstream_ref acme/app.git refs/heads/cased)" ]
+
+# ---- 7. strict framing: answered at once, with a reason phrase ----
+cat >"$W/app/raw.py" <<'PY'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", 9418))
+s.settimeout(10)
+t = time.time()
+s.sendall(sys.argv[1].encode().decode("unicode_escape").encode("latin-1"))
+out = b""
+try:
+    while True:
+        d = s.recv(65536)
+        if not d: break
+        out += d
+except socket.timeout:
+    out += b" TIMEOUT"
+print(out.split(b"\r\n")[0].decode("latin-1"), "after %.1fs" % (time.time() - t))
+PY
+chown "$TUSER" "$W/app/raw.py"
+run "$W/app" "python3 raw.py 'POST /github/acme/app.git/git-receive-pack HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-git-receive-pack-request\r\nTransfer-Encoding: chunked\r\n\r\nffffffffff\r\n'" \
+    >"$W/o12" 2>&1
+check "a chunk size of 1 TB is a 400 at once ($(cat "$W/o12"))" \
+    grep -q '^HTTP/1.1 400 Bad Request after [0-4]\.' "$W/o12"
+run "$W/app" "python3 raw.py 'GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n'" >"$W/o13" 2>&1
+check "a 404 has its reason phrase ($(cat "$W/o13"))" grep -q '^HTTP/1.1 404 Not Found' "$W/o13"
 finish

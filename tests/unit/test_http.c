@@ -343,6 +343,30 @@ START_TEST(t_chunked)
 }
 END_TEST
 
+/* issue 14: Transfer-Encoding is chunked, exactly, or the head is bad. */
+START_TEST(t_te_values)
+{
+	static const char *const badv[] = { "chunked, chunked", "chunked ,",
+	    ",chunked", "identity", "gzip, chunked", "chun ked", "chunked;x",
+	    "chunked\x0b", NULL };
+	struct http_request r;
+	const char	*why;
+	char		 buf[256];
+	size_t		 i;
+
+	for (i = 0; badv[i] != NULL; i++) {
+		snprintf(buf, sizeof(buf), "POST /a HTTP/1.1\r\nHost: x\r\n"
+		    "Transfer-Encoding: %s\r\n\r\n", badv[i]);
+		bad(buf);
+	}
+	/* Optional white space around a value is not part of it. */
+	ck_assert_int_eq(req("POST /a HTTP/1.1\r\nHost: x\r\n"
+	    "Transfer-Encoding:  chunked \t\r\n\r\n", &r, &why), 0);
+	ck_assert_int_eq(r.body, HTTP_BODY_CHUNKED);
+	http_request_free(&r);
+}
+END_TEST
+
 /* issue 14: an impossible chunk size fails at its digits, at once. */
 START_TEST(t_chunk_max)
 {
@@ -382,6 +406,7 @@ http_suite(void)
 	tcase_add_test(tc, t_response);
 	tcase_add_test(tc, t_chunked);
 	tcase_add_test(tc, t_chunk_max);
+	tcase_add_test(tc, t_te_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/pktline.h"
+#include "common/xmalloc.h"
 #include "tests/unit/unit.h"
 
 #define Z40 "0000000000000000000000000000000000000000"
@@ -504,6 +505,34 @@ START_TEST(test_caps_feature_request)
 }
 END_TEST
 
+/* issue 14: upstream's symbolic refs from a v2 ls-refs answer. */
+START_TEST(test_lsrefs_symrefs)
+{
+	struct pkt_buf	 b = { 0 };
+	const char	*why;
+	char		**v;
+
+	pkt_putf(&b, "%s HEAD symref-target:refs/heads/main\n", A40);
+	pkt_putf(&b, "%s refs/heads/alias symref-target:refs/heads/main\n",
+	    A40);
+	pkt_putf(&b, "%s refs/heads/main\n", A40);
+	pkt_putf(&b, "%s refs/tags/v1 peeled:%s\n", B40, A40);
+	pkt_putf(&b, "unborn refs/heads/new symref-target:refs/heads/x");
+	ck_assert_int_eq(rp_lsrefs_symrefs(b.data, b.len, &v, &why), -1);
+	pkt_put_flush(&b);
+	ck_assert_int_eq(rp_lsrefs_symrefs(b.data, b.len, &v, &why), 0);
+	ck_assert_str_eq(v[0], "HEAD");
+	ck_assert_str_eq(v[1], "refs/heads/main");
+	ck_assert_str_eq(v[2], "refs/heads/alias");
+	ck_assert_str_eq(v[3], "refs/heads/main");
+	ck_assert_str_eq(v[4], "refs/heads/new");
+	ck_assert_str_eq(v[5], "refs/heads/x");
+	ck_assert_ptr_null(v[6]);
+	strv_free(v);
+	pkt_buf_free(&b);
+}
+END_TEST
+
 /* More refs than the gateway takes: a limit, not a parse error. */
 START_TEST(test_over_limit)
 {
@@ -542,6 +571,7 @@ pktline_suite(void)
 	tcase_add_test(tc, test_reader_special);
 	tcase_add_test(tc, test_caps_feature_request);
 	tcase_add_test(tc, test_over_limit);
+	tcase_add_test(tc, test_lsrefs_symrefs);
 	tcase_add_test(tc, test_reader_split);
 	tcase_add_test(tc, test_commands);
 	tcase_add_test(tc, test_probe_and_delete_only);
