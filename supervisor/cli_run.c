@@ -394,11 +394,12 @@ struct run_io {
 
 static struct run_io *raw_io;
 
+/* TCSANOW: a terminal that has stopped reading must not hold us. */
 static void
 raw_restore(void)
 {
 	if (raw_io != NULL && raw_io->raw) {
-		(void)tcsetattr(STDIN_FILENO, TCSADRAIN, &raw_io->saved);
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &raw_io->saved);
 		raw_io->raw = 0;
 	}
 }

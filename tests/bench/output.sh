@@ -62,7 +62,8 @@ pair() {
 	done
 	echo "$(median <"$STAGE/t1") $(median <"$STAGE/t2")"
 }
-set -- $(pair "cat big > out; rm -f out; sync" "$A cat big > out; rm -f out; sync")
+set -- $(pair "cat big > out; sync out; rm -f out" \
+    "$A cat big > out; sync out; rm -f out")
 C_F=$1 A_F=$2
 set -- $(pair "cat big > /dev/null" "$A cat big > /dev/null")
 C_N=$1 A_N=$2
