@@ -650,6 +650,9 @@ cli_run_main(int argc, char **argv)
 	struct sysinfo	 si;
 	sigset_t	 sigs;
 
+	/* A write to a gone airlockd or reader is an error, not a death
+	 * by SIGPIPE (the command's own disposition is reset inside). */
+	signal(SIGPIPE, SIG_IGN);
 	memset(&st, 0, sizeof(st));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -1030,7 +1033,6 @@ cli_run_main(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGQUIT);
 	sigaddset(&sigs, SIGWINCH);
-	signal(SIGPIPE, SIG_IGN);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if ((sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) == -1) {
 		fprintf(stderr, "airlock: signalfd: %s\n", strerror(errno));
