@@ -38,7 +38,7 @@ as_user() {
 		    USER="$TUSER" LOGNAME="$TUSER" PATH=/usr/local/bin:/usr/bin:/bin \
 		    LANG=C.UTF-8 XDG_RUNTIME_DIR= "$@"
 	else
-		env "$@"
+		${_AS_EXEC:+exec} env "$@"
 	fi
 }
 
