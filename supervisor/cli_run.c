@@ -469,11 +469,12 @@ struct run_io {
 
 static struct run_io *raw_io;
 
+/* TCSANOW: a terminal that has stopped reading must not hold us. */
 static void
 raw_restore(void)
 {
 	if (raw_io != NULL && raw_io->raw) {
-		(void)tcsetattr(STDIN_FILENO, TCSADRAIN, &raw_io->saved);
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &raw_io->saved);
 		raw_io->raw = 0;
 	}
 }
@@ -727,6 +728,9 @@ cli_run_main(int argc, char **argv)
 	struct sysinfo	 si;
 	sigset_t	 sigs;
 
+	/* A write to a gone airlockd or reader is an error, not a death
+	 * by SIGPIPE (the command's own disposition is reset inside). */
+	signal(SIGPIPE, SIG_IGN);
 	memset(&st, 0, sizeof(st));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -1134,7 +1138,6 @@ cli_run_main(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGQUIT);
 	sigaddset(&sigs, SIGWINCH);
-	signal(SIGPIPE, SIG_IGN);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if ((sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) == -1) {
 		fprintf(stderr, "airlock: signalfd: %s\n", strerror(errno));

@@ -62,10 +62,14 @@ pair() {
 	done
 	echo "$(median <"$STAGE/t1") $(median <"$STAGE/t2")"
 }
-set -- $(pair "cat big > out; rm -f out; sync" "$A cat big > out; rm -f out; sync")
+set -- $(pair "cat big > out; sync out; rm -f out" \
+    "$A cat big > out; sync out; rm -f out")
 C_F=$1 A_F=$2
 set -- $(pair "cat big > /dev/null" "$A cat big > /dev/null")
 C_N=$1 A_N=$2
+# The floor of any pass-through: one plain pipe between two processes.
+set -- $(pair "cat big > /dev/null" "cat big | cat > /dev/null")
+C_N2=$1 P_N=$2
 ok=$(run_as sh -c "$A cat big" | cmp - big >/dev/null 2>&1 && echo yes || echo NO)
 rm -rf "$STAGE"
 row() {	# row WHAT MS BASE_MS
@@ -79,3 +83,4 @@ row "cat BIGFILE > out" "$C_F" "$C_F"
 row "airlock run -- cat BIGFILE > out" "$A_F" "$C_F"
 row "cat BIGFILE > /dev/null" "$C_N" "$C_N"
 row "airlock run -- cat BIGFILE > /dev/null" "$A_N" "$C_N"
+row "cat BIGFILE \\\\| cat > /dev/null (one pipe, no sandbox)" "$P_N" "$C_N2"

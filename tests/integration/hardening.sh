@@ -154,14 +154,18 @@ check "landlock_create_ruleset answers ENOSYS inside ($(field ll); host: $(out=$
 # ---- the terminal (R-L6): TIOCSTI into the caller's pty ----
 # airlock run gets a pty as its controlling terminal and stdio, in raw
 # mode so one injected byte would be readable at once; the parent keeps
-# the slave open and looks at its input queue after the run.
+# the slave open and looks at its input queue after the run.  Its stdin
+# is /dev/null, so that airlock, which forwards stdin, cannot consume an
+# injected byte; -T: no terminal inside either (a terminal of the
+# sandbox's own is tested in run.sh).
 if [ "$(id -u)" -eq 0 ]; then
 	set -- setpriv --reuid="$TUSER" --regid="$TUSER" --init-groups \
 	    --reset-env -- env HOME="$HOMEDIR" PATH=/usr/bin:/bin
 else
 	set -- env
 fi
-out=$(python3 - "$@" "$AIRLOCK" run --workspace "$W" -- sh -c "
+out=$(python3 - "$@" sh -c 'exec "$0" "$@" </dev/null' \
+    "$AIRLOCK" run -T --workspace "$W" -- sh -c "
     printf 'sid='; $TS sid; printf 'ttynr='; cut -d' ' -f7 /proc/self/stat;
     printf 'devtty='; $TS open-tty; printf 'sti0='; $TS tiocsti 0;
     printf 'sti1='; $TS tiocsti 1; printf 'junk2='; $TS tiocsti-junk 2;

@@ -220,7 +220,7 @@ out=$(cd "$R" && as_user "$AIRLOCK" run -- pwd)
 check "outside a repository the workspace is the cwd ($out)" [ "$out" = "$R" ]
 
 # ---- a terminal: an interactive shell under a pty ----
-as_user timeout 90 python3 - "$AIRLOCK" "$W" >"$W/pty.out" 2>&1 <<'PY'
+as_user timeout 150 python3 -u - "$AIRLOCK" "$W" >"$W/pty.out" 2>&1 <<'PY'
 import fcntl, os, pty, select, struct, sys, termios, time
 airlock, ws = sys.argv[1], sys.argv[2]
 def setsize(fd, r, c):
@@ -251,7 +251,8 @@ def expect(s, t=20):
             break
         buf += d
         seen.extend(d)
-    print("TIMEOUT waiting for", repr(s), "got", repr(buf[-300:]))
+    print("TIMEOUT waiting for", repr(s), "got", repr(buf[-300:]),
+        flush=True)
     return False
 def send(s): os.write(fd, s.encode())
 seen = bytearray()
@@ -259,6 +260,7 @@ def buf0():
     return bytes(seen)
 res = {}
 # Typed text echoes back: the markers are split by quotes when typed.
+expect("$ ", 60)
 send("echo RE''ADY\r")
 res["prompt"] = expect("READY")
 send("tty; stty size\r")
@@ -278,9 +280,22 @@ send("sleep 30\r")
 time.sleep(1)
 send("\x1a")
 res["ctrl-z"] = expect("Stopped")
-send("kill %1; printf '\\033]52;c;aGk=\\007MARK''ER\\n'\r")
+# Job control: back to the foreground, then Ctrl-C ends it (a job
+# killed while stopped can leave bash saying "There are stopped jobs").
+send("fg\r")
+time.sleep(1)
+send("\x03")
+time.sleep(0.5)
+send("printf '\\033]52;c;aGk=\\007MARK''ER\\n'\r")
 res["osc52"] = expect("MARKER") and b"\x1b]52" not in buf0()
 send("exit 7\r")
+# Keep reading, as a terminal does, until airlock has gone.
+while select.select([fd], [], [], 30)[0]:
+    try:
+        if not os.read(fd, 4096):
+            break
+    except OSError:
+        break
 _, st = os.waitpid(pid, 0)
 res["status"] = os.WIFEXITED(st) and os.WEXITSTATUS(st) == 7
 try:
