@@ -28,6 +28,7 @@
 #include "policy/classify.h"
 #include "policy/guard.h"
 #include "supervisor/hook.h"
+#include "supervisor/paths.h"
 
 static char *
 take(struct jgen *g)
@@ -127,38 +128,6 @@ home_dir(void)
 	return pw != NULL && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
 }
 
-/* Drop ".", "..", repeated and trailing slashes of an absolute path. */
-static void
-clean(char *p)
-{
-	char	*r = p, *w = p, *seg;
-	size_t	 n;
-
-	while (*r != '\0') {
-		while (*r == '/')
-			r++;
-		if (*r == '\0')
-			break;
-		seg = r;
-		while (*r != '\0' && *r != '/')
-			r++;
-		n = (size_t)(r - seg);
-		if (n == 1 && seg[0] == '.')
-			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			while (w > p && *--w != '/')
-				;
-			continue;
-		}
-		*w++ = '/';
-		memmove(w, seg, n);
-		w += n;
-	}
-	if (w == p)
-		*w++ = '/';
-	*w = '\0';
-}
-
 /*
  * untrusted: p, a path from the payload.  Absolute and clean: "~" and
  * $HOME expanded, a relative path taken beneath cwd.  NULL when it
@@ -186,7 +155,7 @@ abs_clean(const char *p, const char *cwd)
 		xasprintf(&a, "%s/%s", cwd, p);
 	else
 		return NULL;
-	clean(a);
+	airlock_path_clean(a);
 	return a;
 }
 

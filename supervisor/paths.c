@@ -45,3 +45,35 @@ airlock_sibling(const char *name, const char *fallback_dir)
 	xasprintf(&path, "%s/%s", fallback_dir, name);
 	return path;
 }
+
+/* Drop ".", "..", repeated and trailing slashes of an absolute path. */
+void
+airlock_path_clean(char *p)
+{
+	char	*r = p, *w = p, *seg;
+	size_t	 n;
+
+	while (*r != '\0') {
+		while (*r == '/')
+			r++;
+		if (*r == '\0')
+			break;
+		seg = r;
+		while (*r != '\0' && *r != '/')
+			r++;
+		n = (size_t)(r - seg);
+		if (n == 1 && seg[0] == '.')
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (w > p && *--w != '/')
+				;
+			continue;
+		}
+		*w++ = '/';
+		memmove(w, seg, n);
+		w += n;
+	}
+	if (w == p)
+		*w++ = '/';
+	*w = '\0';
+}

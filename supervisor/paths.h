@@ -18,6 +18,9 @@ char	*airlock_sibling(const char *name, const char *fallback_dir);
  * Where a sandbox sees the airlock client (read-only), for ssh's
  * ProxyCommand (`airlock proxy-connect`): no netcat needed inside.
  */
+/* Drop ".", "..", repeated and trailing slashes of an absolute path. */
+void	airlock_path_clean(char *);
+
 #define AIRLOCK_SANDBOX_SELF	"/run/airlock/bin/airlock"
 
 #endif

@@ -244,38 +244,6 @@ plan_deny_paths(struct sv_plan *p, uint32_t op, char *const *paths,
 #define DENY_WALK_MAX	100000	/* entries a "**" pattern may visit */
 #define DENY_DEPTH_MAX	32
 
-/* Drop ".", "..", repeated and trailing slashes of an absolute path. */
-static void
-path_clean(char *p)
-{
-	char	*r = p, *w = p, *seg;
-	size_t	 n;
-
-	while (*r != '\0') {
-		while (*r == '/')
-			r++;
-		if (*r == '\0')
-			break;
-		seg = r;
-		while (*r != '\0' && *r != '/')
-			r++;
-		n = (size_t)(r - seg);
-		if (n == 1 && seg[0] == '.')
-			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			while (w > p && *--w != '/')
-				;
-			continue;
-		}
-		*w++ = '/';
-		memmove(w, seg, n);
-		w += n;
-	}
-	if (w == p)
-		*w++ = '/';
-	*w = '\0';
-}
-
 /*
  * A settings path made absolute as srt means it: "~" against home, a
  * relative path (globs included) beneath base, the workspace.
@@ -293,7 +261,7 @@ plan_abs(const char *p, const char *home, const char *base)
 		xasprintf(&s, "%s/%s", base, p);
 	else
 		return NULL;
-	path_clean(s);
+	airlock_path_clean(s);
 	return s;
 }
 
