@@ -160,7 +160,9 @@ out=$(runh --workspace "$FH" -- sh -c "
     " 2>/dev/null)
 [ "$(field mkssh)" = EACCES ] && [ "$(field mkcfg)" = EACCES ]
 okif "mkdir ~/.ssh and ~/.config are refused"
-[ "$(field mvdir)" = refused ] && [ "$(field mvlocal)" = refused ] && [ ! -e "$FH/.config" ] && [ ! -e "$FH/.local" ]
+# airlockd keeps its state in ~/.local/state/airlock (the recorded
+# origin, issue 14), so ~/.local may exist: the move then goes into it.
+[ "$(field mvdir)" = refused ] && [ "$(field mvlocal)" = refused ] && [ ! -e "$FH/.config" ] && [ ! -e "$FH/.local/f" ] && [ ! -e "$FH/.local/prep2" ]
 okif "a prepared directory cannot be renamed to ~/.config or ~/.local"
 [ "$(field sym)" = refused ] && [ "$(field symbin)" = refused ] && [ ! -L "$FH/.ssh" ] && [ ! -L "$FH/bin" ]
 okif "~/.ssh and ~/bin cannot be made as symlinks"
