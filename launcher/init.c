@@ -74,7 +74,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	struct init_exec	*e;
 	struct msgbuf		 b;
 	struct winsize		 ws = { 0 };
-	int			 out[2], err[2], rep[2], fds[2], lfd;
+	int			 out[2], err[2], rep[2], fds[2], lfd = -1;
 	int			 io = m->info->type == MSG_EXEC_IO;
 	ssize_t			 n;
 	pid_t			 pid;
@@ -115,23 +115,19 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	req.out = out[1];
 	req.err = err[1];
 	req.report = rep[1];
-	if ((pid = fork()) == -1) {
-		init_send_fail(req.id, errno, "fork");
-		close(out[0]);
-		close(err[0]);
-		close(rep[0]);
-		goto closew;
-	}
-	if (pid == 0)
+	if ((pid = fork()) == 0)
 		exec_child(plan, &req);
-
+	fail.err = errno;	/* fork's, if it failed */
 	close(out[1]);
 	close(err[1]);
 	close(rep[1]);
 	if (!req.pty && req.in != -1)
 		close(req.in);
-	/* The report socket closes on a successful execve. */
-	n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
+	if (pid == -1) {
+		snprintf(fail.what, sizeof(fail.what), "fork");
+		n = (ssize_t)sizeof(fail);
+	} else	/* the report socket closes on a successful execve */
+		n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
 	close(rep[0]);
 	if (n == -1) {
 		/* No listener we can trust: the child does not run. */
@@ -167,13 +163,6 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	msgbuf_free(&b);
 	close(out[0]);
 	close(err[0]);
-	goto done;
-closew:
-	close(out[1]);
-	close(err[1]);
-	close(rep[1]);
-	if (!req.pty && req.in != -1)
-		close(req.in);
 done:
 	strv_free(req.argv);
 	strv_free(req.envp);
@@ -239,10 +228,8 @@ init_loop(const struct launch_plan *plan, int sfd)
 			cap = 2 + notify_pollfds(NULL) * 2;
 			pfd = xreallocarray(pfd, cap, sizeof(*pfd));
 		}
-		pfd[0].fd = launch_link.fd;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = sfd;
-		pfd[1].events = POLLIN;
+		pfd[0] = (struct pollfd){ launch_link.fd, POLLIN, 0 };
+		pfd[1] = (struct pollfd){ sfd, POLLIN, 0 };
 		n = notify_pollfds(pfd + 2);
 		if (poll(pfd, 2 + n, notify_timeout()) == -1) {
 			if (errno == EINTR)
@@ -308,11 +295,10 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	/* Die with the launcher outside; then check it was still there. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
 		die("PR_SET_PDEATHSIG");
-	if (read(pidpipe, &hostpid, sizeof(hostpid)) != sizeof(hostpid))
-		diex("launcher gone before init started");
 	pfd.fd = pidpipe;
 	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 0) != 0)
+	if (read(pidpipe, &hostpid, sizeof(hostpid)) != sizeof(hostpid) ||
+	    poll(&pfd, 1, 0) != 0)
 		diex("launcher gone before init started");
 	close(pidpipe);
 

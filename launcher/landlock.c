@@ -57,7 +57,7 @@ ll_add_path(int ruleset, uint64_t fs_all, const struct launch_item *it)
 {
 	struct landlock_path_beneath_attr	pb;
 	struct stat				st;
-	int					fd, r;
+	int					fd;
 
 	if ((fd = open(it->dst, O_PATH | O_CLOEXEC)) == -1) {
 		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES) {
@@ -74,11 +74,8 @@ ll_add_path(int ruleset, uint64_t fs_all, const struct launch_item *it)
 	if (!S_ISDIR(st.st_mode))
 		pb.allowed_access &= LL_FS_FILE;
 	pb.parent_fd = fd;
-	r = 0;
-	if (pb.allowed_access != 0)
-		r = (int)syscall(SYS_landlock_add_rule, ruleset,
-		    LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
-	if (r == -1)
+	if (pb.allowed_access != 0 && syscall(SYS_landlock_add_rule, ruleset,
+	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == -1)
 		die("landlock: rule for %s", it->dst);
 	close(fd);
 }

@@ -89,14 +89,12 @@ launch_wait(pid_t init, int pidpipe)
 }
 
 int
-main(int argc, char *argv[])
+main(void)
 {
 	struct launch_plan	 plan;
 	int			 pp[2];
 	pid_t			 pid;
 
-	(void)argc;
-	(void)argv;
 	log_init("launcher", 0);
 	msg_link_init(&launch_link, -1, MSG_CH_LAUNCHER, MSG_DOWN, "airlockd");
 

@@ -166,7 +166,6 @@ mount_point(const char *dst, int isdir)
 	return fd;
 }
 
-/* The flags a remount must keep: the kernel locks them in a userns. */
 /*
  * Bind a clone of the mount tree at path (relative to sfd; "" for sfd
  * itself) onto dfd, with attr set on every mount in it: a recursive
@@ -214,11 +213,9 @@ mount_bind(const struct launch_item *it)
 	if (fstat(src, &st) == -1)
 		die("stat %s", it->src);
 	dst = mount_point(it->dst, S_ISDIR(st.st_mode));
-	attr = MOUNT_ATTR_NOSUID;
-	if (it->flags & PLAN_OPF_RO)
-		attr |= MOUNT_ATTR_RDONLY;
-	if ((it->flags & PLAN_OPF_DEV) == 0)
-		attr |= MOUNT_ATTR_NODEV;
+	attr = MOUNT_ATTR_NOSUID | (it->flags & PLAN_OPF_RO ?
+	    MOUNT_ATTR_RDONLY : 0) | (it->flags & PLAN_OPF_DEV ? 0 :
+	    MOUNT_ATTR_NODEV);
 	if (mount_clone(src, "", dst, attr) == -1)
 		die("bind %s on %s", it->src, it->dst);
 	close(dst);
@@ -239,12 +236,6 @@ mount_fs(const char *dst, const char *type, unsigned long flags,
 }
 
 /*
- * A minimal /dev: a tmpfs with the host's harmless character devices
- * bound in (mknod is not allowed in a user namespace), a private devpts
- * instance, a /dev/shm and the usual symlinks.  The tmpfs is ours and
- * fresh, so plain paths beneath it are safe.
- */
-/*
  * tmpfs options: a sandbox's tmpfs is memory the watchdog's RSS sum
  * does not see, so the plan caps each one (R-S4); empty: the kernel's
  * default of half the RAM.
@@ -259,6 +250,12 @@ tmpfs_opts(char *buf, size_t len, const char *mode, const char *size)
 	return buf;
 }
 
+/*
+ * A minimal /dev: a tmpfs with the host's harmless character devices
+ * bound in (mknod is not allowed in a user namespace), a private devpts
+ * instance, a /dev/shm and the usual symlinks.  The tmpfs is ours and
+ * fresh, so plain paths beneath it are safe.
+ */
 static void
 mount_dev(const char *dst, const char *shm_size)
 {
@@ -309,18 +306,22 @@ mount_dev(const char *dst, const char *shm_size)
 }
 
 /*
- * A path to mask or write-protect that the sandbox cannot reach needs
- * nothing: missing, or beneath a directory the user may not search (we
- * have no capability over files the user does not own, nor will any
- * process inside).
+ * An O_PATH fd of a path to mask or write-protect, or -1: one the sandbox
+ * cannot reach needs nothing (missing, or beneath a directory the user
+ * may not search: we have no capability over files the user does not
+ * own, nor will any process inside).
  */
 static int
-mount_unreachable(const char *dst)
+mount_existing(const char *dst, const char *what)
 {
-	if (errno != ENOENT && errno != ENOTDIR && errno != EACCES)
-		return 0;
-	log_debug("%s: %s, skipped", dst, strerror(errno));
-	return 1;
+	int	fd;
+
+	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1 &&
+	    errno != ENOENT && errno != ENOTDIR && errno != EACCES)
+		die("%s %s", what, dst);
+	if (fd == -1)
+		log_debug("%s: %s, skipped", dst, strerror(errno));
+	return fd;
 }
 
 /*
@@ -336,11 +337,8 @@ mount_mask(const char *dst)
 	struct stat		 st;
 	int			 fd;
 
-	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
-		if (mount_unreachable(dst))
-			return;
-		die("mask %s", dst);
-	}
+	if ((fd = mount_existing(dst, "mask")) == -1)
+		return;
 	if (fstat(fd, &st) == -1)
 		die("stat %s", dst);
 	if (S_ISDIR(st.st_mode)) {
@@ -360,11 +358,8 @@ mount_remount_ro(const char *dst)
 {
 	int	fd;
 
-	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1) {
-		if (mount_unreachable(dst))
-			return;
-		die("read-only %s", dst);
-	}
+	if ((fd = mount_existing(dst, "read-only")) == -1)
+		return;
 	if (mount_clone(fd, "", fd, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID) ==
 	    -1)
 		die("read-only %s", dst);

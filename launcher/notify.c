@@ -116,9 +116,7 @@ void
 notify_add(int fd, uint32_t exec)
 {
 	nt_ls = xreallocarray(nt_ls, nt_nls + 1, sizeof(*nt_ls));
-	nt_ls[nt_nls].fd = fd;
-	nt_ls[nt_nls].exec = exec;
-	nt_nls++;
+	nt_ls[nt_nls++] = (struct nt_listener){ fd, exec };
 }
 
 /* pfd NULL: only how many there are. */
@@ -127,11 +125,8 @@ notify_pollfds(struct pollfd *pfd)
 {
 	size_t	i;
 
-	for (i = 0; pfd != NULL && i < nt_nls; i++) {
-		pfd[i].fd = nt_ls[i].fd;
-		pfd[i].events = POLLIN;
-		pfd[i].revents = 0;
-	}
+	for (i = 0; pfd != NULL && i < nt_nls; i++)
+		pfd[i] = (struct pollfd){ .fd = nt_ls[i].fd, .events = POLLIN };
 	return nt_nls;
 }
 
@@ -208,12 +203,9 @@ nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 		return -errno;
 	}
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->dfd);
-	if ((r = readlink(self, t->abs, PATH_MAX)) <= 0) {
-		nt_path_close(t);
-		return -EACCES;
-	}
-	if ((e = namerule_join(t->abs, sizeof(t->abs), (size_t)r, t->name,
-	    &t->proc)) < 0)
+	r = readlink(self, t->abs, PATH_MAX);
+	if ((e = r <= 0 ? -EACCES : namerule_join(t->abs, sizeof(t->abs),
+	    (size_t)r, t->name, &t->proc)) < 0)
 		nt_path_close(t);
 	return e;
 }
@@ -268,13 +260,12 @@ nt_check(const struct nt_call *c, const char *path, unsigned int flags,
 {
 	enum namerule_verdict v;
 
-	v = namerule_check(nt_rules, path, flags);
+	if ((v = namerule_check(nt_rules, path, flags)) == NR_ALLOW)
+		return 0;
 	if (vp != NULL && v == NR_CHECK_CONFIG) {
 		*vp = v;
 		return 0;
 	}
-	if (v == NR_ALLOW)
-		return 0;
 	nt_violation(c, action, path);
 	return -EACCES;
 }
@@ -302,6 +293,18 @@ nt_git(const struct nt_call *c, const char *abs, int op, int fd,
 	log_debug("exec %u: %s: %s", c->exec, abs, why);
 	nt_violation(c, act, abs);
 	return -EACCES;
+}
+
+/* A name an op makes or writes: the rules, then git state. */
+static int
+nt_write(const struct nt_call *c, const char *abs, unsigned int flags,
+    int op, const char *act)
+{
+	int	r;
+
+	if ((r = nt_check(c, abs, flags, act, NULL)) == 0)
+		r = nt_git(c, abs, op, -1, NULL, act, NULL);
+	return r;
 }
 
 static void
@@ -338,21 +341,19 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 	struct stat	 st;
 	char		 path[PATH_MAX], base[64], got[PATH_MAX];
 	int		 hops, r, fd, of, nb;
-	const char	*act;
+	const char	*act = (flags & O_CREAT) ? "file-write-create" :
+	    "file-write";
 	ssize_t		 n;
-	int		 mk = (flags & (O_CREAT | O_TMPFILE)) != 0;
 
 	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) < 0)
 		return r;
-	if (mk)
+	if (flags & (O_CREAT | O_TMPFILE))
 		nt_umask_set(procpeek_umask(c->pid));
 	for (hops = 0;; hops++) {
 		/* O_PATH writes nothing; O_TMPFILE names nothing (linkat
 		 * will, and is checked). */
-		act = (flags & O_CREAT) ? "file-write-create" : "file-write";
 		if ((flags & (O_PATH | (O_TMPFILE & ~O_DIRECTORY))) == 0 &&
-		    ((r = nt_check(c, t.abs, 0, act, NULL)) < 0 ||
-		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL, act, NULL)) < 0))
+		    (r = nt_write(c, t.abs, 0, GS_WRITE, act)) < 0)
 			break;
 		of = flags | O_CLOEXEC;
 		/* We follow a final symlink ourselves, to check its target;
@@ -381,20 +382,18 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 				break;
 			continue;
 		}
-		/* No reader yet: init's loop tries again (nt_retry), never
-		 * blocking, never forking; a bounded number at a time. */
-		if (r == -ENXIO && nb && (fstatat(t.dfd, t.name, &st,
-		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISFIFO(st.st_mode)))
-			;	/* a device's ENXIO: the answer */
-		else if (r == -ENXIO && nb && nt_npend == NT_PEND_MAX)
-			r = -EAGAIN;
-		else if (r == -ENXIO && nb) {
+		/* A FIFO without a reader (a device's ENXIO is the answer):
+		 * init's loop tries again (nt_retry), never blocking, never
+		 * forking; a bounded number at a time. */
+		if (r == -ENXIO && nb && fstatat(t.dfd, t.name, &st,
+		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISFIFO(st.st_mode))
+			r = nt_npend < NT_PEND_MAX ? NT_DEFERRED : -EAGAIN;
+		if (r == NT_DEFERRED) {
 			p = &nt_pend[nt_npend++];
 			*p = (struct nt_pend){ *c, t.dfd, (of & ~(O_CREAT |
 			    O_EXCL | O_CLOEXEC)) | (flags & O_CLOEXEC), "" };
 			memcpy(p->name, t.name, sizeof(t.name));
 			t.dfd = -1;
-			r = NT_DEFERRED;
 		}
 		if (r != 0)
 			break;
@@ -404,19 +403,16 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 		if (t.proc) {
 			/* Where the magic link led: check, then truncate. */
 			snprintf(base, sizeof(base), "/proc/self/fd/%d", fd);
-			if ((n = readlink(base, got, sizeof(got) - 1)) > 0) {
+			if ((n = readlink(base, got, sizeof(got) - 1)) > 0)
 				got[n] = '\0';
-				if (got[0] == '/' && ((r = nt_check(c, got, 0,
-				    act, NULL)) < 0 || (r = nt_git(c, got,
-				    GS_WRITE, -1, NULL, act, NULL)) < 0)) {
-					close(fd);
-					break;
-				}
-			}
-			if ((flags & O_TRUNC) && fstat(fd, &st) == 0 &&
-			    S_ISREG(st.st_mode) && (flags & O_ACCMODE) !=
-			    O_RDONLY && ftruncate(fd, 0) == -1) {
+			if (n > 0 && got[0] == '/')
+				r = nt_write(c, got, 0, GS_WRITE, act);
+			if (r == 0 && (flags & O_TRUNC) &&
+			    fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+			    (flags & O_ACCMODE) != O_RDONLY &&
+			    ftruncate(fd, 0) == -1)
 				r = -errno;
+			if (r < 0) {
 				close(fd);
 				break;
 			}
@@ -447,16 +443,14 @@ nt_make(const struct nt_call *c, long nr, int dirfd, uint64_t addr,
 	/* A symlink may name a directory: refuse an ancestor of a rule;
 	 * and what it points at, as its text says (the host may write
 	 * through it later), may not be protected either, wherever. */
-	if ((r = nt_check(c, t.abs, sym ? NR_F_PREFIX : 0, act, NULL)) < 0 ||
-	    (r = nt_git(c, t.abs, sym ? GS_SYMLINK : nr == SYS_mkdir ||
-	    nr == SYS_mkdirat ? GS_MKDIR : GS_WRITE, -1, NULL, act,
-	    NULL)) < 0)
+	if ((r = nt_write(c, t.abs, sym ? NR_F_PREFIX : 0, sym ? GS_SYMLINK :
+	    nr == SYS_mkdir || nr == SYS_mkdirat ? GS_MKDIR : GS_WRITE,
+	    act)) < 0)
 		goto out;
 	*strrchr(t.abs, '/') = '\0';
 	if (sym && ((r = namerule_lexical(t.abs[0] ? t.abs : "/", tgt, path,
-	    sizeof(path))) < 0 || (r = nt_check(c, path, NR_F_PREFIX |
-	    NR_F_ANYWHERE, act, NULL)) < 0 || (r = nt_git(c, path, GS_WRITE,
-	    -1, NULL, act, NULL)) < 0))
+	    sizeof(path))) < 0 || (r = nt_write(c, path, NR_F_PREFIX |
+	    NR_F_ANYWHERE, GS_WRITE, act)) < 0))
 		goto out;
 	if (!sym)
 		nt_umask_set(procpeek_umask(c->pid));
@@ -596,8 +590,7 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		path[alen - off] = '\0';
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
 		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
-		    (r = nt_check(c, t.abs, 0, act, NULL)) < 0 ||
-		    (r = nt_git(c, t.abs, GS_WRITE, -1, NULL, act, NULL)) < 0 ||
+		    (r = nt_write(c, t.abs, 0, GS_WRITE, act)) < 0 ||
 		    (r = nt_valid(c)) < 0)
 			goto out;
 		memset(un->sun_path, 0, sizeof(un->sun_path));
@@ -628,10 +621,7 @@ nt_handle(const struct nt_listener *l)
 	memset(nt_req, 0, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
 	if (ioctl(l->fd, SECCOMP_IOCTL_NOTIF_RECV, nt_req) == -1)
 		return;		/* ENOENT: the caller is gone */
-	c.lfd = l->fd;
-	c.id = nt_req->id;
-	c.pid = (pid_t)nt_req->pid;
-	c.exec = l->exec;
+	c = (struct nt_call){ l->fd, nt_req->id, (pid_t)nt_req->pid, l->exec };
 	a = nt_req->data.args;
 	/* The *at forms take a dirfd first: k is where the rest starts.
 	 * Another architecture's numbers name other calls: ENOSYS. */

@@ -16,17 +16,16 @@
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
-static void
+static uint16_t
 plan_recv_one(struct msg *m)
 {
 	enum msg_result	r;
 
 	/* untrusted: only in the sense that a bad frame must stop us. */
-	r = msg_recv(&launch_link, m);
-	if (r == MSG_EOF)
-		diex("airlockd closed the channel during the plan");
-	if (r != MSG_OK)
-		diex("invalid frame during the plan");
+	if ((r = msg_recv(&launch_link, m)) != MSG_OK)
+		diex("%s during the plan", r == MSG_EOF ?
+		    "airlockd closed the channel" : "invalid frame");
+	return m->info->type;
 }
 
 static char *
@@ -121,8 +120,7 @@ plan_recv(struct launch_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	plan->tail = &plan->items;
 
-	plan_recv_one(&m);
-	if (m.info->type != MSG_PLAN_BEGIN)
+	if (plan_recv_one(&m) != MSG_PLAN_BEGIN)
 		diex("plan: expected MSG_PLAN_BEGIN, got %s", m.info->name);
 	plan->session = xstrdup(msg_get_str(&m));
 	plan->flags = msg_get_u32(&m);
@@ -130,14 +128,10 @@ plan_recv(struct launch_plan *plan)
 	plan->gid = msg_get_u32(&m);
 	msg_free(&m);
 
-	for (;;) {
-		plan_recv_one(&m);
-		if (m.info->type == MSG_PLAN_END) {
-			msg_free(&m);
-			break;
-		}
+	while (plan_recv_one(&m) != MSG_PLAN_END) {
 		plan_add(plan, &m);
 		msg_free(&m);
 	}
+	msg_free(&m);
 	log_debug("session %s: plan received", plan->session);
 }
