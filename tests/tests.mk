@@ -30,7 +30,7 @@ FUZZ_COMMON := $(filter-out common/evglue.c common/sandbox_self.c,$(COMMON_SRCS)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 # The hook (in json_fuzzer) judges paths with the plan's own tables.
 FUZZ_EXTRA_json := supervisor/sv_plan.c supervisor/credentials.c \
-	supervisor/paths.c \
+	supervisor/paths.c supervisor/wsorigin.c \
 	supervisor/gitcfg.c
 $(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON) $(FUZZ_EXTRA_json)
 	@mkdir -p $(dir $@)
