@@ -48,11 +48,11 @@ run() {	# run SETTINGS SHELL-COMMAND
 
 out=$(run "$S" 'echo started' 2>"$W/err")
 rc=$?
-check "an srt file with a credentials section loads and runs ($rc)" \
-    [ "$rc" -eq 0 ] && [ "$out" = started ]
-check "the ignored key is warned about once on stderr" \
-    [ "$(grep -c 'network.allowUnixSockets' "$W/err")" -eq 1 ] &&
-    grep -q 'warning: .*network.allowUnixSockets.*ignored' "$W/err"
+check_sh "an srt file with a credentials section loads and runs ($rc)" \
+    '[ "$rc" -eq 0 ] && [ "$out" = started ]'
+check_sh "the ignored key is warned about once on stderr" \
+    '[ "$(grep -c "network.allowUnixSockets" "$W/err")" -eq 1 ] &&
+    grep -q "warning: .*network.allowUnixSockets.*ignored" "$W/err"'
 check "the credentials section is warned about" \
     grep -q 'warning: .*credentials.github' "$W/err"
 
