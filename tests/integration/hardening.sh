@@ -159,7 +159,8 @@ else
 	set -- env
 fi
 out=$(python3 - "$@" "$AIRLOCK" run --workspace "$W" -- sh -c "
-    printf 'sid='; $TS sid; printf 'ttynr='; cut -d' ' -f7 /proc/self/stat;
+    printf 'sid='; cut -d' ' -f1,6 /proc/\$\$/stat;
+    printf 'ttynr='; cut -d' ' -f7 /proc/self/stat;
     printf 'devtty='; $TS open-tty; printf 'sti0='; $TS tiocsti 0;
     printf 'sti1='; $TS tiocsti 1; printf 'junk2='; $TS tiocsti-junk 2;
     printf 'junk0='; $TS tiocsti-junk 0; printf 'linux0='; $TS tioclinux 0;
@@ -196,8 +197,10 @@ sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
 print("pty=" + ("injected:" + repr(os.read(s, 64)) if r else "clean"))
 PY
 )
+# The exec is the sh above (trysys would be its child): its own pid and
+# session id (fields 1 and 6 of /proc/PID/stat), read in the sandbox.
 sid=$(field sid)
-check_sh "the exec is a session leader: sid equals pid ($sid)" \
+check_sh "the exec is a session leader: pid and sid are equal ($sid)" \
     '[ -n "$sid" ] && [ "${sid% *}" = "${sid#* }" ]'
 check "the exec has no controlling tty (tty_nr $(field ttynr))" \
     [ "$(field ttynr)" = 0 ]
