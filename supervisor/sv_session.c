@@ -53,7 +53,7 @@
 #define SV_PIPE_SIZE		(1 << 20)
 #define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
 #define SV_WATCHDOG_MS		100
-#define SV_KILL_WAIT_MS		5000	/* session_kill: for the sandbox to end */
+#define SV_KILL_WAIT_MS		5000	/* for a killed sandbox to end */
 #define SV_DEFAULT_OUTPUT	(256ULL << 20)
 #define SV_MAX_VIOL		64	/* distinct stream violations */
 #define SV_MAX_PRECISE		4096	/* precise violations per session */
