@@ -53,6 +53,7 @@
 #define SV_PIPE_SIZE		(1 << 20)
 #define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
 #define SV_WATCHDOG_MS		100
+#define SV_KILL_WAIT_MS		5000	/* for a killed sandbox to end */
 #define SV_DEFAULT_OUTPUT	(256ULL << 20)
 #define SV_MAX_VIOL		64	/* distinct stream violations */
 #define SV_MAX_PRECISE		4096	/* precise violations per session */
@@ -129,6 +130,7 @@ struct sv_session {
 	struct sv_plan	 plan;
 	pid_t		 launcher_pid;
 	pid_t		 init_pid;	/* host view */
+	int		 init_pidfd;	/* init, for session_kill */
 	ino_t		 pidns;		/* inode of init's pid namespace */
 	struct msg_link	 link;
 	struct event	*ev_link;
@@ -1145,6 +1147,39 @@ pidns_of_launcher(pid_t launcher)
 	return st.st_ino;
 }
 
+/*
+ * A pidfd for the sandbox's init, so that session_kill can signal it
+ * without a pid-reuse race.  The pid is init's only while the launcher,
+ * its parent, has not reaped it: the pidfd is kept only when the
+ * process it names has the launcher as parent and is still alive after
+ * that was read (a dead pid could have been reused).  -1 otherwise.
+ */
+static int
+init_pidfd_open(pid_t init, pid_t launcher)
+{
+	char	 path[64], buf[512], *p;
+	FILE	*f;
+	int	 fd, ppid = -1;
+
+	if (init <= 0 || launcher <= 0 ||
+	    (fd = (int)syscall(SYS_pidfd_open, init, 0)) == -1)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)init);
+	if ((f = fopen(path, "re")) != NULL) {
+		/* pid (comm) state ppid: comm may hold spaces and ")" */
+		if (fgets(buf, sizeof(buf), f) != NULL &&
+		    (p = strrchr(buf, ')')) != NULL)
+			(void)sscanf(p + 1, " %*c %d", &ppid);
+		fclose(f);
+	}
+	if (ppid != (int)launcher ||
+	    syscall(SYS_pidfd_send_signal, fd, 0, NULL, 0) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static void
 launcher_dispatch(struct sv_session *s, struct msg *m)
 {
@@ -1172,6 +1207,8 @@ launcher_dispatch(struct sv_session *s, struct msg *m)
 			return;
 		}
 		s->init_pid = (pid_t)msg_get_u32(m);
+		s->init_pidfd = init_pidfd_open(s->init_pid,
+		    s->launcher_pid);
 		s->ll_abi = msg_get_u32(m);
 		s->ll_gaps = msg_get_u32(m);
 		s->pidns = pidns_of_launcher(s->launcher_pid);
@@ -1299,9 +1336,42 @@ launcher_read(evutil_socket_t fd, short ev, void *arg)
 }
 
 /*
- * End a session's sandbox: the launcher is killed (its init has
- * PDEATHSIG, and pid 1 dying kills the whole pid namespace), the daemons
- * forget the session, and every exec still running gets its exit.
+ * Wait until the launcher has exited, SV_KILL_WAIT_MS at most, then
+ * kill it if it has not and reap it.
+ */
+static void
+launcher_reap(pid_t pid)
+{
+	struct timespec	ts = { 0, 5 * 1000 * 1000 };
+	int		i, status;
+	pid_t		r;
+
+	for (i = 0; i < SV_KILL_WAIT_MS / 5; i++) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid || (r == -1 && errno != EINTR))
+			return;
+		nanosleep(&ts, NULL);
+	}
+	log_warnx("launcher %d: the sandbox did not end within %d ms, "
+	    "killing the launcher", (int)pid, SV_KILL_WAIT_MS);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+}
+
+/*
+ * End a session's sandbox, the daemons forget the session, and every
+ * exec still running gets its exit.  Init is killed, not only the
+ * launcher: the launcher's death reaches init through PDEATHSIG later,
+ * so its waitpid would return while the sandbox still runs.  Pid 1
+ * dying makes the kernel kill the rest of its pid namespace, and init
+ * becomes a zombie only once every one of them is gone; the launcher
+ * then reaps it and exits.  So the launcher's exit, waited for before
+ * any exit event is sent, means nothing of the sandbox runs and no
+ * process of it is left, even a zombie: a caller told that the session
+ * ended can rely on it.  The wait is bounded (SV_KILL_WAIT_MS): a
+ * process stuck in the kernel could hold init, and then the launcher is
+ * killed as before (init has PDEATHSIG).
  */
 static void
 session_kill(struct sv_session *s, const char *why)
@@ -1309,7 +1379,7 @@ session_kill(struct sv_session *s, const char *why)
 	struct msgbuf	 b;
 	struct msg_link	*l;
 	struct sv_exec	*x;
-	int		 status, i;
+	int		 i;
 
 	if (why != NULL)
 		log_warnx("session %s: %s: killing its sandbox", s->id, why);
@@ -1322,11 +1392,15 @@ session_kill(struct sv_session *s, const char *why)
 		msg_link_close(&s->link);
 	}
 	if (s->launcher_pid > 0) {
-		kill(s->launcher_pid, SIGKILL);
-		while (waitpid(s->launcher_pid, &status, 0) == -1 &&
-		    errno == EINTR)
-			;
+		if (s->init_pidfd == -1 || syscall(SYS_pidfd_send_signal,
+		    s->init_pidfd, SIGKILL, NULL, 0) == -1)
+			kill(s->launcher_pid, SIGKILL);
+		launcher_reap(s->launcher_pid);
 		s->launcher_pid = -1;
+	}
+	if (s->init_pidfd != -1) {
+		close(s->init_pidfd);
+		s->init_pidfd = -1;
 	}
 	if (s->watchdog != NULL) {
 		event_free(s->watchdog);
@@ -1890,6 +1964,7 @@ bad_spec:
 	s->owner = c;
 	s->link.fd = -1;
 	s->launcher_pid = -1;
+	s->init_pidfd = -1;
 	for (i = 0; i < LISTEN_MAX; i++)
 		s->listen_fd[i] = -1;
 	s->next = sessions;

@@ -91,8 +91,8 @@ run "$W/e2" -- sh -c "
     curl -sf -m 5 --cacert ca.pem https://localhost:$TLSPORT/;
     curl -sf -m 5 --socks5-hostname 127.0.0.1:1080 http://localhost:$PORT/x" \
     >"$W/o2" 2>&1
-check "empty allowlist: the host servers counted 0 hits" \
-    [ "$(hits "$W/hits")" -eq 0 ] && [ "$(hits "$W/tlshits")" -eq 0 ]
+check_sh "empty allowlist: the host servers counted 0 hits" \
+    '[ "$(hits "$W/hits")" -eq 0 ] && [ "$(hits "$W/tlshits")" -eq 0 ]'
 n=$(grep -c '"type":"violation","seq":[0-9]*,"time":"[^"]*","sessionId":"[^"]*","action":"network-outbound"' "$W/e2")
 check "empty allowlist: one network-outbound violation per request (got $n)" [ "$n" -eq 3 ]
 check "the violations name host:port" grep -q "\"target\":\"localhost:$TLSPORT\"" "$W/e2"

@@ -154,8 +154,8 @@ printf 'hello: hello.o\n\t$(CC) -o $@ hello.o\nhello.o: hello.c\n\t$(CC) -c hell
 chown -R "$TUSER" "$W/mk"
 check "a make build works" sbx 'cd mk && make -s && ./hello'
 check "many small files (2000, npm style) are written" \
-    sbx 'mkdir -p nm/pkg && i=0; while [ $i -lt 2000 ]; do
-        echo "module.exports=$i" > nm/pkg/f$i.js; i=$((i+1)); done'
+    sbx 'mkdir -p nm/pkg && i=0 && while [ $i -lt 2000 ]; do
+        echo "module.exports=$i" > nm/pkg/f$i.js || exit 1; i=$((i+1)); done'
 check "... all 2000 on the host" [ "$(ls "$W/nm/pkg" | wc -l)" -eq 2000 ]
 
 # ---- .git/config is content-checked; hooks are not writable ----
@@ -238,7 +238,7 @@ umask_ok() {
 check "umask is the caller's (077 -> 0600, 002 -> 0664, 0775)" umask_ok
 check "O_CLOEXEC is kept, and its absence too" sbx \
     'python3 -c "import os,fcntl; fd=os.open(\"c1\", os.O_CREAT|os.O_WRONLY); assert fcntl.fcntl(fd, fcntl.F_GETFD) == fcntl.FD_CLOEXEC" &&
-     exec 5>c2 && grep -q "^flags:.*" /proc/self/fdinfo/5'
+     exec 5>c2 && python3 -c "import fcntl; assert fcntl.fcntl(5, fcntl.F_GETFD) == 0"'
 check "O_APPEND is kept" \
     sbx 'echo a > ap && echo b >> ap && [ "$(cat ap)" = "a
 b" ]'

@@ -75,8 +75,8 @@ as_user "$AIRLOCK" run --workspace "$W" -- sh -c 'exit 7'
 check "exit status passes through" [ $? -eq 7 ]
 as_user "$AIRLOCK" run --workspace "$W/nonexistent" -- true 2>"$W/e125"
 rc=$?
-check "a workspace that does not exist gives 125 and one line" \
-    [ "$rc" -eq 125 ] && [ "$(wc -l <"$W/e125")" -eq 1 ]
+check_sh "a workspace that does not exist gives 125 and one line" \
+    '[ "$rc" -eq 125 ] && [ "$(wc -l <"$W/e125")" -eq 1 ]'
 as_user "$AIRLOCK" run --workspace "$W" -- no-such-command-xyz 2>/dev/null
 check "a missing command gives 127" [ $? -eq 127 ]
 

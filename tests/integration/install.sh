@@ -20,9 +20,9 @@ tar -C "$TOP" --exclude=./.git --exclude=./build -cf - . |
 tar -C "$STAGE" -cf - build | tar -C "$C/src" -xf -
 make -s -C "$C/src" install PREFIX="$P" >"$C/make.log" 2>&1
 rc=$?
-check "make install PREFIX=... after a default build (exit $rc)" \
-    [ "$rc" -eq 0 ] && [ -x "$P/bin/airlockd" ] &&
-    [ -x "$P/libexec/airlock/airlock-launcher" ]
+check_sh "make install PREFIX=... after a default build (exit $rc)" \
+    '[ "$rc" -eq 0 ] && [ -x "$P/bin/airlockd" ] &&
+    [ -x "$P/libexec/airlock/airlock-launcher" ]'
 check "  the installed airlockd looks in PREFIX/libexec/airlock" \
     grep -q "$P/libexec/airlock" "$P/bin/airlockd"
 chmod -R a+rX "$C"

@@ -25,6 +25,19 @@ check() {
 	shift
 	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
 }
+# check_sh "description" 'condition': ok when the shell condition, for
+# example '[ a ] && [ b ]', succeeds as a whole.  `check d [ a ] && [ b ]`
+# would test only [ a ]: the shell runs `&& [ b ]` after check, outside
+# it, and a false [ b ] is never counted.  The condition is evaluated
+# here, so the test's functions and variables are in scope.
+check_sh() {
+	_csd=$1
+	if [ $# -ne 2 ]; then
+		not_ok "$_csd (check_sh takes one quoted condition)"
+		return
+	fi
+	if eval "$2"; then ok "$_csd"; else not_ok "$_csd"; fi
+}
 diag() { echo "# $*"; }
 # fails command...: succeeds when the command fails (for check)
 fails() { ! "$@"; }

@@ -56,16 +56,16 @@ managed '{"sandbox":{"enabled":true}}'
 as_user "$AIRLOCK" run --workspace "$W" --sandbox off -- \
     sh -c "touch '$OUT/m1'" 2>"$W/e1"
 rc=$?
-check "managed enabled=true: --sandbox off is refused (exit $rc)" \
-    [ "$rc" -ne 0 ] && ! ran m1
+check_sh "managed enabled=true: --sandbox off is refused (exit $rc)" \
+    '[ "$rc" -ne 0 ] && ! ran m1'
 check "  and the error names the managed file and key" \
     grep -q "refused: managed policy $MANAGED sets sandbox.enabled" "$W/e1"
 
 as_user env AIRLOCK_SANDBOX=off "$AIRLOCK" run --workspace "$W" -- \
     sh -c "touch '$OUT/m2'" 2>"$W/e2"
 rc=$?
-check "managed enabled=true: AIRLOCK_SANDBOX=off is refused (exit $rc)" \
-    [ "$rc" -ne 0 ] && ! ran m2
+check_sh "managed enabled=true: AIRLOCK_SANDBOX=off is refused (exit $rc)" \
+    '[ "$rc" -ne 0 ] && ! ran m2'
 check "  and the error names AIRLOCK_SANDBOX and the managed file" \
     grep -q "AIRLOCK_SANDBOX=off refused: managed policy $MANAGED" "$W/e2"
 
@@ -73,8 +73,8 @@ check "  and the error names AIRLOCK_SANDBOX and the managed file" \
 printf '{"sandbox":{"enabled":false}}\n' >"$W/off.json"
 as_user "$AIRLOCK" run --workspace "$W" --settings "$W/off.json" -- \
     sh -c "echo \$AIRLOCK_SANDBOX > m3; touch '$OUT/m3'" 2>"$W/e3"
-check "managed enabled=true beats a user's sandbox.enabled=false" \
-    [ "$(cat "$W/m3" 2>/dev/null)" = native ] && ! ran m3
+check_sh "managed enabled=true beats a user's sandbox.enabled=false" \
+    '[ "$(cat "$W/m3" 2>/dev/null)" = native ] && ! ran m3'
 
 # A shared supervisor, started with the sandbox on: the client's
 # --sandbox off (backend "none") is refused by it.
@@ -85,8 +85,8 @@ while [ ! -S "$W/d.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" --sandbox off \
     -- sh -c "touch '$OUT/m4'" 2>"$W/e4"
 rc=$?
-check "shared supervisor: --sandbox off is refused (exit $rc)" \
-    [ "$rc" -ne 0 ] && ! ran m4
+check_sh "shared supervisor: --sandbox off is refused (exit $rc)" \
+    '[ "$rc" -ne 0 ] && ! ran m4'
 check "  and the error names the managed file" grep -q "$MANAGED" "$W/e4"
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
@@ -95,36 +95,36 @@ managed '{"sandbox":{"allowUnsandboxedCommands":false}}'
 as_user "$AIRLOCK" run --workspace "$W" --sandbox off -- \
     sh -c "touch '$OUT/m5'" 2>"$W/e5"
 rc=$?
-check "managed allowUnsandboxedCommands=false: --sandbox off is refused" \
-    [ "$rc" -ne 0 ] && ! ran m5 &&
-    grep -q "managed policy $MANAGED sets sandbox.allowUnsandboxedCommands: false" "$W/e5"
+check_sh "managed allowUnsandboxedCommands=false: --sandbox off is refused" \
+    '[ "$rc" -ne 0 ] && ! ran m5 &&
+    grep -q "managed policy $MANAGED sets sandbox.allowUnsandboxedCommands: false" "$W/e5"'
 as_user timeout 3 "$AIRLOCKD" --sandbox off --socket "$W/x.sock" \
     >"$W/e6" 2>&1
 rc=$?
-check "  airlockd --sandbox off itself refuses to start (exit $rc)" \
-    [ "$rc" -eq 1 ] && grep -q "refused: managed policy $MANAGED" "$W/e6"
+check_sh "  airlockd --sandbox off itself refuses to start (exit $rc)" \
+    '[ "$rc" -eq 1 ] && grep -q "refused: managed policy $MANAGED" "$W/e6"'
 
 # Managed rules cannot be skipped with --no-policy-check.
 managed '{"rules":{"create-commit":"deny"}}'
 as_user "$AIRLOCK" run --workspace "$W" --no-policy-check -- \
     sh -c "touch '$OUT/m6'" 2>"$W/e6b"
 rc=$?
-check "managed rules: --no-policy-check is refused (exit $rc)" \
-    [ "$rc" -eq 2 ] && ! ran m6 &&
-    grep -q "no-policy-check refused: managed policy $MANAGED" "$W/e6b"
+check_sh "managed rules: --no-policy-check is refused (exit $rc)" \
+    '[ "$rc" -eq 2 ] && ! ran m6 &&
+    grep -q "no-policy-check refused: managed policy $MANAGED" "$W/e6b"'
 
 # No managed file: --sandbox off runs, and says so in one line.
 rm -f "$MANAGED"
 as_user "$AIRLOCK" run --workspace "$W" --sandbox off -- \
     sh -c "touch '$OUT/m7'" 2>"$W/e7"
 check "no managed policy: --sandbox off runs" ran m7
-check "  with one line on stderr saying it is unconfined, and why" \
-    [ "$(grep -c 'UNCONFINED' "$W/e7")" -eq 1 ] &&
-    grep -q 'UNCONFINED.*--sandbox off' "$W/e7"
+check_sh "  with one line on stderr saying it is unconfined, and why" \
+    '[ "$(grep -c "UNCONFINED" "$W/e7")" -eq 1 ] &&
+    grep -q "UNCONFINED.*--sandbox off" "$W/e7"'
 as_user "$AIRLOCK" run --workspace "$W" --settings "$W/off.json" -- \
     sh -c "touch '$OUT/m8'" 2>"$W/e8"
-check "sandbox.enabled=false in settings: runs unconfined and says why" \
-    ran m8 && grep -q 'UNCONFINED.*sandbox.enabled is false' "$W/e8"
+check_sh "sandbox.enabled=false in settings: runs unconfined and says why" \
+    'ran m8 && grep -q "UNCONFINED.*sandbox.enabled is false" "$W/e8"'
 
 cd /
 finish

@@ -115,8 +115,8 @@ t0=$(date +%s)
 kill -TERM $pid
 reap $pid
 rc=$?
-check "--kill-after 1 kills a command that ignores SIGTERM ($rc)" \
-    [ "$rc" -eq 143 ] && [ $(( $(date +%s) - t0 )) -le 4 ]
+check_sh "--kill-after 1 kills a command that ignores SIGTERM ($rc)" \
+    '[ "$rc" -eq 143 ] && [ $(( $(date +%s) - t0 )) -le 4 ]'
 
 # ---- strict flags: the flag and the value named, exit 2 ----
 bad() {	# bad "description" ARGS...: exit 2, the value named on stderr

@@ -35,26 +35,26 @@ check "  nothing was started (no event stream)" [ ! -s "$W/ev1.jsonl" ]
 
 commit 2>"$W/e2"
 rc=$?
-check "control: without the rule the commit is made ($rc)" \
-    [ "$rc" -eq 0 ] && [ "$(head_of)" != "$head0" ]
+check_sh "control: without the rule the commit is made ($rc)" \
+    '[ "$rc" -eq 0 ] && [ "$(head_of)" != "$head0" ]'
 
 as_user "$AIRLOCK" run --workspace "$W/repo" -- sh -c \
     'git push origin main' 2>"$W/e3"
 rc=$?
-check "ask (git push) with no approver is refused, exit 126 ($rc)" \
-    [ "$rc" -eq 126 ] && grep -q 'ask:git-push (no approver: deny)' "$W/e3"
+check_sh "ask (git push) with no approver is refused, exit 126 ($rc)" \
+    '[ "$rc" -eq 126 ] && grep -q "ask:git-push (no approver: deny)" "$W/e3"'
 
 as_user "$AIRLOCK" run --workspace "$W/repo" -- sudo id 2>"$W/e4"
 rc=$?
-check "a hard deny (sudo) is refused, exit 126 ($rc)" \
-    [ "$rc" -eq 126 ] && grep -q 'hard-deny:privilege-escalation' "$W/e4"
+check_sh "a hard deny (sudo) is refused, exit 126 ($rc)" \
+    '[ "$rc" -eq 126 ] && grep -q "hard-deny:privilege-escalation" "$W/e4"'
 
 as_user "$AIRLOCK" run --workspace "$W/repo" --mode review -- \
     touch made 2>"$W/e5"
 rc=$?
-check "review mode refuses a mutating command before it runs ($rc)" \
-    [ "$rc" -eq 126 ] && [ ! -e "$W/repo/made" ] &&
-    grep -q 'mode:review' "$W/e5"
+check_sh "review mode refuses a mutating command before it runs ($rc)" \
+    '[ "$rc" -eq 126 ] && [ ! -e "$W/repo/made" ] &&
+    grep -q "mode:review" "$W/e5"'
 check "review mode still runs a read-only one" \
     as_user "$AIRLOCK" run --workspace "$W/repo" --mode review -- \
     git log --oneline -1
@@ -62,8 +62,8 @@ printf '{"rules":{"network-access":"deny"}}\n' >"$W/net.json"
 as_user "$AIRLOCK" run --workspace "$W/repo" --settings "$W/net.json" -- \
     sh -c 'curl -s https://example.com' 2>"$W/e6"
 rc=$?
-check "rules.network-access=deny refuses curl inside sh -c ($rc)" \
-    [ "$rc" -eq 126 ] && grep -q 'rules.network-access=deny' "$W/e6"
+check_sh "rules.network-access=deny refuses curl inside sh -c ($rc)" \
+    '[ "$rc" -eq 126 ] && grep -q "rules.network-access=deny" "$W/e6"'
 head1=$(head_of)
 commit --settings "$W/deny.json" --no-policy-check 2>"$W/e7"
 check "--no-policy-check skips the check (the sandbox still confines)" \

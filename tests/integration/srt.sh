@@ -48,11 +48,11 @@ run() {	# run SETTINGS SHELL-COMMAND
 
 out=$(run "$S" 'echo started' 2>"$W/err")
 rc=$?
-check "an srt file with a credentials section loads and runs ($rc)" \
-    [ "$rc" -eq 0 ] && [ "$out" = started ]
-check "the ignored key is warned about once on stderr" \
-    [ "$(grep -c 'network.allowUnixSockets' "$W/err")" -eq 1 ] &&
-    grep -q 'warning: .*network.allowUnixSockets.*ignored' "$W/err"
+check_sh "an srt file with a credentials section loads and runs ($rc)" \
+    '[ "$rc" -eq 0 ] && [ "$out" = started ]'
+check_sh "the ignored key is warned about once on stderr" \
+    '[ "$(grep -c "network.allowUnixSockets" "$W/err")" -eq 1 ] &&
+    grep -q "warning: .*network.allowUnixSockets.*ignored" "$W/err"'
 check "the credentials section is warned about" \
     grep -q 'warning: .*credentials.github' "$W/err"
 
@@ -90,9 +90,10 @@ check "denyRead of the workspace's parent: the workspace is readable" \
     [ "$(run "$W/../up-$$.json" "cat file.txt" 2>/dev/null)" = ws-file ]
 printf '{"filesystem":{"denyRead":["/"],"allowRead":["%s"]}}\n' \
     "$Y/pub" >"$W/../root-$$.json"
+out=$(run "$W/../root-$$.json" "cat file.txt; cat '$Y/pub/read.txt'" \
+    2>/dev/null | tr '\n' ' ')
 check "denyRead / with a carve-out: the sandbox starts, sees its workspace" \
-    [ "$(run "$W/../root-$$.json" "cat file.txt; cat '$Y/pub/read.txt'" \
-    2>/dev/null | tr '\n' ' ')" = "ws-file public " ]
+    [ "$out" = "ws-file public " ]
 check "  and the rest of the host's files are hidden" \
     fails run "$W/../root-$$.json" "cat '$Y/secret.txt'"
 
