@@ -4,6 +4,7 @@
  * init needs to emulate a write-intent call that process made.
  */
 #include <sys/param.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 
 #include <errno.h>
@@ -87,4 +88,45 @@ procpeek_umask(pid_t pid)
 	}
 	buf[n] = '\0';
 	return procpeek_umask_parse(buf);
+}
+
+/*
+ * tty_nr is the 7th field, after the command name in parentheses (which
+ * may itself hold ") "): read on from the last ')'.  Unix98 ptys are
+ * majors 136 to 143, 256 minors each.
+ */
+int
+procpeek_ctty_parse(const char *stat, char *buf, size_t len)
+{
+	const char	*p;
+	unsigned long	 tty;
+	unsigned int	 maj;
+
+	if ((p = strrchr(stat, ')')) == NULL ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %lu", &tty) != 1)
+		return -ENXIO;
+	maj = major((dev_t)tty);
+	if (maj < 136 || maj > 143)
+		return -ENXIO;
+	snprintf(buf, len, "/dev/pts/%u", (maj - 136) * 256 +
+	    minor((dev_t)tty));
+	return 0;
+}
+
+int
+procpeek_ctty(pid_t pid, char *buf, size_t len)
+{
+	char	path[64], st[1024];
+	ssize_t	n;
+	int	fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -ENXIO;
+	n = read(fd, st, sizeof(st) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ENXIO;
+	st[n] = '\0';
+	return procpeek_ctty_parse(st, buf, len);
 }

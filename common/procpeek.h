@@ -2,7 +2,7 @@
 /*
  * Reading a process of the sandbox from outside it, for init's R-L4
  * handler (launcher/notify.c): a string argument of a call it stopped
- * in, and its umask.  libc only: the launcher links this file.  Both
+ * in, its umask and its controlling terminal.  libc only: the launcher links this file.  Both
  * take a pid the caller has checked is still the one it means
  * (SECCOMP_IOCTL_NOTIF_ID_VALID after the read).
  */
@@ -32,5 +32,14 @@ mode_t	procpeek_umask(pid_t pid);
 
 /* The "Umask:" field of a status text; 022 if there is none. */
 mode_t	procpeek_umask_parse(const char *status);
+
+/*
+ * Where /dev/tty leads for pid: its controlling terminal, a pty of the
+ * sandbox's own devpts ("/dev/pts/N" into buf).  0, or -ENXIO for none
+ * (or one that is not a pty), as the kernel's /dev/tty answers.
+ */
+int	procpeek_ctty(pid_t pid, char *buf, size_t len);
+/* The same from a /proc/<pid>/stat text. */
+int	procpeek_ctty_parse(const char *stat, char *buf, size_t len);
 
 #endif

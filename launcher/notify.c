@@ -368,7 +368,14 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			of |= O_NONBLOCK;
 		if ((r = nt_valid(c)) < 0)
 			break;
-		fd = openat(t.dfd, t.name, of, mode);
+		/* /dev/tty is the caller's terminal, not ours (we have
+		 * none): its pty in our shared devpts. */
+		if (strcmp(t.abs, "/dev/tty") == 0)
+			fd = (r = procpeek_ctty(c->pid, got, sizeof(got))) < 0 ?
+			    (errno = -r, -1) : open(got, (of & ~(O_CREAT |
+			    O_EXCL | O_TMPFILE)) | O_NOCTTY);
+		else
+			fd = openat(t.dfd, t.name, of, mode);
 		r = fd == -1 ? -errno : 0;
 		if (r == -ELOOP && (of & O_NOFOLLOW) && !(flags & O_NOFOLLOW) &&
 		    hops < NT_MAX_HOPS &&

@@ -7,7 +7,7 @@
 # the working directory, a terminal, and a shared supervisor.  As an
 # unprivileged user, real sandboxes.
 . "$(dirname "$0")/lib.sh"
-plan 60
+plan 61
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -276,6 +276,10 @@ send("\x03")
 res["ctrl-c"] = expect("caught-int")
 send("python3 -c 'import fcntl,termios; fcntl.ioctl(0, termios.TIOCSTI, b\"x\")' 2>&1 | tail -1\r")
 res["tiocsti"] = expect("Operation not permitted")
+# /dev/tty opened for writing goes through init's handler: it must be
+# this shell's own terminal, not init's (which has none: ENXIO).
+send("(exec 3<>/dev/tty && echo dev''tty-rw >&3)\r")
+res["devtty"] = expect("devtty-rw")
 send("sleep 30\r")
 time.sleep(1)
 send("\x1a")
@@ -305,7 +309,8 @@ except OSError as e:
 for k, v in res.items():
     print(k, "ok" if v else "FAIL")
 PY
-for k in prompt tty resize ctrl-c ctrl-z osc52 tiocsti status restored; do
+for k in prompt tty resize ctrl-c ctrl-z osc52 tiocsti devtty status \
+    restored; do
 	check "pty: $k" grep -q "^$k ok" "$W/pty.out"
 done
 grep -q "FAIL\|TIMEOUT\|Traceback" "$W/pty.out" && sed 's/^/# /' "$W/pty.out"

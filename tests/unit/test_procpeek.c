@@ -6,10 +6,14 @@
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +65,54 @@ START_TEST(strings)
 }
 END_TEST
 
+/* Where /dev/tty leads: the parse, then a real process on a real pty. */
+START_TEST(ctty)
+{
+	char	 buf[64], want[64];
+	int	 m, sl, p[2];
+	pid_t	 pid;
+
+	/* pts 3 is major 136 minor 3; pts 300 is major 137 minor 44;
+	 * a name with ") " in it does not shift the fields. */
+	ck_assert_int_eq(procpeek_ctty_parse("12 (a) b) S 1 12 12 34819 -1",
+	    buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/dev/pts/3");
+	ck_assert_int_eq(procpeek_ctty_parse("12 (sh) S 1 12 12 35116 -1",
+	    buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/dev/pts/300");
+	ck_assert_int_eq(procpeek_ctty_parse("12 (sh) S 1 12 12 0 -1", buf,
+	    sizeof(buf)), -ENXIO);
+	ck_assert_int_eq(procpeek_ctty_parse("12 (sh) S 1 12 12 1025 -1",
+	    buf, sizeof(buf)), -ENXIO);	/* tty1: not a pty */
+	ck_assert_int_eq(procpeek_ctty_parse("garbage", buf, sizeof(buf)),
+	    -ENXIO);
+
+	ck_assert_int_ne(m = posix_openpt(O_RDWR | O_NOCTTY), -1);
+	ck_assert_int_eq(grantpt(m), 0);
+	ck_assert_int_eq(unlockpt(m), 0);
+	snprintf(want, sizeof(want), "%s", ptsname(m));
+	ck_assert_int_eq(pipe(p), 0);
+	if ((pid = fork()) == 0) {
+		if (setsid() == -1 || (sl = open(want, O_RDWR)) == -1 ||
+		    ioctl(sl, TIOCSCTTY, 0) == -1)
+			_exit(1);
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ck_assert_int_eq(read(p[0], buf, 1), 1);
+	ck_assert_int_eq(procpeek_ctty(pid, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, want);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* This test's own process may or may not have a terminal; a
+	 * process that is gone has none. */
+	ck_assert_int_eq(procpeek_ctty(pid, buf, sizeof(buf)), -ENXIO);
+	close(m);
+}
+END_TEST
+
 START_TEST(umask_of_others)
 {
 	int	 p[2];
@@ -108,6 +160,7 @@ main(void)
 
 	tcase_add_test(tc, strings);
 	tcase_add_test(tc, umask_of_others);
+	tcase_add_test(tc, ctty);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
