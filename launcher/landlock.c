@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,15 +58,17 @@ ll_add_path(int ruleset, uint64_t fs_all, const struct launch_item *it)
 {
 	struct landlock_path_beneath_attr	pb;
 	struct stat				st;
+	struct open_how				how = { .flags = O_PATH |
+	    O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	int					fd;
 
-	if ((fd = open(it->dst, O_PATH | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES) {
-			log_debug("landlock: %s: %s, skipped", it->dst,
-			    strerror(errno));
-			return;
-		}
-		die("landlock: open %s", it->dst);
+	/* airlockd planned the canonical path: a symlink on the way now
+	 * was put there since, so it earns no grant (fail closed). */
+	if ((fd = (int)syscall(SYS_openat2, AT_FDCWD, it->dst, &how,
+	    sizeof(how))) == -1) {
+		(errno == ELOOP ? log_warnx : log_debug)("landlock: %s: %s, "
+		    "no rule", it->dst, strerror(errno));
+		return;
 	}
 	if (fstat(fd, &st) == -1)
 		die("landlock: stat %s", it->dst);

@@ -7,12 +7,12 @@
  * mount namespace and pivot into it, so that the host's tree is at
  * /oldroot and the new root is being built at /newroot.  Every path is
  * then resolved with openat2(RESOLVE_IN_ROOT) against one of the two:
- * host paths (bind sources) as the host sees them, sandbox paths
- * (destinations) as the sandbox will see them.  This matters because
- * destinations may lie inside writable binds whose content a previous
- * run controlled: a planted symlink must resolve inside the sandbox's
- * view, never to a host path.  Mounts then target the resolved file
- * through /proc/self/fd/N, so what was resolved is what gets mounted on.
+ * host paths (bind sources: canonical, no symlink followed) as the host
+ * sees them, sandbox paths (destinations) as the sandbox will see them:
+ * both may lie in writable binds a previous run controlled, and a planted
+ * symlink never redirects a bind, and resolves in the sandbox's view in a
+ * destination.  Mounts target the resolved file through /proc/self/fd/N,
+ * so what was resolved is what gets mounted on.
  *
  * The root itself is remounted read-only at the end: writes only go to
  * the tmpfs and bind mounts the plan made writable.
@@ -75,8 +75,9 @@ root_open(int root, const char *path, int flags)
 	struct open_how	how;
 
 	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(flags | O_CLOEXEC);
-	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	how.flags = (uint64_t)((flags & ~O_NOFOLLOW) | O_CLOEXEC);
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS |
+	    (flags & O_NOFOLLOW ? RESOLVE_NO_SYMLINKS : 0);
 	return (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
 }
 
@@ -202,13 +203,15 @@ mount_bind(const struct launch_item *it)
 	uint64_t		 attr;
 	int			 src, dst;
 
-	if ((src = root_open(oldroot_fd, it->src, O_PATH)) == -1) {
-		if (errno == ENOENT && (it->flags & PLAN_OPF_OPTIONAL)) {
-			log_debug("bind %s: no such source, skipped",
-			    it->src);
+	if ((src = root_open(oldroot_fd, it->src, O_PATH | O_NOFOLLOW)) ==
+	    -1) {
+		if ((errno == ENOENT || errno == ELOOP) &&
+		    (it->flags & PLAN_OPF_OPTIONAL)) {
+			log_debug("bind %s: %s, skipped", it->src,
+			    strerror(errno));
 			return;
 		}
-		die("bind source %s", it->src);
+		die("bind source %s (never through a symlink)", it->src);
 	}
 	if (fstat(src, &st) == -1)
 		die("stat %s", it->src);

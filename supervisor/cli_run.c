@@ -896,6 +896,14 @@ cli_run_main(int argc, char **argv)
 		}
 		free(w);
 	}
+	/* issue 12: a bind of / would hide the sandbox's own /dev and /proc
+	 * (airlockd refuses it too); say so instead of failing inside. */
+	if (strcmp(ws, "/") == 0) {
+		fprintf(stderr, "airlock: workspace /: the whole filesystem "
+		    "cannot be a workspace (it would hide the sandbox's own "
+		    "/dev and /proc); name a directory with --workspace\n");
+		return EXIT_SANDBOX;
+	}
 	/* Start where the caller is when that is inside the workspace. */
 	{
 		size_t n = strlen(ws);

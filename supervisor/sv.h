@@ -133,6 +133,7 @@ struct sv_plan_ctx {
 						   the host runs */
 };
 
+void		 sv_spec_canonical(struct sv_spec *);
 int		 sv_plan_build(const struct sv_spec *, const struct sv_plan_ctx *,
 		    struct sv_plan *, char *err, size_t errlen);
 void		 sv_plan_free(struct sv_plan *);

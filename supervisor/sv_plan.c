@@ -173,6 +173,26 @@ sv_path_spellings(char **v, const char *path)
 	return v;
 }
 
+/* The canonical spelling of an existing absolute path, else a copy. */
+static char *
+canon(const char *path)
+{
+	char	real[PATH_MAX];
+
+	if (path[0] != '/' || realpath(path, real) == NULL)
+		return xstrdup(path);
+	return xstrdup(real);
+}
+
+static void
+canon_in_place(char **path)
+{
+	char	*c = canon(*path);
+
+	free(*path);
+	*path = c;
+}
+
 /* Is path equal to or beneath dir? */
 static int
 path_under(const char *path, const char *dir)
@@ -512,9 +532,10 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			log_warnx("allowWrite %s: more than %zu paths; not "
 			    "bound", st->allow_write[i], nbd);
 		else {
-			bd[nbd].path = xstrdup(a);
+			/* Canonical: a symlink is bound as what it is. */
+			bd[nbd].path = canon(a);
+			*writable = strv_add(*writable, bd[nbd].path);
 			bd[nbd++].rw = 1;
-			*writable = strv_add(*writable, a);
 		}
 		free(a);
 	}
@@ -534,7 +555,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 					shown = 1;
 			if (!shown && stat(t[j], &sb) == 0 &&
 			    nbd < sizeof(bd) / sizeof(bd[0])) {
-				bd[nbd].path = xstrdup(t[j]);
+				bd[nbd].path = canon(t[j]);
 				bd[nbd++].rw = 0;
 			}
 		}
@@ -1164,6 +1185,37 @@ env_set(char ***v, const char *name, const char *val)
 	free(s);
 }
 
+/*
+ * issue 11: bind sources, runnerStateDirs and the working directory are
+ * made canonical before anything is checked or planned, so a symlink
+ * (one planted by a previous run's agent in a writable workspace, say)
+ * is judged under the name of what it points at: the protected sets,
+ * the deny-read masks and airlock's own files see the real file, and the
+ * launcher opens each source with no symlink followed, so a component
+ * swapped for a symlink after this check fails the launch.  Natively
+ * guestPath = hostPath, so the guest path follows its host path.
+ */
+void
+sv_spec_canonical(struct sv_spec *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nbinds; i++) {
+		struct sv_bind *bd = &s->binds[i];
+
+		if (strcmp(bd->guest_path, bd->host_path) == 0) {
+			canon_in_place(&bd->host_path);
+			free(bd->guest_path);
+			bd->guest_path = xstrdup(bd->host_path);
+		} else
+			canon_in_place(&bd->host_path);
+	}
+	for (i = 0; s->runner_state_dirs && s->runner_state_dirs[i]; i++)
+		canon_in_place(&s->runner_state_dirs[i]);
+	if (s->guest_workdir != NULL)
+		canon_in_place(&s->guest_workdir);
+}
+
 int
 sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     struct sv_plan *p, char *err, size_t errlen)
@@ -1221,6 +1273,15 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		if (stat(bd->host_path, &st) == -1) {
 			snprintf(err, errlen, "bindMounts[%zu]: %s: %s", i,
 			    bd->host_path, strerror(errno));
+			goto fail;
+		}
+		/* issue 12: a bind of / (or of /proc, /dev) would hide the
+		 * sandbox's own /proc and /dev. */
+		if (path_under("/proc", bd->guest_path) ||
+		    path_under("/dev", bd->guest_path)) {
+			snprintf(err, errlen, "bindMounts[%zu]: %s would hide "
+			    "the sandbox's own /proc and /dev; bind a "
+			    "directory beneath it", i, bd->guest_path);
 			goto fail;
 		}
 		/* Natively guestPath = hostPath (SPEC §3). */

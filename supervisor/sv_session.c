@@ -1845,6 +1845,7 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
 		return;
 	}
+	sv_spec_canonical(&spec);
 	for (i = 0; spec.egress_allowlist && spec.egress_allowlist[i]; i++) {
 		const char *why;
 

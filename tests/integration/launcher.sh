@@ -109,7 +109,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..31"
+echo "1..33"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -385,6 +385,26 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$W/ro/sub" &&
 else
 	ok "a submount under a read-only bind is read-only too # SKIP needs root"
 fi
+
+# issue 11: a bind source or a Landlock path swapped for a symlink after
+# airlockd planned it (the plan holds canonical paths) is never followed:
+# the bind fails naming the path, the Landlock path gets no grant.
+mkdir -p "$W/ll/sub"
+ln -sfn "$W/rw/secretdir" "$W/swapped"
+ln -sfn sub "$W/ll/lnk"
+chown -h "$TUSER" "$W/swapped" "$W/ll/lnk" "$W/ll/sub"
+out=$(run --bind "$W/swapped" /x -- cat /x/key)
+rc=$?
+[ $rc = 125 ] && echo "$out" | grep -q "bind source $W/swapped" &&
+    ! echo "$out" | grep -q key-material
+t "a bind source that is a symlink is refused, naming it" $? "rc=$rc $out"
+out=$(run --bind-no-landlock "$W/ll" "$W/ll" --landlock-rw "$W/ll/lnk" -- \
+    sh -c "echo x > $W/ll/sub/f")
+rc=$?
+[ $rc -ne 0 ] && [ ! -e "$W/ll/sub/f" ] &&
+    echo "$out" | grep -q "Permission denied"
+t "a Landlock path through a symlink grants nothing" $? "rc=$rc $out"
+rm -f "$W/swapped" "$W/ll/lnk"
 
 cd /
 rm -rf "$WORK"
