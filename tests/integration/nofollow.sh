@@ -7,15 +7,16 @@
 # points at; and `--workspace /` works or fails with a clear reason
 # (issue 12).
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 5
 
 W=$(mkwork)
 H=$(mkwork)
-mkdir -p "$H/.ssh"
+mkdir -p "$H/.ssh" "$H/.config/airlock"
 echo ssh-secret-7 >"$H/.ssh/id_rsa"
 ln -s "$H/.ssh" "$W/link"
 X=$(mkwork)
 ln -s "$H/.ssh" "$X/link"
+ln -s "$H/.config/airlock" "$X/state"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$W" "$H" "$X"
 
 # A client that sends the symlink as the bind source itself (the CLI
@@ -52,10 +53,21 @@ while "error" not in r:
         break
 print("out", bytes(out))
 call("sandbox.destroy", {"sessionId": "nf"})
+# runnerStateDirs are writable in every mode: one that is a symlink to
+# airlock's own settings directory is refused like the real path.
+r = call("sandbox.launch", {"spec": {"sessionId": "nf2", "bindMounts":
+     [{"hostPath": ws}], "guestWorkdir": ws,
+     "runnerStateDirs": [link.replace("/link", "/state")]}})
+print("state", r.get("error", {}).get("message"))
+if "error" not in r:
+    call("sandbox.exec", {"sessionId": "nf2", "argv": ["true"]})
+    call("sandbox.destroy", {"sessionId": "nf2"})
 PY
 check_sh "a bind of a symlink to ~/.ssh does not show ~/.ssh" \
     'grep -q "^out b.ran" "$W/out" && ! grep -q ssh-secret-7 "$W/out" &&
     ! grep -q "id_rsa" "$W/out"'
+check "a runnerStateDirs symlink to ~/.config/airlock is refused" \
+    grep -q "^state runnerStateDirs: .* holds airlock's own" "$W/out"
 sed "s/^/# /" "$W/out" | tail -5
 
 # The same through the command line.
