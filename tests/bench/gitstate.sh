@@ -18,26 +18,10 @@
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 RUNS=${2:-3}
-STAGE=$(mktemp -d "${UNTAR_DIR:-/var/tmp}/airlock-gitbench.XXXXXX")
-chmod 755 "$STAGE"
-cp -R "$BUILD" "$STAGE/build"
-chmod -R a+rX "$STAGE"
-mkdir "$STAGE/ws"
-U=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-	id airlock-test >/dev/null 2>&1 || useradd -m airlock-test
-	U=airlock-test
-	chown "$U" "$STAGE/ws"
-fi
-run_as() {
-	if [ "$(id -u)" -eq 0 ]; then
-		setpriv --reuid="$U" --regid="$U" --init-groups -- \
-		    env PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp \
-		    GIT_CONFIG_NOSYSTEM=1 "$@"
-	else
-		env GIT_CONFIG_NOSYSTEM=1 "$@"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+BENCH_HOME=/tmp
+BENCH_ENV=GIT_CONFIG_NOSYSTEM=1
+bench_stage "${UNTAR_DIR:-/var/tmp}/airlock-gitbench.XXXXXX"
 WS="$STAGE/ws"
 cd "$WS"
 

@@ -13,26 +13,8 @@ set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 MIB=${2:-1024}
 RUNS=${3:-5}
-STAGE=$(mktemp -d /tmp/airlock-bench.XXXXXX)
-chmod 755 "$STAGE"
-cp -R "$BUILD" "$STAGE/build"
-chmod -R a+rX "$STAGE"
-mkdir "$STAGE/ws"
-U=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-	id airlock-test >/dev/null 2>&1 || useradd -m airlock-test
-	U=airlock-test
-	chown "$U" "$STAGE/ws"
-fi
-run_as() {
-	if [ "$(id -u)" -eq 0 ]; then
-		setpriv --reuid="$U" --regid="$U" --init-groups -- \
-		    env PATH=/usr/local/bin:/usr/bin:/bin \
-		    HOME="$(getent passwd "$U" | cut -d: -f6)" "$@"
-	else
-		"$@"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+bench_stage /tmp/airlock-bench.XXXXXX
 cd "$STAGE/ws"
 run_as head -c $((MIB << 20)) /dev/urandom >big 2>/dev/null ||
     head -c $((MIB << 20)) /dev/urandom >big

@@ -12,27 +12,9 @@
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 RUNS=${2:-30}
-STAGE=$(mktemp -d /tmp/airlock-bench.XXXXXX)
-chmod 755 "$STAGE"
-cp -R "$BUILD" "$STAGE/build"
-chmod -R a+rX "$STAGE"
-mkdir "$STAGE/ws"
+. "$(dirname "$0")/lib.sh"
+bench_stage /tmp/airlock-bench.XXXXXX
 chmod 0777 "$STAGE"
-U=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-	id airlock-test >/dev/null 2>&1 || useradd -m airlock-test
-	U=airlock-test
-	chown "$U" "$STAGE/ws"
-fi
-run_as() {
-	if [ "$(id -u)" -eq 0 ]; then
-		setpriv --reuid="$U" --regid="$U" --init-groups -- \
-		    env PATH=/usr/local/bin:/usr/bin:/bin \
-		    HOME="$(getent passwd "$U" | cut -d: -f6)" "$@"
-	else
-		"$@"
-	fi
-}
 export -p >/dev/null
 cd "$STAGE/ws"
 

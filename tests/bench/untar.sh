@@ -21,25 +21,9 @@
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 RUNS=${2:-5}
-STAGE=$(mktemp -d "${UNTAR_DIR:-/var/tmp}/airlock-untar.XXXXXX")
-chmod 755 "$STAGE"
-cp -R "$BUILD" "$STAGE/build"
-chmod -R a+rX "$STAGE"
-mkdir "$STAGE/ws"
-U=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-	id airlock-test >/dev/null 2>&1 || useradd -m airlock-test
-	U=airlock-test
-	chown "$U" "$STAGE/ws"
-fi
-run_as() {
-	if [ "$(id -u)" -eq 0 ]; then
-		setpriv --reuid="$U" --regid="$U" --init-groups -- \
-		    env PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp "$@"
-	else
-		"$@"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+BENCH_HOME=/tmp
+bench_stage "${UNTAR_DIR:-/var/tmp}/airlock-untar.XXXXXX"
 WS="$STAGE/ws"
 cd "$WS"
 
