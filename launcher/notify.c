@@ -368,8 +368,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			of |= O_NONBLOCK;
 		if ((r = nt_valid(c)) < 0)
 			break;
-		/* /dev/tty is the caller's terminal, not ours (we have
-		 * none): its pty in our shared devpts. */
+		/* /dev/tty: the caller's terminal (our devpts), not ours. */
 		if (strcmp(t.abs, "/dev/tty") == 0)
 			fd = (r = procpeek_ctty(c->pid, got, sizeof(got))) < 0 ?
 			    (errno = -r, -1) : open(got, (of & ~(O_CREAT |
