@@ -899,7 +899,7 @@ plan_home(struct sv_plan *p, const struct sv_spec *spec,
  * The built-in write-deny set, checked by init's seccomp-notify handler
  * on every write-intent path beneath a writable bind, at any depth.
  */
-static const struct {
+static const struct write_rule {
 	uint32_t	 kind;
 	const char	*pattern;
 	const char	*except;
@@ -977,6 +977,33 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
 }
 
 /*
+ * A protected directory at a bind's top that is a symlink (the host made
+ * it: the handler refuses one made inside) leads elsewhere, and a call
+ * relative to a cwd or dirfd opened through it names only the target
+ * (`cd .claude && echo > settings.json`).  So the target's names are
+ * protected too, as absolute rules (issue 11).  The bind's top only:
+ * rules are checked as names are made, never by a scan of the tree.
+ */
+static void
+plan_symlinked_rule(struct sv_plan *p, const char *top,
+    const struct write_rule *r)
+{
+	char		 link[PATH_MAX], real[PATH_MAX], *a;
+	size_t		 n = strcspn(r->pattern, "/");
+	struct stat	 st;
+
+	if ((r->kind != NR_PATH && r->kind != NR_TREE) ||
+	    strcspn(r->pattern, "*?[") < n ||
+	    (size_t)snprintf(link, sizeof(link), "%s/%.*s", top, (int)n,
+	    r->pattern) >= sizeof(link) || lstat(link, &st) == -1 ||
+	    !S_ISLNK(st.st_mode) || realpath(link, real) == NULL)
+		return;
+	xasprintf(&a, "%s%s", real, r->pattern + n);
+	plan_write_rule(p, NR_ABS, a, r->except);
+	free(a);
+}
+
+/*
  * Send the rules: the built-in set (minus what settings' allowWrite
  * names exactly, which is logged: relaxed, never silently), the spec's
  * and settings' denyWrite and the protected paths as absolute globs, and
@@ -999,7 +1026,6 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		return;
 	for (i = 0; sp[i] != NULL; i++)
 		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
-	strv_free(sp);
 
 	for (i = 0; i < sizeof(write_rules) / sizeof(write_rules[0]); i++) {
 		if (ctx->settings != NULL &&
@@ -1012,7 +1038,10 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		}
 		plan_write_rule(p, write_rules[i].kind, write_rules[i].pattern,
 		    write_rules[i].except);
+		for (j = 0; sp[j] != NULL; j++)
+			plan_symlinked_rule(p, sp[j], &write_rules[i]);
 	}
+	strv_free(sp);
 	/* The home's allowlist and what no carve-out opens. */
 	for (i = 0; h->homes != NULL && h->homes[i] != NULL; i++) {
 		xasprintf(&a, "%s/.*", h->homes[i]);

@@ -7,7 +7,7 @@
 # points at; and `--workspace /` works or fails with a clear reason
 # (issue 12).
 . "$(dirname "$0")/lib.sh"
-plan 5
+plan 8
 
 W=$(mkwork)
 H=$(mkwork)
@@ -89,3 +89,22 @@ check_sh "--workspace / runs, or refuses with exit 125 naming the reason" \
 check "--workspace /: /dev/null is never refused" fails grep -q "/dev/null" <<E
 $out
 E
+
+# A protected directory the host made a symlink (.claude -> clreal): a
+# write relative to a cwd entered through it names only the target.
+S=$(mkwork)
+mkdir -p "$S/clreal" "$S/vsreal"
+ln -s clreal "$S/.claude"
+ln -s vsreal "$S/.vscode"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$S"
+out=$(as_user "$AIRLOCK" run --no-policy-check --workspace "$S" -- sh -c '
+    cd .claude && { echo x > settings.json; mkdir commands;
+    echo ok > notes.txt; cd ../.vscode; echo y > tasks.json; }' 2>&1)
+diag "symlinked .claude/.vscode: $out"
+check_sh "through a host-made .claude symlink: settings.json, commands/ refused" \
+    '[ ! -e "$S/clreal/settings.json" ] && [ ! -e "$S/clreal/commands" ]'
+check "through a host-made .vscode symlink: tasks.json refused" \
+    [ ! -e "$S/vsreal/tasks.json" ]
+check "... an ordinary name beside them is still written" \
+    [ -s "$S/clreal/notes.txt" ]
+finish
