@@ -4,14 +4,16 @@
 # the build (an unprivileged user must reach it) and a way to run as
 # that user.  Sourced after BUILD is set.
 
-# bench_stage TEMPLATE: STAGE (mktemp -d TEMPLATE) with build/ and ws/,
+# bench_stage TEMPLATE: STAGE (mktemp -d TEMPLATE) with build/, ws/ and
+# helpers/ (the JSON-RPC client),
 # ws owned by U, the user the sandboxes run as (airlock-test for root).
 bench_stage() {
 	STAGE=$(mktemp -d "$1")
 	chmod 755 "$STAGE"
 	cp -R "$BUILD" "$STAGE/build"
 	chmod -R a+rX "$STAGE"
-	mkdir "$STAGE/ws"
+	mkdir "$STAGE/ws" "$STAGE/helpers"
+	cp "$(dirname "$0")/../helpers/airlockd_rpc.py" "$STAGE/helpers/"
 	U=$(id -un)
 	if [ "$(id -u)" -eq 0 ]; then
 		id airlock-test >/dev/null 2>&1 || useradd -m airlock-test

@@ -40,23 +40,14 @@ BW=$(median_ms "$STAGE/h.json" 2)
 A=$(median_ms "$STAGE/h.json" 3)
 
 # Warm exec: one session, many execs, over the client socket.
-W=$(run_as python3 - "$STAGE/build/airlockd" "$STAGE/ws" "$RUNS" <<'PY'
+W=$(run_as python3 - "$STAGE/build/airlockd" "$STAGE/ws" "$RUNS" \
+    "$STAGE/helpers" <<'PY'
 import json, os, socket, subprocess, sys, time, statistics
-airlockd, ws, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-a, b = socket.socketpair()
-p = subprocess.Popen([airlockd, "--fd", str(b.fileno()), "--quiet"],
-                     pass_fds=[b.fileno()], stderr=subprocess.DEVNULL)
-b.close()
-f = a.makefile("rwb")
-n = [0]
-def call(method, params):
-    n[0] += 1
-    f.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method,
-                        "params": params}).encode() + b"\n"); f.flush()
-    while True:
-        m = json.loads(f.readline())
-        if m.get("id") == n[0]:
-            return m
+airlockd, ws, runs, HELPERS = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
+    sys.argv[4]
+sys.path.insert(0, HELPERS)
+from airlockd_rpc import connect
+p, a, f, call = connect(airlockd)
 def wait_exit():
     while True:
         m = json.loads(f.readline())

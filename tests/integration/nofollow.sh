@@ -21,23 +21,13 @@ ln -s "$H/.config/airlock" "$X/state"
 
 # A client that sends the symlink as the bind source itself (the CLI
 # resolves it; airlockd must not trust that it did).
-as_user HOME="$H" timeout 60 python3 - "$AIRLOCKD" "$W" "$X/link" >"$W/out" 2>&1 <<'PY'
+as_user HOME="$H" timeout 60 python3 - "$AIRLOCKD" "$W" "$X/link" \
+    "$STAGE/tests/helpers" >"$W/out" 2>&1 <<'PY'
 import base64, json, socket, subprocess, sys, time
-airlockd, ws, link = sys.argv[1], sys.argv[2], sys.argv[3]
-a, b = socket.socketpair()
-p = subprocess.Popen([airlockd, "--fd", str(b.fileno()), "--quiet"],
-                     pass_fds=[b.fileno()], stderr=subprocess.DEVNULL)
-b.close()
-f = a.makefile("rwb")
-n = [0]
-def call(method, params):
-    n[0] += 1
-    f.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method,
-                        "params": params}).encode() + b"\n"); f.flush()
-    while True:
-        m = json.loads(f.readline())
-        if m.get("id") == n[0]:
-            return m
+airlockd, ws, link, HELPERS = sys.argv[1:5]
+sys.path.insert(0, HELPERS)
+from airlockd_rpc import connect
+p, a, f, call = connect(airlockd)
 r = call("sandbox.launch", {"spec": {"sessionId": "nf", "bindMounts":
      [{"hostPath": ws}, {"hostPath": link}], "guestWorkdir": ws}})
 print("launch", "error" not in r, r.get("error"))

@@ -345,23 +345,13 @@ wait $dpid 2>/dev/null
 # ---- a client that reads output as events (the desktop app's way) ----
 # 10 million lines, read after a pause: flow control, not a dropped
 # client; each byte once (base64), text only when asked for.
-as_user timeout 120 python3 - "$AIRLOCKD" "$W" >"$W/ev.out" 2>&1 <<'PY'
+as_user timeout 120 python3 - "$AIRLOCKD" "$W" "$STAGE/tests/helpers" \
+    >"$W/ev.out" 2>&1 <<'PY'
 import base64, json, socket, subprocess, sys, time
-airlockd, ws = sys.argv[1], sys.argv[2]
-a, b = socket.socketpair()
-p = subprocess.Popen([airlockd, "--fd", str(b.fileno()), "--quiet"],
-                     pass_fds=[b.fileno()], stderr=subprocess.DEVNULL)
-b.close()
-f = a.makefile("rwb")
-n = [0]
-def call(method, params):
-    n[0] += 1
-    f.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method,
-                        "params": params}).encode() + b"\n"); f.flush()
-    while True:
-        m = json.loads(f.readline())
-        if m.get("id") == n[0]:
-            return m
+airlockd, ws, HELPERS = sys.argv[1:4]
+sys.path.insert(0, HELPERS)
+from airlockd_rpc import connect
+p, a, f, call = connect(airlockd)
 r = call("sandbox.launch", {"spec": {"sessionId": "ev", "bindMounts":
      [{"hostPath": ws}], "guestWorkdir": ws}})
 assert "error" not in r, r
