@@ -184,6 +184,22 @@ int		 sv_daemon_reaped(pid_t);
 
 /* ---- sessions (sv_session.c) ---- */
 
+/* R-S1: a session's states. */
+enum sv_state {
+	ST_CREATED = 0,
+	ST_WARM,
+	ST_ACTIVE,
+	ST_SUSPENDED,
+	ST_DESTROYED,
+	ST_ERROR,
+};
+
+/* A set of states: the states a method or a message is valid in. */
+#define SV_SB(st)	(1U << (st))
+#define SV_SB_LIVE	(SV_SB(ST_WARM) | SV_SB(ST_ACTIVE) | \
+			 SV_SB(ST_SUSPENDED))
+#define SV_SB_ANY	(~0U)
+
 void		 sv_sessions_init(struct event_base *, const struct settings *,
 		    const struct sv_probe *, int sandbox_on);
 void		 sv_sessions_shutdown(void);
@@ -208,6 +224,12 @@ void		 sv_sessions_gw_restarted(void);
 void		 sv_session_violation(const char *session_id,
 		    const char *action, const char *target);
 struct sv_session *sv_session_find(const char *id);
+/*
+ * A session method's sessionId names a session of this client in one of
+ * the states: 0; else -1, the client was answered with the error.
+ */
+int		 sv_session_check(struct sv_client *, const struct json *id,
+		    const struct json *params, unsigned states);
 /* The SIGCHLD reaper found a host pid; 1 if it was a session's. */
 int		 sv_session_reaped(pid_t, int status);
 /* For gatewayd: the session's origin repo and whether it exists. */

@@ -213,7 +213,8 @@ sv_client_notify(struct sv_client *c, const char *method, const char *params,
 }
 
 static void
-method_status(struct sv_client *c, const struct json *id)
+method_status(struct sv_client *c, const struct json *id,
+    const struct json *params)
 {
 	struct jgen	*j = jgen_new();
 	const char	*buf;
@@ -221,6 +222,7 @@ method_status(struct sv_client *c, const struct json *id)
 	int		 native = sv_sandbox_on && sv_settings.sandbox_enabled &&
 	    sv_host.available;
 
+	(void)params;
 	jgen_obj_open(j);
 	jgen_kbool(j, "available", sv_host.available);
 	jgen_kbool(j, "installed", !sv_host.requires_install);
@@ -268,11 +270,33 @@ method_status(struct sv_client *c, const struct json *id)
 	jgen_free(j);
 }
 
+/*
+ * The methods: one row each.  A session method (states not 0) is called
+ * only when its "sessionId" names a session of this client in one of
+ * those states; the others get the params as sent.
+ */
+static const struct sv_method {
+	const char	*name;
+	void		(*fn)(struct sv_client *, const struct json *id,
+			    const struct json *params);
+	unsigned	 states;
+} methods[] = {
+	{ "host.status",	method_status,		0 },
+	{ "sandbox.launch",	sv_session_launch,	0 },
+	{ "sandbox.exec",	sv_session_exec,
+	    SV_SB(ST_WARM) | SV_SB(ST_ACTIVE) },
+	{ "sandbox.signal",	sv_session_signal,	SV_SB_ANY },
+	{ "sandbox.resize",	sv_session_resize,	SV_SB_ANY },
+	{ "sandbox.destroy",	sv_session_destroy,	SV_SB_ANY },
+	{ NULL,			NULL,			0 },
+};
+
 static void
 dispatch_line(struct sv_client *c, const char *line, size_t len)
 {
 	struct json	*req, *nullid;
 	const struct json *id, *params;
+	const struct sv_method *m;
 	const char	*method, *ver;
 	char		 err[256];
 
@@ -304,23 +328,16 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		goto out;
 	}
 	log_debug("client %u: %s", c->id, method);
-	if (strcmp(method, "host.status") == 0)
-		method_status(c, id);
-	else if (strcmp(method, "sandbox.launch") == 0)
-		sv_session_launch(c, id, params);
-	else if (strcmp(method, "sandbox.exec") == 0)
-		sv_session_exec(c, id, params);
-	else if (strcmp(method, "sandbox.signal") == 0)
-		sv_session_signal(c, id, params);
-	else if (strcmp(method, "sandbox.resize") == 0)
-		sv_session_resize(c, id, params);
-	else if (strcmp(method, "sandbox.destroy") == 0)
-		sv_session_destroy(c, id, params);
-	else {
+	for (m = methods; m->name != NULL; m++)
+		if (strcmp(method, m->name) == 0)
+			break;
+	if (m->name == NULL) {
 		snprintf(err, sizeof(err), "method not found: %.100s",
 		    method);
 		sv_client_error(c, id, RPC_METHOD_NOT_FOUND, err);
-	}
+	} else if (m->states == 0 ||
+	    sv_session_check(c, id, params, m->states) == 0)
+		m->fn(c, id, params);
 out:
 	json_free(req);
 	json_free(nullid);

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The none backend (R-N1): a session without a sandbox runs its commands
+ * on the host, with the same streams and events as a sandboxed one.
+ */
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+
+#include <linux/magic.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "policy/domain.h"
+#include "policy/egress.h"
+#include "supervisor/gwrepo.h"
+#include "supervisor/paths.h"
+#include "supervisor/sv.h"
+#include "supervisor/sv_gw.h"
+#include "supervisor/sv_sess.h"
+#include "supervisor/wsorigin.h"
+
+int
+host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
+    char *const envp[], char *errbuf, size_t errlen, int *errnop)
+{
+	int	out[2], err[2], ep[2], e = 0;
+	pid_t	pid;
+	ssize_t	n;
+
+	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1 ||
+	    pipe2(ep, O_CLOEXEC) == -1) {
+		snprintf(errbuf, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		snprintf(errbuf, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int devnull = x->stdin_fd != -1 ? x->stdin_fd :
+		    open("/dev/null", O_RDONLY);
+		sigset_t all;
+
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		(void)setsid();
+		if (devnull == -1 || dup2(devnull, 0) == -1 ||
+		    dup2(out[1], 1) == -1 || dup2(err[1], 2) == -1)
+			_exit(127);
+		if (chdir(cwd) == -1) {
+			e = errno;
+			(void)!write(ep[1], &e, sizeof(e));
+			_exit(127);
+		}
+		execvpe(argv[0], argv, envp);
+		e = errno;
+		(void)!write(ep[1], &e, sizeof(e));
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	close(ep[1]);
+	do {
+		n = read(ep[0], &e, sizeof(e));
+	} while (n == -1 && errno == EINTR);
+	close(ep[0]);
+	if (n == sizeof(e)) {
+		close(out[0]);
+		close(err[0]);
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		*errnop = e;
+		snprintf(errbuf, errlen, "%s: %s", argv[0], strerror(e));
+		return -1;
+	}
+	x->pid = pid;
+	exec_streams(x, out[0], err[0]);
+	return 0;
+}

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: ISC
+/*
+ * sandbox.launch and the launcher link: the spec becomes a plan sent to a
+ * new airlock-launcher, whose messages are dispatched by a table of
+ * {type, states it is valid in, handler} (as OpenSSH's monitor does): a
+ * message in any other state kills the sandbox.
+ *
+ * Untrusted: every frame from a launcher (msg_recv validates it; a bad
+ * one kills that sandbox) and every request from a client.
+ */
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+
+#include <linux/magic.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "policy/domain.h"
+#include "policy/egress.h"
+#include "supervisor/gwrepo.h"
+#include "supervisor/paths.h"
+#include "supervisor/sv.h"
+#include "supervisor/sv_gw.h"
+#include "supervisor/sv_sess.h"
+#include "supervisor/wsorigin.h"
+
+void
+launch_failed(struct sv_session *s, const char *why)
+{
+	free(s->error);
+	s->error = xstrdup(why);
+	log_warnx("session %s: sandbox could not be built: %s", s->id, why);
+	if (s->launch_reply != NULL) {
+		sv_client_error(s->owner, s->launch_reply, RPC_SANDBOX_ERROR,
+		    why);
+		json_free(s->launch_reply);
+		s->launch_reply = NULL;
+	}
+	set_state(s, ST_ERROR);
+}
+
+/*
+ * The session's pid namespace, seen through the launcher's
+ * pid_for_children: init itself is not dumpable (nothing inside may
+ * ptrace the process that holds the channel), the waiting launcher
+ * parent outside the namespace is.
+ */
+static ino_t
+pidns_of_launcher(pid_t launcher)
+{
+	char		path[64];
+	struct stat	st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid_for_children",
+	    (int)launcher);
+	if (stat(path, &st) == -1)
+		return 0;
+	return st.st_ino;
+}
+
+/*
+ * A pidfd for the sandbox's init, so that session_kill can signal it
+ * without a pid-reuse race.  The pid is init's only while the launcher,
+ * its parent, has not reaped it: the pidfd is kept only when the
+ * process it names has the launcher as parent and is still alive after
+ * that was read (a dead pid could have been reused).  -1 otherwise.
+ */
+static int
+init_pidfd_open(pid_t init, pid_t launcher)
+{
+	char	 path[64], buf[512], *p;
+	FILE	*f;
+	int	 fd, ppid = -1;
+
+	if (init <= 0 || launcher <= 0 ||
+	    (fd = (int)syscall(SYS_pidfd_open, init, 0)) == -1)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)init);
+	if ((f = fopen(path, "re")) != NULL) {
+		/* pid (comm) state ppid: comm may hold spaces and ")" */
+		if (fgets(buf, sizeof(buf), f) != NULL &&
+		    (p = strrchr(buf, ')')) != NULL)
+			(void)sscanf(p + 1, " %*c %d", &ppid);
+		fclose(f);
+	}
+	if (ppid != (int)launcher ||
+	    syscall(SYS_pidfd_send_signal, fd, 0, NULL, 0) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The launcher's messages, each with the states of its session it may
+ * arrive in (a bit per enum sv_state): anything else kills the sandbox.
+ */
+static void
+launcher_socket(struct sv_session *s, struct msg *m)
+{
+	uint32_t	kind;
+
+	kind = msg_get_u32(m);
+	(void)msg_get_u32(m);
+	if (kind == 0 || kind >= LISTEN_MAX || s->listen_fd[kind] != -1) {
+		session_kill(s, "launcher sent an unexpected socket");
+		return;
+	}
+	s->listen_fd[kind] = msg_take_fd(m, 0);
+}
+
+static void
+launcher_ready(struct sv_session *s, struct msg *m)
+{
+	s->init_pid = (pid_t)msg_get_u32(m);
+	s->init_pidfd = init_pidfd_open(s->init_pid, s->launcher_pid);
+	s->ll_abi = msg_get_u32(m);
+	s->ll_gaps = msg_get_u32(m);
+	s->pidns = pidns_of_launcher(s->launcher_pid);
+	if (s->pidns == 0 && s->spec.limits.memory_bytes > 0) {
+		session_kill(s, "cannot find the sandbox's pid namespace for "
+		    "the memory limit");
+		return;
+	}
+	register_daemons(s);
+	proxy_env(s);
+	set_state(s, ST_WARM);
+	event_simple(s, "ready");
+	if (s->spec.limits.memory_bytes > 0) {
+		struct timeval tv = { 0, SV_WATCHDOG_MS * 1000 };
+
+		s->watchdog = event_new(sbase, -1, EV_PERSIST, watchdog_cb, s);
+		evtimer_add(s->watchdog, &tv);
+	}
+	if (s->launch_reply != NULL) {
+		reply_handle(s, s->launch_reply);
+		json_free(s->launch_reply);
+		s->launch_reply = NULL;
+	}
+}
+
+static void
+launcher_failed(struct sv_session *s, struct msg *m)
+{
+	launch_failed(s, msg_get_str(m));
+	session_kill(s, NULL);
+}
+
+static void
+launcher_exec_started(struct sv_session *s, struct msg *m)
+{
+	struct sv_exec	*x;
+	uint32_t	 id;
+	struct jgen	*j;
+	const char	*buf;
+	size_t		 len;
+
+	id = msg_get_u32(m);
+	if ((x = exec_find(s, id)) == NULL || x->pid != 0) {
+		session_kill(s, "launcher: EXEC_STARTED for no exec");
+		return;
+	}
+	x->pid = (pid_t)msg_get_u32(m);
+	exec_streams(x, msg_take_fd(m, 0), msg_take_fd(m, 1));
+	if (x->reply_id != NULL) {
+		j = jgen_new();
+		jgen_obj_open(j);
+		jgen_kint(j, "execId", x->id);
+		jgen_kint(j, "pid", x->pid);
+		jgen_kbool(j, "tty", x->pty);
+		jgen_obj_close(j);
+		buf = jgen_buf(j, &len);
+		sv_client_result(s->owner, x->reply_id, buf, len);
+		jgen_free(j);
+		json_free(x->reply_id);
+		x->reply_id = NULL;
+	}
+}
+
+static void
+launcher_exec_failed(struct sv_session *s, struct msg *m)
+{
+	struct sv_exec	*x;
+	uint32_t	 id, err;
+	const char	*what;
+	char		 msgtxt[512];
+
+	id = msg_get_u32(m);
+	err = msg_get_u32(m);
+	what = msg_get_str(m);
+	if ((x = exec_find(s, id)) == NULL || x->done) {
+		session_kill(s, "launcher: EXEC_FAILED for no exec");
+		return;
+	}
+	snprintf(msgtxt, sizeof(msgtxt), "%s: %s", what, strerror((int)err));
+	if (x->reply_id != NULL) {
+		sv_client_error(s->owner, x->reply_id,
+		    err == ENOENT ? -32010 : -32011, msgtxt);
+		json_free(x->reply_id);
+		x->reply_id = NULL;
+	}
+	x->done = 1;
+	update_active(s);
+}
+
+static void
+launcher_exec_exit(struct sv_session *s, struct msg *m)
+{
+	struct sv_exec	*x;
+	uint32_t	 id;
+
+	id = msg_get_u32(m);
+	if ((x = exec_find(s, id)) == NULL || x->exited) {
+		session_kill(s, "launcher: EXEC_EXIT for no exec");
+		return;
+	}
+	exec_exited(x, (int)msg_get_u32(m));
+}
+
+static void
+launcher_violation(struct sv_session *s, struct msg *m)
+{
+	const char	*action, *target;
+
+	(void)msg_get_u32(m);
+	action = msg_get_str(m);
+	target = msg_get_str(m);
+	event_violation(s, action, target, NULL);
+}
+
+static void
+launcher_hello(struct sv_session *s, struct msg *m)
+{
+	(void)s;
+	(void)m;
+}
+
+static const struct {
+	uint16_t	 type;
+	unsigned	 states;
+	void		(*fn)(struct sv_session *, struct msg *);
+} launcher_msgs[] = {
+	{ MSG_HELLO,		SV_SB_ANY,		launcher_hello },
+	{ MSG_LAUNCH_SOCKET,	SV_SB(ST_CREATED),	launcher_socket },
+	{ MSG_LAUNCH_READY,	SV_SB(ST_CREATED),	launcher_ready },
+	{ MSG_LAUNCH_FAILED,	SV_SB(ST_CREATED) | SV_SB_LIVE,
+	    launcher_failed },
+	{ MSG_EXEC_STARTED,	SV_SB_LIVE,		launcher_exec_started },
+	{ MSG_EXEC_FAILED,	SV_SB_LIVE,		launcher_exec_failed },
+	{ MSG_EXEC_EXIT,	SV_SB_LIVE,		launcher_exec_exit },
+	{ MSG_VIOLATION,	SV_SB_LIVE,		launcher_violation },
+};
+
+static void
+launcher_dispatch(struct sv_session *s, struct msg *m)
+{
+	char	why[128];
+	size_t	i;
+
+	for (i = 0; i < sizeof(launcher_msgs) / sizeof(launcher_msgs[0]);
+	    i++) {
+		if (launcher_msgs[i].type != m->info->type)
+			continue;
+		if (!(launcher_msgs[i].states & SV_SB(s->state))) {
+			snprintf(why, sizeof(why), "launcher sent %s in state "
+			    "%s", m->info->name, sv_state_name(s->state));
+			session_kill(s, why);
+			return;
+		}
+		launcher_msgs[i].fn(s, m);
+		return;
+	}
+	session_kill(s, "launcher sent an unexpected message");
+}
+
+static void
+launcher_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_session *s = arg;
+	struct msg	m;
+	enum msg_result	r;
+
+	(void)fd;
+	(void)ev;
+	for (;;) {
+		r = msg_recv(&s->link, &m);
+		if (r == MSG_AGAIN)
+			return;
+		if (r != MSG_OK) {
+			if (s->state == ST_CREATED)
+				launch_failed(s, r == MSG_EOF ?
+				    "the launcher exited before the sandbox "
+				    "was ready" : "invalid frame from the "
+				    "launcher");
+			session_kill(s, r == MSG_EOF ? NULL :
+			    "invalid frame from the launcher");
+			return;
+		}
+		launcher_dispatch(s, &m);
+		msg_free(&m);
+		if (s->link.fd == -1)
+			return;
+	}
+}
+
+void
+sv_session_launch(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	char		*origin = NULL, *origin_changed = NULL;
+	struct sv_session *s;
+	struct sv_plan_ctx ctx;
+	struct sv_spec	 spec;
+	char		 err[512], *path, *argv[2], **pass, **ownp;
+	const char	*unconfined = NULL;
+	enum sv_backend	 want;
+	size_t		 i;
+	int		 fd;
+	struct settings	*own = NULL;
+	const struct settings *set;
+	char		*home = NULL;
+
+	if (sv_spec_from_json(param(params, "spec"), &spec, err,
+	    sizeof(err)) == -1) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+		return;
+	}
+	sv_spec_canonical(&spec);
+	for (i = 0; spec.egress_allowlist && spec.egress_allowlist[i]; i++) {
+		const char *why;
+
+		if (!dom_pattern_valid(spec.egress_allowlist[i], &why)) {
+			snprintf(err, sizeof(err), "egressAllowlist[%zu]: "
+			    "\"%s\": %s", i, spec.egress_allowlist[i], why);
+			sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+			sv_spec_free(&spec);
+			return;
+		}
+	}
+	/* issue 11: an entry that cannot be applied stops the launch. */
+	for (i = 0; spec.deny_read && spec.deny_read[i]; i++)
+		if (deny_entry_bad(c, id, "denyRead", i, spec.deny_read[i]))
+			goto bad_spec;
+	for (i = 0; spec.deny_write && spec.deny_write[i]; i++)
+		if (deny_entry_bad(c, id, "denyWrite", i, spec.deny_write[i]))
+			goto bad_spec;
+	/*
+	 * A shared airlockd serves the caller with the caller's settings
+	 * file and $HOME (so the secret set is the caller's, not this
+	 * daemon's); a private one was started with them.
+	 */
+	if (session_settings(c, id, params, &own, &home) == -1)
+		goto bad_spec;
+	set = own != NULL ? own : ssettings;
+	if ((pass = pass_env(c, id, params, set)) == NULL) {
+bad_spec:
+		if (own != NULL) {
+			settings_free(own);
+			free(own);
+		}
+		free(home);
+		sv_spec_free(&spec);
+		return;
+	}
+	/* originRepo may be a remote URL: keep "owner/name". */
+	origin_normalise(&spec.origin_repo);
+	origin_normalise(&spec.workspace_origin);
+	if (sv_session_find(spec.session_id) != NULL) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "sessionId: a session with this id exists");
+		strv_free(pass);
+		goto bad_spec;
+	}
+
+	/* R-H4, R-H5: which backend. */
+	want = spec.backend != NULL ? sv_backend_parse(spec.backend) :
+	    SV_BACKEND_NATIVE;
+	if (want == SV_BACKEND_MICROVM) {
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, "backend microvm "
+		    "was asked for and this host cannot boot a VM");
+		strv_free(pass);
+		goto bad_spec;
+	}
+	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
+	    strcmp(spec.backend, "none") == 0) {
+		/* R-C5: managed policy wins over the caller's wish. */
+		if (settings_forbid_unconfined(set, err,
+		    sizeof(err)) != NULL) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "backend \"none\" "
+			    "(--sandbox off) refused: %s", err);
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
+			strv_free(pass);
+			goto bad_spec;
+		}
+		want = SV_BACKEND_NONE;
+		unconfined = "the client asked for it (--sandbox off)";
+	} else if (!ssandbox_on) {
+		want = SV_BACKEND_NONE;
+		unconfined = "airlockd runs with --sandbox off (or "
+		    "AIRLOCK_SANDBOX=off)";
+	} else if (!set->sandbox_enabled) {
+		want = SV_BACKEND_NONE;
+		unconfined = "sandbox.enabled is false in the settings";
+	} else if (sprobe->ptrace_blocked) {
+		/* Every write would fail: refuse, never run unconfined. */
+		snprintf(err, sizeof(err), "cannot start a sandbox: %s",
+		    sprobe->reasons[0]);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		strv_free(pass);
+		goto bad_spec;
+	} else if (!sprobe->available) {
+		if (set->fail_if_unavailable) {
+			snprintf(err, sizeof(err), "no OS-native agent "
+			    "sandbox on this host (%s) and "
+			    "sandbox.failIfUnavailable is set",
+			    sprobe->install_hint);
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+			strv_free(pass);
+			goto bad_spec;
+		}
+		want = SV_BACKEND_NONE;
+		unconfined = "no OS-native agent sandbox on this host";
+	} else
+		want = SV_BACKEND_NATIVE;
+
+	/* The upstream is the user's, recorded outside (issue 14). */
+	if (wsorigin_fix(spec.workspace_id != NULL &&
+	    spec.workspace_id[0] == '/' ? spec.workspace_id : spec.nbinds > 0 ?
+	    spec.binds[0].host_path : NULL, spec.origin_repo,
+	    spec.workspace_origin, &origin, &origin_changed, err,
+	    sizeof(err)) == -1) {
+		log_warnx("session %s: the workspace's origin: %s; pushes go "
+		    "only to linked repositories", spec.session_id, err);
+		origin = NULL;
+	}
+	free(spec.origin_repo);
+	spec.origin_repo = origin;
+	s = xcalloc(1, sizeof(*s));
+	s->id = xstrdup(spec.session_id);
+	s->spec = spec;
+	s->backend = want;
+	s->unconfined = unconfined;
+	s->owner = c;
+	s->link.fd = -1;
+	s->launcher_pid = -1;
+	s->init_pidfd = -1;
+	for (i = 0; i < LISTEN_MAX; i++)
+		s->listen_fd[i] = -1;
+	s->next = sessions;
+	sessions = s;
+	s->caller_env = json_strv(param(params, "env"));
+	s->pass_env = pass;
+	s->own_settings = own;
+	s->home = home != NULL ? home : xstrdup(caller_home(getuid()));
+	event_simple(s, "starting");
+	if (origin_changed != NULL) {
+		log_warnx("session %s: the workspace's origin is now %s, not "
+		    "the recorded %s: pushes still go only to %s", s->id,
+		    origin_changed, s->spec.origin_repo ? s->spec.origin_repo :
+		    "(none)", s->spec.origin_repo ? s->spec.origin_repo :
+		    "linked repositories");
+		event_violation(s, "git-origin-changed", origin_changed, NULL);
+		free(origin_changed);
+	}
+
+	if (want == SV_BACKEND_NONE) {
+		s->plan.workdir = xstrdup(s->spec.guest_workdir != NULL ?
+		    s->spec.guest_workdir : s->spec.nbinds > 0 ?
+		    s->spec.binds[0].host_path : s->home);
+		s->plan.env_base = strv_add(NULL, "AIRLOCK_SANDBOX=none");
+		{
+			char *kv;
+
+			xasprintf(&kv, "HOME=%s", s->home);
+			s->plan.env_base = strv_add(s->plan.env_base, kv);
+			free(kv);
+		}
+		set_state(s, ST_WARM);
+		event_simple(s, "ready");
+		reply_handle(s, (struct json *)id);
+		return;
+	}
+
+	if (bpf == NULL && sv_seccomp_compile(&bpf, &bpf_len) == -1) {
+		launch_failed(s, "cannot compile the seccomp filter");
+		s->launch_reply = NULL;
+		sv_client_error(c, id, RPC_SANDBOX_ERROR,
+		    "cannot compile the seccomp filter");
+		return;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
+	ctx.home = s->home;
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ctx.with_proxy = sv_daemon_up(SV_DAEMON_PROXYD);
+	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
+	ctx.bpf = bpf;
+	ctx.bpf_len = bpf_len;
+	ctx.own_paths = ownp = own_paths();
+	/* A shared airlockd: the caller's settings file is airlock's own
+	 * too. */
+	if ((path = (char *)json_get_str(params, "settingsFile")) != NULL &&
+	    (path = realpath(path, NULL)) != NULL) {
+		ctx.own_paths = ownp = strv_add(ownp, path);
+		free(path);
+	}
+	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
+		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
+			ctx.caller_path = s->caller_env[i] + 5;
+	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
+	strv_free(ownp);
+	if (i) {
+		set_state(s, ST_ERROR);
+		s->error = xstrdup(err);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		return;
+	}
+
+	path = sv_sibling("airlock-launcher");
+	argv[0] = "airlock-launcher";
+	argv[1] = NULL;
+	s->launcher_pid = sv_spawn(path, argv, &fd);
+	free(path);
+	if (s->launcher_pid == -1) {
+		snprintf(err, sizeof(err), "cannot start the launcher: %s",
+		    strerror(errno));
+		set_state(s, ST_ERROR);
+		s->error = xstrdup(err);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		return;
+	}
+	msg_link_init(&s->link, fd, MSG_CH_LAUNCHER, MSG_UP, "launcher");
+	for (i = 0; i < s->plan.nframes; i++) {
+		if (msg_send(&s->link, &s->plan.frames[i], NULL, 0) == -1) {
+			snprintf(err, sizeof(err), "cannot send the plan to "
+			    "the launcher: %s", strerror(errno));
+			s->launch_reply = dup_id(id);
+			launch_failed(s, err);
+			session_kill(s, NULL);
+			return;
+		}
+	}
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+	s->ev_link = event_new(sbase, fd, EV_READ | EV_PERSIST, launcher_read,
+	    s);
+	event_add(s->ev_link, NULL);
+	s->launch_reply = dup_id(id);
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The session table's internal interfaces, shared by its files: the
+ * state machine (sv_session.c), launch and the launcher link
+ * (sv_launch.c), the exec methods (sv_exec.c), events (sv_event.c),
+ * output streams (sv_stream.c), the memory watchdog (sv_watchdog.c),
+ * daemon registration (sv_register.c), the none backend (sv_hostexec.c)
+ * and the JSON parameters (sv_params.c).  Nothing outside them includes
+ * this; the rest of airlockd sees supervisor/sv.h.
+ */
+#ifndef AIRLOCK_SV_SESS_H
+#define AIRLOCK_SV_SESS_H
+
+#include <event2/event.h>
+
+#include "supervisor/sv.h"
+
+#define SV_READ_CHUNK		65536
+#define SV_SPLICE_CHUNK		(1U << 20)
+#define SV_PIPE_SIZE		(1 << 20)
+#define SV_EXIT_GRACE_MS	300	/* output after exit, from orphans */
+#define SV_WATCHDOG_MS		100
+#define SV_KILL_WAIT_MS		5000	/* for a killed sandbox to end */
+#define SV_DEFAULT_OUTPUT	(256ULL << 20)
+#define SV_MAX_VIOL		64	/* distinct stream violations */
+#define SV_MAX_PRECISE		4096	/* precise violations per session */
+
+struct sv_exec;
+
+/*
+ * One output stream of an exec.  Events mode: each read becomes a
+ * stdout/stderr event (base64, or text when the client asked for it).
+ * Pipe mode (`airlock run`): the bytes go on into the client's own pipe,
+ * dst, spliced when the kernel can.  Either way a full client stops the
+ * reading (ev deleted) so the command's writes block, and nothing read is
+ * dropped: flow control from the client back to the command.
+ */
+struct sv_stream {
+	struct sv_exec	*x;
+	int		 fd;
+	int		 is_err;
+	struct event	*ev;
+	uint64_t	 bytes;
+	char		 line[512];	/* partial line, for R-L10 */
+	size_t		 linelen;
+	int		 paused;	/* events mode: client congested */
+	int		 dst;		/* pipe mode: the client's pipe */
+	struct event	*wev;		/* dst writable again */
+	char		*pend;		/* read, not yet written to dst */
+	size_t		 pendoff, pendlen;
+	int		 nosplice;
+	int		 is_in;		/* the client's stdin to a pty */
+};
+
+struct sv_exec {
+	struct sv_exec	*next;
+	struct sv_session *s;
+	uint32_t	 id;
+	pid_t		 pid;		/* sandbox view (native) or host */
+	struct json	*reply_id;	/* sandbox.exec awaiting its answer */
+	struct sv_stream out, err;
+	struct sv_stream in;		/* pipe mode with a pty only */
+	int		 stdin_fd;	/* pipe mode: to pass on, or -1 */
+	int		 pty;
+	int		 exited;
+	int		 status;
+	int		 done;		/* exit event sent */
+	int		 text;		/* events carry "data", not "base64" */
+	struct event	*timeout;
+	struct event	*grace;
+	uint64_t	 grace_mark;	/* bytes moved when grace was armed */
+};
+
+struct sv_session {
+	struct sv_session *next;
+	char		*id;
+	enum sv_backend	 backend;
+	const char	*unconfined;	/* why backend none, for the client */
+	enum sv_state	 state;
+	char		*error;
+	struct sv_client *owner;
+	struct json	*launch_reply;	/* sandbox.launch awaiting READY */
+	struct sv_spec	 spec;
+	struct sv_plan	 plan;
+	pid_t		 launcher_pid;
+	pid_t		 init_pid;	/* host view */
+	int		 init_pidfd;	/* init, for session_kill */
+	ino_t		 pidns;		/* inode of init's pid namespace */
+	struct msg_link	 link;
+	struct event	*ev_link;
+	int		 listen_fd[LISTEN_MAX];
+	int		 listen_port[LISTEN_MAX];
+	int		 px_registered;
+	int		 gw_registered;
+	int		 gw_lost;	/* gatewayd died; re-register */
+	unsigned	 ll_abi;
+	unsigned	 ll_gaps;
+	uint64_t	 seq;
+	uint32_t	 next_exec;
+	struct sv_exec	*execs;
+	struct event	*watchdog;
+	uint64_t	 peak_rss;
+	unsigned	 viol_hash[SV_MAX_VIOL];
+	unsigned	 nviol;
+	unsigned	 nprecise;
+	char		**caller_env;
+	char		**pass_env;	/* NAME=VALUE passed on purpose */
+	struct settings	*own_settings;	/* the client's, on a shared airlockd */
+	char		*home;		/* the caller's $HOME */
+};
+
+/* The session table and what it was started with (sv_session.c). */
+extern struct sv_session *sessions;
+extern struct event_base *sbase;
+extern const struct settings *ssettings;
+extern const struct sv_probe *sprobe;
+extern int		 ssandbox_on;
+extern void		*bpf;		/* the compiled seccomp program */
+extern size_t		 bpf_len;
+
+/* sv_session.c */
+const char	*sv_state_name(enum sv_state);
+void		 reply_handle(struct sv_session *, struct json *id);
+void		 set_state(struct sv_session *, enum sv_state);
+void		 update_active(struct sv_session *);
+void		 session_kill(struct sv_session *, const char *why);
+struct sv_session *session_param(struct sv_client *, const struct json *id,
+		    const struct json *params);
+
+/* sv_launch.c */
+void		 launch_failed(struct sv_session *, const char *why);
+
+/* sv_event.c */
+struct jgen	*event_begin(struct sv_session *, const char *type);
+void		 event_end(struct sv_session *, struct jgen *);
+void		 event_simple(struct sv_session *, const char *type);
+void		 event_killed(struct sv_session *, struct sv_exec *,
+		    const char *reason);
+void		 event_violation_key(struct sv_session *, const char *action,
+		    const char *target, const char *key, const char *raw);
+void		 event_violation(struct sv_session *, const char *action,
+		    const char *target, const char *raw);
+
+/* sv_stream.c */
+void		 exec_streams(struct sv_exec *, int out, int err);
+void		 exec_free(struct sv_exec *);
+void		 exec_emit_exit(struct sv_exec *);
+void		 exec_exited(struct sv_exec *, int status);
+struct sv_exec	*exec_find(struct sv_session *, uint32_t id);
+void		 exec_timeout_cb(evutil_socket_t, short, void *);
+
+/* sv_watchdog.c */
+void		 watchdog_cb(evutil_socket_t, short, void *);
+
+/* sv_register.c */
+void		 register_daemons(struct sv_session *);
+void		 proxy_env(struct sv_session *);
+
+/* sv_hostexec.c */
+int		 host_exec(struct sv_exec *, char *const argv[],
+		    const char *cwd, char *const envp[], char *errbuf,
+		    size_t errlen, int *errnop);
+
+/* sv_params.c */
+const struct json *param(const struct json *params, const char *key);
+char		**json_strv(const struct json *);
+struct json	*dup_id(const struct json *id);
+const char	*caller_home(uid_t);
+char		**own_paths(void);
+void		 origin_normalise(char **);
+int		 session_settings(struct sv_client *, const struct json *id,
+		    const struct json *params, struct settings **own,
+		    char **home);
+int		 deny_entry_bad(struct sv_client *, const struct json *id,
+		    const char *key, size_t i, const char *path);
+char		**env_set(char **, const char *kv);
+char		**pass_env(struct sv_client *, const struct json *id,
+		    const struct json *params, const struct settings *);
+
+#endif
