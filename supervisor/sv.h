@@ -214,6 +214,16 @@ void		 sv_session_signal(struct sv_client *, const struct json *id,
 		    const struct json *params);
 void		 sv_session_resize(struct sv_client *, const struct json *id,
 		    const struct json *params);
+void		 sv_session_suspend(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_resume(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_list(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_status(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_session_attach(struct sv_client *, const struct json *id,
+		    const struct json *params);
 /* A client went away: destroy the sessions it owned. */
 void		 sv_sessions_client_gone(struct sv_client *);
 void		 sv_sessions_client_drained(struct sv_client *);

@@ -288,6 +288,12 @@ static const struct sv_method {
 	{ "sandbox.signal",	sv_session_signal,	SV_SB_ANY },
 	{ "sandbox.resize",	sv_session_resize,	SV_SB_ANY },
 	{ "sandbox.destroy",	sv_session_destroy,	SV_SB_ANY },
+	{ "sandbox.suspend",	sv_session_suspend,
+	    SV_SB(ST_WARM) | SV_SB(ST_ACTIVE) },
+	{ "sandbox.resume",	sv_session_resume,	SV_SB(ST_SUSPENDED) },
+	{ "sandbox.list",	sv_session_list,	0 },
+	{ "sandbox.status",	sv_session_status,	0 },
+	{ "sandbox.attach",	sv_session_attach,	0 },
 	{ NULL,			NULL,			0 },
 };
 

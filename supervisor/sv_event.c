@@ -42,7 +42,7 @@
 #include "supervisor/sv_sess.h"
 #include "supervisor/wsorigin.h"
 
-static void
+void
 now_rfc3339(char *buf, size_t len)
 {
 	struct timespec	ts;
@@ -140,6 +140,7 @@ event_violation_key(struct sv_session *s, const char *action,
 		s->viol_hash[s->nviol++] = h;
 	} else if (++s->nprecise > SV_MAX_PRECISE)
 		return;
+	s->nviolations++;
 	j = event_begin(s, "violation");
 	jgen_kstr(j, "action", action);
 	jgen_kstr(j, "target", target);

@@ -134,12 +134,11 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	if (s->spec.limits.timeout_sec > 0 ||
 	    ((t = param(params, "timeoutSec")) != NULL && t->is_int &&
 	    t->integer > 0)) {
-		struct timeval tv = { s->spec.limits.timeout_sec, 0 };
+		uint64_t secs = s->spec.limits.timeout_sec;
 
 		if (t != NULL && t->is_int && t->integer > 0)
-			tv.tv_sec = (time_t)t->integer;
-		x->timeout = evtimer_new(sbase, exec_timeout_cb, x);
-		evtimer_add(x->timeout, &tv);
+			secs = (uint64_t)t->integer;
+		exec_timeout_arm(x, secs * 1000);
 	}
 
 	if (s->backend == SV_BACKEND_NONE) {

@@ -475,6 +475,9 @@ bad_spec:
 	s->pass_env = pass;
 	s->own_settings = own;
 	s->home = home != NULL ? home : xstrdup(caller_home(getuid()));
+	now_rfc3339(s->created_at, sizeof(s->created_at));
+	s->detached = json_get_bool(params, "detached", 0);
+	s->uid = sv_client_uid(c);
 	event_simple(s, "starting");
 	if (origin_changed != NULL) {
 		log_warnx("session %s: the workspace's origin is now %s, not "

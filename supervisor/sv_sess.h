@@ -67,6 +67,9 @@ struct sv_exec {
 	int		 done;		/* exit event sent */
 	int		 text;		/* events carry "data", not "base64" */
 	struct event	*timeout;
+	uint64_t	 deadline_ms;	/* of timeout, CLOCK_MONOTONIC */
+	uint64_t	 left_ms;	/* of timeout, while suspended */
+	int		 tpaused;	/* timeout paused by a suspend */
 	struct event	*grace;
 	uint64_t	 grace_mark;	/* bytes moved when grace was armed */
 };
@@ -107,6 +110,10 @@ struct sv_session {
 	char		**pass_env;	/* NAME=VALUE passed on purpose */
 	struct settings	*own_settings;	/* the client's, on a shared airlockd */
 	char		*home;		/* the caller's $HOME */
+	char		 created_at[40];	/* RFC 3339 */
+	int		 detached;	/* outlives its connection */
+	uid_t		 uid;		/* of the connection that launched it */
+	unsigned	 nviolations;	/* violation events sent */
 };
 
 /* The session table and what it was started with (sv_session.c). */
@@ -120,6 +127,7 @@ extern size_t		 bpf_len;
 
 /* sv_session.c */
 const char	*sv_state_name(enum sv_state);
+void		 handle_json(struct jgen *, struct sv_session *);
 void		 reply_handle(struct sv_session *, struct json *id);
 void		 set_state(struct sv_session *, enum sv_state);
 void		 update_active(struct sv_session *);
@@ -131,6 +139,7 @@ struct sv_session *session_param(struct sv_client *, const struct json *id,
 void		 launch_failed(struct sv_session *, const char *why);
 
 /* sv_event.c */
+void		 now_rfc3339(char *, size_t);
 struct jgen	*event_begin(struct sv_session *, const char *type);
 void		 event_end(struct sv_session *, struct jgen *);
 void		 event_simple(struct sv_session *, const char *type);
@@ -148,6 +157,14 @@ void		 exec_emit_exit(struct sv_exec *);
 void		 exec_exited(struct sv_exec *, int status);
 struct sv_exec	*exec_find(struct sv_session *, uint32_t id);
 void		 exec_timeout_cb(evutil_socket_t, short, void *);
+/* Arm an exec's timeout ms from now; pause and resume it (suspend). */
+void		 exec_timeout_arm(struct sv_exec *, uint64_t ms);
+void		 exec_timeout_pause(struct sv_exec *);
+void		 exec_timeout_resume(struct sv_exec *);
+
+/* sv_freeze.c */
+/* SIGSTOP or SIGCONT every process of the session but its init. */
+int		 sv_freeze(struct sv_session *, int sig);
 
 /* sv_watchdog.c */
 void		 watchdog_cb(evutil_socket_t, short, void *);

@@ -96,12 +96,26 @@ unlink_session(struct sv_session *s)
 		}
 }
 
-static void
+/*
+ * HANDLE (R-S1): {sessionId, state, backend, mode, pid, createdAt,
+ * commands, violations, error?} and the details of this implementation.
+ */
+void
 handle_json(struct jgen *j, struct sv_session *s)
 {
 	jgen_obj_open(j);
 	jgen_kstr(j, "sessionId", s->id);
 	jgen_kstr(j, "backend", sv_backend_name(s->backend));
+	jgen_kstr(j, "mode", pol_mode_name(s->spec.mode));
+	jgen_key(j, "pid");
+	if (s->init_pid > 0)
+		jgen_int(j, s->init_pid);
+	else
+		jgen_null(j);
+	jgen_kstr(j, "createdAt", s->created_at);
+	jgen_kint(j, "commands", s->next_exec);
+	jgen_kint(j, "violations", s->nviolations);
+	jgen_kbool(j, "detached", s->detached);
 	if (s->backend == SV_BACKEND_NONE && s->unconfined != NULL)
 		jgen_kstr(j, "unsandboxedReason", s->unconfined);
 	jgen_kstr(j, "state", state_names[s->state]);
@@ -374,8 +388,141 @@ sv_session_check(struct sv_client *c, const struct json *id,
 	if (states & SV_SB(s->state))
 		return 0;
 	sv_client_error(c, id, RPC_SANDBOX_ERROR, s->state == ST_CREATED ?
-	    "the sandbox is not ready" : "the sandbox is not running");
+	    "the sandbox is not ready" : s->state == ST_SUSPENDED ?
+	    "the session is suspended (sandbox.resume continues it)" :
+	    s->state == ST_WARM || s->state == ST_ACTIVE ?
+	    "the session is not suspended" : "the sandbox is not running");
 	return -1;
+}
+
+static void
+reply_handle_to(struct sv_client *c, const struct json *id,
+    struct sv_session *s)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	handle_json(j, s);
+	buf = jgen_buf(j, &len);
+	sv_client_result(c, id, buf, len);
+	jgen_free(j);
+}
+
+/* sandbox.suspend: every process stops, and so do its exec timeouts. */
+void
+sv_session_suspend(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct sv_session *s = session_param(c, id, params);
+	struct sv_exec	*x;
+
+	if (sv_freeze(s, SIGSTOP) == -1) {
+		(void)sv_freeze(s, SIGCONT);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, "cannot stop the "
+		    "session's processes");
+		return;
+	}
+	for (x = s->execs; x != NULL; x = x->next)
+		exec_timeout_pause(x);
+	set_state(s, ST_SUSPENDED);
+	log_info("session %s: suspended", s->id);
+	event_simple(s, "suspended");
+	reply_handle_to(c, id, s);
+}
+
+void
+sv_session_resume(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct sv_session *s = session_param(c, id, params);
+	struct sv_exec	*x;
+
+	(void)sv_freeze(s, SIGCONT);
+	set_state(s, ST_WARM);
+	update_active(s);
+	for (x = s->execs; x != NULL; x = x->next)
+		exec_timeout_resume(x);
+	log_info("session %s: resumed", s->id);
+	event_simple(s, "resumed");
+	reply_handle_to(c, id, s);
+}
+
+/* sandbox.list: every session of this airlockd (one user's, R-P5). */
+void
+sv_session_list(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct sv_session *s;
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	(void)params;
+	jgen_obj_open(j);
+	jgen_key(j, "sessions");
+	jgen_arr_open(j);
+	for (s = sessions; s != NULL; s = s->next)
+		if (s->state != ST_DESTROYED)
+			handle_json(j, s);
+	jgen_arr_close(j);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	sv_client_result(c, id, buf, len);
+	jgen_free(j);
+}
+
+/*
+ * sandbox.attach: a detached session's events and control move to this
+ * connection (the same user's: airlockd serves no other, R-P5), from
+ * now on.  A session tied to its connection is not taken over.
+ */
+void
+sv_session_attach(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	const char	*sid = json_get_str(params, "sessionId");
+	struct sv_session *s;
+
+	if (sid == NULL) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "sessionId: required");
+		return;
+	}
+	if ((s = sv_session_find(sid)) == NULL ||
+	    sv_client_uid(c) != s->uid) {
+		sv_client_error(c, id, RPC_NO_SESSION, "no such session");
+		return;
+	}
+	if (!s->detached) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, "the session was "
+		    "not launched with \"detached\": true");
+		return;
+	}
+	s->owner = c;
+	log_info("session %s: attached", s->id);
+	reply_handle_to(c, id, s);
+	event_simple(s, "attached");
+}
+
+/* sandbox.status: one HANDLE, for any connection of this user. */
+void
+sv_session_status(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	const char	*sid = json_get_str(params, "sessionId");
+	struct sv_session *s;
+
+	if (sid == NULL) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "sessionId: required");
+		return;
+	}
+	if ((s = sv_session_find(sid)) == NULL) {
+		sv_client_error(c, id, RPC_NO_SESSION, "no such session");
+		return;
+	}
+	reply_handle_to(c, id, s);
 }
 
 static void
@@ -415,10 +562,17 @@ sv_sessions_client_gone(struct sv_client *c)
 
 	for (s = sessions; s != NULL; s = next) {
 		next = s->next;
-		if (s->owner == c) {
-			s->owner = NULL;
-			session_destroy(s);
+		if (s->owner != c)
+			continue;
+		s->owner = NULL;
+		/* A detached session waits for sandbox.attach. */
+		if (s->detached && s->state != ST_DESTROYED &&
+		    s->state != ST_ERROR) {
+			log_info("session %s: detached, its connection "
+			    "closed", s->id);
+			continue;
 		}
+		session_destroy(s);
 	}
 }
 

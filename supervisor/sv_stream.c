@@ -534,3 +534,47 @@ exec_timeout_cb(evutil_socket_t fd, short ev, void *arg)
 	 * command started in the background. */
 	session_kill(s, "timeout");
 }
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void
+exec_timeout_arm(struct sv_exec *x, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000 };
+
+	if (x->timeout == NULL)
+		x->timeout = evtimer_new(sbase, exec_timeout_cb, x);
+	x->deadline_ms = now_ms() + ms;
+	evtimer_add(x->timeout, &tv);
+}
+
+/* R-S1: a suspended session's clock does not run. */
+void
+exec_timeout_pause(struct sv_exec *x)
+{
+	uint64_t now = now_ms();
+
+	if (x->timeout == NULL || x->done ||
+	    !evtimer_pending(x->timeout, NULL))
+		return;
+	evtimer_del(x->timeout);
+	x->left_ms = x->deadline_ms > now ? x->deadline_ms - now : 0;
+	x->tpaused = 1;
+}
+
+void
+exec_timeout_resume(struct sv_exec *x)
+{
+	if (!x->tpaused)
+		return;
+	x->tpaused = 0;
+	if (!x->done)
+		exec_timeout_arm(x, x->left_ms);
+}
