@@ -133,6 +133,10 @@ cb_number(void *ctx, const char *s, size_t len)
 	}
 	memcpy(buf, s, len);
 	buf[len] = '\0';
+	/* The literal, for jgen_value: an id such as 1e999999 comes back
+	 * as sent, not as a double it does not fit. */
+	j->str = xstrdup(buf);
+	j->len = len;
 	j->number = strtod(buf, NULL);
 	if (strpbrk(buf, ".eE") == NULL) {
 		errno = 0;
@@ -444,7 +448,9 @@ jgen_value(struct jgen *j, const struct json *v)
 		jgen_bool(j, v->boolean);
 		break;
 	case JSON_NUMBER:
-		if (v->is_int)
+		if (v->str != NULL)
+			yajl_gen_number(j->g, v->str, v->len);
+		else if (v->is_int)
 			jgen_int(j, v->integer);
 		else
 			yajl_gen_double(j->g, v->number);

@@ -31,7 +31,8 @@ struct json {
 	double		  number;
 	int		  is_int;	/* number was an integer literal */
 	long long	  integer;
-	char		 *str;		/* NUL-terminated; strlen may be < len */
+	char		 *str;		/* NUL-terminated; strlen may be < len;
+					   a number's literal as parsed */
 	size_t		  len;
 	struct json	**items;	/* array elements or object values */
 	char		**keys;		/* object keys */

@@ -218,6 +218,7 @@ settings_defaults(struct settings *s)
 	s->sandbox_enabled = 1;
 	s->fail_if_unavailable = 0;
 	s->allow_unsandboxed = 1;
+	s->approvals_timeout = 60;
 	s->egress_baseline = 1;
 	s->enabled_platforms = strv_add(strv_add(NULL, "linux"), "macos");
 	s->allow_write = strv_empty();
@@ -779,6 +780,32 @@ merge_credentials(struct mctx *m, const struct json *o)
 	return 0;
 }
 
+/* approvals.timeoutSeconds (issue 15): 1 .. 86400, default 60. */
+static int
+merge_approvals(struct mctx *m, const struct json *o)
+{
+	size_t	i;
+	int	c;
+
+	if (want_object(m, "approvals", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		const struct json *v = o->items[i];
+
+		if (strcmp(o->keys[i], "timeoutSeconds") != 0)
+			return fail(m, o->keys[i], "unknown key");
+		if (!v->is_int || v->integer < 1 || v->integer > 86400)
+			return fail(m, "approvals.timeoutSeconds", "expected "
+			    "an integer of seconds, 1 to 86400");
+		if ((c = claim(m, "approvals.timeoutSeconds",
+		    "approvals.timeoutSeconds")) <= 0)
+			return c;
+		if (m->apply)
+			m->s->approvals_timeout = (unsigned)v->integer;
+	}
+	return 0;
+}
+
 static int
 merge_root(struct mctx *m, const struct json *root)
 {
@@ -805,6 +832,8 @@ merge_root(struct mctx *m, const struct json *root)
 			rv = merge_net(m, v, "network");
 		else if (strcmp(k, "filesystem") == 0)
 			rv = merge_fs(m, v, "filesystem");
+		else if (strcmp(k, "approvals") == 0)
+			rv = merge_approvals(m, v);
 		else if (strcmp(k, "$schema") == 0)
 			continue;
 		else if (in_list(k, srt_top_ignored))

@@ -35,6 +35,7 @@ struct settings {
 	int		  sandbox_enabled;		/* default 1 */
 	int		  fail_if_unavailable;		/* default 0 */
 	int		  allow_unsandboxed;		/* default 1 */
+	unsigned	  approvals_timeout;	/* seconds, default 60 */
 	int		  allow_term_control;		/* default 0 */
 	char		**enabled_platforms;		/* linux, macos */
 	char		**allow_write;

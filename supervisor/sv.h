@@ -224,9 +224,13 @@ void		 sv_session_status(struct sv_client *, const struct json *id,
 		    const struct json *params);
 void		 sv_session_attach(struct sv_client *, const struct json *id,
 		    const struct json *params);
+void		 sv_session_input(struct sv_client *, const struct json *id,
+		    const struct json *params);
 /* A client went away: destroy the sessions it owned. */
 void		 sv_sessions_client_gone(struct sv_client *);
 void		 sv_sessions_client_drained(struct sv_client *);
+/* Does the client own a session (it is not idle)? */
+int		 sv_sessions_owned(const struct sv_client *);
 /* A daemon died: fail its sessions closed. */
 void		 sv_sessions_daemon_died(enum sv_daemon_kind);
 void		 sv_sessions_gw_restarted(void);
@@ -246,6 +250,41 @@ int		 sv_session_reaped(pid_t, int status);
 const char	*sv_session_origin(const struct sv_session *);
 void		 sv_status_json(struct jgen *);
 
+/* ---- approvals (sv_approval.c), R-C4 ---- */
+
+/* The decision on one request; why names the rule or the approver. */
+typedef void	(*sv_approval_cb)(void *arg, int allowed, const char *why);
+/*
+ * Put an action to the subscribed approvers; cb is called exactly once:
+ * at once (deny) when no approver is connected, else with the first
+ * answer or a deny at the deadline (approvals.timeoutSeconds).
+ */
+void		 sv_approval_request(const char *session_id,
+		    const char *action, const char *target, unsigned classes,
+		    const char *rule, const char *reason, sv_approval_cb,
+		    void *arg);
+void		 sv_approvals_subscribe(struct sv_client *,
+		    const struct json *id, const struct json *params);
+void		 sv_approvals_answer(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_approvals_client_gone(struct sv_client *);
+int		 sv_approvals_is_approver(const struct sv_client *);
+/* "scope":"session" answers: the session's standing allowances. */
+int		 sv_approval_standing(const char *session_id,
+		    const char *action, const char *target);
+void		 sv_approvals_session_gone(const char *session_id);
+
+/* ---- the audit log (sv_audit.c) ---- */
+
+/*
+ * One JSON line per decision in $XDG_STATE_HOME/airlock/audit.jsonl:
+ * time, sessionId, action, target, verdict, rule, approvedBy (the
+ * approver's connection and uid, or null).
+ */
+void		 sv_audit(const char *session_id, const char *action,
+		    const char *target, const char *verdict, const char *rule,
+		    const struct sv_client *approver);
+
 /* ---- clients (sv_client.c) ---- */
 
 int		 sv_client_listen(struct event_base *, const char *path,
@@ -260,6 +299,7 @@ void		 sv_client_notify(struct sv_client *, const char *method,
 		    const char *params_json, size_t len);
 /* The client's environment as sent with exec, for sv_env_build(). */
 uid_t		 sv_client_uid(const struct sv_client *);
+unsigned	 sv_client_id(const struct sv_client *);
 void		 sv_client_ref(struct sv_client *);
 void		 sv_client_unref(struct sv_client *);
 int		 sv_client_alive(const struct sv_client *);
@@ -277,6 +317,8 @@ void		 sv_clients_close_all(void);
 #define RPC_INTERNAL_ERROR	(-32603)
 #define RPC_SANDBOX_ERROR	(-32000)	/* the sandbox could not be built */
 #define RPC_NO_SESSION		(-32001)
+#define RPC_POLICY_DENIED	(-32020)	/* refused by policy or by
+						   an approver */
 
 /* ---- globals of airlockd (airlockd.c) ---- */
 

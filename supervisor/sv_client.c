@@ -39,6 +39,22 @@
 #define SV_OUT_HIGH	(4U << 20)
 #define SV_OUT_LOW	(1U << 20)
 #define SV_MAX_CFDS	8	/* fds passed by a client, not yet claimed */
+/*
+ * A socket that stays up (issue 15).  Replies and events wait in a
+ * client's output buffer: above SV_OUT_HIGH its requests are not read
+ * either until it has read its answers, so a client that sends and never
+ * reads holds at most that much; past SV_OUT_MAX (events of a session
+ * whose pipes could not be paused in time) it is closed.  Connections
+ * are capped: SV_MAX_IDLE idle ones (no session, not an approver) per
+ * user, SV_MAX_CLIENTS in all; at a cap the idle connection that has
+ * done least is closed first (never sent a request, then least recently
+ * active), and logged.  When the process is out of descriptors, accept
+ * pauses for a moment instead of spinning.
+ */
+#define SV_OUT_MAX	(64U << 20)
+#define SV_MAX_IDLE	128
+#define SV_MAX_CLIENTS	512
+#define SV_ACCEPT_PAUSE_MS 100
 
 struct sv_client {
 	struct sv_client   *next;
@@ -53,14 +69,20 @@ struct sv_client {
 	int		    alive;
 	int		    refs;
 	unsigned	    id;
+	int		    read_paused; /* output over SV_OUT_HIGH */
+	uint64_t	    requests;	/* complete lines read */
+	uint64_t	    active;	/* tick of the last request */
 };
 
 static struct sv_client *clients;
 static struct evconnlistener *listener;
 static char	*sock_path;
 static unsigned	 next_client_id;
+static uint64_t	 tick;			/* requests served, in all */
+static struct event *accept_timer;
 
 static void	client_close(struct sv_client *);
+static void	client_lines(struct sv_client *);
 
 int
 sv_client_alive(const struct sv_client *c)
@@ -72,6 +94,12 @@ uid_t
 sv_client_uid(const struct sv_client *c)
 {
 	return c->uid;
+}
+
+unsigned
+sv_client_id(const struct sv_client *c)
+{
+	return c->id;
 }
 
 void
@@ -95,6 +123,12 @@ client_write(struct sv_client *c, const char *buf, size_t len)
 	if (c == NULL || !c->alive)
 		return;
 	out = bufferevent_get_output(c->bev);
+	if (evbuffer_get_length(out) > SV_OUT_MAX) {
+		log_warnx("client %u: over %u bytes of answers and events "
+		    "unread: closing it", c->id, SV_OUT_MAX);
+		client_close(c);
+		return;
+	}
 	evbuffer_add(out, buf, len);
 	evbuffer_add(out, "\n", 1);
 	if (evbuffer_get_length(out) > SV_OUT_HIGH)
@@ -114,6 +148,11 @@ client_drained(struct bufferevent *bev, void *arg)
 	struct sv_client *c = arg;
 
 	(void)bev;
+	if (c->read_paused && c->alive) {
+		c->read_paused = 0;
+		event_add(c->rev, NULL);
+		client_lines(c);
+	}
 	if (!c->congested)
 		return;
 	c->congested = 0;
@@ -294,6 +333,9 @@ static const struct sv_method {
 	{ "sandbox.list",	sv_session_list,	0 },
 	{ "sandbox.status",	sv_session_status,	0 },
 	{ "sandbox.attach",	sv_session_attach,	0 },
+	{ "sandbox.input",	sv_session_input,	SV_SB_LIVE },
+	{ "approvals.subscribe", sv_approvals_subscribe, 0 },
+	{ "approvals.answer",	sv_approvals_answer,	0 },
 	{ NULL,			NULL,			0 },
 };
 
@@ -315,9 +357,8 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		json_free(nullid);
 		return;
 	}
-	id = json_get(req, "id");
-	if (id == NULL || (id->type != JSON_STRING &&
-	    id->type != JSON_NUMBER && id->type != JSON_NULL))
+	/* Any id comes back as sent, whatever its type (issue 15). */
+	if ((id = json_get(req, "id")) == NULL)
 		id = nullid;
 	ver = json_get_str(req, "jsonrpc");
 	method = json_get_str(req, "method");
@@ -349,6 +390,42 @@ out:
 	json_free(nullid);
 }
 
+/* Serve the complete requests waiting in c->in, while it reads answers. */
+static void
+client_lines(struct sv_client *c)
+{
+	char	*line;
+	size_t	 len;
+
+	sv_client_ref(c);
+	while (c->alive && !c->congested &&
+	    (line = evbuffer_readln(c->in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (len > 0) {
+			c->requests++;
+			c->active = ++tick;
+			dispatch_line(c, line, len);
+		}
+		free(line);
+		/* fds come with their request's first byte: whatever that
+		 * request did not claim is closed. */
+		if (c->alive)
+			client_drop_fds(c);
+	}
+	/* Answers it has not read: read its requests once it has. */
+	if (c->alive && c->congested && !c->read_paused) {
+		c->read_paused = 1;
+		event_del(c->rev);
+	}
+	if (c->alive && evbuffer_get_length(c->in) > SV_MAX_LINE) {
+		log_warnx("client %u: request line over %u bytes: closing it",
+		    c->id, SV_MAX_LINE);
+		client_close(c);
+	}
+	sv_client_unref(c);
+}
+
 /*
  * untrusted: bytes and fds from the client.  recvmsg, not the
  * bufferevent's recv, so that fds passed with a request (the pipes of
@@ -359,7 +436,7 @@ static void
 client_read(evutil_socket_t fd, short ev, void *arg)
 {
 	struct sv_client *c = arg;
-	char		 buf[65536], *line;
+	char		 buf[65536];
 	union {
 		struct cmsghdr	hdr;
 		char		buf[CMSG_SPACE(SV_MAX_CFDS * sizeof(int))];
@@ -368,7 +445,7 @@ client_read(evutil_socket_t fd, short ev, void *arg)
 	struct msghdr	 mh;
 	struct cmsghdr	*cm;
 	ssize_t		 n;
-	size_t		 len, i, nf;
+	size_t		 i, nf;
 
 	(void)ev;
 	memset(&mh, 0, sizeof(mh));
@@ -406,25 +483,7 @@ client_read(evutil_socket_t fd, short ev, void *arg)
 		return;
 	}
 	evbuffer_add(c->in, buf, (size_t)n);
-	sv_client_ref(c);
-	while (c->alive &&
-	    (line = evbuffer_readln(c->in, &len, EVBUFFER_EOL_LF)) != NULL) {
-		if (len > 0 && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (len > 0)
-			dispatch_line(c, line, len);
-		free(line);
-		/* fds come with their request's first byte: whatever that
-		 * request did not claim is closed. */
-		if (c->alive)
-			client_drop_fds(c);
-	}
-	if (c->alive && evbuffer_get_length(c->in) > SV_MAX_LINE) {
-		log_warnx("client %u: request line over %u bytes: closing it",
-		    c->id, SV_MAX_LINE);
-		client_close(c);
-	}
-	sv_client_unref(c);
+	client_lines(c);
 }
 
 static void
@@ -453,6 +512,7 @@ client_close(struct sv_client *c)
 			break;
 		}
 	sv_sessions_client_gone(c);
+	sv_approvals_client_gone(c);
 	event_free(c->rev);
 	c->rev = NULL;
 	evbuffer_free(c->in);
@@ -464,6 +524,45 @@ client_close(struct sv_client *c)
 	sv_client_unref(c);
 	if (quit)
 		sv_quit();
+}
+
+static int
+client_idle(const struct sv_client *c)
+{
+	return !c->exit_on_close && !sv_sessions_owned(c) &&
+	    !sv_approvals_is_approver(c);
+}
+
+/* The idle client that did least: never a request, then the oldest. */
+static struct sv_client *
+idle_victim(void)
+{
+	struct sv_client *c, *v = NULL;
+
+	for (c = clients; c != NULL; c = c->next) {
+		if (!client_idle(c))
+			continue;
+		if (v == NULL || (c->requests == 0 && v->requests != 0) ||
+		    ((c->requests == 0) == (v->requests == 0) &&
+		    c->active < v->active) ||
+		    ((c->requests == 0) == (v->requests == 0) &&
+		    c->active == v->active && c->id < v->id))
+			v = c;
+	}
+	return v;
+}
+
+static int
+make_room(const char *why)
+{
+	struct sv_client *v;
+
+	if ((v = idle_victim()) == NULL)
+		return -1;
+	log_warnx("client %u: closed, the idle connection that did least "
+	    "(%s)", v->id, why);
+	client_close(v);
+	return 0;
 }
 
 void
@@ -481,6 +580,21 @@ sv_client_adopt(struct event_base *base, int fd, int exit_on_close)
 		log_warnx("refusing a client of uid %u", (unsigned)cred.uid);
 		close(fd);
 		return;
+	}
+	{
+		struct sv_client *k;
+		unsigned	  n = 0, idle = 0;
+
+		for (k = clients; k != NULL; k = k->next, n++)
+			idle += client_idle(k);
+		if ((idle >= SV_MAX_IDLE && make_room("too many idle "
+		    "connections") == -1) || (n >= SV_MAX_CLIENTS &&
+		    make_room("too many connections") == -1)) {
+			log_warnx("refusing a connection: %u open, none idle",
+			    n);
+			close(fd);
+			return;
+		}
 	}
 	evutil_make_socket_nonblocking(fd);
 	evutil_make_socket_closeonexec(fd);
@@ -510,6 +624,39 @@ accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
 	(void)sa;
 	(void)salen;
 	sv_client_adopt(arg, fd, 0);
+}
+
+static void
+accept_resume(evutil_socket_t fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	(void)arg;
+	if (listener != NULL)
+		evconnlistener_enable(listener);
+}
+
+/* Out of descriptors: make room, and pause accept instead of spinning
+ * on a connection that cannot be taken. */
+static void
+accept_error(struct evconnlistener *l, void *arg)
+{
+	struct timeval	tv = { 0, SV_ACCEPT_PAUSE_MS * 1000 };
+	int		e = EVUTIL_SOCKET_ERROR();
+
+	(void)arg;
+	if (e != EMFILE && e != ENFILE && e != ENOBUFS && e != ENOMEM) {
+		log_warnx("accept: %s", strerror(e));
+		return;
+	}
+	(void)make_room("out of descriptors");
+	evconnlistener_disable(l);
+	if (accept_timer == NULL)
+		accept_timer = evtimer_new(evconnlistener_get_base(l),
+		    accept_resume, NULL);
+	evtimer_add(accept_timer, &tv);
+	log_warnx("accept: %s: pausing for %d ms", strerror(e),
+	    SV_ACCEPT_PAUSE_MS);
 }
 
 static int
@@ -582,11 +729,12 @@ sv_client_listen(struct event_base *base, const char *path, int own_dir)
 		return -1;
 	}
 	listener = evconnlistener_new(base, accept_cb, base,
-	    LEV_OPT_CLOSE_ON_FREE, 16, fd);
+	    LEV_OPT_CLOSE_ON_FREE, 128, fd);
 	if (listener == NULL) {
 		close(fd);
 		return -1;
 	}
+	evconnlistener_set_error_cb(listener, accept_error);
 	sock_path = xstrdup(path);
 	return 0;
 }
@@ -601,6 +749,10 @@ sv_clients_close_all(void)
 	if (listener != NULL) {
 		evconnlistener_free(listener);
 		listener = NULL;
+	}
+	if (accept_timer != NULL) {
+		event_free(accept_timer);
+		accept_timer = NULL;
 	}
 	if (sock_path != NULL) {
 		unlink(sock_path);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: ISC
 /*
- * The per-exec methods: sandbox.exec, sandbox.signal, sandbox.resize.
+ * The per-exec methods: sandbox.exec (argv, or a shell line judged by
+ * policy/ first: deny refuses it, ask puts it to an approver),
+ * sandbox.input, sandbox.signal, sandbox.resize.
  *
  * Untrusted: every request from a client.
  */
@@ -28,10 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/buffer.h>
 #include <event2/event.h>
 
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "common/b64.h"
+#include "policy/classify.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
@@ -49,138 +54,362 @@ pipe_fd(int fd)
 	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
+/*
+ * A parsed sandbox.exec: started at once, or once an approver allowed it
+ * (sv_approval.c).  Until then the session may end: it is found again
+ * by its id.
+ */
+struct sv_xreq {
+	char		*sid;
+	struct sv_client *c;
+	struct json	*id;
+	char		**argv;
+	char		**envp;
+	char		*cwd;
+	int		 pfd[3];	/* pipe mode: the client's pipes */
+	int		 pipes;
+	int		 pty;		/* a terminal inside */
+	int		 input;		/* events mode: fed by sandbox.input */
+	uint32_t	 rows, cols;
+	int		 text;
+	uint64_t	 timeout_sec;	/* 0: none */
+	int		 own_timeout;	/* this exec's: kills it alone */
+	int		 unsandboxed;	/* dangerouslyDisableSandbox */
+};
+
+static void
+xreq_free(struct sv_xreq *r)
+{
+	int	i;
+
+	for (i = 0; i < 3; i++)
+		if (r->pfd[i] != -1)
+			close(r->pfd[i]);
+	strv_free(r->argv);
+	strv_free(r->envp);
+	free(r->cwd);
+	free(r->sid);
+	json_free(r->id);
+	sv_client_unref(r->c);
+	free(r);
+}
+
+static void
+reply_started(struct sv_client *c, const struct json *id, struct sv_exec *x)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_obj_open(j);
+	jgen_kint(j, "execId", x->id);
+	jgen_kint(j, "pid", x->pid);
+	jgen_kbool(j, "tty", x->pty);
+	jgen_kbool(j, "sandboxed", !x->unsandboxed &&
+	    x->s->backend != SV_BACKEND_NONE);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	sv_client_result(c, id, buf, len);
+	jgen_free(j);
+}
+
+/* Start a parsed exec in its session, if that is still running. */
+static void
+exec_start(struct sv_xreq *r)
+{
+	struct sv_session *s = sv_session_find(r->sid);
+	struct sv_exec	*x;
+	struct msgbuf	 b;
+	char		 err[512];
+	int		 e = 0, in[2] = { -1, -1 }, io, host;
+
+	if (!sv_client_alive(r->c))
+		return;
+	if (s == NULL || s->owner != r->c ||
+	    (s->state != ST_WARM && s->state != ST_ACTIVE)) {
+		sv_client_error(r->c, r->id, RPC_SANDBOX_ERROR, s == NULL ?
+		    "the session ended" : s->state == ST_SUSPENDED ?
+		    "the session is suspended (sandbox.resume continues it)" :
+		    "the sandbox is not running");
+		return;
+	}
+	host = s->backend == SV_BACKEND_NONE || r->unsandboxed;
+	if (!r->pipes && (r->input || r->pty) &&
+	    pipe2(in, O_CLOEXEC) == -1) {
+		snprintf(err, sizeof(err), "pipe: %s", strerror(errno));
+		sv_client_error(r->c, r->id, RPC_INTERNAL_ERROR, err);
+		return;
+	}
+	x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->id = ++s->next_exec;
+	x->out.fd = x->err.fd = x->in.fd = -1;
+	x->out.dst = x->err.dst = x->in.dst = x->stdin_fd = -1;
+	x->input_fd = -1;
+	x->unsandboxed = r->unsandboxed;
+	if (r->pipes) {
+		x->stdin_fd = r->pfd[0];
+		x->out.dst = r->pfd[1];
+		x->err.dst = r->pfd[2];
+		r->pfd[0] = r->pfd[1] = r->pfd[2] = -1;
+		x->pty = r->pty && !host;
+	} else if (in[0] != -1) {
+		x->stdin_fd = in[0];
+		x->pty = r->pty && !host;
+		x->events_in = 1;
+		if (x->pty)
+			close(in[1]);	/* the terminal's master takes input */
+		else {
+			x->input_fd = in[1];
+			(void)fcntl(in[1], F_SETFL, O_NONBLOCK);
+		}
+	}
+	io = r->pipes || x->events_in;
+	x->text = r->text;
+	x->viol_start = s->nviolations;
+	x->next = s->execs;
+	s->execs = x;
+	set_state(s, ST_ACTIVE);
+	if (r->timeout_sec > 0) {
+		x->own_timeout = r->own_timeout;
+		exec_timeout_arm(x, r->timeout_sec * 1000);
+	}
+	if (host) {
+		if (host_exec(x, r->argv, r->cwd, r->envp, err, sizeof(err),
+		    &e) == -1) {
+			sv_client_error(r->c, r->id, e == ENOENT ? -32010 :
+			    -32011, err);
+			x->done = 1;
+			update_active(s);
+		} else {
+			reply_started(r->c, r->id, x);
+			exec_input_flush(x);
+		}
+		return;
+	}
+	msgbuf_init(&b, io ? MSG_EXEC_IO : MSG_EXEC);
+	msg_put_u32(&b, x->id);
+	if (io)
+		msg_put_u32(&b, x->pty ? EXEC_F_PTY : 0);
+	msg_put_str(&b, r->cwd);
+	msg_put_strv(&b, r->argv);
+	msg_put_strv(&b, r->envp);
+	if (io) {
+		msg_put_u32(&b, r->rows);
+		msg_put_u32(&b, r->cols);
+	}
+	x->reply_id = dup_id(r->id);
+	if (msg_send(&s->link, &b, &x->stdin_fd, io) == -1)
+		session_kill(s, "cannot send to the launcher");
+	else if (x->events_in) {
+		/* The launcher has its own copy. */
+		close(x->stdin_fd);
+		x->stdin_fd = -1;
+	}
+	msgbuf_free(&b);
+}
+
+/* An approver's answer for a waiting exec (sv_approval.c). */
+static void
+exec_approved(void *arg, int allowed, const char *why)
+{
+	struct sv_xreq	*r = arg;
+	char		 msg[600];
+
+	if (allowed)
+		exec_start(r);
+	else if (sv_client_alive(r->c)) {
+		snprintf(msg, sizeof(msg), "refused: %.500s", why);
+		sv_client_error(r->c, r->id, RPC_POLICY_DENIED, msg);
+	}
+	xreq_free(r);
+}
+
+static int
+signal_parse(const struct json *js)
+{
+	static const struct {
+		const char	*name;
+		int		 sig;
+	} sigs[] = {
+		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
+		{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
+		{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+		{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
+		{ "WINCH", SIGWINCH },
+	};
+	const char	*n;
+	size_t		 i;
+
+	if (js == NULL)
+		return SIGTERM;
+	if (js->is_int)
+		return js->integer > 0 && js->integer < 65 ?
+		    (int)js->integer : -1;
+	if (js->type != JSON_STRING)
+		return -1;
+	n = js->str;
+	if (strncmp(n, "SIG", 3) == 0)
+		n += 3;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (strcmp(n, sigs[i].name) == 0)
+			return sigs[i].sig;
+	return -1;
+}
+
 void
 sv_session_exec(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
 	struct sv_session *s;
-	struct sv_exec	*x;
-	struct msgbuf	 b;
-	char		**argv, **xenv, **envp, err[512];
-	const char	*cwd, *jv;
-	const struct json *t = NULL;
-	int		 e = 0, pipes, tty = 0, pfd[3] = { -1, -1, -1 };
-	uint32_t	 rows = 0, cols = 0;
+	struct sv_xreq	*r;
+	struct pol_result *pr;
+	char		**xenv, err[512], rule[256], why[600];
+	const char	*jv, *cmd;
+	const struct json *t;
+	const struct settings *set;
+	int		 e;
 
 	if ((s = session_param(c, id, params)) == NULL)
 		return;
-	argv = json_strv(param(params, "argv"));
-	if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0') {
-		strv_free(argv);
+	set = s->own_settings != NULL ? s->own_settings : ssettings;
+	r = xcalloc(1, sizeof(*r));
+	r->pfd[0] = r->pfd[1] = r->pfd[2] = -1;
+	r->c = c;
+	sv_client_ref(c);
+	r->id = dup_id(id);
+	r->sid = xstrdup(s->id);
+	/* "command": one shell line, judged by policy/ before it runs. */
+	cmd = json_get_str(params, "command");
+	if (cmd != NULL && param(params, "argv") != NULL) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "argv and command: one or the other");
+		goto bad;
+	}
+	if (cmd != NULL) {
+		if (cmd[0] == '\0' || strlen(cmd) !=
+		    param(params, "command")->len) {
+			sv_client_error(c, id, RPC_INVALID_PARAMS,
+			    "command: a non-empty shell line");
+			goto bad;
+		}
+		r->argv = strv_add(NULL, "/bin/sh");
+		r->argv = strv_add(r->argv, "-c");
+		r->argv = strv_add(r->argv, cmd);
+	} else
+		r->argv = json_strv(param(params, "argv"));
+	if (r->argv == NULL || r->argv[0] == NULL || r->argv[0][0] == '\0') {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "argv: a non-empty array of strings");
-		return;
+		goto bad;
 	}
 	if ((xenv = json_strv(param(params, "env"))) == NULL) {
-		strv_free(argv);
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "env: an array of NAME=value strings");
-		return;
+		goto bad;
 	}
 	/*
 	 * "stdio":"pipes": the client passed three pipe ends with this
 	 * request (stdin's read end, stdout's and stderr's write ends) and
 	 * the output goes there instead of into events; "tty" asks for a
 	 * terminal inside.  "output":"text" puts text in the events.
+	 * Events mode: "pty" {cols, rows} gives the command a terminal and
+	 * "stdin": true a pipe, both fed by sandbox.input.
 	 */
-	pipes = (jv = json_get_str(params, "stdio")) != NULL &&
+	r->pipes = (jv = json_get_str(params, "stdio")) != NULL &&
 	    strcmp(jv, "pipes") == 0;
-	if (pipes && (sv_client_take_fds(c, pfd, 3) == -1 ||
-	    !pipe_fd(pfd[0]) || !pipe_fd(pfd[1]) || !pipe_fd(pfd[2]))) {
-		if (pfd[0] != -1)
-			for (e = 0; e < 3; e++)
-				close(pfd[e]);
-		strv_free(argv);
+	if (r->pipes && (sv_client_take_fds(c, r->pfd, 3) == -1 ||
+	    !pipe_fd(r->pfd[0]) || !pipe_fd(r->pfd[1]) ||
+	    !pipe_fd(r->pfd[2]))) {
 		strv_free(xenv);
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "stdio: \"pipes\" needs three pipes passed with the "
 		    "request");
+		goto bad;
+	}
+	if ((t = param(params, r->pipes ? "tty" : "pty")) != NULL &&
+	    t->type == JSON_OBJECT) {
+		const struct json *jr = json_get(t, "rows");
+		const struct json *jk = json_get(t, "cols");
+
+		r->pty = 1;
+		r->rows = jr != NULL && jr->is_int && jr->integer > 0 &&
+		    jr->integer < 65536 ? (uint32_t)jr->integer : 24;
+		r->cols = jk != NULL && jk->is_int && jk->integer > 0 &&
+		    jk->integer < 65536 ? (uint32_t)jk->integer : 80;
+	}
+	r->input = !r->pipes && json_get_bool(params, "stdin", 0);
+	jv = json_get_str(params, "output");
+	r->text = jv != NULL && strcmp(jv, "text") == 0;
+	r->timeout_sec = s->spec.limits.timeout_sec;
+	if ((t = param(params, "timeoutSec")) != NULL && t->is_int &&
+	    t->integer > 0) {
+		r->timeout_sec = (uint64_t)t->integer;
+		r->own_timeout = 1;
+	}
+	jv = json_get_str(params, "cwd");
+	r->cwd = xstrdup(jv != NULL ? jv : s->plan.workdir);
+	r->unsandboxed = json_get_bool(params, "dangerouslyDisableSandbox",
+	    0);
+	/* On the host, the sandbox's own variables (its proxies) are
+	 * wrong: the caller's allowed ones and the exec's. */
+	r->envp = sv_env_build(s->caller_env, r->unsandboxed ? NULL :
+	    s->plan.env_base, xenv);
+	for (e = 0; s->pass_env && s->pass_env[e]; e++)
+		r->envp = env_set(r->envp, s->pass_env[e]);
+	strv_free(xenv);
+
+	/* R-C5: an unsandboxed command, only past the gate. */
+	if (r->unsandboxed) {
+		if (settings_forbid_unconfined(set, err, sizeof(err)) !=
+		    NULL) {
+			snprintf(why, sizeof(why), "dangerouslyDisableSandbox "
+			    "refused: %s", err);
+			sv_audit(s->id, "sandbox-override", cmd != NULL ? cmd :
+			    r->argv[0], "deny", "sandbox.allowUnsandboxedCommands",
+			    NULL);
+			event_violation(s, "sandbox-override", why, NULL);
+			sv_client_error(c, id, RPC_POLICY_DENIED, why);
+			goto bad;
+		}
+		sv_approval_request(s->id, "sandbox-override", cmd != NULL ?
+		    cmd : r->argv[0], 0, "sandbox.allowUnsandboxedCommands",
+		    "sandboxOverride", exec_approved, r);
 		return;
 	}
-	if ((t = param(params, "tty")) != NULL && pipes) {
-		const struct json *r = json_get(t, "rows");
-		const struct json *k = json_get(t, "cols");
-
-		tty = 1;
-		rows = r != NULL && r->is_int ? (uint32_t)r->integer : 24;
-		cols = k != NULL && k->is_int ? (uint32_t)k->integer : 80;
+	if (cmd == NULL) {
+		exec_start(r);
+		xreq_free(r);
+		return;
 	}
-	t = NULL;
-	cwd = json_get_str(params, "cwd");
-	if (cwd == NULL)
-		cwd = s->plan.workdir;
-	envp = sv_env_build(s->caller_env, s->plan.env_base, xenv);
-	for (e = 0; s->pass_env && s->pass_env[e]; e++)
-		envp = env_set(envp, s->pass_env[e]);
-	e = 0;
-
-	x = xcalloc(1, sizeof(*x));
-	x->s = s;
-	x->id = ++s->next_exec;
-	x->out.fd = x->err.fd = x->in.fd = -1;
-	x->out.dst = x->err.dst = x->in.dst = x->stdin_fd = -1;
-	if (pipes) {
-		x->stdin_fd = pfd[0];
-		x->out.dst = pfd[1];
-		x->err.dst = pfd[2];
-		x->pty = tty && s->backend != SV_BACKEND_NONE;
+	/* R-C4: the shell line in the session's mode. */
+	pr = pol_check(cmd, strlen(cmd), s->spec.mode, set->rules);
+	snprintf(rule, sizeof(rule), "%s", pr->rule != NULL ? pr->rule : "");
+	snprintf(why, sizeof(why), "%s [%s]", pr->reason != NULL ?
+	    pr->reason : "no reason", rule);
+	switch (pr->verdict) {
+	case POL_ALLOW:
+		sv_audit(s->id, "command", cmd, "allow", rule, NULL);
+		pol_result_free(pr);
+		exec_start(r);
+		xreq_free(r);
+		return;
+	case POL_ASK:
+		sv_approval_request(s->id, "command", cmd, pr->classes, rule,
+		    pr->reason != NULL ? pr->reason : "ask", exec_approved, r);
+		pol_result_free(pr);
+		return;
+	default:
+		sv_audit(s->id, "command", cmd, "deny", rule, NULL);
+		event_violation(s, "command-denied", cmd, NULL);
+		snprintf(err, sizeof(err), "refused by policy (%s mode): %.400s",
+		    pol_mode_name(s->spec.mode), why);
+		sv_client_error(c, id, RPC_POLICY_DENIED, err);
+		pol_result_free(pr);
+		break;
 	}
-	jv = json_get_str(params, "output");
-	x->text = jv != NULL && strcmp(jv, "text") == 0;
-	x->next = s->execs;
-	s->execs = x;
-	set_state(s, ST_ACTIVE);
-
-	if (s->spec.limits.timeout_sec > 0 ||
-	    ((t = param(params, "timeoutSec")) != NULL && t->is_int &&
-	    t->integer > 0)) {
-		uint64_t secs = s->spec.limits.timeout_sec;
-
-		if (t != NULL && t->is_int && t->integer > 0)
-			secs = (uint64_t)t->integer;
-		exec_timeout_arm(x, secs * 1000);
-	}
-
-	if (s->backend == SV_BACKEND_NONE) {
-		if (host_exec(x, argv, cwd, envp, err, sizeof(err), &e) == -1) {
-			sv_client_error(c, id, e == ENOENT ? -32010 : -32011,
-			    err);
-			x->done = 1;
-			update_active(s);
-		} else {
-			struct jgen *j = jgen_new();
-			const char *buf;
-			size_t len;
-
-			jgen_obj_open(j);
-			jgen_kint(j, "execId", x->id);
-			jgen_kint(j, "pid", x->pid);
-			jgen_kbool(j, "tty", x->pty);
-			jgen_obj_close(j);
-			buf = jgen_buf(j, &len);
-			sv_client_result(c, id, buf, len);
-			jgen_free(j);
-		}
-	} else {
-		msgbuf_init(&b, pipes ? MSG_EXEC_IO : MSG_EXEC);
-		msg_put_u32(&b, x->id);
-		if (pipes)
-			msg_put_u32(&b, x->pty ? EXEC_F_PTY : 0);
-		msg_put_str(&b, cwd);
-		msg_put_strv(&b, argv);
-		msg_put_strv(&b, envp);
-		if (pipes) {
-			msg_put_u32(&b, rows);
-			msg_put_u32(&b, cols);
-		}
-		x->reply_id = dup_id(id);
-		if (msg_send(&s->link, &b, &x->stdin_fd, pipes) == -1)
-			session_kill(s, "cannot send to the launcher");
-		msgbuf_free(&b);
-	}
-	strv_free(argv);
-	strv_free(xenv);
-	strv_free(envp);
+bad:
+	xreq_free(r);
 }
 
 void
@@ -192,7 +421,7 @@ sv_session_signal(struct sv_client *c, const struct json *id,
 	const struct json *js = param(params, "signal");
 	struct sv_exec	*x;
 	struct msgbuf	 b;
-	int		 sig = SIGTERM;
+	int		 sig;
 
 	if ((s = session_param(c, id, params)) == NULL)
 		return;
@@ -202,9 +431,12 @@ sv_session_signal(struct sv_client *c, const struct json *id,
 		    "execId: no running exec");
 		return;
 	}
-	if (js != NULL && js->is_int && js->integer > 0 && js->integer < 65)
-		sig = (int)js->integer;
-	if (s->backend == SV_BACKEND_NONE)
+	if ((sig = signal_parse(js)) == -1) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, "signal: a signal "
+		    "number or name (KILL, TERM, INT, HUP, ...)");
+		return;
+	}
+	if (s->backend == SV_BACKEND_NONE || x->unsandboxed)
 		kill(-x->pid, sig);
 	else {
 		msgbuf_init(&b, MSG_EXEC_SIGNAL);
@@ -215,6 +447,72 @@ sv_session_signal(struct sv_client *c, const struct json *id,
 	}
 	if (sig == SIGKILL)
 		event_killed(s, x, "manual");
+	sv_client_result(c, id, "{}", 2);
+}
+
+/*
+ * sandbox.input {sessionId, execId, base64, eof?}: bytes for the stdin
+ * of an exec started with "stdin": true or a "pty" (its terminal); eof
+ * closes that stdin (a terminal gets its EOF character, ^D).  At most
+ * SV_INPUT_MAX bytes wait for a slow reader: more is refused, not
+ * buffered without bound.
+ */
+void
+sv_session_input(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct sv_session *s;
+	const struct json *jx = param(params, "execId");
+	const struct json *jb = param(params, "base64");
+	struct sv_exec	*x;
+	unsigned char	*buf;
+	long		 n = 0;
+
+	if ((s = session_param(c, id, params)) == NULL)
+		return;
+	if (jx == NULL || !jx->is_int ||
+	    (x = exec_find(s, (uint32_t)jx->integer)) == NULL || x->done ||
+	    !x->events_in) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, "execId: no running "
+		    "exec started with \"stdin\": true or a \"pty\"");
+		return;
+	}
+	if (x->in_eof) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, "execId: its input "
+		    "was closed (eof)");
+		return;
+	}
+	if (jb != NULL && jb->type != JSON_STRING) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS,
+		    "base64: a string");
+		return;
+	}
+	if (x->inbuf == NULL)
+		x->inbuf = evbuffer_new();
+	if (jb != NULL) {
+		if (evbuffer_get_length(x->inbuf) + jb->len / 4 * 3 >
+		    SV_INPUT_MAX) {
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, "input: over "
+			    "1 MiB waits for the command to read it; send "
+			    "again later");
+			return;
+		}
+		buf = xmalloc(jb->len / 4 * 3 + 1);
+		if ((n = b64_decode(jb->str, jb->len, buf)) == -1) {
+			free(buf);
+			sv_client_error(c, id, RPC_INVALID_PARAMS,
+			    "base64: not base64");
+			return;
+		}
+		evbuffer_add(x->inbuf, buf, (size_t)n);
+		free(buf);
+	}
+	if (json_get_bool(params, "eof", 0)) {
+		x->in_eof = 1;
+		if (x->pty)
+			evbuffer_add(x->inbuf, "\004", 1);
+	}
+	exec_input_flush(x);
 	sv_client_result(c, id, "{}", 2);
 }
 

@@ -6,8 +6,9 @@
  * is), what the push rule says for each ref, and for the write token of
  * this one push.  The token crosses only this link, in an 'S' (secret)
  * field that msg_dump() redacts, and is zeroed here after sending.
- * "ask" has no approver yet over the client socket, so it resolves to
- * deny (R-C4: ask with no approver connected is deny).
+ * A ref whose rule says "ask" is put to the approvers (sv_approval.c)
+ * and answered when they decide; with no approver connected it is
+ * denied at once (R-C4).  Every verdict is an audit line.
  * Untrusted: every field gatewayd sends (it faces the sandbox).
  */
 #include <stdio.h>
@@ -78,9 +79,10 @@ sv_gw_in_flight(const char *sid)
 /*
  * untrusted: a sandbox can make gatewayd ask about an unlinked
  * repository as fast as it can connect; one line per interval per
- * session, with the count of the others, keeps the log useful.
+ * session, with the count of the others, keeps the log useful.  1 when
+ * this one was logged: the caller records it as a violation then.
  */
-static void
+static int
 log_refusal(const char *sid, const char *path, const char *reason)
 {
 	struct gw_track	*t = track_get(sid, 1);
@@ -89,11 +91,11 @@ log_refusal(const char *sid, const char *path, const char *reason)
 	if (t == NULL) {
 		log_info("push by session %s to %s refused: %s", sid, path,
 		    reason);
-		return;
+		return 1;
 	}
 	if (t->log_at != 0 && now - t->log_at < GW_LOG_INTERVAL) {
 		t->quiet++;
-		return;
+		return 0;
 	}
 	if (t->quiet > 0)
 		log_info("push by session %s to %s refused: %s (and %u more "
@@ -104,6 +106,7 @@ log_refusal(const char *sid, const char *path, const char *reason)
 		    reason);
 	t->log_at = now;
 	t->quiet = 0;
+	return 1;
 }
 
 static const char *
@@ -153,10 +156,51 @@ answer_repo(struct msg_link *l, uint32_t reqid, const char *sid,
 	msg_put_str(&b, ok ? r.upstream : "");
 	msg_put_str(&b, ok ? ca : "");
 	msg_put_str(&b, ok ? "" : reason);
-	if (!ok)
-		log_refusal(sid, path, reason);
+	if (!ok && log_refusal(sid, path, reason)) {
+		/* Issue 15: a refused repository is a violation and an
+		 * audit line too, as throttled as the log. */
+		sv_session_violation(sid, "git-push-repository", path);
+		sv_audit(sid, "git-push-repository", path, "deny", reason,
+		    NULL);
+	}
 	send_or_fail(l, &b);
 	gwrepo_free(&r);
+}
+
+/*
+ * A ref an approver decides on: answered when the decision comes, unless
+ * gatewayd was restarted meanwhile (its request ids start again: an
+ * answer could reach another push).
+ */
+struct gw_ask {
+	uint32_t	 reqid;
+	unsigned	 gen;
+	char		*sid;
+	char		*ref;
+};
+
+static unsigned	gw_gen;
+
+static void
+ref_approved(void *arg, int allowed, const char *why)
+{
+	struct gw_ask	*q = arg;
+	struct msg_link	*l;
+	struct msgbuf	 b;
+
+	log_info("push by session %s: %s %s: %s", q->sid, q->ref,
+	    allowed ? "allowed" : "refused", why);
+	if (q->gen == gw_gen &&
+	    (l = sv_daemon_link(SV_DAEMON_GATEWAYD)) != NULL) {
+		msgbuf_init(&b, MSG_GW_REF_ANS);
+		msg_put_u32(&b, q->reqid);
+		msg_put_u32(&b, allowed != 0);
+		msg_put_str(&b, why);
+		send_or_fail(l, &b);
+	}
+	free(q->sid);
+	free(q->ref);
+	free(q);
 }
 
 static void
@@ -191,14 +235,19 @@ answer_ref(struct msg_link *l, uint32_t reqid, const char *sid,
 		v = settings_push_decide(&sv_settings, ref, pk, reason,
 		    sizeof(reason));
 		if (v == POL_ASK) {
-			/* No approver is connected: ask is deny (R-C4). */
-			size_t n = strlen(reason);
+			struct gw_ask *q = xcalloc(1, sizeof(*q));
 
-			snprintf(reason + n, sizeof(reason) - n,
-			    " (ask: no approver connected)");
-			v = POL_DENY;
+			q->reqid = reqid;
+			q->gen = gw_gen;
+			q->sid = xstrdup(sid);
+			q->ref = xstrdup(ref);
+			sv_approval_request(sid, "git-push", ref, 0, reason,
+			    "a push rule asks", ref_approved, q);
+			return;
 		}
 	}
+	sv_audit(sid, "git-push", ref, v == POL_ALLOW ? "allow" : "deny",
+	    reason, NULL);
 	msgbuf_init(&b, MSG_GW_REF_ANS);
 	msg_put_u32(&b, reqid);
 	msg_put_u32(&b, v == POL_ALLOW);
@@ -303,4 +352,5 @@ sv_gw_daemon_died(void)
 
 	for (t = tracks; t != NULL; t = t->next)
 		t->open = 0;
+	gw_gen++;
 }

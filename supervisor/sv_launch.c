@@ -183,6 +183,7 @@ launcher_exec_started(struct sv_session *s, struct msg *m)
 	}
 	x->pid = (pid_t)msg_get_u32(m);
 	exec_streams(x, msg_take_fd(m, 0), msg_take_fd(m, 1));
+	exec_input_flush(x);
 	if (x->reply_id != NULL) {
 		j = jgen_new();
 		jgen_obj_open(j);

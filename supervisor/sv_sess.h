@@ -23,6 +23,7 @@
 #define SV_KILL_WAIT_MS		5000	/* for a killed sandbox to end */
 #define SV_DEFAULT_OUTPUT	(256ULL << 20)
 #define SV_MAX_VIOL		64	/* distinct stream violations */
+#define SV_INPUT_MAX		(1U << 20)	/* sandbox.input waiting */
 #define SV_MAX_PRECISE		4096	/* precise violations per session */
 
 struct sv_exec;
@@ -70,6 +71,15 @@ struct sv_exec {
 	uint64_t	 deadline_ms;	/* of timeout, CLOCK_MONOTONIC */
 	uint64_t	 left_ms;	/* of timeout, while suspended */
 	int		 tpaused;	/* timeout paused by a suspend */
+	int		 own_timeout;	/* timeoutSec of this exec: kills it
+					   alone, not the session */
+	int		 unsandboxed;	/* dangerouslyDisableSandbox */
+	unsigned	 viol_start;	/* session's violations at start */
+	int		 events_in;	/* sandbox.input feeds it */
+	int		 input_fd;	/* its stdin pipe or a master copy */
+	struct evbuffer	*inbuf;		/* input not yet written */
+	struct event	*inev;		/* input_fd writable */
+	int		 in_eof;	/* close stdin once inbuf is out */
 	struct event	*grace;
 	uint64_t	 grace_mark;	/* bytes moved when grace was armed */
 };
@@ -157,6 +167,9 @@ void		 exec_emit_exit(struct sv_exec *);
 void		 exec_exited(struct sv_exec *, int status);
 struct sv_exec	*exec_find(struct sv_session *, uint32_t id);
 void		 exec_timeout_cb(evutil_socket_t, short, void *);
+void		 exec_kill(struct sv_exec *);
+void		 exec_input_flush(struct sv_exec *);
+void		 input_close(struct sv_exec *);
 /* Arm an exec's timeout ms from now; pause and resume it (suspend). */
 void		 exec_timeout_arm(struct sv_exec *, uint64_t ms);
 void		 exec_timeout_pause(struct sv_exec *);

@@ -536,6 +536,7 @@ session_destroy(struct sv_session *s)
 				kill(-x->pid, SIGKILL);
 	session_kill(s, NULL);
 	set_state(s, ST_DESTROYED);
+	sv_approvals_session_gone(s->id);
 	unlink_session(s);
 	session_free(s);
 }
@@ -553,6 +554,17 @@ sv_session_destroy(struct sv_client *c, const struct json *id,
 	    "\"destroyed\"}", s->id);
 	session_destroy(s);
 	sv_client_result(c, id, buf, strlen(buf));
+}
+
+int
+sv_sessions_owned(const struct sv_client *c)
+{
+	struct sv_session *s;
+
+	for (s = sessions; s != NULL; s = s->next)
+		if (s->owner == c)
+			return 1;
+	return 0;
 }
 
 void

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/buffer.h>
 #include <event2/event.h>
 
 #include "common/log.h"
@@ -396,6 +397,92 @@ exec_streams(struct sv_exec *x, int out, int err)
 	x->stdin_fd = -1;
 }
 
+/* SIGKILL to one exec's process group. */
+void
+exec_kill(struct sv_exec *x)
+{
+	struct msgbuf	b;
+
+	if (x->s->backend == SV_BACKEND_NONE || x->unsandboxed) {
+		if (x->pid > 0)
+			(void)kill(-x->pid, SIGKILL);
+		return;
+	}
+	msgbuf_init(&b, MSG_EXEC_SIGNAL);
+	msg_put_u32(&b, x->id);
+	msg_put_u32(&b, SIGKILL);
+	(void)msg_send(&x->s->link, &b, NULL, 0);
+	msgbuf_free(&b);
+}
+
+/* ---- sandbox.input: bytes for an exec's stdin or terminal ---- */
+
+void
+input_close(struct sv_exec *x)
+{
+	if (x->inev != NULL) {
+		event_free(x->inev);
+		x->inev = NULL;
+	}
+	if (x->input_fd != -1) {
+		close(x->input_fd);
+		x->input_fd = -1;
+	}
+	if (x->inbuf != NULL) {
+		evbuffer_free(x->inbuf);
+		x->inbuf = NULL;
+	}
+}
+
+static void
+input_writable(evutil_socket_t fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	exec_input_flush(arg);
+}
+
+/*
+ * Write what sandbox.input queued, as far as the pipe or terminal takes
+ * it; the rest waits for it to be writable.  A terminal's input goes to
+ * a copy of its master (the output stream owns the other).
+ */
+void
+exec_input_flush(struct sv_exec *x)
+{
+	int	n;
+
+	if (x->done || x->inbuf == NULL)
+		return;
+	if (x->input_fd == -1 && x->pty) {
+		if (x->out.fd == -1)
+			return;		/* not started yet */
+		if ((x->input_fd = fcntl(x->out.fd, F_DUPFD_CLOEXEC, 0)) ==
+		    -1)
+			return;
+		(void)fcntl(x->input_fd, F_SETFL, O_NONBLOCK);
+	}
+	if (x->input_fd == -1)
+		return;
+	while (evbuffer_get_length(x->inbuf) > 0) {
+		n = evbuffer_write(x->inbuf, x->input_fd);
+		if (n == -1 && (errno == EAGAIN || errno == EINTR)) {
+			if (x->inev == NULL)
+				x->inev = event_new(sbase, x->input_fd,
+				    EV_WRITE, input_writable, x);
+			event_add(x->inev, NULL);
+			return;
+		}
+		if (n <= 0) {	/* the command closed its stdin */
+			evbuffer_drain(x->inbuf,
+			    evbuffer_get_length(x->inbuf));
+			break;
+		}
+	}
+	if (x->in_eof && !x->pty)
+		input_close(x);
+}
+
 void
 exec_free(struct sv_exec *x)
 {
@@ -404,6 +491,7 @@ exec_free(struct sv_exec *x)
 	stream_close(&x->in);
 	if (x->stdin_fd != -1)
 		close(x->stdin_fd);
+	input_close(x);
 	if (x->timeout != NULL)
 		event_free(x->timeout);
 	if (x->grace != NULL)
@@ -437,11 +525,22 @@ exec_emit_exit(struct sv_exec *x)
 	stream_close(&x->out);
 	stream_close(&x->err);
 	stream_close(&x->in);
+	input_close(x);
 	j = event_begin(x->s, "exit");
 	jgen_kint(j, "execId", x->id);
 	jgen_kint(j, "exitCode", exit_code(x->status));
 	if (WIFSIGNALED(x->status))
 		jgen_kint(j, "signal", WTERMSIG(x->status));
+	/* R-C4: how it ran, and what it was refused. */
+	jgen_kbool(j, "sandboxed", !x->unsandboxed &&
+	    x->s->backend != SV_BACKEND_NONE);
+	jgen_kbool(j, "sandboxEnabled", ssandbox_on &&
+	    (x->s->own_settings != NULL ? x->s->own_settings :
+	    ssettings)->sandbox_enabled);
+	jgen_kbool(j, "dangerouslyDisableSandbox", x->unsandboxed);
+	jgen_kstr(j, "backend", x->unsandboxed ? "none" :
+	    sv_backend_name(x->s->backend));
+	jgen_kint(j, "violations", x->s->nviolations - x->viol_start);
 	event_end(x->s, j);
 	update_active(x->s);
 }
@@ -530,8 +629,14 @@ exec_timeout_cb(evutil_socket_t fd, short ev, void *arg)
 	if (x->done)
 		return;
 	event_killed(s, x, "timeout");
-	/* The whole session: "leaves no process behind" includes what the
-	 * command started in the background. */
+	/* An exec's own timeoutSec ends that command, its process group:
+	 * the session stays warm for the next one. */
+	if (x->own_timeout) {
+		exec_kill(x);
+		return;
+	}
+	/* The session's limit, the whole session: "leaves no process
+	 * behind" includes what the command started in the background. */
 	session_kill(s, "timeout");
 }
 

@@ -68,7 +68,9 @@ class Client:
         end = None if timeout is None else time.time() + timeout
         while b"\n" not in self.buf:
             left = None if end is None else max(0, end - time.time())
-            if not select.select([self.s], [], [], left)[0]:
+            p = select.poll()           # any fd number, unlike select
+            p.register(self.s, select.POLLIN)
+            if not p.poll(None if left is None else left * 1000):
                 return None
             data = self.s.recv(1 << 20)
             if not data:

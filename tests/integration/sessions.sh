@@ -5,16 +5,21 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 17
 
 W=$(mkwork)
 SD=$(mkwork)
 RPC="$STAGE/tests/integration/sessions_rpc.py"
-spawn_user "$AIRLOCKD" --socket "$SD/d.sock" 2>"$SD/d.err"
+# A home of its own: the shared test user's settings and state are not
+# this test's (other scripts write them).
+H="$SD/home"
+mkdir -p "$H" && chown "$TUSER" "$H" 2>/dev/null
+AUDIT="$H/.local/state/airlock/audit.jsonl"
+spawn_user env HOME="$H" "$AIRLOCKD" --socket "$SD/d.sock" 2>"$SD/d.err"
 dpid=$!
 
 scen() {	# scen NAME: run one scenario of sessions_rpc.py as the user
-	as_user timeout 60 python3 "$RPC" "$SD/d.sock" "$W" "$1" \
+	as_user timeout 120 python3 "$RPC" "$SD/d.sock" "$W" "$@" \
 	    >>"$SD/scen.out" 2>&1 || { sed 's/^/# /' "$SD/scen.out" | tail -15; false; }
 }
 
@@ -27,6 +32,26 @@ check "a detached session survives its connection, is attached from another" \
     scen detached
 check "an attached connection receives the session's events" \
     scen detached_events
+check "execId in the reply and every output and exit event; concurrent execs stay apart" \
+    scen exec_ids
+check "a command line is judged first: sudo id refused with its rule, never run; git push asks, no approver: deny" \
+    scen command_policy
+check "pty: a terminal of the size asked, sandbox.input feeds it, sandbox.resize resizes it" \
+    scen pty_input_resize
+check "stdin: sandbox.input feeds a pipe, eof closes it" scen stdin_eof
+check "sandbox.signal KILL sends SIGKILL" scen signal_kill
+check "an exec's timeoutSec kills it alone; the session stays warm" \
+    scen exec_timeout
+check "dangerouslyDisableSandbox refused when allowUnsandboxedCommands is false" \
+    scen override_refused
+check "each decision is in the audit log with its rule" \
+    grep -q '"action":"command","target":"sudo id; touch [^"]*","verdict":"deny","rule":"hard-deny:privilege-escalation"' "$AUDIT"
+check "request ids of every JSON type come back as sent (1e999999 too)" \
+    scen ids_echoed
+check "1,100 idle connections, 10,000 requests to closed sockets, a client that never reads: others served, memory bounded" \
+    scen flood "$dpid"
+check "the idle connections closed are logged" \
+    grep -q 'the idle connection that did least' "$SD/d.err"
 if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
 	check "a connection of another uid is refused" \
 	    python3 "$RPC" "$SD/d.sock" "$W" other_uid_refused

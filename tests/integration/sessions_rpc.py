@@ -165,6 +165,276 @@ def detached_events():
     b.call("sandbox.destroy", {"sessionId": "dev"})
 
 
+def run_exec(c, sid, timeout=20, **kw):
+    """Start an exec; its reply, events (to its exit) and exit event."""
+    r = c.call("sandbox.exec", dict({"sessionId": sid}, **kw))
+    if "error" in r:
+        return r, [], None
+    xid = r["result"]["execId"]
+    evs = []
+    end = time.time() + timeout
+    while time.time() < end:
+        m = c.note(lambda m: m.get("method") == "sandbox.event" and
+                   m["params"].get("execId") == xid, end - time.time())
+        if m is None:
+            break
+        evs.append(m)
+        if m["params"]["type"] == "exit":
+            return r, evs, m["params"]
+    return r, evs, None
+
+
+def exec_ids():
+    c = Client(SOCK)
+    launch(c, "xid")
+    loop = "for i in 1 2 3 4 5; do echo %s$i; sleep 0.1; done"
+    a = c.call("sandbox.exec", {"sessionId": "xid", "argv":
+                                ["sh", "-c", loop % "A"], "output": "text"})
+    b = c.call("sandbox.exec", {"sessionId": "xid", "argv":
+                                ["sh", "-c", loop % "B"], "output": "text"})
+    xa, xb = a["result"]["execId"], b["result"]["execId"]
+    assert xa != xb, (a, b)
+    evs, done = [], set()
+    end = time.time() + 20
+    while len(done) < 2 and time.time() < end:
+        m = c.note(lambda m: m.get("method") == "sandbox.event", 5)
+        evs.append(m)
+        e = m["params"]
+        if e["type"] in ("stdout", "stderr", "exit"):
+            assert "execId" in e, e
+        if e["type"] == "exit":
+            done.add(e["execId"])
+    assert out_of(evs, "xid", xa) == b"A1\nA2\nA3\nA4\nA5\n", evs
+    assert out_of(evs, "xid", xb) == b"B1\nB2\nB3\nB4\nB5\n", evs
+    ex = [m["params"] for m in evs if m["params"]["type"] == "exit"][0]
+    for k in ("sandboxed", "sandboxEnabled", "dangerouslyDisableSandbox",
+              "backend", "violations"):
+        assert k in ex, (k, ex)
+    assert ex["sandboxed"] is True and ex["backend"] == "native" and \
+        ex["dangerouslyDisableSandbox"] is False, ex
+    c.call("sandbox.destroy", {"sessionId": "xid"})
+
+
+def command_policy():
+    c = Client(SOCK)
+    launch(c, "cmd")
+    marker = os.path.join(WS, "sudo-ran")
+    r, evs, ex = run_exec(c, "cmd", command="echo hi | tr a-z A-Z",
+                          output="text")
+    assert ex is not None and out_of(evs) == b"HI\n", (r, evs)
+    r = c.call("sandbox.exec", {"sessionId": "cmd",
+                                "command": "sudo id; touch " + marker})
+    assert r.get("error", {}).get("code") == -32020 and \
+        "hard-deny:privilege-escalation" in r["error"]["message"], r
+    # In chat mode git push asks; no approver is connected: deny.
+    r = c.call("sandbox.exec", {"sessionId": "cmd",
+                                "command": "git push origin main"})
+    assert r.get("error", {}).get("code") == -32020 and \
+        "ask:git-push" in r["error"]["message"] and \
+        "no approver" in r["error"]["message"], r
+    v = c.note(is_event("cmd", "violation"), 5)
+    assert v is not None, "no violation event"
+    time.sleep(0.5)
+    assert not os.path.exists(marker), "the refused command ran"
+    c.call("sandbox.destroy", {"sessionId": "cmd"})
+
+
+def pty_input_resize():
+    c = Client(SOCK)
+    launch(c, "pty")
+    r = c.call("sandbox.exec", {"sessionId": "pty", "argv": ["sh", "-c",
+               "stty size; read x; echo got:$x; read y; stty size"],
+               "pty": {"cols": 100, "rows": 30}, "output": "text"})
+    assert r["result"]["tty"] is True, r
+    xid = r["result"]["execId"]
+    time.sleep(0.5)
+    r = c.call("sandbox.input", {"sessionId": "pty", "execId": xid,
+               "base64": base64.b64encode(b"hello\n").decode()})
+    assert r.get("result") == {}, r
+    time.sleep(0.3)
+    r = c.call("sandbox.resize", {"sessionId": "pty", "execId": xid,
+                                  "cols": 120, "rows": 40})
+    assert "result" in r, r
+    c.call("sandbox.input", {"sessionId": "pty", "execId": xid,
+           "base64": base64.b64encode(b"\n").decode()})
+    evs = []
+    while True:
+        m = c.note(lambda m: m.get("method") == "sandbox.event" and
+                   m["params"].get("execId") == xid, 10)
+        assert m is not None, evs
+        evs.append(m)
+        if m["params"]["type"] == "exit":
+            break
+    out = out_of(evs, "pty", xid).replace(b"\r", b"")
+    assert b"30 100" in out and b"got:hello" in out and \
+        b"40 120" in out, out
+    r = c.call("sandbox.input", {"sessionId": "pty", "execId": xid,
+                                 "base64": "aGk="})
+    assert "error" in r, r
+    c.call("sandbox.destroy", {"sessionId": "pty"})
+
+
+def stdin_eof():
+    c = Client(SOCK)
+    launch(c, "cat")
+    r = c.call("sandbox.exec", {"sessionId": "cat", "argv": ["cat"],
+                                "stdin": True, "output": "text"})
+    xid = r["result"]["execId"]
+    for chunk in (b"abc", b"def\n"):
+        r = c.call("sandbox.input", {"sessionId": "cat", "execId": xid,
+                   "base64": base64.b64encode(chunk).decode()})
+        assert r.get("result") == {}, r
+    r = c.call("sandbox.input", {"sessionId": "cat", "execId": xid,
+                                 "base64": "!!", "eof": True})
+    assert r.get("error", {}).get("code") == -32602, r
+    r = c.call("sandbox.input", {"sessionId": "cat", "execId": xid,
+                                 "eof": True})
+    assert r.get("result") == {}, r
+    evs = []
+    while True:
+        m = c.note(lambda m: m.get("method") == "sandbox.event" and
+                   m["params"].get("execId") == xid, 10)
+        assert m is not None, ("cat did not end at eof", evs)
+        evs.append(m)
+        if m["params"]["type"] == "exit":
+            break
+    assert out_of(evs, "cat", xid) == b"abcdef\n", evs
+    assert evs[-1]["params"]["exitCode"] == 0, evs[-1]
+    c.call("sandbox.destroy", {"sessionId": "cat"})
+
+
+def signal_kill():
+    c = Client(SOCK)
+    launch(c, "sig")
+    r = c.call("sandbox.exec", {"sessionId": "sig", "argv":
+               ["sh", "-c", "trap '' TERM; sleep 30"]})
+    xid = r["result"]["execId"]
+    time.sleep(0.3)
+    r = c.call("sandbox.signal", {"sessionId": "sig", "execId": xid,
+                                  "signal": "KILL"})
+    assert r.get("result") == {}, r
+    e = c.note(is_event("sig", "exit", xid), 10)
+    assert e is not None and e["params"].get("signal") == 9, e
+    r = c.call("sandbox.signal", {"sessionId": "sig", "execId": xid,
+                                  "signal": "NOPE"})
+    assert "error" in r, r
+    c.call("sandbox.destroy", {"sessionId": "sig"})
+
+
+def exec_timeout():
+    c = Client(SOCK)
+    launch(c, "eto")
+    r = c.call("sandbox.exec", {"sessionId": "eto", "argv": ["sleep", "30"],
+                                "timeoutSec": 1})
+    xid = r["result"]["execId"]
+    k = c.note(is_event("eto", "killed"), 10)
+    assert k is not None and k["params"]["reason"] == "timeout" and \
+        k["params"]["execId"] == xid, k
+    assert c.note(is_event("eto", "exit", xid), 10) is not None
+    st = c.call("sandbox.status", {"sessionId": "eto"})["result"]
+    assert st["state"] == "warm", st
+    r, evs, ex = run_exec(c, "eto", argv=["echo", "still"], output="text")
+    assert ex is not None and out_of(evs) == b"still\n", (r, evs)
+    c.call("sandbox.destroy", {"sessionId": "eto"})
+
+
+def override_refused():
+    c = Client(SOCK)
+    sf = os.path.join(WS, "nounsandboxed.json")
+    with open(sf, "w") as f:
+        f.write('{"sandbox": {"allowUnsandboxedCommands": false}}')
+    launch(c, "ovr", settingsFile=sf)
+    marker = os.path.join(WS, "override-ran")
+    r = c.call("sandbox.exec", {"sessionId": "ovr", "argv":
+               ["touch", marker], "dangerouslyDisableSandbox": True})
+    assert r.get("error", {}).get("code") == -32020 and \
+        "allowUnsandboxedCommands" in r["error"]["message"], r
+    time.sleep(0.3)
+    assert not os.path.exists(marker)
+    c.call("sandbox.destroy", {"sessionId": "ovr"})
+
+
+def rss_kib(pid):
+    with open("/proc/%s/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def flood():
+    """1,000+ idle connections, 10,000 requests to closed sockets and a
+    client that never reads: airlockd keeps serving the others."""
+    import resource
+    import socket
+    pid = sys.argv[4]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    app = Client(SOCK)
+    assert "result" in app.call("host.status")
+    launch(app, "fl")
+    base = rss_kib(pid)
+    idle = []
+    for _ in range(1100):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(SOCK)
+        idle.append(s)
+    req = b'{"jsonrpc":"2.0","id":1,"method":"host.status"}\n'
+    t0 = time.time()
+    for i in range(10000):
+        s = socket.socket(socket.AF_UNIX)
+        try:
+            s.connect(SOCK)
+            s.sendall(req)
+        except OSError:
+            pass
+        s.close()
+    # One that sends and never reads: its answers stop at a bound.
+    hog = socket.socket(socket.AF_UNIX)
+    hog.connect(SOCK)
+    hog.setblocking(False)
+    sent = 0
+    try:
+        for _ in range(200000):
+            hog.send(req)
+            sent += 1
+    except BlockingIOError:
+        pass
+    # The app is served through it all, and a newcomer too.
+    r = app.call("host.status", timeout=30)
+    assert "result" in r, r
+    r, evs, ex = run_exec(app, "fl", argv=["echo", "served"],
+                          output="text")
+    assert ex is not None and out_of(evs) == b"served\n", (r, evs)
+    new = Client(SOCK, tries=100)
+    assert "result" in new.call("host.status", timeout=30)
+    grown = rss_kib(pid) - base
+    assert grown < 96 * 1024, ("airlockd grew by %d KiB" % grown)
+    app.call("sandbox.destroy", {"sessionId": "fl"})
+    print("flood: 1100 idle, 10000 closed in %.1fs, hog sent %d, "
+          "airlockd +%d KiB" % (time.time() - t0, sent, grown))
+
+
+def ids_echoed():
+    import socket
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(SOCK)
+    f = s.makefile("rwb")
+    for raw in (b'1e999999', b'-0', b'1.50', b'123456789012345678901234567890',
+                b'"x\\u00e9"', b'true', b'null', b'{"a":[1,{"b":2.0e1}]}',
+                b'[]', b'"1e999999"'):
+        f.write(b'{"jsonrpc":"2.0","id":' + raw +
+                b',"method":"host.status"}\n')
+        f.flush()
+        line = f.readline()
+        import json
+        m = json.loads(line)    # valid JSON
+        if raw[:1] in b"-0123456789":
+            assert b'"id":' + raw + b',' in line, (raw, line[:80])
+        else:
+            assert m["id"] == json.loads(raw), (raw, line[:80])
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
