@@ -435,6 +435,39 @@ def ids_echoed():
             assert m["id"] == json.loads(raw), (raw, line[:80])
 
 
+def approver():
+    """approver PLAN: subscribe, then answer the i-th request as PLAN's
+    i-th word says (allow, deny, late-deny: deny 1.5 s later, expecting
+    an error; -: no answer), printing what happened; exit after them."""
+    plan = sys.argv[4].split(",")
+    c = Client(SOCK)
+    r = c.call("approvals.subscribe", {})
+    assert r.get("result", {}).get("subscribed") is True, r
+    print("subscribed", flush=True)
+    for i, what in enumerate(plan):
+        m = c.note(lambda m: m.get("method") == "approval.request", 120)
+        assert m is not None, "no request %d" % i
+        p = m["params"]
+        for k in ("requestId", "sessionId", "action", "target", "classes",
+                  "rule", "reason", "deadline"):
+            assert k in p, (k, p)
+        print("request", i, p["action"], p["target"], p["rule"],
+              flush=True)
+        if what == "-":
+            continue
+        if what == "late-deny":
+            time.sleep(1.5)
+        r = c.call("approvals.answer", {"requestId": p["requestId"],
+                   "decision": "deny" if "deny" in what else "allow",
+                   "scope": "once"})
+        print("answer", i, what, "error" if "error" in r else "ok",
+              flush=True)
+    r = c.call("approvals.answer", {"requestId": "r999999",
+               "decision": "allow", "scope": "once"})
+    print("unknown", "error" if "error" in r else "ok", flush=True)
+    time.sleep(6)       # connected past the last request's deadline
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
