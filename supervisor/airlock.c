@@ -30,6 +30,9 @@ usage(void)
 "  hook claude-pretooluse          Claude Code PreToolUse hook (stdin)\n"
 "  proxy-connect PROXY HOST PORT   SOCKS5 tunnel on stdin/stdout (ssh's\n"
 "                                  ProxyCommand inside a sandbox)\n"
+"  approve [--socket PATH]        answer approval requests (y/n/a)\n"
+"  audit [--session ID] [--since RFC3339]\n"
+"                                  the audit log of decisions\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
@@ -192,6 +195,10 @@ main(int argc, char *argv[])
 		return cli_hook_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "proxy-connect") == 0)
 		return cli_proxyconnect_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "approve") == 0)
+		return cli_approve_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "audit") == 0)
+		return cli_audit_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);

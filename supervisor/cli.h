@@ -54,5 +54,7 @@ void	 rpc_close(struct rpc *);
 
 int	 cli_run_main(int argc, char **argv);
 int	 cli_status_main(int argc, char **argv);
+int	 cli_approve_main(int argc, char **argv);
+int	 cli_audit_main(int argc, char **argv);
 
 #endif

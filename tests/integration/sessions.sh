@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 21
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -46,6 +46,17 @@ check "dangerouslyDisableSandbox refused when allowUnsandboxedCommands is false"
     scen override_refused
 check "each decision is in the audit log with its rule" \
     grep -q '"action":"command","target":"sudo id; touch [^"]*","verdict":"deny","rule":"hard-deny:privilege-escalation"' "$AUDIT"
+check "a command that asks goes to the approver: allowed runs, session scope asks once, a requester gone mid-approval cancels it" \
+    scen command_ask
+check "airlock approve on a terminal: a request per line, y allows, n denies" \
+    scen approve_cli "$AIRLOCK"
+as_user env HOME="$H" "$AIRLOCK" audit >"$SD/audit.all"
+as_user env HOME="$H" "$AIRLOCK" audit --session cli >"$SD/audit.cli"
+check "airlock audit prints the log; --session keeps one session's lines" \
+    sh -c "[ \$(wc -l <'$SD/audit.all') -gt \$(wc -l <'$SD/audit.cli') ] &&
+    [ \$(wc -l <'$SD/audit.cli') -ge 2 ] && ! grep -qv '\"sessionId\":\"cli\"' '$SD/audit.cli'"
+as_user env HOME="$H" "$AIRLOCK" audit --since 2999-01-01T00:00:00+02:00 >"$SD/audit.none"
+check "airlock audit --since: nothing after a future time" [ ! -s "$SD/audit.none" ]
 check "request ids of every JSON type come back as sent (1e999999 too)" \
     scen ids_echoed
 check "1,100 idle connections, 10,000 requests to closed sockets, a client that never reads: others served, memory bounded" \

@@ -468,6 +468,104 @@ def approver():
     time.sleep(6)       # connected past the last request's deadline
 
 
+def command_ask():
+    """A command exec with an ask verdict goes to the approver: allowed
+    once it runs; "session" scope allows the next without asking; a
+    requester that goes away mid-approval cancels it."""
+    ap = Client(SOCK)
+    assert ap.call("approvals.subscribe", {})["result"]["subscribed"]
+    c = Client(SOCK)
+    launch(c, "ask")
+    line = "git push --dry-run /nonexistent 2>/dev/null; echo after-push"
+    rid = c.send("sandbox.exec", {"sessionId": "ask", "command": line,
+                                  "output": "text"})
+    m = ap.note(lambda m: m.get("method") == "approval.request", 10)
+    p = m["params"]
+    assert p["sessionId"] == "ask" and p["action"] == "command" and \
+        p["target"] == line and p["rule"] == "ask:git-push", p
+    r = ap.call("approvals.answer", {"requestId": p["requestId"],
+                "decision": "allow", "scope": "session"})
+    assert r.get("result") == {}, r
+    r = c.answer(rid)
+    assert "result" in r, r
+    xid = r["result"]["execId"]
+    e = c.note(is_event("ask", "exit", xid), 10)
+    assert e is not None, "the approved command did not run"
+    # scope "session": the same rule is not asked again in this session.
+    r, evs, ex = run_exec(c, "ask", command=line, output="text")
+    assert ex is not None and b"after-push" in out_of(evs), (r, evs)
+    assert ap.note(lambda m: m.get("method") == "approval.request",
+                   1) is None
+    # A requester that disconnects mid-approval.
+    d = Client(SOCK)
+    launch(d, "gone")
+    d.send("sandbox.exec", {"sessionId": "gone", "command":
+                            "git push /nonexistent"})
+    m = ap.note(lambda m: m.get("method") == "approval.request", 10)
+    d.close()
+    p2 = m["params"]
+    res = ap.note(lambda m: m.get("method") == "approval.resolved" and
+                  m["params"]["requestId"] == p2["requestId"], 10)
+    assert res is not None and res["params"]["decision"] == "cancelled", \
+        res
+    r = ap.call("approvals.answer", {"requestId": p2["requestId"],
+                "decision": "allow", "scope": "once"})
+    assert "error" in r, r
+    assert "result" in c.call("host.status")
+    c.call("sandbox.destroy", {"sessionId": "ask"})
+
+
+def approve_cli():
+    """`airlock approve` on a terminal: scripted y, then n."""
+    import pty
+    import subprocess
+    mfd, sfd = pty.openpty()
+    p = subprocess.Popen([sys.argv[4], "approve", "--socket", SOCK],
+                         stdin=sfd, stdout=sfd, stderr=sfd,
+                         start_new_session=True)
+    os.close(sfd)
+    seen = b""
+
+    def until(word, timeout=15):
+        nonlocal seen
+        import select
+        end = time.time() + timeout
+        while word not in seen and time.time() < end:
+            if select.select([mfd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(mfd, 4096)
+                except OSError:
+                    break
+        assert word in seen, seen
+        got, seen = seen, b""
+        return got
+
+    try:
+        until(b"approving for airlockd")
+        c = Client(SOCK)
+        launch(c, "cli")
+        line = "git push --dry-run /nonexistent 2>/dev/null; echo ran"
+        rid = c.send("sandbox.exec", {"sessionId": "cli", "command": line,
+                                      "output": "text"})
+        got = until(b"[y/n/a] ")
+        assert b"session cli: command git push" in got and \
+            b"ask:git-push" in got, got
+        os.write(mfd, b"y\n")
+        r = c.answer(rid)
+        assert "result" in r, r
+        assert c.note(is_event("cli", "exit", r["result"]["execId"]),
+                      10) is not None
+        rid = c.send("sandbox.exec", {"sessionId": "cli", "command": line})
+        until(b"[y/n/a] ")
+        os.write(mfd, b"n\n")
+        r = c.answer(rid)
+        assert r.get("error", {}).get("code") == -32020, r
+        c.call("sandbox.destroy", {"sessionId": "cli"})
+    finally:
+        p.terminate()
+        p.wait()
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
