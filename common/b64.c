@@ -43,7 +43,8 @@ b64_decode(const char *in, size_t len, unsigned char *out)
 		}
 		out[o++] = (unsigned char)(v[0] << 2 | v[1] >> 4);
 		if (pad < 2)
-			out[o++] = (unsigned char)((v[1] & 15) << 4 | v[2] >> 2);
+			out[o++] = (unsigned char)((v[1] & 15) << 4 |
+			    v[2] >> 2);
 		if (pad < 1)
 			out[o++] = (unsigned char)((v[2] & 3) << 6 | v[3]);
 	}

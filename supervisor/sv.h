@@ -237,6 +237,9 @@ void		 sv_sessions_gw_restarted(void);
 /* Violation reported by a daemon for a session. */
 void		 sv_session_violation(const char *session_id,
 		    const char *action, const char *target);
+/* A daemon's refusal: a violation event and an audit line. */
+void		 sv_session_refused(const char *session_id,
+		    const char *action, const char *target, const char *rule);
 struct sv_session *sv_session_find(const char *id);
 /*
  * A session method's sessionId names a session of this client in one of

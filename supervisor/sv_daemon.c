@@ -106,7 +106,7 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		sid = msg_get_str(m);
 		action = msg_get_str(m);
 		target = msg_get_str(m);
-		sv_session_violation(sid, action, target);
+		sv_session_refused(sid, action, target, "network egress");
 		break;
 	default:
 		if (d->chan == MSG_CH_GATEWAYD) {

@@ -165,3 +165,23 @@ sv_session_violation(const char *sid, const char *action, const char *target)
 		return;
 	event_violation(s, action, target, NULL);
 }
+
+/*
+ * A refusal by a daemon (a network connection, an unlinked repository):
+ * a violation event and an audit line, both within the session's cap on
+ * precise violations (a sandbox can be refused as fast as it connects).
+ */
+void
+sv_session_refused(const char *sid, const char *action, const char *target,
+    const char *rule)
+{
+	struct sv_session *s = sv_session_find(sid);
+	unsigned	   before;
+
+	if (s == NULL)
+		return;
+	before = s->nviolations;
+	event_violation(s, action, target, NULL);
+	if (s->nviolations != before)
+		sv_audit(sid, action, target, "deny", rule, NULL);
+}

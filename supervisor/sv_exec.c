@@ -366,8 +366,8 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 			snprintf(why, sizeof(why), "dangerouslyDisableSandbox "
 			    "refused: %s", err);
 			sv_audit(s->id, "sandbox-override", cmd != NULL ? cmd :
-			    r->argv[0], "deny", "sandbox.allowUnsandboxedCommands",
-			    NULL);
+			    r->argv[0], "deny",
+			    "sandbox.allowUnsandboxedCommands", NULL);
 			event_violation(s, "sandbox-override", why, NULL);
 			sv_client_error(c, id, RPC_POLICY_DENIED, why);
 			goto bad;
@@ -402,8 +402,8 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	default:
 		sv_audit(s->id, "command", cmd, "deny", rule, NULL);
 		event_violation(s, "command-denied", cmd, NULL);
-		snprintf(err, sizeof(err), "refused by policy (%s mode): %.400s",
-		    pol_mode_name(s->spec.mode), why);
+		snprintf(err, sizeof(err), "refused by policy (%s mode): "
+		    "%.400s", pol_mode_name(s->spec.mode), why);
 		sv_client_error(c, id, RPC_POLICY_DENIED, err);
 		pol_result_free(pr);
 		break;

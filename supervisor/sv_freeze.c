@@ -98,6 +98,10 @@ sv_freeze(struct sv_session *s, int sig)
 				(void)kill(-x->pid, sig);
 		return 0;
 	}
+	/* Commands let out of the sandbox run on the host. */
+	for (x = s->execs; x != NULL; x = x->next)
+		if (x->unsandboxed && !x->exited && x->pid > 0)
+			(void)kill(-x->pid, sig);
 	if (s->pidns == 0)
 		return -1;
 	/* SIGCONT: one pass; what the continued fork is not stopped. */

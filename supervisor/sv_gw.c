@@ -80,7 +80,7 @@ sv_gw_in_flight(const char *sid)
  * untrusted: a sandbox can make gatewayd ask about an unlinked
  * repository as fast as it can connect; one line per interval per
  * session, with the count of the others, keeps the log useful.  1 when
- * this one was logged: the caller records it as a violation then.
+ * this one was logged.
  */
 static int
 log_refusal(const char *sid, const char *path, const char *reason)
@@ -156,12 +156,11 @@ answer_repo(struct msg_link *l, uint32_t reqid, const char *sid,
 	msg_put_str(&b, ok ? r.upstream : "");
 	msg_put_str(&b, ok ? ca : "");
 	msg_put_str(&b, ok ? "" : reason);
-	if (!ok && log_refusal(sid, path, reason)) {
-		/* Issue 15: a refused repository is a violation and an
-		 * audit line too, as throttled as the log. */
-		sv_session_violation(sid, "git-push-repository", path);
-		sv_audit(sid, "git-push-repository", path, "deny", reason,
-		    NULL);
+	/* Issue 15: a refused repository is a violation and an audit
+	 * line too, within the session's cap. */
+	if (!ok) {
+		(void)log_refusal(sid, path, reason);
+		sv_session_refused(sid, "git-push-repository", path, reason);
 	}
 	send_or_fail(l, &b);
 	gwrepo_free(&r);

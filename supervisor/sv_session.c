@@ -335,10 +335,11 @@ sv_session_reaped(pid_t pid, int status)
 			    "the launcher exited");
 			return 1;
 		}
-		if (s->backend != SV_BACKEND_NONE)
-			continue;
+		/* Host processes: the none backend's, and unsandboxed
+		 * commands of any session. */
 		for (x = s->execs; x != NULL; x = x->next)
-			if (x->pid == pid && !x->exited) {
+			if (x->pid == pid && !x->exited &&
+			    (s->backend == SV_BACKEND_NONE || x->unsandboxed)) {
 				exec_exited(x, status);
 				return 1;
 			}
@@ -530,10 +531,10 @@ session_destroy(struct sv_session *s)
 {
 	struct sv_exec *x;
 
-	if (s->backend == SV_BACKEND_NONE)
-		for (x = s->execs; x != NULL; x = x->next)
-			if (!x->exited && x->pid > 0)
-				kill(-x->pid, SIGKILL);
+	for (x = s->execs; x != NULL; x = x->next)
+		if ((s->backend == SV_BACKEND_NONE || x->unsandboxed) &&
+		    !x->exited && x->pid > 0)
+			kill(-x->pid, SIGKILL);
 	session_kill(s, NULL);
 	set_state(s, ST_DESTROYED);
 	sv_approvals_session_gone(s->id);

@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 22
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -44,6 +44,8 @@ check "an exec's timeoutSec kills it alone; the session stays warm" \
     scen exec_timeout
 check "dangerouslyDisableSandbox refused when allowUnsandboxedCommands is false" \
     scen override_refused
+check "dangerouslyDisableSandbox: no approver denies; approved (sandboxOverride) it runs on the host, its exit event says so" \
+    scen override_approved
 check "each decision is in the audit log with its rule" \
     grep -q '"action":"command","target":"sudo id; touch [^"]*","verdict":"deny","rule":"hard-deny:privilege-escalation"' "$AUDIT"
 check "a command that asks goes to the approver: allowed runs, session scope asks once, a requester gone mid-approval cancels it" \

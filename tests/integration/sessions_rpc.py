@@ -566,6 +566,38 @@ def approve_cli():
         p.wait()
 
 
+def override_approved():
+    """dangerouslyDisableSandbox: no approver, denied; approved (reason
+    sandboxOverride), it runs on the host and its exit event says so."""
+    c = Client(SOCK)
+    launch(c, "ovh")
+    mark = "/tmp/airlock-override-%d" % os.getpid()
+    argv = ["sh", "-c", "touch " + mark]
+    r = c.call("sandbox.exec", {"sessionId": "ovh", "argv": argv,
+                                "dangerouslyDisableSandbox": True})
+    assert r.get("error", {}).get("code") == -32020 and \
+        "no approver" in r["error"]["message"], r
+    assert not os.path.exists(mark)
+    ap = Client(SOCK)
+    ap.call("approvals.subscribe", {})
+    rid = c.send("sandbox.exec", {"sessionId": "ovh", "argv": argv,
+                                  "dangerouslyDisableSandbox": True})
+    m = ap.note(lambda m: m.get("method") == "approval.request", 10)
+    assert m["params"]["reason"] == "sandboxOverride", m
+    ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+            "decision": "allow", "scope": "once"})
+    r = c.answer(rid)
+    assert r["result"]["sandboxed"] is False, r
+    e = c.note(is_event("ovh", "exit", r["result"]["execId"]), 10)
+    p = e["params"]
+    assert p["sandboxed"] is False and p["dangerouslyDisableSandbox"] \
+        is True and p["backend"] == "none" and p["exitCode"] == 0, p
+    # The sandbox has its own /tmp: only the host run makes it here.
+    assert os.path.exists(mark), "the override did not run on the host"
+    os.unlink(mark)
+    c.call("sandbox.destroy", {"sessionId": "ovh"})
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
