@@ -323,7 +323,7 @@ static const struct sv_method {
 	{ "host.status",	method_status,		0 },
 	{ "sandbox.launch",	sv_session_launch,	0 },
 	{ "sandbox.exec",	sv_session_exec,
-	    SV_SB(ST_WARM) | SV_SB(ST_ACTIVE) },
+	    SV_SB(ST_CREATED) | SV_SB(ST_WARM) | SV_SB(ST_ACTIVE) },
 	{ "sandbox.signal",	sv_session_signal,	SV_SB_ANY },
 	{ "sandbox.resize",	sv_session_resize,	SV_SB_ANY },
 	{ "sandbox.destroy",	sv_session_destroy,	SV_SB_ANY },

@@ -60,10 +60,12 @@ pipe_fd(int fd)
  * by its id.
  */
 struct sv_xreq {
+	struct sv_xreq	*next;		/* waiting for a lazy build */
 	char		*sid;
 	struct sv_client *c;
 	struct json	*id;
 	char		**argv;
+	char		**xenv;		/* the exec's own variables */
 	char		**envp;
 	char		*cwd;
 	int		 pfd[3];	/* pipe mode: the client's pipes */
@@ -86,6 +88,7 @@ xreq_free(struct sv_xreq *r)
 		if (r->pfd[i] != -1)
 			close(r->pfd[i]);
 	strv_free(r->argv);
+	strv_free(r->xenv);
 	strv_free(r->envp);
 	free(r->cwd);
 	free(r->sid);
@@ -113,32 +116,68 @@ reply_started(struct sv_client *c, const struct json *id, struct sv_exec *x)
 	jgen_free(j);
 }
 
-/* Start a parsed exec in its session, if that is still running. */
-static void
+/*
+ * Start a parsed exec in its session, if that is still running; 1 when
+ * it waits for the session's lazy build instead (the session keeps r).
+ */
+static int
 exec_start(struct sv_xreq *r)
 {
 	struct sv_session *s = sv_session_find(r->sid);
+	struct sv_xreq	**wp;
 	struct sv_exec	*x;
 	struct msgbuf	 b;
 	char		 err[512];
 	int		 e = 0, in[2] = { -1, -1 }, io, host;
 
 	if (!sv_client_alive(r->c))
-		return;
+		return 0;
+	/* R-R1: the first commands of a lazy session wait on one build. */
+	if (s != NULL && s->owner == r->c && s->state == ST_CREATED &&
+	    s->lazy) {
+		for (wp = &s->waiting; *wp != NULL; wp = &(*wp)->next)
+			;
+		r->next = NULL;
+		*wp = r;
+		if (s->building)
+			return 1;
+		log_info("session %s: built for its first command", s->id);
+		if (session_build(s, err, sizeof(err)) == -1) {
+			free(s->error);
+			s->error = xstrdup(err);
+			log_warnx("session %s: sandbox could not be built: %s",
+			    s->id, err);
+			session_kill(s, NULL);
+			exec_waiters_run(s, err);
+			session_rebuildable(s);
+		}
+		return 1;
+	}
 	if (s == NULL || s->owner != r->c ||
 	    (s->state != ST_WARM && s->state != ST_ACTIVE)) {
 		sv_client_error(r->c, r->id, RPC_SANDBOX_ERROR, s == NULL ?
 		    "the session ended" : s->state == ST_SUSPENDED ?
 		    "the session is suspended (sandbox.resume continues it)" :
+		    s->state == ST_CREATED ? "the sandbox is not ready" :
 		    "the sandbox is not running");
-		return;
+		return 0;
 	}
 	host = s->backend == SV_BACKEND_NONE || r->unsandboxed;
+	if (r->cwd == NULL)
+		r->cwd = xstrdup(s->plan.workdir);
+	if (r->envp == NULL) {
+		/* On the host, the sandbox's own variables (its proxies)
+		 * are wrong: the caller's allowed ones and the exec's. */
+		r->envp = sv_env_build(s->caller_env, r->unsandboxed ? NULL :
+		    s->plan.env_base, r->xenv);
+		for (e = 0; s->pass_env && s->pass_env[e]; e++)
+			r->envp = env_set(r->envp, s->pass_env[e]);
+	}
 	if (!r->pipes && (r->input || r->pty) &&
 	    pipe2(in, O_CLOEXEC) == -1) {
 		snprintf(err, sizeof(err), "pipe: %s", strerror(errno));
 		sv_client_error(r->c, r->id, RPC_INTERNAL_ERROR, err);
-		return;
+		return 0;
 	}
 	x = xcalloc(1, sizeof(*x));
 	x->s = s;
@@ -185,7 +224,7 @@ exec_start(struct sv_xreq *r)
 			reply_started(r->c, r->id, x);
 			exec_input_flush(x);
 		}
-		return;
+		return 0;
 	}
 	msgbuf_init(&b, io ? MSG_EXEC_IO : MSG_EXEC);
 	msg_put_u32(&b, x->id);
@@ -207,6 +246,22 @@ exec_start(struct sv_xreq *r)
 		x->stdin_fd = -1;
 	}
 	msgbuf_free(&b);
+	return 0;
+}
+
+void
+exec_waiters_run(struct sv_session *s, const char *err)
+{
+	struct sv_xreq	*r;
+
+	while ((r = s->waiting) != NULL) {
+		s->waiting = r->next;
+		if (err != NULL)
+			sv_client_error(r->c, r->id, RPC_SANDBOX_ERROR, err);
+		else if (exec_start(r))
+			continue;
+		xreq_free(r);
+	}
 }
 
 /* An approver's answer for a waiting exec (sv_approval.c). */
@@ -216,9 +271,10 @@ exec_approved(void *arg, int allowed, const char *why)
 	struct sv_xreq	*r = arg;
 	char		 msg[600];
 
-	if (allowed)
-		exec_start(r);
-	else if (sv_client_alive(r->c)) {
+	if (allowed) {
+		if (exec_start(r))
+			return;
+	} else if (sv_client_alive(r->c)) {
 		snprintf(msg, sizeof(msg), "refused: %.500s", why);
 		sv_client_error(r->c, r->id, RPC_POLICY_DENIED, msg);
 	}
@@ -268,7 +324,6 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	const char	*jv, *cmd;
 	const struct json *t;
 	const struct settings *set;
-	int		 e;
 
 	if ((s = session_param(c, id, params)) == NULL)
 		return;
@@ -347,17 +402,13 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 		r->timeout_sec = (uint64_t)t->integer;
 		r->own_timeout = 1;
 	}
-	jv = json_get_str(params, "cwd");
-	r->cwd = xstrdup(jv != NULL ? jv : s->plan.workdir);
+	/* The default cwd and the environment come from the plan: made at
+	 * exec_start(), after a lazy session's build. */
+	if ((jv = json_get_str(params, "cwd")) != NULL)
+		r->cwd = xstrdup(jv);
+	r->xenv = xenv;
 	r->unsandboxed = json_get_bool(params, "dangerouslyDisableSandbox",
 	    0);
-	/* On the host, the sandbox's own variables (its proxies) are
-	 * wrong: the caller's allowed ones and the exec's. */
-	r->envp = sv_env_build(s->caller_env, r->unsandboxed ? NULL :
-	    s->plan.env_base, xenv);
-	for (e = 0; s->pass_env && s->pass_env[e]; e++)
-		r->envp = env_set(r->envp, s->pass_env[e]);
-	strv_free(xenv);
 
 	/* R-C5: an unsandboxed command, only past the gate. */
 	if (r->unsandboxed) {
@@ -378,8 +429,8 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 		return;
 	}
 	if (cmd == NULL) {
-		exec_start(r);
-		xreq_free(r);
+		if (!exec_start(r))
+			xreq_free(r);
 		return;
 	}
 	/* R-C4: the shell line in the session's mode. */
@@ -391,8 +442,8 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	case POL_ALLOW:
 		sv_audit(s->id, "command", cmd, "allow", rule, NULL);
 		pol_result_free(pr);
-		exec_start(r);
-		xreq_free(r);
+		if (!exec_start(r))
+			xreq_free(r);
 		return;
 	case POL_ASK:
 		sv_approval_request(s->id, "command", cmd, pr->classes, rule,

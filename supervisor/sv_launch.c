@@ -57,7 +57,14 @@ launch_failed(struct sv_session *s, const char *why)
 		json_free(s->launch_reply);
 		s->launch_reply = NULL;
 	}
+	s->building = 0;
 	set_state(s, ST_ERROR);
+	/* R-R1: the commands that waited for this build get its reason;
+	 * the session is built again by the next (session_kill). */
+	if (s->lazy) {
+		s->build_failed = 1;
+		exec_waiters_run(s, why);
+	}
 }
 
 /*
@@ -158,6 +165,8 @@ launcher_ready(struct sv_session *s, struct msg *m)
 		json_free(s->launch_reply);
 		s->launch_reply = NULL;
 	}
+	s->building = 0;
+	exec_waiters_run(s, NULL);
 }
 
 static void
@@ -325,19 +334,84 @@ launcher_read(evutil_socket_t fd, short ev, void *arg)
 	}
 }
 
+/*
+ * Build the session's sandbox: the plan, a launcher, the plan sent.  0
+ * when the launcher is working on it (READY or a failure follows), -1
+ * with err when it could not start.
+ */
+int
+session_build(struct sv_session *s, char *err, size_t errlen)
+{
+	struct sv_plan_ctx ctx;
+	char		*path, *argv[2], **ownp;
+	size_t		 i;
+	int		 fd;
+
+	if (bpf == NULL && sv_seccomp_compile(&bpf, &bpf_len) == -1) {
+		snprintf(err, errlen, "cannot compile the seccomp filter");
+		return -1;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
+	ctx.home = s->home;
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ctx.with_proxy = sv_daemon_up(SV_DAEMON_PROXYD);
+	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
+	ctx.bpf = bpf;
+	ctx.bpf_len = bpf_len;
+	ctx.own_paths = ownp = own_paths();
+	/* A shared airlockd: the caller's settings file is airlock's own
+	 * too. */
+	if (s->settings_path != NULL)
+		ctx.own_paths = ownp = strv_add(ownp, s->settings_path);
+	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
+		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
+			ctx.caller_path = s->caller_env[i] + 5;
+	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, errlen) == -1;
+	strv_free(ownp);
+	if (i)
+		return -1;
+
+	path = sv_sibling("airlock-launcher");
+	argv[0] = "airlock-launcher";
+	argv[1] = NULL;
+	s->launcher_pid = sv_spawn(path, argv, &fd);
+	free(path);
+	if (s->launcher_pid == -1) {
+		snprintf(err, errlen, "cannot start the launcher: %s",
+		    strerror(errno));
+		return -1;
+	}
+	msg_link_init(&s->link, fd, MSG_CH_LAUNCHER, MSG_UP, "launcher");
+	for (i = 0; i < s->plan.nframes; i++) {
+		if (msg_send(&s->link, &s->plan.frames[i], NULL, 0) == -1) {
+			snprintf(err, errlen, "cannot send the plan to the "
+			    "launcher: %s", strerror(errno));
+			session_kill(s, NULL);
+			return -1;
+		}
+	}
+	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
+		fatal("fcntl");
+	s->ev_link = event_new(sbase, fd, EV_READ | EV_PERSIST, launcher_read,
+	    s);
+	event_add(s->ev_link, NULL);
+	s->building = 1;
+	return 0;
+}
+
 void
 sv_session_launch(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
 	char		*origin = NULL, *origin_changed = NULL;
 	struct sv_session *s;
-	struct sv_plan_ctx ctx;
 	struct sv_spec	 spec;
-	char		 err[512], *path, *argv[2], **pass, **ownp;
+	char		 err[512], *path, **pass;
 	const char	*unconfined = NULL;
 	enum sv_backend	 want;
 	size_t		 i;
-	int		 fd;
 	struct settings	*own = NULL;
 	const struct settings *set;
 	char		*home = NULL;
@@ -478,6 +552,7 @@ bad_spec:
 	s->home = home != NULL ? home : xstrdup(caller_home(getuid()));
 	now_rfc3339(s->created_at, sizeof(s->created_at));
 	s->detached = json_get_bool(params, "detached", 0);
+	s->lazy = json_get_bool(params, "lazy", 0);
 	s->uid = sv_client_uid(c);
 	event_simple(s, "starting");
 	if (origin_changed != NULL) {
@@ -508,70 +583,19 @@ bad_spec:
 		return;
 	}
 
-	if (bpf == NULL && sv_seccomp_compile(&bpf, &bpf_len) == -1) {
-		launch_failed(s, "cannot compile the seccomp filter");
-		s->launch_reply = NULL;
-		sv_client_error(c, id, RPC_SANDBOX_ERROR,
-		    "cannot compile the seccomp filter");
+	s->settings_path = (path = (char *)json_get_str(params,
+	    "settingsFile")) != NULL ? realpath(path, NULL) : NULL;
+	/* R-R1: a lazy session is built by its first command. */
+	if (s->lazy) {
+		reply_handle(s, (struct json *)id);
 		return;
 	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
-	ctx.home = s->home;
-	ctx.uid = getuid();
-	ctx.gid = getgid();
-	ctx.with_proxy = sv_daemon_up(SV_DAEMON_PROXYD);
-	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
-	ctx.bpf = bpf;
-	ctx.bpf_len = bpf_len;
-	ctx.own_paths = ownp = own_paths();
-	/* A shared airlockd: the caller's settings file is airlock's own
-	 * too. */
-	if ((path = (char *)json_get_str(params, "settingsFile")) != NULL &&
-	    (path = realpath(path, NULL)) != NULL) {
-		ctx.own_paths = ownp = strv_add(ownp, path);
-		free(path);
-	}
-	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
-		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
-			ctx.caller_path = s->caller_env[i] + 5;
-	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
-	strv_free(ownp);
-	if (i) {
+	if (session_build(s, err, sizeof(err)) == -1) {
 		set_state(s, ST_ERROR);
+		free(s->error);
 		s->error = xstrdup(err);
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
 		return;
 	}
-
-	path = sv_sibling("airlock-launcher");
-	argv[0] = "airlock-launcher";
-	argv[1] = NULL;
-	s->launcher_pid = sv_spawn(path, argv, &fd);
-	free(path);
-	if (s->launcher_pid == -1) {
-		snprintf(err, sizeof(err), "cannot start the launcher: %s",
-		    strerror(errno));
-		set_state(s, ST_ERROR);
-		s->error = xstrdup(err);
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-		return;
-	}
-	msg_link_init(&s->link, fd, MSG_CH_LAUNCHER, MSG_UP, "launcher");
-	for (i = 0; i < s->plan.nframes; i++) {
-		if (msg_send(&s->link, &s->plan.frames[i], NULL, 0) == -1) {
-			snprintf(err, sizeof(err), "cannot send the plan to "
-			    "the launcher: %s", strerror(errno));
-			s->launch_reply = dup_id(id);
-			launch_failed(s, err);
-			session_kill(s, NULL);
-			return;
-		}
-	}
-	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
-		fatal("fcntl");
-	s->ev_link = event_new(sbase, fd, EV_READ | EV_PERSIST, launcher_read,
-	    s);
-	event_add(s->ev_link, NULL);
 	s->launch_reply = dup_id(id);
 }

@@ -27,6 +27,7 @@
 #define SV_MAX_PRECISE		4096	/* precise violations per session */
 
 struct sv_exec;
+struct sv_xreq;
 
 /*
  * One output stream of an exec.  Events mode: each read becomes a
@@ -123,6 +124,11 @@ struct sv_session {
 	char		 created_at[40];	/* RFC 3339 */
 	int		 detached;	/* outlives its connection */
 	uid_t		 uid;		/* of the connection that launched it */
+	int		 lazy;		/* built by its first command (R-R1) */
+	int		 building;	/* the launcher is on it */
+	int		 build_failed;	/* a lazy build failed: again */
+	struct sv_xreq	*waiting;	/* commands waiting for the build */
+	char		*settings_path;	/* the caller's settingsFile, real */
 	unsigned	 nviolations;	/* violation events sent */
 };
 
@@ -138,6 +144,8 @@ extern size_t		 bpf_len;
 /* sv_session.c */
 const char	*sv_state_name(enum sv_state);
 void		 handle_json(struct jgen *, struct sv_session *);
+/* A lazy session whose build failed: as new, to be built again. */
+void		 session_rebuildable(struct sv_session *);
 void		 reply_handle(struct sv_session *, struct json *id);
 void		 set_state(struct sv_session *, enum sv_state);
 void		 update_active(struct sv_session *);
@@ -147,6 +155,7 @@ struct sv_session *session_param(struct sv_client *, const struct json *id,
 
 /* sv_launch.c */
 void		 launch_failed(struct sv_session *, const char *why);
+int		 session_build(struct sv_session *, char *err, size_t errlen);
 
 /* sv_event.c */
 void		 now_rfc3339(char *, size_t);
@@ -159,6 +168,9 @@ void		 event_violation_key(struct sv_session *, const char *action,
 		    const char *target, const char *key, const char *raw);
 void		 event_violation(struct sv_session *, const char *action,
 		    const char *target, const char *raw);
+
+/* sv_exec.c: the commands that waited for a lazy build; err: it failed */
+void		 exec_waiters_run(struct sv_session *, const char *err);
 
 /* sv_stream.c */
 void		 exec_streams(struct sv_exec *, int out, int err);

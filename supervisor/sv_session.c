@@ -292,6 +292,26 @@ session_kill(struct sv_session *s, const char *why)
 		set_state(s, why != NULL ? ST_ERROR : ST_DESTROYED);
 	if (why != NULL && s->error == NULL)
 		s->error = xstrdup(why);
+	/* R-R1: a lazy build that failed, or was cut short, is tried
+	 * again by the next command; those that waited get the reason. */
+	if (s->lazy && (s->build_failed || s->building)) {
+		s->building = 0;
+		exec_waiters_run(s, s->error != NULL ? s->error :
+		    "the sandbox ended");
+		session_rebuildable(s);
+	}
+}
+
+void
+session_rebuildable(struct sv_session *s)
+{
+	sv_plan_free(&s->plan);
+	memset(&s->plan, 0, sizeof(s->plan));
+	s->init_pid = 0;
+	s->pidns = 0;
+	s->ll_abi = s->ll_gaps = 0;
+	s->build_failed = 0;
+	set_state(s, ST_CREATED);
 }
 
 static void
@@ -299,6 +319,7 @@ session_free(struct sv_session *s)
 {
 	struct sv_exec *x, *nx;
 
+	exec_waiters_run(s, "the session ended");
 	session_kill(s, NULL);
 	for (x = s->execs; x != NULL; x = nx) {
 		nx = x->next;
@@ -314,6 +335,7 @@ session_free(struct sv_session *s)
 		free(s->own_settings);
 	}
 	free(s->home);
+	free(s->settings_path);
 	free(s->error);
 	free(s->id);
 	free(s);

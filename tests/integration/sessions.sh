@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 23
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -59,6 +59,8 @@ check "airlock audit prints the log; --session keeps one session's lines" \
     [ \$(wc -l <'$SD/audit.cli') -ge 2 ] && ! grep -qv '\"sessionId\":\"cli\"' '$SD/audit.cli'"
 as_user env HOME="$H" "$AIRLOCK" audit --since 2999-01-01T00:00:00+02:00 >"$SD/audit.none"
 check "airlock audit --since: nothing after a future time" [ ! -s "$SD/audit.none" ]
+check "lazy: concurrent first commands wait on one build; a failed build reports its reason and clears itself" \
+    scen lazy_build
 check "request ids of every JSON type come back as sent (1e999999 too)" \
     scen ids_echoed
 check "1,100 idle connections, 10,000 requests to closed sockets, a client that never reads: others served, memory bounded" \

@@ -598,6 +598,48 @@ def override_approved():
     c.call("sandbox.destroy", {"sessionId": "ovh"})
 
 
+def lazy_build():
+    """R-R1: a lazy session is built by its first commands, once for all
+    of them; a failed build reports its reason to each and clears."""
+    c = Client(SOCK)
+    r = c.call("sandbox.launch", {"spec": spec("lz"), "lazy": True})
+    assert r["result"]["state"] == "created" and r["result"]["pid"] is \
+        None, r
+    ids = [c.send("sandbox.exec", {"sessionId": "lz", "argv":
+                                   ["echo", "n%d" % i], "output": "text"})
+           for i in range(3)]
+    xids = []
+    for rid in ids:
+        r = c.answer(rid)
+        assert "result" in r, r
+        xids.append(r["result"]["execId"])
+    for x in xids:
+        assert c.note(is_event("lz", "exit", x), 10) is not None
+    readies = [m for m in c.events(0.5)
+               if is_event("lz", "ready")(m)]
+    assert len(readies) == 1, readies
+    st = c.call("sandbox.status", {"sessionId": "lz"})["result"]
+    assert st["state"] == "warm" and isinstance(st["pid"], int), st
+    c.call("sandbox.destroy", {"sessionId": "lz"})
+    later = os.path.join(WS, "later")
+    s2 = {"sessionId": "lz2", "bindMounts": [{"hostPath": later}],
+          "guestWorkdir": later}
+    r = c.call("sandbox.launch", {"spec": s2, "lazy": True})
+    assert r["result"]["state"] == "created", r
+    ids = [c.send("sandbox.exec", {"sessionId": "lz2", "argv": ["true"]})
+           for i in range(2)]
+    errs = [c.answer(rid) for rid in ids]
+    assert all("error" in e for e in errs), errs
+    assert errs[0]["error"]["message"] == errs[1]["error"]["message"], errs
+    st = c.call("sandbox.status", {"sessionId": "lz2"})["result"]
+    assert st["state"] == "created" and st.get("error"), st
+    os.mkdir(later)
+    r, evs, ex = run_exec(c, "lz2", argv=["echo", "built"], output="text")
+    assert ex is not None and out_of(evs) == b"built\n", (r, evs)
+    c.call("sandbox.destroy", {"sessionId": "lz2"})
+    print("lazy: failed build said: %s" % errs[0]["error"]["message"])
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
