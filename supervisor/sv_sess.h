@@ -4,9 +4,10 @@
  * state machine (sv_session.c), launch and the launcher link
  * (sv_launch.c), the exec methods (sv_exec.c), events (sv_event.c),
  * output streams (sv_stream.c), the memory watchdog (sv_watchdog.c),
- * daemon registration (sv_register.c), the none backend (sv_hostexec.c)
- * and the JSON parameters (sv_params.c).  Nothing outside them includes
- * this; the rest of airlockd sees supervisor/sv.h.
+ * daemon registration (sv_register.c), the none backend (sv_hostexec.c),
+ * suspend and resume (sv_freeze.c), approvals (sv_approval.c), the audit
+ * log (sv_audit.c) and the JSON parameters (sv_params.c).  Nothing
+ * outside them includes this; the rest of airlockd sees sv.h.
  */
 #ifndef AIRLOCK_SV_SESS_H
 #define AIRLOCK_SV_SESS_H
