@@ -70,6 +70,7 @@ struct sv_client {
 	int		    refs;
 	unsigned	    id;
 	int		    read_paused; /* output over SV_OUT_HIGH */
+	int		    closing;	/* over SV_OUT_MAX: closed soon */
 	uint64_t	    requests;	/* complete lines read */
 	uint64_t	    active;	/* tick of the last request */
 };
@@ -116,17 +117,37 @@ sv_client_unref(struct sv_client *c)
 }
 
 static void
+client_close_later(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_client *c = arg;
+
+	(void)fd;
+	(void)ev;
+	client_close(c);
+	sv_client_unref(c);
+}
+
+static void
 client_write(struct sv_client *c, const char *buf, size_t len)
 {
 	struct evbuffer *out;
 
 	if (c == NULL || !c->alive)
 		return;
+	if (c->closing)
+		return;
 	out = bufferevent_get_output(c->bev);
 	if (evbuffer_get_length(out) > SV_OUT_MAX) {
+		/* Not now: the caller may be in the middle of one of its
+		 * sessions' events, which closing would destroy. */
+		struct timeval	now = { 0, 0 };
+
 		log_warnx("client %u: over %u bytes of answers and events "
 		    "unread: closing it", c->id, SV_OUT_MAX);
-		client_close(c);
+		c->closing = 1;
+		sv_client_ref(c);
+		event_base_once(bufferevent_get_base(c->bev), -1, EV_TIMEOUT,
+		    client_close_later, c, &now);
 		return;
 	}
 	evbuffer_add(out, buf, len);
@@ -398,7 +419,7 @@ client_lines(struct sv_client *c)
 	size_t	 len;
 
 	sv_client_ref(c);
-	while (c->alive && !c->congested &&
+	while (c->alive && !c->congested && !c->closing &&
 	    (line = evbuffer_readln(c->in, &len, EVBUFFER_EOL_LF)) != NULL) {
 		if (len > 0 && line[len - 1] == '\r')
 			line[--len] = '\0';
