@@ -379,6 +379,23 @@ START_TEST(expand_home)
 }
 END_TEST
 
+/* approvals.timeoutSeconds (issue 15): 60 by default, 1..86400. */
+START_TEST(approvals_timeout)
+{
+	ck_assert_uint_eq(S.approvals_timeout, 60);
+	ck_assert_int_eq(merge("{\"approvals\":{\"timeoutSeconds\":5}}", 0),
+	    0);
+	ck_assert_uint_eq(S.approvals_timeout, 5);
+	ck_assert_int_eq(merge("{\"approvals\":{\"timeoutSeconds\":0}}", 0),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(E, "approvals.timeoutSeconds"));
+	ck_assert_int_eq(merge("{\"approvals\":{\"timeoutSeconds\":\"9\"}}",
+	    0), -1);
+	ck_assert_int_eq(merge("{\"approvals\":{\"other\":1}}", 0), -1);
+	ck_assert_uint_eq(S.approvals_timeout, 5);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -398,6 +415,7 @@ main(void)
 	tcase_add_test(tc, load_layers);
 	tcase_add_test(tc, push_decide);
 	tcase_add_test(tc, expand_home);
+	tcase_add_test(tc, approvals_timeout);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
