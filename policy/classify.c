@@ -1245,10 +1245,14 @@ an_git(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n)
 			return;
 		}
 		if (np > 0 && (strcmp(pos[0]->text, "set") == 0)) {
-			if (np >= 3)
-				check_git_kv(a, pos[1]->text, "",
-				    "git config set");
-			if (np >= 2 && np < 3)
+			if (np >= 3) {
+				/* set KEY VALUE: check with the value. */
+				char *kv;
+				xasprintf(&kv, "%s=%s", pos[1]->text,
+				    pos[2]->text);
+				check_git_kv(a, kv, NULL, "git config set");
+				free(kv);
+			} else if (np == 2)
 				check_git_kv(a, pos[1]->text, NULL,
 				    "git config set");
 			set_mut(a, "git config set writes configuration");
