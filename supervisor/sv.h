@@ -207,6 +207,9 @@ void		 sv_sessions_gw_restarted(void);
 /* Violation reported by a daemon for a session. */
 void		 sv_session_violation(const char *session_id,
 		    const char *action, const char *target);
+void		 sv_session_violation_why(const char *session_id,
+		    const char *action, const char *target,
+		    const char *reason);
 struct sv_session *sv_session_find(const char *id);
 /* The SIGCHLD reaper found a host pid; 1 if it was a session's. */
 int		 sv_session_reaped(pid_t, int status);
