@@ -135,7 +135,7 @@ enum msg_dir {
 	X(MSG_GW_TOKEN_ANS, 0x0315, MSG_CH_GATEWAYD, MSG_DOWN, "uuS", 0,\
 	    "request id, ok, write token for this one push (secret)")	\
 	X(MSG_GW_PUSH_DONE, 0x0316, MSG_CH_GATEWAYD, MSG_UP, "ussu", 0,\
-	    "request id, session id, summary, forwarded")		\
+	    "request id, session id, summary, GW_DONE_* outcome")	\
 	X(MSG_GW_CONN_END, 0x0317, MSG_CH_GATEWAYD, MSG_UP, "s", 0,	\
 	    "session id: a connection that asked about a repository"	\
 	    " ended (airlockd counts the session's pushes in flight)")
@@ -211,6 +211,13 @@ enum gw_ref_kind {
 	GW_REF_CREATE = 1,
 	GW_REF_UPDATE,
 	GW_REF_DELETE,
+};
+
+/* MSG_GW_PUSH_DONE outcomes */
+enum gw_done {
+	GW_DONE_REFUSED = 0,
+	GW_DONE_FORWARDED = 1,
+	GW_DONE_NOCRED = 2,	/* refused: no write credential */
 };
 
 struct msg_hdr {

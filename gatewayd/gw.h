@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "common/http.h"
+#include "common/msg.h"
 #include "common/pktline.h"
 
 struct event_base;
@@ -112,6 +113,9 @@ struct gw_conn {
 	struct evbuffer		*pending;	/* decoded bytes after the
 						   command list */
 	char			**reasons;	/* per command: NULL = allowed */
+	char			**allowed;	/* per command: the rule that
+						   allowed it */
+	int			 nocred;	/* refused: no write token */
 	size_t			 nanswers;
 	int			 refused;	/* some ref refused */
 	char			*refusal;	/* refuse every ref: why */
@@ -138,7 +142,7 @@ uint32_t	 gw_ask_ref(struct gw_conn *, size_t cmd);
 uint32_t	 gw_ask_token(struct gw_conn *);
 void		 gw_forget(struct gw_conn *);	/* drop pending questions */
 void		 gw_push_done(struct gw_conn *, const char *summary,
-		    int forwarded);
+		    enum gw_done);
 
 /* gw_conn.c: one client connection. */
 /* A refusal's log line, at most one per GW_LOG_INTERVAL per session. */

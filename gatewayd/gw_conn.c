@@ -42,6 +42,7 @@
 #define REFUSED_OTHER	"airlock policy: not pushed because another ref " \
 			"in this push was refused"
 #define POLICY_PREFIX	"airlock policy: "
+#define NOCRED		"no write credential for this code host"
 
 static void	client_read(struct bufferevent *, void *);
 static void	refuse_over_limit(struct gw_conn *);
@@ -113,6 +114,11 @@ gw_conn_free(struct gw_conn *c)
 		for (i = 0; c->rq != NULL && i < c->rq->ncmds; i++)
 			free(c->reasons[i]);
 		free(c->reasons);
+	}
+	if (c->allowed != NULL) {
+		for (i = 0; c->rq != NULL && i < c->rq->ncmds; i++)
+			free(c->allowed[i]);
+		free(c->allowed);
 	}
 	rp_request_free(c->rq);
 	free(c->refusal);
@@ -232,7 +238,7 @@ policy_reason(const char *reason)
 }
 
 static void
-summarise(struct gw_conn *c, const char *what, int forwarded)
+summarise(struct gw_conn *c, const char *what, enum gw_done outcome)
 {
 	char	*s = NULL, *t;
 	size_t	 i;
@@ -254,11 +260,11 @@ summarise(struct gw_conn *c, const char *what, int forwarded)
 		free(s);
 		s = t;
 	}
-	if (forwarded)
+	if (outcome == GW_DONE_FORWARDED)
 		log_info("session %s: %s", c->sess->id, s);
 	else
 		gw_log_refusal(c->sess, "session %s: %s", c->sess->id, s);
-	gw_push_done(c, s, forwarded);
+	gw_push_done(c, s, outcome);
 	free(s);
 }
 
@@ -309,7 +315,8 @@ gw_conn_refuse_push(struct gw_conn *c, const char *reason)
 	c->answer = evbuffer_new();
 	evbuffer_add(c->answer, pb.data, pb.len);
 	pkt_buf_free(&pb);
-	summarise(c, "push refused", 0);
+	summarise(c, "push refused", c->nocred ? GW_DONE_NOCRED :
+	    GW_DONE_REFUSED);
 	start_drain(c);
 }
 
@@ -350,6 +357,7 @@ commands_done(struct gw_conn *c)
 		return;
 	}
 	c->reasons = xcalloc(rq->ncmds, sizeof(char *));
+	c->allowed = xcalloc(rq->ncmds, sizeof(char *));
 	if (c->refusal != NULL) {
 		gw_conn_refuse_push(c, c->refusal);
 		return;
@@ -392,7 +400,8 @@ gw_conn_ref_answer(struct gw_conn *c, size_t i, int allowed,
 	if (!allowed) {
 		c->reasons[i] = policy_reason(reason);
 		c->refused = 1;
-	}
+	} else
+		c->allowed[i] = xstrdup(reason);
 	if (++c->nanswers == c->rq->ncmds)
 		decide(c);
 }
@@ -437,6 +446,57 @@ gw_conn_repo_answer(struct gw_conn *c, int allowed, const char *url,
 	body_process(c);
 }
 
+/*
+ * No write credential for this code host.  Upstream is not asked for its
+ * refs (that needs the token), yet the user should learn what the push
+ * rules say of the refs they push, as with a credential.  So git gets an
+ * advertisement of an empty repository, with the capabilities the
+ * gateway parses: it then sends its commands (every ref as a create; a
+ * delete git refuses itself), each ref is judged by its rule, and the
+ * push is refused, nothing of it upstream (refuse_nocred()).
+ */
+static void
+advertise_blind(struct gw_conn *c)
+{
+	static const char caps[] = "report-status report-status-v2 "
+	    "delete-refs side-band-64k quiet atomic ofs-delta "
+	    "agent=airlock-gateway";
+	struct pkt_buf	 pb = { 0 };
+	char		 line[160];
+	int		 n;
+
+	gw_log_refusal(c->sess, "session %s: %s: no write credential: empty "
+	    "advertisement, the push will be refused", c->sess->id, c->repo);
+	n = snprintf(line, sizeof(line), "%040d capabilities^{}%c%s\n", 0,
+	    '\0', caps);
+	pkt_putf(&pb, "# service=git-receive-pack\n");
+	pkt_put_flush(&pb);
+	pkt_put(&pb, line, (size_t)n);
+	pkt_put_flush(&pb);
+	send_response(c, 200, "application/x-git-receive-pack-advertisement",
+	    pb.data, pb.len);
+	pkt_buf_free(&pb);
+	set_closing(c);
+}
+
+/*
+ * Every ref was allowed by its push rule, but there is no write token:
+ * each ref's refusal says so and names the rule that allowed it.
+ */
+static void
+refuse_nocred(struct gw_conn *c)
+{
+	size_t	i;
+
+	c->nocred = 1;
+	for (i = 0; i < c->rq->ncmds; i++)
+		if (c->reasons[i] == NULL)
+			xasprintf(&c->reasons[i], "airlock gateway: %s; with "
+			    "one: %s", NOCRED, c->allowed[i] != NULL ?
+			    c->allowed[i] : "allowed");
+	gw_conn_refuse_push(c, "airlock gateway: " NOCRED);
+}
+
 /* The push is decided: connect upstream and forward it. */
 static void
 start_push(struct gw_conn *c)
@@ -456,7 +516,7 @@ start_push(struct gw_conn *c)
 		return;
 	}
 	c->state = GW_ST_UPSTREAM;
-	summarise(c, "push forwarded", 1);
+	summarise(c, "push forwarded", GW_DONE_FORWARDED);
 	/*
 	 * Push options are dropped: a code host may act on them (open a
 	 * merge request, skip CI), which the push rules do not cover.
@@ -490,9 +550,15 @@ gw_conn_token_answer(struct gw_conn *c, int ok, char *token)
 		freezero_str(token);
 		return;
 	}
+	if ((!ok || token[0] == '\0') && c->kind == GW_K_ADVERTISE) {
+		freezero_str(token);
+		advertise_blind(c);
+		return;
+	}
 	if (!ok || token[0] == '\0') {
 		freezero_str(token);
-		why = "no write credential for this code host";
+		refuse_nocred(c);
+		return;
 	} else if (c->kind == GW_K_ADVERTISE) {
 		rv = gw_up_start(c, token, &why);
 		freezero_str(token);
@@ -584,7 +650,7 @@ refuse_over_limit(struct gw_conn *c)
 	pkt_buf_free(&pb);
 	gw_log_refusal(c->sess, "session %s: %s: push refused: %s",
 	    c->sess->id, c->repo, r);
-	gw_push_done(c, r, 0);
+	gw_push_done(c, r, GW_DONE_REFUSED);
 	free(r);
 	evbuffer_drain(c->pending, evbuffer_get_length(c->pending));
 	c->state = GW_ST_DRAIN;

@@ -230,7 +230,7 @@ gw_forget(struct gw_conn *c)
 }
 
 void
-gw_push_done(struct gw_conn *c, const char *summary, int forwarded)
+gw_push_done(struct gw_conn *c, const char *summary, enum gw_done outcome)
 {
 	struct msgbuf	b;
 
@@ -238,7 +238,7 @@ gw_push_done(struct gw_conn *c, const char *summary, int forwarded)
 	msg_put_u32(&b, 0);
 	msg_put_str(&b, c->sess->id);
 	msg_put_str(&b, summary);
-	msg_put_u32(&b, forwarded ? 1 : 0);
+	msg_put_u32(&b, (uint32_t)outcome);
 	link_send(&b);
 }
 

@@ -240,6 +240,9 @@ void		 sv_session_violation(const char *session_id,
 /* A daemon's refusal: a violation event and an audit line. */
 void		 sv_session_refused(const char *session_id,
 		    const char *action, const char *target, const char *rule);
+void		 sv_session_violation_why(const char *session_id,
+		    const char *action, const char *target,
+		    const char *reason);
 struct sv_session *sv_session_find(const char *id);
 /*
  * A session method's sessionId names a session of this client in one of

@@ -254,7 +254,7 @@ answer_ref(struct msg_link *l, uint32_t reqid, const char *sid,
 	log_info("push by session %s: %s %s: %s", sid, ref,
 	    v == POL_ALLOW ? "allowed" : "refused", reason);
 	if (v != POL_ALLOW)
-		sv_session_violation(sid, "git-push", ref);
+		sv_session_violation_why(sid, "git-push", ref, reason);
 	send_or_fail(l, &b);
 }
 
@@ -334,7 +334,15 @@ sv_gw_dispatch(struct msg_link *l, struct msg *m)
 		summary = msg_get_str(m);
 		kind = msg_get_u32(m);
 		log_info("push by session %s: %s%s", sid, summary,
-		    kind ? "" : " (not forwarded)");
+		    kind == GW_DONE_FORWARDED ? "" : " (not forwarded)");
+		/*
+		 * Refused only for want of a write token: the refs were
+		 * allowed by their rules, which the summary names, so the
+		 * user learns what a credential would have let through.
+		 */
+		if (kind == GW_DONE_NOCRED)
+			sv_session_violation_why(sid, "git-push", summary,
+			    "no write credential for this code host");
 		break;
 	}
 	default:
