@@ -34,8 +34,8 @@ usage_policy(void)
 static int
 usage_hook(void)
 {
-	fprintf(stderr, "usage: airlock hook claude-pretooluse [--mode MODE] "
-	    "[--settings FILE] < payload.json\n");
+	fprintf(stderr, "usage: airlock hook claude-pretooluse [--confined] "
+	    "[--mode MODE]\n       [--settings FILE] < payload.json\n");
 	return 2;
 }
 
@@ -177,11 +177,17 @@ cli_hook_main(int argc, char **argv)
 	char		 err[512], *buf, *out;
 	size_t		 len = 0, cap = 65536;
 	ssize_t		 n;
-	int		 i, set = 0, v, loaded;
+	int		 i, set = 0, v, loaded, confined = 0;
 
 	if (argc < 2 || strcmp(argv[1], "claude-pretooluse") != 0)
 		return usage_hook();
-	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||
+	/* --confined: registered so by `airlock claude` (hook.h). */
+	i = 2;
+	if (argc > 2 && strcmp(argv[2], "--confined") == 0) {
+		confined = 1;
+		i = 3;
+	}
+	if ((i = parse_opts(argc, argv, i, &set, &mode, &file)) < 0 ||
 	    i != argc)
 		return usage_hook();
 	/* untrusted: the PreToolUse payload on stdin, size-capped. */
@@ -210,7 +216,9 @@ cli_hook_main(int argc, char **argv)
 		    "\"permissionDecisionReason\":\"airlock: the settings "
 		    "cannot be loaded\"}}\n");
 	} else {
-		out = hook_claude_pretooluse(buf, len, set, mode, &s, &v);
+		out = confined ? hook_claude_confined(buf, len, set, mode,
+		    &s, &v) : hook_claude_pretooluse(buf, len, set, mode, &s,
+		    &v);
 		printf("%s\n", out);
 		free(out);
 	}
