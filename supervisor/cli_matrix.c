@@ -145,8 +145,8 @@ decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
 			    "review and orchestrate%s", os, ad == AD_CLAUDE ?
 			    ", and the hook" : "");
 		else if (ad == AD_CLAUDE)
-			cell(c, MX_PARTIAL, "the hook refuses the file tools and "
-			    "mutating commands in read-only modes; nothing "
+			cell(c, MX_PARTIAL, "the hook refuses the file tools "
+			    "and mutating commands in read-only modes; nothing "
 			    "else (%s)", h->why_not);
 		else
 			cell(c, MX_PARTIAL, "the command policy refuses "
@@ -207,8 +207,8 @@ decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
 			cell(c, MX_NOT, "airlock-proxyd is not installed: no "
 			    "way out");
 		else
-			cell(c, MX_ENFORCED, "an empty network namespace; proxyd "
-			    "allows %s%zu pattern%s of allowedDomains%s",
+			cell(c, MX_ENFORCED, "an empty network namespace; "
+			    "proxyd allows %s%zu pattern%s of allowedDomains%s",
 			    h->baseline ? "the curated baseline and " : "",
 			    h->ndomains, h->ndomains == 1 ? "" : "s",
 			    ad == AD_CLAUDE ? " and the provider's host" : "");

@@ -39,7 +39,8 @@ check_sh "credentials there: the push gateway is enforced" \
 off=$(mx --sandbox off)
 c=$(cell "$off" claude "OS sandbox")
 check_sh "--sandbox off: claude's OS sandbox is not enforced" \
-    'case $c in "not enforced: the sandbox is turned off"*) true;; *) false;; esac'
+    'case $c in "not enforced: the sandbox is turned off"*) true;;
+    *) false;; esac'
 c=$(cell "$off" "terminal native" "OS sandbox")
 check_sh "--sandbox off: a native terminal cannot open" \
     'case $c in "not enforced: no native terminal"*) true;; *) false;; esac'
