@@ -25,6 +25,7 @@ usage(void)
 "  run [options] -- CMD [ARG...]   run one command in a sandbox\n"
 "  claude [options] [-- ARG...]    the Claude Code CLI in a sandbox\n"
 "  matrix [--json]                 which boundary holds for which agent\n"
+"  shell [--cwd DIR] [-- SHELL]    a shell in the terminal profile\n"
 "  status [--socket PATH] [--json] what this host supports\n"
 "  policy check [--mode M] [--settings F] [--json] -- 'LINE'\n"
 "                                  the command policy's verdict (exit 0\n"
@@ -190,6 +191,8 @@ main(int argc, char *argv[])
 		return cli_claude_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "matrix") == 0)
 		return cli_matrix_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "shell") == 0)
+		return cli_shell_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "status") == 0)
 		return cli_status_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "policy") == 0)

@@ -1032,6 +1032,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 			jgen_str(j, ad->runner_state[k]);
 		jgen_arr_close(j);
 	}
+	if (ad != NULL && ad->no_push_gateway)
+		jgen_kbool(j, "pushGateway", 0);
 	if (origin != NULL)
 		jgen_kstr(j, "originRepo", origin);
 	if (seen != NULL)
@@ -1077,6 +1079,18 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		    err);
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
+	}
+	/* A native terminal never runs on the host under that label. */
+	if (ad != NULL && ad->require_sandbox &&
+	    json_get_str(res, "backend") != NULL &&
+	    strcmp(json_get_str(res, "backend"), "none") == 0) {
+		fprintf(stderr, "airlock: no sandbox here (%s): refusing to "
+		    "run unconfined\n", json_get_str(res,
+		    "unsandboxedReason") != NULL ? json_get_str(res,
+		    "unsandboxedReason") : "backend none");
+		json_free(res);
+		st.exit_code = EXIT_SANDBOX;
+		goto out;
 	}
 	unconfined_say(res);
 	/* Each variable passed on purpose, named once (never its value). */

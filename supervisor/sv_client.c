@@ -28,6 +28,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_terminal.h"
 
 #define SV_MAX_LINE	(4U << 20)	/* one request */
 /*
@@ -316,6 +317,14 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		sv_session_resize(c, id, params);
 	else if (strcmp(method, "sandbox.destroy") == 0)
 		sv_session_destroy(c, id, params);
+	else if (strcmp(method, "terminal.open") == 0)
+		sv_terminal_open(c, id, params);
+	else if (strcmp(method, "terminal.input") == 0)
+		sv_terminal_input(c, id, params);
+	else if (strcmp(method, "terminal.resize") == 0)
+		sv_terminal_resize(c, id, params);
+	else if (strcmp(method, "terminal.close") == 0)
+		sv_terminal_close(c, id, params);
 	else {
 		snprintf(err, sizeof(err), "method not found: %.100s",
 		    method);
@@ -430,6 +439,7 @@ client_close(struct sv_client *c)
 			break;
 		}
 	sv_sessions_client_gone(c);
+	sv_terminals_client_gone(c);
 	event_free(c->rev);
 	c->rev = NULL;
 	evbuffer_free(c->in);
