@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 #include "supervisor/paths.h"
+#include "supervisor/settings.h"
 
 /*
  * The provider's variables, passed when set: the key or token the user
@@ -160,7 +162,7 @@ provider_host(const char *url)
 
 /* The settings layer handed to the CLI with --settings (inline JSON). */
 static char *
-claude_settings(const char *mode, const char *airlock_settings)
+claude_settings(const char *mode, const char *layers)
 {
 	struct jgen	*j = jgen_new();
 	char		*cmd, *r;
@@ -168,10 +170,8 @@ claude_settings(const char *mode, const char *airlock_settings)
 
 	/* The airlock binary every sandbox has at a fixed path (with the
 	 * network on, which the CLI needs anyway). */
-	xasprintf(&cmd, "%s hook claude-pretooluse --confined --mode %s%s%s",
-	    AIRLOCK_SANDBOX_SELF, mode, airlock_settings != NULL ?
-	    " --settings " : "", airlock_settings != NULL ? airlock_settings :
-	    "");
+	xasprintf(&cmd, "%s hook claude-pretooluse --confined --layers %s "
+	    "--mode %s", AIRLOCK_SANDBOX_SELF, layers, mode);
 	jgen_obj_open(j);
 	jgen_key(j, "hooks");
 	jgen_obj_open(j);
@@ -202,13 +202,116 @@ claude_settings(const char *mode, const char *airlock_settings)
 	return r;
 }
 
+static const char *const layer_names[] = {
+	"user.json", "cli.json", "managed.json", NULL,
+};
+
+/* One settings layer copied as it is, "{}" when there is none. */
+static int
+layer_copy(const char *src, const char *dir, const char *name)
+{
+	char	 buf[65536], *dst;
+	ssize_t	 n;
+	int	 in = -1, out, rc = 0;
+
+	if (src != NULL && (in = open(src, O_RDONLY | O_CLOEXEC)) == -1 &&
+	    errno != ENOENT) {
+		fprintf(stderr, "airlock claude: %s: %s\n", src,
+		    strerror(errno));
+		return -1;
+	}
+	xasprintf(&dst, "%s/%s", dir, name);
+	if ((out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) == -1) {
+		fprintf(stderr, "airlock claude: %s: %s\n", dst,
+		    strerror(errno));
+		free(dst);
+		if (in != -1)
+			close(in);
+		return -1;
+	}
+	if (in == -1)
+		rc = write(out, "{}\n", 3) == 3 ? 0 : -1;
+	else
+		while ((n = read(in, buf, sizeof(buf))) > 0 && rc == 0)
+			rc = write(out, buf, (size_t)n) == n ? 0 : -1;
+	if (close(out) == -1)
+		rc = -1;
+	if (in != -1)
+		close(in);
+	if (rc == -1)
+		fprintf(stderr, "airlock claude: %s: cannot write\n", dst);
+	free(dst);
+	return rc;
+}
+
+static void
+layers_remove(const char *dir)
+{
+	char	*p;
+	size_t	 i;
+
+	for (i = 0; layer_names[i] != NULL; i++) {
+		xasprintf(&p, "%s/%s", dir, layer_names[i]);
+		(void)unlink(p);
+		free(p);
+	}
+	(void)rmdir(dir);
+}
+
+/* The copies go when airlock claude does, whichever way it ends. */
+static char	*layers_dir;
+
+static void
+layers_atexit(void)
+{
+	if (layers_dir != NULL)
+		layers_remove(layers_dir);
+	free(layers_dir);
+	layers_dir = NULL;
+}
+
+/*
+ * The sandbox keeps airlock's own settings files unreadable, so the
+ * hook inside reads copies of the layers, taken now, in a private
+ * directory bound read-only (the agent cannot change its policy):
+ * DIR/user.json, cli.json (--settings), managed.json.
+ */
+static char *
+layers_copy(const char *home, const char *cli)
+{
+	char	*dir, *user;
+	int	 rc;
+
+	dir = xstrdup("/tmp/airlock-claude.XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		fprintf(stderr, "airlock claude: mkdtemp: %s\n",
+		    strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	xasprintf(&user, "%s/.config/airlock/settings.json", home);
+	rc = layer_copy(user, dir, layer_names[0]);
+	free(user);
+	if (rc == 0)
+		rc = layer_copy(cli, dir, layer_names[1]);
+	if (rc == 0)
+		rc = layer_copy(SETTINGS_MANAGED_PATH, dir, layer_names[2]);
+	if (rc == -1) {
+		layers_remove(dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 int
 cli_claude_main(int argc, char **argv)
 {
 	const char	*mode = "chat", *home, *url, *end, *v;
 	const char	*airlock_settings = NULL, *given = NULL;
 	char		**rargv = NULL, **state = NULL, *claude, *s, *json;
-	char		 hbuf[PATH_MAX], abuf[PATH_MAX];
+	char		 hbuf[PATH_MAX], abuf[PATH_MAX], *layers;
 	struct run_adapter ad;
 	struct stat	 st;
 	int		 i, rargc, rc, network = 1;
@@ -301,22 +404,6 @@ cli_claude_main(int argc, char **argv)
 	*strrchr(abuf, '/') = '\0';
 	rargv = strv_add(rargv, "--ro-bind-try");
 	rargv = strv_add(rargv, abuf);
-	/* airlock's settings, for the hook inside. */
-	xasprintf(&s, "%s/.config/airlock/settings.json", hbuf);
-	rargv = strv_add(rargv, "--ro-bind-try");
-	rargv = strv_add(rargv, s);
-	free(s);
-	if (airlock_settings != NULL) {
-		if (realpath(airlock_settings, abuf) == NULL) {
-			fprintf(stderr, "airlock claude: %s: %s\n",
-			    airlock_settings, strerror(errno));
-			return 125;
-		}
-		airlock_settings = abuf;
-		rargv = strv_add(rargv, "--ro-bind-try");
-		rargv = strv_add(rargv, abuf);
-	}
-
 	/* The provider: its host through proxyd, its variables passed. */
 	url = getenv("ANTHROPIC_BASE_URL");
 	s = url != NULL && url[0] != '\0' ? provider_host(url) :
@@ -338,12 +425,19 @@ cli_claude_main(int argc, char **argv)
 	 * a sandbox, which it does. */
 	rargv = strv_add(rargv, "--env");
 	rargv = strv_add(rargv, "IS_SANDBOX=1");
+	/* airlock's settings, for the hook inside (layers_copy()). */
+	if ((layers = layers_copy(hbuf, airlock_settings)) == NULL)
+		return 125;
+	layers_dir = layers;
+	atexit(layers_atexit);
+	rargv = strv_add(rargv, "--ro-bind");
+	rargv = strv_add(rargv, layers);
 	/* The agent's commands are judged one by one by the hook. */
 	rargv = strv_add(rargv, "--no-policy-check");
 
 	rargv = strv_add(rargv, "--");
 	rargv = strv_add(rargv, claude);
-	json = claude_settings(mode, airlock_settings);
+	json = claude_settings(mode, layers);
 	rargv = strv_add(rargv, "--settings");
 	rargv = strv_add(rargv, json);
 	rargv = strv_add(rargv, "--permission-mode");

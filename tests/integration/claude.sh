@@ -11,7 +11,7 @@
 # CLI's settings file is unchanged while its state dir stays writable; the
 # caller's other variables do not reach the agent.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 16
 
 CLAUDE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v claude)
 if [ -z "$CLAUDE" ]; then
@@ -103,6 +103,22 @@ check_sh "non-essential traffic is switched off, the key passed" \
     'printf "%s\n" "$env" | grep -qx CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC &&
     printf "%s\n" "$env" | grep -qx DISABLE_TELEMETRY &&
     printf "%s\n" "$env" | grep -qx ANTHROPIC_API_KEY'
+
+# airlock's settings reach the hook inside the sandbox (which keeps
+# airlock's own files unreadable): a --settings denyWrite refuses the edit.
+printf '{"sandbox":{"filesystem":{"denyWrite":["%s/notes.txt"]}}}\n' "$W" \
+    >"$O/deny.json"
+chmod a+r "$O/deny.json"
+echo hello >"$W/notes.txt"
+: >"$O/log"
+as_user env HOME="$H" ANTHROPIC_BASE_URL="http://localhost:$PORT" \
+    ANTHROPIC_API_KEY=sk-ant-test "$AIRLOCK" claude --settings \
+    "$O/deny.json" -- -p "edit notes" >"$O/out2" 2>"$O/err2"
+r=$(result 03)
+check_sh "a --settings denyWrite reaches the hook: the edit is refused" \
+    'case $r in error*airlock*denyWrite*) true;; *) false;; esac'
+[ -n "${r%%error*denyWrite*}" ] && diag "edit: $r $(cat "$O/err2")"
+check "... and notes.txt is as it was" [ "$(cat "$W/notes.txt")" = hello ]
 
 # The hook outside airlock never loosens and keeps ask; confined, ask
 # with no approver is deny.
