@@ -120,6 +120,7 @@ client_drained(struct bufferevent *bev, void *arg)
 	c->congested = 0;
 	sv_client_ref(c);
 	sv_sessions_client_drained(c);
+	sv_terminals_client_drained(c);
 	sv_client_unref(c);
 }
 

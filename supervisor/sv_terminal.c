@@ -61,6 +61,7 @@ struct sv_term {
 	struct event	 *rev, *wev, *kill;
 	struct evbuffer	 *in;		/* input not yet written */
 	int		  eof;		/* the master read EIO or EOF */
+	int		  paused;	/* the client is congested */
 	int		  reaped;
 	int		  status;
 	char		 *session_id;
@@ -164,7 +165,23 @@ term_read(evutil_socket_t fd, short ev, void *arg)
 		event_del(t->rev);
 		t->eof = 1;
 		term_maybe_done(t);
+	} else if (sv_client_congested(t->owner)) {
+		/* Flow control: the shell's writes wait, nothing is lost. */
+		event_del(t->rev);
+		t->paused = 1;
 	}
+}
+
+void
+sv_terminals_client_drained(struct sv_client *c)
+{
+	struct sv_term	*t;
+
+	for (t = terms; t != NULL; t = t->next)
+		if (t->owner == c && t->paused && !t->eof) {
+			t->paused = 0;
+			event_add(t->rev, NULL);
+		}
 }
 
 static void

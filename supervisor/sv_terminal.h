@@ -27,6 +27,8 @@ void	sv_terminal_close(struct sv_client *, const struct json *id,
 int	sv_terminal_reaped(pid_t, int status);
 /* Its client went away: hang its terminals up. */
 void	sv_terminals_client_gone(struct sv_client *);
+/* Its client read its backlog: read the terminals' output again. */
+void	sv_terminals_client_drained(struct sv_client *);
 void	sv_terminals_shutdown(void);
 
 #endif

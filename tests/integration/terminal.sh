@@ -8,7 +8,7 @@
 # a native terminal fails to open where no sandbox can be built, and
 # `airlock shell` refuses to run unconfined.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 27
 
 H=$(mkwork)		# the test user's home, with a secret
 mkdir -p "$H/.ssh" "$H/proj"
@@ -35,6 +35,8 @@ for b in native none; do
 	    [ "$(got ${b}_resize)" = True ]
 	check "$b: Ctrl-C interrupts the foreground command" \
 	    [ "$(got ${b}_ctrl_c)" = True ]
+	check "$b: 100000 lines of output all arrive" \
+	    [ "$(got ${b}_bulk)" = True ]
 	check "$b: the exit status comes back (7)" [ "$(got ${b}_exit)" = 7 ]
 done
 check "native: the shell runs in the sandbox" [ "$(got native_label)" = native ]
@@ -49,7 +51,7 @@ check "close hangs the shell up (SIGHUP)" [ "$(got close_exit)" = 1 ]
 check "a closed terminal takes no input" [ "$(got closed_gone)" = True ]
 check "a relative cwd is refused" [ "$(got bad_cwd)" = True ]
 check "input that is not base64 is refused" [ "$(got bad_b64)" = True ]
-[ "$(grep -c . "$R")" -eq 20 ] || diag "$(cat "$R")"
+[ "$(grep -c . "$R")" -eq 22 ] || diag "$(cat "$R")"
 
 R="$H/off.out"
 DRIVE=refused drive "$R" --sandbox off

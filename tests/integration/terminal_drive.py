@@ -138,6 +138,13 @@ for backend in ("native", "none"):
     typ(t, "echo after-$((1+1))\r")
     got = wait_for(t, b"after-2", 15)
     say(backend + "_ctrl_c", got and time.time() - start < 20)
+    # Much output, read late: all of it arrives (flow control, no loss).
+    typ(t, "seq 1 100000; echo end-$((1+1))\r")
+    time.sleep(1)
+    wait_for(t, b"end-2", 60)
+    o = out.get(t, b"")
+    say(backend + "_bulk", b"\r\n99999\r\n100000\r\n" in o and
+        o.count(b"\r\n5") >= 11111)
     typ(t, "exit 7\r")
     e = wait_exit(t)
     say(backend + "_exit", e and e.get("exitCode"))
