@@ -5,10 +5,11 @@
  * a command (cli_run_adapter()), with what the CLI needs added (SPEC
  * R-A1):
  *
- * - its config dir and state file (~/.claude/, ~/.claude.json) as
- *   runner state, writable in every mode, except its settings files and
- *   the command, agent, skill, hook and plugin definitions, which the
- *   host's next Claude Code would run: those stay write-protected (R-L3);
+ * - its config dir (~/.claude/) as runner state, writable in every
+ *   mode, except its settings files and the command, agent, skill, hook
+ *   and plugin definitions, which the host's next Claude Code would run:
+ *   those stay write-protected (R-L3); its state file ~/.claude.json as
+ *   a private copy (it also names MCP servers, commands the host runs);
  * - a generated settings layer (--settings, inline JSON) that sends Bash
  *   and the file writers to `airlock hook claude-pretooluse --confined`
  *   and switches off the CLI's non-essential traffic;
@@ -53,10 +54,24 @@ static const char *const provider_env[] = {
  * Under ~/.claude: what Claude Code on the host reads as configuration
  * or runs (hooks in settings, commands, agents, skills, plugins), so an
  * agent must not write it for the next session outside the sandbox.
+ * The runner state is outside the sandbox's filename rules, so each is
+ * made to exist before the launch (a directory, or a file holding the
+ * empty settings "{}" or nothing) and is then a read-only mount: an
+ * agent can neither write it nor create it.
  */
-static const char *const protected_state[] = {
-	"settings.json", "settings.local.json", "commands", "agents",
-	"skills", "hooks", "plugins", "CLAUDE.md", NULL,
+static const struct {
+	const char	*name;
+	const char	*file;		/* NULL: a directory */
+} protected_state[] = {
+	{ "settings.json", "{}\n" },
+	{ "settings.local.json", "{}\n" },
+	{ "CLAUDE.md", "" },
+	{ "commands", NULL },
+	{ "agents", NULL },
+	{ "skills", NULL },
+	{ "hooks", NULL },
+	{ "plugins", NULL },
+	{ NULL, NULL },
 };
 
 /* Documented switches for everything but the model's own requests. */
@@ -203,7 +218,7 @@ claude_settings(const char *mode, const char *layers)
 }
 
 static const char *const layer_names[] = {
-	"user.json", "cli.json", "managed.json", NULL,
+	"user.json", "cli.json", "managed.json", "claude.json", NULL,
 };
 
 /* One settings layer copied as it is, "{}" when there is none. */
@@ -297,6 +312,11 @@ layers_copy(const char *home, const char *cli)
 		rc = layer_copy(cli, dir, layer_names[1]);
 	if (rc == 0)
 		rc = layer_copy(SETTINGS_MANAGED_PATH, dir, layer_names[2]);
+	/* The CLI's state file, copied in by claude_argv()'s wrapper. */
+	xasprintf(&user, "%s/.claude.json", home);
+	if (rc == 0 && access(user, F_OK) == 0)
+		rc = layer_copy(user, dir, layer_names[3]);
+	free(user);
 	if (rc == -1) {
 		layers_remove(dir);
 		free(dir);
@@ -313,7 +333,6 @@ cli_claude_main(int argc, char **argv)
 	char		**rargv = NULL, **state = NULL, *claude, *s, *json;
 	char		 hbuf[PATH_MAX], abuf[PATH_MAX], *layers;
 	struct run_adapter ad;
-	struct stat	 st;
 	int		 i, rargc, rc, network = 1;
 	size_t		 k;
 
@@ -384,18 +403,31 @@ cli_claude_main(int argc, char **argv)
 		return 125;
 	}
 	state = strv_add(state, s);
-	for (k = 0; protected_state[k] != NULL; k++) {
-		char *p;
+	for (k = 0; protected_state[k].name != NULL; k++) {
+		char	*p;
+		int	 fd, bad;
 
-		xasprintf(&p, "%s/%s", s, protected_state[k]);
+		xasprintf(&p, "%s/%s", s, protected_state[k].name);
+		if (protected_state[k].file == NULL)
+			bad = mkdir(p, 0700) == -1 && errno != EEXIST;
+		else if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600)) != -1) {
+			size_t n = strlen(protected_state[k].file);
+
+			bad = write(fd, protected_state[k].file, n) !=
+			    (ssize_t)n;
+			bad |= close(fd) == -1;
+		} else
+			bad = errno != EEXIST;
+		if (bad) {
+			fprintf(stderr, "airlock claude: %s: %s\n", p,
+			    strerror(errno));
+			return 125;
+		}
 		rargv = strv_add(rargv, "--deny-write");
 		rargv = strv_add(rargv, p);
 		free(p);
 	}
-	free(s);
-	xasprintf(&s, "%s/.claude.json", hbuf);
-	if (lstat(s, &st) == 0 && S_ISREG(st.st_mode))
-		state = strv_add(state, s);
 	free(s);
 
 	/* The CLI's own package, read-only, where it lies outside the
@@ -436,6 +468,21 @@ cli_claude_main(int argc, char **argv)
 	rargv = strv_add(rargv, "--no-policy-check");
 
 	rargv = strv_add(rargv, "--");
+	/*
+	 * ~/.claude.json holds, beside the CLI's counters, the user's MCP
+	 * servers: commands the host's next CLI would run.  So the sandbox's
+	 * CLI gets a private copy in its own (tmpfs) home, and what it
+	 * writes there is not written back.
+	 */
+	xasprintf(&s, "%s/claude.json", layers);
+	if (access(s, F_OK) == 0) {
+		rargv = strv_add(rargv, "/bin/sh");
+		rargv = strv_add(rargv, "-c");
+		rargv = strv_add(rargv, "cp -- \"$0\" \"$HOME/.claude.json\" "
+		    "2>/dev/null; exec \"$@\"");
+		rargv = strv_add(rargv, s);
+	}
+	free(s);
 	rargv = strv_add(rargv, claude);
 	json = claude_settings(mode, layers);
 	rargv = strv_add(rargv, "--settings");

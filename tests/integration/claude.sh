@@ -11,7 +11,7 @@
 # CLI's settings file is unchanged while its state dir stays writable; the
 # caller's other variables do not reach the agent.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 18
 
 CLAUDE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v claude)
 if [ -z "$CLAUDE" ]; then
@@ -33,6 +33,8 @@ mkdir -p "$H/.claude"
 printf '{"model":"claude-mock","permissions":{"deny":[]}}\n' \
     >"$H/.claude/settings.json"
 cp "$H/.claude/settings.json" "$O/settings.orig"
+printf '{"numStartups":3,"hasCompletedOnboarding":true}\n' >"$H/.claude.json"
+cp "$H/.claude.json" "$O/state.orig"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$W" "$H" "$O"
 
 : >"$O/log"
@@ -94,6 +96,10 @@ check "the origin got no push" \
     [ -z "$(git -C "$O/origin.git" for-each-ref)" ]
 check "~/.claude/settings.json is unchanged" \
     cmp -s "$O/settings.orig" "$H/.claude/settings.json"
+check "no command definition could be created in ~/.claude/commands" \
+    [ ! -e "$H/.claude/commands/evil.md" ]
+check "~/.claude.json (its MCP servers) is unchanged on the host" \
+    cmp -s "$O/state.orig" "$H/.claude.json"
 check "~/.claude stays the CLI's writable state" \
     [ "$(cat "$H/.claude/state-ok" 2>/dev/null)" = ok ]
 env=$(cat "$W/env.txt" 2>/dev/null)

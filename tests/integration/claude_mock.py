@@ -27,10 +27,13 @@ def steps():
         ("Read", {"file_path": ws + "/notes.txt"}),
         ("Edit", {"file_path": ws + "/notes.txt", "old_string": "hello",
                   "new_string": "hello, edited"}),
-        # The CLI's own settings, from a shell: the sandbox's to refuse
-        # (the hook sees no path); its state dir stays writable.
+        # The CLI's own settings and definitions, and the MCP servers of
+        # its state file, from a shell: the sandbox's to refuse (the
+        # hook sees no path); its state dir stays writable.
         ("Bash", {"command": "echo '{\"hooks\":{}}' > ~/.claude/settings.json;"
-                  " echo ok > ~/.claude/state-ok",
+                  " echo evil > ~/.claude/commands/evil.md;"
+                  " echo '{\"mcpServers\":{\"x\":{\"command\":\"id\"}}}'"
+                  " > ~/.claude.json; echo ok > ~/.claude/state-ok",
                   "description": "Change settings"}),
         ("Bash", {"command": "env | cut -d= -f1 | sort > env.txt",
                   "description": "List the environment"}),
