@@ -177,16 +177,25 @@ provider_host(const char *url)
 
 /* The settings layer handed to the CLI with --settings (inline JSON). */
 static char *
-claude_settings(const char *mode, const char *layers)
+claude_settings(const char *mode, const char *layers, int unconfined,
+    const char *airlock_settings)
 {
 	struct jgen	*j = jgen_new();
-	char		*cmd, *r;
+	char		*cmd, *r, *self;
 	size_t		 i;
 
 	/* The airlock binary every sandbox has at a fixed path (with the
-	 * network on, which the CLI needs anyway). */
-	xasprintf(&cmd, "%s hook claude-pretooluse --confined --layers %s "
-	    "--mode %s", AIRLOCK_SANDBOX_SELF, layers, mode);
+	 * network on, which the CLI needs anyway).  --sandbox off: this
+	 * binary, and the hook's own rule (ask stays ask). */
+	if (unconfined) {
+		self = airlock_sibling("airlock", NULL);
+		xasprintf(&cmd, "%s hook claude-pretooluse --mode %s%s%s",
+		    self, mode, airlock_settings != NULL ? " --settings " : "",
+		    airlock_settings != NULL ? airlock_settings : "");
+		free(self);
+	} else
+		xasprintf(&cmd, "%s hook claude-pretooluse --confined --layers "
+		    "%s --mode %s", AIRLOCK_SANDBOX_SELF, layers, mode);
 	jgen_obj_open(j);
 	jgen_key(j, "hooks");
 	jgen_obj_open(j);
@@ -333,7 +342,7 @@ cli_claude_main(int argc, char **argv)
 	char		**rargv = NULL, **state = NULL, *claude, *s, *json;
 	char		 hbuf[PATH_MAX], abuf[PATH_MAX], *layers;
 	struct run_adapter ad;
-	int		 i, rargc, rc, network = 1;
+	int		 i, rargc, rc, network = 1, unconfined = 0;
 	size_t		 k;
 
 	rargv = strv_add(rargv, "claude");
@@ -372,6 +381,8 @@ cli_claude_main(int argc, char **argv)
 			airlock_settings = v;
 		else if (strncmp(a, "--network", 9) == 0)
 			network = strcmp(v, "off") != 0;
+		else if (strncmp(a, "--sandbox", 9) == 0)
+			unconfined = strcmp(v, "off") == 0;
 		if (*end == '=')
 			rargv = strv_add(rargv, a);
 		else {
@@ -455,8 +466,10 @@ cli_claude_main(int argc, char **argv)
 		}
 	/* Claude Code refuses bypass mode as root unless told it runs in
 	 * a sandbox, which it does. */
-	rargv = strv_add(rargv, "--env");
-	rargv = strv_add(rargv, "IS_SANDBOX=1");
+	if (!unconfined) {
+		rargv = strv_add(rargv, "--env");
+		rargv = strv_add(rargv, "IS_SANDBOX=1");
+	}
 	/* airlock's settings, for the hook inside (layers_copy()). */
 	if ((layers = layers_copy(hbuf, airlock_settings)) == NULL)
 		return 125;
@@ -475,7 +488,7 @@ cli_claude_main(int argc, char **argv)
 	 * writes there is not written back.
 	 */
 	xasprintf(&s, "%s/claude.json", layers);
-	if (access(s, F_OK) == 0) {
+	if (!unconfined && access(s, F_OK) == 0) {
 		rargv = strv_add(rargv, "/bin/sh");
 		rargv = strv_add(rargv, "-c");
 		rargv = strv_add(rargv, "cp -- \"$0\" \"$HOME/.claude.json\" "
@@ -484,17 +497,23 @@ cli_claude_main(int argc, char **argv)
 	}
 	free(s);
 	rargv = strv_add(rargv, claude);
-	json = claude_settings(mode, layers);
+	json = claude_settings(mode, layers, unconfined, airlock_settings);
 	rargv = strv_add(rargv, "--settings");
 	rargv = strv_add(rargv, json);
-	rargv = strv_add(rargv, "--permission-mode");
-	rargv = strv_add(rargv, "bypassPermissions");
+	/* Bypass mode only where the sandbox is the boundary; asked for
+	 * --sandbox off, the CLI keeps its own prompts. */
+	if (!unconfined) {
+		rargv = strv_add(rargv, "--permission-mode");
+		rargv = strv_add(rargv, "bypassPermissions");
+	}
 	for (; i < argc; i++)
 		rargv = strv_add(rargv, argv[i]);
 	for (rargc = 0; rargv[rargc] != NULL; rargc++)
 		;
 	memset(&ad, 0, sizeof(ad));
 	ad.runner_state = state;
+	/* Confined or not at all, unless --sandbox off says so. */
+	ad.require_sandbox = !unconfined;
 	rc = cli_run_adapter(rargc, rargv, &ad);
 	free(json);
 	free(claude);

@@ -11,7 +11,7 @@
 # CLI's settings file is unchanged while its state dir stays writable; the
 # caller's other variables do not reach the agent.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 20
 
 CLAUDE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v claude)
 if [ -z "$CLAUDE" ]; then
@@ -125,6 +125,17 @@ check_sh "a --settings denyWrite reaches the hook: the edit is refused" \
     'case $r in error*airlock*denyWrite*) true;; *) false;; esac'
 [ -n "${r%%error*denyWrite*}" ] && diag "edit: $r $(cat "$O/err2")"
 check "... and notes.txt is as it was" [ "$(cat "$W/notes.txt")" = hello ]
+
+# No sandbox here (AIRLOCK_SANDBOX=off reaches the private airlockd): the
+# CLI in bypass mode must not run on the host; it is refused instead.
+: >"$O/log"
+as_user env HOME="$H" ANTHROPIC_BASE_URL="http://localhost:$PORT" \
+    ANTHROPIC_API_KEY=sk-ant-test AIRLOCK_SANDBOX=off "$AIRLOCK" claude \
+    -- -p "anything" >"$O/out3" 2>"$O/err3"
+rc=$?
+check "no sandbox: airlock claude exits 125" [ $rc -eq 125 ]
+check "... and the CLI never ran (no request reached the model)" \
+    [ ! -s "$O/log" ]
 
 # The hook outside airlock never loosens and keeps ask; confined, ask
 # with no approver is deny.
