@@ -175,27 +175,52 @@ provider_host(const char *url)
 	return r;
 }
 
+/* s as one word for sh -c: single-quoted, ' as '\''. */
+static char *
+sq(const char *s)
+{
+	char	*r = xmalloc(strlen(s) * 4 + 3), *w = r;
+
+	*w++ = '\'';
+	for (; *s != '\0'; s++)
+		if (*s == '\'') {
+			memcpy(w, "'\\''", 4);
+			w += 4;
+		} else
+			*w++ = *s;
+	*w++ = '\'';
+	*w = '\0';
+	return r;
+}
+
 /* The settings layer handed to the CLI with --settings (inline JSON). */
 static char *
 claude_settings(const char *mode, const char *layers, int unconfined,
     const char *airlock_settings)
 {
 	struct jgen	*j = jgen_new();
-	char		*cmd, *r, *self;
+	char		*cmd, *r, *self, *qmode, *qset;
 	size_t		 i;
 
 	/* The airlock binary every sandbox has at a fixed path (with the
 	 * network on, which the CLI needs anyway).  --sandbox off: this
 	 * binary, and the hook's own rule (ask stays ask). */
+	qmode = sq(mode);
 	if (unconfined) {
-		self = airlock_sibling("airlock", NULL);
+		char *a = airlock_sibling("airlock", NULL);
+
+		self = sq(a);
+		free(a);
+		qset = airlock_settings != NULL ? sq(airlock_settings) : NULL;
 		xasprintf(&cmd, "%s hook claude-pretooluse --mode %s%s%s",
-		    self, mode, airlock_settings != NULL ? " --settings " : "",
-		    airlock_settings != NULL ? airlock_settings : "");
+		    self, qmode, qset != NULL ? " --settings " : "",
+		    qset != NULL ? qset : "");
 		free(self);
+		free(qset);
 	} else
 		xasprintf(&cmd, "%s hook claude-pretooluse --confined --layers "
-		    "%s --mode %s", AIRLOCK_SANDBOX_SELF, layers, mode);
+		    "%s --mode %s", AIRLOCK_SANDBOX_SELF, layers, qmode);
+	free(qmode);
 	jgen_obj_open(j);
 	jgen_key(j, "hooks");
 	jgen_obj_open(j);
