@@ -1,52 +1,69 @@
 // SPDX-License-Identifier: ISC
 /*
- * Base64 decoding (RFC 4648 §4).  untrusted: the text a client sends;
- * any byte outside the alphabet, a length not a multiple of 4 or padding
- * anywhere but at the end refuses the whole input.
+ * Standard base64 (b64.h).  The decoder takes bytes from clients.
  */
-#include "common/b64.h"
+#include <stdlib.h>
+#include <string.h>
 
-static int
-b64_val(unsigned char c)
+#include "common/b64.h"
+#include "common/xmalloc.h"
+
+static const char b64tbl[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char *
+b64_encode(const unsigned char *p, size_t n)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	char	*o = xmalloc((n + 2) / 3 * 4 + 1), *w = o;
+	size_t	 i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		*w++ = b64tbl[p[i] >> 2];
+		*w++ = b64tbl[(p[i] & 3) << 4 | p[i + 1] >> 4];
+		*w++ = b64tbl[(p[i + 1] & 15) << 2 | p[i + 2] >> 6];
+		*w++ = b64tbl[p[i + 2] & 63];
+	}
+	if (i < n) {
+		*w++ = b64tbl[p[i] >> 2];
+		if (i + 1 < n) {
+			*w++ = b64tbl[(p[i] & 3) << 4 | p[i + 1] >> 4];
+			*w++ = b64tbl[(p[i + 1] & 15) << 2];
+		} else {
+			*w++ = b64tbl[(p[i] & 3) << 4];
+			*w++ = '=';
+		}
+		*w++ = '=';
+	}
+	*w = '\0';
+	return o;
 }
 
-long
-b64_decode(const char *in, size_t len, unsigned char *out)
+/* untrusted: s (b64.h). */
+int
+b64_decode(const char *s, size_t n, unsigned char *out, size_t *outlen)
 {
-	size_t	i, o = 0, pad = 0;
-	int	v[4], k;
+	unsigned	 acc = 0, bits = 0, v;
+	size_t		 i, o = 0, pad = 0;
+	const char	*p;
 
-	if (len % 4 != 0)
-		return -1;
-	for (i = 0; i < len; i += 4) {
-		for (k = 0; k < 4; k++) {
-			if (in[i + k] == '=' && i + 4 == len && k >= 2) {
-				v[k] = 0;
-				pad++;
-				continue;
-			}
-			if (pad > 0 || (v[k] = b64_val((unsigned char)
-			    in[i + k])) == -1)
-				return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '=') {
+			pad++;
+			continue;
 		}
-		out[o++] = (unsigned char)(v[0] << 2 | v[1] >> 4);
-		if (pad < 2)
-			out[o++] = (unsigned char)((v[1] & 15) << 4 |
-			    v[2] >> 2);
-		if (pad < 1)
-			out[o++] = (unsigned char)((v[2] & 3) << 6 | v[3]);
+		if (pad > 0 || s[i] == '\0' ||
+		    (p = strchr(b64tbl, s[i])) == NULL)
+			return -1;
+		v = (unsigned)(p - b64tbl);
+		acc = (acc << 6 | v) & 0xffffff;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[o++] = (unsigned char)(acc >> bits);
+		}
 	}
-	return (long)o;
+	if (pad > 2 || bits >= 6)
+		return -1;
+	*outlen = o;
+	return 0;
 }

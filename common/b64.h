@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Standard base64 (RFC 4648, with padding), decoding only: the input of
- * sandbox.input.  Strict: no whitespace, no missing padding.
+ * Standard base64 (RFC 4648, with padding), for terminal bytes carried
+ * in JSON-RPC (supervisor/sv_terminal.c).
  */
 #ifndef AIRLOCK_B64_H
 #define AIRLOCK_B64_H
 
 #include <stddef.h>
 
+/* NUL-terminated text of n bytes (free() it). */
+char	*b64_encode(const unsigned char *, size_t n);
 /*
- * Decode len bytes of untrusted text into out (room for len / 4 * 3
- * bytes).  The number of bytes, or -1 when it is not base64.
+ * untrusted: s, n characters.  Decodes into out, which has room for
+ * n / 4 * 3 + 3 bytes; -1 on a character outside the alphabet, padding
+ * that is not at the end, or a length no encoder gives.
  */
-long	b64_decode(const char *in, size_t len, unsigned char *out);
+int	 b64_decode(const char *s, size_t n, unsigned char *out,
+	    size_t *outlen);
 
 #endif

@@ -25,6 +25,9 @@ zlib1g-dev"
 TEST_PKGS="git curl lighttpd lighttpd-mod-openssl openssl clang
 libclang-rt-dev bubblewrap util-linux procps iproute2 python3 tar make
 openssh-client"
+# Node.js and npm from Debian, for the real Claude Code CLI that
+# tests/integration/claude.sh runs under `airlock claude` (npm, below).
+NODE_PKGS="nodejs npm"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -52,6 +55,10 @@ missing() {
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
 	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"
+	have_cmd npm || echo "command npm"
+	# The test user's PATH: /usr/local/bin, /usr/bin, /bin.
+	PATH=/usr/local/bin:/usr/bin:/bin command -v claude >/dev/null 2>&1 ||
+	    echo "command claude (npm @anthropic-ai/claude-code)"
 	# lighttpd without its TLS module starts nothing for the tests'
 	# HTTPS code host: the module is a separate package.
 	[ -e /usr/lib/lighttpd/mod_openssl.so ] ||
@@ -85,6 +92,15 @@ $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
     --no-install-recommends $BUILD_PKGS $TEST_PKGS >/dev/null
+# shellcheck disable=SC2086
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends $NODE_PKGS >/dev/null
+# The Claude Code CLI from the npm registry, where the test user finds it.
+if ! PATH=/usr/local/bin:/usr/bin:/bin command -v claude >/dev/null; then
+	echo "install-deps: installing @anthropic-ai/claude-code (npm)" >&2
+	$SUDO npm install -g --no-audit --no-fund @anthropic-ai/claude-code \
+	    >/dev/null
+fi
 # Packages present and files still missing is a broken install, not
 # something for the tests to skip over.
 m=$(missing)

@@ -23,6 +23,9 @@ usage(void)
 	fprintf(stderr,
 "usage: airlock <command> [options]\n"
 "  run [options] -- CMD [ARG...]   run one command in a sandbox\n"
+"  claude [options] [-- ARG...]    the Claude Code CLI in a sandbox\n"
+"  matrix [--json]                 which boundary holds for which agent\n"
+"  shell [--cwd DIR] [-- SHELL]    a shell in the terminal profile\n"
 "  status [--socket PATH] [--json] what this host supports\n"
 "  policy check [--mode M] [--settings F] [--json] -- 'LINE'\n"
 "                                  the command policy's verdict (exit 0\n"
@@ -187,6 +190,12 @@ main(int argc, char *argv[])
 		usage();
 	if (strcmp(argv[1], "run") == 0)
 		return cli_run_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "claude") == 0)
+		return cli_claude_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "matrix") == 0)
+		return cli_matrix_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "shell") == 0)
+		return cli_shell_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "status") == 0)
 		return cli_status_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "policy") == 0)

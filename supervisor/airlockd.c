@@ -29,6 +29,7 @@
 #include "supervisor/paths.h"
 #include "supervisor/settings.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_terminal.h"
 
 int		 sv_sandbox_on = 1;
 struct sv_probe	 sv_host;
@@ -71,6 +72,8 @@ on_sigchld(evutil_socket_t sig, short ev, void *arg)
 	(void)arg;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if (sv_daemon_reaped(pid))
+			continue;
+		if (sv_terminal_reaped(pid, status))
 			continue;
 		(void)sv_session_reaped(pid, status);
 	}
@@ -194,6 +197,7 @@ main(int argc, char *argv[])
 
 	sv_clients_close_all();
 	sv_sessions_shutdown();
+	sv_terminals_shutdown();
 	sv_daemons_stop();
 	event_free(ev_chld);
 	event_free(ev_int);

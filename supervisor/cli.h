@@ -52,7 +52,18 @@ int	 rpc_pump(struct rpc *, int do_read, rpc_notify_fn fn, void *arg);
 int	 rpc_wait(struct rpc *, rpc_notify_fn fn, void *arg, int *stop);
 void	 rpc_close(struct rpc *);
 
+/* What an adapter adds to `airlock run` (see cli_run_adapter()). */
+struct run_adapter {
+	char *const	*runner_state;	/* runnerStateDirs, absolute */
+	int		 no_push_gateway; /* the terminal profile */
+	int		 require_sandbox; /* fail rather than run unconfined */
+};
+
 int	 cli_run_main(int argc, char **argv);
+int	 cli_run_adapter(int argc, char **argv, const struct run_adapter *);
+int	 cli_claude_main(int argc, char **argv);
+int	 cli_matrix_main(int argc, char **argv);
+int	 cli_shell_main(int argc, char **argv);
 int	 cli_status_main(int argc, char **argv);
 int	 cli_approve_main(int argc, char **argv);
 int	 cli_audit_main(int argc, char **argv);

@@ -34,8 +34,9 @@ usage_policy(void)
 static int
 usage_hook(void)
 {
-	fprintf(stderr, "usage: airlock hook claude-pretooluse [--mode MODE] "
-	    "[--settings FILE] < payload.json\n");
+	fprintf(stderr, "usage: airlock hook claude-pretooluse [--confined "
+	    "[--layers DIR]]\n       [--mode MODE] [--settings FILE] < "
+	    "payload.json\n");
 	return 2;
 }
 
@@ -177,11 +178,26 @@ cli_hook_main(int argc, char **argv)
 	char		 err[512], *buf, *out;
 	size_t		 len = 0, cap = 65536;
 	ssize_t		 n;
-	int		 i, set = 0, v, loaded;
+	int		 i, set = 0, v, loaded, confined = 0;
+	const char	*layers = NULL;
+	char		*lu = NULL, *lc = NULL, *lm = NULL;
 
 	if (argc < 2 || strcmp(argv[1], "claude-pretooluse") != 0)
 		return usage_hook();
-	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||
+	/* --confined: registered so by `airlock claude` (hook.h), with
+	 * --layers DIR: copies of the settings layers (user.json, cli.json,
+	 * managed.json), since the sandbox keeps airlock's own files
+	 * unreadable. */
+	i = 2;
+	if (argc > 2 && strcmp(argv[2], "--confined") == 0) {
+		confined = 1;
+		i = 3;
+		if (argc > 4 && strcmp(argv[3], "--layers") == 0) {
+			layers = argv[4];
+			i = 5;
+		}
+	}
+	if ((i = parse_opts(argc, argv, i, &set, &mode, &file)) < 0 ||
 	    i != argc)
 		return usage_hook();
 	/* untrusted: the PreToolUse payload on stdin, size-capped. */
@@ -201,7 +217,18 @@ cli_hook_main(int argc, char **argv)
 		len += (size_t)n;
 	}
 	settings_defaults(&s);
-	loaded = settings_load(&s, NULL, file, NULL, err, sizeof(err)) == 0;
+	if (layers != NULL) {
+		xasprintf(&lu, "%s/user.json", layers);
+		xasprintf(&lc, "%s/cli.json", layers);
+		xasprintf(&lm, "%s/managed.json", layers);
+		/* The copies stand for the layers (and --settings). */
+		loaded = settings_load(&s, lu, lc, lm, err, sizeof(err)) == 0;
+	} else
+		loaded = settings_load(&s, NULL, file, NULL, err,
+		    sizeof(err)) == 0;
+	free(lu);
+	free(lc);
+	free(lm);
 	if (!loaded) {
 		/* Fail closed: a broken policy must not allow everything. */
 		fprintf(stderr, "airlock: %s\n", err);
@@ -210,7 +237,9 @@ cli_hook_main(int argc, char **argv)
 		    "\"permissionDecisionReason\":\"airlock: the settings "
 		    "cannot be loaded\"}}\n");
 	} else {
-		out = hook_claude_pretooluse(buf, len, set, mode, &s, &v);
+		out = confined ? hook_claude_confined(buf, len, set, mode,
+		    &s, &v) : hook_claude_pretooluse(buf, len, set, mode, &s,
+		    &v);
 		printf("%s\n", out);
 		free(out);
 	}

@@ -700,6 +700,16 @@ static const char *const onoff[] = { "on", "off", NULL };
 int
 cli_run_main(int argc, char **argv)
 {
+	return cli_run_adapter(argc, argv, NULL);
+}
+
+/*
+ * The run, for `airlock run` (ad NULL) and for the adapters that launch
+ * an agent the same way with their own state (`airlock claude`).
+ */
+int
+cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
+{
 	const char	*workspace = NULL, *mode = "chat", *events = NULL;
 	const char	*sandbox = NULL, *settings = NULL, *sock = NULL;
 	const char	*origin = NULL, *seen = NULL;
@@ -1014,6 +1024,16 @@ cli_run_main(int argc, char **argv)
 	if (unlisted != NULL)
 		jgen_kstr(j, "testUnlistedBind", unlisted);
 #endif
+	/* An agent's own state (its config dir): writable in every mode. */
+	if (ad != NULL && ad->runner_state != NULL) {
+		jgen_key(j, "runnerStateDirs");
+		jgen_arr_open(j);
+		for (size_t k = 0; ad->runner_state[k] != NULL; k++)
+			jgen_str(j, ad->runner_state[k]);
+		jgen_arr_close(j);
+	}
+	if (ad != NULL && ad->no_push_gateway)
+		jgen_kbool(j, "pushGateway", 0);
 	if (origin != NULL)
 		jgen_kstr(j, "originRepo", origin);
 	if (seen != NULL)
@@ -1059,6 +1079,18 @@ cli_run_main(int argc, char **argv)
 		    err);
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
+	}
+	/* A native terminal never runs on the host under that label. */
+	if (ad != NULL && ad->require_sandbox &&
+	    json_get_str(res, "backend") != NULL &&
+	    strcmp(json_get_str(res, "backend"), "none") == 0) {
+		fprintf(stderr, "airlock: no sandbox here (%s): refusing to "
+		    "run unconfined\n", json_get_str(res,
+		    "unsandboxedReason") != NULL ? json_get_str(res,
+		    "unsandboxedReason") : "backend none");
+		json_free(res);
+		st.exit_code = EXIT_SANDBOX;
+		goto out;
 	}
 	unconfined_say(res);
 	/* Each variable passed on purpose, named once (never its value). */

@@ -517,3 +517,32 @@ hook_claude_pretooluse(const char *in, size_t len, int mode_forced,
 	*vout = -1;
 	return xstrdup("{}");
 }
+
+/*
+ * Inside `airlock claude` the CLI runs in its bypass-permissions mode:
+ * the sandbox is the boundary and Claude Code asks nobody.  An "ask"
+ * would then be a prompt that never comes (-p) or a click past the
+ * policy, so confined, ask goes to airlock's approver; with none
+ * reachable from inside the sandbox (R-C4) ask is deny, said so.
+ */
+char *
+hook_claude_confined(const char *in, size_t len, int mode_forced,
+    enum pol_mode mode, const struct settings *s, int *vout)
+{
+	struct json	*j;
+	const char	*why;
+	char		*out, *r, err[64];
+
+	out = hook_claude_pretooluse(in, len, mode_forced, mode, s, vout);
+	if (*vout != POL_ASK)
+		return out;
+	j = json_parse(out, strlen(out), err, sizeof(err));
+	why = json_get_str(json_get(j, "hookSpecificOutput"),
+	    "permissionDecisionReason");
+	*vout = POL_DENY;
+	r = decision("deny", "%s (confined, no approver: deny)",
+	    why != NULL ? why : "airlock: ask");
+	json_free(j);
+	free(out);
+	return r;
+}

@@ -32,6 +32,14 @@ char	*hook_claude_pretooluse(const char *in, size_t len, int mode_forced,
 	    enum pol_mode mode, const struct settings *, int *vout);
 
 /*
+ * The same for a Claude Code that runs confined in bypass-permissions
+ * mode (`airlock claude`, `hook claude-pretooluse --confined`): an ask
+ * with no approver is a deny (R-C4), with the ask's reason.
+ */
+char	*hook_claude_confined(const char *in, size_t len, int mode_forced,
+	    enum pol_mode mode, const struct settings *, int *vout);
+
+/*
  * The plan's rule tables (defined in sv_plan.c), for the hook: the i-th
  * built-in filename rule (0 past the end), and the i-th entry of the
  * secret set (NULL past the end; *in_home: relative to $HOME, else

@@ -77,6 +77,7 @@ struct sv_spec {
 	struct sv_bind	*binds;
 	size_t		 nbinds;
 	int		 network_enabled;
+	int		 no_push_gateway; /* "pushGateway": false */
 	char		**egress_allowlist;
 	char		*guest_workdir;
 	enum pol_mode	 mode;

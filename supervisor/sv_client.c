@@ -28,6 +28,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_terminal.h"
 
 #define SV_MAX_LINE	(4U << 20)	/* one request */
 /*
@@ -179,6 +180,7 @@ client_drained(struct bufferevent *bev, void *arg)
 	c->congested = 0;
 	sv_client_ref(c);
 	sv_sessions_client_drained(c);
+	sv_terminals_client_drained(c);
 	sv_client_unref(c);
 }
 
@@ -357,6 +359,10 @@ static const struct sv_method {
 	{ "sandbox.input",	sv_session_input,	SV_SB_LIVE },
 	{ "approvals.subscribe", sv_approvals_subscribe, 0 },
 	{ "approvals.answer",	sv_approvals_answer,	0 },
+	{ "terminal.open",	sv_terminal_open,	0 },
+	{ "terminal.input",	sv_terminal_input,	0 },
+	{ "terminal.resize",	sv_terminal_resize,	0 },
+	{ "terminal.close",	sv_terminal_close,	0 },
 	{ NULL,			NULL,			0 },
 };
 
@@ -534,6 +540,7 @@ client_close(struct sv_client *c)
 		}
 	sv_sessions_client_gone(c);
 	sv_approvals_client_gone(c);
+	sv_terminals_client_gone(c);
 	event_free(c->rev);
 	c->rev = NULL;
 	evbuffer_free(c->in);

@@ -517,7 +517,7 @@ sv_session_input(struct sv_client *c, const struct json *id,
 	const struct json *jb = param(params, "base64");
 	struct sv_exec	*x;
 	unsigned char	*buf;
-	long		 n = 0;
+	size_t		 n = 0;
 
 	if ((s = session_param(c, id, params)) == NULL)
 		return;
@@ -548,14 +548,14 @@ sv_session_input(struct sv_client *c, const struct json *id,
 			    "again later");
 			return;
 		}
-		buf = xmalloc(jb->len / 4 * 3 + 1);
-		if ((n = b64_decode(jb->str, jb->len, buf)) == -1) {
+		buf = xmalloc(jb->len / 4 * 3 + 3);
+		if (b64_decode(jb->str, jb->len, buf, &n) == -1) {
 			free(buf);
 			sv_client_error(c, id, RPC_INVALID_PARAMS,
 			    "base64: not base64");
 			return;
 		}
-		evbuffer_add(x->inbuf, buf, (size_t)n);
+		evbuffer_add(x->inbuf, buf, n);
 		free(buf);
 	}
 	if (json_get_bool(params, "eof", 0)) {

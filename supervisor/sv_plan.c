@@ -1521,7 +1521,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		plan_listen(p, LISTEN_SOCKS, LISTEN_PORT_SOCKS);
 		p->listen_http = 1;
 	}
-	if (ctx->with_gateway) {
+	if (ctx->with_gateway && !spec->no_push_gateway) {
 		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);
 		p->listen_git = 1;
 		if (plan_gitconfig(p, ctx, err, errlen) == -1)

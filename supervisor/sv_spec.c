@@ -219,6 +219,14 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 				r = -1;
 			} else
 				s->network_enabled = v->boolean;
+		} else if (strcmp(k, "pushGateway") == 0) {
+			/* false: the terminal profile (R-A4). */
+			if (v->type != JSON_BOOL) {
+				snprintf(err, errlen, "%s: expected a boolean",
+				    k);
+				r = -1;
+			} else
+				s->no_push_gateway = !v->boolean;
 		} else if (strcmp(k, "egressAllowlist") == 0)
 			r = get_strv(v, k, &s->egress_allowlist, err, errlen);
 		else if (strcmp(k, "guestWorkdir") == 0)

@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run status policy hook proxy-connect version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude shell matrix status policy hook proxy-connect version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -32,7 +32,7 @@ _airlock()
 	--workspace|--bind|--ro-bind|--deny-read|--deny-write)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;
-	--settings|--events|--socket)
+	--settings|--events|--socket|--claude)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
 	--timeout|--memory|--pids|--allow-domain|--origin)
@@ -44,6 +44,16 @@ _airlock()
 		    --events --sandbox --settings --timeout --memory --pids
 		    --network --allow-domain --deny-read --deny-write --origin
 		    --socket --no-policy-check --quiet --" -- "$cur")) ;;
+	claude)
+		COMPREPLY=($(compgen -W "--claude --workspace --mode --bind
+		    --ro-bind --events --settings --timeout --memory --pids
+		    --allow-domain --deny-read --deny-write --origin --socket
+		    --quiet --" -- "$cur")) ;;
+	shell)
+		COMPREPLY=($(compgen -W "--cwd --settings --" -- "$cur")) ;;
+	matrix)
+		COMPREPLY=($(compgen -W "--sandbox --network --settings
+		    --socket --json" -- "$cur")) ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
 	policy)
@@ -56,7 +66,7 @@ _airlock()
 		if [ "$COMP_CWORD" -eq 2 ]; then
 			COMPREPLY=($(compgen -W "claude-pretooluse" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "--mode --settings" -- "$cur"))
+			COMPREPLY=($(compgen -W "--confined --mode --settings" -- "$cur"))
 		fi ;;
 	esac
 	return 0

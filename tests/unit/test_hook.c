@@ -231,6 +231,43 @@ START_TEST(malformed)
 }
 END_TEST
 
+/* Confined (airlock claude): ask is deny with the ask's reason; deny and
+ * no opinion are unchanged. */
+START_TEST(confined)
+{
+	static const char push[] = "{\"tool_name\":\"Bash\",\"cwd\":"
+	    "\"/tmp\",\"tool_input\":{\"command\":\"git push origin "
+	    "main\"}}";
+	static const char sudo[] = "{\"tool_name\":\"Bash\",\"cwd\":"
+	    "\"/tmp\",\"tool_input\":{\"command\":\"sudo id\"}}";
+	static const char ls[] = "{\"tool_name\":\"Bash\",\"cwd\":"
+	    "\"/tmp\",\"tool_input\":{\"command\":\"ls\"}}";
+	char	*out;
+	int	 v;
+
+	out = hook_claude_pretooluse(push, strlen(push), 0, POL_MODE_CHAT, &S,
+	    &v);
+	ck_assert_int_eq(v, POL_ASK);
+	free(out);
+	out = hook_claude_confined(push, strlen(push), 0, POL_MODE_CHAT, &S,
+	    &v);
+	ck_assert_int_eq(v, POL_DENY);
+	ck_assert_msg(strstr(out, "\"deny\"") != NULL &&
+	    strstr(out, "git-push") != NULL &&
+	    strstr(out, "no approver: deny") != NULL, "%s", out);
+	free(out);
+	out = hook_claude_confined(sudo, strlen(sudo), 0, POL_MODE_CHAT, &S,
+	    &v);
+	ck_assert_int_eq(v, POL_DENY);
+	ck_assert(strstr(out, "no approver") == NULL);
+	free(out);
+	out = hook_claude_confined(ls, strlen(ls), 0, POL_MODE_CHAT, &S, &v);
+	ck_assert_int_eq(v, -1);
+	ck_assert_str_eq(out, "{}");
+	free(out);
+}
+END_TEST
+
 START_TEST(policy_check_json)
 {
 	struct pol_result	*r;
@@ -285,6 +322,7 @@ main(void)
 	tcase_add_test(tc, modes_and_tools);
 	tcase_add_test(tc, malformed);
 	tcase_add_test(tc, policy_check_json);
+	tcase_add_test(tc, confined);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

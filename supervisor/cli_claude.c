@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: ISC
+/*
+ * `airlock claude [run options] [-- claude args...]`: the real Claude
+ * Code CLI inside a sandbox, launched exactly as `airlock run` launches
+ * a command (cli_run_adapter()), with what the CLI needs added (SPEC
+ * R-A1):
+ *
+ * - its config dir (~/.claude/) as runner state, writable in every
+ *   mode, except its settings files and the command, agent, skill, hook
+ *   and plugin definitions, which the host's next Claude Code would run:
+ *   those stay write-protected (R-L3); its state file ~/.claude.json as
+ *   a private copy (it also names MCP servers, commands the host runs);
+ * - a generated settings layer (--settings, inline JSON) that sends Bash
+ *   and the file writers to `airlock hook claude-pretooluse --confined`
+ *   and switches off the CLI's non-essential traffic;
+ * - bypass-permissions mode: the sandbox is the boundary, and the hook,
+ *   told that it runs confined, denies what the policy denies or asks
+ *   (docs/HOOKS.md);
+ * - the LLM provider's host allowed through proxyd, and the provider's
+ *   variables (the API key the user configured) passed on purpose;
+ *   nothing else of the caller's environment beyond airlockd's allowlist
+ *   (R-L9).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/xmalloc.h"
+#include "supervisor/cli.h"
+#include "supervisor/paths.h"
+#include "supervisor/settings.h"
+
+/*
+ * The provider's variables, passed when set: the key or token the user
+ * configured, the endpoint and the model choice.  Cloud providers'
+ * credentials (Bedrock, Vertex) are files and profiles this list does
+ * not carry: `--env` passes them on purpose.
+ */
+static const char *const provider_env[] = {
+	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
+	"ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
+	"ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL",
+	"ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_CUSTOM_HEADERS", NULL,
+};
+
+/*
+ * Under ~/.claude: what Claude Code on the host reads as configuration
+ * or runs (hooks in settings, commands, agents, skills, plugins), so an
+ * agent must not write it for the next session outside the sandbox.
+ * The runner state is outside the sandbox's filename rules, so each is
+ * made to exist before the launch (a directory, or a file holding the
+ * empty settings "{}" or nothing) and is then a read-only mount: an
+ * agent can neither write it nor create it.
+ */
+static const struct {
+	const char	*name;
+	const char	*file;		/* NULL: a directory */
+} protected_state[] = {
+	{ "settings.json", "{}\n" },
+	{ "settings.local.json", "{}\n" },
+	{ "CLAUDE.md", "" },
+	{ "commands", NULL },
+	{ "agents", NULL },
+	{ "skills", NULL },
+	{ "hooks", NULL },
+	{ "plugins", NULL },
+	{ NULL, NULL },
+};
+
+/* Documented switches for everything but the model's own requests. */
+static const char *const quiet_env[][2] = {
+	{ "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1" },
+	{ "DISABLE_TELEMETRY", "1" },
+	{ "DISABLE_ERROR_REPORTING", "1" },
+	{ "DISABLE_AUTOUPDATER", "1" },
+	{ "DISABLE_BUG_COMMAND", "1" },
+	{ NULL, NULL },
+};
+
+/* The run options that take a value (cli_run.c), to find "--". */
+static const char *const valued[] = {
+	"--workspace", "--mode", "--bind", "--ro-bind", "--bind-try",
+	"--ro-bind-try", "--events", "--sandbox", "--settings", "--socket",
+	"--timeout", "--memory", "--pids", "--network", "--allow-domain",
+	"--deny-read", "--deny-write", "--origin", "--kill-after",
+	"--output-limit", "--env", "--claude", NULL,
+};
+
+static void __attribute__((noreturn))
+claude_usage(int code)
+{
+	fprintf(code == 0 ? stdout : stderr,
+"usage: airlock claude [run options] [--claude PATH] [-- CLAUDE-ARG...]\n"
+"  The Claude Code CLI (`claude` on PATH, or PATH) inside a sandbox, in\n"
+"  bypass-permissions mode, its tool calls judged by airlock's hook.\n"
+"  Run options as for `airlock run` (airlock run --help).\n");
+	exit(code);
+}
+
+static int
+is_valued(const char *a, const char **name_end)
+{
+	size_t	 n = strcspn(a, "=");
+	size_t	 i;
+
+	for (i = 0; valued[i] != NULL; i++)
+		if (strlen(valued[i]) == n && strncmp(a, valued[i], n) == 0) {
+			*name_end = a + n;
+			return 1;
+		}
+	return 0;
+}
+
+/* `claude` on PATH, resolved; NULL when there is none. */
+static char *
+find_claude(const char *given)
+{
+	const char	*path = getenv("PATH");
+	char		 buf[PATH_MAX], res[PATH_MAX], *copy, *d, *save = NULL;
+	char		*r = NULL;
+
+	if (given != NULL)
+		return realpath(given, res) != NULL && access(res, X_OK) == 0 ?
+		    xstrdup(res) : NULL;
+	if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (d = strtok_r(copy, ":", &save); d != NULL && r == NULL;
+	    d = strtok_r(NULL, ":", &save)) {
+		if (d[0] != '/')
+			continue;
+		snprintf(buf, sizeof(buf), "%s/claude", d);
+		if (access(buf, X_OK) == 0 && realpath(buf, res) != NULL)
+			r = xstrdup(res);
+	}
+	free(copy);
+	return r;
+}
+
+/*
+ * untrusted-ish: the caller's ANTHROPIC_BASE_URL.  Its host[:port] for
+ * --allow-domain, or NULL when it is not an http(s) URL.
+ */
+static char *
+provider_host(const char *url)
+{
+	const char	*h;
+	size_t		 n;
+	char		*r;
+
+	if (strncmp(url, "https://", 8) == 0)
+		h = url + 8;
+	else if (strncmp(url, "http://", 7) == 0)
+		h = url + 7;
+	else
+		return NULL;
+	if (strchr(h, '@') != NULL && strchr(h, '@') < h + strcspn(h, "/"))
+		h = strchr(h, '@') + 1;	/* user:password@ */
+	n = strcspn(h, "/?#");
+	if (n == 0 || n > 255)
+		return NULL;
+	r = xstrndup(h, n);
+	if (strspn(r, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-:[]") != n) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* s as one word for sh -c: single-quoted, ' as '\''. */
+static char *
+sq(const char *s)
+{
+	char	*r = xmalloc(strlen(s) * 4 + 3), *w = r;
+
+	*w++ = '\'';
+	for (; *s != '\0'; s++)
+		if (*s == '\'') {
+			memcpy(w, "'\\''", 4);
+			w += 4;
+		} else
+			*w++ = *s;
+	*w++ = '\'';
+	*w = '\0';
+	return r;
+}
+
+/* The settings layer handed to the CLI with --settings (inline JSON). */
+static char *
+claude_settings(const char *mode, const char *layers, int unconfined,
+    const char *airlock_settings)
+{
+	struct jgen	*j = jgen_new();
+	char		*cmd, *r, *self, *qmode, *qset;
+	size_t		 i;
+
+	/* The airlock binary every sandbox has at a fixed path (with the
+	 * network on, which the CLI needs anyway).  --sandbox off: this
+	 * binary, and the hook's own rule (ask stays ask). */
+	qmode = sq(mode);
+	if (unconfined) {
+		char *a = airlock_sibling("airlock", NULL);
+
+		self = sq(a);
+		free(a);
+		qset = airlock_settings != NULL ? sq(airlock_settings) : NULL;
+		xasprintf(&cmd, "%s hook claude-pretooluse --mode %s%s%s",
+		    self, qmode, qset != NULL ? " --settings " : "",
+		    qset != NULL ? qset : "");
+		free(self);
+		free(qset);
+	} else
+		xasprintf(&cmd, "%s hook claude-pretooluse --confined --layers "
+		    "%s --mode %s", AIRLOCK_SANDBOX_SELF, layers, qmode);
+	free(qmode);
+	jgen_obj_open(j);
+	jgen_key(j, "hooks");
+	jgen_obj_open(j);
+	jgen_key(j, "PreToolUse");
+	jgen_arr_open(j);
+	jgen_obj_open(j);
+	jgen_kstr(j, "matcher", "Bash|Write|Edit|MultiEdit|NotebookEdit");
+	jgen_key(j, "hooks");
+	jgen_arr_open(j);
+	jgen_obj_open(j);
+	jgen_kstr(j, "type", "command");
+	jgen_kstr(j, "command", cmd);
+	jgen_kint(j, "timeout", 30);
+	jgen_obj_close(j);
+	jgen_arr_close(j);
+	jgen_obj_close(j);
+	jgen_arr_close(j);
+	jgen_obj_close(j);
+	jgen_key(j, "env");
+	jgen_obj_open(j);
+	for (i = 0; quiet_env[i][0] != NULL; i++)
+		jgen_kstr(j, quiet_env[i][0], quiet_env[i][1]);
+	jgen_obj_close(j);
+	jgen_obj_close(j);
+	r = xstrndup(jgen_buf(j, NULL), SIZE_MAX);
+	jgen_free(j);
+	free(cmd);
+	return r;
+}
+
+static const char *const layer_names[] = {
+	"user.json", "cli.json", "managed.json", "claude.json", NULL,
+};
+
+/* One settings layer copied as it is, "{}" when there is none. */
+static int
+layer_copy(const char *src, const char *dir, const char *name)
+{
+	char	 buf[65536], *dst;
+	ssize_t	 n;
+	int	 in = -1, out, rc = 0;
+
+	if (src != NULL && (in = open(src, O_RDONLY | O_CLOEXEC)) == -1 &&
+	    errno != ENOENT) {
+		fprintf(stderr, "airlock claude: %s: %s\n", src,
+		    strerror(errno));
+		return -1;
+	}
+	xasprintf(&dst, "%s/%s", dir, name);
+	if ((out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) == -1) {
+		fprintf(stderr, "airlock claude: %s: %s\n", dst,
+		    strerror(errno));
+		free(dst);
+		if (in != -1)
+			close(in);
+		return -1;
+	}
+	if (in == -1)
+		rc = write(out, "{}\n", 3) == 3 ? 0 : -1;
+	else
+		while ((n = read(in, buf, sizeof(buf))) > 0 && rc == 0)
+			rc = write(out, buf, (size_t)n) == n ? 0 : -1;
+	if (close(out) == -1)
+		rc = -1;
+	if (in != -1)
+		close(in);
+	if (rc == -1)
+		fprintf(stderr, "airlock claude: %s: cannot write\n", dst);
+	free(dst);
+	return rc;
+}
+
+static void
+layers_remove(const char *dir)
+{
+	char	*p;
+	size_t	 i;
+
+	for (i = 0; layer_names[i] != NULL; i++) {
+		xasprintf(&p, "%s/%s", dir, layer_names[i]);
+		(void)unlink(p);
+		free(p);
+	}
+	(void)rmdir(dir);
+}
+
+/* The copies go when airlock claude does, whichever way it ends. */
+static char	*layers_dir;
+
+static void
+layers_atexit(void)
+{
+	if (layers_dir != NULL)
+		layers_remove(layers_dir);
+	free(layers_dir);
+	layers_dir = NULL;
+}
+
+/*
+ * The sandbox keeps airlock's own settings files unreadable, so the
+ * hook inside reads copies of the layers, taken now, in a private
+ * directory bound read-only (the agent cannot change its policy):
+ * DIR/user.json, cli.json (--settings), managed.json.
+ */
+static char *
+layers_copy(const char *home, const char *cli)
+{
+	char	*dir, *user;
+	int	 rc;
+
+	dir = xstrdup("/tmp/airlock-claude.XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		fprintf(stderr, "airlock claude: mkdtemp: %s\n",
+		    strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	xasprintf(&user, "%s/.config/airlock/settings.json", home);
+	rc = layer_copy(user, dir, layer_names[0]);
+	free(user);
+	if (rc == 0)
+		rc = layer_copy(cli, dir, layer_names[1]);
+	if (rc == 0)
+		rc = layer_copy(SETTINGS_MANAGED_PATH, dir, layer_names[2]);
+	/* The CLI's state file, copied in by claude_argv()'s wrapper. */
+	xasprintf(&user, "%s/.claude.json", home);
+	if (rc == 0 && access(user, F_OK) == 0)
+		rc = layer_copy(user, dir, layer_names[3]);
+	free(user);
+	if (rc == -1) {
+		layers_remove(dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+int
+cli_claude_main(int argc, char **argv)
+{
+	const char	*mode = "chat", *home, *url, *end, *v;
+	const char	*airlock_settings = NULL, *given = NULL;
+	char		**rargv = NULL, **state = NULL, *claude, *s, *json;
+	char		 hbuf[PATH_MAX], abuf[PATH_MAX], *layers;
+	struct run_adapter ad;
+	int		 i, rargc, rc, network = 1, unconfined = 0;
+	size_t		 k;
+
+	rargv = strv_add(rargv, "claude");
+	/* Run options up to "--" (or the first word that is not one). */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+			claude_usage(0);
+		if (a[0] != '-')
+			break;
+		if (!is_valued(a, &end)) {
+			rargv = strv_add(rargv, a);
+			continue;
+		}
+		if (*end == '=')
+			v = end + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else {
+			fprintf(stderr, "airlock claude: %s needs a value\n",
+			    a);
+			return 2;
+		}
+		if (strncmp(a, "--claude", 8) == 0) {
+			given = v;
+			continue;
+		}
+		if (strncmp(a, "--mode", 6) == 0)
+			mode = v;
+		else if (strncmp(a, "--settings", 10) == 0)
+			airlock_settings = v;
+		else if (strncmp(a, "--network", 9) == 0)
+			network = strcmp(v, "off") != 0;
+		else if (strncmp(a, "--sandbox", 9) == 0)
+			unconfined = strcmp(v, "off") == 0;
+		if (*end == '=')
+			rargv = strv_add(rargv, a);
+		else {
+			rargv = strv_add(rargv, a);
+			rargv = strv_add(rargv, v);
+		}
+	}
+	if (!network) {
+		fprintf(stderr, "airlock claude: the CLI needs the network to "
+		    "reach its model (--network off)\n");
+		return 2;
+	}
+	if ((claude = find_claude(given)) == NULL) {
+		fprintf(stderr, "airlock claude: %s: the Claude Code CLI is "
+		    "not installed (npm install -g @anthropic-ai/claude-code)"
+		    "\n", given != NULL ? given : "claude");
+		return 127;
+	}
+	if ((home = getenv("HOME")) == NULL || home[0] != '/' ||
+	    realpath(home, hbuf) == NULL) {
+		fprintf(stderr, "airlock claude: $HOME is not set\n");
+		return 125;
+	}
+
+	/* Its config dir exists before the sandbox binds it. */
+	xasprintf(&s, "%s/.claude", hbuf);
+	if (mkdir(s, 0700) == -1 && errno != EEXIST) {
+		fprintf(stderr, "airlock claude: %s: %s\n", s, strerror(errno));
+		return 125;
+	}
+	state = strv_add(state, s);
+	for (k = 0; protected_state[k].name != NULL; k++) {
+		char	*p;
+		int	 fd, bad;
+
+		xasprintf(&p, "%s/%s", s, protected_state[k].name);
+		if (protected_state[k].file == NULL)
+			bad = mkdir(p, 0700) == -1 && errno != EEXIST;
+		else if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600)) != -1) {
+			size_t n = strlen(protected_state[k].file);
+
+			bad = write(fd, protected_state[k].file, n) !=
+			    (ssize_t)n;
+			bad |= close(fd) == -1;
+		} else
+			bad = errno != EEXIST;
+		if (bad) {
+			fprintf(stderr, "airlock claude: %s: %s\n", p,
+			    strerror(errno));
+			return 125;
+		}
+		rargv = strv_add(rargv, "--deny-write");
+		rargv = strv_add(rargv, p);
+		free(p);
+	}
+	free(s);
+
+	/* The CLI's own package, read-only, where it lies outside the
+	 * system directories the sandbox shows anyway. */
+	snprintf(abuf, sizeof(abuf), "%s", claude);
+	*strrchr(abuf, '/') = '\0';
+	rargv = strv_add(rargv, "--ro-bind-try");
+	rargv = strv_add(rargv, abuf);
+	/* The provider: its host through proxyd, its variables passed. */
+	url = getenv("ANTHROPIC_BASE_URL");
+	s = url != NULL && url[0] != '\0' ? provider_host(url) :
+	    xstrdup("api.anthropic.com");
+	if (s == NULL) {
+		fprintf(stderr, "airlock claude: ANTHROPIC_BASE_URL %s: not an "
+		    "http(s) URL\n", url);
+		return 2;
+	}
+	rargv = strv_add(rargv, "--allow-domain");
+	rargv = strv_add(rargv, s);
+	free(s);
+	for (k = 0; provider_env[k] != NULL; k++)
+		if (getenv(provider_env[k]) != NULL) {
+			rargv = strv_add(rargv, "--env");
+			rargv = strv_add(rargv, provider_env[k]);
+		}
+	/* Claude Code refuses bypass mode as root unless told it runs in
+	 * a sandbox, which it does. */
+	if (!unconfined) {
+		rargv = strv_add(rargv, "--env");
+		rargv = strv_add(rargv, "IS_SANDBOX=1");
+	}
+	/* airlock's settings, for the hook inside (layers_copy()). */
+	if ((layers = layers_copy(hbuf, airlock_settings)) == NULL)
+		return 125;
+	layers_dir = layers;
+	atexit(layers_atexit);
+	rargv = strv_add(rargv, "--ro-bind");
+	rargv = strv_add(rargv, layers);
+	/* The agent's commands are judged one by one by the hook. */
+	rargv = strv_add(rargv, "--no-policy-check");
+
+	rargv = strv_add(rargv, "--");
+	/*
+	 * ~/.claude.json holds, beside the CLI's counters, the user's MCP
+	 * servers: commands the host's next CLI would run.  So the sandbox's
+	 * CLI gets a private copy in its own (tmpfs) home, and what it
+	 * writes there is not written back.
+	 */
+	xasprintf(&s, "%s/claude.json", layers);
+	if (!unconfined && access(s, F_OK) == 0) {
+		rargv = strv_add(rargv, "/bin/sh");
+		rargv = strv_add(rargv, "-c");
+		rargv = strv_add(rargv, "cp -- \"$0\" \"$HOME/.claude.json\" "
+		    "2>/dev/null; exec \"$@\"");
+		rargv = strv_add(rargv, s);
+	}
+	free(s);
+	rargv = strv_add(rargv, claude);
+	json = claude_settings(mode, layers, unconfined, airlock_settings);
+	rargv = strv_add(rargv, "--settings");
+	rargv = strv_add(rargv, json);
+	/* Bypass mode only where the sandbox is the boundary; asked for
+	 * --sandbox off, the CLI keeps its own prompts. */
+	if (!unconfined) {
+		rargv = strv_add(rargv, "--permission-mode");
+		rargv = strv_add(rargv, "bypassPermissions");
+	}
+	for (; i < argc; i++)
+		rargv = strv_add(rargv, argv[i]);
+	for (rargc = 0; rargv[rargc] != NULL; rargc++)
+		;
+	memset(&ad, 0, sizeof(ad));
+	ad.runner_state = state;
+	/* Confined or not at all, unless --sandbox off says so. */
+	ad.require_sandbox = !unconfined;
+	rc = cli_run_adapter(rargc, rargv, &ad);
+	free(json);
+	free(claude);
+	strv_free(state);
+	strv_free(rargv);
+	return rc;
+}

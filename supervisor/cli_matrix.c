@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: ISC
+/*
+ * `airlock matrix [--sandbox on|off] [--network on|off] [--settings FILE]
+ * [--socket PATH] [--json]` (SPEC R-A3): for this host and these settings,
+ * each way airlock runs an agent or a shell (adapter) against each
+ * boundary, and whether the boundary holds: "enforced" by what,
+ * "partial" and why, or "not enforced" and why.  Computed from airlockd's
+ * live probe (host.status) and the settings layers, never a fixed table:
+ * a host without namespaces, --sandbox off, --network off or a missing
+ * credentials file each change the answer.
+ *
+ * The client reads no credential: the credentials file is only looked at
+ * (stat), as airlockd alone may read it (R-K1).
+ */
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/xmalloc.h"
+#include "supervisor/cli.h"
+#include "supervisor/settings.h"
+
+/* What the live host and the settings say, the matrix's only inputs. */
+struct mx_host {
+	int	 probed;	/* airlockd answered host.status */
+	int	 sandbox;	/* available, enabled, backend not none */
+	char	 backend[32];
+	char	 why_not[256];	/* when !sandbox */
+	long	 landlock;	/* ABI, 0: none */
+	int	 seccomp;
+	int	 network;	/* the session's network (--network) */
+	int	 proxyd;	/* proxyd installed */
+	int	 gatewayd;	/* gatewayd installed */
+	int	 creds;		/* the credentials file is there, 0600 */
+	char	 creds_why[256];
+	size_t	 nhosts;	/* code hosts in the settings */
+	size_t	 ndomains;	/* allowedDomains */
+	int	 baseline;	/* the curated egress baseline joins */
+};
+
+enum mx_state { MX_ENFORCED, MX_PARTIAL, MX_NOT };
+
+struct mx_cell {
+	enum mx_state	 state;
+	char		 text[320];
+};
+
+static const char *const adapters[] = {
+	"claude", "acp", "harness command", "terminal native",
+	"terminal none", NULL,
+};
+enum { AD_CLAUDE, AD_ACP, AD_HARNESS, AD_TNATIVE, AD_TNONE, AD_MAX };
+
+static const char *const boundaries[] = {
+	"worktree", "path checks", "mode surface", "guardrails",
+	"credentials", "env", "OS sandbox", "network", "push gateway", NULL,
+};
+enum { BD_WORKTREE, BD_PATHS, BD_MODE, BD_GUARD, BD_CREDS, BD_ENV,
+	BD_SANDBOX, BD_NETWORK, BD_PUSH, BD_MAX };
+
+static void __attribute__((format(printf, 3, 4)))
+cell(struct mx_cell *c, enum mx_state st, const char *fmt, ...)
+{
+	va_list	ap;
+
+	c->state = st;
+	va_start(ap, fmt);
+	vsnprintf(c->text, sizeof(c->text), fmt, ap);
+	va_end(ap);
+}
+
+static const char *
+state_name(enum mx_state st)
+{
+	return st == MX_ENFORCED ? "enforced" : st == MX_PARTIAL ? "partial" :
+	    "not enforced";
+}
+
+/* One adapter against one boundary, from the host alone. */
+static void
+decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
+{
+	int	 sb = h->sandbox && ad != AD_TNONE;
+	char	 os[160];
+
+	snprintf(os, sizeof(os), "the OS sandbox (%s: namespaces%s%s)",
+	    h->backend, h->landlock > 0 ? ", Landlock" : "",
+	    h->seccomp ? ", seccomp" : "");
+	if (ad == AD_ACP) {
+		cell(c, MX_NOT, "`airlock acp` is not in this build: an ACP "
+		    "agent started by the editor runs unconfined");
+		return;
+	}
+	if (ad == AD_TNONE) {
+		cell(c, MX_NOT, "backend none is the host shell, by choice");
+		return;
+	}
+	if (ad == AD_TNATIVE && !h->sandbox) {
+		cell(c, MX_NOT, "no native terminal here: it fails to open "
+		    "(%s)", h->why_not);
+		return;
+	}
+	if (ad == AD_CLAUDE && !h->network) {
+		cell(c, MX_NOT, "`airlock claude` does not start without the "
+		    "network (its model is remote)");
+		return;
+	}
+	switch (bd) {
+	case BD_WORKTREE:
+		if (sb && ad != AD_TNATIVE)
+			cell(c, MX_PARTIAL, "writes stay in the bound "
+			    "workspace, by %s; no private worktree per "
+			    "conversation in this build", os);
+		else if (sb)
+			cell(c, MX_PARTIAL, "the terminal profile writes the "
+			    "cwd and $HOME, not a worktree");
+		else
+			cell(c, MX_NOT, "unconfined: %s", h->why_not);
+		break;
+	case BD_PATHS:
+		if (ad == AD_CLAUDE && sb)
+			cell(c, MX_ENFORCED, "the PreToolUse hook (Write, "
+			    "Edit, MultiEdit paths) and the filename rules of "
+			    "%s", os);
+		else if (ad == AD_CLAUDE)
+			cell(c, MX_PARTIAL, "the PreToolUse hook judges the "
+			    "file tools' paths; a shell's writes go unchecked "
+			    "(%s)", h->why_not);
+		else if (sb)
+			cell(c, MX_ENFORCED, "the filename rules of %s", os);
+		else
+			cell(c, MX_NOT, "unconfined: %s", h->why_not);
+		break;
+	case BD_MODE:
+		if (ad == AD_TNATIVE)
+			cell(c, MX_NOT, "a terminal has no mode: the fixed "
+			    "terminal profile applies");
+		else if (sb)
+			cell(c, MX_ENFORCED, "%s: read-only binds in plan, "
+			    "review and orchestrate%s", os, ad == AD_CLAUDE ?
+			    ", and the hook" : "");
+		else if (ad == AD_CLAUDE)
+			cell(c, MX_PARTIAL, "the hook refuses the file tools "
+			    "and mutating commands in read-only modes; nothing "
+			    "else (%s)", h->why_not);
+		else
+			cell(c, MX_PARTIAL, "the command policy refuses "
+			    "mutating command lines in read-only modes; what "
+			    "they run is unchecked (%s)", h->why_not);
+		break;
+	case BD_GUARD:
+		if (ad == AD_CLAUDE)
+			cell(c, MX_ENFORCED, "the PreToolUse hook, each Bash "
+			    "call through the command policy%s", sb ?
+			    " (confined: ask with no approver is deny)" : "");
+		else if (ad == AD_HARNESS)
+			cell(c, MX_ENFORCED, "the command policy, before each "
+			    "command line");
+		else
+			cell(c, MX_NOT, "a person types: no command policy");
+		break;
+	case BD_CREDS:
+		if (sb)
+			cell(c, MX_ENFORCED, "%s: the secret set (~/.ssh, "
+			    "~/.aws, ...) is unreadable; %s", os, h->creds ?
+			    "code-host tokens stay in airlockd" :
+			    "no code-host tokens configured");
+		else if (ad == AD_CLAUDE)
+			cell(c, MX_PARTIAL, "the hook refuses Bash words and "
+			    "reads naming the secret set; nothing else (%s)",
+			    h->why_not);
+		else
+			cell(c, MX_NOT, "unconfined: the secret set is "
+			    "readable (%s)", h->why_not);
+		break;
+	case BD_ENV:
+		if (sb)
+			cell(c, MX_ENFORCED, "airlockd's allowlist (R-L9)%s",
+			    ad == AD_CLAUDE ? ", plus the provider's key" :
+			    "");
+		else
+			cell(c, MX_PARTIAL, "airlockd's allowlist, for an "
+			    "unconfined process (%s)", h->why_not);
+		break;
+	case BD_SANDBOX:
+		if (sb)
+			cell(c, MX_ENFORCED, "%s", os);
+		else
+			cell(c, MX_NOT, "%s", h->why_not);
+		break;
+	case BD_NETWORK:
+		if (!sb)
+			cell(c, MX_NOT, "unconfined: the host's network (%s)",
+			    h->why_not);
+		else if (ad == AD_TNATIVE)
+			cell(c, MX_PARTIAL, "the terminal profile opens every "
+			    "domain through proxyd (logged)");
+		else if (!h->network)
+			cell(c, MX_ENFORCED, "%s: no network at all "
+			    "(--network off)", os);
+		else if (!h->proxyd)
+			cell(c, MX_NOT, "airlock-proxyd is not installed: no "
+			    "way out");
+		else
+			cell(c, MX_ENFORCED, "an empty network namespace; "
+			    "proxyd allows %s%zu pattern%s of allowedDomains%s",
+			    h->baseline ? "the curated baseline and " : "",
+			    h->ndomains, h->ndomains == 1 ? "" : "s",
+			    ad == AD_CLAUDE ? " and the provider's host" : "");
+		break;
+	case BD_PUSH:
+		if (ad == AD_TNATIVE)
+			cell(c, MX_NOT, "no push gateway in the terminal "
+			    "profile: a person pushes with their own tools");
+		else if (!sb)
+			cell(c, MX_NOT, "unconfined: git pushes straight to "
+			    "the remote with the user's credentials");
+		else if (!h->network)
+			cell(c, MX_ENFORCED, "no network: nothing can be "
+			    "pushed");
+		else if (!h->gatewayd)
+			cell(c, MX_NOT, "airlock-gatewayd is not installed");
+		else if (!h->creds)
+			cell(c, MX_PARTIAL, "gatewayd applies the push rules "
+			    "to %zu code host%s, but has no credentials (%s): "
+			    "every push fails", h->nhosts, h->nhosts == 1 ?
+			    "" : "s", h->creds_why);
+		else
+			cell(c, MX_ENFORCED, "gatewayd: the push rules for %zu "
+			    "code host%s, airlockd's token", h->nhosts,
+			    h->nhosts == 1 ? "" : "s");
+		break;
+	}
+}
+
+static int
+jbool(const struct json *o, const char *k)
+{
+	const struct json *v = json_get(o, k);
+
+	return v != NULL && v->type == JSON_BOOL && v->boolean;
+}
+
+/* The probe's answer into the host record. */
+static void
+from_status(struct mx_host *h, const struct json *res)
+{
+	const struct json	*v, *d;
+	const char		*s;
+
+	h->probed = 1;
+	snprintf(h->backend, sizeof(h->backend), "%s",
+	    (s = json_get_str(res, "backend")) != NULL ? s : "none");
+	h->sandbox = jbool(res, "available") && jbool(res, "enabled") &&
+	    strcmp(h->backend, "none") != 0;
+	if ((v = json_get(res, "landlockAbi")) != NULL && v->is_int)
+		h->landlock = (long)v->integer;
+	h->seccomp = jbool(res, "seccomp");
+	d = json_get(res, "daemons");
+	h->proxyd = jbool(json_get(d, "proxyd"), "installed");
+	h->gatewayd = jbool(json_get(d, "gatewayd"), "installed");
+	if (h->sandbox)
+		return;
+	if (!jbool(res, "enabled"))
+		snprintf(h->why_not, sizeof(h->why_not), "the sandbox is "
+		    "turned off");
+	else if ((v = json_get(res, "reasons")) != NULL &&
+	    v->type == JSON_ARRAY && v->n > 0 &&
+	    v->items[0]->type == JSON_STRING)
+		snprintf(h->why_not, sizeof(h->why_not), "no sandbox: %s",
+		    v->items[0]->str);
+	else
+		snprintf(h->why_not, sizeof(h->why_not), "no sandbox on this "
+		    "host");
+}
+
+static void
+creds_look(struct mx_host *h, const struct settings *s)
+{
+	struct stat	st;
+
+	if (s->credentials_file == NULL)
+		snprintf(h->creds_why, sizeof(h->creds_why), "credentials."
+		    "file is not set");
+	else if (stat(s->credentials_file, &st) == -1)
+		snprintf(h->creds_why, sizeof(h->creds_why), "%s is missing",
+		    s->credentials_file);
+	else if ((st.st_mode & 077) != 0 || st.st_uid != getuid())
+		snprintf(h->creds_why, sizeof(h->creds_why), "%s is not "
+		    "yours and 0600", s->credentials_file);
+	else
+		h->creds = 1;
+}
+
+static void
+usage_matrix(void)
+{
+	fprintf(stderr, "usage: airlock matrix [--sandbox on|off] [--network "
+	    "on|off] [--settings FILE]\n       [--socket PATH] [--json]\n");
+	exit(2);
+}
+
+int
+cli_matrix_main(int argc, char **argv)
+{
+	struct mx_host	 h;
+	struct mx_cell	 c;
+	struct settings	 s;
+	struct rpc	 rpc;
+	struct json	*res = NULL;
+	struct jgen	*j;
+	const char	*sock = NULL, *file = NULL, *sandbox = NULL;
+	char		 err[512], **extra = NULL;
+	int		 i, a, b, json_out = 0, code;
+
+	memset(&h, 0, sizeof(h));
+	h.network = 1;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json_out = 1;
+		else if (i + 1 >= argc)
+			usage_matrix();
+		else if (strcmp(argv[i], "--socket") == 0)
+			sock = argv[++i];
+		else if (strcmp(argv[i], "--settings") == 0)
+			file = argv[++i];
+		else if (strcmp(argv[i], "--sandbox") == 0 &&
+		    (strcmp(argv[i + 1], "on") == 0 ||
+		    strcmp(argv[i + 1], "off") == 0))
+			sandbox = argv[++i];
+		else if (strcmp(argv[i], "--network") == 0 &&
+		    (strcmp(argv[i + 1], "on") == 0 ||
+		    strcmp(argv[i + 1], "off") == 0))
+			h.network = strcmp(argv[++i], "on") == 0;
+		else
+			usage_matrix();
+	}
+	settings_defaults(&s);
+	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		settings_free(&s);
+		return 4;
+	}
+	creds_look(&h, &s);
+	h.nhosts = s.nhosts;
+	h.baseline = s.egress_baseline;
+	for (h.ndomains = 0; s.allowed_domains != NULL &&
+	    s.allowed_domains[h.ndomains] != NULL; h.ndomains++)
+		;
+
+	/* The live probe, from the airlockd a run would use. */
+	extra = strv_add(extra, "--quiet");
+	if (sandbox != NULL) {
+		extra = strv_add(extra, "--sandbox");
+		extra = strv_add(extra, sandbox);
+	}
+	if (file != NULL) {
+		extra = strv_add(extra, "--settings");
+		extra = strv_add(extra, file);
+	}
+	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
+	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1 ||
+	    (res = rpc_call(&rpc, "host.status", NULL, NULL, NULL, &code, err,
+	    sizeof(err))) == NULL) {
+		snprintf(h.backend, sizeof(h.backend), "none");
+		snprintf(h.why_not, sizeof(h.why_not), "airlockd did not "
+		    "answer: %.200s", err);
+	} else
+		from_status(&h, res);
+	if (sandbox != NULL && strcmp(sandbox, "off") == 0 && h.sandbox) {
+		h.sandbox = 0;	/* a shared airlockd ignores our flag */
+		snprintf(h.why_not, sizeof(h.why_not), "the sandbox is turned "
+		    "off");
+	}
+	if (rpc.fd != -1)
+		rpc_close(&rpc);
+	json_free(res);
+	strv_free(extra);
+
+	j = jgen_new();
+	jgen_obj_open(j);
+	jgen_key(j, "host");
+	jgen_obj_open(j);
+	jgen_kbool(j, "probed", h.probed);
+	jgen_kbool(j, "sandbox", h.sandbox);
+	jgen_kstr(j, "backend", h.backend);
+	jgen_kbool(j, "network", h.network);
+	jgen_kbool(j, "credentials", h.creds);
+	jgen_obj_close(j);
+	jgen_key(j, "adapters");
+	jgen_obj_open(j);
+	for (a = 0; adapters[a] != NULL; a++) {
+		if (!json_out)
+			printf("%s%s:\n", a > 0 ? "\n" : "", adapters[a]);
+		jgen_key(j, adapters[a]);
+		jgen_obj_open(j);
+		for (b = 0; boundaries[b] != NULL; b++) {
+			decide(&h, a, b, &c);
+			if (!json_out)
+				printf("  %-13s %s%s\n", boundaries[b],
+				    c.state == MX_ENFORCED ? "enforced by " :
+				    c.state == MX_PARTIAL ? "partial: " :
+				    "not enforced: ", c.text);
+			jgen_key(j, boundaries[b]);
+			jgen_obj_open(j);
+			jgen_kstr(j, "state", state_name(c.state));
+			jgen_kstr(j, c.state == MX_ENFORCED ? "by" : "why",
+			    c.text);
+			jgen_obj_close(j);
+		}
+		jgen_obj_close(j);
+	}
+	jgen_obj_close(j);
+	jgen_obj_close(j);
+	if (json_out) {
+		size_t	 len;
+		const char *buf = jgen_buf(j, &len);
+
+		printf("%.*s\n", (int)len, buf);
+	}
+	jgen_free(j);
+	settings_free(&s);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
