@@ -25,6 +25,10 @@ zlib1g-dev"
 TEST_PKGS="git curl lighttpd lighttpd-mod-openssl openssl clang
 libclang-rt-dev bubblewrap util-linux procps iproute2 python3 tar make
 openssh-client"
+# The worktree tests make copy-on-write filesystems on loop devices
+# (mkfs.xfs -m reflink=1, mkfs.btrfs); filefrag (e2fsprogs) shows the
+# shared extents.
+TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -48,6 +52,9 @@ missing() {
 	done
 	for t in git curl lighttpd openssl clang bwrap setpriv ssh; do
 		have_cmd "$t" || echo "command $t"
+	done
+	for f in /usr/sbin/mkfs.xfs /usr/sbin/mkfs.btrfs /usr/sbin/filefrag; do
+		[ -x "$f" ] || [ -x "/sbin/${f##*/}" ] || echo "file $f"
 	done
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
