@@ -30,6 +30,7 @@ usage(void)
 "  hook claude-pretooluse          Claude Code PreToolUse hook (stdin)\n"
 "  proxy-connect PROXY HOST PORT   SOCKS5 tunnel on stdin/stdout (ssh's\n"
 "                                  ProxyCommand inside a sandbox)\n"
+"  worktree provision|ls|rm       a conversation's copy-on-write copies\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
@@ -192,6 +193,8 @@ main(int argc, char *argv[])
 		return cli_hook_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "proxy-connect") == 0)
 		return cli_proxyconnect_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "worktree") == 0)
+		return cli_worktree_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);

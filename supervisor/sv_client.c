@@ -28,6 +28,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_worktree.h"
 
 #define SV_MAX_LINE	(4U << 20)	/* one request */
 /*
@@ -316,6 +317,12 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		sv_session_resize(c, id, params);
 	else if (strcmp(method, "sandbox.destroy") == 0)
 		sv_session_destroy(c, id, params);
+	else if (strcmp(method, "worktree.provision") == 0)
+		sv_worktree_provision(c, id, params);
+	else if (strcmp(method, "worktree.list") == 0)
+		sv_worktree_list(c, id, params);
+	else if (strcmp(method, "worktree.remove") == 0)
+		sv_worktree_remove(c, id, params);
 	else {
 		snprintf(err, sizeof(err), "method not found: %.100s",
 		    method);
