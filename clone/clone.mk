@@ -8,3 +8,8 @@ $(BUILD)/airlock-clone: $(CLONE_SRCS:%.c=$(BUILD)/obj/%.o) $(LIBCOMMON)
 ifneq ($(CLONE_SRCS),)
 PROGS += $(BUILD)/airlock-clone
 endif
+
+# The copier's property test links the copier alone (tests/helpers/).
+$(BUILD)/tests/helpers/clone_prop: tests/helpers/clone_prop.c clone/copier.c clone/copier.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g -Wall -Wextra $(SANFLAGS) -o $@ tests/helpers/clone_prop.c clone/copier.c -lpthread

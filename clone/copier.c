@@ -163,7 +163,7 @@ fail_clone(struct cp_job *j, struct cp_dir *d, const char *name, int err,
 	if (err == EXDEV)
 		fail(j, err, "the repository (on %s) and the worktree data dir "
 		    "(on %s) are different filesystems, and a copy-on-write "
-		    "clone cannot cross filesystems (FICLONE of %s: %s); set "
+		    "clone (reflink) cannot cross them (FICLONE of %s: %s); set "
 		    "worktrees.dataDir to a directory on the repository's "
 		    "filesystem", sn, dn, path, strerror(err));
 	else if (err == EOPNOTSUPP || err == EINVAL || err == ENOTTY ||
@@ -191,6 +191,17 @@ static mode_t
 copy_mode(const struct stat *st)
 {
 	return st->st_mode & (0777 | S_ISVTX);
+}
+
+/*
+ * A new open file description of the directory fd, for a listing of its
+ * own: a dup() would share the offset, and a second listing of the same
+ * description (ours or the caller's) would start at its end.
+ */
+static int
+reopen_dir(int fd)
+{
+	return openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 static void	copy_entry(struct cp_job *, struct cp_dir *, const char *,
@@ -465,7 +476,8 @@ copy_dir(struct cp_job *j, struct cp_dir *d)
 
 	if (dir_open(j, d) == -1)
 		return;
-	if ((fd = dup(d->srcfd)) == -1 || (dp = fdopendir(fd)) == NULL) {
+	if ((fd = reopen_dir(d->srcfd)) == -1 ||
+	    (dp = fdopendir(fd)) == NULL) {
 		if (fd != -1)
 			close(fd);
 		dir_path(d, NULL, path, sizeof(path));
@@ -644,7 +656,7 @@ empty_pass(int fd, uint64_t *count, int *found, char *msg, size_t msglen)
 
 	/* Ours, but perhaps copied read-only (a 0555 directory). */
 	(void)fchmod(fd, 0700);
-	if ((dfd = dup(fd)) == -1 || (dp = fdopendir(dfd)) == NULL) {
+	if ((dfd = reopen_dir(fd)) == -1 || (dp = fdopendir(dfd)) == NULL) {
 		if (dfd != -1)
 			close(dfd);
 		snprintf(msg, msglen, "list a directory: %s", strerror(errno));
