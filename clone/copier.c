@@ -66,6 +66,7 @@ struct cp_job {
 	int		 failed;	/* errno of the first failure */
 	char		 msg[1024];
 	struct cp_stats	 st;		/* atomics */
+	mode_t		 umask;		/* the process's, read at the start */
 };
 
 const char *
@@ -215,8 +216,10 @@ clone_file(struct cp_job *j, struct cp_dir *d, const char *name, int sfd,
 	char	 path[PATH_MAX];
 	int	 dfd;
 
+	/* Created with its final mode (the fd that O_CREAT returns writes
+	 * even a 0444 file): no fchmod, unless the umask masks bits. */
 	dfd = openat(d->dstfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    0600);
+	    copy_mode(st));
 	if (dfd == -1) {
 		dir_path(d, name, path, sizeof(path));
 		fail(j, errno, "create %s in the copy: %s", path,
@@ -229,7 +232,8 @@ clone_file(struct cp_job *j, struct cp_dir *d, const char *name, int sfd,
 		return;
 	}
 	copy_times(st, ts);
-	if (fchmod(dfd, copy_mode(st)) == -1 || futimens(dfd, ts) == -1) {
+	if (((copy_mode(st) & j->umask) != 0 &&
+	    fchmod(dfd, copy_mode(st)) == -1) || futimens(dfd, ts) == -1) {
 		dir_path(d, name, path, sizeof(path));
 		fail(j, errno, "set the mode and times of %s: %s", path,
 		    strerror(errno));
@@ -552,6 +556,8 @@ cp_start(int srcfd, int dstfd, int nthreads)
 	pthread_cond_init(&j->work, NULL);
 	pthread_cond_init(&j->idle, NULL);
 	root->pending = 1;
+	j->umask = umask(0);
+	umask(j->umask);
 	root->srcfd = fcntl(srcfd, F_DUPFD_CLOEXEC, 0);
 	root->dstfd = fcntl(dstfd, F_DUPFD_CLOEXEC, 0);
 	if (root->srcfd == -1 || root->dstfd == -1 ||

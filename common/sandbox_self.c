@@ -219,7 +219,8 @@ static const char *const sys_unix[] = {
 };
 static const char *const sys_wpath[] = {
 	"mkdirat", "symlinkat", "unlinkat", "fchmod", "fchmodat",
-	"utimensat", "fstatfs", "statfs", "fcntl", "close_range", NULL
+	"utimensat", "fstatfs", "statfs", "fcntl", "close_range", "umask",
+	NULL
 };
 static const char *const sys_thread[] = {
 	"set_robust_list", "get_robust_list", "sched_getaffinity", NULL

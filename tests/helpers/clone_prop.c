@@ -344,7 +344,7 @@ compare(int sfd, int dfd, const char *rel, uint64_t *files)
 			if (b != -1)
 				close(b);
 		} else if (S_ISDIR(ss.st_mode)) {
-			if (!victim_parent(sub) &&
+			if (!victim_parent(sub) && !under_victim(sub) &&
 			    (ss.st_mtim.tv_sec != ds.st_mtim.tv_sec ||
 			    ss.st_mtim.tv_nsec != ds.st_mtim.tv_nsec))
 				bad(sub, "directory mtime differs");
@@ -405,6 +405,32 @@ no_extras(int sfd, int dfd, const char *rel)
 	free(sub);
 }
 
+/* rm -r without cp_empty_dir's chmod: the source's modes stay as they
+ * were (a victim under a read-only directory stays, emptied). */
+static void
+rm_tree(int dirfd, const char *name)
+{
+	struct dirent	*de;
+	DIR		*dp;
+	int		 fd;
+
+	if (unlinkat(dirfd, name, 0) == 0 || errno != EISDIR)
+		return;
+	if ((fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW)) == -1)
+		return;
+	if ((dp = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dp)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0)
+			rm_tree(fd, de->d_name);
+	closedir(dp);
+	(void)unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
 struct vanish_arg {
 	int	 rootfd;
 };
@@ -413,9 +439,7 @@ static void *
 vanisher(void *arg)
 {
 	struct vanish_arg *v = arg;
-	char	 msg[256];
-	uint64_t n = 0;
-	int	 i, fd;
+	int	 i;
 
 	for (i = 0; i < nvictims; i++) {
 		const char *rel = victims[i] + 1;	/* drop the "/" */
@@ -424,15 +448,7 @@ vanisher(void *arg)
 		usleep(rnd(300));
 		if (fstatat(v->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == -1)
 			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if ((fd = openat(v->rootfd, rel, O_RDONLY |
-			    O_DIRECTORY | O_NOFOLLOW)) == -1)
-				continue;
-			(void)cp_empty_dir(fd, &n, msg, sizeof(msg));
-			close(fd);
-			(void)unlinkat(v->rootfd, rel, AT_REMOVEDIR);
-		} else
-			(void)unlinkat(v->rootfd, rel, 0);
+		rm_tree(v->rootfd, rel);
 	}
 	return NULL;
 }
