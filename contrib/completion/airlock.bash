@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run status policy hook proxy-connect version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run status policy hook proxy-connect worktree version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -43,7 +43,15 @@ _airlock()
 		COMPREPLY=($(compgen -W "--workspace --mode --bind --ro-bind
 		    --events --sandbox --settings --timeout --memory --pids
 		    --network --allow-domain --deny-read --deny-write --origin
-		    --socket --no-policy-check --quiet --" -- "$cur")) ;;
+		    --socket --no-policy-check --quiet --conversation --agent
+		    --" -- "$cur")) ;;
+	worktree)
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=($(compgen -W "provision ls rm" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -d -W "--conversation --agent
+			    --settings --socket --json" -- "$cur"))
+		fi ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
 	policy)
