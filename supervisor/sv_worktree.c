@@ -23,7 +23,8 @@
  * config dir (ro, when named), the conversation's repos/ (rw) and the
  * space's attachments (ro, when named).  Every launch gets the registered
  * checkouts (the sources recorded in every conversation.json) as
- * protectedPaths: the original is never written from a run.
+ * protectedPaths, and each conversation.json too: the original is never
+ * written from a run, and no run can unregister it.
  *
  * Untrusted: params from the client; conversation.json is airlockd's own
  * file in a directory no run mounts, but it is still parsed with the
@@ -941,6 +942,13 @@ add_registered(struct sv_spec *s, const char *dir)
 		snprintf(root, sizeof(root), "%s/%s", dir, de->d_name);
 		if ((m = meta_read(root)) == NULL)
 			continue;
+		/* The record itself: a run that binds the data dir (a whole
+		 * home, say) must not unregister a checkout by editing it. */
+		if (strlen(root) + sizeof(WT_META) + 1 < sizeof(root)) {
+			strcat(root, "/");
+			strcat(root, WT_META);
+			s->protected_paths = strv_add(s->protected_paths, root);
+		}
 		r = json_get(m, "sources");
 		for (i = 0; r != NULL && r->type == JSON_OBJECT && i < r->n;
 		    i++) {

@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 30
+plan 31
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -223,6 +223,10 @@ check "a run binding the registered checkout cannot write it" \
     sh -c "[ ! -e '$REPO/PWNED' ] && [ ! -e '$REPO/src/PWNED' ]"
 check "nor through a bind of its parent (while the parent is writable)" \
     sh -c "[ ! -e '$REPO/PWNED2' ] && [ -e '$T/xfs/app-sibling' ]"
+u sh -c "cd '$DATA' && '$AIRLOCK' run --no-policy-check --workspace '$DATA' -- sh -c 'echo {} >airlock/conversations/c1/conversation.json'" \
+    >/dev/null 2>&1
+check "a run binding the data dir cannot unregister the checkout" \
+    grep -q "\"app\":\"$REPO\"" "$C1/conversation.json"
 check "R-W4: a run in a conversation takes no other bind" \
     fails u "$AIRLOCK" run --no-policy-check --conversation c1 --agent a1 \
     --bind "$T/xfs" -- true
