@@ -164,8 +164,8 @@ fail_clone(struct cp_job *j, struct cp_dir *d, const char *name, int err,
 	if (err == EXDEV)
 		fail(j, err, "the repository (on %s) and the worktree data dir "
 		    "(on %s) are different filesystems, and a copy-on-write "
-		    "clone (reflink) cannot cross them (FICLONE of %s: %s); set "
-		    "worktrees.dataDir to a directory on the repository's "
+		    "clone (reflink) cannot cross them (FICLONE of %s: %s); "
+		    "set worktrees.dataDir to a directory on the repository's "
 		    "filesystem", sn, dn, path, strerror(err));
 	else if (err == EOPNOTSUPP || err == EINVAL || err == ENOTTY ||
 	    err == ENOSYS)

@@ -70,7 +70,8 @@ struct wt_job {
 	char		**srcs;
 	char		**agents;	/* all agents asked for */
 	size_t		 ncopy, cur;
-	char		**made;		/* made by this job, removed on failure */
+	char		**made;		/* made by this job, removed on
+					   failure */
 	char		**rm;		/* trees left for the helper to empty */
 	char		*rm_cur;
 	pid_t		 pid;
