@@ -22,6 +22,7 @@
  *
  * Directions: DOWN is from airlockd to its child, UP is from the child.
  * Type ranges: 0x01xx launcher, 0x02xx proxyd, 0x03xx gatewayd,
+ * 0x04xx airlock-clone,
  * 0x00xx any channel.
  */
 #ifndef AIRLOCK_MSG_H
@@ -40,7 +41,8 @@ enum msg_chan {
 	MSG_CH_LAUNCHER	= 1 << 0,
 	MSG_CH_PROXYD	= 1 << 1,
 	MSG_CH_GATEWAYD	= 1 << 2,
-	MSG_CH_ANY	= 0x7,
+	MSG_CH_CLONE	= 1 << 3,	/* airlock-clone, one per copy */
+	MSG_CH_ANY	= 0xf,
 };
 
 enum msg_dir {
@@ -138,7 +140,14 @@ enum msg_dir {
 	    "request id, session id, summary, GW_DONE_* outcome")	\
 	X(MSG_GW_CONN_END, 0x0317, MSG_CH_GATEWAYD, MSG_UP, "s", 0,	\
 	    "session id: a connection that asked about a repository"	\
-	    " ended (airlockd counts the session's pushes in flight)")
+	    " ended (airlockd counts the session's pushes in flight)")	\
+									\
+	/* ---- airlock-clone (its job is on its command line) ---- */	\
+	X(MSG_CL_PROGRESS, 0x0401, MSG_CH_CLONE, MSG_UP, "qqq", 0,	\
+	    "files, bytes, entries skipped (at most every 250 ms)")	\
+	X(MSG_CL_DONE, 0x0402, MSG_CH_CLONE, MSG_UP, "uqqqqs", 0,	\
+	    "errno (0: done), files, bytes, skipped special files,"	\
+	    " vanished entries, error sentence or \"\"")
 
 enum msg_type {
 #define MSG_ENUM(name, num, ch, dir, schema, nfds, doc) name = num,

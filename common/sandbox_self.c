@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 
 #include <linux/capability.h>
+#include <linux/fs.h>
+#include <sched.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +217,14 @@ static const char *const sys_rpath[] = {
 static const char *const sys_unix[] = {
 	"sendmsg", "recvmsg", NULL
 };
+static const char *const sys_wpath[] = {
+	"mkdirat", "symlinkat", "unlinkat", "fchmod", "fchmodat",
+	"utimensat", "fstatfs", "statfs", "fcntl", "close_range", "umask",
+	NULL
+};
+static const char *const sys_thread[] = {
+	"set_robust_list", "get_robust_list", "sched_getaffinity", NULL
+};
 /* Path lookups without rpath: fail softly so libc can carry on. */
 static const char *const sys_eacces[] = {
 	"open", "openat", "openat2", "creat", "statx", "readlink",
@@ -338,7 +348,27 @@ sbx_seccomp(const struct sbx_profile *p, char *desc, size_t desclen)
 	if (p->groups & SBX_SYS_UNIX)
 		if (sbx_add_list(ctx, sys_unix, &n) == -1)
 			goto fail;
-	/* no threads: clone3 says ENOSYS, clone is not on the list */
+	if (p->groups & SBX_SYS_WPATH) {
+		if (sbx_add_list(ctx, sys_wpath, &n) == -1)
+			goto fail;
+		/* of ioctl, only the copy-on-write clone of a file */
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl),
+		    1, SCMP_A1(SCMP_CMP_EQ, FICLONE))) < 0)
+			goto fail;
+		n++;
+	}
+	if (p->groups & SBX_SYS_THREAD) {
+		if (sbx_add_list(ctx, sys_thread, &n) == -1)
+			goto fail;
+		/* threads of this process, never a new process */
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone),
+		    1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD,
+		    CLONE_THREAD))) < 0)
+			goto fail;
+		n++;
+	}
+	/* no processes: clone3 says ENOSYS (glibc then tries clone, which
+	 * only SBX_SYS_THREAD allows, and only for a thread) */
 	if (sbx_add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", &n) == -1)
 		goto fail;
 	n--;

@@ -20,6 +20,11 @@
 #define SBX_FS_WRITE_FILE	(1ULL << 1)
 #define SBX_FS_READ_FILE	(1ULL << 2)
 #define SBX_FS_READ_DIR		(1ULL << 3)
+#define SBX_FS_REMOVE_DIR	(1ULL << 4)
+#define SBX_FS_REMOVE_FILE	(1ULL << 5)
+#define SBX_FS_MAKE_DIR		(1ULL << 7)
+#define SBX_FS_MAKE_REG		(1ULL << 8)
+#define SBX_FS_MAKE_SYM		(1ULL << 12)
 
 /* A path the process may still use, and how. */
 struct sbx_path {
@@ -34,6 +39,9 @@ struct sbx_path {
 #define SBX_SYS_SPLICE	(1U << 3)	/* splice(2) relays */
 #define SBX_SYS_RPATH	(1U << 4)	/* open (Landlock limits) */
 #define SBX_SYS_UNIX	(1U << 5)	/* fd passing on unix sockets */
+#define SBX_SYS_WPATH	(1U << 6)	/* create, clone (FICLONE), remove
+					   files; set modes and times */
+#define SBX_SYS_THREAD	(1U << 7)	/* pthreads: clone(CLONE_THREAD) */
 
 struct sbx_profile {
 	const char		*name;		/* for log lines */

@@ -28,6 +28,10 @@ openssh-client"
 # Node.js and npm from Debian, for the real Claude Code CLI that
 # tests/integration/claude.sh runs under `airlock claude` (npm, below).
 NODE_PKGS="nodejs npm"
+# The worktree tests make copy-on-write filesystems on loop devices
+# (mkfs.xfs -m reflink=1, mkfs.btrfs); filefrag (e2fsprogs) shows the
+# shared extents.
+TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -51,6 +55,9 @@ missing() {
 	done
 	for t in git curl lighttpd openssl clang bwrap setpriv ssh; do
 		have_cmd "$t" || echo "command $t"
+	done
+	for f in /usr/sbin/mkfs.xfs /usr/sbin/mkfs.btrfs /usr/sbin/filefrag; do
+		[ -x "$f" ] || [ -x "/sbin/${f##*/}" ] || echo "file $f"
 	done
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.

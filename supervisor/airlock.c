@@ -36,6 +36,7 @@ usage(void)
 "  approve [--socket PATH]        answer approval requests (y/n/a)\n"
 "  audit [--session ID] [--since RFC3339]\n"
 "                                  the audit log of decisions\n"
+"  worktree provision|ls|rm       a conversation's copy-on-write copies\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
@@ -208,6 +209,8 @@ main(int argc, char *argv[])
 		return cli_approve_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "audit") == 0)
 		return cli_audit_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "worktree") == 0)
+		return cli_worktree_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);

@@ -118,6 +118,8 @@ static const char usage_text[] =
 "  --sandbox on|off      --settings FILE   --origin URL\n"
 "  --socket PATH         a shared airlockd (also AIRLOCK_SOCKET)\n"
 "  --events FILE         the session's events, one JSON object a line\n"
+"  --conversation ID --agent A  run as agent A of a provisioned conversation\n"
+"                        (mounts: its private dir, the conversation's repos/)\n"
 "  --no-policy-check     do not judge the command line first\n"
 "  --quiet               no summary of refusals afterwards\n"
 "  -h, --help\n";
@@ -713,6 +715,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	const char	*workspace = NULL, *mode = "chat", *events = NULL;
 	const char	*sandbox = NULL, *settings = NULL, *sock = NULL;
 	const char	*origin = NULL, *seen = NULL;
+	const char	*conv = NULL, *agent = NULL;
 #ifdef AIRLOCK_TEST_BUILD
 	const char	*unlisted = NULL;
 #endif
@@ -788,7 +791,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		    FLAG("--allow-domain") || FLAG("--deny-read") ||
 		    FLAG("--deny-write") || FLAG("--origin") ||
 		    FLAG("--kill-after") || FLAG("--output-limit") ||
-		    FLAG("--env")
+		    FLAG("--env") || FLAG("--conversation") || FLAG("--agent")
 #ifdef AIRLOCK_TEST_BUILD
 		    || FLAG("--test-unlisted-bind")
 #endif
@@ -853,6 +856,10 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 			deny_write = strv_add(deny_write, v);
 		else if (FLAG("--origin"))
 			origin = v;
+		else if (FLAG("--conversation"))
+			conv = v;
+		else if (FLAG("--agent"))
+			agent = v;
 		else if (FLAG("--env")) {
 			char *kv;
 
@@ -929,7 +936,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	/* The worktree's own repository for the push gateway (R-G4): the
 	 * workspace's origin as it is now, before anything runs in it;
 	 * asked now, read once airlockd is starting. */
-	if (origin == NULL && (local = gitorigin_local(ws, &origin_buf)) == -1)
+	if (origin == NULL && conv == NULL &&
+	    (local = gitorigin_local(ws, &origin_buf)) == -1)
 		origin_ask(ws, &oq);
 
 	/* The private supervisor's arguments. */
@@ -964,7 +972,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		fprintf(stderr, "airlock: served by the shared airlockd on %s "
 		    "(pid %d)\n", sock, (int)cr.pid);
 	}
-	if (origin == NULL)
+	if (origin == NULL && conv == NULL)
 		seen = local == 0 ? origin_buf :
 		    (origin_buf = origin_read(&oq));
 	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
@@ -979,13 +987,20 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	jgen_kstr(j, "sessionId", sid);
 	jgen_kstr(j, "workspaceId", ws);
 	jgen_kstr(j, "mode", mode);
-	jgen_kstr(j, "guestWorkdir", ws);
+	/* In a conversation, airlockd mounts what the conversation has
+	 * (R-W4) and the agent's own directory is the working one. */
+	if (conv != NULL) {
+		jgen_kstr(j, "conversationId", conv);
+		jgen_kstr(j, "agentId", agent != NULL ? agent : "");
+	} else
+		jgen_kstr(j, "guestWorkdir", ws);
 	jgen_kbool(j, "networkEnabled", network);
 	if (sandbox != NULL && strcmp(sandbox, "off") == 0)
 		jgen_kstr(j, "backend", "none");
 	jgen_key(j, "bindMounts");
 	jgen_arr_open(j);
-	add_bind(j, ws, 0, 0);
+	if (conv == NULL)
+		add_bind(j, ws, 0, 0);
 	for (size_t k = 0; binds && binds[k]; k++)
 		add_bind(j, binds[k], 0, 0);
 	for (size_t k = 0; robinds && robinds[k]; k++)
@@ -1134,7 +1149,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		j = jgen_new();
 		jgen_obj_open(j);
 		jgen_kstr(j, "sessionId", sid);
-		jgen_kstr(j, "cwd", cwd);
+		if (conv == NULL)
+			jgen_kstr(j, "cwd", cwd);
 		jgen_kstr(j, "stdio", "pipes");
 		if (tty) {
 			if (ioctl(STDIN_FILENO, TIOCGWINSZ, &wsz) == -1)

@@ -184,6 +184,7 @@ settings_free(struct settings *s)
 	strv_free(s->linked_repos);
 	push_rules_free(s->push_rules, s->npush_rules);
 	free(s->credentials_file);
+	free(s->worktrees_dir);
 	strv_free(s->locked);
 	strv_free(s->notes);
 	free(s->managed_file);
@@ -806,6 +807,38 @@ merge_approvals(struct mctx *m, const struct json *o)
 	return 0;
 }
 
+/* worktrees.dataDir (issue 16): where conversations' copies live. */
+static int
+merge_worktrees(struct mctx *m, const struct json *o)
+{
+	size_t	i;
+	int	c;
+
+	if (want_object(m, "worktrees", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		if (strcmp(o->keys[i], "dataDir") != 0) {
+			char sp[128];
+
+			snprintf(sp, sizeof(sp), "worktrees.%s", o->keys[i]);
+			return fail(m, sp, "unknown key");
+		}
+		if (get_string(m, "worktrees.dataDir", o->items[i], 0) == -1)
+			return -1;
+		if (o->items[i]->len == 0)
+			return fail(m, "worktrees.dataDir", "empty");
+		if ((c = claim(m, "worktrees.dataDir",
+		    "worktrees.dataDir")) <= 0)
+			return c;
+		if (m->apply) {
+			free(m->s->worktrees_dir);
+			m->s->worktrees_dir =
+			    settings_expand_home(o->items[i]->str);
+		}
+	}
+	return 0;
+}
+
 static int
 merge_root(struct mctx *m, const struct json *root)
 {
@@ -828,6 +861,8 @@ merge_root(struct mctx *m, const struct json *root)
 			rv = merge_git(m, v);
 		else if (strcmp(k, "credentials") == 0)
 			rv = merge_credentials(m, v);
+		else if (strcmp(k, "worktrees") == 0)
+			rv = merge_worktrees(m, v);
 		else if (strcmp(k, "network") == 0)
 			rv = merge_net(m, v, "network");
 		else if (strcmp(k, "filesystem") == 0)

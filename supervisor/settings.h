@@ -53,6 +53,9 @@ struct settings {
 	struct push_rule *push_rules;
 	size_t		  npush_rules;
 	char		 *credentials_file;		/* ~ expanded */
+	char		 *worktrees_dir;	/* worktrees.dataDir, ~ expanded;
+					   NULL: $XDG_DATA_HOME/airlock/
+					   conversations */
 	char		**locked;	/* dotted keys set by the managed layer */
 	char		**notes;	/* things ignored while merging, for
 					   the user: unsupported srt keys,

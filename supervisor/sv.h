@@ -92,6 +92,11 @@ struct sv_spec {
 	/* What the workspace's config says (untrusted after the first
 	 * run, issue 14). */
 	char		*workspace_origin;
+	/* A run in a conversation (issue 16, R-W4): its mounts come from
+	 * the conversation (supervisor/sv_worktree.c). */
+	char		*conversation_id;
+	char		*agent_config_dir;	/* ro, optional */
+	char		*attachments_dir;	/* ro, optional */
 	/* Test build only (-DAIRLOCK_TEST_BUILD parses it; the field is
 	 * always here so that both builds share one layout): a writable
 	 * bind with no Landlock rule (proves the second layer holds

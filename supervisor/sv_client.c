@@ -29,6 +29,7 @@
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_terminal.h"
+#include "supervisor/sv_worktree.h"
 
 #define SV_MAX_LINE	(4U << 20)	/* one request */
 /*
@@ -363,6 +364,9 @@ static const struct sv_method {
 	{ "terminal.input",	sv_terminal_input,	0 },
 	{ "terminal.resize",	sv_terminal_resize,	0 },
 	{ "terminal.close",	sv_terminal_close,	0 },
+	{ "worktree.provision",	sv_worktree_provision,	0 },
+	{ "worktree.list",	sv_worktree_list,	0 },
+	{ "worktree.remove",	sv_worktree_remove,	0 },
 	{ NULL,			NULL,			0 },
 };
 

@@ -42,6 +42,7 @@
 #include "supervisor/paths.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
+#include "supervisor/sv_worktree.h"
 #include "supervisor/sv_sess.h"
 #include "supervisor/wsorigin.h"
 
@@ -467,6 +468,13 @@ bad_spec:
 		strv_free(pass);
 		goto bad_spec;
 	}
+	/* issue 16: a conversation's mounts; registered checkouts. */
+	if (sv_worktree_spec(&spec, set, home, err, sizeof(err)) == -1) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+		strv_free(pass);
+		goto bad_spec;
+	}
+	sv_spec_canonical(&spec);
 
 	/* R-H4, R-H5: which backend. */
 	want = spec.backend != NULL ? sv_backend_parse(spec.backend) :

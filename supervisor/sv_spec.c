@@ -36,6 +36,9 @@ sv_spec_free(struct sv_spec *s)
 	free(s->backend);
 	free(s->origin_repo);
 	free(s->workspace_origin);
+	free(s->conversation_id);
+	free(s->agent_config_dir);
+	free(s->attachments_dir);
 	free(s->test_unlisted_bind);
 	memset(s, 0, sizeof(*s));
 }
@@ -261,6 +264,15 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 		else if (strcmp(k, "workspaceOrigin") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    get_str(v, k, &s->workspace_origin, err, errlen);
+		else if (strcmp(k, "conversationId") == 0)
+			r = v->type == JSON_NULL ? 0 :
+			    get_str(v, k, &s->conversation_id, err, errlen);
+		else if (strcmp(k, "agentConfigDir") == 0)
+			r = v->type == JSON_NULL ? 0 :
+			    get_str(v, k, &s->agent_config_dir, err, errlen);
+		else if (strcmp(k, "attachmentsDir") == 0)
+			r = v->type == JSON_NULL ? 0 :
+			    get_str(v, k, &s->attachments_dir, err, errlen);
 #ifdef AIRLOCK_TEST_BUILD
 		/* Test build only (tests/tests.mk): never in a shipped one. */
 		else if (strcmp(k, "testUnlistedBind") == 0)

@@ -70,6 +70,7 @@ $(TB)/airlock-%: $(BUILD)/airlock-%
 	ln -sf ../airlock-$* $@
 TEST_PROGS := $(TB)/airlock $(TB)/airlockd $(TB)/airlock-launcher \
 	$(TB)/airlock-proxyd $(TB)/airlock-gatewayd
+TEST_PROGS += $(TB)/airlock-clone
 -include $(shell find $(TB)/obj -name '*.d' 2>/dev/null)
 .PHONY: test-bins
 test-bins: $(TEST_PROGS)

@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude shell matrix status policy hook proxy-connect version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude shell matrix status policy hook proxy-connect approve audit worktree version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -43,7 +43,8 @@ _airlock()
 		COMPREPLY=($(compgen -W "--workspace --mode --bind --ro-bind
 		    --events --sandbox --settings --timeout --memory --pids
 		    --network --allow-domain --deny-read --deny-write --origin
-		    --socket --no-policy-check --quiet --" -- "$cur")) ;;
+		    --socket --no-policy-check --quiet --conversation --agent
+		    --" -- "$cur")) ;;
 	claude)
 		COMPREPLY=($(compgen -W "--claude --workspace --mode --bind
 		    --ro-bind --events --settings --timeout --memory --pids
@@ -54,8 +55,19 @@ _airlock()
 	matrix)
 		COMPREPLY=($(compgen -W "--sandbox --network --settings
 		    --socket --json" -- "$cur")) ;;
+	worktree)
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			COMPREPLY=($(compgen -W "provision ls rm" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -d -W "--conversation --agent
+			    --settings --socket --json" -- "$cur"))
+		fi ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
+	approve)
+		COMPREPLY=($(compgen -W "--socket" -- "$cur")) ;;
+	audit)
+		COMPREPLY=($(compgen -W "--session --since" -- "$cur")) ;;
 	policy)
 		if [ "$COMP_CWORD" -eq 2 ]; then
 			COMPREPLY=($(compgen -W "check" -- "$cur"))

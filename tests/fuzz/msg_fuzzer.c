@@ -55,7 +55,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t chans[] = { MSG_CH_LAUNCHER, MSG_CH_PROXYD,
-	    MSG_CH_GATEWAYD };
+	    MSG_CH_GATEWAYD, MSG_CH_CLONE };
 	struct msg	m;
 	const char	*why;
 	size_t		i, d;

@@ -320,6 +320,41 @@ START_TEST(decode_mem_and_dump)
 }
 END_TEST
 
+/* airlock-clone's report (issue 16): only on its own channel, up. */
+START_TEST(clone_done_channel)
+{
+	struct msgbuf	b;
+	struct msg	m;
+	const char	*why;
+	uint8_t		buf[256];
+	size_t		n;
+
+	msgbuf_init(&b, MSG_CL_DONE);
+	msg_put_u32(&b, 95);
+	msg_put_u64(&b, 1);
+	msg_put_u64(&b, 2);
+	msg_put_u64(&b, 3);
+	msg_put_u64(&b, 4);
+	msg_put_str(&b, "tmpfs cannot clone files copy-on-write");
+	n = frame(buf, MSG_CL_DONE, MSG_VERSION, 0, b.data, b.len);
+	msgbuf_free(&b);
+	ck_assert_int_eq(msg_decode_mem(buf, n, MSG_CH_CLONE, MSG_UP, &m,
+	    &why), 0);
+	ck_assert_uint_eq(msg_get_u32(&m), 95);
+	ck_assert_uint_eq(msg_get_u64(&m), 1);
+	ck_assert_uint_eq(msg_get_u64(&m), 2);
+	ck_assert_uint_eq(msg_get_u64(&m), 3);
+	ck_assert_uint_eq(msg_get_u64(&m), 4);
+	ck_assert_str_eq(msg_get_str(&m), "tmpfs cannot clone files "
+	    "copy-on-write");
+	msg_free(&m);
+	ck_assert_int_eq(msg_decode_mem(buf, n, MSG_CH_GATEWAYD, MSG_UP, &m,
+	    &why), -1);
+	ck_assert_int_eq(msg_decode_mem(buf, n, MSG_CH_CLONE, MSG_DOWN, &m,
+	    &why), -1);
+}
+END_TEST
+
 static Suite *
 msg_suite(void)
 {
@@ -344,6 +379,7 @@ msg_suite(void)
 	tcase_add_test(tc, bad_huge_length);
 	tcase_add_test(tc, eof_mid_frame);
 	tcase_add_test(tc, decode_mem_and_dump);
+	tcase_add_test(tc, clone_done_channel);
 	suite_add_tcase(s, tc);
 	return s;
 }

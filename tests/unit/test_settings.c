@@ -138,6 +138,10 @@ START_TEST(errors_name_the_key)
 		    "\"token\":\"t\"}]}}", "git.codeHosts[0].token" },
 		{ "{\"credentials\":{\"file\":3}}", "credentials.file" },
 		{ "{\"credentials\":{\"token\":\"x\"}}", "credentials.token" },
+		{ "{\"worktrees\":{\"dir\":\"/x\"}}", "worktrees.dir" },
+		{ "{\"worktrees\":{\"dataDir\":\"\"}}", "worktrees.dataDir" },
+		{ "{\"worktrees\":{\"dataDir\":1}}", "worktrees.dataDir" },
+		{ "{\"worktrees\":[]}", "worktrees" },
 		{ "{\"bogus\":1}", "bogus" },
 		{ "{\"network\":{\"allowedDomain\":[]}}",
 		    "network.allowedDomain" },
@@ -396,6 +400,19 @@ START_TEST(approvals_timeout)
 }
 END_TEST
 
+/* issue 16: where conversations' copies go; ~ is the home. */
+START_TEST(worktrees_data_dir)
+{
+	ck_assert_ptr_null(S.worktrees_dir);
+	ck_assert_int_eq(merge("{\"worktrees\":{\"dataDir\":\"~/wt\"}}",
+	    0), 0);
+	ck_assert_str_eq(S.worktrees_dir, "/home/tester/wt");
+	ck_assert_int_eq(merge("{\"worktrees\":{\"dataDir\":\"/srv/wt\"}}",
+	    0), 0);
+	ck_assert_str_eq(S.worktrees_dir, "/srv/wt");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -416,6 +433,7 @@ main(void)
 	tcase_add_test(tc, push_decide);
 	tcase_add_test(tc, expand_home);
 	tcase_add_test(tc, approvals_timeout);
+	tcase_add_test(tc, worktrees_data_dir);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The copy-on-write tree copier (see copier.h).
+ *
+ * Parallel walk: a stack of directories waits for nthreads workers.  A
+ * worker opens a directory relative to its parent's fds, creates its
+ * copy, lists it, clones each regular file on the spot and pushes each
+ * subdirectory.  A directory's mode and times are set when its whole
+ * subtree is done (creating entries in it would change its mtime again),
+ * so each directory counts its unfinished children; the last one to
+ * finish completes its parent.  A directory holds its two fds from the
+ * moment a worker starts it until its subtree is done; queued ones hold
+ * none, so the fds in use grow with depth times workers, not with the
+ * tree's width.  The stack (last in, first out) keeps it that way.
+ *
+ * Untrusted: the tree itself (the agent of an earlier conversation may
+ * have written anything in a checkout): names are used only relative to
+ * their directory fd, nothing is followed (O_NOFOLLOW, AT_SYMLINK_NOFOLLOW),
+ * and a file is opened with O_NONBLOCK and checked with fstat, so a fifo
+ * swapped in for a file cannot block a worker.
+ */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+
+#include <linux/fs.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clone/copier.h"
+
+#ifndef FICLONE
+#define FICLONE		_IOW(0x94, 9, int)
+#endif
+
+struct cp_dir {
+	struct cp_dir	*parent;
+	struct cp_dir	*next;		/* on the stack */
+	struct cp_dir	*lprev, *lnext;	/* in the list of live dirs */
+	char		*name;		/* in the parent; NULL for the root */
+	int		 srcfd, dstfd;	/* -1 until a worker starts it */
+	unsigned	 pending;	/* own listing + unfinished children */
+	struct stat	 st;		/* of the source, applied at the end */
+};
+
+struct cp_job {
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 work;		/* the stack grew, or the end */
+	pthread_cond_t	 idle;		/* a worker exited */
+	pthread_t	*threads;
+	int		 nthreads;
+	int		 nalive;
+	struct cp_dir	*stack;
+	struct cp_dir	*live;
+	int		 done;		/* the root is complete */
+	int		 failed;	/* errno of the first failure */
+	char		 msg[1024];
+	struct cp_stats	 st;		/* atomics */
+	mode_t		 umask;		/* the process's, read at the start */
+};
+
+const char *
+cp_fs_name(long t)
+{
+	switch ((unsigned long)t & 0xffffffffUL) {
+	case 0x58465342UL:	return "xfs";
+	case 0x9123683eUL:	return "btrfs";
+	case 0xef53UL:		return "ext4";
+	case 0x01021994UL:	return "tmpfs";
+	case 0x794c7630UL:	return "overlayfs";
+	case 0xca451a4eUL:	return "bcachefs";
+	case 0xf2f52010UL:	return "f2fs";
+	case 0x2fc12fc1UL:	return "zfs";
+	case 0x6969UL:		return "nfs";
+	case 0xff534d42UL:	return "cifs";
+	case 0x7461636fUL:	return "ocfs2";
+	case 0x65735546UL:	return "fuse";
+	case 0x4d44UL:		return "vfat";
+	case 0x5346544eUL:	return "ntfs";
+	case 0x858458f6UL:	return "ramfs";
+	default:		return "an unknown filesystem";
+	}
+}
+
+static void
+stat_add(uint64_t *p, uint64_t n)
+{
+	__atomic_add_fetch(p, n, __ATOMIC_RELAXED);
+}
+
+/* "a/b/c" of a directory, for messages. */
+static void
+dir_path(const struct cp_dir *d, const char *leaf, char *buf, size_t len)
+{
+	const char *parts[256];
+	size_t	 n = 0, off = 0;
+	int	 k;
+
+	if (leaf != NULL)
+		parts[n++] = leaf;
+	for (; d != NULL && d->name != NULL && n < 256; d = d->parent)
+		parts[n++] = d->name;
+	buf[0] = '\0';
+	if (n == 0) {
+		snprintf(buf, len, ".");
+		return;
+	}
+	for (k = (int)n - 1; k >= 0 && off < len; k--) {
+		int w = snprintf(buf + off, len - off, "%s%s", parts[k],
+		    k > 0 ? "/" : "");
+
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+static void __attribute__((format(printf, 3, 4)))
+fail(struct cp_job *j, int err, const char *fmt, ...)
+{
+	va_list	ap;
+
+	pthread_mutex_lock(&j->mu);
+	if (j->failed == 0) {
+		j->failed = err != 0 ? err : EIO;
+		va_start(ap, fmt);
+		vsnprintf(j->msg, sizeof(j->msg), fmt, ap);
+		va_end(ap);
+		pthread_cond_broadcast(&j->work);
+	}
+	pthread_mutex_unlock(&j->mu);
+}
+
+static int
+failed(struct cp_job *j)
+{
+	return __atomic_load_n(&j->failed, __ATOMIC_RELAXED) != 0;
+}
+
+/* The one refusal users meet: say which filesystem, and what to do. */
+static void
+fail_clone(struct cp_job *j, struct cp_dir *d, const char *name, int err,
+    int sfd, int dfd)
+{
+	struct statfs	sfs, dfs;
+	const char	*sn = "?", *dn = "?";
+	char		 path[PATH_MAX];
+
+	if (fstatfs(sfd, &sfs) == 0)
+		sn = cp_fs_name(sfs.f_type);
+	if (fstatfs(dfd, &dfs) == 0)
+		dn = cp_fs_name(dfs.f_type);
+	dir_path(d, name, path, sizeof(path));
+	if (err == EXDEV)
+		fail(j, err, "the repository (on %s) and the worktree data dir "
+		    "(on %s) are different filesystems, and a copy-on-write "
+		    "clone (reflink) cannot cross them (FICLONE of %s: %s); "
+		    "set worktrees.dataDir to a directory on the repository's "
+		    "filesystem", sn, dn, path, strerror(err));
+	else if (err == EOPNOTSUPP || err == EINVAL || err == ENOTTY ||
+	    err == ENOSYS)
+		fail(j, EOPNOTSUPP, "%s cannot clone files copy-on-write "
+		    "(FICLONE of %s: %s); airlock never falls back to a byte "
+		    "copy: keep the repository and worktrees.dataDir on one "
+		    "filesystem with reflinks (XFS made with mkfs.xfs -m "
+		    "reflink=1, btrfs or bcachefs)%s", dn, path,
+		    strerror(err), strcmp(dn, "xfs") == 0 ? "; this XFS was "
+		    "made without reflink=1" : "");
+	else
+		fail(j, err, "clone %s: %s", path, strerror(err));
+}
+
+static void
+copy_times(const struct stat *st, struct timespec ts[2])
+{
+	ts[0] = st->st_atim;
+	ts[1] = st->st_mtim;
+}
+
+/* setuid and setgid are not carried into a copy the agent works in. */
+static mode_t
+copy_mode(const struct stat *st)
+{
+	return st->st_mode & (0777 | S_ISVTX);
+}
+
+/*
+ * A new open file description of the directory fd, for a listing of its
+ * own: a dup() would share the offset, and a second listing of the same
+ * description (ours or the caller's) would start at its end.
+ */
+static int
+reopen_dir(int fd)
+{
+	return openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void	copy_entry(struct cp_job *, struct cp_dir *, const char *,
+		    unsigned char);
+
+static void
+clone_file(struct cp_job *j, struct cp_dir *d, const char *name, int sfd,
+    const struct stat *st)
+{
+	struct timespec ts[2];
+	char	 path[PATH_MAX];
+	int	 dfd;
+
+	/* Created with its final mode (the fd that O_CREAT returns writes
+	 * even a 0444 file): no fchmod, unless the umask masks bits. */
+	dfd = openat(d->dstfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    copy_mode(st));
+	if (dfd == -1) {
+		dir_path(d, name, path, sizeof(path));
+		fail(j, errno, "create %s in the copy: %s", path,
+		    strerror(errno));
+		return;
+	}
+	if (ioctl(dfd, FICLONE, sfd) == -1) {
+		fail_clone(j, d, name, errno, sfd, dfd);
+		close(dfd);
+		return;
+	}
+	copy_times(st, ts);
+	if (((copy_mode(st) & j->umask) != 0 &&
+	    fchmod(dfd, copy_mode(st)) == -1) || futimens(dfd, ts) == -1) {
+		dir_path(d, name, path, sizeof(path));
+		fail(j, errno, "set the mode and times of %s: %s", path,
+		    strerror(errno));
+	}
+	close(dfd);
+	stat_add(&j->st.files, 1);
+	stat_add(&j->st.bytes, (uint64_t)st->st_size);
+}
+
+static void
+copy_symlink(struct cp_job *j, struct cp_dir *d, const char *name,
+    const struct stat *st)
+{
+	struct timespec ts[2];
+	char	 target[PATH_MAX + 1], path[PATH_MAX];
+	ssize_t	 n;
+
+	n = readlinkat(d->srcfd, name, target, sizeof(target));
+	if (n == -1 && (errno == ENOENT || errno == EINVAL)) {
+		stat_add(&j->st.vanished, 1);	/* gone, or no longer a link */
+		return;
+	}
+	dir_path(d, name, path, sizeof(path));
+	if (n == -1 || (size_t)n >= sizeof(target)) {
+		fail(j, n == -1 ? errno : ENAMETOOLONG, "read the symlink %s: "
+		    "%s", path, strerror(n == -1 ? errno : ENAMETOOLONG));
+		return;
+	}
+	target[n] = '\0';
+	copy_times(st, ts);
+	if (symlinkat(target, d->dstfd, name) == -1) {
+		fail(j, errno, "create the symlink %s: %s", path,
+		    strerror(errno));
+		return;
+	}
+	/* A symlink's own times; its mode means nothing on Linux. */
+	if (utimensat(d->dstfd, name, ts, AT_SYMLINK_NOFOLLOW) == -1) {
+		fail(j, errno, "set the times of %s: %s", path,
+		    strerror(errno));
+		return;
+	}
+	stat_add(&j->st.symlinks, 1);
+}
+
+static void
+push_dir(struct cp_job *j, struct cp_dir *parent, const char *name)
+{
+	struct cp_dir *c = calloc(1, sizeof(*c));
+
+	if (c == NULL || (c->name = strdup(name)) == NULL) {
+		free(c);
+		fail(j, ENOMEM, "out of memory");
+		return;
+	}
+	c->parent = parent;
+	c->srcfd = c->dstfd = -1;
+	c->pending = 1;
+	__atomic_add_fetch(&parent->pending, 1, __ATOMIC_ACQ_REL);
+	pthread_mutex_lock(&j->mu);
+	c->lnext = j->live;
+	if (j->live != NULL)
+		j->live->lprev = c;
+	j->live = c;
+	c->next = j->stack;
+	j->stack = c;
+	pthread_cond_signal(&j->work);
+	pthread_mutex_unlock(&j->mu);
+}
+
+static void
+dir_unlink_live(struct cp_job *j, struct cp_dir *d)
+{
+	if (d->lprev != NULL)
+		d->lprev->lnext = d->lnext;
+	else
+		j->live = d->lnext;
+	if (d->lnext != NULL)
+		d->lnext->lprev = d->lprev;
+}
+
+static void
+dir_free(struct cp_dir *d)
+{
+	if (d->srcfd != -1)
+		close(d->srcfd);
+	if (d->dstfd != -1)
+		close(d->dstfd);
+	free(d->name);
+	free(d);
+}
+
+/*
+ * One reference of d is gone (its listing, or a child's subtree).  The
+ * last one applies d's mode and times and passes the news to its parent.
+ */
+static void
+dir_release(struct cp_job *j, struct cp_dir *d)
+{
+	struct cp_dir	*p;
+	struct timespec	 ts[2];
+	char		 path[PATH_MAX];
+
+	while (d != NULL &&
+	    __atomic_sub_fetch(&d->pending, 1, __ATOMIC_ACQ_REL) == 0) {
+		p = d->parent;
+		if (!failed(j) && d->dstfd != -1) {
+			copy_times(&d->st, ts);
+			if (fchmod(d->dstfd, copy_mode(&d->st)) == -1 ||
+			    futimens(d->dstfd, ts) == -1) {
+				dir_path(d, NULL, path, sizeof(path));
+				fail(j, errno, "set the mode and times of %s: "
+				    "%s", path, strerror(errno));
+			}
+		}
+		pthread_mutex_lock(&j->mu);
+		dir_unlink_live(j, d);
+		if (p == NULL) {
+			j->done = 1;
+			pthread_cond_broadcast(&j->work);
+		}
+		pthread_mutex_unlock(&j->mu);
+		dir_free(d);
+		d = p;
+	}
+}
+
+/* Open d's source and create its copy (the root's are given). */
+static int
+dir_open(struct cp_job *j, struct cp_dir *d)
+{
+	char	 path[PATH_MAX];
+	int	 fd;
+
+	if (d->parent == NULL)
+		return 0;
+	fd = openat(d->parent->srcfd, d->name, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1 && (errno == ENOENT || errno == ENOTDIR ||
+	    errno == ELOOP)) {
+		/* Gone, or replaced by something else since the listing. */
+		stat_add(&j->st.vanished, 1);
+		return -1;
+	}
+	dir_path(d, NULL, path, sizeof(path));
+	if (fd == -1 || fstat(fd, &d->st) == -1) {
+		fail(j, errno, "open the directory %s: %s", path,
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	d->srcfd = fd;
+	if (mkdirat(d->parent->dstfd, d->name, 0700) == -1 ||
+	    (d->dstfd = openat(d->parent->dstfd, d->name, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		fail(j, errno, "create the directory %s in the copy: %s",
+		    path, strerror(errno));
+		return -1;
+	}
+	stat_add(&j->st.dirs, 1);
+	return 0;
+}
+
+static void
+copy_by_stat(struct cp_job *j, struct cp_dir *d, const char *name,
+    const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		push_dir(j, d, name);
+	else if (S_ISLNK(st->st_mode))
+		copy_symlink(j, d, name, st);
+	else if (S_ISREG(st->st_mode))
+		copy_entry(j, d, name, DT_REG);
+	else
+		stat_add(&j->st.skipped, 1);
+}
+
+/*
+ * One entry of d.  dtype from readdir saves a stat for most entries;
+ * what the open finds wins over it (the tree may change meanwhile).
+ */
+static void
+copy_entry(struct cp_job *j, struct cp_dir *d, const char *name,
+    unsigned char dtype)
+{
+	struct stat	 st;
+	char		 path[PATH_MAX];
+	int		 sfd;
+
+	switch (dtype) {
+	case DT_DIR:
+		push_dir(j, d, name);
+		return;
+	case DT_REG:
+		sfd = openat(d->srcfd, name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (sfd == -1 && errno == ENOENT) {
+			stat_add(&j->st.vanished, 1);
+			return;
+		}
+		if (sfd == -1 && errno != ELOOP && errno != ENXIO) {
+			dir_path(d, name, path, sizeof(path));
+			fail(j, errno, "open %s: %s", path, strerror(errno));
+			return;
+		}
+		if (sfd != -1 && fstat(sfd, &st) == 0 && S_ISREG(st.st_mode)) {
+			clone_file(j, d, name, sfd, &st);
+			close(sfd);
+			return;
+		}
+		if (sfd != -1)
+			close(sfd);
+		break;		/* not a file any more: look again */
+	case DT_LNK:
+	case DT_UNKNOWN:
+		break;
+	default:
+		stat_add(&j->st.skipped, 1);	/* fifo, socket, device */
+		return;
+	}
+	if (fstatat(d->srcfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+		if (errno == ENOENT) {
+			stat_add(&j->st.vanished, 1);
+			return;
+		}
+		dir_path(d, name, path, sizeof(path));
+		fail(j, errno, "stat %s: %s", path, strerror(errno));
+		return;
+	}
+	if (dtype == DT_REG && S_ISREG(st.st_mode)) {
+		stat_add(&j->st.vanished, 1);	/* replaced, twice: give up */
+		return;
+	}
+	copy_by_stat(j, d, name, &st);
+}
+
+static void
+copy_dir(struct cp_job *j, struct cp_dir *d)
+{
+	struct dirent	*de;
+	DIR		*dp;
+	char		 path[PATH_MAX];
+	int		 fd;
+
+	if (dir_open(j, d) == -1)
+		return;
+	if ((fd = reopen_dir(d->srcfd)) == -1 ||
+	    (dp = fdopendir(fd)) == NULL) {
+		if (fd != -1)
+			close(fd);
+		dir_path(d, NULL, path, sizeof(path));
+		fail(j, errno, "list %s: %s", path, strerror(errno));
+		return;
+	}
+	for (;;) {
+		errno = 0;
+		if ((de = readdir(dp)) == NULL)
+			break;
+		if (failed(j))
+			break;
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		copy_entry(j, d, de->d_name, de->d_type);
+	}
+	if (de == NULL && errno != 0 && errno != ENOENT) {
+		dir_path(d, NULL, path, sizeof(path));
+		fail(j, errno, "list %s: %s", path, strerror(errno));
+	}
+	closedir(dp);
+}
+
+static void *
+worker(void *arg)
+{
+	struct cp_job	*j = arg;
+	struct cp_dir	*d;
+
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		while (j->stack == NULL && !j->done && j->failed == 0)
+			pthread_cond_wait(&j->work, &j->mu);
+		if (j->done || j->failed != 0) {
+			pthread_mutex_unlock(&j->mu);
+			break;
+		}
+		d = j->stack;
+		j->stack = d->next;
+		pthread_mutex_unlock(&j->mu);
+		copy_dir(j, d);
+		dir_release(j, d);
+	}
+	pthread_mutex_lock(&j->mu);
+	j->nalive--;
+	pthread_cond_broadcast(&j->idle);
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+struct cp_job *
+cp_start(int srcfd, int dstfd, int nthreads)
+{
+	struct cp_job	*j;
+	struct cp_dir	*root;
+	int		 i, e;
+
+	if (nthreads < 1)
+		nthreads = 1;
+	if ((j = calloc(1, sizeof(*j))) == NULL ||
+	    (root = calloc(1, sizeof(*root))) == NULL ||
+	    (j->threads = calloc((size_t)nthreads, sizeof(pthread_t))) ==
+	    NULL) {
+		if (j != NULL)
+			free(j->threads);
+		free(j);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->work, NULL);
+	pthread_cond_init(&j->idle, NULL);
+	root->pending = 1;
+	j->umask = umask(0);
+	umask(j->umask);
+	root->srcfd = fcntl(srcfd, F_DUPFD_CLOEXEC, 0);
+	root->dstfd = fcntl(dstfd, F_DUPFD_CLOEXEC, 0);
+	if (root->srcfd == -1 || root->dstfd == -1 ||
+	    fstat(root->srcfd, &root->st) == -1) {
+		e = errno;
+		dir_free(root);
+		free(j->threads);
+		free(j);
+		errno = e;
+		return NULL;
+	}
+	j->live = root;
+	j->stack = root;
+	for (i = 0; i < nthreads; i++) {
+		if ((e = pthread_create(&j->threads[i], NULL, worker, j)) !=
+		    0) {
+			fail(j, e, "start a worker thread: %s", strerror(e));
+			break;
+		}
+		j->nthreads++;
+		pthread_mutex_lock(&j->mu);
+		j->nalive++;
+		pthread_mutex_unlock(&j->mu);
+	}
+	return j;
+}
+
+int
+cp_wait(struct cp_job *j, unsigned ms, struct cp_stats *st)
+{
+	struct timespec	 until;
+	int		 over;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&j->mu);
+	while (j->nalive > 0)
+		if (pthread_cond_timedwait(&j->idle, &j->mu, &until) ==
+		    ETIMEDOUT)
+			break;
+	over = j->nalive == 0;
+	pthread_mutex_unlock(&j->mu);
+	if (st != NULL) {
+		st->files = __atomic_load_n(&j->st.files, __ATOMIC_RELAXED);
+		st->bytes = __atomic_load_n(&j->st.bytes, __ATOMIC_RELAXED);
+		st->dirs = __atomic_load_n(&j->st.dirs, __ATOMIC_RELAXED);
+		st->symlinks = __atomic_load_n(&j->st.symlinks,
+		    __ATOMIC_RELAXED);
+		st->skipped = __atomic_load_n(&j->st.skipped,
+		    __ATOMIC_RELAXED);
+		st->vanished = __atomic_load_n(&j->st.vanished,
+		    __ATOMIC_RELAXED);
+	}
+	return over;
+}
+
+int
+cp_result(struct cp_job *j, char *msg, size_t msglen)
+{
+	if (msglen > 0)
+		snprintf(msg, msglen, "%s", j->failed ? j->msg : "");
+	if (j->failed == 0 && !j->done) {
+		snprintf(msg, msglen, "the copy stopped before its end");
+		return EIO;
+	}
+	return j->failed;
+}
+
+void
+cp_free(struct cp_job *j)
+{
+	struct cp_dir	*d;
+	int		 i;
+
+	if (j == NULL)
+		return;
+	for (i = 0; i < j->nthreads; i++)
+		pthread_join(j->threads[i], NULL);
+	while ((d = j->live) != NULL) {
+		j->live = d->lnext;
+		dir_free(d);
+	}
+	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->work);
+	pthread_cond_destroy(&j->idle);
+	free(j->threads);
+	free(j);
+}
+
+static int
+empty_pass(int fd, uint64_t *count, int *found, char *msg, size_t msglen)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*dp;
+	int		 dfd, sub, isdir, rc = 0;
+
+	/* Ours, but perhaps copied read-only (a 0555 directory). */
+	(void)fchmod(fd, 0700);
+	if ((dfd = reopen_dir(fd)) == -1 || (dp = fdopendir(dfd)) == NULL) {
+		if (dfd != -1)
+			close(dfd);
+		snprintf(msg, msglen, "list a directory: %s", strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(dp)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		*found = 1;
+		isdir = de->d_type == DT_DIR;
+		if (de->d_type == DT_UNKNOWN) {
+			if (fstatat(fd, de->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) == -1) {
+				if (errno == ENOENT)
+					continue;
+				snprintf(msg, msglen, "stat %s: %s",
+				    de->d_name, strerror(errno));
+				rc = -1;
+				break;
+			}
+			isdir = S_ISDIR(st.st_mode);
+		}
+		if (isdir) {
+			sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY |
+			    O_NOFOLLOW | O_CLOEXEC);
+			if (sub == -1 && errno == ENOENT)
+				continue;
+			if (sub == -1) {
+				snprintf(msg, msglen, "open %s: %s",
+				    de->d_name, strerror(errno));
+				rc = -1;
+				break;
+			}
+			rc = cp_empty_dir(sub, count, msg, msglen);
+			close(sub);
+			if (rc == 0 && unlinkat(fd, de->d_name,
+			    AT_REMOVEDIR) == -1 && errno != ENOENT) {
+				snprintf(msg, msglen, "remove %s: %s",
+				    de->d_name, strerror(errno));
+				rc = -1;
+			}
+		} else if (unlinkat(fd, de->d_name, 0) == -1 &&
+		    errno != ENOENT) {
+			snprintf(msg, msglen, "remove %s: %s", de->d_name,
+			    strerror(errno));
+			rc = -1;
+		}
+		if (rc == 0)
+			(*count)++;
+	}
+	closedir(dp);
+	return rc;
+}
+
+int
+cp_empty_dir(int fd, uint64_t *count, char *msg, size_t msglen)
+{
+	int	found, pass;
+
+	/* Removing while listing may hide entries from the listing: list
+	 * again until a pass finds nothing. */
+	for (pass = 0; pass < 8; pass++) {
+		found = 0;
+		if (empty_pass(fd, count, &found, msg, msglen) == -1)
+			return -1;
+		if (!found)
+			return 0;
+	}
+	snprintf(msg, msglen, "a directory keeps filling while it is "
+	    "removed");
+	errno = EBUSY;
+	return -1;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: ISC
+/*
+ * airlock-clone: one copy-on-write copy of one repository into a
+ * conversation (SPEC §5, R-W1/R-W3/R-W5), or the removal of one copy.
+ * airlockd decides what is copied where and starts one per job with the
+ * channel on fd 3 and the job on its command line:
+ *
+ *   airlock-clone [-j N] copy SRC DST    DST is created and must not exist
+ *   airlock-clone remove DIR             DIR is emptied (airlockd rmdirs it)
+ *
+ * clone_main() reads: initialise (create DST) → restrict self (Landlock:
+ * SRC read-only, DST the only writable tree; seccomp: file creation, the
+ * FICLONE ioctl and threads, nothing of the network) → HELLO → copy with
+ * MSG_CL_PROGRESS every 150 ms → MSG_CL_DONE.  A copy that fails is
+ * emptied here before DONE is sent: a half-made copy never outlives us.
+ * airlockd removes the then-empty DST and the rest of the conversation it
+ * made for this provisioning.
+ */
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clone/copier.h"
+#include "common/log.h"
+#include "common/msg.h"
+#include "common/sandbox_self.h"
+
+#define CL_PROGRESS_MS	150	/* R-W5 asks for at most 250 ms: the
+					   rest is slack for a loaded host */
+#define CL_MAX_THREADS	4
+
+static struct msg_link	cl_link;
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: airlock-clone [-j N] copy SRC DST\n"
+	    "       airlock-clone remove DIR\n"
+	    "(started by airlockd with its channel on fd 3)\n");
+	exit(2);
+}
+
+static void
+send_done(int err, const struct cp_stats *st, const char *msg)
+{
+	struct msgbuf	b;
+
+	msgbuf_init(&b, MSG_CL_DONE);
+	msg_put_u32(&b, (uint32_t)err);
+	msg_put_u64(&b, st->files);
+	msg_put_u64(&b, st->bytes);
+	msg_put_u64(&b, st->skipped);
+	msg_put_u64(&b, st->vanished);
+	msg_put_str(&b, msg);
+	if (msg_send(&cl_link, &b, NULL, 0) == -1)
+		fatal("send DONE");
+	msgbuf_free(&b);
+}
+
+static void
+send_hello(void)
+{
+	struct msgbuf	b;
+
+	msgbuf_init(&b, MSG_HELLO);
+	msg_put_u32(&b, (uint32_t)getpid());
+	msg_put_str(&b, sandbox_self_summary());
+	if (msg_send(&cl_link, &b, NULL, 0) == -1)
+		fatal("send HELLO");
+	msgbuf_free(&b);
+}
+
+/*
+ * A deep tree keeps one pair of directory fds open per level per
+ * worker: take every fd the hard limit allows.
+ */
+static void
+raise_nofile(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int
+do_copy(const char *src, const char *dst, int nthreads)
+{
+	/*
+	 * SRC: read its files and list its directories, nothing more.
+	 * DST: make directories, files and symlinks, write (the clone),
+	 * and remove, for the clean-up after a failure.  Landlock knows
+	 * nothing of FICLONE: it is a write to a file beneath DST.
+	 */
+	struct sbx_path	 paths[] = {
+		{ src, SBX_FS_READ_FILE | SBX_FS_READ_DIR },
+		{ dst, SBX_FS_READ_FILE | SBX_FS_READ_DIR | SBX_FS_WRITE_FILE |
+		    SBX_FS_MAKE_DIR | SBX_FS_MAKE_REG | SBX_FS_MAKE_SYM |
+		    SBX_FS_REMOVE_DIR | SBX_FS_REMOVE_FILE },
+	};
+	struct sbx_profile prof = {
+		.name = "clone",
+		.paths = paths,
+		.npaths = 2,
+		.groups = SBX_SYS_STDIO | SBX_SYS_RPATH | SBX_SYS_WPATH |
+		    SBX_SYS_THREAD | SBX_SYS_UNIX,
+	};
+	struct cp_stats	 st;
+	struct cp_job	*job;
+	char		 msg[1200], rmmsg[256];
+	uint64_t	 removed = 0;
+	int		 sfd, dfd, err;
+
+	memset(&st, 0, sizeof(st));
+	if (mkdir(dst, 0700) == -1) {
+		err = errno;
+		snprintf(msg, sizeof(msg), "create %s: %s", dst,
+		    strerror(err));
+		prof.npaths = 0;	/* nothing was made: just say so */
+		sandbox_self(&prof);
+		send_hello();
+		send_done(err, &st, msg);
+		return 0;
+	}
+	sandbox_self(&prof);
+	send_hello();
+	if ((sfd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		err = errno;
+		snprintf(msg, sizeof(msg), "open the repository %s: %s", src,
+		    strerror(err));
+		send_done(err, &st, msg);
+		return 0;
+	}
+	if ((dfd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		fatal("open %s", dst);
+	if ((job = cp_start(sfd, dfd, nthreads)) == NULL)
+		fatal("start the copy");
+	while (!cp_wait(job, CL_PROGRESS_MS, &st)) {
+		struct msgbuf b;
+
+		msgbuf_init(&b, MSG_CL_PROGRESS);
+		msg_put_u64(&b, st.files);
+		msg_put_u64(&b, st.bytes);
+		msg_put_u64(&b, st.skipped);
+		if (msg_send(&cl_link, &b, NULL, 0) == -1)
+			fatal("send PROGRESS");
+		msgbuf_free(&b);
+	}
+	err = cp_result(job, msg, sizeof(msg));
+	cp_free(job);
+	if (err != 0 && cp_empty_dir(dfd, &removed, rmmsg,
+	    sizeof(rmmsg)) == -1) {
+		size_t n = strlen(msg);
+
+		snprintf(msg + n, sizeof(msg) - n, " (and the partial copy "
+		    "could not be removed: %s)", rmmsg);
+	}
+	close(dfd);
+	close(sfd);
+	send_done(err, &st, msg);
+	return 0;
+}
+
+static int
+do_remove(const char *dir)
+{
+	struct sbx_path	 paths[] = {
+		{ dir, SBX_FS_READ_DIR | SBX_FS_REMOVE_DIR |
+		    SBX_FS_REMOVE_FILE },
+	};
+	struct sbx_profile prof = {
+		.name = "clone",
+		.paths = paths,
+		.npaths = 1,
+		.groups = SBX_SYS_STDIO | SBX_SYS_RPATH | SBX_SYS_WPATH |
+		    SBX_SYS_UNIX,
+	};
+	struct cp_stats	 st;
+	char		 msg[300];
+	int		 fd, err = 0;
+
+	memset(&st, 0, sizeof(st));
+	msg[0] = '\0';
+	sandbox_self(&prof);
+	send_hello();
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		err = errno;
+		snprintf(msg, sizeof(msg), "open %s: %s", dir, strerror(err));
+	} else {
+		if (cp_empty_dir(fd, &st.files, msg, sizeof(msg)) == -1)
+			err = errno != 0 ? errno : EIO;
+		close(fd);
+	}
+	send_done(err, &st, msg);
+	return 0;
+}
+
+static int
+clone_main(int argc, char **argv)
+{
+	long	 ncpu;
+	int	 ch, nthreads = 0;
+
+	while ((ch = getopt(argc, argv, "j:")) != -1) {
+		switch (ch) {
+		case 'j':
+			nthreads = atoi(optarg);
+			if (nthreads < 1 || nthreads > 64)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	log_init("clone", 0);
+	if (fcntl(MSG_CHILD_FD, F_GETFD) == -1)
+		fatalx("no channel on fd %d: started by airlockd only",
+		    MSG_CHILD_FD);
+	msg_link_init(&cl_link, MSG_CHILD_FD, MSG_CH_CLONE, MSG_DOWN,
+	    "airlockd");
+	signal(SIGPIPE, SIG_IGN);
+	raise_nofile();
+	/* Modes are copied, not filtered (the copier creates each file
+	 * with its mode when nothing masks it). */
+	umask(0);
+	if (nthreads == 0) {
+		/* Measured (docs/PERFORMANCE.md): a second worker pays on
+		 * two cores; more than four buy nothing. */
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		nthreads = ncpu < 1 ? 1 : ncpu > CL_MAX_THREADS ?
+		    CL_MAX_THREADS : (int)ncpu;
+	}
+	if (argc == 3 && strcmp(argv[0], "copy") == 0 &&
+	    argv[1][0] == '/' && argv[2][0] == '/')
+		return do_copy(argv[1], argv[2], nthreads);
+	if (argc == 2 && strcmp(argv[0], "remove") == 0 && argv[1][0] == '/')
+		return do_remove(argv[1]);
+	usage();
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+const char	*__asan_default_options(void);
+
+/*
+ * Sanitizer builds only: LeakSanitizer stops the process with clone and
+ * ptrace at exit, which the seccomp allowlist kills (as in gatewayd).
+ */
+const char *
+__asan_default_options(void)
+{
+	return "detect_leaks=0";
+}
+#endif
+
+int
+main(int argc, char **argv)
+{
+	return clone_main(argc, argv);
+}

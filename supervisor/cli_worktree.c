@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: ISC
+/*
+ * `airlock worktree`: a conversation's copy-on-write copies (SPEC §5,
+ * issue 16).  The client decides nothing: it asks airlockd (a private
+ * one, like `airlock run`, unless --socket or AIRLOCK_SOCKET names a
+ * shared one) and prints the answer.
+ *
+ *   airlock worktree provision --conversation ID [--agent A]... REPO...
+ *   airlock worktree ls
+ *   airlock worktree rm --conversation ID
+ *
+ * provision prints the JSON result on stdout; on a terminal, stderr shows
+ * a progress line from the worktree.progress notifications (R-W5).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/xmalloc.h"
+#include "supervisor/cli.h"
+
+static const char usage_text[] =
+"usage: airlock worktree provision --conversation ID [--agent A]... REPO...\n"
+"       airlock worktree ls [--json]\n"
+"       airlock worktree rm --conversation ID\n"
+"  --socket PATH      a shared airlockd (also AIRLOCK_SOCKET)\n"
+"  --settings FILE    settings for the private airlockd (worktrees.dataDir)\n";
+
+static void __attribute__((noreturn))
+wt_usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(2);
+}
+
+struct wt_progress {
+	int	 tty;
+	int	 shown;
+};
+
+static void
+wt_progress(const struct json *params, void *arg)
+{
+	struct wt_progress *p = arg;
+	const struct json *f, *b;
+	const char	*repo;
+
+	if (!p->tty)
+		return;
+	f = json_get(params, "files");
+	b = json_get(params, "bytes");
+	repo = json_get_str(params, "repo");
+	if (f == NULL || b == NULL || !f->is_int || !b->is_int)
+		return;
+	fprintf(stderr, "\rairlock: cloning %s%s%lld files, %.1f MB   ",
+	    repo != NULL ? repo : "", repo != NULL ? ": " : "",
+	    f->integer, (double)b->integer / 1e6);
+	p->shown = 1;
+}
+
+static void
+print_json(const struct json *v)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_value(j, v);
+	buf = jgen_buf(j, &len);
+	printf("%.*s\n", (int)len, buf);
+	jgen_free(j);
+}
+
+static void
+print_ls(const struct json *res)
+{
+	const struct json *cs = json_get(res, "conversations"), *r, *a;
+	size_t		 i, k;
+
+	printf("data dir: %s\n", json_get_str(res, "dataDir") != NULL ?
+	    json_get_str(res, "dataDir") : "-");
+	for (i = 0; cs != NULL && cs->type == JSON_ARRAY && i < cs->n; i++) {
+		printf("%s\n", json_get_str(cs->items[i], "conversationId"));
+		r = json_get(cs->items[i], "sources");
+		for (k = 0; r != NULL && r->type == JSON_OBJECT && k < r->n;
+		    k++)
+			printf("  repos/%s  (from %s)\n", r->keys[k],
+			    r->items[k]->type == JSON_STRING ?
+			    r->items[k]->str : "?");
+		a = json_get(cs->items[i], "agents");
+		for (k = 0; a != NULL && a->type == JSON_OBJECT && k < a->n;
+		    k++)
+			printf("  agents/%s\n", a->keys[k]);
+	}
+}
+
+int
+cli_worktree_main(int argc, char **argv)
+{
+	struct wt_progress prog = { 0, 0 };
+	struct rpc	 rpc;
+	struct json	*res;
+	struct jgen	*j;
+	const char	*sock = NULL, *settings = NULL, *conv = NULL, *cmd;
+	const char	*method, *buf;
+	char		**agents = NULL, **repos = NULL, **extra = NULL;
+	char		 err[1024], real[PATH_MAX];
+	size_t		 len, k;
+	int		 i, code, json_out = 0, rc = 0;
+
+	if (argc < 2)
+		wt_usage();
+	cmd = argv[1];
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--json") == 0)
+			json_out = 1;
+		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (a[0] == '-' && a[1] == '-' && i + 1 < argc) {
+			if (strcmp(a, "--socket") == 0)
+				sock = argv[++i];
+			else if (strcmp(a, "--settings") == 0)
+				settings = argv[++i];
+			else if (strcmp(a, "--conversation") == 0)
+				conv = argv[++i];
+			else if (strcmp(a, "--agent") == 0)
+				agents = strv_add(agents, argv[++i]);
+			else
+				wt_usage();
+		} else if (a[0] == '-')
+			wt_usage();
+		else if (realpath(a, real) == NULL) {
+			fprintf(stderr, "airlock worktree: %s: %s\n", a,
+			    strerror(errno));
+			return 2;
+		} else
+			repos = strv_add(repos, real);
+	}
+	if (strcmp(cmd, "provision") == 0) {
+		if (conv == NULL || (repos == NULL && agents == NULL))
+			wt_usage();
+		method = "worktree.provision";
+	} else if (strcmp(cmd, "ls") == 0 || strcmp(cmd, "list") == 0) {
+		if (conv != NULL || repos != NULL || agents != NULL)
+			wt_usage();
+		method = "worktree.list";
+	} else if (strcmp(cmd, "rm") == 0 || strcmp(cmd, "remove") == 0) {
+		if (conv == NULL || repos != NULL || agents != NULL)
+			wt_usage();
+		method = "worktree.remove";
+	} else
+		wt_usage();
+
+	j = jgen_new();
+	jgen_obj_open(j);
+	if (conv != NULL)
+		jgen_kstr(j, "conversationId", conv);
+	if (strcmp(method, "worktree.provision") == 0) {
+		jgen_key(j, "repos");
+		jgen_arr_open(j);
+		for (k = 0; repos != NULL && repos[k] != NULL; k++)
+			jgen_str(j, repos[k]);
+		jgen_arr_close(j);
+		jgen_key(j, "agents");
+		jgen_arr_open(j);
+		for (k = 0; agents != NULL && agents[k] != NULL; k++)
+			jgen_str(j, agents[k]);
+		jgen_arr_close(j);
+	}
+	jgen_obj_close(j);
+
+	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
+	    sock[0] == '\0')
+		sock = NULL;
+	extra = strv_add(extra, "--quiet");
+	if (settings != NULL) {
+		extra = strv_add(extra, "--settings");
+		extra = strv_add(extra, settings);
+	}
+	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
+	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	prog.tty = isatty(STDERR_FILENO);
+	buf = jgen_buf(j, &len);
+	res = rpc_call(&rpc, method, buf, wt_progress, &prog, &code, err,
+	    sizeof(err));
+	if (prog.shown)
+		fputc('\n', stderr);
+	if (res == NULL) {
+		fprintf(stderr, "airlock worktree %s: %s\n", cmd, err);
+		rc = 1;
+	} else {
+		if (strcmp(method, "worktree.list") == 0 && !json_out &&
+		    isatty(STDOUT_FILENO))
+			print_ls(res);
+		else
+			print_json(res);
+		json_free(res);
+	}
+	rpc_close(&rpc);
+out:
+	jgen_free(j);
+	strv_free(agents);
+	strv_free(repos);
+	strv_free(extra);
+	return rc;
+}

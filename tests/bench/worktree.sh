@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# A conversation's copy of a repository (issue 16, SPEC §5): provisioning
+# a generated 50,000-file repository against what a user would do
+# instead, in one run, with time and disk used, on a loop-mounted XFS
+# made with reflink=1 (root makes it; the copies run as an unprivileged
+# user).
+#   tests/bench/worktree.sh BUILD_DIR [RUNS]
+# Environment: BENCH_REPO, a real repository (a clone of git's sources,
+# say) to measure as well, copied onto the XFS first.
+# Rows (median of RUNS rounds, default 3; each round runs every row):
+#   - worktree.provision: the JSON-RPC call to a running airlockd, from
+#     request to answer (airlock-clone with its default workers)
+#   - airlock-clone -j 1 and -j 2, alone (is the second worker worth it?)
+#   - cp -a --reflink=always
+#   - git worktree add (a checkout: every file written)
+#   - git clone --local (objects hard-linked, then a checkout)
+# Disk: what df says the filesystem gained, after sync.
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+RUNS=${2:-3}
+. "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "(skipped: root makes the XFS this benchmark needs)"
+	exit 0
+fi
+PATH=$PATH:/usr/sbin:/sbin
+bench_stage "/tmp/airlock-wtbench.XXXXXX"
+IMG=$STAGE/xfs.img
+M=$STAGE/xfs
+LOOP=
+cleanup() {
+	umount "$M" 2>/dev/null || umount -l "$M" 2>/dev/null || true
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
+	rm -rf "$STAGE"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT PIPE TERM
+truncate -s 4G "$IMG"
+LOOP=$(losetup --find --show "$IMG")
+mkfs.xfs -q -m reflink=1 "$LOOP"
+mkdir "$M"
+mount "$LOOP" "$M"
+chown "$U" "$M"
+
+# The repository: 500 directories of 100 files (0 to 3 KB), committed.
+run_as python3 - "$M/repo" <<'PY'
+import os, sys
+root = sys.argv[1]
+for d in range(500):
+    p = os.path.join(root, "d%d" % (d // 50), "e%d" % d)
+    os.makedirs(p)
+    for f in range(100):
+        with open(os.path.join(p, "f%d.c" % f), "w") as fh:
+            fh.write("x" * ((f * 37 + d) % 3000))
+PY
+run_as sh -c "cd '$M/repo' && git init -q && git add -A && git -c user.name=b -c user.email=b@example.invalid commit -qm tree"
+REPOS="$M/repo"
+if [ -n "${BENCH_REPO:-}" ] && [ -d "$BENCH_REPO/.git" ]; then
+	git clone -q --no-hardlinks "$BENCH_REPO" "$M/real"
+	chown -R "$U" "$M/real"
+	REPOS="$REPOS $M/real"
+fi
+
+cat >"$STAGE/prov.py" <<'PY'
+# prov.py AIRLOCKD REPO CONV: seconds of one worktree.provision call
+import json, socket, subprocess, sys, time
+a, b = socket.socketpair()
+p = subprocess.Popen([sys.argv[1], "--fd", str(b.fileno()), "--quiet"],
+                     pass_fds=[b.fileno()], stderr=subprocess.DEVNULL)
+b.close()
+f = a.makefile("rwb")
+def call(method, params):
+    f.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
+                        "params": params}).encode() + b"\n")
+    f.flush()
+    while True:
+        m = json.loads(f.readline())
+        if m.get("id") == 1:
+            return m
+call("host.status", {})
+t = time.monotonic()
+r = call("worktree.provision", {"conversationId": sys.argv[3],
+                                "repos": [sys.argv[2]], "agents": ["a"]})
+t = time.monotonic() - t
+if "result" not in r:
+    sys.exit(str(r))
+print("%.3f" % t)
+f.close(); a.close(); p.wait()
+PY
+cat >"$STAGE/helper.py" <<'PY'
+# helper.py AIRLOCK_CLONE JOBS SRC DST: seconds of one airlock-clone copy
+import os, socket, struct, subprocess, sys, time
+hold = os.open("/dev/null", os.O_RDONLY)	# keep fd 3 busy
+a, b = socket.socketpair()
+os.dup2(b.fileno(), 3)
+t = time.monotonic()
+p = subprocess.Popen([sys.argv[1], "-j", sys.argv[2], "copy", sys.argv[3],
+                      sys.argv[4]], pass_fds=(3,), stderr=subprocess.DEVNULL)
+os.close(3); b.close()
+buf = b""
+while True:
+    d = a.recv(65536)
+    if not d:
+        break
+    buf += d
+p.wait()
+t = time.monotonic() - t
+err = None
+while len(buf) >= 8:
+    typ, ver, nf, ln = struct.unpack("<HBBI", buf[:8])
+    if typ == 0x402:
+        err = struct.unpack("<I", buf[8:12])[0]
+    buf = buf[8 + ln:]
+if err != 0:
+    sys.exit("airlock-clone failed: %s" % err)
+print("%.3f" % t)
+PY
+chmod 0644 "$STAGE/prov.py" "$STAGE/helper.py"
+
+used() { sync; df -k --output=used "$M" | tail -1; }
+# one NAME CMD...: time (s) and disk (KiB) of one copy, appended to
+# $STAGE/NAME.t and $STAGE/NAME.d.  A command printing a number is
+# timed by itself (it leaves out its own start-up); else wall time.
+one() {
+	_name=$1
+	shift
+	_u0=$(used)
+	_t0=$(date +%s.%N)
+	run_as "$@" >"$STAGE/$_name.out" 2>"$STAGE/$_name.err" ||
+	    { echo "($_name failed: $(tail -1 "$STAGE/$_name.err"))"; return 1; }
+	_t1=$(date +%s.%N)
+	_out=$(tail -1 "$STAGE/$_name.out")
+	case $_out in
+	[0-9]*.[0-9]*) echo "$_out" >>"$STAGE/$_name.t" ;;
+	*) awk "BEGIN {print $_t1 - $_t0}" >>"$STAGE/$_name.t" ;;
+	esac
+	echo "$(($(used) - _u0))" >>"$STAGE/$_name.d"
+}
+median() { sort -n "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+for src in $REPOS; do
+	rm -f "$STAGE"/*.t "$STAGE"/*.d
+	n=$(find "$src" -type f | wc -l)
+	mb=$(du -sm --exclude=.git "$src" | cut -f1)
+	r=1
+	while [ "$r" -le "$RUNS" ]; do
+		D=$M/out$r
+		run_as mkdir "$D"
+		one provision env XDG_DATA_HOME="$D/data" python3 \
+		    "$STAGE/prov.py" "$BUILD/airlockd" "$src" c
+		one clone1 python3 "$STAGE/helper.py" "$BUILD/airlock-clone" \
+		    1 "$src" "$D/j1"
+		one clone2 python3 "$STAGE/helper.py" "$BUILD/airlock-clone" \
+		    2 "$src" "$D/j2"
+		one cp cp -a --reflink=always "$src" "$D/cp"
+		one worktree git -C "$src" worktree add -q "$D/wt"
+		one clone git clone -q --local "$src" "$D/clone"
+		run_as git -C "$src" worktree remove --force "$D/wt"
+		rm -rf "$D"
+		r=$((r + 1))
+	done
+	base=$(median "$STAGE/provision.t")
+	echo "### $(basename "$src"): $n files, $mb MB checked out (median of $RUNS)"
+	echo
+	echo "| method | time (s) | vs worktree.provision | disk used (MB) |"
+	echo "|---|---|---|---|"
+	for row in "provision:worktree.provision (airlockd)" \
+	    "clone1:airlock-clone -j 1" "clone2:airlock-clone -j 2" \
+	    "cp:cp -a --reflink=always" "worktree:git worktree add" \
+	    "clone:git clone --local"; do
+		k=${row%%:*}
+		[ -s "$STAGE/$k.t" ] || continue
+		t=$(median "$STAGE/$k.t")
+		d=$(median "$STAGE/$k.d")
+		awk -v n="${row#*:}" -v t="$t" -v b="$base" -v d="$d" \
+		    'BEGIN {printf "| %s | %.2f | %.1f× | %.1f |\n", n, t,
+		    t / b, d / 1024}'
+	done
+	echo
+done
+echo "XFS on a loop device (mkfs.xfs -m reflink=1), $(nproc) cores;"
+echo "airlock-clone's default is $(nproc) worker(s), at most 4."

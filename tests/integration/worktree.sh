@@ -1,0 +1,292 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Copy-on-write worktrees per conversation (issue 16, SPEC §5) on real
+# filesystems made here: root makes a loop-mounted XFS (mkfs.xfs -m
+# reflink=1), a btrfs, an ext4 and a tmpfs; the unprivileged test user
+# provisions and runs.
+#
+# - the copy shares extents with the original (filefrag shows "shared")
+#   and df barely moves for a 200 MB checkout; worktree.progress comes at
+#   least every 250 ms;
+# - edits in one conversation are invisible to another and to the
+#   original; git status and git log work in the copy; git push from it
+#   goes through the gateway to a real upstream (lib/upstream.sh);
+# - two agents share repos/ and cannot see each other's private dirs;
+# - a run cannot write the registered checkout, even when it binds it;
+# - ext4, tmpfs and a data dir on another filesystem fail with the
+#   filesystem's name and the fix, and leave nothing behind, not even the
+#   copies this provisioning had finished;
+# - the copier's property test (tests/helpers/clone_prop.c) on XFS and
+#   btrfs.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/upstream.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	plan 1
+	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
+	exit 0
+fi
+plan 31
+
+T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
+chmod 0755 "$T"
+LOOPS=
+MNTS=
+UPD=
+cleanup() {
+	[ -n "$UPD" ] && { upstream_stop; rm -rf "$UPD"; }
+	for m in $MNTS; do umount "$m" 2>/dev/null || umount -l "$m"; done
+	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT PIPE TERM
+
+# mkfs_loop NAME SIZE MKFS...: an image in $T, on a loop device, mounted
+# at $T/NAME and given to the test user.
+mkfs_loop() {
+	_name=$1 _size=$2
+	shift 2
+	truncate -s "$_size" "$T/$_name.img" || return 1
+	_dev=$(losetup --find --show "$T/$_name.img") || return 1
+	LOOPS="$_dev $LOOPS"
+	"$@" "$_dev" >/dev/null 2>&1 || return 1
+	mkdir -p "$T/$_name"
+	mount "$_dev" "$T/$_name" || return 1
+	MNTS="$T/$_name $MNTS"
+	chown "$TUSER" "$T/$_name"
+	chmod 0755 "$T/$_name"
+}
+PATH=$PATH:/usr/sbin:/sbin
+mkfs_loop xfs 1200M mkfs.xfs -q -m reflink=1 ||
+    { echo "Bail out! cannot make an XFS with reflink=1"; exit 1; }
+grep -qw btrfs /proc/filesystems && mkfs_loop btrfs 600M mkfs.btrfs -q
+mkfs_loop ext4 64M mkfs.ext4 -q ||
+    { echo "Bail out! cannot make an ext4"; exit 1; }
+mkdir -p "$T/tmpfs"
+mount -t tmpfs -o size=64m tmpfs "$T/tmpfs" && MNTS="$T/tmpfs $MNTS"
+chown "$TUSER" "$T/tmpfs"
+chmod 0755 "$T/tmpfs"
+
+TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
+chmod 0755 "$UPD"
+upstream_start "$UPD" "$TOKEN" || { echo "Bail out! upstream"; exit 1; }
+chmod -R a+rX "$UPD/tls"
+CFG=$(mkwork)
+cat >"$CFG/settings.json" <<JSON
+{ "git": {
+    "codeHosts": [ { "name": "github",
+      "pushUrlPrefixes": ["https://github.com/"],
+      "upstream": "$UP_HTTPS_URL", "caBundle": "$UP_CA" } ],
+    "linkedRepos": ["acme/app"],
+    "pushRules": [ { "ref": "refs/heads/main", "action": "deny" },
+                   { "ref": "refs/heads/*", "action": "allow" } ] },
+  "credentials": { "file": "$CFG/credentials.json" } }
+JSON
+printf '{ "github": { "writeToken": "%s" } }\n' "$TOKEN" >"$CFG/credentials.json"
+chown -R "$TUSER" "$CFG"
+chmod 0600 "$CFG/credentials.json"
+
+# u CMD...: as the test user, with the XFS data dir.
+DATA=$T/xfs/data
+u() { as_user env XDG_DATA_HOME="$DATA" "$@"; }
+# The user's checkout on XFS: a clone of acme/app, 200 MB with an
+# ignored build artefact; and a tree of 20,000 small files (whose inodes
+# alone take 10 MB: df is measured with the checkout).
+REPO=$T/xfs/app
+git clone -q "$UPD/repos/acme/app.git" "$REPO"
+git -C "$REPO" remote set-url origin https://github.com/acme/app.git
+chown -R "$TUSER" "$REPO"
+u sh -c "cd '$REPO' && printf 'hello\n' >README && printf 'big.bin\n' \
+    >.gitignore && mkdir -p src && for i in \$(seq 1 200); do \
+    echo \"line \$i\" >src/f\$i.c; done && git add -A && \
+    git -c user.name=a -c user.email=a@example.invalid commit -qm work && \
+    head -c 200M /dev/urandom >big.bin && mkdir ../many && cd ../many && \
+    python3 -c 'import os
+for d in range(100):
+    os.mkdir(str(d))
+    for f in range(200):
+        open(\"%d/%d\" % (d, f), \"w\").write(str(f))'"
+MANY=$T/xfs/many
+
+# ---- provisioning on XFS, with its progress ----
+sync
+DF0=$(df -k --output=used "$T/xfs" | tail -1)
+cat >"$T/prov.py" <<'PY'
+import json, socket, subprocess, sys, time
+a, b = socket.socketpair()
+p = subprocess.Popen([sys.argv[1], "--fd", str(b.fileno()), "--quiet"],
+                     pass_fds=[b.fileno()])
+b.close()
+f = a.makefile("rwb")
+f.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "worktree.provision",
+    "params": {"conversationId": sys.argv[3], "repos": [sys.argv[2]],
+               "agents": ["a1", "a2"]}}).encode() + b"\n")
+f.flush()
+t0 = time.monotonic(); times = []; res = None
+while res is None:
+    m = json.loads(f.readline())
+    if m.get("method") == "worktree.progress":
+        times.append(time.monotonic())
+    elif m.get("id") == 1:
+        res = m
+t1 = time.monotonic()
+# During the copy: from one event to the next, and from the last to the
+# answer (the first waits for airlockd and its daemons to start).
+gaps = [y - x for x, y in zip(times, times[1:] + [t1])] or [t1 - t0]
+print(json.dumps({"answer": res, "events": len(times),
+                  "maxgap": max(gaps), "secs": t1 - t0}))
+f.close(); a.close(); p.wait()
+PY
+chmod 0644 "$T/prov.py"
+u python3 "$T/prov.py" "$AIRLOCKD" "$REPO" c1 >"$T/prov.json" 2>"$T/prov.err"
+sync
+DF1=$(df -k --output=used "$T/xfs" | tail -1)
+C1=$DATA/airlock/conversations/c1
+# jget FILE EXPR: a Python expression over the JSON d, printed
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+check "worktree.provision answers {root, repos, agents}" \
+    [ "$(jget "$T/prov.json" "d['answer']['result']['repos']['app'], \
+    d['answer']['result']['root'], sorted(d['answer']['result']['agents'])")" \
+    = "$C1/repos/app $C1 ['a1', 'a2']" ]
+u python3 "$T/prov.py" "$AIRLOCKD" "$MANY" cp >"$T/prog.json" 2>"$T/prog.err"
+diag "progress: $(jget "$T/prog.json" "d['events'], 'events, longest gap', round(d['maxgap'], 3), 's of', round(d['secs'], 2), 's; files', d['answer']['result']['files']")"
+check "worktree.progress at least every 250 ms during the copy" \
+    [ "$(jget "$T/prog.json" "d['events'] >= 2 and d['maxgap'] <= 0.25 and d['answer']['result']['files'] == 20000")" = True ]
+diag "df used: $DF0 KiB before, $DF1 KiB after"
+check_sh "df barely moves for a 200 MB checkout (< 10 MB)" \
+    '[ $((DF1 - DF0)) -lt 10240 ]'
+check "filefrag shows the copy's extents shared with the original" \
+    sh -c "filefrag -v '$C1/repos/app/big.bin' | grep -q shared"
+check "the copy is a whole repository with the original's origin" \
+    [ "$(u git -C "$C1/repos/app" remote get-url origin)" = \
+    https://github.com/acme/app.git ]
+check "the copy's files are alike" \
+    cmp -s "$REPO/big.bin" "$C1/repos/app/big.bin"
+
+# ---- runs in the conversation ----
+run() {	# run AGENT "shell command"
+	u "$AIRLOCK" run --no-policy-check --settings "$CFG/settings.json" \
+	    --conversation c1 --agent "$1" -- sh -c "$2"
+}
+run a1 "pwd; ls $C1/agents; test -z \"\$(git -C $C1/repos/app status --porcelain)\" && echo clean; \
+    git -C $C1/repos/app log --oneline" >"$T/r1" 2>&1
+diag "$(head -5 "$T/r1")"
+check "a run's working directory is its agent's private dir" \
+    [ "$(head -1 "$T/r1")" = "$C1/agents/a1" ]
+check "a peer agent's private dir is not visible" \
+    [ "$(sed -n 2p "$T/r1")" = a1 ]
+check "git status in the copy: clean" [ "$(sed -n 3p "$T/r1")" = clean ]
+check "git log in the copy" grep -q " work$" "$T/r1"
+run a1 "echo from-a1 >$C1/repos/app/shared.txt && echo edit >>$C1/repos/app/README && echo mine >$C1/agents/a1/note" \
+    >/dev/null 2>&1
+run a2 "cat $C1/repos/app/shared.txt; cat $C1/agents/a1/note 2>&1; ls $C1/agents" \
+    >"$T/r2" 2>&1
+check "two agents share repos/" grep -qx from-a1 "$T/r2"
+check "an agent cannot read a peer's private dir" \
+    sh -c "! grep -q mine '$T/r2' && grep -qx a2 '$T/r2'"
+check "the original is untouched by edits in the copy" \
+    sh -c "[ ! -e '$REPO/shared.txt' ] && [ \"\$(cat '$REPO/README')\" = hello ]"
+
+# A second conversation sees the original, not the first one's edits.
+u "$AIRLOCK" worktree provision --conversation c2 --agent a1 "$REPO" \
+    >"$T/c2.json" 2>&1
+C2=$DATA/airlock/conversations/c2
+check "another conversation does not see the first one's edits" \
+    sh -c "[ ! -e '$C2/repos/app/shared.txt' ] && [ \"\$(cat '$C2/repos/app/README')\" = hello ]"
+u "$AIRLOCK" worktree provision --conversation c1 --agent a3 "$REPO" \
+    >"$T/again.json" 2>&1
+check "re-provisioning adds the agent and changes nothing else" \
+    sh -c "[ -d '$C1/agents/a3' ] && grep -qx from-a1 '$C1/repos/app/shared.txt'"
+
+# git push from the copy goes through the gateway.
+run a1 "cd $C1/repos/app && git -c user.name=a -c user.email=a@example.invalid commit -qam in-copy && git push -q origin HEAD:refs/heads/feature" \
+    >"$T/push" 2>&1
+diag "$(tail -3 "$T/push")"
+check "git push from the copy reaches upstream through the gateway" \
+    [ "$(upstream_ref acme/app.git refs/heads/feature)" = \
+    "$(u git -C "$C1/repos/app" rev-parse HEAD)" ]
+run a1 "cd $C1/repos/app && git push -q origin HEAD:refs/heads/main" \
+    >"$T/push2" 2>&1
+check "the push rules hold for the copy (main refused)" \
+    [ "$(upstream_ref acme/app.git refs/heads/main)" != \
+    "$(u git -C "$C1/repos/app" rev-parse HEAD)" ]
+
+# The registered checkout is never writable, even when a run binds it.
+u sh -c "cd '$REPO' && '$AIRLOCK' run --no-policy-check -- sh -c 'echo x >PWNED; echo y >src/PWNED'" \
+    >/dev/null 2>&1
+u sh -c "cd '$T/xfs' && '$AIRLOCK' run --no-policy-check --workspace '$T/xfs' -- sh -c 'echo x >app/PWNED2; echo ok >app-sibling'" \
+    >/dev/null 2>&1
+check "a run binding the registered checkout cannot write it" \
+    sh -c "[ ! -e '$REPO/PWNED' ] && [ ! -e '$REPO/src/PWNED' ]"
+check "nor through a bind of its parent (while the parent is writable)" \
+    sh -c "[ ! -e '$REPO/PWNED2' ] && [ -e '$T/xfs/app-sibling' ]"
+u sh -c "cd '$DATA' && '$AIRLOCK' run --no-policy-check --workspace '$DATA' -- sh -c 'echo {} >airlock/conversations/c1/conversation.json'" \
+    >/dev/null 2>&1
+check "a run binding the data dir cannot unregister the checkout" \
+    grep -q "\"app\":\"$REPO\"" "$C1/conversation.json"
+check "R-W4: a run in a conversation takes no other bind" \
+    fails u "$AIRLOCK" run --no-policy-check --conversation c1 --agent a1 \
+    --bind "$T/xfs" -- true
+
+# ---- filesystems that cannot reflink ----
+nothing_left() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
+for fs in ext4 tmpfs; do
+	u mkdir -p "$T/$fs/repo/sub" "$T/$fs/data"
+	u sh -c "echo x >'$T/$fs/repo/sub/f'"
+	as_user env XDG_DATA_HOME="$T/$fs/data" "$AIRLOCK" worktree provision \
+	    --conversation c9 --agent a1 "$T/$fs/repo" >/dev/null 2>"$T/$fs.err"
+	diag "$(tail -1 "$T/$fs.err")"
+	check "$fs: provisioning fails naming $fs and the fix, nothing left" \
+	    sh -c "grep -q '$fs cannot clone files copy-on-write' '$T/$fs.err' && grep -q 'reflink=1' '$T/$fs.err' && [ -z \"\$(ls -A '$T/$fs/data/airlock/conversations')\" ]"
+done
+# Across filesystems: the first copy (XFS to XFS) is made, the second
+# (ext4 to XFS) cannot be: neither is left.
+u "$AIRLOCK" worktree provision --conversation c8 --agent a1 "$REPO" \
+    "$T/ext4/repo" >/dev/null 2>"$T/xdev.err"
+diag "$(tail -1 "$T/xdev.err")"
+check "across filesystems: the error names both and the fix" \
+    sh -c "grep -q 'on ext4) and the worktree data dir (on xfs) are different filesystems' '$T/xdev.err' && grep -q worktrees.dataDir '$T/xdev.err'"
+check "across filesystems: nothing of the conversation is left" \
+    [ ! -e "$DATA/airlock/conversations/c8" ]
+
+# ---- btrfs, with worktrees.dataDir from the settings ----
+if [ -d "$T/btrfs" ]; then
+	u mkdir -p "$T/btrfs/app"
+	u sh -c "cd '$T/btrfs/app' && git init -q && head -c 8M /dev/urandom >blob && git add blob && git -c user.name=a -c user.email=a@example.invalid commit -qm b"
+	printf '{ "worktrees": { "dataDir": "%s" } }\n' "$T/btrfs/conv" \
+	    >"$CFG/btrfs.json"
+	chmod 0644 "$CFG/btrfs.json"
+	u "$AIRLOCK" worktree provision --settings "$CFG/btrfs.json" \
+	    --conversation b1 --agent a1 "$T/btrfs/app" >"$T/b.json" 2>&1
+	sync
+	check "btrfs: the copy shares extents with the original" \
+	    sh -c "filefrag -v '$T/btrfs/conv/b1/repos/app/blob' | grep -q shared"
+	check "btrfs: git log works in the copy" \
+	    u git -C "$T/btrfs/conv/b1/repos/app" log --oneline
+else
+	ok "btrfs: the copy shares extents # SKIP the kernel has no btrfs"
+	ok "btrfs: git log works in the copy # SKIP the kernel has no btrfs"
+fi
+
+# ---- the copier's property test ----
+u mkdir "$T/xfs/prop" "$T/ext4/prop"
+check "property test on XFS (and the refusal on ext4)" \
+    u "$B/tests/helpers/clone_prop" "$T/xfs/prop" "$$" 12 "$T/ext4/prop"
+if [ -d "$T/btrfs" ]; then
+	u mkdir "$T/btrfs/prop"
+	check "property test on btrfs" \
+	    u "$B/tests/helpers/clone_prop" "$T/btrfs/prop" "$(($$ + 1))" 8
+else
+	ok "property test on btrfs # SKIP the kernel has no btrfs"
+fi
+
+# ---- ls and rm ----
+u "$AIRLOCK" worktree ls >"$T/ls.json"
+check "worktree ls lists the conversations and their sources" \
+    sh -c "grep -q '\"conversationId\":\"c1\"' '$T/ls.json' && grep -q '\"app\":\"$REPO\"' '$T/ls.json'"
+u "$AIRLOCK" worktree rm --conversation c2 >/dev/null 2>&1
+check "worktree rm removes the conversation" [ ! -e "$C2" ]
+finish
