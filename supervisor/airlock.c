@@ -24,6 +24,8 @@ usage(void)
 "usage: airlock <command> [options]\n"
 "  run [options] -- CMD [ARG...]   run one command in a sandbox\n"
 "  status [--socket PATH] [--json] what this host supports\n"
+"  fs [--workspace DIR] [--mode M] VERB ...\n"
+"                                  the file tools in a sandbox (JSON out)\n"
 "  policy check [--mode M] [--settings F] [--json] -- 'LINE'\n"
 "                                  the command policy's verdict (exit 0\n"
 "                                  allow, 1 deny, 3 ask)\n"
@@ -184,6 +186,8 @@ main(int argc, char *argv[])
 		usage();
 	if (strcmp(argv[1], "run") == 0)
 		return cli_run_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "fs") == 0)
+		return cli_fs_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "status") == 0)
 		return cli_status_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "policy") == 0)

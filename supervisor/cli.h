@@ -54,5 +54,6 @@ void	 rpc_close(struct rpc *);
 
 int	 cli_run_main(int argc, char **argv);
 int	 cli_status_main(int argc, char **argv);
+int	 cli_fs_main(int argc, char **argv);
 
 #endif
