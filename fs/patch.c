@@ -214,6 +214,16 @@ fail(char *err, size_t errlen, const char *what, size_t lineno)
 /* ---- unified diffs ---- */
 
 static int
+ufail(char *err, size_t errlen, char **a, char **b, const char *what,
+    size_t lineno)
+{
+	free(*a);
+	free(*b);
+	*a = *b = NULL;
+	return fail(err, errlen, what, lineno);
+}
+
+static int
 parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 {
 	struct line	 l;
@@ -232,7 +242,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			/* "diff --git a/x b/x": the names come again
 			 * below, except for a pure rename or mode change. */
 			if ((f = add_file(p)) == NULL)
-				return fail(err, errlen, "too many files",
+				return ufail(err, errlen, &gold, &gnew, "too many files",
 				    lineno);
 			git = 1;
 			free(gold);
@@ -263,7 +273,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 				size_t k = starts(&l, "copy") ? 10 : 12;
 
 				if (starts(&l, "copy"))
-					return fail(err, errlen, "copies are "
+					return ufail(err, errlen, &gold, &gnew, "copies are "
 					    "not supported", lineno);
 				free(f->old_path);
 				f->old_path = diff_path(l.s + k, l.n - k, 0,
@@ -278,7 +288,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			}
 			if (starts(&l, "GIT binary patch") ||
 			    starts(&l, "Binary files "))
-				return fail(err, errlen, "binary patches are "
+				return ufail(err, errlen, &gold, &gnew, "binary patches are "
 				    "not supported", lineno);
 		}
 		if (starts(&l, "--- ")) {
@@ -292,7 +302,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			lineno++;
 			if (!git || f == NULL || f->nhunks > 0) {
 				if ((f = add_file(p)) == NULL)
-					return fail(err, errlen, "too many "
+					return ufail(err, errlen, &gold, &gnew, "too many "
 					    "files", lineno);
 			}
 			git = 0;	/* the next ---/+++ is a new file */
@@ -301,7 +311,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			if ((a == NULL && !dna) || (b == NULL && !dnb)) {
 				free(a);
 				free(b);
-				return fail(err, errlen, "a file name is "
+				return ufail(err, errlen, &gold, &gnew, "a file name is "
 				    "missing", lineno);
 			}
 			free(f->old_path);
@@ -317,11 +327,11 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 		if (starts(&l, "@@ ")) {
 			if (f == NULL || (f->old_path == NULL &&
 			    f->new_path == NULL))
-				return fail(err, errlen, "a hunk before any "
+				return ufail(err, errlen, &gold, &gnew, "a hunk before any "
 				    "file header", lineno);
 			h = add_hunk(f);
 			if (parse_range(&l, h) == -1)
-				return fail(err, errlen, "a malformed @@ "
+				return ufail(err, errlen, &gold, &gnew, "a malformed @@ "
 				    "line", lineno);
 			o = h->old_len;
 			n = h->new_len;
@@ -343,16 +353,16 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 				} else if (l.s[0] == '\\')
 					continue;
 				else
-					return fail(err, errlen, "a hunk "
+					return ufail(err, errlen, &gold, &gnew, "a hunk "
 					    "line must start with ' ', '-' or "
 					    "'+'", lineno);
 				if (o < 0 || n < 0)
-					return fail(err, errlen, "a hunk "
+					return ufail(err, errlen, &gold, &gnew, "a hunk "
 					    "longer than its @@ line says",
 					    lineno);
 			}
 			if (o > 0 || n > 0)
-				return fail(err, errlen, "a hunk shorter than "
+				return ufail(err, errlen, &gold, &gnew, "a hunk shorter than "
 				    "its @@ line says", lineno);
 			/* "\ No newline at end of file" for its side. */
 			while (peek_line(r, &l) && l.n > 0 && l.s[0] == '\\') {
@@ -371,13 +381,14 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 	}
 	free(gold);
 	free(gnew);
+	gold = gnew = NULL;
 	if (p->nfiles == 0)
-		return fail(err, errlen, "no file in the patch", lineno);
+		return ufail(err, errlen, &gold, &gnew, "no file in the patch", lineno);
 	for (size_t i = 0; i < p->nfiles; i++) {
 		f = &p->files[i];
 		if ((f->op != FS_PATCH_ADD && f->old_path == NULL) ||
 		    (f->op != FS_PATCH_DELETE && f->new_path == NULL))
-			return fail(err, errlen, "a file without its name",
+			return ufail(err, errlen, &gold, &gnew, "a file without its name",
 			    lineno);
 		if (f->op == FS_PATCH_ADD) {
 			free(f->old_path);

@@ -175,7 +175,8 @@ root_of(struct fs_ctx *c, const char *path, const char **rest)
 		}
 	}
 	if (ri >= 0)
-		*rest = path + best;
+		for (*rest = path + best; **rest == '/'; (*rest)++)
+			;
 	return ri;
 }
 
