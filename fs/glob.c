@@ -123,27 +123,40 @@ split(const char *s, struct comp *v, size_t max)
 }
 
 #define GLOB_MAX_COMP	1024
+#define GLOB_STACK	64	/* components matched without malloc */
 
 /* Component lists: m[i][j] = P[i..] matches N[j..], two rows. */
 static int
 comp_match(const char *pat, const char *path)
 {
-	struct comp	*p, *n;
+	struct comp	 sp[GLOB_STACK + 1], sn[GLOB_STACK + 1], *p, *n;
+	unsigned char	 r1[GLOB_STACK + 2], r2[GLOB_STACK + 2];
 	size_t		 np, nn, i, j;
 	unsigned char	*cur, *nxt, *t;
-	int		 r;
+	int		 r, heap = 0;
 
-	p = xreallocarray(NULL, GLOB_MAX_COMP + 1, sizeof(*p));
-	n = xreallocarray(NULL, GLOB_MAX_COMP + 1, sizeof(*n));
-	np = split(pat, p, GLOB_MAX_COMP);
-	nn = split(path, n, GLOB_MAX_COMP);
-	if (np > GLOB_MAX_COMP || nn > GLOB_MAX_COMP) {
-		free(p);
-		free(n);
-		return 0;
+	p = sp;
+	n = sn;
+	np = split(pat, p, GLOB_STACK);
+	nn = split(path, n, GLOB_STACK);
+	if (np > GLOB_STACK || nn > GLOB_STACK) {
+		heap = 1;
+		p = xreallocarray(NULL, GLOB_MAX_COMP + 1, sizeof(*p));
+		n = xreallocarray(NULL, GLOB_MAX_COMP + 1, sizeof(*n));
+		np = split(pat, p, GLOB_MAX_COMP);
+		nn = split(path, n, GLOB_MAX_COMP);
+		if (np > GLOB_MAX_COMP || nn > GLOB_MAX_COMP) {
+			free(p);
+			free(n);
+			return 0;
+		}
+		cur = xcalloc(nn + 1, 1);
+		nxt = xcalloc(nn + 1, 1);
+	} else {
+		cur = r1;
+		nxt = r2;
+		memset(nxt, 0, nn + 1);
 	}
-	cur = xcalloc(nn + 1, 1);
-	nxt = xcalloc(nn + 1, 1);
 	nxt[nn] = 1;		/* row np: only the empty rest matches */
 	for (i = np; i-- > 0;) {
 		int dstar = p[i].n == 2 && p[i].s[0] == '*' &&
@@ -161,10 +174,12 @@ comp_match(const char *pat, const char *path)
 		cur = t;
 	}
 	r = nxt[0];
-	free(cur);
-	free(nxt);
-	free(p);
-	free(n);
+	if (heap) {
+		free(cur);
+		free(nxt);
+		free(p);
+		free(n);
+	}
 	return r;
 }
 

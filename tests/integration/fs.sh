@@ -9,7 +9,7 @@
 # the mode, patches and edits change all or nothing, and a directory
 # flipped to a symlink while fs.write runs never lets a byte out.
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 48
 
 T=$(mkwork)
 W="$T/ws"
@@ -297,6 +297,26 @@ for c in launch read read-abs-offset read-inside-symlink read-binary write \
     race-nothing-outside race-exercised; do
 	check "$c" grep -q "^CHECK $c 1" "$T/log"
 done
+# airlock fs: a private session, JSON out, exit 0 / 1 / 2.
+out=$(cd "$W" && as_user "$AIRLOCK" fs read src/keep.txt 2>&1)
+check "airlock fs read: exit 0 and the text" \
+    grep -q '"content":"     1\\tneedle kept\\n"' <<E
+$out
+E
+out=$(cd "$W" && printf 'x\n' | as_user "$AIRLOCK" fs write pw 2>&1)
+rc=$?
+check_sh "airlock fs write through a symlink out: exit 1 naming the rule" \
+    '[ $rc -eq 1 ] && case $out in *'"'"'"rule":"outside-workspace"'"'"'*) true ;; *) false ;; esac'
+out=$(cd "$W" && as_user "$AIRLOCK" fs --mode review edit src/keep.txt \
+    --old needle --new pin 2>&1)
+rc=$?
+check_sh "airlock fs --mode review edit: exit 1, read-only-mode, untouched" \
+    '[ $rc -eq 1 ] && grep -q "^needle kept" "$W/src/keep.txt" &&
+    case $out in *read-only-mode*) true ;; *) false ;; esac'
+as_user "$AIRLOCK" fs frobnicate >/dev/null 2>&1
+rc=$?
+check "airlock fs with an unknown verb: exit 2" [ $rc -eq 2 ]
+diag "airlock fs: $out"
 check_sh "nothing outside the workspace changed" \
     '[ "$(cat /etc/passwd "$T/beside.txt" | cksum)" = "$sum_before" ] &&
     [ -z "$(ls -A "$OUT")" ]'
