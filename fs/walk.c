@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,38 @@
 #define WALK_LINE_MAX	500		/* bytes of a result's line */
 #define WALK_DEFAULT	1000		/* maxResults */
 #define WALK_MAX_DEPTH	256
+#define WALK_THREADS	2		/* searchers beside the walker */
+#define WALK_QUEUE	256		/* files waiting (each holds its
+					   directory open) */
+
+/* A directory the walker left while files of it wait in the queue. */
+struct dref {
+	int		 fd;
+	int		 refs;		/* under the queue's lock */
+};
+
+struct job {
+	struct dref	*d;
+	char		*name;
+	char		*from;		/* its path from the start */
+};
+
+struct hit {
+	char		*path;
+	long long	 line;
+	char		*text;
+	size_t		 tlen;
+};
+
+/* One searcher's own buffers and results. */
+struct sstate {
+	char		*buf;
+	size_t		 cap;
+	pcre2_match_data *md;
+	struct hit	*hits;
+	size_t		 nhits;
+	long long	 files;
+};
 
 struct ign_pat {
 	char	*pat;
@@ -58,13 +91,19 @@ struct walker {
 	long long	 count;
 	int		 truncated;
 	char		 shown[PATH_MAX];	/* the start, as answered */
-	/* search */
+	/* search: the walker queues files, the searchers take them */
 	pcre2_code	*re;
-	pcre2_match_data *md;
 	int		 jit;
-	char		*buf;
-	size_t		 cap;
 	long long	 files;
+	struct sstate	 ss[WALK_THREADS];
+	pthread_t	 th[WALK_THREADS];
+	int		 nth;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 nonempty, nonfull;
+	struct job	 q[WALK_QUEUE];
+	size_t		 qh, qn;
+	int		 qdone;
+	struct dref	*cur;		/* the directory being walked */
 	/* find */
 	char		**found;
 	size_t		 nfound;
@@ -179,6 +218,7 @@ ignored(const struct walker *w, const char *rel, const char *name, int dir)
 
 static void	file_found(struct walker *, int dfd, const char *name,
 		    const char *from_start);
+static void	dref_put(struct walker *, struct dref *);
 
 static int
 glob_ok(const struct walker *w, const char *from_start, const char *name)
@@ -198,14 +238,28 @@ walk(struct walker *w, int dfd, char *rel, size_t rlen, char *disp,
 	size_t		 nl;
 	struct stat	 st;
 
+	struct dref	*prev = w->cur;
+
 	if (depth >= WALK_MAX_DEPTH)
 		return;
 	ign_load(w, dfd, rel);
+	w->cur = NULL;
+	if (w->nth > 0) {
+		w->cur = xcalloc(1, sizeof(*w->cur));
+		w->cur->refs = 1;
+		if ((w->cur->fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0)) == -1) {
+			free(w->cur);
+			w->cur = NULL;
+		}
+	}
 	if ((fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0)) == -1 ||
 	    (d = fdopendir(fd)) == NULL) {
 		if (fd != -1)
 			close(fd);
 		ign_pop(w);
+		if (w->cur != NULL)
+			dref_put(w, w->cur);
+		w->cur = prev;
 		return;
 	}
 	while (!w->truncated && (de = readdir(d)) != NULL) {
@@ -253,6 +307,9 @@ walk(struct walker *w, int dfd, char *rel, size_t rlen, char *disp,
 	}
 	closedir(d);
 	ign_pop(w);
+	if (w->cur != NULL)
+		dref_put(w, w->cur);
+	w->cur = prev;
 }
 
 static void
@@ -269,7 +326,8 @@ shown_join(const struct walker *w, const char *from_start, char *out,
 }
 
 static void
-search_file(struct walker *w, int fd, const char *from_start)
+search_file(struct walker *w, struct sstate *ss, int fd,
+    const char *from_start)
 {
 	size_t		 len = 0, start, ls, le, counted = 0, lineno = 1, k;
 	ssize_t		 n;
@@ -277,59 +335,64 @@ search_file(struct walker *w, int fd, const char *from_start)
 	int		 rc;
 	char		 shown[PATH_MAX];
 	const char	*nlp;
+	struct hit	*h;
 
 	for (;;) {
-		if (len == w->cap) {
-			if (w->cap >= WALK_FILE_MAX)
+		if (len == ss->cap) {
+			if (ss->cap >= WALK_FILE_MAX)
 				break;
-			w->cap = w->cap ? w->cap * 2 : 1 << 20;
-			w->buf = xreallocarray(w->buf, 1, w->cap);
+			ss->cap = ss->cap ? ss->cap * 2 : 1 << 20;
+			ss->buf = xreallocarray(ss->buf, 1, ss->cap);
 		}
-		n = read(fd, w->buf + len, w->cap - len);
+		n = read(fd, ss->buf + len, ss->cap - len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		len += (size_t)n;
+		/* A short read of a regular file is its end. */
+		if (len < ss->cap)
+			break;
 	}
-	w->files++;
+	ss->files++;
 	/* Binary files are skipped, as grep -I and rg do. */
-	if (memchr(w->buf, '\0', len < 8192 ? len : 8192) != NULL)
+	if (memchr(ss->buf, '\0', len < 8192 ? len : 8192) != NULL)
 		return;
 	for (start = 0; start <= len;) {
-		rc = w->jit ? pcre2_jit_match(w->re, (PCRE2_SPTR)w->buf, len,
-		    start, 0, w->md, NULL) : pcre2_match(w->re,
-		    (PCRE2_SPTR)w->buf, len, start, 0, w->md, NULL);
+		rc = w->jit ? pcre2_jit_match(w->re, (PCRE2_SPTR)ss->buf, len,
+		    start, 0, ss->md, NULL) : pcre2_match(w->re,
+		    (PCRE2_SPTR)ss->buf, len, start, 0, ss->md, NULL);
 		if (rc < 0)
 			break;
-		ov = pcre2_get_ovector_pointer(w->md);
+		ov = pcre2_get_ovector_pointer(ss->md);
 		k = ov[0];
-		nlp = k > 0 ? memrchr(w->buf, '\n', k) : NULL;
-		ls = nlp != NULL ? (size_t)(nlp - w->buf) + 1 : 0;
-		nlp = memchr(w->buf + k, '\n', len - k);
-		le = nlp != NULL ? (size_t)(nlp - w->buf) : len;
+		nlp = k > 0 ? memrchr(ss->buf, '\n', k) : NULL;
+		ls = nlp != NULL ? (size_t)(nlp - ss->buf) + 1 : 0;
+		nlp = memchr(ss->buf + k, '\n', len - k);
+		le = nlp != NULL ? (size_t)(nlp - ss->buf) : len;
 		if (ls == len)
 			break;		/* an empty match after the last line */
-		while (counted < ls && (nlp = memchr(w->buf + counted, '\n',
+		while (counted < ls && (nlp = memchr(ss->buf + counted, '\n',
 		    ls - counted)) != NULL) {
 			lineno++;
-			counted = (size_t)(nlp - w->buf) + 1;
+			counted = (size_t)(nlp - ss->buf) + 1;
 		}
 		counted = ls;
-		if (w->count >= w->max) {
-			w->truncated = 1;
+		if (__atomic_fetch_add(&w->count, 1, __ATOMIC_RELAXED) >=
+		    w->max) {
+			__atomic_store_n(&w->truncated, 1, __ATOMIC_RELAXED);
 			return;
 		}
-		w->count++;
 		shown_join(w, from_start, shown, sizeof(shown));
-		jgen_obj_open(w->j);
-		jgen_key(w->j, "path");
-		fs_jstr_lossy(w->j, shown, strlen(shown));
-		jgen_kint(w->j, "line", (long long)lineno);
-		jgen_key(w->j, "text");
-		fs_jstr_lossy(w->j, w->buf + ls, le - ls > WALK_LINE_MAX ?
-		    WALK_LINE_MAX : le - ls);
-		jgen_obj_close(w->j);
+		ss->hits = xreallocarray(ss->hits, ss->nhits + 1,
+		    sizeof(*ss->hits));
+		h = &ss->hits[ss->nhits++];
+		h->path = xstrdup(shown);
+		h->line = (long long)lineno;
+		h->tlen = le - ls > WALK_LINE_MAX ? WALK_LINE_MAX : le - ls;
+		h->text = xmalloc(h->tlen + 1);
+		memcpy(h->text, ss->buf + ls, h->tlen);
+		h->text[h->tlen] = '\0';
 		start = le + 1;
 	}
 }
@@ -352,11 +415,86 @@ file_found(struct walker *w, int dfd, const char *name, const char *from_start)
 		w->found[w->nfound++] = xstrdup(shown);
 		return;
 	}
+	if (w->nth > 0 && w->cur != NULL) {
+		pthread_mutex_lock(&w->mu);
+		while (w->qn == WALK_QUEUE)
+			pthread_cond_wait(&w->nonfull, &w->mu);
+		w->cur->refs++;
+		w->q[(w->qh + w->qn) % WALK_QUEUE].d = w->cur;
+		w->q[(w->qh + w->qn) % WALK_QUEUE].name = xstrdup(name);
+		w->q[(w->qh + w->qn) % WALK_QUEUE].from = xstrdup(from_start);
+		w->qn++;
+		pthread_cond_signal(&w->nonempty);
+		pthread_mutex_unlock(&w->mu);
+		return;
+	}
 	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1)
 		return;
-	search_file(w, fd, from_start);
+	search_file(w, &w->ss[0], fd, from_start);
 	close(fd);
+}
+
+static void
+dref_put(struct walker *w, struct dref *d)
+{
+	int	last;
+
+	pthread_mutex_lock(&w->mu);
+	last = --d->refs == 0;
+	pthread_mutex_unlock(&w->mu);
+	if (last) {
+		close(d->fd);
+		free(d);
+	}
+}
+
+struct searcher {
+	struct walker	*w;
+	struct sstate	*ss;
+};
+
+static void *
+searcher(void *arg)
+{
+	struct walker	*w = ((struct searcher *)arg)->w;
+	struct sstate	*ss = ((struct searcher *)arg)->ss;
+	struct job	 jb;
+	int		 fd;
+
+	free(arg);
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		while (w->qn == 0 && !w->qdone)
+			pthread_cond_wait(&w->nonempty, &w->mu);
+		if (w->qn == 0) {
+			pthread_mutex_unlock(&w->mu);
+			return NULL;
+		}
+		jb = w->q[w->qh];
+		w->qh = (w->qh + 1) % WALK_QUEUE;
+		w->qn--;
+		pthread_cond_signal(&w->nonfull);
+		pthread_mutex_unlock(&w->mu);
+		if (!__atomic_load_n(&w->truncated, __ATOMIC_RELAXED) &&
+		    (fd = openat(jb.d->fd, jb.name, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_CLOEXEC)) != -1) {
+			search_file(w, ss, fd, jb.from);
+			close(fd);
+		}
+		dref_put(w, jb.d);
+		free(jb.name);
+		free(jb.from);
+	}
+}
+
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+	int		  c = strcmp(x->path, y->path);
+
+	return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
 }
 
 /*
@@ -411,7 +549,7 @@ walk_start(struct walker *w, const struct json *p)
 		fs_shown(c, canon, disp, sizeof(disp));
 		if (w->glob == NULL || glob_ok(w, base, base)) {
 			if (w->re != NULL)
-				search_file(w, fd, disp);
+				search_file(w, &w->ss[0], fd, disp);
 			else {
 				w->found = xreallocarray(NULL, 1,
 				    sizeof(*w->found));
@@ -475,6 +613,8 @@ fs_op_search(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	PCRE2_UCHAR	 msg[256];
 	PCRE2_SIZE	 eoff;
 	int		 ecode, rc;
+	size_t		 i, k, n;
+	struct hit	*all = NULL;
 	uint32_t	 opt = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF |
 	    PCRE2_MULTILINE;
 
@@ -492,18 +632,65 @@ fs_op_search(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	}
 	/* JIT needs executable memory; without it, the interpreter. */
 	w.jit = pcre2_jit_compile(w.re, PCRE2_JIT_COMPLETE) == 0;
-	w.md = pcre2_match_data_create_from_pattern(w.re, NULL);
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.nonempty, NULL);
+	pthread_cond_init(&w.nonfull, NULL);
+	for (i = 0; i < WALK_THREADS; i++)
+		w.ss[i].md = pcre2_match_data_create_from_pattern(w.re, NULL);
+	/* Searchers beside the walker (opening and reading files is most
+	 * of the time); all inline if no thread starts. */
+	for (i = 0; i < WALK_THREADS; i++) {
+		struct searcher *a = xmalloc(sizeof(*a));
+
+		a->w = &w;
+		a->ss = &w.ss[i];
+		if (pthread_create(&w.th[i], NULL, searcher, a) != 0) {
+			free(a);
+			break;
+		}
+		w.nth++;
+	}
+	rc = walk_start(&w, p);
+	pthread_mutex_lock(&w.mu);
+	w.qdone = 1;
+	pthread_cond_broadcast(&w.nonempty);
+	pthread_mutex_unlock(&w.mu);
+	for (i = 0; i < (size_t)w.nth; i++)
+		pthread_join(w.th[i], NULL);
+	/* Every match, in path and line order. */
+	for (i = 0, n = 0; i < WALK_THREADS; i++) {
+		all = xreallocarray(all, n + w.ss[i].nhits + 1, sizeof(*all));
+		memcpy(all + n, w.ss[i].hits, w.ss[i].nhits * sizeof(*all));
+		n += w.ss[i].nhits;
+		w.files += w.ss[i].files;
+		free(w.ss[i].hits);
+		free(w.ss[i].buf);
+		pcre2_match_data_free(w.ss[i].md);
+	}
+	qsort(all, n, sizeof(*all), cmp_hit);
 	jgen_key(j, "matches");
 	jgen_arr_open(j);
-	rc = walk_start(&w, p);
+	for (k = 0; k < n; k++) {
+		jgen_obj_open(j);
+		jgen_key(j, "path");
+		fs_jstr_lossy(j, all[k].path, strlen(all[k].path));
+		jgen_kint(j, "line", all[k].line);
+		jgen_key(j, "text");
+		fs_jstr_lossy(j, all[k].text, all[k].tlen);
+		jgen_obj_close(j);
+		free(all[k].path);
+		free(all[k].text);
+	}
 	jgen_arr_close(j);
+	free(all);
 	if (rc == 0) {
 		jgen_kbool(j, "truncated", w.truncated);
 		jgen_kint(j, "filesSearched", w.files);
 	}
-	pcre2_match_data_free(w.md);
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.nonempty);
+	pthread_cond_destroy(&w.nonfull);
 	pcre2_code_free(w.re);
-	free(w.buf);
 	return rc;
 }
 
