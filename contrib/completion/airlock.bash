@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run status policy hook proxy-connect version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run fs status policy hook proxy-connect version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -44,6 +44,9 @@ _airlock()
 		    --events --sandbox --settings --timeout --memory --pids
 		    --network --allow-domain --deny-read --deny-write --origin
 		    --socket --no-policy-check --quiet --" -- "$cur")) ;;
+	fs)
+		COMPREPLY=($(compgen -W "read write edit apply-patch search find
+		    --workspace --mode --sandbox --settings --socket" -- "$cur")) ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
 	policy)
