@@ -52,7 +52,10 @@ void	fs_resolve_no_openat2(void);
 int	fs_walk_dir(int root, const char *rel, int mkdirs);
 
 /* Shared by the operations (ops.c). */
-#define FS_OUT_MAX	(2U << 20)	/* text or base64 in one answer */
+#define FS_OUT_MAX	(2U << 20)	/* base64 in one answer */
+/* Text in one answer: JSON may escape a byte into six, and airlockd
+ * parses at most JSON_MAX_INPUT (4 MiB) of answer. */
+#define FS_TEXT_MAX	(512U << 10)
 const char *fs_str(const struct json *, const char *key);
 void	fs_shown(const struct fs_ctx *, const char *canon, char *out,
 	    size_t len);

@@ -298,7 +298,7 @@ fs_op_read(struct fs_ctx *c, const struct json *p, struct jgen *j)
 		off = 1;
 	lim = num_param(p, "limit", FS_READ_LINES);
 	{
-		char	*out = xmalloc(FS_OUT_MAX + 64), *w = out;
+		char	*out = xmalloc(FS_TEXT_MAX + 64), *w = out;
 		size_t	 start = 0;
 		int	 full = 0;
 
@@ -309,7 +309,7 @@ fs_op_read(struct fs_ctx *c, const struct json *p, struct jgen *j)
 
 			total = line;
 			if (line >= off && shownlines < lim && !full) {
-				if ((size_t)(w - out) + ln + 16 > FS_OUT_MAX) {
+				if ((size_t)(w - out) + ln + 16 > FS_TEXT_MAX) {
 					full = 1;
 				} else {
 					w += sprintf(w, "%6lld\t", line);

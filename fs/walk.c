@@ -89,6 +89,7 @@ struct walker {
 	int		 glob_base;	/* no '/': the name alone */
 	long long	 max;
 	long long	 count;
+	size_t		 bytes;		/* of the answer so far */
 	int		 truncated;
 	char		 shown[PATH_MAX];	/* the start, as answered */
 	/* search: the walker queues files, the searchers take them */
@@ -378,12 +379,14 @@ search_file(struct walker *w, struct sstate *ss, int fd,
 			counted = (size_t)(nlp - ss->buf) + 1;
 		}
 		counted = ls;
+		shown_join(w, from_start, shown, sizeof(shown));
 		if (__atomic_fetch_add(&w->count, 1, __ATOMIC_RELAXED) >=
-		    w->max) {
+		    w->max || __atomic_add_fetch(&w->bytes, strlen(shown) +
+		    (le - ls > WALK_LINE_MAX ? WALK_LINE_MAX : le - ls) + 32,
+		    __ATOMIC_RELAXED) > FS_TEXT_MAX) {
 			__atomic_store_n(&w->truncated, 1, __ATOMIC_RELAXED);
 			return;
 		}
-		shown_join(w, from_start, shown, sizeof(shown));
 		ss->hits = xreallocarray(ss->hits, ss->nhits + 1,
 		    sizeof(*ss->hits));
 		h = &ss->hits[ss->nhits++];
@@ -404,12 +407,13 @@ file_found(struct walker *w, int dfd, const char *name, const char *from_start)
 	int	fd;
 
 	if (w->re == NULL) {
-		if (w->count >= w->max) {
+		shown_join(w, from_start, shown, sizeof(shown));
+		if (w->count >= w->max || (w->bytes += strlen(shown) + 8) >
+		    FS_TEXT_MAX) {
 			w->truncated = 1;
 			return;
 		}
 		w->count++;
-		shown_join(w, from_start, shown, sizeof(shown));
 		w->found = xreallocarray(w->found, w->nfound + 1,
 		    sizeof(*w->found));
 		w->found[w->nfound++] = xstrdup(shown);
