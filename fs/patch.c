@@ -223,6 +223,8 @@ ufail(char *err, size_t errlen, char **a, char **b, const char *what,
 	return fail(err, errlen, what, lineno);
 }
 
+#define UFAIL(what)	ufail(err, errlen, &gold, &gnew, (what), lineno)
+
 static int
 parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 {
@@ -242,8 +244,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			/* "diff --git a/x b/x": the names come again
 			 * below, except for a pure rename or mode change. */
 			if ((f = add_file(p)) == NULL)
-				return ufail(err, errlen, &gold, &gnew, "too many files",
-				    lineno);
+				return UFAIL("too many files");
 			git = 1;
 			free(gold);
 			free(gnew);
@@ -273,8 +274,8 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 				size_t k = starts(&l, "copy") ? 10 : 12;
 
 				if (starts(&l, "copy"))
-					return ufail(err, errlen, &gold, &gnew, "copies are "
-					    "not supported", lineno);
+					return UFAIL("copies are not "
+					    "supported");
 				free(f->old_path);
 				f->old_path = diff_path(l.s + k, l.n - k, 0,
 				    &dn);
@@ -288,8 +289,8 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			}
 			if (starts(&l, "GIT binary patch") ||
 			    starts(&l, "Binary files "))
-				return ufail(err, errlen, &gold, &gnew, "binary patches are "
-				    "not supported", lineno);
+				return UFAIL("binary patches are not "
+				    "supported");
 		}
 		if (starts(&l, "--- ")) {
 			struct line l2;
@@ -302,8 +303,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			lineno++;
 			if (!git || f == NULL || f->nhunks > 0) {
 				if ((f = add_file(p)) == NULL)
-					return ufail(err, errlen, &gold, &gnew, "too many "
-					    "files", lineno);
+					return UFAIL("too many files");
 			}
 			git = 0;	/* the next ---/+++ is a new file */
 			a = diff_path(l.s + 4, l.n - 4, strip, &dna);
@@ -311,8 +311,7 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 			if ((a == NULL && !dna) || (b == NULL && !dnb)) {
 				free(a);
 				free(b);
-				return ufail(err, errlen, &gold, &gnew, "a file name is "
-				    "missing", lineno);
+				return UFAIL("a file name is missing");
 			}
 			free(f->old_path);
 			free(f->new_path);
@@ -327,12 +326,10 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 		if (starts(&l, "@@ ")) {
 			if (f == NULL || (f->old_path == NULL &&
 			    f->new_path == NULL))
-				return ufail(err, errlen, &gold, &gnew, "a hunk before any "
-				    "file header", lineno);
+				return UFAIL("a hunk before any file header");
 			h = add_hunk(f);
 			if (parse_range(&l, h) == -1)
-				return ufail(err, errlen, &gold, &gnew, "a malformed @@ "
-				    "line", lineno);
+				return UFAIL("a malformed @@ line");
 			o = h->old_len;
 			n = h->new_len;
 			while ((o > 0 || n > 0) && next_line(r, &l)) {
@@ -353,17 +350,15 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 				} else if (l.s[0] == '\\')
 					continue;
 				else
-					return ufail(err, errlen, &gold, &gnew, "a hunk "
-					    "line must start with ' ', '-' or "
-					    "'+'", lineno);
+					return UFAIL("a hunk line must start "
+					    "with ' ', '-' or '+'");
 				if (o < 0 || n < 0)
-					return ufail(err, errlen, &gold, &gnew, "a hunk "
-					    "longer than its @@ line says",
-					    lineno);
+					return UFAIL("a hunk longer than its "
+					    "@@ line says");
 			}
 			if (o > 0 || n > 0)
-				return ufail(err, errlen, &gold, &gnew, "a hunk shorter than "
-				    "its @@ line says", lineno);
+				return UFAIL("a hunk shorter than its @@ "
+				    "line says");
 			/* "\ No newline at end of file" for its side. */
 			while (peek_line(r, &l) && l.n > 0 && l.s[0] == '\\') {
 				char k = h->nlines ?
@@ -383,13 +378,12 @@ parse_unified(struct reader *r, struct fs_patch *p, char *err, size_t errlen)
 	free(gnew);
 	gold = gnew = NULL;
 	if (p->nfiles == 0)
-		return ufail(err, errlen, &gold, &gnew, "no file in the patch", lineno);
+		return UFAIL("no file in the patch");
 	for (size_t i = 0; i < p->nfiles; i++) {
 		f = &p->files[i];
 		if ((f->op != FS_PATCH_ADD && f->old_path == NULL) ||
 		    (f->op != FS_PATCH_DELETE && f->new_path == NULL))
-			return ufail(err, errlen, &gold, &gnew, "a file without its name",
-			    lineno);
+			return UFAIL("a file without its name");
 		if (f->op == FS_PATCH_ADD) {
 			free(f->old_path);
 			f->old_path = NULL;

@@ -74,7 +74,7 @@ struct ign_pat {
 };
 
 struct ign_level {
-	char		*prefix;	/* its directory, relative to the root */
+	char		*prefix;	/* its directory, from the root */
 	size_t		 plen;
 	struct ign_pat	*v;
 	size_t		 n;

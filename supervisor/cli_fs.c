@@ -70,8 +70,8 @@ read_stdin(size_t *lenp)
 static void
 put_b64(struct jgen *j, const unsigned char *s, size_t n)
 {
-	static const char c[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-	    "wxyz0123456789+/";
+	static const char c[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	char	*o = xmalloc((n + 2) / 3 * 4 + 1), *w = o;
 	size_t	 i;
 
