@@ -51,6 +51,7 @@ include launcher/launcher.mk
 include proxyd/proxyd.mk
 include gatewayd/gatewayd.mk
 include clone/clone.mk
+include fs/fs.mk
 include tests/tests.mk
 
 all: $(PROGS) $(HELPERS)
@@ -100,6 +101,7 @@ install: all
 	install -m 0755 $(BUILD)/airlock-launcher $(BUILD)/airlock-proxyd \
 		$(BUILD)/airlock-gatewayd $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0755 $(BUILD)/airlock-clone $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0755 $(BUILD)/airlock-fs $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 contrib/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 contrib/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \

@@ -16,6 +16,8 @@ set -eu
 BUILD_PKGS="build-essential pkg-config libevent-dev libnl-3-dev
 libnl-route-3-dev libyajl-dev libcap-dev libseccomp-dev check libssl-dev
 zlib1g-dev"
+# PCRE2 for airlock-fs's fs.search patterns (issue 17).
+BUILD_PKGS="$BUILD_PKGS libpcre2-dev"
 # What the tests and benchmarks run: a real git, curl, an HTTPS smart-HTTP
 # upstream (lighttpd + its TLS module + git http-backend), openssl for a
 # test CA, clang and its libFuzzer runtime (libclang-rt-dev, the version
@@ -32,6 +34,8 @@ NODE_PKGS="nodejs npm"
 # (mkfs.xfs -m reflink=1, mkfs.btrfs); filefrag (e2fsprogs) shows the
 # shared extents.
 TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
+# ripgrep: what `make bench` compares fs.search with (tests/bench/fs.sh).
+TEST_PKGS="$TEST_PKGS ripgrep"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -59,6 +63,9 @@ missing() {
 	for f in /usr/sbin/mkfs.xfs /usr/sbin/mkfs.btrfs /usr/sbin/filefrag; do
 		[ -x "$f" ] || [ -x "/sbin/${f##*/}" ] || echo "file $f"
 	done
+	pkg-config --exists libpcre2-8 2>/dev/null ||
+	    echo "pkg-config libpcre2-8"
+	have_cmd rg || echo "command rg"
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
 	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"

@@ -68,5 +68,6 @@ int	 cli_status_main(int argc, char **argv);
 int	 cli_approve_main(int argc, char **argv);
 int	 cli_audit_main(int argc, char **argv);
 int	 cli_worktree_main(int argc, char **argv);
+int	 cli_fs_main(int argc, char **argv);
 
 #endif

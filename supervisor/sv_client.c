@@ -261,6 +261,25 @@ sv_client_error(struct sv_client *c, const struct json *id, int code,
 }
 
 void
+sv_client_error_data(struct sv_client *c, const struct json *id, int code,
+    const char *message, const struct json *data)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_obj_open(j);
+	jgen_kint(j, "code", code);
+	jgen_kstr(j, "message", message);
+	jgen_key(j, "data");
+	jgen_value(j, data);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	reply(c, id, "error", buf, len);
+	jgen_free(j);
+}
+
+void
 sv_client_notify(struct sv_client *c, const char *method, const char *params,
     size_t len)
 {
@@ -367,6 +386,12 @@ static const struct sv_method {
 	{ "worktree.provision",	sv_worktree_provision,	0 },
 	{ "worktree.list",	sv_worktree_list,	0 },
 	{ "worktree.remove",	sv_worktree_remove,	0 },
+	{ "fs.read",		sv_fs_read,		0 },
+	{ "fs.write",		sv_fs_write,		0 },
+	{ "fs.edit",		sv_fs_edit,		0 },
+	{ "fs.applyPatch",	sv_fs_apply_patch,	0 },
+	{ "fs.search",		sv_fs_search,		0 },
+	{ "fs.find",		sv_fs_find,		0 },
 	{ NULL,			NULL,			0 },
 };
 

@@ -166,6 +166,24 @@ sv_session_violation(const char *sid, const char *action, const char *target)
 	event_violation(s, action, target, NULL);
 }
 
+/* A file tool's refusal (sv_fs.c), with the rule that decided it. */
+void
+sv_session_violation_rule(const char *sid, const char *action,
+    const char *target, const char *rule)
+{
+	struct sv_session *s = sv_session_find(sid);
+	struct jgen	*j;
+
+	if (s == NULL || ++s->nprecise > SV_MAX_PRECISE)
+		return;
+	s->nviolations++;
+	j = event_begin(s, "violation");
+	jgen_kstr(j, "action", action);
+	jgen_kstr(j, "target", target);
+	jgen_kstr(j, "rule", rule);
+	event_end(s, j);
+}
+
 /* A violation with the words that explain it (the push rule, ...). */
 void
 sv_session_violation_why(const char *sid, const char *action,

@@ -603,3 +603,85 @@ sv_session_resize(struct sv_client *c, const struct json *id,
 		log_warn("session %s: TIOCSWINSZ", s->id);
 	sv_client_result(c, id, "{}", 2);
 }
+
+/*
+ * airlockd's own command in a client's session (the file tools,
+ * sv_fs.c): like sandbox.exec with pipes, but stdin is in_fd, stdout and
+ * stderr go to out_fd, and nothing reaches the event stream; done gets
+ * the wait status (-1: the session went away) once it exited and its
+ * output is closed.  NULL after answering the client with the error.
+ */
+struct sv_session *
+sv_session_helper(struct sv_client *c, const struct json *id,
+    const struct json *params, char *const argv[], int in_fd, int out_fd,
+    sv_helper_done done, void *arg)
+{
+	struct sv_session *s;
+	struct sv_exec	*x;
+	struct msgbuf	 b;
+	char		**envp, err[512];
+	int		 e = 0;
+
+	if ((s = session_param(c, id, params)) == NULL ||
+	    (s->state != ST_WARM && s->state != ST_ACTIVE)) {
+		if (s != NULL)
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, s->state ==
+			    ST_CREATED ? "the sandbox is not ready" :
+			    s->state == ST_SUSPENDED ? "the session is "
+			    "suspended (sandbox.resume continues it)" :
+			    "the sandbox is not running");
+		close(in_fd);
+		close(out_fd);
+		return NULL;
+	}
+	x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->id = ++s->next_exec;
+	x->out.fd = x->err.fd = x->in.fd = -1;
+	x->in.dst = -1;
+	x->input_fd = -1;
+	x->stdin_fd = in_fd;
+	x->out.dst = out_fd;
+	x->viol_start = s->nviolations;
+	if ((x->err.dst = fcntl(out_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		close(in_fd);
+		close(out_fd);
+		free(x);
+		sv_client_error(c, id, RPC_INTERNAL_ERROR, "fcntl");
+		return NULL;
+	}
+	x->next = s->execs;
+	s->execs = x;
+	set_state(s, ST_ACTIVE);
+	envp = sv_env_build(NULL, s->plan.env_base, NULL);
+	if (s->backend == SV_BACKEND_NONE) {
+		if (host_exec(x, argv, s->plan.workdir, envp, err, sizeof(err),
+		    &e) == -1) {
+			x->done = 1;
+			update_active(s);
+			strv_free(envp);
+			sv_client_error(c, id, e == ENOENT ? -32010 : -32011,
+			    err);
+			return NULL;
+		}
+		x->helper_done = done;
+		x->helper_arg = arg;
+	} else {
+		msgbuf_init(&b, MSG_EXEC_IO);
+		msg_put_u32(&b, x->id);
+		msg_put_u32(&b, 0);
+		msg_put_str(&b, s->plan.workdir);
+		msg_put_strv(&b, (char **)argv);
+		msg_put_strv(&b, envp);
+		msg_put_u32(&b, 0);
+		msg_put_u32(&b, 0);
+		/* From here on, done is called whatever happens. */
+		x->helper_done = done;
+		x->helper_arg = arg;
+		if (msg_send(&s->link, &b, &x->stdin_fd, 1) == -1)
+			session_kill(s, "cannot send to the launcher");
+		msgbuf_free(&b);
+	}
+	strv_free(envp);
+	return s;
+}

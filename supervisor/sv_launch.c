@@ -232,6 +232,12 @@ launcher_exec_failed(struct sv_session *s, struct msg *m)
 		x->reply_id = NULL;
 	}
 	x->done = 1;
+	if (x->helper_done != NULL) {
+		stream_close(&x->out);
+		stream_close(&x->err);
+		x->helper_done(x->helper_arg, 127 << 8);
+		x->helper_done = NULL;
+	}
 	update_active(s);
 }
 
@@ -369,8 +375,14 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
 		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
 			ctx.caller_path = s->caller_env[i] + 5;
+	/* The file tools' helper, bound by its canonical path. */
+	if ((path = sv_sibling("airlock-fs")) != NULL) {
+		ctx.fs_helper = realpath(path, NULL);
+		free(path);
+	}
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, errlen) == -1;
 	strv_free(ownp);
+	free((char *)ctx.fs_helper);
 	if (i)
 		return -1;
 

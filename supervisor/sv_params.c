@@ -108,7 +108,7 @@ own_paths(void)
 {
 	static const char *const bins[] = {
 		"airlock", "airlockd", "airlock-launcher", "airlock-proxyd",
-		"airlock-gatewayd",
+		"airlock-gatewayd", "airlock-fs", "airlock-clone",
 	};
 	char	**v = NULL, *p, *slash, self[PATH_MAX];
 	ssize_t	 n;

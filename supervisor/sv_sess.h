@@ -84,6 +84,9 @@ struct sv_exec {
 	int		 in_eof;	/* close stdin once inbuf is out */
 	struct event	*grace;
 	uint64_t	 grace_mark;	/* bytes moved when grace was armed */
+	sv_helper_done	 helper_done;	/* airlockd's own exec (sv_fs.c):
+					   no events, this instead */
+	void		*helper_arg;
 };
 
 struct sv_session {
@@ -175,6 +178,7 @@ void		 exec_waiters_run(struct sv_session *, const char *err);
 
 /* sv_stream.c */
 void		 exec_streams(struct sv_exec *, int out, int err);
+void		 stream_close(struct sv_stream *);
 void		 exec_free(struct sv_exec *);
 void		 exec_emit_exit(struct sv_exec *);
 void		 exec_exited(struct sv_exec *, int status);

@@ -635,3 +635,32 @@ sv_status_json(struct jgen *j)
 	jgen_kint(j, "sessions", (long long)n);
 	(void)i;
 }
+
+struct sv_session *
+sv_session_owned(struct sv_client *c, const char *sid)
+{
+	struct sv_session *s;
+
+	if (sid == NULL || (s = sv_session_find(sid)) == NULL ||
+	    s->owner != c)
+		return NULL;
+	return s;
+}
+
+int
+sv_session_confined(const struct sv_session *s)
+{
+	return s->backend != SV_BACKEND_NONE;
+}
+
+const struct sv_spec *
+sv_session_spec(const struct sv_session *s)
+{
+	return &s->spec;
+}
+
+const char *
+sv_session_workdir(const struct sv_session *s)
+{
+	return s->plan.workdir;
+}

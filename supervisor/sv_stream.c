@@ -96,7 +96,7 @@ scan_denials(struct sv_stream *st, const char *buf, size_t n)
 	}
 }
 
-static void
+void
 stream_close(struct sv_stream *st)
 {
 	if (st->ev != NULL) {
@@ -486,6 +486,8 @@ exec_input_flush(struct sv_exec *x)
 void
 exec_free(struct sv_exec *x)
 {
+	if (x->helper_done != NULL)
+		x->helper_done(x->helper_arg, -1);
 	stream_close(&x->out);
 	stream_close(&x->err);
 	stream_close(&x->in);
@@ -526,6 +528,12 @@ exec_emit_exit(struct sv_exec *x)
 	stream_close(&x->err);
 	stream_close(&x->in);
 	input_close(x);
+	if (x->helper_done != NULL) {
+		x->helper_done(x->helper_arg, x->status);
+		x->helper_done = NULL;
+		update_active(x->s);
+		return;
+	}
 	j = event_begin(x->s, "exit");
 	jgen_kint(j, "execId", x->id);
 	jgen_kint(j, "exitCode", exit_code(x->status));

@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude shell matrix status policy hook proxy-connect approve audit worktree version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude shell matrix status policy hook proxy-connect approve audit worktree fs version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -62,6 +62,9 @@ _airlock()
 			COMPREPLY=($(compgen -d -W "--conversation --agent
 			    --settings --socket --json" -- "$cur"))
 		fi ;;
+	fs)
+		COMPREPLY=($(compgen -W "read write edit apply-patch search find
+		    --workspace --mode --sandbox --settings --socket" -- "$cur")) ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
 	approve)

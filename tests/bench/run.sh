@@ -6,12 +6,12 @@
 # docs/PERFORMANCE.md holds a copy of a run with the machine it ran on.
 #   tests/bench/run.sh BUILD_DIR
 # BENCH (space list: startup output policy untar gitstate proxy push
-# worktree)
+# worktree fs)
 # selects some.
 set -u
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
-ONLY=${BENCH:-startup output policy untar gitstate proxy push worktree}
+ONLY=${BENCH:-startup output policy untar gitstate proxy push worktree fs}
 echo "# airlock benchmarks"
 echo
 echo "$(date -u +%Y-%m-%d), $(uname -r), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"

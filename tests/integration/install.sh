@@ -22,7 +22,8 @@ make -s -C "$C/src" install PREFIX="$P" >"$C/make.log" 2>&1
 rc=$?
 check_sh "make install PREFIX=... after a default build (exit $rc)" \
     '[ "$rc" -eq 0 ] && [ -x "$P/bin/airlockd" ] &&
-    [ -x "$P/libexec/airlock/airlock-launcher" ]'
+    [ -x "$P/libexec/airlock/airlock-launcher" ] &&
+    [ -x "$P/libexec/airlock/airlock-fs" ]'
 check "  the installed airlockd looks in PREFIX/libexec/airlock" \
     grep -q "$P/libexec/airlock" "$P/bin/airlockd"
 chmod -R a+rX "$C"
