@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 24
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -50,6 +50,8 @@ check "each decision is in the audit log with its rule" \
     grep -q '"action":"command","target":"sudo id; touch [^"]*","verdict":"deny","rule":"hard-deny:privilege-escalation"' "$AUDIT"
 check "a command that asks goes to the approver: allowed runs, session scope asks once, a requester gone mid-approval cancels it" \
     scen command_ask
+check "a session-scope allow does not widen: a host command only as itself, a line's other kinds of ask asked" \
+    scen scope_narrow
 check "airlock approve on a terminal: a request per line, y allows, n denies" \
     scen approve_cli "$AIRLOCK"
 as_user env HOME="$H" "$AIRLOCK" audit >"$SD/audit.all"
