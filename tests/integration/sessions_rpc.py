@@ -580,6 +580,37 @@ def scope_narrow():
     c.call("sandbox.destroy", {"sessionId": "narrow"})
 
 
+def override_fds():
+    """An approved unsandboxed command gets only its three streams:
+    none of airlockd's own descriptors (sessions.sh starts airlockd
+    with an extra one open, as an app's helper may be)."""
+    ap = Client(SOCK)
+    assert ap.call("approvals.subscribe", {})["result"]["subscribed"]
+    c = Client(SOCK)
+    launch(c, "ovfd")
+    rid = c.send("sandbox.exec", {"sessionId": "ovfd", "argv":
+                 ["ls", "/proc/self/fd"], "output": "text",
+                 "dangerouslyDisableSandbox": True})
+    m = ap.note(lambda m: m.get("method") == "approval.request", 10)
+    ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+            "decision": "allow", "scope": "once"})
+    r = c.answer(rid)
+    assert "result" in r, r
+    xid = r["result"]["execId"]
+    evs = []
+    while True:
+        e = c.note(lambda m: m.get("method") == "sandbox.event" and
+                   m["params"].get("execId") == xid, 10)
+        assert e is not None, "no exit"
+        evs.append(e)
+        if e["params"]["type"] == "exit":
+            break
+    fds = set(out_of(evs).decode().split())
+    # 3: ls's own directory of /proc/self/fd.
+    assert fds <= {"0", "1", "2", "3"}, "descriptors leaked: %r" % (fds,)
+    c.call("sandbox.destroy", {"sessionId": "ovfd"})
+
+
 def approve_cli():
     """`airlock approve` on a terminal: scripted y, then n."""
     import pty
