@@ -295,9 +295,10 @@ void		 sv_approvals_answer(struct sv_client *, const struct json *id,
 		    const struct json *params);
 void		 sv_approvals_client_gone(struct sv_client *);
 int		 sv_approvals_is_approver(const struct sv_client *);
-/* "scope":"session" answers: the session's standing allowances. */
+/* "scope":"session" answers: the session's standing allowances (an
+ * unsandboxed command's: that exact command only). */
 int		 sv_approval_standing(const char *session_id,
-		    const char *action, const char *target);
+		    const char *action, const char *target, const char *rule);
 void		 sv_approvals_session_gone(const char *session_id);
 
 /* ---- the audit log (sv_audit.c) ---- */

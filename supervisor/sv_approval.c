@@ -13,7 +13,9 @@
  *
  * An "allow" with scope "session" is a standing allowance: the same
  * action under the same rule is allowed in that session from then on
- * without asking (`airlock approve`'s "a").
+ * without asking (`airlock approve`'s "a").  An unsandboxed command's
+ * rule is always the same one, so there "the same" is the same command
+ * line: one "a" must not become every command on the host.
  *
  * Untrusted: every answer (its client is this user, but any of its
  * connections may answer; only subscribed ones are listened to).
@@ -59,6 +61,7 @@ struct standing {
 	struct standing	*next;
 	char		*sid;
 	char		*action;
+	char		*target;	/* NULL: any target under the rule */
 	char		*rule;
 };
 
@@ -142,15 +145,24 @@ deadline_cb(evutil_socket_t fd, short ev, void *arg)
 	decide(arg, 0, "(no answer by the deadline: deny)", NULL, "timeout");
 }
 
+/* Keyed by the exact target, not the rule alone. */
+static int
+exact_target(const char *action)
+{
+	return strcmp(action, "sandbox-override") == 0;
+}
+
 int
-sv_approval_standing(const char *sid, const char *action, const char *rule)
+sv_approval_standing(const char *sid, const char *action, const char *target,
+    const char *rule)
 {
 	struct standing	*t;
 
 	for (t = standings; t != NULL; t = t->next)
 		if (strcmp(t->sid, sid) == 0 &&
 		    strcmp(t->action, action) == 0 &&
-		    strcmp(t->rule, rule != NULL ? rule : "") == 0)
+		    strcmp(t->rule, rule != NULL ? rule : "") == 0 &&
+		    (t->target == NULL || strcmp(t->target, target) == 0))
 			return 1;
 	return 0;
 }
@@ -170,7 +182,7 @@ sv_approval_request(const char *sid, const char *action, const char *target,
 	    sv_settings.approvals_timeout : 60;
 	int		 c;
 
-	if (sv_approval_standing(sid, action, rule)) {
+	if (sv_approval_standing(sid, action, target, rule)) {
 		snprintf(why, sizeof(why), "%s (allowed for this session)",
 		    rule != NULL ? rule : "");
 		sv_audit(sid, action, target, "allow", why, NULL);
@@ -296,10 +308,12 @@ sv_approvals_answer(struct sv_client *c, const struct json *id,
 	}
 	allow = strcmp(dec, "allow") == 0;
 	if (allow && scope != NULL && strcmp(scope, "session") == 0 &&
-	    !sv_approval_standing(a->sid, a->action, a->rule)) {
+	    !sv_approval_standing(a->sid, a->action, a->target, a->rule)) {
 		t = xcalloc(1, sizeof(*t));
 		t->sid = xstrdup(a->sid);
 		t->action = xstrdup(a->action);
+		t->target = exact_target(a->action) ? xstrdup(a->target) :
+		    NULL;
 		t->rule = xstrdup(a->rule);
 		t->next = standings;
 		standings = t;
@@ -358,6 +372,7 @@ sv_approvals_session_gone(const char *sid)
 			*tp = t->next;
 			free(t->sid);
 			free(t->action);
+			free(t->target);
 			free(t->rule);
 			free(t);
 			continue;

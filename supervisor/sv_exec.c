@@ -313,6 +313,87 @@ signal_parse(const struct json *js)
 	return -1;
 }
 
+/*
+ * argv as one shell-quoted line: what an approver is shown, and what a
+ * standing allowance of an unsandboxed command is keyed on, must be the
+ * whole command, not argv[0] ("sh" says nothing of "sh -c '...'").
+ */
+static char *
+argv_line(char *const argv[])
+{
+	struct evbuffer	*b = evbuffer_new();
+	const char	*p;
+	char		*line;
+	size_t		 i, n;
+
+	for (i = 0; argv[i] != NULL; i++) {
+		if (i > 0)
+			evbuffer_add(b, " ", 1);
+		p = argv[i];
+		if (p[0] != '\0' && strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789_./=:,@%+-") ==
+		    strlen(p)) {
+			evbuffer_add(b, p, strlen(p));
+			continue;
+		}
+		evbuffer_add(b, "'", 1);
+		for (; *p != '\0'; p++)
+			if (*p == '\'')
+				evbuffer_add(b, "'\\''", 4);
+			else
+				evbuffer_add(b, p, 1);
+		evbuffer_add(b, "'", 1);
+	}
+	n = evbuffer_get_length(b);
+	line = xmalloc(n + 1);
+	evbuffer_remove(b, line, n);
+	line[n] = '\0';
+	evbuffer_free(b);
+	return line;
+}
+
+/*
+ * The rule of an ask verdict, for the approver and for a standing
+ * allowance: every distinct rule that asks in the line, sorted, not only
+ * the first (pol_check names the first strictest command): with one
+ * "git push" allowed for the session, "git push; curl ... | sh" must
+ * still be asked, for its second part.
+ */
+static int
+str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *
+ask_rules(const struct pol_result *pr)
+{
+	const char	**v;
+	char		*line = xstrdup(""), *t;
+	size_t		 i, j, n = 0;
+
+	v = xcalloc(pr->ncmds + 1, sizeof(*v));
+	for (i = 0; i < pr->ncmds; i++) {
+		if (pr->cmds[i].verdict != POL_ASK ||
+		    pr->cmds[i].rule == NULL)
+			continue;
+		for (j = 0; j < n && strcmp(v[j], pr->cmds[i].rule) != 0; j++)
+			;
+		if (j == n)
+			v[n++] = pr->cmds[i].rule;
+	}
+	if (n == 0 && pr->rule != NULL)
+		v[n++] = pr->rule;
+	qsort(v, n, sizeof(*v), str_cmp);
+	for (i = 0; i < n; i++) {
+		xasprintf(&t, "%s%s%s", line, i > 0 ? " + " : "", v[i]);
+		free(line);
+		line = t;
+	}
+	free(v);
+	return line;
+}
+
 void
 sv_session_exec(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -412,20 +493,23 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 
 	/* R-C5: an unsandboxed command, only past the gate. */
 	if (r->unsandboxed) {
+		char *line = cmd != NULL ? xstrdup(cmd) : argv_line(r->argv);
+
 		if (settings_forbid_unconfined(set, err, sizeof(err)) !=
 		    NULL) {
 			snprintf(why, sizeof(why), "dangerouslyDisableSandbox "
 			    "refused: %s", err);
-			sv_audit(s->id, "sandbox-override", cmd != NULL ? cmd :
-			    r->argv[0], "deny",
+			sv_audit(s->id, "sandbox-override", line, "deny",
 			    "sandbox.allowUnsandboxedCommands", NULL);
 			event_violation(s, "sandbox-override", why, NULL);
 			sv_client_error(c, id, RPC_POLICY_DENIED, why);
+			free(line);
 			goto bad;
 		}
-		sv_approval_request(s->id, "sandbox-override", cmd != NULL ?
-		    cmd : r->argv[0], 0, "sandbox.allowUnsandboxedCommands",
-		    "sandboxOverride", exec_approved, r);
+		sv_approval_request(s->id, "sandbox-override", line, 0,
+		    "sandbox.allowUnsandboxedCommands", "sandboxOverride",
+		    exec_approved, r);
+		free(line);
 		return;
 	}
 	if (cmd == NULL) {
@@ -445,11 +529,15 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 		if (!exec_start(r))
 			xreq_free(r);
 		return;
-	case POL_ASK:
-		sv_approval_request(s->id, "command", cmd, pr->classes, rule,
+	case POL_ASK: {
+		char *asks = ask_rules(pr);
+
+		sv_approval_request(s->id, "command", cmd, pr->classes, asks,
 		    pr->reason != NULL ? pr->reason : "ask", exec_approved, r);
+		free(asks);
 		pol_result_free(pr);
 		return;
+	}
 	default:
 		sv_audit(s->id, "command", cmd, "deny", rule, NULL);
 		event_violation(s, "command-denied", cmd, NULL);

@@ -13,6 +13,7 @@
 #include <sys/vfs.h>
 #include <sys/wait.h>
 
+#include <linux/close_range.h>
 #include <linux/magic.h>
 
 #include <dirent.h>
@@ -69,6 +70,15 @@ host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
 		if (devnull == -1 || dup2(devnull, 0) == -1 ||
 		    dup2(out[1], 1) == -1 || dup2(err[1], 2) == -1)
 			_exit(127);
+		/* Nothing of airlockd's beyond the three streams: what it
+		 * inherited from its own parent is not close-on-exec.  ep[1]
+		 * stays open until the exec, to report its failure. */
+		if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) ==
+		    -1) {
+			e = errno;
+			(void)!write(ep[1], &e, sizeof(e));
+			_exit(127);
+		}
 		if (chdir(cwd) == -1) {
 			e = errno;
 			(void)!write(ep[1], &e, sizeof(e));

@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 25
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -15,7 +15,9 @@ RPC="$STAGE/tests/integration/sessions_rpc.py"
 H="$SD/home"
 mkdir -p "$H" && chown "$TUSER" "$H" 2>/dev/null
 AUDIT="$H/.local/state/airlock/audit.jsonl"
-spawn_user env HOME="$H" "$AIRLOCKD" --socket "$SD/d.sock" 2>"$SD/d.err"
+# fd 7: a descriptor airlockd inherits, which no host command may get.
+spawn_user env HOME="$H" "$AIRLOCKD" --socket "$SD/d.sock" 2>"$SD/d.err" \
+    7<"$SD/d.err"
 dpid=$!
 
 scen() {	# scen NAME: run one scenario of sessions_rpc.py as the user
@@ -50,6 +52,10 @@ check "each decision is in the audit log with its rule" \
     grep -q '"action":"command","target":"sudo id; touch [^"]*","verdict":"deny","rule":"hard-deny:privilege-escalation"' "$AUDIT"
 check "a command that asks goes to the approver: allowed runs, session scope asks once, a requester gone mid-approval cancels it" \
     scen command_ask
+check "an unsandboxed command gets none of airlockd's descriptors" \
+    scen override_fds
+check "a session-scope allow does not widen: a host command only as itself, a line's other kinds of ask asked" \
+    scen scope_narrow
 check "airlock approve on a terminal: a request per line, y allows, n denies" \
     scen approve_cli "$AIRLOCK"
 as_user env HOME="$H" "$AIRLOCK" audit >"$SD/audit.all"

@@ -515,6 +515,102 @@ def command_ask():
     c.call("sandbox.destroy", {"sessionId": "ask"})
 
 
+def scope_narrow():
+    """A session-scope allow does not widen (hostile review): an
+    unsandboxed command is shown whole to the approver and allowed again
+    only as that same command; a command line that hides a second kind
+    of ask behind an allowed rule is asked again."""
+    ap = Client(SOCK)
+    assert ap.call("approvals.subscribe", {})["result"]["subscribed"]
+    c = Client(SOCK)
+    launch(c, "narrow")
+    req = lambda m: m.get("method") == "approval.request"  # noqa: E731
+    m1 = "/tmp/airlock-narrow1-%d" % os.getpid()
+    m2 = "/tmp/airlock-narrow2-%d" % os.getpid()
+    rid = c.send("sandbox.exec", {"sessionId": "narrow", "argv":
+                 ["sh", "-c", "touch " + m1],
+                 "dangerouslyDisableSandbox": True})
+    m = ap.note(req, 10)
+    assert m is not None and m1 in m["params"]["target"], \
+        "the approver is not shown what runs on the host: %r" % (m,)
+    ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+            "decision": "allow", "scope": "session"})
+    r = c.answer(rid)
+    assert "result" in r, r
+    assert c.note(is_event("narrow", "exit", r["result"]["execId"]), 10)
+    # Another host command: asked again (denied here), never run.
+    rid = c.send("sandbox.exec", {"sessionId": "narrow", "argv":
+                 ["sh", "-c", "touch " + m2],
+                 "dangerouslyDisableSandbox": True})
+    m = ap.note(req, 5)
+    if m is not None:
+        ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+                "decision": "deny", "scope": "once"})
+    r = c.answer(rid)
+    ran = os.path.exists(m2)
+    for f in (m1, m2):
+        if os.path.exists(f):
+            os.unlink(f)
+    assert m is not None and "error" in r and not ran, \
+        "another host command ran on a standing allowance: %r" % (r,)
+    # A line whose first ask is allowed for the session, then another.
+    line = "git push --dry-run /nonexistent 2>/dev/null; echo one"
+    rid = c.send("sandbox.exec", {"sessionId": "narrow", "command": line})
+    m = ap.note(req, 10)
+    assert m is not None and m["params"]["rule"] == "ask:git-push", m
+    ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+            "decision": "allow", "scope": "session"})
+    r = c.answer(rid)
+    assert "result" in r, r
+    assert c.note(is_event("narrow", "exit", r["result"]["execId"]), 10)
+    hidden = "git push --dry-run /nonexistent 2>/dev/null; " \
+        "echo echo hidden | sh"
+    rid = c.send("sandbox.exec", {"sessionId": "narrow", "command": hidden})
+    m = ap.note(req, 5)
+    if m is not None:
+        ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+                "decision": "deny", "scope": "once"})
+    r = c.answer(rid)
+    assert m is not None and "error" in r, \
+        "a second kind of ask rode on the allowance of the first: %r" % (r,)
+    # The same kind alone is still allowed without asking.
+    r, evs, ex = run_exec(c, "narrow", command=line, output="text")
+    assert ex is not None and b"one" in out_of(evs), (r, evs)
+    assert ap.note(req, 1) is None
+    c.call("sandbox.destroy", {"sessionId": "narrow"})
+
+
+def override_fds():
+    """An approved unsandboxed command gets only its three streams:
+    none of airlockd's own descriptors (sessions.sh starts airlockd
+    with an extra one open, as an app's helper may be)."""
+    ap = Client(SOCK)
+    assert ap.call("approvals.subscribe", {})["result"]["subscribed"]
+    c = Client(SOCK)
+    launch(c, "ovfd")
+    rid = c.send("sandbox.exec", {"sessionId": "ovfd", "argv":
+                 ["ls", "/proc/self/fd"], "output": "text",
+                 "dangerouslyDisableSandbox": True})
+    m = ap.note(lambda m: m.get("method") == "approval.request", 10)
+    ap.call("approvals.answer", {"requestId": m["params"]["requestId"],
+            "decision": "allow", "scope": "once"})
+    r = c.answer(rid)
+    assert "result" in r, r
+    xid = r["result"]["execId"]
+    evs = []
+    while True:
+        e = c.note(lambda m: m.get("method") == "sandbox.event" and
+                   m["params"].get("execId") == xid, 10)
+        assert e is not None, "no exit"
+        evs.append(e)
+        if e["params"]["type"] == "exit":
+            break
+    fds = set(out_of(evs).decode().split())
+    # 3: ls's own directory of /proc/self/fd.
+    assert fds <= {"0", "1", "2", "3"}, "descriptors leaked: %r" % (fds,)
+    c.call("sandbox.destroy", {"sessionId": "ovfd"})
+
+
 def approve_cli():
     """`airlock approve` on a terminal: scripted y, then n."""
     import pty
