@@ -106,9 +106,14 @@ $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
     --no-install-recommends $BUILD_PKGS $TEST_PKGS >/dev/null
-# shellcheck disable=SC2086
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends $NODE_PKGS >/dev/null
+# Debian's nodejs and npm only where no npm is: a Node.js from another
+# source (NodeSource's nodejs provides npm and conflicts with Debian's npm
+# package) is kept, not fought over.
+if ! have_cmd npm; then
+	# shellcheck disable=SC2086
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends $NODE_PKGS >/dev/null
+fi
 # The Claude Code CLI from the npm registry, where the test user finds it.
 if ! PATH=/usr/local/bin:/usr/bin:/bin command -v claude >/dev/null; then
 	echo "install-deps: installing @anthropic-ai/claude-code (npm)" >&2
