@@ -50,6 +50,7 @@ include supervisor/supervisor.mk
 include launcher/launcher.mk
 include proxyd/proxyd.mk
 include gatewayd/gatewayd.mk
+include fs/fs.mk
 include tests/tests.mk
 
 all: $(PROGS) $(HELPERS)
@@ -98,6 +99,7 @@ install: all
 	install -m 0755 $(BUILD)/airlock $(BUILD)/airlockd $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(BUILD)/airlock-launcher $(BUILD)/airlock-proxyd \
 		$(BUILD)/airlock-gatewayd $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0755 $(BUILD)/airlock-fs $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 contrib/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 contrib/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \

@@ -16,6 +16,8 @@ set -eu
 BUILD_PKGS="build-essential pkg-config libevent-dev libnl-3-dev
 libnl-route-3-dev libyajl-dev libcap-dev libseccomp-dev check libssl-dev
 zlib1g-dev"
+# PCRE2 for airlock-fs's fs.search patterns (issue 17).
+BUILD_PKGS="$BUILD_PKGS libpcre2-dev"
 # What the tests and benchmarks run: a real git, curl, an HTTPS smart-HTTP
 # upstream (lighttpd + its TLS module + git http-backend), openssl for a
 # test CA, clang and its libFuzzer runtime (libclang-rt-dev, the version
@@ -28,6 +30,8 @@ openssh-client"
 # Node.js and npm from Debian, for the real Claude Code CLI that
 # tests/integration/claude.sh runs under `airlock claude` (npm, below).
 NODE_PKGS="nodejs npm"
+# ripgrep: what `make bench` compares fs.search with (tests/bench/fs.sh).
+TEST_PKGS="$TEST_PKGS ripgrep"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -52,6 +56,9 @@ missing() {
 	for t in git curl lighttpd openssl clang bwrap setpriv ssh; do
 		have_cmd "$t" || echo "command $t"
 	done
+	pkg-config --exists libpcre2-8 2>/dev/null ||
+	    echo "pkg-config libpcre2-8"
+	have_cmd rg || echo "command rg"
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
 	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"

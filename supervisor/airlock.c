@@ -27,6 +27,8 @@ usage(void)
 "  matrix [--json]                 which boundary holds for which agent\n"
 "  shell [--cwd DIR] [-- SHELL]    a shell in the terminal profile\n"
 "  status [--socket PATH] [--json] what this host supports\n"
+"  fs [--workspace DIR] [--mode M] VERB ...\n"
+"                                  the file tools in a sandbox (JSON out)\n"
 "  policy check [--mode M] [--settings F] [--json] -- 'LINE'\n"
 "                                  the command policy's verdict (exit 0\n"
 "                                  allow, 1 deny, 3 ask)\n"
@@ -193,6 +195,8 @@ main(int argc, char *argv[])
 		return cli_matrix_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "shell") == 0)
 		return cli_shell_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "fs") == 0)
+		return cli_fs_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "status") == 0)
 		return cli_status_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "policy") == 0)

@@ -65,5 +65,6 @@ int	 cli_claude_main(int argc, char **argv);
 int	 cli_matrix_main(int argc, char **argv);
 int	 cli_shell_main(int argc, char **argv);
 int	 cli_status_main(int argc, char **argv);
+int	 cli_fs_main(int argc, char **argv);
 
 #endif

@@ -132,6 +132,8 @@ struct sv_plan_ctx {
 	const char		*caller_path;	/* the caller's $PATH: its
 						   entries in a home are what
 						   the host runs */
+	const char		*fs_helper;	/* airlock-fs, canonical, bound
+						   for the file tools */
 };
 
 void		 sv_spec_canonical(struct sv_spec *);
@@ -199,6 +201,18 @@ void		 sv_session_signal(struct sv_client *, const struct json *id,
 		    const struct json *params);
 void		 sv_session_resize(struct sv_client *, const struct json *id,
 		    const struct json *params);
+/* airlockd's own command in a client's session (sv_fs.c). */
+typedef void	(*sv_helper_done)(void *arg, int status);
+struct sv_session *sv_session_helper(struct sv_client *,
+		    const struct json *id, const struct json *params,
+		    char *const argv[], int in_fd, int out_fd,
+		    sv_helper_done, void *arg);
+const struct sv_spec *sv_session_spec(const struct sv_session *);
+struct sv_session *sv_session_owned(struct sv_client *, const char *sid);
+int		 sv_session_confined(const struct sv_session *);
+void		 sv_session_violation_rule(const char *sid, const char *action,
+		    const char *target, const char *rule);
+const char	*sv_session_workdir(const struct sv_session *);
 /* A client went away: destroy the sessions it owned. */
 void		 sv_sessions_client_gone(struct sv_client *);
 void		 sv_sessions_client_drained(struct sv_client *);
@@ -215,6 +229,21 @@ int		 sv_session_reaped(pid_t, int status);
 const char	*sv_session_origin(const struct sv_session *);
 void		 sv_status_json(struct jgen *);
 
+/* ---- the file tools (sv_fs.c), R-C6 ---- */
+
+void		 sv_fs_read(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_fs_write(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_fs_edit(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_fs_apply_patch(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_fs_search(struct sv_client *, const struct json *id,
+		    const struct json *params);
+void		 sv_fs_find(struct sv_client *, const struct json *id,
+		    const struct json *params);
+
 /* ---- clients (sv_client.c) ---- */
 
 int		 sv_client_listen(struct event_base *, const char *path,
@@ -225,6 +254,9 @@ void		 sv_client_result(struct sv_client *, const struct json *id,
 		    const char *result_json, size_t len);
 void		 sv_client_error(struct sv_client *, const struct json *id,
 		    int code, const char *message);
+/* An error with a "data" member (a copy of data). */
+void		 sv_client_error_data(struct sv_client *, const struct json *id,
+		    int code, const char *message, const struct json *data);
 void		 sv_client_notify(struct sv_client *, const char *method,
 		    const char *params_json, size_t len);
 /* The client's environment as sent with exec, for sv_env_build(). */
@@ -246,6 +278,8 @@ void		 sv_clients_close_all(void);
 #define RPC_INTERNAL_ERROR	(-32603)
 #define RPC_SANDBOX_ERROR	(-32000)	/* the sandbox could not be built */
 #define RPC_NO_SESSION		(-32001)
+#define RPC_FS_REFUSED		(-32030)	/* a file tool refused; data
+						   names the rule */
 
 /* ---- globals of airlockd (airlockd.c) ---- */
 

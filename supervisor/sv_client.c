@@ -200,6 +200,25 @@ sv_client_error(struct sv_client *c, const struct json *id, int code,
 }
 
 void
+sv_client_error_data(struct sv_client *c, const struct json *id, int code,
+    const char *message, const struct json *data)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_obj_open(j);
+	jgen_kint(j, "code", code);
+	jgen_kstr(j, "message", message);
+	jgen_key(j, "data");
+	jgen_value(j, data);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	reply(c, id, "error", buf, len);
+	jgen_free(j);
+}
+
+void
 sv_client_notify(struct sv_client *c, const char *method, const char *params,
     size_t len)
 {
@@ -326,6 +345,18 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		sv_terminal_resize(c, id, params);
 	else if (strcmp(method, "terminal.close") == 0)
 		sv_terminal_close(c, id, params);
+	else if (strcmp(method, "fs.read") == 0)
+		sv_fs_read(c, id, params);
+	else if (strcmp(method, "fs.write") == 0)
+		sv_fs_write(c, id, params);
+	else if (strcmp(method, "fs.edit") == 0)
+		sv_fs_edit(c, id, params);
+	else if (strcmp(method, "fs.applyPatch") == 0)
+		sv_fs_apply_patch(c, id, params);
+	else if (strcmp(method, "fs.search") == 0)
+		sv_fs_search(c, id, params);
+	else if (strcmp(method, "fs.find") == 0)
+		sv_fs_find(c, id, params);
 	else {
 		snprintf(err, sizeof(err), "method not found: %.100s",
 		    method);

@@ -1362,6 +1362,12 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		}
 		free(self);
 	}
+	/* The file tools' helper (sv_fs.c), read-only at a fixed path. */
+	if (ctx->fs_helper != NULL && ctx->fs_helper[0] == '/') {
+		plan_op(p, PLAN_OP_DIR, 0, NULL, "/run/airlock/bin");
+		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO | PLAN_OPF_OPTIONAL,
+		    ctx->fs_helper, AIRLOCK_SANDBOX_FS);
+	}
 
 	/* An empty $HOME unless a bind covers it (a tmpfs beneath the
 	 * bind would be a submount of it, for no purpose). */

@@ -115,6 +115,9 @@ struct sv_exec {
 	struct event	*timeout;
 	struct event	*grace;
 	uint64_t	 grace_mark;	/* bytes moved when grace was armed */
+	sv_helper_done	 helper_done;	/* airlockd's own exec (sv_fs.c):
+					   no events, this instead */
+	void		*helper_arg;
 };
 
 struct sv_session {
@@ -319,6 +322,40 @@ sv_session_violation(const char *sid, const char *action, const char *target)
 	if (s == NULL)
 		return;
 	event_violation(s, action, target, NULL);
+}
+
+/* A file tool's refusal (sv_fs.c), with the rule that decided it. */
+void
+sv_session_violation_rule(const char *sid, const char *action,
+    const char *target, const char *rule)
+{
+	struct sv_session *s = sv_session_find(sid);
+	struct jgen	*j;
+
+	if (s == NULL || ++s->nprecise > SV_MAX_PRECISE)
+		return;
+	j = event_begin(s, "violation");
+	jgen_kstr(j, "action", action);
+	jgen_kstr(j, "target", target);
+	jgen_kstr(j, "rule", rule);
+	event_end(s, j);
+}
+
+struct sv_session *
+sv_session_owned(struct sv_client *c, const char *sid)
+{
+	struct sv_session *s;
+
+	if (sid == NULL || (s = sv_session_find(sid)) == NULL ||
+	    s->owner != c)
+		return NULL;
+	return s;
+}
+
+int
+sv_session_confined(const struct sv_session *s)
+{
+	return s->backend != SV_BACKEND_NONE;
 }
 
 static void
@@ -747,6 +784,8 @@ exec_streams(struct sv_exec *x, int out, int err)
 static void
 exec_free(struct sv_exec *x)
 {
+	if (x->helper_done != NULL)
+		x->helper_done(x->helper_arg, -1);
 	stream_close(&x->out);
 	stream_close(&x->err);
 	stream_close(&x->in);
@@ -785,6 +824,12 @@ exec_emit_exit(struct sv_exec *x)
 	stream_close(&x->out);
 	stream_close(&x->err);
 	stream_close(&x->in);
+	if (x->helper_done != NULL) {
+		x->helper_done(x->helper_arg, x->status);
+		x->helper_done = NULL;
+		update_active(x->s);
+		return;
+	}
 	j = event_begin(x->s, "exit");
 	jgen_kint(j, "execId", x->id);
 	jgen_kint(j, "exitCode", exit_code(x->status));
@@ -1281,6 +1326,12 @@ launcher_dispatch(struct sv_session *s, struct msg *m)
 			}
 		}
 		x->done = 1;
+		if (x->helper_done != NULL) {
+			stream_close(&x->out);
+			stream_close(&x->err);
+			x->helper_done(x->helper_arg, 127 << 8);
+			x->helper_done = NULL;
+		}
 		update_active(s);
 		break;
 	case MSG_EXEC_EXIT:
@@ -2030,8 +2081,14 @@ bad_spec:
 	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
 		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
 			ctx.caller_path = s->caller_env[i] + 5;
+	/* The file tools' helper, bound by its canonical path. */
+	if ((path = sv_sibling("airlock-fs")) != NULL) {
+		ctx.fs_helper = realpath(path, NULL);
+		free(path);
+	}
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, sizeof(err)) == -1;
 	strv_free(ownp);
+	free((char *)ctx.fs_helper);
 	if (i) {
 		set_state(s, ST_ERROR);
 		s->error = xstrdup(err);
@@ -2237,6 +2294,96 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	strv_free(argv);
 	strv_free(xenv);
 	strv_free(envp);
+}
+
+/*
+ * airlockd's own command in a client's session (the file tools,
+ * sv_fs.c): like sandbox.exec with pipes, but stdin is in_fd, stdout and
+ * stderr go to out_fd, and nothing reaches the event stream; done gets
+ * the wait status (-1: the session went away) once it exited and its
+ * output is closed.  NULL after answering the client with the error.
+ */
+struct sv_session *
+sv_session_helper(struct sv_client *c, const struct json *id,
+    const struct json *params, char *const argv[], int in_fd, int out_fd,
+    sv_helper_done done, void *arg)
+{
+	struct sv_session *s;
+	struct sv_exec	*x;
+	struct msgbuf	 b;
+	char		**envp, err[512];
+	int		 e = 0;
+
+	if ((s = session_param(c, id, params)) == NULL ||
+	    (s->state != ST_WARM && s->state != ST_ACTIVE)) {
+		if (s != NULL)
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, s->state ==
+			    ST_CREATED ? "the sandbox is not ready" :
+			    "the sandbox is not running");
+		close(in_fd);
+		close(out_fd);
+		return NULL;
+	}
+	x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->id = ++s->next_exec;
+	x->out.fd = x->err.fd = x->in.fd = -1;
+	x->in.dst = -1;
+	x->stdin_fd = in_fd;
+	x->out.dst = out_fd;
+	if ((x->err.dst = fcntl(out_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		close(in_fd);
+		close(out_fd);
+		free(x);
+		sv_client_error(c, id, RPC_INTERNAL_ERROR, "fcntl");
+		return NULL;
+	}
+	x->next = s->execs;
+	s->execs = x;
+	set_state(s, ST_ACTIVE);
+	envp = sv_env_build(NULL, s->plan.env_base, NULL);
+	if (s->backend == SV_BACKEND_NONE) {
+		if (host_exec(x, argv, s->plan.workdir, envp, err, sizeof(err),
+		    &e) == -1) {
+			x->done = 1;
+			update_active(s);
+			strv_free(envp);
+			sv_client_error(c, id, e == ENOENT ? -32010 : -32011,
+			    err);
+			return NULL;
+		}
+		x->helper_done = done;
+		x->helper_arg = arg;
+	} else {
+		msgbuf_init(&b, MSG_EXEC_IO);
+		msg_put_u32(&b, x->id);
+		msg_put_u32(&b, 0);
+		msg_put_str(&b, s->plan.workdir);
+		msg_put_strv(&b, (char **)argv);
+		msg_put_strv(&b, envp);
+		msg_put_u32(&b, 0);
+		msg_put_u32(&b, 0);
+		/* From here on, done is called whatever happens. */
+		x->helper_done = done;
+		x->helper_arg = arg;
+		if (msg_send(&s->link, &b, &x->stdin_fd, 1) == -1)
+			session_kill(s, "cannot send to the launcher");
+		msgbuf_free(&b);
+	}
+	strv_free(envp);
+	return s;
+}
+
+const struct sv_spec *
+sv_session_spec(const struct sv_session *s)
+{
+	return &s->spec;
+}
+
+const char *
+sv_session_workdir(const struct sv_session *s)
+{
+	return s->plan.workdir;
 }
 
 void

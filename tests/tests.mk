@@ -32,7 +32,11 @@ FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_EXTRA_json := supervisor/sv_plan.c supervisor/credentials.c \
 	supervisor/paths.c supervisor/wsorigin.c \
 	supervisor/gitcfg.c
-$(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON) $(FUZZ_EXTRA_json)
+# airlock-fs's parsers of the agent's patches and globs (issue 17).
+FUZZ_EXTRA_patch := fs/patch.c fs/glob.c
+FUZZ_EXTRA_glob := fs/glob.c
+$(BUILD)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c $(FUZZ_COMMON) $(FUZZ_EXTRA_json) \
+	$(FUZZ_EXTRA_patch)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(call pc_cflags,yajl libevent) -o $@ $< $(FUZZ_EXTRA_$*) $(FUZZ_COMMON) $(call pc_libs,yajl libevent)
 
@@ -70,6 +74,7 @@ $(TB)/airlock-%: $(BUILD)/airlock-%
 	ln -sf ../airlock-$* $@
 TEST_PROGS := $(TB)/airlock $(TB)/airlockd $(TB)/airlock-launcher \
 	$(TB)/airlock-proxyd $(TB)/airlock-gatewayd
+TEST_PROGS += $(TB)/airlock-fs
 -include $(shell find $(TB)/obj -name '*.d' 2>/dev/null)
 .PHONY: test-bins
 test-bins: $(TEST_PROGS)
