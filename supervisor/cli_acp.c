@@ -73,6 +73,15 @@ acp_usage(int code)
 }
 
 static int
+in_strv(char *const *v, const char *s)
+{
+	for (; v != NULL && *v != NULL; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+static int
 pass_parse(const char *v, int *fs, int *term)
 {
 	char	*s = xstrdup(v), *p, *save = NULL;
@@ -98,9 +107,11 @@ int
 cli_acp_main(int argc, char **argv)
 {
 	const char	*workspace = NULL, *mode = "chat", *pass = NULL;
-	const char	*end, *v;
+	const char	*end, *v, *settings = NULL;
 	char		**rargv = NULL, cwd[PATH_MAX], ws[PATH_MAX];
-	char		 self[PATH_MAX];
+	char		 self[PATH_MAX], err[1024], rules[POL_CLASS_MAX + 1];
+	struct settings	 set;
+	size_t		 k;
 	struct run_adapter ad;
 	int		 i, rargc, rc, unconfined = 0, pfs, pterm;
 
@@ -143,6 +154,8 @@ cli_acp_main(int argc, char **argv)
 			mode = v;
 		else if (strncmp(a, "--sandbox", 9) == 0)
 			unconfined = strcmp(v, "off") == 0;
+		else if (strncmp(a, "--settings", 10) == 0)
+			settings = v;
 		rargv = strv_add(rargv, valued[rc]);
 		rargv = strv_add(rargv, v);
 	}
@@ -150,14 +163,29 @@ cli_acp_main(int argc, char **argv)
 		fprintf(stderr, "airlock acp: no agent given\n");
 		acp_usage(2);
 	}
-	if (pass == NULL && (pass = getenv("AIRLOCK_ACP_PASS_THROUGH")) ==
-	    NULL)
-		pass = "none";
-	if (pass_parse(pass, &pfs, &pterm) == -1) {
+	/* The settings: acp.passThrough, and the policy's rules for the
+	 * relay's answers to permission requests. */
+	settings_defaults(&set);
+	if (settings_load(&set, NULL, settings, NULL, err, sizeof(err)) ==
+	    -1) {
+		fprintf(stderr, "airlock acp: %s\n", err);
+		settings_free(&set);
+		return 125;
+	}
+	settings_print_notes(&set, "airlock acp");
+	for (k = 0; k < POL_CLASS_MAX; k++)
+		rules[k] = (char)('0' + set.rules[k]);
+	rules[POL_CLASS_MAX] = '\0';
+	if (pass == NULL) {
+		pfs = in_strv(set.acp_pass_through, "fs");
+		pterm = in_strv(set.acp_pass_through, "terminal");
+	} else if (pass_parse(pass, &pfs, &pterm) == -1) {
 		fprintf(stderr, "airlock acp: --pass-through %s: fs, terminal, "
 		    "all or none\n", pass);
+		settings_free(&set);
 		return 2;
 	}
+	settings_free(&set);
 	/* The relay must know the workspace the run binds: the same one. */
 	if (getcwd(cwd, sizeof(cwd)) == NULL) {
 		fprintf(stderr, "airlock acp: getcwd: %s\n", strerror(errno));
@@ -192,6 +220,7 @@ cli_acp_main(int argc, char **argv)
 	rargv = strv_add(rargv, mode);
 	rargv = strv_add(rargv, pfs && pterm ? "all" : pfs ? "fs" :
 	    pterm ? "terminal" : "none");
+	rargv = strv_add(rargv, rules);
 	rargv = strv_add(rargv, "--");
 	for (; i < argc; i++)
 		rargv = strv_add(rargv, argv[i]);
@@ -236,7 +265,7 @@ struct relay {
 	struct term	*terms[ACP_TERM_MAX];
 	unsigned long	 next_term;
 	struct perm	 perms[ACP_PENDING_MAX];
-	struct settings	 set;
+	enum pol_verdict rules[POL_CLASS_MAX];
 };
 
 static void
@@ -816,7 +845,7 @@ answer_permission(struct relay *r, struct perm *pm)
 
 	if (cmd != NULL) {
 		struct pol_result *pr = pol_check(cmd, strlen(cmd), r->mode,
-		    r->set.rules);
+		    r->rules);
 
 		v = pr->verdict;
 		fprintf(stderr, "airlock acp: permission for `%s`: %s (%s)\n",
@@ -1025,7 +1054,7 @@ reap(struct relay *r, pid_t agent, int *agent_status, int *agent_done)
 }
 
 /*
- * argv: acp-relay WORKSPACE MODE PASS -- AGENT [ARG...], from
+ * argv: acp-relay WORKSPACE MODE PASS RULES -- AGENT [ARG...], from
  * cli_acp_main() through the sandbox; not for people.
  */
 int
@@ -1036,16 +1065,16 @@ cli_acp_relay_main(int argc, char **argv)
 	struct pollfd	 pfd[2 + ACP_TERM_MAX];
 	struct term	*pt[2 + ACP_TERM_MAX];
 	sigset_t	 sigs;
-	char		 buf[65536], err[256], *line;
+	char		 buf[65536], *line;
 	int		 in[2], out[2], sfd, status = 0, done = 0, n, rc;
 	int		 eof_ed = 0, eof_ag = 0;
 	size_t		 len, i;
 	pid_t		 agent;
 	ssize_t		 k;
 
-	if (argc < 6 || strcmp(argv[4], "--") != 0 || argv[1][0] != '/') {
+	if (argc < 7 || strcmp(argv[5], "--") != 0 || argv[1][0] != '/') {
 		fprintf(stderr, "usage: airlock acp-relay WORKSPACE MODE PASS "
-		    "-- AGENT [ARG...]\n");
+		    "RULES -- AGENT [ARG...]\n");
 		return 2;
 	}
 	memset(&r, 0, sizeof(r));
@@ -1053,12 +1082,12 @@ cli_acp_relay_main(int argc, char **argv)
 	if (pol_mode_parse(argv[2], &r.mode) == -1)
 		r.mode = POL_MODE_CHAT;
 	(void)pass_parse(argv[3], &r.pass_fs, &r.pass_term);
-	settings_defaults(&r.set);
-	/* The policy's rules as this side sees them; defaults else. */
-	if (settings_load(&r.set, NULL, NULL, NULL, err, sizeof(err)) == -1) {
-		settings_free(&r.set);
-		settings_defaults(&r.set);
-	}
+	/* The policy's rules as the caller's settings say (cli_acp_main()),
+	 * one digit a class: this side sees the sandbox's $HOME. */
+	for (i = 0; i < POL_CLASS_MAX; i++)
+		r.rules[i] = strlen(argv[4]) == POL_CLASS_MAX &&
+		    argv[4][i] >= '0' && argv[4][i] <= '2' ?
+		    (enum pol_verdict)(argv[4][i] - '0') : POL_ASK;
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGCHLD);
@@ -1075,8 +1104,8 @@ cli_acp_relay_main(int argc, char **argv)
 		signal(SIGPIPE, SIG_DFL);
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
-		execvp(argv[5], argv + 5);
-		fprintf(stderr, "airlock acp: %s: %s\n", argv[5],
+		execvp(argv[6], argv + 6);
+		fprintf(stderr, "airlock acp: %s: %s\n", argv[6],
 		    strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
@@ -1176,7 +1205,6 @@ cli_acp_relay_main(int argc, char **argv)
 		}
 	acpf_free(&fa);
 	acpf_free(&fe);
-	settings_free(&r.set);
 	return WIFEXITED(status) ? WEXITSTATUS(status) :
 	    128 + WTERMSIG(status);
 }

@@ -11,7 +11,7 @@
 # with an error get airlock's policy; the editor never sees fs/* or
 # terminal/* unless --pass-through says so.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 25
 
 SDK=$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/dist/v1/stable/acp.js
 if [ ! -f "$SDK" ]; then
@@ -85,4 +85,17 @@ check "--pass-through fs: the editor received fs/write_text_file" \
     has received fs/write_text_file
 check "--pass-through fs: terminals still served by airlock" \
     fails has received terminal/
+
+# The settings: acp.passThrough, and the rules permissions are judged by.
+printf '{"acp":{"passThrough":["terminal"]},"rules":{"install-package":"allow"}}\n' \
+    >"$H/acp.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$H/acp.json"
+R="$H/settings.out"
+drive "$R" --settings "$H/acp.json"
+check "acp.passThrough [terminal]: the editor received terminal/create" \
+    has received terminal/create
+check "acp.passThrough [terminal]: files still served by airlock" \
+    fails has received fs/
+check "rules.install-package allow: the install answered allow_once" \
+    has permInstall '"optionId": "yes"'
 finish
