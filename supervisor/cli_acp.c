@@ -660,6 +660,67 @@ term_exited(struct relay *r, struct term *t, int status)
 		term_free(r, t);
 }
 
+/* argv as one shell line: words that need it in single quotes. */
+static char *
+shell_line(char *const *av)
+{
+	char		*line = xstrdup(""), *n;
+	const char	*w, *q;
+
+	for (; *av != NULL; av++) {
+		w = *av;
+		if (w[0] != '\0' && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg"
+		    "hijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(w))
+			xasprintf(&n, "%s%s%s", line, line[0] ? " " : "", w);
+		else {
+			char *e = xstrdup("'");
+
+			for (q = w; *q != '\0'; q++) {
+				char *t;
+
+				xasprintf(&t, "%s%s", e, *q == '\'' ? "'\\''" :
+				    (char[]){ *q, '\0' });
+				free(e);
+				e = t;
+			}
+			xasprintf(&n, "%s%s%s'", line, line[0] ? " " : "", e);
+			free(e);
+		}
+		free(line);
+		line = n;
+	}
+	return line;
+}
+
+static int
+term_guard(struct relay *r, const char *idtext, char *const *av)
+{
+	struct pol_result *pr;
+	char		*line;
+	int		 rc = 0;
+
+	/* sh -c LINE: the line is the command. */
+	if (strcmp(av[0], "/bin/sh") == 0 && av[1] != NULL &&
+	    strcmp(av[1], "-c") == 0 && av[2] != NULL && av[3] == NULL)
+		line = xstrdup(av[2]);
+	else
+		line = shell_line(av);
+	pr = pol_check(line, strlen(line), r->mode, r->rules);
+	if (pr->verdict != POL_ALLOW) {
+		answer_error(r, idtext, ACP_ERR_REFUSED, "command-policy", "",
+		    "refused by airlock (rule command-policy): %s: %s%s%s",
+		    pol_verdict_name(pr->verdict), pr->rule != NULL ?
+		    pr->rule : "", pr->reason != NULL ? ": " : "",
+		    pr->reason != NULL ? pr->reason : "");
+		fprintf(stderr, "airlock acp: terminal command refused (%s): "
+		    "%s\n", pol_verdict_name(pr->verdict), line);
+		rc = -1;
+	}
+	pol_result_free(pr);
+	free(line);
+	return rc;
+}
+
 static void
 term_create(struct relay *r, const char *idtext, const struct json *p)
 {
@@ -696,6 +757,12 @@ term_create(struct relay *r, const char *idtext, const struct json *p)
 		for (i = 0; i < args->n; i++)
 			if (args->items[i]->type == JSON_STRING)
 				av = strv_add(av, args->items[i]->str);
+	}
+	/* The command policy, as for a harness command: ask has no
+	 * approver here, so only allow runs (R-C4). */
+	if (term_guard(r, idtext, av) == -1) {
+		strv_free(av);
+		return;
 	}
 	snprintf(dir, sizeof(dir), "%s", cwd != NULL && cwd[0] == '/' ? cwd :
 	    r->ws);

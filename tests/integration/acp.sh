@@ -9,9 +9,10 @@
 # command must run confined (the secret unreadable, its write outside
 # failed, its write inside done); permission requests the editor answers
 # with an error get airlock's policy; the editor never sees fs/* or
-# terminal/* unless --pass-through says so.
+# terminal/* unless --pass-through says so; terminal commands pass the
+# command policy first.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 28
 
 SDK=$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/dist/v1/stable/acp.js
 if [ ! -f "$SDK" ]; then
@@ -66,6 +67,8 @@ check "... confined: its write outside failed" \
 check "... its write inside done" has term wrote-inside
 check "... and it is on disk" \
     [ "$(cat "$H/proj/term-inside.txt" 2>/dev/null)" = inside ]
+check "terminal gh pr create (ask, no approver) refused, rule named" \
+    has termPolicy '"rule": "command-policy"'
 check "the editor never received fs/* or terminal/*" \
     fails has received 'fs/\|terminal/'
 check "permission requests still went to the editor" \
@@ -79,12 +82,18 @@ check "editor's error: ls (allow) answered allow_once" \
 
 # Pass-through: the files go to the editor (this one refuses them).
 rm -f "$H/proj/inside.txt"
+printf '{"rules":{"open-pull-request":"allow"}}\n' >"$H/rules.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$H/rules.json"
 R="$H/pass.out"
-drive "$R" --pass-through fs
+drive "$R" --pass-through fs --settings "$H/rules.json"
 check "--pass-through fs: the editor received fs/write_text_file" \
     has received fs/write_text_file
 check "--pass-through fs: terminals still served by airlock" \
     fails has received terminal/
+check "--pass-through fs: nothing written by airlock for the agent" \
+    [ ! -e "$H/proj/inside.txt" ]
+check "rules.open-pull-request allow: gh pr create ran (not found, 127)" \
+    has termPolicy '"exitCode": 127'
 
 # The settings: acp.passThrough, and the rules permissions are judged by.
 printf '{"acp":{"passThrough":["terminal"]},"rules":{"install-package":"allow"}}\n' \

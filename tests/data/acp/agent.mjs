@@ -4,7 +4,8 @@
 // npm registry) for tests/integration/acp.sh.  On a prompt it asks its
 // client, which is `airlock acp`, to write a file outside the workspace,
 // to write .env, to write and read a file inside, to run a terminal
-// command that reads a secret and writes outside, and for three
+// command that reads a secret and writes outside, to open a pull request
+// (the command policy's ask), and for three
 // permissions; it reports what each call got as one JSON text chunk.
 //
 // usage: node agent.mjs SDK-JS WORKSPACE OUTSIDE-DIR SECRET-FILE
@@ -64,6 +65,13 @@ const app = acp.agent()
 		const out = await t.currentOutput();
 		await t.release();
 		return { exit, out };
+	});
+	r.termPolicy = await attempt(async () => {
+		const t = await c.createTerminal({ sessionId: sid,
+		    command: "gh", args: ["pr", "create", "--fill"] });
+		const exit = await t.waitForExit();
+		await t.release();
+		return exit;
 	});
 	const opts = [
 	    { optionId: "yes", name: "Allow", kind: "allow_once" },
