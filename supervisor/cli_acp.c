@@ -449,8 +449,11 @@ fs_helper(struct relay *r, const char *op, const struct json *params)
 	}
 	jgen_free(j);
 	if ((pid = fork()) == 0) {
-		char *av[2] = { helper, NULL };
+		char	*av[2] = { helper, NULL };
+		sigset_t all;
 
+		sigfillset(&all);
+		sigprocmask(SIG_UNBLOCK, &all, NULL);
 		dup2(mfd, STDIN_FILENO);
 		dup2(pfd[1], STDOUT_FILENO);
 		execv(helper, av);
@@ -576,8 +579,10 @@ term_find(struct relay *r, const struct json *params)
 	const char	*id = json_get_str(params, "terminalId");
 	size_t		 i;
 
+	/* A released terminal is gone for the agent (pid < 0: dying). */
 	for (i = 0; id != NULL && i < ACP_TERM_MAX; i++)
-		if (r->terms[i] != NULL && strcmp(r->terms[i]->id, id) == 0)
+		if (r->terms[i] != NULL && r->terms[i]->pid > 0 &&
+		    strcmp(r->terms[i]->id, id) == 0)
 			return r->terms[i];
 	return NULL;
 }
@@ -775,7 +780,11 @@ term_create(struct relay *r, const char *idtext, const struct json *p)
 	env = json_get(p, "env");
 	if ((pid = fork()) == 0) {
 		int nul = open("/dev/null", O_RDONLY);
+		sigset_t all;
 
+		/* The relay's SIGCHLD is blocked for its signalfd. */
+		sigfillset(&all);
+		sigprocmask(SIG_UNBLOCK, &all, NULL);
 		setpgid(0, 0);
 		dup2(nul, STDIN_FILENO);
 		dup2(pfd[1], STDOUT_FILENO);
@@ -882,8 +891,8 @@ serve_terminal(struct relay *r, const char *idtext, const char *method,
 			term_free(r, t);
 		else {
 			(void)kill(-t->pid, SIGKILL);
-			/* Reaped later; then freed (term_exited()). */
-			t->nwaiters = 0;
+			/* Reaped later, its waiters answered, then freed
+			 * (term_exited()). */
 			t->pid = -t->pid;
 		}
 	} else
@@ -1211,7 +1220,8 @@ cli_acp_relay_main(int argc, char **argv)
 				continue;
 			if ((k = read(pfd[rc].fd, buf, sizeof(buf))) > 0)
 				term_append(pt[rc], buf, (size_t)k);
-			else if (k == 0 || errno != EINTR) {
+			else if (k == 0 || (errno != EINTR &&
+			    errno != EAGAIN)) {
 				close(pt[rc]->fd);
 				pt[rc]->fd = -1;
 			}
