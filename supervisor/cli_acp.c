@@ -42,6 +42,7 @@
 #include "policy/classify.h"
 #include "policy/policy.h"
 #include "supervisor/cli.h"
+#include "supervisor/cli_policy.h"
 #include "supervisor/hook.h"
 #include "supervisor/paths.h"
 #include "supervisor/settings.h"
@@ -186,6 +187,12 @@ cli_acp_main(int argc, char **argv)
 		return 2;
 	}
 	settings_free(&set);
+	/* R-C4: the agent's own command line, as `airlock run` judges its
+	 * command (the relay's line is airlock's, not the caller's). */
+	if ((rc = cli_run_guard(mode, settings, argv + i, 0)) != 0) {
+		strv_free(rargv);
+		return rc;
+	}
 	/* The relay must know the workspace the run binds: the same one. */
 	if (getcwd(cwd, sizeof(cwd)) == NULL) {
 		fprintf(stderr, "airlock acp: getcwd: %s\n", strerror(errno));
