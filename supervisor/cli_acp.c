@@ -115,6 +115,7 @@ cli_acp_main(int argc, char **argv)
 	size_t		 k;
 	struct run_adapter ad;
 	int		 i, rargc, rc, unconfined = 0, pfs, pterm;
+	int		 no_check = 0;
 
 	rargv = strv_add(rargv, "acp");
 	for (i = 1; i < argc; i++) {
@@ -133,7 +134,10 @@ cli_acp_main(int argc, char **argv)
 			    strncmp(a, valued[rc], strlen(valued[rc])) == 0)
 				break;
 		if (valued[rc] == NULL) {
-			rargv = strv_add(rargv, a);
+			if (strcmp(a, "--no-policy-check") == 0)
+				no_check = 1;
+			else
+				rargv = strv_add(rargv, a);
 			continue;
 		}
 		end = a + strlen(valued[rc]);
@@ -189,7 +193,7 @@ cli_acp_main(int argc, char **argv)
 	settings_free(&set);
 	/* R-C4: the agent's own command line, as `airlock run` judges its
 	 * command (the relay's line is airlock's, not the caller's). */
-	if ((rc = cli_run_guard(mode, settings, argv + i, 0)) != 0) {
+	if ((rc = cli_run_guard(mode, settings, argv + i, no_check)) != 0) {
 		strv_free(rargv);
 		return rc;
 	}
@@ -207,8 +211,10 @@ cli_acp_main(int argc, char **argv)
 		    strerror(errno));
 		return 125;
 	}
-	/* The agent's own commands are judged where they run. */
+	/* The agent's own commands are judged where they run; its stdio
+	 * is JSON-RPC, never a terminal. */
 	rargv = strv_add(rargv, "--no-policy-check");
+	rargv = strv_add(rargv, "-T");
 	rargv = strv_add(rargv, "--");
 	if (unconfined) {
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -681,8 +687,9 @@ shell_line(char *const *av)
 
 	for (; *av != NULL; av++) {
 		w = *av;
-		if (w[0] != '\0' && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefg"
-		    "hijklmnopqrstuvwxyz0123456789_-./=:,+@%") == strlen(w))
+		if (w[0] != '\0' && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") ==
+		    strlen(w))
 			xasprintf(&n, "%s%s%s", line, line[0] ? " " : "", w);
 		else {
 			char *e = xstrdup("'");
