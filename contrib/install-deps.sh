@@ -73,6 +73,9 @@ missing() {
 	# The test user's PATH: /usr/local/bin, /usr/bin, /bin.
 	PATH=/usr/local/bin:/usr/bin:/bin command -v claude >/dev/null 2>&1 ||
 	    echo "command claude (npm @anthropic-ai/claude-code)"
+	# tests/integration/acp.sh's agent is written on the ACP SDK.
+	[ -f "$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/package.json" ] ||
+	    echo "npm @agentclientprotocol/sdk"
 	# lighttpd without its TLS module starts nothing for the tests'
 	# HTTPS code host: the module is a separate package.
 	[ -e /usr/lib/lighttpd/mod_openssl.so ] ||
@@ -118,6 +121,12 @@ fi
 if ! PATH=/usr/local/bin:/usr/bin:/bin command -v claude >/dev/null; then
 	echo "install-deps: installing @anthropic-ai/claude-code (npm)" >&2
 	$SUDO npm install -g --no-audit --no-fund @anthropic-ai/claude-code \
+	    >/dev/null
+fi
+# The Agent Client Protocol SDK the ACP test's agent is written on.
+if [ ! -f "$(npm root -g)/@agentclientprotocol/sdk/package.json" ]; then
+	echo "install-deps: installing @agentclientprotocol/sdk (npm)" >&2
+	$SUDO npm install -g --no-audit --no-fund @agentclientprotocol/sdk \
 	    >/dev/null
 fi
 # Packages present and files still missing is a broken install, not

@@ -248,7 +248,7 @@ fs_op_read(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	char		*buf, canon[PATH_MAX], shown[PATH_MAX], *b64;
 	size_t		 len, k, outlen;
 	long long	 off, lim, line, total = 0, shownlines = 0;
-	int		 trunc, binary;
+	int		 trunc, binary, numbered;
 
 	if (path == NULL)
 		return fs_refuse(c, "invalid-request", "", "path: a string");
@@ -297,6 +297,10 @@ fs_op_read(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	if (off < 1)
 		off = 1;
 	lim = num_param(p, "limit", FS_READ_LINES);
+	/* `airlock acp`'s fs/read_text_file wants the text as it is. */
+	numbered = json_get(p, "numbered") == NULL ||
+	    json_get(p, "numbered")->type != JSON_BOOL ||
+	    json_get(p, "numbered")->boolean;
 	{
 		char	*out = xmalloc(FS_TEXT_MAX + 64), *w = out;
 		size_t	 start = 0;
@@ -312,7 +316,9 @@ fs_op_read(struct fs_ctx *c, const struct json *p, struct jgen *j)
 				if ((size_t)(w - out) + ln + 16 > FS_TEXT_MAX) {
 					full = 1;
 				} else {
-					w += sprintf(w, "%6lld\t", line);
+					if (numbered)
+						w += sprintf(w, "%6lld\t",
+						    line);
 					memcpy(w, buf + start, ln);
 					w += ln;
 					*w++ = '\n';

@@ -24,6 +24,7 @@ usage(void)
 "usage: airlock <command> [options]\n"
 "  run [options] -- CMD [ARG...]   run one command in a sandbox\n"
 "  claude [options] [-- ARG...]    the Claude Code CLI in a sandbox\n"
+"  acp [options] -- AGENT [ARG...] an ACP agent in a sandbox (stdio)\n"
 "  matrix [--json]                 which boundary holds for which agent\n"
 "  shell [--cwd DIR] [-- SHELL]    a shell in the terminal profile\n"
 "  status [--socket PATH] [--json] what this host supports\n"
@@ -195,6 +196,10 @@ main(int argc, char *argv[])
 		return cli_run_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "claude") == 0)
 		return cli_claude_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "acp") == 0)
+		return cli_acp_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "acp-relay") == 0)
+		return cli_acp_relay_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "matrix") == 0)
 		return cli_matrix_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "shell") == 0)

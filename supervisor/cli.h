@@ -62,6 +62,10 @@ struct run_adapter {
 int	 cli_run_main(int argc, char **argv);
 int	 cli_run_adapter(int argc, char **argv, const struct run_adapter *);
 int	 cli_claude_main(int argc, char **argv);
+int	 cli_acp_main(int argc, char **argv);
+int	 cli_acp_relay_main(int argc, char **argv);
+/* Without --workspace: the caller's repository top, else its cwd. */
+void	 default_workspace(const char *cwd, char *ws, size_t len);
 int	 cli_matrix_main(int argc, char **argv);
 int	 cli_shell_main(int argc, char **argv);
 int	 cli_status_main(int argc, char **argv);

@@ -41,6 +41,8 @@ struct mx_host {
 	size_t	 nhosts;	/* code hosts in the settings */
 	size_t	 ndomains;	/* allowedDomains */
 	int	 baseline;	/* the curated egress baseline joins */
+	int	 acp_pass_fs;	/* acp.passThrough: the editor serves */
+	int	 acp_pass_term;
 };
 
 enum mx_state { MX_ENFORCED, MX_PARTIAL, MX_NOT };
@@ -81,6 +83,77 @@ state_name(enum mx_state st)
 	    "not enforced";
 }
 
+/*
+ * `airlock acp` where it differs from a harness command: the relay in
+ * the sandbox serves the agent's files (airlock-fs) and terminals unless
+ * acp.passThrough hands them to the editor, whose process is unconfined.
+ * 1 when decided here.
+ */
+static int
+acp_decide(const struct mx_host *h, int sb, const char *os, int bd,
+    struct mx_cell *c)
+{
+	const char *ed = h->acp_pass_fs && h->acp_pass_term ? "fs and "
+	    "terminal" : h->acp_pass_fs ? "fs" : "terminal";
+	int	    pass = h->acp_pass_fs || h->acp_pass_term;
+
+	switch (bd) {
+	case BD_PATHS:
+		if (h->acp_pass_fs)
+			cell(c, MX_PARTIAL, "acp.passThrough fs: the editor "
+			    "writes the agent's files, unchecked%s", sb ?
+			    "; the agent's own writes by the filename rules of "
+			    "the sandbox" : "");
+		else if (sb)
+			cell(c, MX_ENFORCED, "airlock-fs in the sandbox for "
+			    "fs/* (the workspace, the filename rules), and "
+			    "the filename rules of %s", os);
+		else
+			cell(c, MX_PARTIAL, "airlock-fs judges fs/* paths "
+			    "(the workspace, the filename rules); terminal "
+			    "commands go unchecked (%s)", h->why_not);
+		return 1;
+	case BD_MODE:
+		if (pass)
+			cell(c, MX_PARTIAL, "acp.passThrough %s: the editor "
+			    "serves that without a mode%s", ed, sb ? "; the "
+			    "sandbox's read-only binds for the rest" : "");
+		else if (sb)
+			return 0;
+		else
+			cell(c, MX_PARTIAL, "the relay refuses fs/* writes in "
+			    "read-only modes; terminal commands unchecked "
+			    "(%s)", h->why_not);
+		return 1;
+	case BD_GUARD:
+		if (h->acp_pass_term)
+			cell(c, MX_PARTIAL, "acp.passThrough terminal: the "
+			    "editor runs commands, no command policy; "
+			    "permission requests the editor leaves get it");
+		else
+			cell(c, MX_ENFORCED, "the command policy before each "
+			    "terminal/create (ask refuses: no approver), and "
+			    "for permission requests the editor leaves");
+		return 1;
+	case BD_CREDS:
+		if (sb && pass) {
+			cell(c, MX_PARTIAL, "%s: the secret set is unreadable "
+			    "to the agent, not to the editor serving %s "
+			    "(acp.passThrough)", os, ed);
+			return 1;
+		}
+		return 0;
+	case BD_SANDBOX:
+		if (sb && pass) {
+			cell(c, MX_PARTIAL, "%s, except the %s the editor "
+			    "serves (acp.passThrough)", os, ed);
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 /* One adapter against one boundary, from the host alone. */
 static void
 decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
@@ -91,11 +164,8 @@ decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
 	snprintf(os, sizeof(os), "the OS sandbox (%s: namespaces%s%s)",
 	    h->backend, h->landlock > 0 ? ", Landlock" : "",
 	    h->seccomp ? ", seccomp" : "");
-	if (ad == AD_ACP) {
-		cell(c, MX_NOT, "`airlock acp` is not in this build: an ACP "
-		    "agent started by the editor runs unconfined");
+	if (ad == AD_ACP && acp_decide(h, sb, os, bd, c))
 		return;
-	}
 	if (ad == AD_TNONE) {
 		cell(c, MX_NOT, "backend none is the host shell, by choice");
 		return;
@@ -348,6 +418,12 @@ cli_matrix_main(int argc, char **argv)
 	}
 	creds_look(&h, &s);
 	h.nhosts = s.nhosts;
+	for (size_t k = 0; s.acp_pass_through != NULL &&
+	    s.acp_pass_through[k] != NULL; k++) {
+		h.acp_pass_fs |= strcmp(s.acp_pass_through[k], "fs") == 0;
+		h.acp_pass_term |= strcmp(s.acp_pass_through[k],
+		    "terminal") == 0;
+	}
 	h.baseline = s.egress_baseline;
 	for (h.ndomains = 0; s.allowed_domains != NULL &&
 	    s.allowed_domains[h.ndomains] != NULL; h.ndomains++)

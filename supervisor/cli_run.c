@@ -426,7 +426,7 @@ unconfined_say(const struct json *launched)
  * (a directory holding .git, found as git finds it, upwards), else the
  * caller's directory; also when that top is $HOME or /.
  */
-static void
+void
 default_workspace(const char *cwd, char *ws, size_t len)
 {
 	char		 dir[PATH_MAX], probe[PATH_MAX + 8], *slash;

@@ -178,6 +178,7 @@ settings_free(struct settings *s)
 	strv_free(s->deny_read);
 	strv_free(s->home_writable);
 	strv_free(s->env_pass);
+	strv_free(s->acp_pass_through);
 	strv_free(s->allowed_domains);
 	strv_free(s->denied_domains);
 	hosts_free(s->hosts, s->nhosts);
@@ -234,6 +235,7 @@ settings_defaults(struct settings *s)
 		free(e);
 	}
 	s->env_pass = strv_empty();
+	s->acp_pass_through = strv_empty();
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
 	pol_rules_default(s->rules);
@@ -839,6 +841,35 @@ merge_worktrees(struct mctx *m, const struct json *o)
 	return 0;
 }
 
+/* acp.passThrough: what `airlock acp` leaves to the editor. */
+static int
+merge_acp(struct mctx *m, const struct json *o)
+{
+	static const char *const what[] = { "fs", "terminal", NULL };
+	const struct json *v;
+	size_t	i, k;
+
+	if (want_object(m, "acp", o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		char sp[128];
+
+		snprintf(sp, sizeof(sp), "acp.%s", o->keys[i]);
+		if (strcmp(o->keys[i], "passThrough") != 0)
+			return fail(m, sp, "unknown key");
+		v = o->items[i];
+		for (k = 0; v->type == JSON_ARRAY && k < v->n; k++)
+			if (v->items[k]->type == JSON_STRING &&
+			    !in_list(v->items[k]->str, what))
+				return fail(m, sp, "element %zu: \"fs\" or "
+				    "\"terminal\"", k);
+		if (get_strv(m, "acp.passThrough", sp, v,
+		    &m->s->acp_pass_through, 0) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 merge_root(struct mctx *m, const struct json *root)
 {
@@ -863,6 +894,8 @@ merge_root(struct mctx *m, const struct json *root)
 			rv = merge_credentials(m, v);
 		else if (strcmp(k, "worktrees") == 0)
 			rv = merge_worktrees(m, v);
+		else if (strcmp(k, "acp") == 0)
+			rv = merge_acp(m, v);
 		else if (strcmp(k, "network") == 0)
 			rv = merge_net(m, v, "network");
 		else if (strcmp(k, "filesystem") == 0)

@@ -66,6 +66,8 @@ struct settings {
 	char		 *managed_file;	/* the managed layer's path, if read */
 	char		 *unsandboxed_from; /* the file that last set
 					   allowUnsandboxedCommands */
+	char		**acp_pass_through; /* acp.passThrough: "fs",
+					   "terminal" (`airlock acp`) */
 };
 
 #define SETTINGS_MANAGED_PATH	"/etc/airlock/managed-settings.json"

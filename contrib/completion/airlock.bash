@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude shell matrix status policy hook proxy-connect approve audit worktree fs version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree fs version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -37,6 +37,9 @@ _airlock()
 		return 0 ;;
 	--timeout|--memory|--pids|--allow-domain|--origin)
 		return 0 ;;
+	--pass-through)
+		COMPREPLY=($(compgen -W "fs terminal all none" -- "$cur"))
+		return 0 ;;
 	esac
 	case $cmd in
 	run)
@@ -50,6 +53,11 @@ _airlock()
 		    --ro-bind --events --settings --timeout --memory --pids
 		    --allow-domain --deny-read --deny-write --origin --socket
 		    --quiet --" -- "$cur")) ;;
+	acp)
+		COMPREPLY=($(compgen -W "--pass-through --workspace --mode
+		    --bind --ro-bind --events --sandbox --settings --timeout
+		    --memory --pids --network --allow-domain --deny-read
+		    --deny-write --origin --socket --quiet --" -- "$cur")) ;;
 	shell)
 		COMPREPLY=($(compgen -W "--cwd --settings --" -- "$cur")) ;;
 	matrix)

@@ -88,7 +88,7 @@ check_sh "the plain edit came back done" \
     'case $r in ok*updated*) true;; *) false;; esac'
 r=$(result 04)
 check_sh "the shell write of ~/.claude/settings.json failed in the sandbox" \
-    'case $r in *settings.json*Read-only*) true;; *) false;; esac'
+    'case $r in *settings.json*[Rr]ead-only*) true;; *) false;; esac'
 
 check "the workspace has no .env" [ ! -e "$W/.env" ]
 check "notes.txt is edited" [ "$(cat "$W/notes.txt")" = "hello, edited" ]

@@ -5,7 +5,7 @@
 # settings: turning the sandbox off (flag and settings), the network off,
 # and removing the credentials file each change what it says.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 15
 
 H=$(mkwork)		# the test user's home
 mkdir -p "$H/.config/airlock"
@@ -13,6 +13,7 @@ printf '{"github":{"writeToken":"t0k","readToken":"t0k"}}\n' \
     >"$H/.config/airlock/credentials.json"
 chmod 0600 "$H/.config/airlock/credentials.json"
 printf '{"sandbox":{"enabled":false}}\n' >"$H/off.json"
+printf '{"acp":{"passThrough":["fs"]}}\n' >"$H/acpfs.json"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H"
 
 mx() { as_user env HOME="$H" "$AIRLOCK" matrix --json "$@"; }
@@ -35,6 +36,16 @@ check_sh "sandbox on: claude's OS sandbox is enforced" \
 c=$(cell "$on" "harness command" "push gateway")
 check_sh "credentials there: the push gateway is enforced" \
     'case $c in "enforced: gatewayd"*) true;; *) false;; esac'
+c=$(cell "$on" acp "path checks")
+check_sh "acp: its fs/* served by airlock-fs in the sandbox" \
+    'case $c in enforced:*airlock-fs*) true;; *) false;; esac'
+c=$(cell "$on" acp guardrails)
+check_sh "acp: terminal commands through the command policy" \
+    'case $c in enforced:*"command policy"*) true;; *) false;; esac'
+pass=$(mx --settings "$H/acpfs.json")
+c=$(cell "$pass" acp "path checks")
+check_sh "acp.passThrough fs: acp's path checks are partial" \
+    'case $c in partial:*passThrough*) true;; *) false;; esac'
 
 off=$(mx --sandbox off)
 c=$(cell "$off" claude "OS sandbox")
