@@ -25,6 +25,8 @@ zlib1g-dev"
 TEST_PKGS="git curl lighttpd lighttpd-mod-openssl openssl clang
 libclang-rt-dev bubblewrap util-linux procps iproute2 python3 tar make
 openssh-client"
+# zsh (with its zpty module) drives the zsh completion's test.
+TEST_PKGS="$TEST_PKGS zsh"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -46,7 +48,7 @@ missing() {
 	    libnl-route-3.0 openssl zlib; do
 		pkg-config --exists "$p" 2>/dev/null || echo "pkg-config $p"
 	done
-	for t in git curl lighttpd openssl clang bwrap setpriv ssh; do
+	for t in git curl lighttpd openssl clang bwrap setpriv ssh zsh; do
 		have_cmd "$t" || echo "command $t"
 	done
 	# The sandboxed tests run as another user with a system PATH: a

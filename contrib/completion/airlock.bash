@@ -29,21 +29,28 @@ _airlock()
 	--sandbox|--network)
 		COMPREPLY=($(compgen -W "on off" -- "$cur"))
 		return 0 ;;
-	--workspace|--bind|--ro-bind|--deny-read|--deny-write)
+	--workspace|--bind|--ro-bind|--bind-try|--ro-bind-try|--deny-read|\
+	    --deny-write)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;
 	--settings|--events|--socket)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
-	--timeout|--memory|--pids|--allow-domain|--origin)
+	--env)
+		COMPREPLY=($(compgen -e -- "$cur"))
+		return 0 ;;
+	--timeout|--kill-after|--memory|--output-limit|--pids|--allow-domain|\
+	    --origin)
 		return 0 ;;
 	esac
 	case $cmd in
 	run)
 		COMPREPLY=($(compgen -W "--workspace --mode --bind --ro-bind
-		    --events --sandbox --settings --timeout --memory --pids
+		    --bind-try --ro-bind-try --events --sandbox --settings
+		    --timeout --kill-after --memory --output-limit --pids
 		    --network --allow-domain --deny-read --deny-write --origin
-		    --socket --no-policy-check --quiet --" -- "$cur")) ;;
+		    --env --socket --no-policy-check --quiet -t -T -h --help --" \
+		    -- "$cur")) ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
 	policy)
