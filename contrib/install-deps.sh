@@ -13,9 +13,8 @@
 # recommends (lighttpd-mod-openssl holds lighttpd's mod_openssl.so).
 set -eu
 
-BUILD_PKGS="build-essential pkg-config libevent-dev libnl-3-dev
-libnl-route-3-dev libyajl-dev libcap-dev libseccomp-dev check libssl-dev
-zlib1g-dev"
+BUILD_PKGS="build-essential pkg-config libevent-dev libyajl-dev libcap-dev
+libseccomp-dev check libssl-dev zlib1g-dev"
 # What the tests and benchmarks run: a real git, curl, an HTTPS smart-HTTP
 # upstream (lighttpd + its TLS module + git http-backend), openssl for a
 # test CA, clang and its libFuzzer runtime (libclang-rt-dev, the version
@@ -44,8 +43,7 @@ fuzzer_runtime() {
 
 # Prints what is missing, one item a line; nothing when all is there.
 missing() {
-	for p in libevent yajl libcap libseccomp check libnl-3.0 \
-	    libnl-route-3.0 openssl zlib; do
+	for p in libevent yajl libcap libseccomp check openssl zlib; do
 		pkg-config --exists "$p" 2>/dev/null || echo "pkg-config $p"
 	done
 	for t in git curl lighttpd openssl clang bwrap setpriv ssh zsh; do
