@@ -13,9 +13,8 @@
 # recommends (lighttpd-mod-openssl holds lighttpd's mod_openssl.so).
 set -eu
 
-BUILD_PKGS="build-essential pkg-config libevent-dev libnl-3-dev
-libnl-route-3-dev libyajl-dev libcap-dev libseccomp-dev check libssl-dev
-zlib1g-dev"
+BUILD_PKGS="build-essential pkg-config libevent-dev libyajl-dev libcap-dev
+libseccomp-dev check libssl-dev zlib1g-dev"
 # PCRE2 for airlock-fs's fs.search patterns (issue 17).
 BUILD_PKGS="$BUILD_PKGS libpcre2-dev"
 # What the tests and benchmarks run: a real git, curl, an HTTPS smart-HTTP
@@ -36,6 +35,8 @@ NODE_PKGS="nodejs npm"
 TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 # ripgrep: what `make bench` compares fs.search with (tests/bench/fs.sh).
 TEST_PKGS="$TEST_PKGS ripgrep"
+# zsh (with its zpty module) drives the zsh completion's test.
+TEST_PKGS="$TEST_PKGS zsh"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -53,11 +54,10 @@ fuzzer_runtime() {
 
 # Prints what is missing, one item a line; nothing when all is there.
 missing() {
-	for p in libevent yajl libcap libseccomp check libnl-3.0 \
-	    libnl-route-3.0 openssl zlib; do
+	for p in libevent yajl libcap libseccomp check openssl zlib; do
 		pkg-config --exists "$p" 2>/dev/null || echo "pkg-config $p"
 	done
-	for t in git curl lighttpd openssl clang bwrap setpriv ssh; do
+	for t in git curl lighttpd openssl clang bwrap setpriv ssh zsh; do
 		have_cmd "$t" || echo "command $t"
 	done
 	for f in /usr/sbin/mkfs.xfs /usr/sbin/mkfs.btrfs /usr/sbin/filefrag; do

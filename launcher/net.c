@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: ISC
 /*
  * The sandbox's network (SPEC R-L8): a new network namespace has only a
- * loopback device, down; we bring it up with libnl-route-3.  Then, still
+ * loopback device, down; we bring it up with SIOCSIFFLAGS (one ioctl:
+ * linking libnl for it cost every cold start its dynamic linking, issue
+ * 15).  Then, still
  * before the fork, we make each listener the plan asks for: a TCP socket
  * on 127.0.0.1, port chosen by the kernel, created INSIDE the namespace
  * and sent up to airlockd, which hands it to proxyd or gatewayd.  A
@@ -9,13 +11,11 @@
  * sandbox's connections from the host: no bridge process.  We keep only
  * the port numbers, for Landlock's connect rules.
  */
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
-
-#include <netlink/netlink.h>
-#include <netlink/route/link.h>
 
 #include <errno.h>
 #include <string.h>
@@ -28,24 +28,19 @@
 static void
 net_lo_up(void)
 {
-	struct nl_sock		*sk;
-	struct rtnl_link	*lo = NULL, *change;
-	int			 err;
+	struct ifreq	ifr;
+	int		fd;
 
-	if ((sk = nl_socket_alloc()) == NULL)
-		diex("nl_socket_alloc");
-	if ((err = nl_connect(sk, NETLINK_ROUTE)) < 0)
-		diex("netlink: connect: %s", nl_geterror(err));
-	if ((err = rtnl_link_get_kernel(sk, 0, "lo", &lo)) < 0)
-		diex("netlink: lo: %s", nl_geterror(err));
-	if ((change = rtnl_link_alloc()) == NULL)
-		diex("rtnl_link_alloc");
-	rtnl_link_set_flags(change, IFF_UP);
-	if ((err = rtnl_link_change(sk, lo, change, 0)) < 0)
-		diex("netlink: lo up: %s", nl_geterror(err));
-	rtnl_link_put(change);
-	rtnl_link_put(lo);
-	nl_socket_free(sk);
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, "lo", sizeof("lo"));
+	if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) == -1)
+		die("lo: socket");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == -1)
+		die("lo: SIOCGIFFLAGS");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) == -1)
+		die("lo: SIOCSIFFLAGS");
+	close(fd);
 }
 
 static uint16_t

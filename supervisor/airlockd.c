@@ -159,6 +159,23 @@ main(int argc, char *argv[])
 		setenv("AIRLOCK_LOG_QUIET", "1", 1);	/* for the children */
 	} else
 		settings_print_notes(&sv_settings, "airlockd");
+	/*
+	 * proxyd and gatewayd first (issue 15): their exec and dynamic
+	 * linking overlap the probe's fork and unshare instead of following
+	 * them, which shortens a private airlockd's start-up, the critical
+	 * path of a cold `airlock run`.  Their messages are handled only
+	 * once the loop runs, after sv_sessions_init().
+	 */
+	if ((sv_base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	ev_chld = evsignal_new(sv_base, SIGCHLD, on_sigchld, NULL);
+	ev_int = evsignal_new(sv_base, SIGINT, on_signal, NULL);
+	ev_term = evsignal_new(sv_base, SIGTERM, on_signal, NULL);
+	evsignal_add(ev_chld, NULL);
+	evsignal_add(ev_int, NULL);
+	evsignal_add(ev_term, NULL);
+	sv_daemons_start(sv_base);
+
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)
 		log_info("agent sandbox DISABLED by --sandbox off");
@@ -171,17 +188,7 @@ main(int argc, char *argv[])
 		log_info("no OS-native agent sandbox on this host (%s)",
 		    sv_host.install_hint);
 
-	if ((sv_base = event_base_new()) == NULL)
-		fatalx("event_base_new");
 	sv_sessions_init(sv_base, &sv_settings, &sv_host, sv_sandbox_on);
-	ev_chld = evsignal_new(sv_base, SIGCHLD, on_sigchld, NULL);
-	ev_int = evsignal_new(sv_base, SIGINT, on_signal, NULL);
-	ev_term = evsignal_new(sv_base, SIGTERM, on_signal, NULL);
-	evsignal_add(ev_chld, NULL);
-	evsignal_add(ev_int, NULL);
-	evsignal_add(ev_term, NULL);
-
-	sv_daemons_start(sv_base);
 
 	if (fd != -1)
 		sv_client_adopt(sv_base, fd, 1);

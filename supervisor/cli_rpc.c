@@ -28,10 +28,11 @@
 static int
 start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 {
-	int	 sp[2];
-	char	*path, **argv = NULL;
-	size_t	 i;
-	pid_t	 pid;
+	int		 sp[2], serr;
+	char		*path, **argv = NULL;
+	size_t		 i;
+	pid_t		 pid;
+	sigset_t	 all, old;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
@@ -43,8 +44,18 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 	argv = strv_add(argv, "3");
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		argv = strv_add(argv, extra[i]);
-	if ((pid = fork()) == -1) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+	/*
+	 * vfork (issue 15): the child only execs, so it borrows this
+	 * process's memory instead of copying its page tables, on the
+	 * critical path of a cold `airlock run`.  Signals stay blocked
+	 * until the child has set its own dispositions.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if ((pid = vfork()) == -1) {
+		serr = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		snprintf(err, errlen, "fork: %s", strerror(serr));
 		strv_free(argv);
 		free(path);
 		return -1;
@@ -54,15 +65,36 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (dup2(sp[1], 3) == -1)
 			_exit(127);
+		/* Caught signals back to the default (exec would). */
+		for (int sig = 1; sig < NSIG; sig++) {
+			struct sigaction sa;
+
+			if (sigaction(sig, NULL, &sa) == 0 &&
+			    ((sa.sa_flags & SA_SIGINFO) ||
+			    (sa.sa_handler != SIG_IGN &&
+			    sa.sa_handler != SIG_DFL)))
+				(void)signal(sig, SIG_DFL);
+		}
 		signal(SIGINT, SIG_IGN);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (strchr(path, '/') != NULL)
 			execv(path, argv);
 		else
 			execvp(path, argv);
-		fprintf(stderr, "airlock: cannot start airlockd (%s): %s\n",
-		    path, strerror(errno));
+		{
+			/* write(2), not stdio: the memory is ours. */
+			const char *e = strerror(errno);
+
+			(void)!write(STDERR_FILENO,
+			    "airlock: cannot start airlockd (", 32);
+			(void)!write(STDERR_FILENO, path, strlen(path));
+			(void)!write(STDERR_FILENO, "): ", 3);
+			(void)!write(STDERR_FILENO, e, strlen(e));
+			(void)!write(STDERR_FILENO, "\n", 1);
+		}
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(sp[1]);
 	strv_free(argv);
 	free(path);

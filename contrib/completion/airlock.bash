@@ -29,13 +29,18 @@ _airlock()
 	--sandbox|--network)
 		COMPREPLY=($(compgen -W "on off" -- "$cur"))
 		return 0 ;;
-	--workspace|--bind|--ro-bind|--deny-read|--deny-write)
+	--workspace|--bind|--ro-bind|--bind-try|--ro-bind-try|--deny-read|\
+	    --deny-write)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;
 	--settings|--events|--socket|--claude)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
-	--timeout|--memory|--pids|--allow-domain|--origin)
+	--env)
+		COMPREPLY=($(compgen -e -- "$cur"))
+		return 0 ;;
+	--timeout|--kill-after|--memory|--output-limit|--pids|--allow-domain|\
+	    --origin)
 		return 0 ;;
 	--pass-through)
 		COMPREPLY=($(compgen -W "fs terminal all none" -- "$cur"))
@@ -44,10 +49,11 @@ _airlock()
 	case $cmd in
 	run)
 		COMPREPLY=($(compgen -W "--workspace --mode --bind --ro-bind
-		    --events --sandbox --settings --timeout --memory --pids
+		    --bind-try --ro-bind-try --events --sandbox --settings
+		    --timeout --kill-after --memory --output-limit --pids
 		    --network --allow-domain --deny-read --deny-write --origin
-		    --socket --no-policy-check --quiet --conversation --agent
-		    --" -- "$cur")) ;;
+		    --env --socket --no-policy-check --quiet --conversation
+		    --agent -t -T -h --help --" -- "$cur")) ;;
 	claude)
 		COMPREPLY=($(compgen -W "--claude --workspace --mode --bind
 		    --ro-bind --events --settings --timeout --memory --pids
