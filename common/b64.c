@@ -51,6 +51,9 @@ b64_decode(const char *s, size_t n, unsigned char *out, size_t *outlen)
 			pad++;
 			continue;
 		}
+		/* Line breaks, as MIME encoders write them. */
+		if (s[i] == '\n' || s[i] == '\r')
+			continue;
 		if (pad > 0 || s[i] == '\0' ||
 		    (p = strchr(b64tbl, s[i])) == NULL)
 			return -1;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/b64.h"
 #include "common/json.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
@@ -123,64 +124,17 @@ fs_shown(const struct fs_ctx *c, const char *canon, char *out, size_t len)
 		snprintf(out, len, "%s", canon);
 }
 
-static const char b64chars[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *
-b64_enc(const unsigned char *s, size_t n, size_t *outlen)
-{
-	char	*o = xmalloc((n + 2) / 3 * 4 + 1), *w = o;
-	size_t	 i;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		*w++ = b64chars[s[i] >> 2];
-		*w++ = b64chars[((s[i] & 3) << 4) | (s[i + 1] >> 4)];
-		*w++ = b64chars[((s[i + 1] & 15) << 2) | (s[i + 2] >> 6)];
-		*w++ = b64chars[s[i + 2] & 63];
-	}
-	if (i < n) {
-		*w++ = b64chars[s[i] >> 2];
-		if (i + 1 < n) {
-			*w++ = b64chars[((s[i] & 3) << 4) | (s[i + 1] >> 4)];
-			*w++ = b64chars[(s[i + 1] & 15) << 2];
-		} else {
-			*w++ = b64chars[(s[i] & 3) << 4];
-			*w++ = '=';
-		}
-		*w++ = '=';
-	}
-	*w = '\0';
-	*outlen = (size_t)(w - o);
-	return o;
-}
-
 /* untrusted: s.  -1 if not base64. */
 static int
 b64_dec(const char *s, size_t n, char **out, size_t *outlen)
 {
-	unsigned char	*o = xmalloc(n / 4 * 3 + 3), *w = o;
-	uint32_t	 acc = 0;
-	int		 bits = 0;
-	size_t		 i;
-	const char	*c;
+	unsigned char	*o = xmalloc(n / 4 * 3 + 3);
 
-	for (i = 0; i < n; i++) {
-		if (s[i] == '=')
-			break;
-		if (s[i] == '\n' || s[i] == '\r')
-			continue;
-		if (s[i] == '\0' || (c = strchr(b64chars, s[i])) == NULL) {
-			free(o);
-			return -1;
-		}
-		acc = (acc << 6) | (uint32_t)(c - b64chars);
-		if ((bits += 6) >= 8) {
-			bits -= 8;
-			*w++ = (unsigned char)(acc >> bits);
-		}
+	if (b64_decode(s, n, o, outlen) == -1) {
+		free(o);
+		return -1;
 	}
 	*out = (char *)o;
-	*outlen = (size_t)(w - o);
 	return 0;
 }
 
@@ -279,8 +233,8 @@ fs_op_read(struct fs_ctx *c, const struct json *p, struct jgen *j)
 			off = (long long)len;
 		if ((size_t)lim > len - (size_t)off)
 			lim = (long long)(len - (size_t)off);
-		b64 = b64_enc((unsigned char *)buf + off, (size_t)lim,
-		    &outlen);
+		b64 = b64_encode((unsigned char *)buf + off, (size_t)lim);
+		outlen = strlen(b64);
 		jgen_kstr(j, "type", "binary");
 		jgen_kint(j, "offset", off);
 		jgen_key(j, "base64");

@@ -166,28 +166,10 @@ sv_session_violation(const char *sid, const char *action, const char *target)
 	event_violation(s, action, target, NULL);
 }
 
-/* A file tool's refusal (sv_fs.c), with the rule that decided it. */
-void
-sv_session_violation_rule(const char *sid, const char *action,
-    const char *target, const char *rule)
-{
-	struct sv_session *s = sv_session_find(sid);
-	struct jgen	*j;
-
-	if (s == NULL || ++s->nprecise > SV_MAX_PRECISE)
-		return;
-	s->nviolations++;
-	j = event_begin(s, "violation");
-	jgen_kstr(j, "action", action);
-	jgen_kstr(j, "target", target);
-	jgen_kstr(j, "rule", rule);
-	event_end(s, j);
-}
-
-/* A violation with the words that explain it (the push rule, ...). */
-void
-sv_session_violation_why(const char *sid, const char *action,
-    const char *target, const char *reason)
+/* A precise violation with one more member: the rule, the reason. */
+static void
+violation_with(const char *sid, const char *action, const char *target,
+    const char *key, const char *value)
 {
 	struct sv_session	*s = sv_session_find(sid);
 	struct jgen		*j;
@@ -198,8 +180,24 @@ sv_session_violation_why(const char *sid, const char *action,
 	j = event_begin(s, "violation");
 	jgen_kstr(j, "action", action);
 	jgen_kstr(j, "target", target);
-	jgen_kstr(j, "reason", reason);
+	jgen_kstr(j, key, value);
 	event_end(s, j);
+}
+
+/* A file tool's refusal (sv_fs.c), with the rule that decided it. */
+void
+sv_session_violation_rule(const char *sid, const char *action,
+    const char *target, const char *rule)
+{
+	violation_with(sid, action, target, "rule", rule);
+}
+
+/* A violation with the words that explain it (the push rule, ...). */
+void
+sv_session_violation_why(const char *sid, const char *action,
+    const char *target, const char *reason)
+{
+	violation_with(sid, action, target, "reason", reason);
 }
 
 /*
