@@ -27,8 +27,9 @@
 static int
 audit_open(void)
 {
-	char	*dir, *path, *p;
-	int	 fd;
+	struct stat	 st;
+	char		*dir, *p;
+	int		 dfd, fd = -1;
 
 	if ((dir = airlock_state_dir()) == NULL)
 		return -1;
@@ -41,14 +42,38 @@ audit_open(void)
 		*p = '/';
 	}
 	(void)mkdir(dir, 0700);
-	xasprintf(&path, "%s/audit.jsonl", dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
-	    O_NOFOLLOW, 0600);
+	/*
+	 * Planted beforehand (by a sandbox that once could write there,
+	 * say): the directory a symlink elsewhere, or someone else's, or
+	 * writable by others; the file a link or a FIFO (an open for
+	 * writing would block airlockd until a reader came).  Refused.
+	 */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
+		log_warn("audit log: %s", dir);
+		free(dir);
+		return -1;
+	}
+	if (fstat(dfd, &st) == -1 || st.st_uid != getuid() ||
+	    (st.st_mode & 022) != 0) {
+		log_warnx("audit log: %s: not a directory of ours, closed to "
+		    "others", dir);
+		goto out;
+	}
+	fd = openat(dfd, "audit.jsonl", O_WRONLY | O_APPEND | O_CREAT |
+	    O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd == -1)
-		log_warn("audit log %s", path);
-	else
+		log_warn("audit log %s/audit.jsonl", dir);
+	else if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != getuid() || st.st_nlink != 1) {
+		log_warnx("audit log %s/audit.jsonl: not a plain file of ours",
+		    dir);
+		close(fd);
+		fd = -1;
+	} else
 		(void)fchmod(fd, 0600);
-	free(path);
+out:
+	close(dfd);
 	free(dir);
 	return fd;
 }

@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 27
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -81,4 +81,27 @@ else
 fi
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
+
+# The audit log planted before airlockd makes it: its directory a
+# symlink to a place of the planter's choice, the file a FIFO.
+H2="$SD/home2" H3="$SD/home3"
+mkdir -p "$H2/.local/state" "$H3/.local/state/airlock" "$SD/elsewhere"
+ln -s "$SD/elsewhere" "$H2/.local/state/airlock"
+mkfifo "$H3/.local/state/airlock/audit.jsonl"
+chmod 0700 "$H3/.local/state/airlock"
+chown -R "$TUSER" "$H2" "$H3" "$SD/elsewhere" 2>/dev/null
+spawn_user env HOME="$H2" "$AIRLOCKD" --socket "$SD/d2.sock" 2>"$SD/d2.err"
+d2=$!
+as_user timeout 60 python3 "$RPC" "$SD/d2.sock" "$W" command_policy \
+    >>"$SD/scen.out" 2>&1
+check "the audit log is not written through a symlinked state directory" \
+    sh -c "[ ! -e '$SD/elsewhere/audit.jsonl' ] && grep -q 'audit log' '$SD/d2.err'"
+kill "$d2" 2>/dev/null
+wait "$d2" 2>/dev/null
+spawn_user env HOME="$H3" "$AIRLOCKD" --socket "$SD/d3.sock" 2>"$SD/d3.err"
+d3=$!
+check "a FIFO planted as the audit log does not hang airlockd" \
+    as_user timeout 30 python3 "$RPC" "$SD/d3.sock" "$W" command_policy
+kill -9 "$d3" 2>/dev/null	# a regression hangs it past SIGTERM
+wait "$d3" 2>/dev/null
 finish
