@@ -47,7 +47,8 @@ NEW=".bashrc .bash_profile .bash_login .bash_logout .profile .bash_aliases
 .config/git/config .config/airlock/settings.json .config/systemd/user/x.service
 .config/autostart/x.desktop .ssh/config .ssh/authorized_keys .aws/config
 .gnupg/gpg.conf .docker/config.json .kube/config
-.local/share/systemd/user/x.service .local/bin/git bin/git"
+.local/share/systemd/user/x.service .local/bin/git bin/git
+.local/state/airlock/audit.jsonl"
 # The same kind, existing at launch (made by the host below).
 OLD=".profile .config/user-dirs.dirs .local/bin/tool"
 
