@@ -52,15 +52,6 @@
 #define ACP_PENDING_MAX		256
 #define ACP_ERR_REFUSED		(-32030)	/* as the fs.* methods */
 
-/* The run options that take a value (cli_run.c), to find "--". */
-static const char *const valued[] = {
-	"--workspace", "--mode", "--bind", "--ro-bind", "--bind-try",
-	"--ro-bind-try", "--events", "--sandbox", "--settings", "--socket",
-	"--timeout", "--memory", "--pids", "--network", "--allow-domain",
-	"--deny-read", "--deny-write", "--origin", "--kill-after",
-	"--output-limit", "--env", "--pass-through", NULL,
-};
-
 static void __attribute__((noreturn))
 acp_usage(int code)
 {
@@ -108,11 +99,11 @@ int
 cli_acp_main(int argc, char **argv)
 {
 	const char	*workspace = NULL, *mode = "chat", *pass = NULL;
-	const char	*end, *v, *settings = NULL;
+	const char	*end, *v, *settings = NULL, *opt;
 	char		**rargv = NULL, cwd[PATH_MAX], ws[PATH_MAX];
 	char		 self[PATH_MAX], err[1024], rules[POL_CLASS_MAX + 1];
 	struct settings	 set;
-	size_t		 k;
+	size_t		 k, olen;
 	struct run_adapter ad;
 	int		 i, rargc, rc, unconfined = 0, pfs, pterm;
 	int		 no_check = 0;
@@ -129,18 +120,19 @@ cli_acp_main(int argc, char **argv)
 			acp_usage(0);
 		if (a[0] != '-')
 			break;
-		for (rc = 0; valued[rc] != NULL; rc++)
-			if (strlen(valued[rc]) == strcspn(a, "=") &&
-			    strncmp(a, valued[rc], strlen(valued[rc])) == 0)
-				break;
-		if (valued[rc] == NULL) {
+		olen = strcspn(a, "=");
+		if (olen == 14 && strncmp(a, "--pass-through", 14) == 0)
+			opt = "--pass-through";
+		else
+			opt = cli_run_valued(a, olen);
+		if (opt == NULL) {
 			if (strcmp(a, "--no-policy-check") == 0)
 				no_check = 1;
 			else
 				rargv = strv_add(rargv, a);
 			continue;
 		}
-		end = a + strlen(valued[rc]);
+		end = a + olen;
 		if (*end == '=')
 			v = end + 1;
 		else if (i + 1 < argc)
@@ -161,7 +153,7 @@ cli_acp_main(int argc, char **argv)
 			unconfined = strcmp(v, "off") == 0;
 		else if (strncmp(a, "--settings", 10) == 0)
 			settings = v;
-		rargv = strv_add(rargv, valued[rc]);
+		rargv = strv_add(rargv, opt);
 		rargv = strv_add(rargv, v);
 	}
 	if (i >= argc) {

@@ -84,15 +84,6 @@ static const char *const quiet_env[][2] = {
 	{ NULL, NULL },
 };
 
-/* The run options that take a value (cli_run.c), to find "--". */
-static const char *const valued[] = {
-	"--workspace", "--mode", "--bind", "--ro-bind", "--bind-try",
-	"--ro-bind-try", "--events", "--sandbox", "--settings", "--socket",
-	"--timeout", "--memory", "--pids", "--network", "--allow-domain",
-	"--deny-read", "--deny-write", "--origin", "--kill-after",
-	"--output-limit", "--env", "--claude", NULL,
-};
-
 static void __attribute__((noreturn))
 claude_usage(int code)
 {
@@ -104,17 +95,17 @@ claude_usage(int code)
 	exit(code);
 }
 
+/* A run option or --claude, all of which take a value. */
 static int
 is_valued(const char *a, const char **name_end)
 {
 	size_t	 n = strcspn(a, "=");
-	size_t	 i;
 
-	for (i = 0; valued[i] != NULL; i++)
-		if (strlen(valued[i]) == n && strncmp(a, valued[i], n) == 0) {
-			*name_end = a + n;
-			return 1;
-		}
+	if ((n == 8 && strncmp(a, "--claude", 8) == 0) ||
+	    cli_run_valued(a, n) != NULL) {
+		*name_end = a + n;
+		return 1;
+	}
 	return 0;
 }
 

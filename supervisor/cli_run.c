@@ -699,6 +699,32 @@ static const char *const modes[] = {
 };
 static const char *const onoff[] = { "on", "off", NULL };
 
+/*
+ * The run options, every one of which takes a value: airlock run parses
+ * them, and the adapters (claude, acp) pass them on and must find where
+ * their own arguments begin.  One list, so an option added here is known
+ * to all three.
+ */
+static const char *const run_valued[] = {
+	"--workspace", "--mode", "--bind", "--ro-bind", "--bind-try",
+	"--ro-bind-try", "--events", "--sandbox", "--settings", "--socket",
+	"--timeout", "--memory", "--pids", "--network", "--allow-domain",
+	"--deny-read", "--deny-write", "--origin", "--kill-after",
+	"--output-limit", "--env", "--conversation", "--agent", NULL,
+};
+
+const char *
+cli_run_valued(const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; run_valued[i] != NULL; i++)
+		if (strlen(run_valued[i]) == len &&
+		    strncmp(name, run_valued[i], len) == 0)
+			return run_valued[i];
+	return NULL;
+}
+
 int
 cli_run_main(int argc, char **argv)
 {
@@ -782,20 +808,11 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 			v = NULL;
 		a = name;
 #define FLAG(f) (strcmp(a, f) == 0)
-		if (!(FLAG("--workspace") || FLAG("--mode") || FLAG("--bind") ||
-		    FLAG("--ro-bind") || FLAG("--bind-try") ||
-		    FLAG("--ro-bind-try") || FLAG("--events") ||
-		    FLAG("--sandbox") || FLAG("--settings") ||
-		    FLAG("--socket") || FLAG("--timeout") ||
-		    FLAG("--memory") || FLAG("--pids") || FLAG("--network") ||
-		    FLAG("--allow-domain") || FLAG("--deny-read") ||
-		    FLAG("--deny-write") || FLAG("--origin") ||
-		    FLAG("--kill-after") || FLAG("--output-limit") ||
-		    FLAG("--env") || FLAG("--conversation") || FLAG("--agent")
+		if (cli_run_valued(a, strlen(a)) == NULL
 #ifdef AIRLOCK_TEST_BUILD
-		    || FLAG("--test-unlisted-bind")
+		    && !FLAG("--test-unlisted-bind")
 #endif
-		    ))
+		    )
 			usage_error("unknown option %s", a);
 		if (v == NULL)
 			usage_error("%s needs a value", a);
