@@ -13,14 +13,9 @@
 . "$(dirname "$0")/lib/upstream.sh"
 plan 12
 
-TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
-chmod 0755 "$UPD"
 DPID=
 trap '[ -n "$DPID" ] && kill "$DPID" 2>/dev/null; upstream_stop; rm -rf "$UPD"' EXIT
-upstream_start "$UPD" "$TOKEN" || { echo "Bail out! upstream"; exit 1; }
-chmod -R a+rX "$UPD/tls"
-chmod 0644 "$UP_CA"
+upstream_up
 
 W=$(mkwork)
 CFG=$(mkwork)

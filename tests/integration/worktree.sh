@@ -69,11 +69,7 @@ mount -t tmpfs -o size=64m tmpfs "$T/tmpfs" && MNTS="$T/tmpfs $MNTS"
 chown "$TUSER" "$T/tmpfs"
 chmod 0755 "$T/tmpfs"
 
-TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
-UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
-chmod 0755 "$UPD"
-upstream_start "$UPD" "$TOKEN" || { echo "Bail out! upstream"; exit 1; }
-chmod -R a+rX "$UPD/tls"
+upstream_up
 CFG=$(mkwork)
 cat >"$CFG/settings.json" <<JSON
 { "git": {

@@ -12,6 +12,11 @@
 #   upstream_ref REPO REF      prints the object id of REF in REPO (bare
 #                              repo read directly, no network), or nothing
 #   upstream_stop
+#   upstream_up                upstream_start in a new world-traversable
+#                              directory with a new write token, the TLS
+#                              files readable by the test user; sets TOKEN
+#                              and UPD, or bails out of the test (the
+#                              caller's EXIT trap stops it and removes UPD)
 #
 # The machine's GIT_SSL_CAINFO / CURL_CA_BUNDLE / SSL_CERT_FILE are replaced
 # by the test CA so a direct push verifies against it and nothing else,
@@ -121,4 +126,13 @@ upstream_stop() {
 		kill "$(cat "$UP_DIR/lighttpd.pid")" 2>/dev/null
 		rm -f "$UP_DIR/lighttpd.pid"
 	fi
+}
+
+upstream_up() {
+	TOKEN="wt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+	UPD=$(mktemp -d /tmp/airlock-up.XXXXXX)
+	chmod 0755 "$UPD"
+	upstream_start "$UPD" "$TOKEN" || { echo "Bail out! upstream"; exit 1; }
+	chmod -R a+rX "$UPD/tls"
+	chmod 0644 "$UP_CA"
 }
