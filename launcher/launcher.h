@@ -74,7 +74,7 @@ void	diex(const char *, ...)
 void	plan_recv(struct launch_plan *);
 
 /* ns.c */
-void	ns_enter(const struct launch_plan *);
+void	ns_enter(void);
 
 /* net.c */
 void	net_setup(struct launch_plan *);

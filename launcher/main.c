@@ -2,9 +2,9 @@
 /*
  * airlock-launcher's main: the launch sequence, straight-line.  airlockd
  * fork+execs us with the plan's socketpair on fd 3 (SPEC R-P1), fd 0 on
- * /dev/null and fd 2 on its log.  We receive the plan, enter the
- * namespaces, make the session's listeners inside the new network
- * namespace and fork the sandbox's init.  This process then only waits:
+ * /dev/null and fd 2 on its log, often before any session needs us.  We
+ * enter the namespaces, receive the plan, make the session's listeners
+ * inside the new network namespace and fork the sandbox's init.  This process then only waits:
  * it stays outside the pid namespace so that killing it (init has
  * PDEATHSIG) kills the whole sandbox.
  */
@@ -106,8 +106,8 @@ main(void)
 	launch_link.fd = MSG_CHILD_FD;
 	signal(SIGPIPE, SIG_IGN);
 
+	ns_enter();
 	plan_recv(&plan);
-	ns_enter(&plan);
 	net_setup(&plan);
 
 	if (pipe2(pp, O_CLOEXEC) == -1)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: ISC
 /*
  * Enter the sandbox's namespaces (SPEC R-L1): user, mount, pid, ipc, uts,
- * cgroup, and net when the plan asks for it.  The user namespace maps
- * only the caller's own uid and gid onto themselves, so inside the
- * sandbox a process is exactly the desktop user, with no other id to
- * become; "deny" in setgroups keeps it from dropping supplementary
- * groups to get around a group-based deny on the host.  The pid
- * namespace applies to our children: the next fork is its pid 1.
+ * cgroup and net, before the plan comes: every sandbox gets all of them,
+ * so airlockd can start a launcher ahead of need and a launch waits only
+ * for what depends on its plan.  The user namespace maps only our own
+ * uid and gid onto themselves (plan_recv() refuses a plan for anyone
+ * else), so inside the sandbox a process is exactly the desktop user,
+ * with no other id to become; "deny" in setgroups keeps it from dropping
+ * supplementary groups to get around a group-based deny on the host.
+ * The pid namespace applies to our children: the next fork is its pid 1.
  */
 #include <sched.h>
 #include <errno.h>
@@ -32,27 +34,20 @@ ns_write(const char *path, const char *text)
 }
 
 void
-ns_enter(const struct launch_plan *plan)
+ns_enter(void)
 {
 	char	map[64];
-	int	flags;
+	uid_t	uid = geteuid();	/* 65534 once unshared, until mapped */
+	gid_t	gid = getegid();
 
-	/* Only the caller's own ids: we never map anyone else (R-L1). */
-	if (plan->uid != geteuid() || plan->gid != getegid())
-		diex("plan uid/gid %u/%u are not the caller's %u/%u",
-		    plan->uid, plan->gid, geteuid(), getegid());
-
-	flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS |
-	    CLONE_NEWCGROUP | CLONE_NEWPID;
-	if (plan->flags & PLAN_F_NET_NS)
-		flags |= CLONE_NEWNET;
-	if (unshare(flags) == -1)
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC |
+	    CLONE_NEWUTS | CLONE_NEWCGROUP | CLONE_NEWPID | CLONE_NEWNET) == -1)
 		die("unshare");
 
 	ns_write("/proc/self/setgroups", "deny");
-	snprintf(map, sizeof(map), "%u %u 1\n", plan->uid, plan->uid);
+	snprintf(map, sizeof(map), "%u %u 1\n", uid, uid);
 	ns_write("/proc/self/uid_map", map);
-	snprintf(map, sizeof(map), "%u %u 1\n", plan->gid, plan->gid);
+	snprintf(map, sizeof(map), "%u %u 1\n", gid, gid);
 	ns_write("/proc/self/gid_map", map);
 
 	if (sethostname("airlock", strlen("airlock")) == -1)

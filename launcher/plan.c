@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/log.h"
 #include "common/msg.h"
@@ -127,6 +128,12 @@ plan_recv(struct launch_plan *plan)
 	plan->uid = msg_get_u32(&m);
 	plan->gid = msg_get_u32(&m);
 	msg_free(&m);
+	/* Only the caller's own ids: we never map anyone else (R-L1). */
+	if (plan->uid != geteuid() || plan->gid != getegid())
+		diex("plan uid/gid %u/%u are not the caller's %u/%u",
+		    plan->uid, plan->gid, geteuid(), getegid());
+	if (!(plan->flags & PLAN_F_NET_NS))
+		diex("plan: every sandbox has its own network namespace");
 
 	while (plan_recv_one(&m) != MSG_PLAN_END) {
 		plan_add(plan, &m);

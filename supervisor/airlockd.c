@@ -71,7 +71,7 @@ on_sigchld(evutil_socket_t sig, short ev, void *arg)
 	(void)ev;
 	(void)arg;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (sv_daemon_reaped(pid))
+		if (sv_daemon_reaped(pid) || sv_spare_reaped(pid))
 			continue;
 		if (sv_terminal_reaped(pid, status))
 			continue;
@@ -175,6 +175,10 @@ main(int argc, char *argv[])
 	evsignal_add(ev_int, NULL);
 	evsignal_add(ev_term, NULL);
 	sv_daemons_start(sv_base);
+	/* The first sandbox's launcher, overlapping the probe (a private
+	 * airlockd: overlapping the client's start too). */
+	if (sv_sandbox_on && sv_settings.sandbox_enabled)
+		sv_spare_init(sv_base, fd == -1);
 
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)
@@ -188,6 +192,8 @@ main(int argc, char *argv[])
 		log_info("no OS-native agent sandbox on this host (%s)",
 		    sv_host.install_hint);
 
+	if (!sv_host.available)
+		sv_spare_stop();
 	sv_sessions_init(sv_base, &sv_settings, &sv_host, sv_sandbox_on);
 
 	if (fd != -1)
@@ -204,6 +210,7 @@ main(int argc, char *argv[])
 
 	sv_clients_close_all();
 	sv_sessions_shutdown();
+	sv_spare_stop();
 	sv_terminals_shutdown();
 	sv_daemons_stop();
 	event_free(ev_chld);

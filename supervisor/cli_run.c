@@ -485,7 +485,10 @@ raw_restore(void)
 static int
 pump_out(struct run_io *io, int from, int to)
 {
-	char	 buf[65536], fbuf[65536 + TF_SEQ_MAX];
+	/* Static, not on the stack: the stack-clash probes of a 128 KiB
+	 * frame touch every page of it at each start (a page fault is
+	 * ~20 us on a VM), and the splice path never uses them. */
+	static char buf[65536], fbuf[65536 + TF_SEQ_MAX];
 	ssize_t	 n;
 	size_t	 m;
 
@@ -757,7 +760,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	int		 network = 1, i, code, tty = -1, pfd[6], sfd;
 	int		 allow_tc;
 	struct run_state st;
-	struct run_io	 io;
+	static struct run_io io;	/* 64 KiB: see pump_out() */
 	struct rpc	 rpc;
 	struct origin_query oq = { -1, -1 };
 	int		 local = -1, no_policy_check = 0, quiet = 0;

@@ -174,6 +174,12 @@ char		*sv_sibling(const char *name);
  */
 pid_t		 sv_spawn(const char *path, char *const argv[], int *fdp);
 
+/* sv_spare.c: one launcher started ahead of need */
+void		 sv_spare_init(struct event_base *, int refill);
+pid_t		 sv_spare_take(int *fdp);
+int		 sv_spare_reaped(pid_t);
+void		 sv_spare_stop(void);
+
 /* ---- daemons (sv_daemon.c) ---- */
 
 enum sv_daemon_kind {

@@ -350,7 +350,7 @@ int
 session_build(struct sv_session *s, char *err, size_t errlen)
 {
 	struct sv_plan_ctx ctx;
-	char		*path, *argv[2], **ownp;
+	char		*path, **ownp;
 	size_t		 i;
 	int		 fd;
 
@@ -386,11 +386,7 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	if (i)
 		return -1;
 
-	path = sv_sibling("airlock-launcher");
-	argv[0] = "airlock-launcher";
-	argv[1] = NULL;
-	s->launcher_pid = sv_spawn(path, argv, &fd);
-	free(path);
+	s->launcher_pid = sv_spare_take(&fd);
 	if (s->launcher_pid == -1) {
 		snprintf(err, errlen, "cannot start the launcher: %s",
 		    strerror(errno));

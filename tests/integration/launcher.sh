@@ -109,7 +109,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..33"
+echo "1..34"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -150,14 +150,14 @@ out=$(run -- sh -c 'cat /proc/1/comm; ls /proc | grep -c "^[0-9]"')
     [ "$(echo "$out" | tail -1)" -le 4 ]
 t "/proc shows only the sandbox (pid 1 is init)" $? "$out"
 
-# A listener on the host's loopback (port 0: the kernel picks a free one):
-# launch_drive with --no-net-ns makes the launcher create it in the host's
-# namespace and keeps it open.
-$AS $DRIVE --no-net-ns --no-landlock-net --listen http:0 \
-    --bind "$W/rw" "$W/rw" -- sh -c \
-    "echo \$AIRLOCK_PORT_HTTP > $W/rw/hostport.tmp; \
-     mv $W/rw/hostport.tmp $W/rw/hostport; exec sleep 654321" \
-    >/dev/null 2>&1 &
+# A listener on the host's loopback (port 0: the kernel picks a free one),
+# kept open while the sandbox tries to reach it.
+python3 -c 'import socket, os, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1] + ".tmp", "w").write("%d\n" % s.getsockname()[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+while True:
+    c, _ = s.accept(); c.close()' "$W/rw/hostport" >/dev/null 2>&1 &
 HOSTL=$!
 if waitfile "$W/rw/hostport"; then
 	PORT=$(cat "$W/rw/hostport")
@@ -277,6 +277,13 @@ out=$(run -- /nonexistent/cmd)
 rc=$?
 [ $rc = 127 ] && echo "$out" | grep -q "exec failed: execve"
 t "an exec failure is reported as MSG_EXEC_FAILED" $? "rc=$rc $out"
+
+# Every sandbox has its own network namespace (the launcher enters it
+# before its plan comes): a plan without one is refused, not honoured.
+out=$(run --no-net-ns -- true)
+rc=$?
+[ $rc = 125 ] && echo "$out" | grep -q "own network namespace"
+t "a plan without a network namespace is refused" $? "rc=$rc $out"
 
 out=$(run --bind /nonexistent-source /x -- true)
 rc=$?
