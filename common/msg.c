@@ -520,6 +520,9 @@ link_read(struct msg_link *l, size_t want, const char **why)
 	if (n == -1) {
 		if (errno == EAGAIN)
 			return -2;
+		/* The peer closed with our last frame unread: its EOF. */
+		if (errno == ECONNRESET)
+			return 0;
 		*why = "read error";
 		return -1;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * The child side of one command, between init's fork and execve.  It
+ * The child side of one command, between init's vfork and execve.  It
  * inherits init's confinement (namespaces, root, Landlock, no
  * capabilities) and adds what is per command: its own session (so it
  * cannot reach the caller's terminal, R-L6), stdin from the client's pipe
@@ -10,7 +10,8 @@
  * this setup.  A failure is written to the report socket, which closes
  * by itself on a successful execve, so init can tell "could not start"
  * from "started and exited"; the same socket carries the seccomp
- * listener to init (R-L4).
+ * listener to init (R-L4).  Init is suspended (vfork) until our execve
+ * or exit, and we run on its memory: system calls on our own state only.
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -59,10 +60,8 @@ exec_load(const struct launch_item *it)
 /*
  * Load every seccomp program of the plan once, in a throwaway child, so
  * that a program the kernel rejects fails the launch (MSG_LAUNCH_FAILED)
- * instead of every exec.  vfork: the child makes three system calls on
- * state of its own (no_new_privs and filters are per task, the listener
- * lands in its own fd table) and exits, and a copy of our memory would
- * cost more than the check (a fork was 3-4 ms of every start here).
+ * instead of every exec.  vfork: the child's calls touch only its own
+ * state (per-task filters, its own fd table); a fork cost 3-4 ms here.
  */
 void
 exec_check_seccomp(const struct launch_plan *plan)

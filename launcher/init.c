@@ -78,6 +78,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	int			 io = m->info->type == MSG_EXEC_IO;
 	ssize_t			 n;
 	pid_t			 pid;
+	char			**env;
 
 	/* untrusted: argv/envp/cwd are the agent's; we only pass them on. */
 	memset(&req, 0, sizeof(req));
@@ -115,16 +116,18 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	req.out = out[1];
 	req.err = err[1];
 	req.report = rep[1];
-	if ((pid = fork()) == 0)
+	env = environ;	/* vfork (exec.c): the child sets environ */
+	if ((pid = vfork()) == 0)
 		exec_child(plan, &req);
-	fail.err = errno;	/* fork's, if it failed */
+	fail.err = errno;	/* vfork's, if it failed */
+	environ = env;
 	close(out[1]);
 	close(err[1]);
 	close(rep[1]);
 	if (!req.pty && req.in != -1)
 		close(req.in);
 	if (pid == -1) {
-		snprintf(fail.what, sizeof(fail.what), "fork");
+		snprintf(fail.what, sizeof(fail.what), "vfork");
 		n = (ssize_t)sizeof(fail);
 	} else	/* the report socket closes on a successful execve */
 		n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
@@ -274,8 +277,9 @@ init_loop(const struct launch_plan *plan, int sfd)
 }
 
 void
-init_main(const struct launch_plan *plan, int pidpipe)
+init_main(int pidpipe)
 {
+	struct launch_plan plan;
 	struct pollfd	pfd;
 	struct msgbuf	b;
 	sigset_t	mask;
@@ -287,8 +291,7 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	 * Init is not dumpable: no process, inside the sandbox (same uid,
 	 * same Landlock domain) or outside, may ptrace the process that holds
 	 * the channel to airlockd.  The launcher outside stays dumpable, so
-	 * airlockd can find the pid namespace at
-	 * /proc/<launcher>/ns/pid_for_children; nothing inside can see it.
+	 * airlockd can find /proc/<launcher>/ns/pid_for_children.
 	 */
 	if (prctl(PR_SET_DUMPABLE, 0) == -1)
 		die("PR_SET_DUMPABLE");
@@ -301,6 +304,8 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	    poll(&pfd, 1, 0) != 0)
 		diex("launcher gone before init started");
 	close(pidpipe);
+	plan_recv(&plan);
+	net_setup(&plan);
 
 	/* Our own session: no terminal of the caller's reaches us. */
 	if (setsid() == -1)
@@ -315,11 +320,11 @@ init_main(const struct launch_plan *plan, int pidpipe)
 	if ((sfd = signalfd(-1, &mask, SFD_CLOEXEC)) == -1)
 		die("signalfd");
 
-	mount_build(plan);
-	abi = landlock_apply(plan, &gaps);
+	mount_build(&plan);
+	abi = landlock_apply(&plan, &gaps);
 	caps_drop_all();
-	exec_check_seccomp(plan);
-	notify_setup(plan);
+	exec_check_seccomp(&plan);
+	notify_setup(&plan);
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);
 	msg_put_u32(&b, (uint32_t)hostpid);
@@ -329,7 +334,7 @@ init_main(const struct launch_plan *plan, int pidpipe)
 		die("send MSG_LAUNCH_READY");
 	msgbuf_free(&b);
 	launch_ready = 1;
-	log_debug("session %s: ready, init is pid %d", plan->session,
+	log_debug("session %s: ready, init is pid %d", plan.session,
 	    (int)hostpid);
-	init_loop(plan, sfd);
+	init_loop(&plan, sfd);
 }

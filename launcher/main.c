@@ -3,10 +3,9 @@
  * airlock-launcher's main: the launch sequence, straight-line.  airlockd
  * fork+execs us with the plan's socketpair on fd 3 (SPEC R-P1), fd 0 on
  * /dev/null and fd 2 on its log, often before any session needs us.  We
- * enter the namespaces, receive the plan, make the session's listeners
- * inside the new network namespace and fork the sandbox's init.  This process then only waits:
- * it stays outside the pid namespace so that killing it (init has
- * PDEATHSIG) kills the whole sandbox.
+ * enter the namespaces and fork the sandbox's init, which then receives
+ * the plan (init.c).  This process only waits: it stays outside the pid
+ * namespace so that killing it (init has PDEATHSIG) kills the sandbox.
  */
 #include <sys/wait.h>
 
@@ -91,7 +90,6 @@ launch_wait(pid_t init, int pidpipe)
 int
 main(void)
 {
-	struct launch_plan	 plan;
 	int			 pp[2];
 	pid_t			 pid;
 
@@ -107,9 +105,6 @@ main(void)
 	signal(SIGPIPE, SIG_IGN);
 
 	ns_enter();
-	plan_recv(&plan);
-	net_setup(&plan);
-
 	if (pipe2(pp, O_CLOEXEC) == -1)
 		die("pipe");
 	if ((pid = fork()) == -1)
@@ -122,5 +117,5 @@ main(void)
 		launch_wait(pid, pp[1]);
 	}
 	close(pp[1]);
-	init_main(&plan, pp[0]);
+	init_main(pp[0]);
 }

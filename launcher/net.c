@@ -79,8 +79,7 @@ net_setup(struct launch_plan *plan)
 {
 	struct launch_item	*it;
 
-	if (plan->flags & PLAN_F_NET_NS)
-		net_lo_up();
+	net_lo_up();	/* every sandbox has its netns (plan_recv()) */
 	PLAN_FOREACH(it, plan, MSG_PLAN_LISTEN) {
 		it->port = net_listen(it->op, it->port);
 		log_debug("listener kind %u on 127.0.0.1:%u", it->op,

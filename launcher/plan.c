@@ -18,12 +18,14 @@
 #include "launcher/launcher.h"
 
 static uint16_t
-plan_recv_one(struct msg *m)
+plan_recv_one(struct msg *m, int first)
 {
 	enum msg_result	r;
 
 	/* untrusted: only in the sense that a bad frame must stop us. */
-	if ((r = msg_recv(&launch_link, m)) != MSG_OK)
+	if ((r = msg_recv(&launch_link, m)) == MSG_EOF && first)
+		_exit(0);	/* a spare airlockd no longer needs */
+	if (r != MSG_OK)
 		diex("%s during the plan", r == MSG_EOF ?
 		    "airlockd closed the channel" : "invalid frame");
 	return m->info->type;
@@ -121,7 +123,7 @@ plan_recv(struct launch_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	plan->tail = &plan->items;
 
-	if (plan_recv_one(&m) != MSG_PLAN_BEGIN)
+	if (plan_recv_one(&m, 1) != MSG_PLAN_BEGIN)
 		diex("plan: expected MSG_PLAN_BEGIN, got %s", m.info->name);
 	plan->session = xstrdup(msg_get_str(&m));
 	plan->flags = msg_get_u32(&m);
@@ -135,7 +137,7 @@ plan_recv(struct launch_plan *plan)
 	if (!(plan->flags & PLAN_F_NET_NS))
 		diex("plan: every sandbox has its own network namespace");
 
-	while (plan_recv_one(&m) != MSG_PLAN_END) {
+	while (plan_recv_one(&m, 0) != MSG_PLAN_END) {
 		plan_add(plan, &m);
 		msg_free(&m);
 	}

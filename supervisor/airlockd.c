@@ -174,11 +174,12 @@ main(int argc, char *argv[])
 	evsignal_add(ev_chld, NULL);
 	evsignal_add(ev_int, NULL);
 	evsignal_add(ev_term, NULL);
-	sv_daemons_start(sv_base);
-	/* The first sandbox's launcher, overlapping the probe (a private
-	 * airlockd: overlapping the client's start too). */
+	/* The first sandbox's launcher, before the daemons (it is on the
+	 * critical path, they are not until the sandbox is ready), and
+	 * overlapping the probe and, in a private airlockd, the client. */
 	if (sv_sandbox_on && sv_settings.sandbox_enabled)
 		sv_spare_init(sv_base, fd == -1);
+	sv_daemons_start(sv_base);
 
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)

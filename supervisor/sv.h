@@ -177,6 +177,7 @@ pid_t		 sv_spawn(const char *path, char *const argv[], int *fdp);
 /* sv_spare.c: one launcher started ahead of need */
 void		 sv_spare_init(struct event_base *, int refill);
 pid_t		 sv_spare_take(int *fdp);
+void		 sv_spare_session_ended(void);
 int		 sv_spare_reaped(pid_t);
 void		 sv_spare_stop(void);
 

@@ -48,9 +48,13 @@ read_int_file(const char *path, int *v)
 }
 
 /*
- * In one child (a fork is the expensive part here): can we make the
- * namespaces the launcher makes, and then load a seccomp filter?  The
- * child reports two errnos; 0 means that part works.
+ * In one child: can we make the namespaces the launcher makes, and then
+ * load a seccomp filter?  The child reports two errnos; 0 means that
+ * part works.  vfork (issue 15): the child makes five system calls on
+ * state of its own (its namespaces, its no_new_privs and filter) and
+ * exits, where a fork copied airlockd's page tables and made it fault
+ * on every page it wrote afterwards, on the critical path of a cold
+ * `airlock run`.
  */
 static void
 probe_child(int *userns_err, int *seccomp_err)
@@ -58,7 +62,7 @@ probe_child(int *userns_err, int *seccomp_err)
 	pid_t	pid;
 	int	status, pfd[2], res[2] = { EIO, EIO };
 
-	if (pipe2(pfd, O_CLOEXEC) == -1 || (pid = fork()) == -1)
+	if (pipe2(pfd, O_CLOEXEC) == -1 || (pid = vfork()) == -1)
 		return;
 	if (pid == 0) {
 		struct sock_filter insn[] = {

@@ -243,6 +243,7 @@ session_kill(struct sv_session *s, const char *why)
 			kill(s->launcher_pid, SIGKILL);
 		launcher_reap(s->launcher_pid);
 		s->launcher_pid = -1;
+		sv_spare_session_ended();
 	}
 	if (s->init_pidfd != -1) {
 		close(s->init_pidfd);

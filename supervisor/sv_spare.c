@@ -4,8 +4,12 @@
  * fast).  A launcher enters its namespaces before it reads a plan
  * (launcher/ns.c), so the exec, the dynamic linking and the unshare of
  * the next sandbox happen while nobody waits for them; a launch takes
- * the spare and sends it its plan, and a new spare is started once this
- * launch's plan is on its way.
+ * the spare and sends it its plan.  The next spare starts when a session
+ * ends or SPARE_REFILL_MS after the take, whichever comes first: not at
+ * once, where its exec and unshare would take the CPU from the sandbox
+ * being built (two cores here, and the client, airlockd and the launcher
+ * all on the critical path), and a half-started spare is as good as a
+ * ready one to the next launch (its plan waits in the channel).
  *
  * A spare holds nothing of any session: its own empty namespaces, our
  * channel and PDEATHSIG, as every launcher.  One at most; launches at the
@@ -31,6 +35,8 @@
 
 #include "common/log.h"
 #include "supervisor/sv.h"
+
+#define SPARE_REFILL_MS	100
 
 static pid_t		 spare_pid = -1;
 static int		 spare_fd = -1;
@@ -87,12 +93,28 @@ sv_spare_init(struct event_base *base, int refill)
 	spare_start(-1, 0, NULL);
 }
 
+static void
+spare_refill_in(long ms)
+{
+	struct timeval	tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	if (spare_refill && spare_ev != NULL && spare_pid == -1 &&
+	    (ms == 0 || !evtimer_pending(spare_ev, NULL)))
+		evtimer_add(spare_ev, &tv);
+}
+
+/* A session ended: its CPU is free for the next sandbox's launcher. */
+void
+sv_spare_session_ended(void)
+{
+	spare_refill_in(0);
+}
+
 /* A launcher for a launch: the spare when it is alive, else a new one. */
 pid_t
 sv_spare_take(int *fdp)
 {
 	struct pollfd	pfd;
-	struct timeval	now = { 0, 0 };
 	pid_t		pid;
 
 	if (spare_pid != -1) {
@@ -104,17 +126,13 @@ sv_spare_take(int *fdp)
 			*fdp = spare_fd;
 			spare_pid = -1;
 			spare_fd = -1;
-			/* Once this launch's plan is sent: the loop's next
-			 * turn. */
-			if (spare_refill && spare_ev != NULL)
-				evtimer_add(spare_ev, &now);
+			spare_refill_in(SPARE_REFILL_MS);
 			return pid;
 		}
 		log_debug("spare launcher %d gone", (int)spare_pid);
 		spare_drop();
 	}
-	if (spare_refill && spare_ev != NULL)
-		evtimer_add(spare_ev, &now);
+	spare_refill_in(SPARE_REFILL_MS);
 	return launcher_start(fdp);
 }
 

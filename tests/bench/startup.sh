@@ -5,6 +5,8 @@
 #   tests/bench/startup.sh BUILD_DIR [RUNS]
 # Prints a Markdown table: median wall time of
 #   - airlock run -- /bin/true (cold: private airlockd + launcher + exec)
+#   - airlock run --socket S -- /bin/true (a fresh sandbox per run from a
+#     running airlockd, as an app's harness runs one-off commands)
 #   - bwrap --unshare-all ... /bin/true (a comparable bubblewrap sandbox)
 #   - unshare -Urmpf --mount-proc /bin/true (bare namespaces, the floor)
 #   - one exec in a warm airlock session (launch once, exec N times)
@@ -28,16 +30,30 @@ BW="bwrap --unshare-all --die-with-parent --new-session --ro-bind /usr /usr \
 --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 \
 --symlink usr/sbin /sbin --ro-bind /etc /etc --proc /proc --dev /dev \
 --tmpfs /tmp --bind $WS $WS --chdir $WS /bin/true"
+# The running airlockd of the fourth row: the user's own, on a socket in
+# the stage (its spare launcher is part of what is measured).
+run_as "$STAGE/build/airlockd" --socket "$WS/airlockd.sock" --quiet &
+DPID=$!
+i=0
+while [ ! -S "$WS/airlockd.sock" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 run_as hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$STAGE/h.json" \
     --style none \
     "/bin/true" \
     "unshare -Urmpfn --mount-proc /bin/true" \
     "$BW" \
-    "$STAGE/build/airlock run --workspace $WS -- /bin/true" >/dev/null 2>&1
+    "$STAGE/build/airlock run --workspace $WS -- /bin/true" \
+    "$STAGE/build/airlock run --socket $WS/airlockd.sock --workspace $WS -- /bin/true" \
+    >/dev/null 2>&1
+kill "$DPID" 2>/dev/null
+wait "$DPID" 2>/dev/null || true
 HOST=$(median_ms "$STAGE/h.json" 0)
 UN=$(median_ms "$STAGE/h.json" 1)
 BW=$(median_ms "$STAGE/h.json" 2)
 A=$(median_ms "$STAGE/h.json" 3)
+S=$(median_ms "$STAGE/h.json" 4)
 
 # Warm exec: one session, many execs, over the client socket.
 W=$(run_as python3 - "$STAGE/build/airlockd" "$STAGE/ws" "$RUNS" \
@@ -79,4 +95,5 @@ echo "| host, no sandbox | $(ms "$HOST") | $(ratio "$HOST" "$BW") |"
 echo "| unshare -Urmpfn --mount-proc (bare namespaces) | $(ms "$UN") | $(ratio "$UN" "$BW") |"
 echo "| bwrap --unshare-all, system dirs + workspace | $(ms "$BW") | 1.00 |"
 echo "| airlock run, cold (private airlockd + launcher + exec) | $(ms "$A") | $(ratio "$A" "$BW") |"
+echo "| airlock run via a running airlockd (a fresh sandbox) | $(ms "$S") | $(ratio "$S" "$BW") |"
 echo "| airlock, one exec in a warm session | $(ms "$W") | $(ratio "$W" "$BW") |"
