@@ -1103,6 +1103,9 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	for (size_t k = 0; envs && envs[k]; k++)
 		jgen_str(j, envs[k]);
 	jgen_arr_close(j);
+	/* Built by the exec that follows (R-R1): our exec is on its way
+	 * while the sandbox is built, instead of after its answer. */
+	jgen_kbool(j, "lazy", 1);
 	jgen_obj_close(j);
 	params = xstrndup(jgen_buf(j, NULL), SIZE_MAX);
 	res = rpc_call(&rpc, "sandbox.launch", params, on_event, &st, &code,
@@ -1195,9 +1198,15 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		close(pfd[5]);
 	}
 	if (res == NULL) {
-		fprintf(stderr, "airlock: %s\n", err);
-		st.exit_code = code == 0 ? EXIT_SANDBOX : code == -32010 ?
-		    EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+		/* The sandbox is built for this exec (lazy). */
+		if (code == -32000)	/* RPC_SANDBOX_ERROR */
+			fprintf(stderr, "airlock: the sandbox could not be "
+			    "built: %s\n", err);
+		else
+			fprintf(stderr, "airlock: %s\n", err);
+		st.exit_code = code == 0 || code == -32000 ?
+		    EXIT_SANDBOX : code == -32010 ? EXIT_NOT_FOUND :
+		    EXIT_CANNOT_RUN;
 		goto out;
 	}
 	xid = json_get(res, "execId");

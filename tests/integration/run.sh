@@ -7,7 +7,7 @@
 # the working directory, a terminal, and a shared supervisor.  As an
 # unprivileged user, real sandboxes.
 . "$(dirname "$0")/lib.sh"
-plan 61
+plan 62
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -170,6 +170,16 @@ check "a --bind of a missing path is an error naming it ($rc)" sh -c \
     "[ $rc -eq 125 ] && grep -q no-such-dir '$W/nb.err'"
 check "--bind-try of a missing path is skipped" \
     run --bind-try "$W/no-such-dir" -- true
+# A sandbox the launcher cannot build (a bind airlockd did not check, from
+# the test build): the run says so, with the reason, and exits 125; the
+# command never starts (the exec is what builds it, issue 15).
+as_user "$B/test/airlock" run --no-policy-check --workspace "$W" \
+    --test-unlisted-bind "$W/gone-before-build" -- \
+    sh -c "touch '$W/ran'" 2>"$W/lb.err"
+rc=$?
+check "a launch failure: 125, the reason named, nothing run ($rc)" sh -c \
+    "[ $rc -eq 125 ] && grep -q 'sandbox could not be built' '$W/lb.err' \
+    && grep -q gone-before-build '$W/lb.err' && [ ! -e '$W/ran' ]"
 mkdir -p "$W/other"
 echo bound >"$W/other/f"
 D=$(mkwork)
