@@ -43,12 +43,17 @@
 #define FICLONE		_IOW(0x94, 9, int)
 #endif
 
+/* Each worker lists with getdents64 into its own buffer: no DIR, no
+ * malloc and no second open of the directory per listing. */
+#define CP_LISTBUF	32768
+
 struct cp_dir {
 	struct cp_dir	*parent;
 	struct cp_dir	*next;		/* on the stack */
 	struct cp_dir	*lprev, *lnext;	/* in the list of live dirs */
 	char		*name;		/* in the parent; NULL for the root */
 	int		 srcfd, dstfd;	/* -1 until a worker starts it */
+	int		 chmod;		/* created with another mode */
 	unsigned	 pending;	/* own listing + unfinished children */
 	struct stat	 st;		/* of the source, applied at the end */
 };
@@ -226,7 +231,8 @@ clone_file(struct cp_job *j, struct cp_dir *d, const char *name, int sfd,
 		    strerror(errno));
 		return;
 	}
-	if (ioctl(dfd, FICLONE, sfd) == -1) {
+	/* An empty file has no extents to share: created is cloned. */
+	if (st->st_size != 0 && ioctl(dfd, FICLONE, sfd) == -1) {
 		fail_clone(j, d, name, errno, sfd, dfd);
 		close(dfd);
 		return;
@@ -341,7 +347,8 @@ dir_release(struct cp_job *j, struct cp_dir *d)
 		p = d->parent;
 		if (!failed(j) && d->dstfd != -1) {
 			copy_times(&d->st, ts);
-			if (fchmod(d->dstfd, copy_mode(&d->st)) == -1 ||
+			if ((d->chmod && fchmod(d->dstfd,
+			    copy_mode(&d->st)) == -1) ||
 			    futimens(d->dstfd, ts) == -1) {
 				dir_path(d, NULL, path, sizeof(path));
 				fail(j, errno, "set the mode and times of %s: "
@@ -365,6 +372,7 @@ static int
 dir_open(struct cp_job *j, struct cp_dir *d)
 {
 	char	 path[PATH_MAX];
+	mode_t	 mode;
 	int	 fd;
 
 	if (d->parent == NULL)
@@ -386,7 +394,13 @@ dir_open(struct cp_job *j, struct cp_dir *d)
 		return -1;
 	}
 	d->srcfd = fd;
-	if (mkdirat(d->parent->dstfd, d->name, 0700) == -1 ||
+	/* With its final mode when that lets us fill it (and nothing
+	 * masks it): no fchmod at the end.  A directory we could not
+	 * write (0555) is made 0700 and gets its mode when complete. */
+	mode = copy_mode(&d->st);
+	d->chmod = (mode & 0700) != 0700 || (mode & j->umask) != 0;
+	if (mkdirat(d->parent->dstfd, d->name, d->chmod ? 0700 : mode) ==
+	    -1 ||
 	    (d->dstfd = openat(d->parent->dstfd, d->name, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
 		fail(j, errno, "create the directory %s in the copy: %s",
@@ -470,40 +484,38 @@ copy_entry(struct cp_job *j, struct cp_dir *d, const char *name,
 	copy_by_stat(j, d, name, &st);
 }
 
+/*
+ * List d with getdents64 on its own source fd (opened by dir_open, or
+ * for the root by cp_start: a description nobody else lists) into the
+ * worker's buffer, copying each entry on the spot.
+ */
 static void
-copy_dir(struct cp_job *j, struct cp_dir *d)
+copy_dir(struct cp_job *j, struct cp_dir *d, char *buf)
 {
-	struct dirent	*de;
-	DIR		*dp;
+	struct dirent64	*de;
 	char		 path[PATH_MAX];
-	int		 fd;
+	ssize_t		 n, off;
 
 	if (dir_open(j, d) == -1)
 		return;
-	if ((fd = reopen_dir(d->srcfd)) == -1 ||
-	    (dp = fdopendir(fd)) == NULL) {
-		if (fd != -1)
-			close(fd);
-		dir_path(d, NULL, path, sizeof(path));
-		fail(j, errno, "list %s: %s", path, strerror(errno));
-		return;
+	while (!failed(j)) {
+		if ((n = getdents64(d->srcfd, buf, CP_LISTBUF)) <= 0) {
+			/* ENOENT: the directory was removed meanwhile */
+			if (n == -1 && errno != ENOENT) {
+				dir_path(d, NULL, path, sizeof(path));
+				fail(j, errno, "list %s: %s", path,
+				    strerror(errno));
+			}
+			return;
+		}
+		for (off = 0; off < n && !failed(j); off += de->d_reclen) {
+			de = (struct dirent64 *)(void *)(buf + off);
+			if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
+			    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+				continue;
+			copy_entry(j, d, de->d_name, de->d_type);
+		}
 	}
-	for (;;) {
-		errno = 0;
-		if ((de = readdir(dp)) == NULL)
-			break;
-		if (failed(j))
-			break;
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		copy_entry(j, d, de->d_name, de->d_type);
-	}
-	if (de == NULL && errno != 0 && errno != ENOENT) {
-		dir_path(d, NULL, path, sizeof(path));
-		fail(j, errno, "list %s: %s", path, strerror(errno));
-	}
-	closedir(dp);
 }
 
 static void *
@@ -511,7 +523,10 @@ worker(void *arg)
 {
 	struct cp_job	*j = arg;
 	struct cp_dir	*d;
+	char		*buf;
 
+	if ((buf = malloc(CP_LISTBUF)) == NULL)
+		fail(j, ENOMEM, "out of memory");
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
 		while (j->stack == NULL && !j->done && j->failed == 0)
@@ -523,9 +538,10 @@ worker(void *arg)
 		d = j->stack;
 		j->stack = d->next;
 		pthread_mutex_unlock(&j->mu);
-		copy_dir(j, d);
+		copy_dir(j, d, buf);
 		dir_release(j, d);
 	}
+	free(buf);
 	pthread_mutex_lock(&j->mu);
 	j->nalive--;
 	pthread_cond_broadcast(&j->idle);
@@ -556,9 +572,11 @@ cp_start(int srcfd, int dstfd, int nthreads)
 	pthread_cond_init(&j->work, NULL);
 	pthread_cond_init(&j->idle, NULL);
 	root->pending = 1;
+	root->chmod = 1;	/* made by the caller */
 	j->umask = umask(0);
 	umask(j->umask);
-	root->srcfd = fcntl(srcfd, F_DUPFD_CLOEXEC, 0);
+	/* A description of our own: we list it. */
+	root->srcfd = reopen_dir(srcfd);
 	root->dstfd = fcntl(dstfd, F_DUPFD_CLOEXEC, 0);
 	if (root->srcfd == -1 || root->dstfd == -1 ||
 	    fstat(root->srcfd, &root->st) == -1) {

@@ -16,6 +16,12 @@
 #   - cp -a --reflink=always
 #   - git worktree add (a checkout: every file written)
 #   - git clone --local (objects hard-linked, then a checkout)
+#   - floor: a minimal C loop (below) doing only mkdir per directory and
+#     open, open+create, FICLONE, close, close per file, with as many
+#     threads as cores, no modes, times, symlinks or sandbox: a lower
+#     bound for any copy-on-write copy on this machine.  Timed by itself
+#     (from main to the last close), so it leaves out its own start-up.
+#     It runs last in each round, so the other rows run as before.
 # Disk: what df says the filesystem gained, after sync.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
@@ -117,6 +123,115 @@ if err != 0:
     sys.exit("airlock-clone failed: %s" % err)
 print("%.3f" % t)
 PY
+cat >"$STAGE/floor.c" <<'C'
+/* floor SRC DST NTHREADS: mkdir, open+FICLONE+close per file, nothing else */
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/fs.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct { int s, d; } q[1 << 20];
+static int qn, qh, busy;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+
+static void
+dodir(int sfd, int dfd)
+{
+	char buf[32768];
+	long n, o;
+	struct dirent64 *e;
+	int s, d;
+
+	while ((n = getdents64(sfd, buf, sizeof(buf))) > 0)
+		for (o = 0; o < n; o += e->d_reclen) {
+			e = (struct dirent64 *)(buf + o);
+			if (e->d_name[0] == '.' && (e->d_name[1] == 0 ||
+			    (e->d_name[1] == '.' && e->d_name[2] == 0)))
+				continue;
+			if (e->d_type == DT_DIR) {
+				if (mkdirat(dfd, e->d_name, 0700) == -1)
+					exit(1);
+				s = openat(sfd, e->d_name, O_RDONLY | O_DIRECTORY);
+				d = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY);
+				pthread_mutex_lock(&mu);
+				q[qn].s = s; q[qn].d = d; qn++;
+				pthread_cond_signal(&cv);
+				pthread_mutex_unlock(&mu);
+			} else if (e->d_type == DT_REG) {
+				s = openat(sfd, e->d_name, O_RDONLY);
+				d = openat(dfd, e->d_name, O_WRONLY | O_CREAT |
+				    O_EXCL, 0600);
+				if (s == -1 || d == -1 ||
+				    ioctl(d, FICLONE, s) == -1)
+					exit(1);
+				close(d);
+				close(s);
+			}
+		}
+}
+
+static void *
+worker(void *a)
+{
+	int s, d;
+
+	for (;;) {
+		pthread_mutex_lock(&mu);
+		while (qh == qn && busy > 0)
+			pthread_cond_wait(&cv, &mu);
+		if (qh == qn) {
+			pthread_cond_broadcast(&cv);
+			pthread_mutex_unlock(&mu);
+			return a;
+		}
+		s = q[qh].s; d = q[qh].d; qh++; busy++;
+		pthread_mutex_unlock(&mu);
+		dodir(s, d);
+		close(s);
+		close(d);
+		pthread_mutex_lock(&mu);
+		busy--;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct timespec t0, t1;
+	pthread_t t[64];
+	int i, n = argc > 3 ? atoi(argv[3]) : 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (n < 1 || n > 64 || mkdir(argv[2], 0700) == -1)
+		return 1;
+	q[0].s = open(argv[1], O_RDONLY | O_DIRECTORY);
+	q[0].d = open(argv[2], O_RDONLY | O_DIRECTORY);
+	qn = 1;
+	for (i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, worker, NULL);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("%.3f\n", (double)(t1.tv_sec - t0.tv_sec) +
+	    (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
+C
+FLOOR=
+if ${CC:-cc} -D_GNU_SOURCE -O2 -o "$STAGE/floor" "$STAGE/floor.c" \
+    -lpthread 2>/dev/null; then
+	FLOOR=$STAGE/floor
+	chmod 0755 "$FLOOR"
+fi
 chmod 0644 "$STAGE/prov.py" "$STAGE/helper.py"
 
 used() { sync; df -k --output=used "$M" | tail -1; }
@@ -157,6 +272,7 @@ for src in $REPOS; do
 		one cp cp -a --reflink=always "$src" "$D/cp"
 		one worktree git -C "$src" worktree add -q "$D/wt"
 		one clone git clone -q --local "$src" "$D/clone"
+		[ -z "$FLOOR" ] || one floor "$FLOOR" "$src" "$D/floor" "$(nproc)"
 		run_as git -C "$src" worktree remove --force "$D/wt"
 		rm -rf "$D"
 		r=$((r + 1))
@@ -169,7 +285,8 @@ for src in $REPOS; do
 	for row in "provision:worktree.provision (airlockd)" \
 	    "clone1:airlock-clone -j 1" "clone2:airlock-clone -j 2" \
 	    "cp:cp -a --reflink=always" "worktree:git worktree add" \
-	    "clone:git clone --local"; do
+	    "clone:git clone --local" \
+	    "floor:floor: open+FICLONE+close per file (C, $(nproc) threads)"; do
 		k=${row%%:*}
 		[ -s "$STAGE/$k.t" ] || continue
 		t=$(median "$STAGE/$k.t")
