@@ -907,17 +907,45 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	if (i >= argc)
 		usage_error("no command given");
-	/* R-C4: the command line itself, before anything starts. */
-	if ((code = cli_run_guard(mode, settings, argv + i,
-	    no_policy_check)) != 0)
-		return code;
 	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
 	    sock[0] == '\0')
 		sock = NULL;
+
+	/*
+	 * A private airlockd unless a shared one is named: whatever listens
+	 * on the default socket may run with another HOME or settings.  It
+	 * starts now, so that its exec, linking and probe overlap our own
+	 * checks below (issue 15); a run refused before its launch just
+	 * closes it (it dies with us in any case: PDEATHSIG).
+	 */
+	extra = strv_add(extra, "--quiet");
+	if (sandbox != NULL) {
+		extra = strv_add(extra, "--sandbox");
+		extra = strv_add(extra, sandbox);
+	}
+	if (settings != NULL) {
+		extra = strv_add(extra, "--settings");
+		extra = strv_add(extra, settings);
+	}
+	memset(&rpc, 0, sizeof(rpc));
+	rpc.fd = -1;
+	rpc.private_pid = -1;
+	if (sock == NULL && rpc_open_private(&rpc, extra, err,
+	    sizeof(err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		return EXIT_SANDBOX;
+	}
+	/* R-C4: the command line itself, before anything starts. */
+	if ((code = cli_run_guard(mode, settings, argv + i,
+	    no_policy_check)) != 0) {
+		rpc_close(&rpc);
+		return code;
+	}
 	if (memory == 0 && sysinfo(&si) == 0)
 		memory = (uint64_t)si.totalram * si.mem_unit / 4 * 3;
 	if (getcwd(ws, sizeof(ws)) == NULL || realpath(ws, cwd) == NULL) {
 		fprintf(stderr, "airlock: getcwd: %s\n", strerror(errno));
+		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
 	if (workspace == NULL)
@@ -929,6 +957,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 			fprintf(stderr, "airlock: workspace %s: %s\n",
 			    workspace, strerror(errno));
 			free(w);
+			rpc_close(&rpc);
 			return EXIT_SANDBOX;
 		}
 		free(w);
@@ -939,6 +968,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		fprintf(stderr, "airlock: workspace /: the whole filesystem "
 		    "cannot be a workspace (it would hide the sandbox's own "
 		    "/dev and /proc); name a directory with --workspace\n");
+		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
 	/* Start where the caller is when that is inside the workspace. */
@@ -951,6 +981,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	if (events != NULL && (st.events = fopen(events, "we")) == NULL) {
 		fprintf(stderr, "airlock: %s: %s\n", events, strerror(errno));
+		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
 	/* The worktree's own repository for the push gateway (R-G4): the
@@ -960,22 +991,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	    (local = gitorigin_local(ws, &origin_buf)) == -1)
 		origin_ask(ws, &oq);
 
-	/* The private supervisor's arguments. */
-	extra = strv_add(extra, "--quiet");
-	if (sandbox != NULL) {
-		extra = strv_add(extra, "--sandbox");
-		extra = strv_add(extra, sandbox);
-	}
-	if (settings != NULL) {
-		extra = strv_add(extra, "--settings");
-		extra = strv_add(extra, settings);
-	}
-	/*
-	 * A private airlockd unless a shared one is named: whatever listens
-	 * on the default socket may run with another HOME or settings.
-	 */
-	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
-	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
+	if (sock != NULL && rpc_open(&rpc, sock, 0, NULL, err,
+	    sizeof(err)) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
 		free(origin_read(&oq));
 		return EXIT_SANDBOX;
