@@ -312,6 +312,7 @@ int		 msg_send(struct msg_link *, struct msgbuf *,
 		    const int *fds, int nfds);
 /* Build-and-send for frames without fields. */
 int		 msg_send_empty(struct msg_link *, uint16_t type);
+int		 msg_send_all(struct msg_link *, struct msgbuf *, size_t);
 
 /*
  * Receive one frame.  Blocking links: waits for a whole frame.

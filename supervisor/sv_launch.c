@@ -393,13 +393,11 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 		return -1;
 	}
 	msg_link_init(&s->link, fd, MSG_CH_LAUNCHER, MSG_UP, "launcher");
-	for (i = 0; i < s->plan.nframes; i++) {
-		if (msg_send(&s->link, &s->plan.frames[i], NULL, 0) == -1) {
-			snprintf(err, errlen, "cannot send the plan to the "
-			    "launcher: %s", strerror(errno));
-			session_kill(s, NULL);
-			return -1;
-		}
+	if (msg_send_all(&s->link, s->plan.frames, s->plan.nframes) == -1) {
+		snprintf(err, errlen, "cannot send the plan to the launcher: "
+		    "%s", strerror(errno));
+		session_kill(s, NULL);
+		return -1;
 	}
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
 		fatal("fcntl");

@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 29
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -104,4 +104,45 @@ check "a FIFO planted as the audit log does not hang airlockd" \
     as_user timeout 30 python3 "$RPC" "$SD/d3.sock" "$W" command_policy
 kill -9 "$d3" 2>/dev/null	# a regression hangs it past SIGTERM
 wait "$d3" 2>/dev/null
+
+# The spare launcher (issue 15) killed from outside before a run: the run
+# starts a launcher of its own and works; none is left after airlockd.
+spawn_user env HOME="$H" "$AIRLOCKD" --socket "$SD/d4.sock" 2>"$SD/d4.err"
+d4=$!
+sp="" i=0
+while [ -z "$sp" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	sp=$(pgrep -P "$d4" -x airlock-launche)
+	i=$((i + 1))
+done
+[ -n "$sp" ] && kill -9 $sp
+sleep 0.2
+out=$(as_user env HOME="$H" "$AIRLOCK" run --no-policy-check \
+    --socket "$SD/d4.sock" --workspace "$W" -- echo fresh-run 2>&1)
+check "a spare launcher killed before a run: the run starts its own (${sp:-none})" \
+    sh -c "[ -n '$sp' ] && echo '$out' | grep -qx fresh-run"
+# The spare started again when that run ended, and its init: both must
+# die with airlockd.
+left="" i=0
+while [ -z "$left" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	left=$(pgrep -P "$d4" -x airlock-launche)
+	i=$((i + 1))
+done
+for p in $left; do left="$left $(pgrep -P "$p")"; done
+kill "$d4" 2>/dev/null
+wait "$d4" 2>/dev/null
+alive="" i=0
+while [ $i -lt 50 ]; do
+	alive=""
+	for p in $left; do
+		[ -e "/proc/$p" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$p/stat" &&
+		    alive="$alive $p"
+	done
+	[ -z "$alive" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+check "no launcher outlives its airlockd, the new spare neither (${left:-none}; alive:${alive:-none})" \
+    sh -c "[ -n '$left' ] && [ -z '$alive' ]"
 finish
