@@ -393,7 +393,7 @@ session_param(struct sv_client *c, const struct json *id,
 		    "sessionId: required");
 		return NULL;
 	}
-	if ((s = sv_session_find(sid)) == NULL || s->owner != c) {
+	if ((s = sv_session_owned(c, sid)) == NULL) {
 		sv_client_error(c, id, RPC_NO_SESSION, "no such session");
 		return NULL;
 	}
@@ -636,13 +636,19 @@ sv_status_json(struct jgen *j)
 	(void)i;
 }
 
+/*
+ * The one rule for every method on a session (sandbox.exec and the
+ * others through session_param, the file tools directly): the
+ * connection that launched it or attached it last, which is of the
+ * session's uid (sandbox.attach checks it).
+ */
 struct sv_session *
 sv_session_owned(struct sv_client *c, const char *sid)
 {
 	struct sv_session *s;
 
 	if (sid == NULL || (s = sv_session_find(sid)) == NULL ||
-	    s->owner != c)
+	    s->owner != c || sv_client_uid(c) != s->uid)
 		return NULL;
 	return s;
 }

@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -67,6 +67,8 @@ as_user env HOME="$H" "$AIRLOCK" audit --since 2999-01-01T00:00:00+02:00 >"$SD/a
 check "airlock audit --since: nothing after a future time" [ ! -s "$SD/audit.none" ]
 check "lazy: concurrent first commands wait on one build; a failed build reports its reason and clears itself" \
     scen lazy_build
+check "the file tools follow attach: an attached connection uses fs.*, the one it was taken from and an unattached one cannot" \
+    scen fs_attached
 check "request ids of every JSON type come back as sent (1e999999 too)" \
     scen ids_echoed
 check "1,100 idle connections, 10,000 requests to closed sockets, a client that never reads: others served, memory bounded" \
@@ -74,10 +76,10 @@ check "1,100 idle connections, 10,000 requests to closed sockets, a client that 
 check "the idle connections closed are logged" \
     grep -q 'the idle connection that did least' "$SD/d.err"
 if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
-	check "a connection of another uid is refused" \
+	check "a connection of another uid is refused, fs.* and attach too" \
 	    python3 "$RPC" "$SD/d.sock" "$W" other_uid_refused
 else
-	ok "a connection of another uid is refused # SKIP needs root"
+	ok "a connection of another uid is refused, fs.* and attach too # SKIP needs root"
 fi
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null

@@ -736,13 +736,68 @@ def lazy_build():
     print("lazy: failed build said: %s" % errs[0]["error"]["message"])
 
 
+def fs_read(c, name="fsfile.txt", sid="fsa"):
+    return c.call("fs.read", {"sessionId": sid,
+                              "path": os.path.join(WS, name)})
+
+
+def fs_attached():
+    """The file tools follow sandbox.exec's rule: the connection that
+    launched the session or attached it last, of its uid."""
+    with open(os.path.join(WS, "fsfile.txt"), "w") as f:
+        f.write("fs-attached\n")
+    a = Client(SOCK)
+    launch(a, "fsa", detached=True)
+    r = fs_read(a)
+    assert "fs-attached" in r["result"]["content"], ("launcher's", r)
+    b = Client(SOCK)
+    for m, p in (("fs.read", {}), ("sandbox.exec", {"argv": ["true"]})):
+        r = b.call(m, dict({"sessionId": "fsa"}, **p))
+        assert r.get("error", {}).get("code") == -32001, \
+            ("%s before attach" % m, r)
+    r = b.call("sandbox.attach", {"sessionId": "fsa"})
+    assert "result" in r, r
+    r = fs_read(b)
+    assert "fs-attached" in r.get("result", {}).get("content", ""), \
+        ("fs.read after attach", r)
+    r = b.call("fs.write", {"sessionId": "fsa", "path": os.path.join(
+        WS, "fsfile2.txt"), "content": "by-b\n"})
+    assert "result" in r, ("fs.write after attach", r)
+    # The connection it was taken from: as sandbox.exec, refused.
+    for m, p in (("fs.read", {"path": os.path.join(WS, "fsfile.txt")}),
+                 ("sandbox.exec", {"argv": ["true"]})):
+        r = a.call(m, dict({"sessionId": "fsa"}, **p))
+        assert r.get("error", {}).get("code") == -32001, \
+            ("%s by the connection it was taken from" % m, r)
+    # The same, once that connection has closed and another attaches.
+    b.close()
+    time.sleep(0.5)
+    d = Client(SOCK)
+    d.call("sandbox.attach", {"sessionId": "fsa"})
+    r = fs_read(d, "fsfile2.txt")
+    assert "by-b" in r.get("result", {}).get("content", ""), r
+    d.call("sandbox.destroy", {"sessionId": "fsa"})
+    # Left detached for other_uid_refused to try.
+    launch(d, "fso", detached=True)
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
         r = c.call("sandbox.list", {}, timeout=5)
     except (EOFError, ConnectionResetError, BrokenPipeError):
-        return
-    raise AssertionError("another uid was answered: %r" % (r,))
+        pass
+    else:
+        raise AssertionError("another uid was answered: %r" % (r,))
+    # Nor a file tool on, or an attach of, the user's detached session.
+    for m, p in (("fs.read", {"sessionId": "fso", "path": WS}),
+                 ("sandbox.attach", {"sessionId": "fso"})):
+        c = Client(SOCK)
+        try:
+            r = c.call(m, p, timeout=5)
+        except (EOFError, ConnectionResetError, BrokenPipeError):
+            continue
+        raise AssertionError("another uid was answered: %r" % (r,))
 
 
 sys.exit(globals()[SCEN]() or 0)
