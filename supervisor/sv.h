@@ -240,6 +240,14 @@ struct sv_session *sv_session_helper(struct sv_client *,
 		    const struct json *id, const struct json *params,
 		    char *const argv[], int in_fd, int out_fd,
 		    sv_helper_done, void *arg);
+/*
+ * R-R1 for airlockd's own commands: a lazy session not built yet is
+ * built (or its build joined) and fn called once it is ready (err NULL)
+ * or failed (err the reason).  0: nothing to wait for, go on now.
+ */
+typedef void	(*sv_built_fn)(void *arg, const char *err);
+int		 sv_session_when_built(struct sv_client *,
+		    struct sv_session *, sv_built_fn, void *arg);
 const struct sv_spec *sv_session_spec(const struct sv_session *);
 struct sv_session *sv_session_owned(struct sv_client *, const char *sid);
 int		 sv_session_confined(const struct sv_session *);

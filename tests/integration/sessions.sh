@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -69,6 +69,8 @@ check "lazy: concurrent first commands wait on one build; a failed build reports
     scen lazy_build
 check "the file tools follow attach: an attached connection uses fs.*, the one it was taken from and an unattached one cannot" \
     scen fs_attached
+check "lazy: fs.* joins the one build with the first commands; a failed build reports its reason to each" \
+    scen fs_lazy
 check "request ids of every JSON type come back as sent (1e999999 too)" \
     scen ids_echoed
 check "1,100 idle connections, 10,000 requests to closed sockets, a client that never reads: others served, memory bounded" \

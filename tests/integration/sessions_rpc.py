@@ -781,6 +781,71 @@ def fs_attached():
     launch(d, "fso", detached=True)
 
 
+def answers(c, ids, timeout=60):
+    """The answers to requests ids, in whatever order they come."""
+    got = {}
+    end = time.time() + timeout
+    while len(got) < len(ids):
+        m = c.read(max(0, end - time.time()))
+        if m is None:
+            raise TimeoutError("no answer to %r" % (set(ids) - set(got)))
+        if "method" in m and "id" not in m:
+            c.notes.append(m)
+        elif m.get("id") in ids:
+            got[m["id"]] = m
+    return [got[i] for i in ids]
+
+
+def fs_lazy():
+    """R-R1 for the file tools: a lazy session's first fs.* calls join
+    the one build with its first commands; a failed build reports its
+    reason to each."""
+    with open(os.path.join(WS, "fsfile.txt"), "w") as f:
+        f.write("fs-lazy\n")
+    c = Client(SOCK)
+    r = c.call("sandbox.launch", {"spec": spec("fl"), "lazy": True})
+    assert r["result"]["state"] == "created", r
+    ids = [c.send("fs.read", {"sessionId": "fl", "path":
+                              os.path.join(WS, "fsfile.txt")}),
+           c.send("sandbox.exec", {"sessionId": "fl", "argv": ["true"]}),
+           c.send("fs.find", {"sessionId": "fl", "glob": "fsfile*"})]
+    rs = answers(c, ids)
+    assert all("result" in r for r in rs), rs
+    assert "fs-lazy" in rs[0]["result"]["content"], rs
+    readies = [m for m in c.events(0.5) if is_event("fl", "ready")(m)]
+    assert len(readies) == 1, readies
+    c.call("sandbox.destroy", {"sessionId": "fl"})
+    later = os.path.join(WS, "fslater")
+    s2 = {"sessionId": "fl2", "bindMounts": [{"hostPath": later}],
+          "guestWorkdir": later}
+    r = c.call("sandbox.launch", {"spec": s2, "lazy": True})
+    assert r["result"]["state"] == "created", r
+    ids = [c.send("fs.read", {"sessionId": "fl2", "path":
+                              os.path.join(later, "x")}) for i in range(2)]
+    errs = answers(c, ids)
+    assert all("error" in e for e in errs), errs
+    m0 = errs[0]["error"]["message"]
+    assert m0 == errs[1]["error"]["message"] and "fslater" in m0, errs
+    st = c.call("sandbox.status", {"sessionId": "fl2"})["result"]
+    assert st["state"] == "created" and st.get("error"), st
+    os.mkdir(later)
+    with open(os.path.join(later, "x"), "w") as f:
+        f.write("built-now\n")
+    r = c.call("fs.read", {"sessionId": "fl2", "path":
+                           os.path.join(later, "x")})
+    assert "built-now" in r.get("result", {}).get("content", ""), r
+    c.call("sandbox.destroy", {"sessionId": "fl2"})
+    # A launch whose build failed at once: fs.* answers, airlockd lives.
+    s3 = {"sessionId": "fl3", "bindMounts": [{"hostPath": later + "-no"}],
+          "guestWorkdir": later + "-no"}
+    r = c.call("sandbox.launch", {"spec": s3})
+    assert "error" in r, r
+    r = c.call("fs.read", {"sessionId": "fl3", "path": later + "-no/x"})
+    assert "error" in r and r["error"]["code"] != -32603, r
+    assert "result" in c.call("sandbox.list", {}), "airlockd went away"
+    print("fs lazy: failed build said: %s" % m0)
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
