@@ -282,6 +282,9 @@ int		 sv_session_check(struct sv_client *, const struct json *id,
 int		 sv_session_reaped(pid_t, int status);
 /* For gatewayd: the session's origin repo and whether it exists. */
 const char	*sv_session_origin(const struct sv_session *);
+/* The ids of the live sessions in conversation conv or with a bind
+ * beneath dir (worktree.remove waits for them); NULL: none. */
+char		**sv_sessions_using(const char *conv, const char *dir);
 void		 sv_status_json(struct jgen *);
 
 /* ---- approvals (sv_approval.c), R-C4 ---- */

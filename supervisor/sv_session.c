@@ -84,6 +84,44 @@ sv_session_origin(const struct sv_session *s)
 	return s->spec.origin_repo;
 }
 
+static int
+bind_under(const char *p, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	return p != NULL && strncmp(p, dir, n) == 0 && (p[n] == '\0' ||
+	    p[n] == '/');
+}
+
+/*
+ * A session counts from its launch until it is destroyed, or failed
+ * with nothing left running: one that is lazy, building, warm or
+ * suspended has (or will have at its next command) the mounts.
+ */
+char **
+sv_sessions_using(const char *conv, const char *dir)
+{
+	struct sv_session *s;
+	char		**ids = NULL;
+	size_t		 i;
+
+	for (s = sessions; s != NULL; s = s->next) {
+		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
+			continue;
+		if (s->spec.conversation_id != NULL &&
+		    strcmp(s->spec.conversation_id, conv) == 0) {
+			ids = strv_add(ids, s->id);
+			continue;
+		}
+		for (i = 0; i < s->spec.nbinds; i++)
+			if (bind_under(s->spec.binds[i].host_path, dir)) {
+				ids = strv_add(ids, s->id);
+				break;
+			}
+	}
+	return ids;
+}
+
 static void
 unlink_session(struct sv_session *s)
 {

@@ -850,8 +850,12 @@ sv_worktree_remove(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
 	struct wt_job	*j;
-	const char	*conv;
-	char		*root, msg[PATH_MAX + 64];
+	struct jgen	*g;
+	struct json	*data;
+	const char	*conv, *gbuf, *sep;
+	char		*root, msg[PATH_MAX + 64], **using;
+	size_t		 k, glen;
+	int		 n;
 
 	if ((root = conv_root(c, id, params, &conv, 0)) == NULL)
 		return;
@@ -864,6 +868,36 @@ sv_worktree_remove(struct sv_client *c, const struct json *id,
 	if (!is_dir(root)) {
 		snprintf(msg, sizeof(msg), "no conversation %s", conv);
 		sv_client_error(c, id, RPC_INVALID_PARAMS, msg);
+		free(root);
+		return;
+	}
+	/* Not from under a live sandbox: its agent would go on in
+	 * directories that are gone, or half gone. */
+	if ((using = sv_sessions_using(conv, root)) != NULL) {
+		g = jgen_new();
+		jgen_obj_open(g);
+		jgen_key(g, "sessions");
+		jgen_arr_open(g);
+		n = snprintf(msg, sizeof(msg), "conversation %s is mounted by "
+		    "the running session", conv);
+		for (k = 0; using[k] != NULL; k++) {
+			jgen_str(g, using[k]);
+			sep = k > 0 ? ", " : using[1] != NULL ? "s " : " ";
+			if (n >= 0 && (size_t)n < sizeof(msg))
+				n += snprintf(msg + n, sizeof(msg) - n, "%s%s",
+				    sep, using[k]);
+		}
+		if (n >= 0 && (size_t)n < sizeof(msg))
+			snprintf(msg + n, sizeof(msg) - n, ": destroy %s "
+			    "first (sandbox.destroy)", k > 1 ? "them" : "it");
+		jgen_arr_close(g);
+		jgen_obj_close(g);
+		gbuf = jgen_buf(g, &glen);
+		data = json_parse(gbuf, glen, NULL, 0);
+		sv_client_error_data(c, id, RPC_INVALID_PARAMS, msg, data);
+		json_free(data);
+		jgen_free(g);
+		strv_free(using);
 		free(root);
 		return;
 	}

@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 31
+plan 32
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -283,6 +283,40 @@ fi
 u "$AIRLOCK" worktree ls >"$T/ls.json"
 check "worktree ls lists the conversations and their sources" \
     sh -c "grep -q '\"conversationId\":\"c1\"' '$T/ls.json' && grep -q '\"app\":\"$REPO\"' '$T/ls.json'"
-u "$AIRLOCK" worktree rm --conversation c2 >/dev/null 2>&1
-check "worktree rm removes the conversation" [ ! -e "$C2" ]
+# Not from under a live sandbox: refused naming the session, then done
+# once the session is destroyed.
+SD=$(mkwork)
+spawn_user env XDG_DATA_HOME="$DATA" "$AIRLOCKD" --socket "$SD/d.sock" \
+    2>"$T/d.err"
+dpid=$!
+cat >"$T/live.py" <<'PY'
+import json, os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from airlockd_rpc import Client
+sock, airlock, conv, root = sys.argv[2:6]
+rm = [airlock, "worktree", "rm", "--conversation", conv, "--socket", sock]
+c = Client(sock)
+r = c.call("sandbox.launch", {"spec": {"sessionId": "wt-live",
+           "conversationId": conv, "agentId": "a1"}})
+assert "result" in r, r
+r1 = subprocess.run(rm, capture_output=True, text=True)
+rpc = c.call("worktree.remove", {"conversationId": conv})
+there = os.path.isdir(root + "/agents/a1") and os.path.isdir(root + "/repos")
+c.call("sandbox.destroy", {"sessionId": "wt-live"})
+r2 = subprocess.run(rm, capture_output=True, text=True)
+print(json.dumps({"rc1": r1.returncode, "err1": r1.stderr, "rpc": rpc,
+                  "there": there, "rc2": r2.returncode, "err2": r2.stderr}))
+PY
+chmod 0644 "$T/live.py"
+u timeout 120 python3 "$T/live.py" "$STAGE/tests/helpers" "$SD/d.sock" \
+    "$AIRLOCK" c2 "$C2" >"$T/live.json" 2>"$T/live.err"
+kill "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
+head -c 600 "$T/live.json" "$T/live.err" | sed "s/^/# /"
+check "worktree rm under a running session is refused, naming it; nothing removed" \
+    jget "$T/live.json" "exit(0 if d['rc1'] != 0 and 'wt-live' in d['err1']
+and d['rpc']['error']['data']['sessions'] == ['wt-live'] and d['there']
+else 1)"
+check_sh "worktree rm removes the conversation once the session is destroyed" \
+    '[ "$(jget "$T/live.json" "d[\"rc2\"]")" = 0 ] && [ ! -e "$C2" ]'
 finish
