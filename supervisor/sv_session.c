@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -221,23 +222,34 @@ update_active(struct sv_session *s)
 
 /*
  * Wait until the launcher has exited, SV_KILL_WAIT_MS at most, then
- * kill it if it has not and reap it.
+ * kill it if it has not and reap it.  The kernel wakes the wait through
+ * the launcher's pidfd the moment it exits: no loop polls waitpid, and
+ * teardown takes what the sandbox takes to die.  Without a pidfd
+ * (EMFILE), the launcher is killed at once: its death reaches init
+ * through PDEATHSIG, and the wait stays bounded.  A launcher that does
+ * not die after SIGKILL is reported and still waited for: nothing
+ * claims the sandbox gone while it may run.
  */
 static void
 launcher_reap(pid_t pid)
 {
-	struct timespec	ts = { 0, 5 * 1000 * 1000 };
-	int		i, status;
-	pid_t		r;
+	struct pollfd	pfd;
+	int		fd, r, status;
 
-	for (i = 0; i < SV_KILL_WAIT_MS / 5; i++) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r == -1 && errno != EINTR))
+	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) != -1) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		while ((r = poll(&pfd, 1, SV_KILL_WAIT_MS)) == -1 &&
+		    errno == EINTR)
+			;	/* a signal: libevent's, handled later */
+		close(fd);
+		if (r == 1 && waitpid(pid, &status, WNOHANG) == pid)
 			return;
-		nanosleep(&ts, NULL);
-	}
-	log_warnx("launcher %d: the sandbox did not end within %d ms, "
-	    "killing the launcher", (int)pid, SV_KILL_WAIT_MS);
+		log_warnx("launcher %d: the sandbox did not end within %d "
+		    "ms, killing the launcher", (int)pid, SV_KILL_WAIT_MS);
+	} else
+		log_warn("launcher %d: pidfd_open, killing the launcher",
+		    (int)pid);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;

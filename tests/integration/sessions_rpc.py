@@ -846,6 +846,72 @@ def fs_lazy():
     print("fs lazy: failed build said: %s" % m0)
 
 
+def marked(mark):
+    """Host pids whose command line holds mark (zombies have none)."""
+    pids = []
+    for p in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % p, "rb") as f:
+                if mark in f.read():
+                    pids.append(p)
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def destroy_prompt():
+    """sandbox.destroy answers once nothing of the sandbox runs (its
+    launcher's exit is waited for), promptly, never by the 5 s bound."""
+    c = Client(SOCK)
+    times = []
+    for i in range(5):
+        sid = "dp%d" % i
+        h = launch(c, sid)
+        mark = b"4242.%d" % i
+        r = c.call("sandbox.exec", {"sessionId": sid, "argv": [
+            "sh", "-c", "sleep %s & sleep %s & wait" % (mark.decode(),
+                                                        mark.decode())]})
+        assert "result" in r, r
+        end = time.time() + 10
+        while len(marked(mark)) < 2 and time.time() < end:
+            time.sleep(0.05)
+        assert len(marked(mark)) >= 2, "the sleeps did not start"
+        t = time.monotonic()
+        r = c.call("sandbox.destroy", {"sessionId": sid})
+        times.append(time.monotonic() - t)
+        assert r.get("result", {}).get("state") == "destroyed", r
+        left = marked(mark)
+        assert not left, ("processes left after destroy", left)
+        assert not os.path.exists("/proc/%d" % h["pid"]), \
+            ("init still there, even as a zombie", h["pid"])
+    assert max(times) < 2.0, times
+    with open(os.path.join(os.path.dirname(SOCK), "d.err"), "rb") as f:
+        assert b"did not end within" not in f.read()
+    print("destroy answered in %s ms" % sorted(round(x * 1000, 1)
+                                              for x in times))
+
+
+def destroy_stuck():
+    """A launcher that does not end (stopped here) holds the destroy for
+    the bound, 5 s, then is killed and reported: fail closed."""
+    import signal
+    c = Client(SOCK)
+    h = launch(c, "dstuck")
+    with open("/proc/%d/stat" % h["pid"]) as f:
+        launcher = int(f.read().rsplit(")", 1)[1].split()[1])
+    os.kill(launcher, signal.SIGSTOP)
+    t = time.monotonic()
+    r = c.call("sandbox.destroy", {"sessionId": "dstuck"})
+    t = time.monotonic() - t
+    assert r.get("result", {}).get("state") == "destroyed", r
+    assert 4.5 < t < 15, t
+    assert not os.path.exists("/proc/%d" % launcher), "launcher left"
+    with open(os.path.join(os.path.dirname(SOCK), "d.err"), "rb") as f:
+        assert (b"launcher %d: the sandbox did not end within" % launcher) \
+            in f.read()
+    assert "result" in c.call("sandbox.list", {})
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
