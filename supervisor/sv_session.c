@@ -95,9 +95,10 @@ bind_under(const char *p, const char *dir)
 }
 
 /*
- * A session counts from its launch until it is destroyed, or failed
- * with nothing left running: one that is lazy, building, warm or
- * suspended has (or will have at its next command) the mounts.
+ * A session counts from its launch until it is destroyed: one that is
+ * lazy, building, warm or suspended has (or will have at its next
+ * command) the mounts, and one that failed holds the conversation's
+ * lock (sv_worktree.c) until then too.
  */
 char **
 sv_sessions_using(const char *conv, const char *dir)
@@ -107,7 +108,7 @@ sv_sessions_using(const char *conv, const char *dir)
 	size_t		 i;
 
 	for (s = sessions; s != NULL; s = s->next) {
-		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
+		if (s->state == ST_DESTROYED)
 			continue;
 		if (s->spec.conversation_id != NULL &&
 		    strcmp(s->spec.conversation_id, conv) == 0) {

@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 32
+plan 33
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -283,8 +283,26 @@ fi
 u "$AIRLOCK" worktree ls >"$T/ls.json"
 check "worktree ls lists the conversations and their sources" \
     sh -c "grep -q '\"conversationId\":\"c1\"' '$T/ls.json' && grep -q '\"app\":\"$REPO\"' '$T/ls.json'"
-# Not from under a live sandbox: refused naming the session, then done
-# once the session is destroyed.
+# Not from under a live sandbox.  A session of another airlockd (the
+# private one of `airlock run`) holds the conversation too: a private
+# `worktree rm` is refused.
+u "$AIRLOCK" run --no-policy-check --conversation c2 --agent a1 -- \
+    sh -c "touch '$C2/agents/a1/up'; sleep 5" >"$T/hold.out" 2>&1 &
+rpid=$!
+i=0
+while [ ! -e "$C2/agents/a1/up" ] && [ $i -lt 150 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+u "$AIRLOCK" worktree rm --conversation c2 >"$T/rm1.out" 2>&1
+rc1=$?
+wait "$rpid"
+sed 's/^/# /' "$T/rm1.out"
+check_sh "worktree rm while airlock run (another airlockd) runs in the conversation: refused, nothing removed" \
+    '[ "$rc1" -ne 0 ] && grep -q "another airlockd" "$T/rm1.out" &&
+    [ -d "$C2/agents/a1" ] && [ -d "$C2/repos" ]'
+# In the airlockd asked: refused naming the session, then done once the
+# session is destroyed.
 SD=$(mkwork)
 spawn_user env XDG_DATA_HOME="$DATA" "$AIRLOCKD" --socket "$SD/d.sock" \
     2>"$T/d.err"
