@@ -235,14 +235,24 @@ static void
 launcher_reap(pid_t pid)
 {
 	struct pollfd	pfd;
-	int		fd, r, status;
+	struct timespec	now, end;
+	int		fd, r, status, ms = SV_KILL_WAIT_MS;
 
 	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) != -1) {
 		pfd.fd = fd;
 		pfd.events = POLLIN;
-		while ((r = poll(&pfd, 1, SV_KILL_WAIT_MS)) == -1 &&
-		    errno == EINTR)
-			;	/* a signal: libevent's, handled later */
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += SV_KILL_WAIT_MS / 1000;
+		end.tv_nsec += (SV_KILL_WAIT_MS % 1000) * 1000000L;
+		/* A signal (libevent's, handled later) cuts the wait
+		 * short: on with what is left of it. */
+		while ((r = poll(&pfd, 1, ms)) == -1 && errno == EINTR) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			ms = (int)((end.tv_sec - now.tv_sec) * 1000 +
+			    (end.tv_nsec - now.tv_nsec) / 1000000);
+			if (ms < 0)
+				ms = 0;
+		}
 		close(fd);
 		if (r == 1 && waitpid(pid, &status, WNOHANG) == pid)
 			return;
