@@ -1125,18 +1125,6 @@ sv_worktree_spec(struct sv_spec *s, const struct settings *set,
 		    s->conversation_id, s->conversation_id, s->agent_id);
 		return -1;
 	}
-	uses_sweep();
-	if ((fd = conv_lock(root, LOCK_SH)) == -1) {
-		snprintf(err, errlen, "conversation %s: %s",
-		    s->conversation_id, errno == EWOULDBLOCK ?
-		    "it is being removed" : strerror(errno));
-		return -1;
-	}
-	u = xcalloc(1, sizeof(*u));
-	u->sid = xstrdup(s->session_id);
-	u->fd = fd;
-	u->next = uses;
-	uses = u;
 	add_bind(s, p, 0);
 	if (s->guest_workdir == NULL)
 		s->guest_workdir = xstrdup(p);
@@ -1161,5 +1149,17 @@ sv_worktree_spec(struct sv_spec *s, const struct settings *set,
 		}
 		add_bind(s, s->attachments_dir, 1);
 	}
+	uses_sweep();
+	if ((fd = conv_lock(root, LOCK_SH)) == -1) {
+		snprintf(err, errlen, "conversation %s: %s",
+		    s->conversation_id, errno == EWOULDBLOCK ?
+		    "it is being removed" : strerror(errno));
+		return -1;
+	}
+	u = xcalloc(1, sizeof(*u));
+	u->sid = xstrdup(s->session_id);
+	u->fd = fd;
+	u->next = uses;
+	uses = u;
 	return 0;
 }
