@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 33
+plan 34
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -314,6 +314,14 @@ from airlockd_rpc import Client
 sock, airlock, conv, root = sys.argv[2:6]
 rm = [airlock, "worktree", "rm", "--conversation", conv, "--socket", sock]
 c = Client(sock)
+# A removal under way (another airlockd's, its exclusive lock held
+# here): a launch in the conversation is refused.
+import fcntl
+fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+busy = c.call("sandbox.launch", {"spec": {"sessionId": "wt-busy",
+              "conversationId": conv, "agentId": "a1"}})
+os.close(fd)
 r = c.call("sandbox.launch", {"spec": {"sessionId": "wt-live",
            "conversationId": conv, "agentId": "a1"}})
 assert "result" in r, r
@@ -323,7 +331,8 @@ there = os.path.isdir(root + "/agents/a1") and os.path.isdir(root + "/repos")
 c.call("sandbox.destroy", {"sessionId": "wt-live"})
 r2 = subprocess.run(rm, capture_output=True, text=True)
 print(json.dumps({"rc1": r1.returncode, "err1": r1.stderr, "rpc": rpc,
-                  "there": there, "rc2": r2.returncode, "err2": r2.stderr}))
+                  "there": there, "rc2": r2.returncode, "err2": r2.stderr,
+                  "busy": busy}))
 PY
 chmod 0644 "$T/live.py"
 u timeout 120 python3 "$T/live.py" "$STAGE/tests/helpers" "$SD/d.sock" \
@@ -331,6 +340,9 @@ u timeout 120 python3 "$T/live.py" "$STAGE/tests/helpers" "$SD/d.sock" \
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
 head -c 600 "$T/live.json" "$T/live.err" | sed "s/^/# /"
+check "a launch in a conversation being removed is refused" \
+    jget "$T/live.json" "exit(0 if 'being removed' in
+d['busy'].get('error', {}).get('message', '') else 1)"
 check "worktree rm under a running session is refused, naming it; nothing removed" \
     jget "$T/live.json" "exit(0 if d['rc1'] != 0 and 'wt-live' in d['err1']
 and d['rpc']['error']['data']['sessions'] == ['wt-live'] and d['there']
