@@ -37,6 +37,9 @@ TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 TEST_PKGS="$TEST_PKGS ripgrep"
 # zsh (with its zpty module) drives the zsh completion's test.
 TEST_PKGS="$TEST_PKGS zsh"
+# strace: sessions.sh (as root) checks that airlockd sleeps in no
+# polling loop while it waits for a launcher.
+TEST_PKGS="$TEST_PKGS strace"
 
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
@@ -66,6 +69,7 @@ missing() {
 	pkg-config --exists libpcre2-8 2>/dev/null ||
 	    echo "pkg-config libpcre2-8"
 	have_cmd rg || echo "command rg"
+	have_cmd strace || echo "command strace"
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
 	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"

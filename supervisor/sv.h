@@ -247,6 +247,14 @@ struct sv_session *sv_session_helper(struct sv_client *,
 		    const struct json *id, const struct json *params,
 		    char *const argv[], int in_fd, int out_fd,
 		    sv_helper_done, void *arg);
+/*
+ * R-R1 for airlockd's own commands: a lazy session not built yet is
+ * built (or its build joined) and fn called once it is ready (err NULL)
+ * or failed (err the reason).  0: nothing to wait for, go on now.
+ */
+typedef void	(*sv_built_fn)(void *arg, const char *err);
+int		 sv_session_when_built(struct sv_client *,
+		    struct sv_session *, sv_built_fn, void *arg);
 const struct sv_spec *sv_session_spec(const struct sv_session *);
 struct sv_session *sv_session_owned(struct sv_client *, const char *sid);
 int		 sv_session_confined(const struct sv_session *);
@@ -281,6 +289,9 @@ int		 sv_session_check(struct sv_client *, const struct json *id,
 int		 sv_session_reaped(pid_t, int status);
 /* For gatewayd: the session's origin repo and whether it exists. */
 const char	*sv_session_origin(const struct sv_session *);
+/* The ids of the live sessions in conversation conv or with a bind
+ * beneath dir (worktree.remove waits for them); NULL: none. */
+char		**sv_sessions_using(const char *conv, const char *dir);
 void		 sv_status_json(struct jgen *);
 
 /* ---- approvals (sv_approval.c), R-C4 ---- */

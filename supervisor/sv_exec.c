@@ -77,6 +77,9 @@ struct sv_xreq {
 	uint64_t	 timeout_sec;	/* 0: none */
 	int		 own_timeout;	/* this exec's: kills it alone */
 	int		 unsandboxed;	/* dangerouslyDisableSandbox */
+	sv_built_fn	 built;		/* not an exec: airlockd's own
+					   request waiting for the build */
+	void		*built_arg;
 };
 
 static void
@@ -117,6 +120,53 @@ reply_started(struct sv_client *c, const struct json *id, struct sv_exec *x)
 }
 
 /*
+ * R-R1: r waits for the lazy session's one build, which the first of
+ * them starts; every waiter gets its end (exec_waiters_run).
+ */
+static void
+build_join(struct sv_session *s, struct sv_xreq *r)
+{
+	struct sv_xreq	**wp;
+	char		 err[512];
+
+	for (wp = &s->waiting; *wp != NULL; wp = &(*wp)->next)
+		;
+	r->next = NULL;
+	*wp = r;
+	if (s->building)
+		return;
+	log_info("session %s: built for its first command", s->id);
+	if (session_build(s, err, sizeof(err)) == -1) {
+		free(s->error);
+		s->error = xstrdup(err);
+		log_warnx("session %s: sandbox could not be built: %s",
+		    s->id, err);
+		session_kill(s, NULL);
+		exec_waiters_run(s, err);
+		session_rebuildable(s);
+	}
+}
+
+int
+sv_session_when_built(struct sv_client *c, struct sv_session *s,
+    sv_built_fn fn, void *arg)
+{
+	struct sv_xreq	*r;
+
+	if (s->state != ST_CREATED || !s->lazy || s->owner != c)
+		return 0;
+	r = xcalloc(1, sizeof(*r));
+	r->pfd[0] = r->pfd[1] = r->pfd[2] = -1;
+	r->c = c;
+	sv_client_ref(c);
+	r->sid = xstrdup(s->id);
+	r->built = fn;
+	r->built_arg = arg;
+	build_join(s, r);
+	return 1;
+}
+
+/*
  * Start a parsed exec in its session, if that is still running; 1 when
  * it waits for the session's lazy build instead (the session keeps r).
  */
@@ -124,7 +174,6 @@ static int
 exec_start(struct sv_xreq *r)
 {
 	struct sv_session *s = sv_session_find(r->sid);
-	struct sv_xreq	**wp;
 	struct sv_exec	*x;
 	struct msgbuf	 b;
 	char		 err[512];
@@ -135,22 +184,7 @@ exec_start(struct sv_xreq *r)
 	/* R-R1: the first commands of a lazy session wait on one build. */
 	if (s != NULL && s->owner == r->c && s->state == ST_CREATED &&
 	    s->lazy) {
-		for (wp = &s->waiting; *wp != NULL; wp = &(*wp)->next)
-			;
-		r->next = NULL;
-		*wp = r;
-		if (s->building)
-			return 1;
-		log_info("session %s: built for its first command", s->id);
-		if (session_build(s, err, sizeof(err)) == -1) {
-			free(s->error);
-			s->error = xstrdup(err);
-			log_warnx("session %s: sandbox could not be built: %s",
-			    s->id, err);
-			session_kill(s, NULL);
-			exec_waiters_run(s, err);
-			session_rebuildable(s);
-		}
+		build_join(s, r);
 		return 1;
 	}
 	if (s == NULL || s->owner != r->c ||
@@ -256,7 +290,9 @@ exec_waiters_run(struct sv_session *s, const char *err)
 
 	while ((r = s->waiting) != NULL) {
 		s->waiting = r->next;
-		if (err != NULL)
+		if (r->built != NULL)
+			r->built(r->built_arg, err);
+		else if (err != NULL)
 			sv_client_error(r->c, r->id, RPC_SANDBOX_ERROR, err);
 		else if (exec_start(r))
 			continue;

@@ -261,11 +261,40 @@ put_rules(struct jgen *j, const struct sv_spec *sp)
 	jgen_arr_close(j);
 }
 
+/* A call that waits for its lazy session's build (R-R1). */
+struct fs_wait {
+	struct sv_client *c;
+	struct json	*id;
+	struct json	*params;
+	const char	*op, *action;
+	int		 writes;
+};
+
+static void	fs_method(struct sv_client *, const struct json *,
+		    const struct json *, const char *, const char *, int);
+
+static void
+fs_built(void *arg, const char *err)
+{
+	struct fs_wait	*w = arg;
+
+	if (sv_client_alive(w->c) && err != NULL)
+		sv_client_error(w->c, w->id, RPC_SANDBOX_ERROR, err);
+	else if (sv_client_alive(w->c))
+		fs_method(w->c, w->id, w->params, w->op, w->action,
+		    w->writes);
+	sv_client_unref(w->c);
+	json_free(w->id);
+	json_free(w->params);
+	free(w);
+}
+
 static void
 fs_method(struct sv_client *c, const struct json *id,
     const struct json *params, const char *op, const char *action,
     int writes)
 {
+	struct fs_wait	*w;
 	struct sv_session *s;
 	const struct sv_spec *sp;
 	struct fs_call	*f;
@@ -282,6 +311,27 @@ fs_method(struct sv_client *c, const struct json *id,
 	}
 	if ((s = sv_session_owned(c, sid)) == NULL) {
 		sv_client_error(c, id, RPC_NO_SESSION, "no such session");
+		return;
+	}
+	/* R-R1: as a first sandbox.exec, it joins the one build. */
+	w = xcalloc(1, sizeof(*w));
+	w->c = c;
+	sv_client_ref(c);
+	w->id = dup_json(id);
+	w->params = dup_json(params);
+	w->op = op;
+	w->action = action;
+	w->writes = writes;
+	if (sv_session_when_built(c, s, fs_built, w))
+		return;
+	sv_client_unref(c);
+	json_free(w->id);
+	json_free(w->params);
+	free(w);
+	/* Not built, and not to be built by this call: nothing to run. */
+	if (sv_session_workdir(s) == NULL) {
+		sv_client_error(c, id, RPC_SANDBOX_ERROR,
+		    "the sandbox is not running");
 		return;
 	}
 	sp = sv_session_spec(s);

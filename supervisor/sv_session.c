@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -82,6 +83,45 @@ const char *
 sv_session_origin(const struct sv_session *s)
 {
 	return s->spec.origin_repo;
+}
+
+static int
+bind_under(const char *p, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	return p != NULL && strncmp(p, dir, n) == 0 && (p[n] == '\0' ||
+	    p[n] == '/');
+}
+
+/*
+ * A session counts from its launch until it is destroyed: one that is
+ * lazy, building, warm or suspended has (or will have at its next
+ * command) the mounts, and one that failed holds the conversation's
+ * lock (sv_worktree.c) until then too.
+ */
+char **
+sv_sessions_using(const char *conv, const char *dir)
+{
+	struct sv_session *s;
+	char		**ids = NULL;
+	size_t		 i;
+
+	for (s = sessions; s != NULL; s = s->next) {
+		if (s->state == ST_DESTROYED)
+			continue;
+		if (s->spec.conversation_id != NULL &&
+		    strcmp(s->spec.conversation_id, conv) == 0) {
+			ids = strv_add(ids, s->id);
+			continue;
+		}
+		for (i = 0; i < s->spec.nbinds; i++)
+			if (bind_under(s->spec.binds[i].host_path, dir)) {
+				ids = strv_add(ids, s->id);
+				break;
+			}
+	}
+	return ids;
 }
 
 static void
@@ -183,23 +223,44 @@ update_active(struct sv_session *s)
 
 /*
  * Wait until the launcher has exited, SV_KILL_WAIT_MS at most, then
- * kill it if it has not and reap it.
+ * kill it if it has not and reap it.  The kernel wakes the wait through
+ * the launcher's pidfd the moment it exits: no loop polls waitpid, and
+ * teardown takes what the sandbox takes to die.  Without a pidfd
+ * (EMFILE), the launcher is killed at once: its death reaches init
+ * through PDEATHSIG, and the wait stays bounded.  A launcher that does
+ * not die after SIGKILL is reported and still waited for: nothing
+ * claims the sandbox gone while it may run.
  */
 static void
 launcher_reap(pid_t pid)
 {
-	struct timespec	ts = { 0, 5 * 1000 * 1000 };
-	int		i, status;
-	pid_t		r;
+	struct pollfd	pfd;
+	struct timespec	now, end;
+	int		fd, r, status, ms = SV_KILL_WAIT_MS;
 
-	for (i = 0; i < SV_KILL_WAIT_MS / 5; i++) {
-		r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r == -1 && errno != EINTR))
+	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) != -1) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += SV_KILL_WAIT_MS / 1000;
+		end.tv_nsec += (SV_KILL_WAIT_MS % 1000) * 1000000L;
+		/* A signal (libevent's, handled later) cuts the wait
+		 * short: on with what is left of it. */
+		while ((r = poll(&pfd, 1, ms)) == -1 && errno == EINTR) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			ms = (int)((end.tv_sec - now.tv_sec) * 1000 +
+			    (end.tv_nsec - now.tv_nsec) / 1000000);
+			if (ms < 0)
+				ms = 0;
+		}
+		close(fd);
+		if (r == 1 && waitpid(pid, &status, WNOHANG) == pid)
 			return;
-		nanosleep(&ts, NULL);
-	}
-	log_warnx("launcher %d: the sandbox did not end within %d ms, "
-	    "killing the launcher", (int)pid, SV_KILL_WAIT_MS);
+		log_warnx("launcher %d: the sandbox did not end within %d "
+		    "ms, killing the launcher", (int)pid, SV_KILL_WAIT_MS);
+	} else
+		log_warn("launcher %d: pidfd_open, killing the launcher",
+		    (int)pid);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
@@ -394,7 +455,7 @@ session_param(struct sv_client *c, const struct json *id,
 		    "sessionId: required");
 		return NULL;
 	}
-	if ((s = sv_session_find(sid)) == NULL || s->owner != c) {
+	if ((s = sv_session_owned(c, sid)) == NULL) {
 		sv_client_error(c, id, RPC_NO_SESSION, "no such session");
 		return NULL;
 	}
@@ -637,13 +698,19 @@ sv_status_json(struct jgen *j)
 	(void)i;
 }
 
+/*
+ * The one rule for every method on a session (sandbox.exec and the
+ * others through session_param, the file tools directly): the
+ * connection that launched it or attached it last, which is of the
+ * session's uid (sandbox.attach checks it).
+ */
 struct sv_session *
 sv_session_owned(struct sv_client *c, const char *sid)
 {
 	struct sv_session *s;
 
 	if (sid == NULL || (s = sv_session_find(sid)) == NULL ||
-	    s->owner != c)
+	    s->owner != c || sv_client_uid(c) != s->uid)
 		return NULL;
 	return s;
 }

@@ -30,6 +30,7 @@
  * file in a directory no run mounts, but it is still parsed with the
  * JSON module's caps and checked field by field.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -82,9 +83,63 @@ struct wt_job {
 	uint64_t	 files, bytes, skipped, vanished;
 	uint64_t	 cur_files, cur_bytes;
 	char		*error;
+	int		 lock;		/* WT_REMOVE: the exclusive flock */
 };
 
 static struct wt_job *jobs;
+
+/*
+ * A conversation in use: a shared flock on its directory, held from the
+ * launch of a session in it until the session is gone, so that
+ * worktree.remove in any airlockd (a private one of `airlock worktree
+ * rm`, another's of `airlock run --conversation`) sees it; a removal
+ * holds the exclusive lock while it runs, so no launch mounts the
+ * half-removed trees.
+ */
+struct wt_use {
+	struct wt_use	*next;
+	char		*sid;
+	int		 fd;
+};
+
+static struct wt_use *uses;
+
+/* Let go of the locks of sessions that are gone or never started. */
+static void
+uses_sweep(void)
+{
+	struct wt_use	**pp, *u;
+
+	for (pp = &uses; (u = *pp) != NULL;) {
+		if (sv_session_find(u->sid) != NULL) {
+			pp = &u->next;
+			continue;
+		}
+		*pp = u->next;
+		close(u->fd);
+		free(u->sid);
+		free(u);
+	}
+}
+
+/* The conversation directory's flock, LOCK_SH or LOCK_EX, not waited
+ * for: its fd, or -1 with errno (EWOULDBLOCK: the other kind is held). */
+static int
+conv_lock(const char *root, int how)
+{
+	int	fd, e;
+
+	if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	if (flock(fd, how | LOCK_NB) == -1) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
 
 static void	job_next(struct wt_job *);
 
@@ -251,6 +306,8 @@ job_free(struct wt_job *j)
 		event_free(j->ev);
 	if (j->linked)
 		msg_link_close(&j->link);
+	if (j->lock != -1)
+		close(j->lock);
 	json_free(j->id);
 	sv_client_unref(j->c);
 	free(j->conv);
@@ -640,6 +697,7 @@ job_new(struct sv_client *c, const struct json *id, const char *conv,
 	j->root = xstrdup(root);
 	j->phase = phase;
 	j->pid = -1;
+	j->lock = -1;
 	j->next = jobs;
 	jobs = j;
 	return j;
@@ -850,8 +908,12 @@ sv_worktree_remove(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
 	struct wt_job	*j;
-	const char	*conv;
-	char		*root, msg[PATH_MAX + 64];
+	struct jgen	*g;
+	struct json	*data;
+	const char	*conv, *gbuf, *sep;
+	char		*root, msg[PATH_MAX + 64], **using;
+	size_t		 k, glen;
+	int		 n, fd;
 
 	if ((root = conv_root(c, id, params, &conv, 0)) == NULL)
 		return;
@@ -867,7 +929,48 @@ sv_worktree_remove(struct sv_client *c, const struct json *id,
 		free(root);
 		return;
 	}
+	/* Not from under a live sandbox: its agent would go on in
+	 * directories that are gone, or half gone. */
+	if ((using = sv_sessions_using(conv, root)) != NULL) {
+		g = jgen_new();
+		jgen_obj_open(g);
+		jgen_key(g, "sessions");
+		jgen_arr_open(g);
+		n = snprintf(msg, sizeof(msg), "conversation %s is mounted by "
+		    "the running session", conv);
+		for (k = 0; using[k] != NULL; k++) {
+			jgen_str(g, using[k]);
+			sep = k > 0 ? ", " : using[1] != NULL ? "s " : " ";
+			if (n >= 0 && (size_t)n < sizeof(msg))
+				n += snprintf(msg + n, sizeof(msg) - n, "%s%s",
+				    sep, using[k]);
+		}
+		if (n >= 0 && (size_t)n < sizeof(msg))
+			snprintf(msg + n, sizeof(msg) - n, ": destroy %s "
+			    "first (sandbox.destroy)", k > 1 ? "them" : "it");
+		jgen_arr_close(g);
+		jgen_obj_close(g);
+		gbuf = jgen_buf(g, &glen);
+		data = json_parse(gbuf, glen, NULL, 0);
+		sv_client_error_data(c, id, RPC_INVALID_PARAMS, msg, data);
+		json_free(data);
+		jgen_free(g);
+		strv_free(using);
+		free(root);
+		return;
+	}
+	uses_sweep();
+	if ((fd = conv_lock(root, LOCK_EX)) == -1) {
+		snprintf(msg, sizeof(msg), errno == EWOULDBLOCK ?
+		    "conversation %s is in use by a session of another "
+		    "airlockd (airlock run --conversation, say): end it "
+		    "first" : "conversation %s: cannot lock it", conv);
+		sv_client_error(c, id, RPC_INVALID_PARAMS, msg);
+		free(root);
+		return;
+	}
 	j = job_new(c, id, conv, root, WT_REMOVE);
+	j->lock = fd;
 	j->rm = strv_add(j->rm, root);
 	j->made = strv_add(j->made, root);
 	free(root);
@@ -975,7 +1078,9 @@ int
 sv_worktree_spec(struct sv_spec *s, const struct settings *set,
     const char *home, char *err, size_t errlen)
 {
-	char	*dir, root[PATH_MAX], p[PATH_MAX];
+	struct wt_use	*u;
+	char		*dir, root[PATH_MAX], p[PATH_MAX];
+	int		 fd;
 
 	if ((dir = data_dir(set, home)) != NULL)
 		add_registered(s, dir);
@@ -1044,5 +1149,17 @@ sv_worktree_spec(struct sv_spec *s, const struct settings *set,
 		}
 		add_bind(s, s->attachments_dir, 1);
 	}
+	uses_sweep();
+	if ((fd = conv_lock(root, LOCK_SH)) == -1) {
+		snprintf(err, errlen, "conversation %s: %s",
+		    s->conversation_id, errno == EWOULDBLOCK ?
+		    "it is being removed" : strerror(errno));
+		return -1;
+	}
+	u = xcalloc(1, sizeof(*u));
+	u->sid = xstrdup(s->session_id);
+	u->fd = fd;
+	u->next = uses;
+	uses = u;
 	return 0;
 }

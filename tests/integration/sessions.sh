@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 34
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -67,6 +67,31 @@ as_user env HOME="$H" "$AIRLOCK" audit --since 2999-01-01T00:00:00+02:00 >"$SD/a
 check "airlock audit --since: nothing after a future time" [ ! -s "$SD/audit.none" ]
 check "lazy: concurrent first commands wait on one build; a failed build reports its reason and clears itself" \
     scen lazy_build
+check "the file tools follow attach: an attached connection uses fs.*, the one it was taken from and an unattached one cannot" \
+    scen fs_attached
+check "lazy: fs.* joins the one build with the first commands; a failed build reports its reason to each" \
+    scen fs_lazy
+# The launcher's exit is waited for on its pidfd: airlockd sleeps in no
+# polling loop (strace, root only, sees every sleep it makes).
+if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
+	strace -q -p "$dpid" -e trace=nanosleep,clock_nanosleep,pidfd_open \
+	    -o "$SD/strace.out" 2>/dev/null &
+	spid=$!
+	sleep 1
+fi
+check "sandbox.destroy answers promptly, once no process of the sandbox is left" \
+    scen destroy_prompt
+if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
+	kill -INT "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	check "airlockd waits for the launchers on their pidfds, in no sleeping loop" \
+	    sh -c "! grep -q nanosleep '$SD/strace.out' &&
+	    [ \$(grep -c '^pidfd_open' '$SD/strace.out') -ge 5 ]"
+else
+	ok "airlockd waits for the launchers on their pidfds, in no sleeping loop # SKIP needs root"
+fi
+check "a launcher that does not end holds sandbox.destroy 5 s, then is killed and reported" \
+    scen destroy_stuck
 check "request ids of every JSON type come back as sent (1e999999 too)" \
     scen ids_echoed
 check "1,100 idle connections, 10,000 requests to closed sockets, a client that never reads: others served, memory bounded" \
@@ -74,10 +99,10 @@ check "1,100 idle connections, 10,000 requests to closed sockets, a client that 
 check "the idle connections closed are logged" \
     grep -q 'the idle connection that did least' "$SD/d.err"
 if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
-	check "a connection of another uid is refused" \
+	check "a connection of another uid is refused, fs.* and attach too" \
 	    python3 "$RPC" "$SD/d.sock" "$W" other_uid_refused
 else
-	ok "a connection of another uid is refused # SKIP needs root"
+	ok "a connection of another uid is refused, fs.* and attach too # SKIP needs root"
 fi
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null

@@ -736,13 +736,199 @@ def lazy_build():
     print("lazy: failed build said: %s" % errs[0]["error"]["message"])
 
 
+def fs_read(c, name="fsfile.txt", sid="fsa"):
+    return c.call("fs.read", {"sessionId": sid,
+                              "path": os.path.join(WS, name)})
+
+
+def fs_attached():
+    """The file tools follow sandbox.exec's rule: the connection that
+    launched the session or attached it last, of its uid."""
+    with open(os.path.join(WS, "fsfile.txt"), "w") as f:
+        f.write("fs-attached\n")
+    a = Client(SOCK)
+    launch(a, "fsa", detached=True)
+    r = fs_read(a)
+    assert "fs-attached" in r["result"]["content"], ("launcher's", r)
+    b = Client(SOCK)
+    for m, p in (("fs.read", {}), ("sandbox.exec", {"argv": ["true"]})):
+        r = b.call(m, dict({"sessionId": "fsa"}, **p))
+        assert r.get("error", {}).get("code") == -32001, \
+            ("%s before attach" % m, r)
+    r = b.call("sandbox.attach", {"sessionId": "fsa"})
+    assert "result" in r, r
+    r = fs_read(b)
+    assert "fs-attached" in r.get("result", {}).get("content", ""), \
+        ("fs.read after attach", r)
+    r = b.call("fs.write", {"sessionId": "fsa", "path": os.path.join(
+        WS, "fsfile2.txt"), "content": "by-b\n"})
+    assert "result" in r, ("fs.write after attach", r)
+    # The connection it was taken from: as sandbox.exec, refused.
+    for m, p in (("fs.read", {"path": os.path.join(WS, "fsfile.txt")}),
+                 ("sandbox.exec", {"argv": ["true"]})):
+        r = a.call(m, dict({"sessionId": "fsa"}, **p))
+        assert r.get("error", {}).get("code") == -32001, \
+            ("%s by the connection it was taken from" % m, r)
+    # The same, once that connection has closed and another attaches.
+    b.close()
+    time.sleep(0.5)
+    d = Client(SOCK)
+    d.call("sandbox.attach", {"sessionId": "fsa"})
+    r = fs_read(d, "fsfile2.txt")
+    assert "by-b" in r.get("result", {}).get("content", ""), r
+    d.call("sandbox.destroy", {"sessionId": "fsa"})
+    # Left detached for other_uid_refused to try.
+    launch(d, "fso", detached=True)
+
+
+def answers(c, ids, timeout=60):
+    """The answers to requests ids, in whatever order they come."""
+    got = {}
+    end = time.time() + timeout
+    while len(got) < len(ids):
+        m = c.read(max(0, end - time.time()))
+        if m is None:
+            raise TimeoutError("no answer to %r" % (set(ids) - set(got)))
+        if "method" in m and "id" not in m:
+            c.notes.append(m)
+        elif m.get("id") in ids:
+            got[m["id"]] = m
+    return [got[i] for i in ids]
+
+
+def fs_lazy():
+    """R-R1 for the file tools: a lazy session's first fs.* calls join
+    the one build with its first commands; a failed build reports its
+    reason to each."""
+    with open(os.path.join(WS, "fsfile.txt"), "w") as f:
+        f.write("fs-lazy\n")
+    c = Client(SOCK)
+    r = c.call("sandbox.launch", {"spec": spec("fl"), "lazy": True})
+    assert r["result"]["state"] == "created", r
+    ids = [c.send("fs.read", {"sessionId": "fl", "path":
+                              os.path.join(WS, "fsfile.txt")}),
+           c.send("sandbox.exec", {"sessionId": "fl", "argv": ["true"]}),
+           c.send("fs.find", {"sessionId": "fl", "glob": "fsfile*"})]
+    rs = answers(c, ids)
+    assert all("result" in r for r in rs), rs
+    assert "fs-lazy" in rs[0]["result"]["content"], rs
+    readies = [m for m in c.events(0.5) if is_event("fl", "ready")(m)]
+    assert len(readies) == 1, readies
+    c.call("sandbox.destroy", {"sessionId": "fl"})
+    later = os.path.join(WS, "fslater")
+    s2 = {"sessionId": "fl2", "bindMounts": [{"hostPath": later}],
+          "guestWorkdir": later}
+    r = c.call("sandbox.launch", {"spec": s2, "lazy": True})
+    assert r["result"]["state"] == "created", r
+    ids = [c.send("fs.read", {"sessionId": "fl2", "path":
+                              os.path.join(later, "x")}) for i in range(2)]
+    errs = answers(c, ids)
+    assert all("error" in e for e in errs), errs
+    m0 = errs[0]["error"]["message"]
+    assert m0 == errs[1]["error"]["message"] and "fslater" in m0, errs
+    st = c.call("sandbox.status", {"sessionId": "fl2"})["result"]
+    assert st["state"] == "created" and st.get("error"), st
+    os.mkdir(later)
+    with open(os.path.join(later, "x"), "w") as f:
+        f.write("built-now\n")
+    r = c.call("fs.read", {"sessionId": "fl2", "path":
+                           os.path.join(later, "x")})
+    assert "built-now" in r.get("result", {}).get("content", ""), r
+    c.call("sandbox.destroy", {"sessionId": "fl2"})
+    # A launch whose build failed at once: fs.* answers, airlockd lives.
+    s3 = {"sessionId": "fl3", "bindMounts": [{"hostPath": later + "-no"}],
+          "guestWorkdir": later + "-no"}
+    r = c.call("sandbox.launch", {"spec": s3})
+    assert "error" in r, r
+    r = c.call("fs.read", {"sessionId": "fl3", "path": later + "-no/x"})
+    assert "error" in r and r["error"]["code"] != -32603, r
+    assert "result" in c.call("sandbox.list", {}), "airlockd went away"
+    print("fs lazy: failed build said: %s" % m0)
+
+
+def marked(mark):
+    """Host pids whose command line holds mark (zombies have none)."""
+    pids = []
+    for p in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % p, "rb") as f:
+                if mark in f.read():
+                    pids.append(p)
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def destroy_prompt():
+    """sandbox.destroy answers once nothing of the sandbox runs (its
+    launcher's exit is waited for), promptly, never by the 5 s bound."""
+    c = Client(SOCK)
+    times = []
+    for i in range(5):
+        sid = "dp%d" % i
+        h = launch(c, sid)
+        mark = b"4242.%d" % i
+        r = c.call("sandbox.exec", {"sessionId": sid, "argv": [
+            "sh", "-c", "sleep %s & sleep %s & wait" % (mark.decode(),
+                                                        mark.decode())]})
+        assert "result" in r, r
+        end = time.time() + 10
+        while len(marked(mark)) < 2 and time.time() < end:
+            time.sleep(0.05)
+        assert len(marked(mark)) >= 2, "the sleeps did not start"
+        t = time.monotonic()
+        r = c.call("sandbox.destroy", {"sessionId": sid})
+        times.append(time.monotonic() - t)
+        assert r.get("result", {}).get("state") == "destroyed", r
+        left = marked(mark)
+        assert not left, ("processes left after destroy", left)
+        assert not os.path.exists("/proc/%d" % h["pid"]), \
+            ("init still there, even as a zombie", h["pid"])
+    assert max(times) < 2.0, times
+    with open(os.path.join(os.path.dirname(SOCK), "d.err"), "rb") as f:
+        assert b"did not end within" not in f.read()
+    print("destroy answered in %s ms" % sorted(round(x * 1000, 1)
+                                              for x in times))
+
+
+def destroy_stuck():
+    """A launcher that does not end (stopped here) holds the destroy for
+    the bound, 5 s, then is killed and reported: fail closed."""
+    import signal
+    c = Client(SOCK)
+    h = launch(c, "dstuck")
+    with open("/proc/%d/stat" % h["pid"]) as f:
+        launcher = int(f.read().rsplit(")", 1)[1].split()[1])
+    os.kill(launcher, signal.SIGSTOP)
+    t = time.monotonic()
+    r = c.call("sandbox.destroy", {"sessionId": "dstuck"})
+    t = time.monotonic() - t
+    assert r.get("result", {}).get("state") == "destroyed", r
+    assert 4.5 < t < 15, t
+    assert not os.path.exists("/proc/%d" % launcher), "launcher left"
+    with open(os.path.join(os.path.dirname(SOCK), "d.err"), "rb") as f:
+        assert (b"launcher %d: the sandbox did not end within" % launcher) \
+            in f.read()
+    assert "result" in c.call("sandbox.list", {})
+
+
 def other_uid_refused():
     c = Client(SOCK)
     try:
         r = c.call("sandbox.list", {}, timeout=5)
     except (EOFError, ConnectionResetError, BrokenPipeError):
-        return
-    raise AssertionError("another uid was answered: %r" % (r,))
+        pass
+    else:
+        raise AssertionError("another uid was answered: %r" % (r,))
+    # Nor a file tool on, or an attach of, the user's detached session.
+    for m, p in (("fs.read", {"sessionId": "fso", "path": WS}),
+                 ("sandbox.attach", {"sessionId": "fso"})):
+        c = Client(SOCK)
+        try:
+            r = c.call(m, p, timeout=5)
+        except (EOFError, ConnectionResetError, BrokenPipeError):
+            continue
+        raise AssertionError("another uid was answered: %r" % (r,))
 
 
 sys.exit(globals()[SCEN]() or 0)

@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 31
+plan 34
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -283,6 +283,70 @@ fi
 u "$AIRLOCK" worktree ls >"$T/ls.json"
 check "worktree ls lists the conversations and their sources" \
     sh -c "grep -q '\"conversationId\":\"c1\"' '$T/ls.json' && grep -q '\"app\":\"$REPO\"' '$T/ls.json'"
-u "$AIRLOCK" worktree rm --conversation c2 >/dev/null 2>&1
-check "worktree rm removes the conversation" [ ! -e "$C2" ]
+# Not from under a live sandbox.  A session of another airlockd (the
+# private one of `airlock run`) holds the conversation too: a private
+# `worktree rm` is refused.
+u "$AIRLOCK" run --no-policy-check --conversation c2 --agent a1 -- \
+    sh -c "touch '$C2/agents/a1/up'; sleep 5" >"$T/hold.out" 2>&1 &
+rpid=$!
+i=0
+while [ ! -e "$C2/agents/a1/up" ] && [ $i -lt 150 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+u "$AIRLOCK" worktree rm --conversation c2 >"$T/rm1.out" 2>&1
+rc1=$?
+wait "$rpid"
+sed 's/^/# /' "$T/rm1.out"
+check_sh "worktree rm while airlock run (another airlockd) runs in the conversation: refused, nothing removed" \
+    '[ "$rc1" -ne 0 ] && grep -q "another airlockd" "$T/rm1.out" &&
+    [ -d "$C2/agents/a1" ] && [ -d "$C2/repos" ]'
+# In the airlockd asked: refused naming the session, then done once the
+# session is destroyed.
+SD=$(mkwork)
+spawn_user env XDG_DATA_HOME="$DATA" "$AIRLOCKD" --socket "$SD/d.sock" \
+    2>"$T/d.err"
+dpid=$!
+cat >"$T/live.py" <<'PY'
+import json, os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from airlockd_rpc import Client
+sock, airlock, conv, root = sys.argv[2:6]
+rm = [airlock, "worktree", "rm", "--conversation", conv, "--socket", sock]
+c = Client(sock)
+# A removal under way (another airlockd's, its exclusive lock held
+# here): a launch in the conversation is refused.
+import fcntl
+fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+busy = c.call("sandbox.launch", {"spec": {"sessionId": "wt-busy",
+              "conversationId": conv, "agentId": "a1"}})
+os.close(fd)
+r = c.call("sandbox.launch", {"spec": {"sessionId": "wt-live",
+           "conversationId": conv, "agentId": "a1"}})
+assert "result" in r, r
+r1 = subprocess.run(rm, capture_output=True, text=True)
+rpc = c.call("worktree.remove", {"conversationId": conv})
+there = os.path.isdir(root + "/agents/a1") and os.path.isdir(root + "/repos")
+c.call("sandbox.destroy", {"sessionId": "wt-live"})
+r2 = subprocess.run(rm, capture_output=True, text=True)
+print(json.dumps({"rc1": r1.returncode, "err1": r1.stderr, "rpc": rpc,
+                  "there": there, "rc2": r2.returncode, "err2": r2.stderr,
+                  "busy": busy}))
+PY
+chmod 0644 "$T/live.py"
+u timeout 120 python3 "$T/live.py" "$STAGE/tests/helpers" "$SD/d.sock" \
+    "$AIRLOCK" c2 "$C2" >"$T/live.json" 2>"$T/live.err"
+kill "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
+head -c 600 "$T/live.json" "$T/live.err" | sed "s/^/# /"
+check "a launch in a conversation being removed is refused" \
+    jget "$T/live.json" "exit(0 if 'being removed' in
+d['busy'].get('error', {}).get('message', '') else 1)"
+check "worktree rm under a running session is refused, naming it; nothing removed" \
+    jget "$T/live.json" "exit(0 if d['rc1'] != 0 and 'wt-live' in d['err1']
+and d['rpc']['error']['data']['sessions'] == ['wt-live'] and d['there']
+else 1)"
+check_sh "worktree rm removes the conversation once the session is destroyed" \
+    '[ "$(jget "$T/live.json" "d[\"rc2\"]")" = 0 ] && [ ! -e "$C2" ]'
 finish
