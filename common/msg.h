@@ -159,6 +159,9 @@ enum msg_type {
 #define PLAN_F_NET_NS		(1U << 0)	/* new netns with only lo */
 #define PLAN_F_LANDLOCK_NET	(1U << 1)	/* TCP connect: own listeners */
 #define PLAN_F_LANDLOCK_SCOPE	(1U << 2)	/* scope abstract unix, signals */
+#define PLAN_F_SECCOMP_KNOWN	(1U << 3)	/* this kernel loaded the
+						   programs for an earlier
+						   launch: no check child */
 
 /* MSG_PLAN_OP ops: applied in order, bubblewrap style. */
 enum plan_op {

@@ -323,7 +323,8 @@ init_main(int pidpipe)
 	mount_build(&plan);
 	abi = landlock_apply(&plan, &gaps);
 	caps_drop_all();
-	exec_check_seccomp(&plan);
+	if (!(plan.flags & PLAN_F_SECCOMP_KNOWN))	/* else each exec's */
+		exec_check_seccomp(&plan);
 	notify_setup(&plan);
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);

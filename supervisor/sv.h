@@ -131,6 +131,7 @@ struct sv_plan_ctx {
 	int			 with_gateway;	/* gatewayd is up */
 	const void		*bpf;		/* compiled seccomp program */
 	size_t			 bpf_len;
+	int			 bpf_known;	/* this kernel took it */
 	char *const		*own_paths;	/* airlock's own files that no
 						   run may write: --settings,
 						   binaries, the socket dir */

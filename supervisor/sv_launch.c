@@ -141,6 +141,9 @@ launcher_socket(struct sv_session *s, struct msg *m)
 static void
 launcher_ready(struct sv_session *s, struct msg *m)
 {
+	/* Ready: the launcher's check child loaded our seccomp program (or
+	 * an earlier one did), so the next plan can say it is known. */
+	bpf_known = 1;
 	s->init_pid = (pid_t)msg_get_u32(m);
 	s->init_pidfd = init_pidfd_open(s->init_pid, s->launcher_pid);
 	s->ll_abi = msg_get_u32(m);
@@ -367,6 +370,7 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
 	ctx.bpf = bpf;
 	ctx.bpf_len = bpf_len;
+	ctx.bpf_known = bpf_known;
 	ctx.own_paths = ownp = own_paths();
 	/* A shared airlockd: the caller's settings file is airlock's own
 	 * too. */

@@ -1322,6 +1322,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	}
 
 	flags = PLAN_F_NET_NS | PLAN_F_LANDLOCK_NET | PLAN_F_LANDLOCK_SCOPE;
+	if (ctx->bpf_known)
+		flags |= PLAN_F_SECCOMP_KNOWN;
 	msgbuf_init(&b, MSG_PLAN_BEGIN);
 	msg_put_str(&b, spec->session_id);
 	msg_put_u32(&b, flags);

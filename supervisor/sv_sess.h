@@ -144,6 +144,7 @@ extern const struct sv_probe *sprobe;
 extern int		 ssandbox_on;
 extern void		*bpf;		/* the compiled seccomp program */
 extern size_t		 bpf_len;
+extern int		 bpf_known;	/* a launcher has loaded it */
 
 /* sv_session.c */
 const char	*sv_state_name(enum sv_state);

@@ -59,6 +59,7 @@ const struct sv_probe *sprobe;
 int		 ssandbox_on;
 void		*bpf;
 size_t		 bpf_len;
+int		 bpf_known;
 
 static void	session_free(struct sv_session *);
 

@@ -47,7 +47,8 @@ run_as hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$STAGE/h.json" \
     "$STAGE/build/airlock run --workspace $WS -- /bin/true" \
     "$STAGE/build/airlock run --socket $WS/airlockd.sock --workspace $WS -- /bin/true" \
     >/dev/null 2>&1
-kill "$DPID" 2>/dev/null
+# $! is run_as's subshell, not airlockd: end the one on our socket.
+pkill -f -- "--socket $WS/airlockd.sock" 2>/dev/null
 wait "$DPID" 2>/dev/null || true
 HOST=$(median_ms "$STAGE/h.json" 0)
 UN=$(median_ms "$STAGE/h.json" 1)

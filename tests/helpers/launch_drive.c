@@ -18,6 +18,7 @@
  *   --rlimit nproc|nofile|as|fsize|cpu|core N | --seccomp-eperm NAME|NR
  *   --seccomp-invalid (a program the kernel refuses)
  *   --no-net-ns | --no-landlock-net | --no-scope | --no-defaults
+ *   --seccomp-known (PLAN_F_SECCOMP_KNOWN: no check child)
  *   --cwd DIR | --env K=V | --repeat N | --pidfile FILE
  *   --term-after MS (then MSG_EXEC_SIGNAL SIGTERM to the first exec)
  * By default: /usr, /etc, /opt read-only, /bin /sbin /lib* as on the host
@@ -365,6 +366,8 @@ main(int argc, char *argv[])
 			flags &= ~PLAN_F_LANDLOCK_NET;
 		else if (strcmp(argv[i], "--no-scope") == 0)
 			flags &= ~PLAN_F_LANDLOCK_SCOPE;
+		else if (strcmp(argv[i], "--seccomp-known") == 0)
+			flags |= PLAN_F_SECCOMP_KNOWN;
 	}
 	msgbuf_init(&b, MSG_PLAN_BEGIN);
 	msg_put_str(&b, "drive");
@@ -475,7 +478,8 @@ main(int argc, char *argv[])
 		else if (strcmp(o, "-v") != 0 && strcmp(o, "--no-defaults")
 		    != 0 && strcmp(o, "--no-net-ns") != 0 &&
 		    strcmp(o, "--no-landlock-net") != 0 &&
-		    strcmp(o, "--no-scope") != 0)
+		    strcmp(o, "--no-scope") != 0 &&
+		    strcmp(o, "--seccomp-known") != 0)
 			fatalx("unknown or incomplete option %s", o);
 #undef ONE
 #undef TWO

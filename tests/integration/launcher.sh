@@ -109,7 +109,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..34"
+echo "1..35"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -255,6 +255,16 @@ out=$(run --seccomp-invalid -- true)
 rc=$?
 [ $rc = 125 ] && echo "$out" | grep -q "seccomp program rejected"
 t "a seccomp program the kernel rejects fails the launch" $? "rc=$rc $out"
+
+# A plan that says its programs are known skips that check (airlockd says
+# so once a launch has loaded them): if it were wrong, every exec fails at
+# its own load and the command never runs.
+out=$(run --seccomp-invalid --seccomp-known -- sh -c 'echo RAN')
+rc=$?
+[ $rc -ne 0 ] && ! echo "$out" | grep -q RAN &&
+    echo "$out" | grep -q "seccomp"
+t "a wrongly 'known' seccomp program fails each exec, never runs it" $? \
+    "rc=$rc $out"
 
 out=$(run -- sh -c 'kill -TERM 1; kill -KILL 1; kill -HUP 1; sleep 0.3; \
     echo ALIVE')
