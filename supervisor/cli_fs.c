@@ -287,15 +287,7 @@ cli_fs_main(int argc, char **argv)
 	params = xstrdup(jgen_buf(j, NULL));
 	jgen_free(j);
 
-	extra = strv_add(extra, "--quiet");
-	if (sandbox != NULL) {
-		extra = strv_add(extra, "--sandbox");
-		extra = strv_add(extra, sandbox);
-	}
-	if (settings != NULL) {
-		extra = strv_add(extra, "--settings");
-		extra = strv_add(extra, settings);
-	}
+	extra = rpc_private_args(sandbox, settings);
 	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
 	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
 		strv_free(extra);

@@ -430,15 +430,7 @@ cli_matrix_main(int argc, char **argv)
 		;
 
 	/* The live probe, from the airlockd a run would use. */
-	extra = strv_add(extra, "--quiet");
-	if (sandbox != NULL) {
-		extra = strv_add(extra, "--sandbox");
-		extra = strv_add(extra, sandbox);
-	}
-	if (file != NULL) {
-		extra = strv_add(extra, "--settings");
-		extra = strv_add(extra, file);
-	}
+	extra = rpc_private_args(sandbox, file);
 	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
 	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1 ||
 	    (res = rpc_call(&rpc, "host.status", NULL, NULL, NULL, &code, err,

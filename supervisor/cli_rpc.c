@@ -104,6 +104,24 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 }
 
 /* A private airlockd, without looking for a shared one (airlock run). */
+/* A private airlockd's arguments: quiet, and the client's --sandbox and
+ * --settings (NULL: not given). */
+char **
+rpc_private_args(const char *sandbox, const char *settings)
+{
+	char	**a = strv_add(NULL, "--quiet");
+
+	if (sandbox != NULL) {
+		a = strv_add(a, "--sandbox");
+		a = strv_add(a, sandbox);
+	}
+	if (settings != NULL) {
+		a = strv_add(a, "--settings");
+		a = strv_add(a, settings);
+	}
+	return a;
+}
+
 int
 rpc_open_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 {

@@ -918,15 +918,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	 * checks below (issue 15); a run refused before its launch just
 	 * closes it (it dies with us in any case: PDEATHSIG).
 	 */
-	extra = strv_add(extra, "--quiet");
-	if (sandbox != NULL) {
-		extra = strv_add(extra, "--sandbox");
-		extra = strv_add(extra, sandbox);
-	}
-	if (settings != NULL) {
-		extra = strv_add(extra, "--settings");
-		extra = strv_add(extra, settings);
-	}
+	extra = rpc_private_args(sandbox, settings);
 	memset(&rpc, 0, sizeof(rpc));
 	rpc.fd = -1;
 	rpc.private_pid = -1;
