@@ -179,11 +179,7 @@ cli_worktree_main(int argc, char **argv)
 	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
 	    sock[0] == '\0')
 		sock = NULL;
-	extra = strv_add(extra, "--quiet");
-	if (settings != NULL) {
-		extra = strv_add(extra, "--settings");
-		extra = strv_add(extra, settings);
-	}
+	extra = rpc_private_args(NULL, settings);
 	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
 	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
