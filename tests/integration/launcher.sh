@@ -109,7 +109,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..35"
+echo "1..36"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -231,6 +231,38 @@ out=$(run --repeat 3 -- sh -c \
 [ "$(echo "$out" | grep -c LEADER)" = 3 ]
 t "each exec is its own session and group leader (3 execs, one sandbox)" \
     $? "$out"
+
+# A process left by an earlier exec stops the next exec's child the moment
+# it exists (its pid is ns_last_pid + 1), before its execve.  Init must go
+# on serving (notifications, signals, exit reports): a vfork child would
+# hold it, suspended, for as long as the attacker liked.
+mkdir -p "$WORK/stopper"
+cat >"$WORK/stopper/stop.py" <<'EOF_PY'
+import os, signal, time
+def st(p):
+    s = open('/proc/%d/stat' % p).read()
+    return s[s.rindex(')') + 2]
+open('/tmp/ready', 'w').close()
+n = int(open('/proc/sys/kernel/ns_last_pid').read()) + 1
+t0 = time.time()
+while time.time() - t0 < 20:
+    try:
+        os.kill(n, signal.SIGSTOP)
+        break
+    except ProcessLookupError:
+        pass
+time.sleep(0.5)
+open('/tmp/log', 'a').write('child %s init %s\n' % (st(n), st(1)))
+os.kill(n, signal.SIGCONT)
+EOF_PY
+chmod -R a+rX "$WORK/stopper"
+out=$(run --ro-bind "$WORK/stopper" /stopper --repeat 2 -- sh -c \
+    'if [ -e /tmp/m ]; then cat /tmp/log; else touch /tmp/m; \
+     python3 /stopper/stop.py </dev/null >/dev/null 2>&1 & \
+     while [ ! -e /tmp/ready ]; do :; done; fi')
+echo "$out" | grep -q '^child T init [SR]$'
+t "a sandbox process that stops an exec's child does not stop init" $? \
+    "$out"
 
 out=$(run -- sh -c 'hostname; echo x > /dev/null; \
     head -c 16 /dev/urandom | wc -c; ls /dev/pts/ptmx /dev/shm /dev/fd/0')
