@@ -109,7 +109,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..36"
+echo "1..37"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -297,6 +297,15 @@ rc=$?
     echo "$out" | grep -q "seccomp"
 t "a wrongly 'known' seccomp program fails each exec, never runs it" $? \
     "rc=$rc $out"
+
+# The ids are checked in plan_recv() now, after the namespaces were made
+# (a spare launcher enters them before any plan): a plan for anyone else
+# is still refused before anything runs.
+out=$(run --plan-uid 0 -- sh -c 'echo RAN')
+rc=$?
+[ $rc = 125 ] && ! echo "$out" | grep -q RAN &&
+    echo "$out" | grep -q "are not the caller's"
+t "a plan for another uid is refused, nothing runs" $? "rc=$rc $out"
 
 out=$(run -- sh -c 'kill -TERM 1; kill -KILL 1; kill -HUP 1; sleep 0.3; \
     echo ALIVE')
