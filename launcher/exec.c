@@ -9,9 +9,8 @@
  * compiled (R-L6), loaded last so that they constrain the command and not
  * this setup.  A failure is written to the report socket, which closes
  * by itself on a successful execve, so init can tell "could not start"
- * from "started and exited"; the same socket carries the seccomp
- * listener to init (R-L4).  Init is suspended (vfork) until our execve
- * or exit, and we run on its memory: system calls on our own state only.
+ * from "started and exited"; the same socket carries the seccomp listener
+ * to init (R-L4).  Maybe a vfork child (init.c): our own state only.
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -99,8 +98,7 @@ exec_fail(const struct exec_req *req, const char *what, const char *arg)
 	snprintf(f.what, sizeof(f.what), "%s%s%s", what, arg ? " " : "",
 	    arg ? arg : "");
 	/* Nothing more to do if even this fails: init sees a bare exit. */
-	if (write(req->report, &f, sizeof(f)) != (ssize_t)sizeof(f))
-		_exit(127);
+	(void)!write(req->report, &f, sizeof(f));
 	_exit(127);
 }
 

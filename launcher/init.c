@@ -79,6 +79,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	ssize_t			 n;
 	pid_t			 pid;
 	char			**env;
+	siginfo_t		 si;
 
 	/* untrusted: argv/envp/cwd are the agent's; we only pass them on. */
 	memset(&req, 0, sizeof(req));
@@ -116,10 +117,12 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	req.out = out[1];
 	req.err = err[1];
 	req.report = rep[1];
-	env = environ;	/* vfork (exec.c): the child sets environ */
-	if ((pid = vfork()) == 0)
+	/* vfork only if init has no child: none could stop it, and us too. */
+	env = environ;	/* a vfork child sets it (exec.c) */
+	if ((pid = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == -1 ?
+	    vfork() : fork()) == 0)
 		exec_child(plan, &req);
-	fail.err = errno;	/* vfork's, if it failed */
+	fail.err = errno;	/* the fork's, if it failed */
 	environ = env;
 	close(out[1]);
 	close(err[1]);
@@ -127,7 +130,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	if (!req.pty && req.in != -1)
 		close(req.in);
 	if (pid == -1) {
-		snprintf(fail.what, sizeof(fail.what), "vfork");
+		snprintf(fail.what, sizeof(fail.what), "fork");
 		n = (ssize_t)sizeof(fail);
 	} else	/* the report socket closes on a successful execve */
 		n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);

@@ -89,8 +89,7 @@ uint32_t landlock_apply(const struct launch_plan *, uint32_t *gaps);
 void	caps_drop_all(void);
 
 /* init.c */
-void	init_main(int pidpipe)
-	    __attribute__((noreturn));
+void	init_main(int pidpipe) __attribute__((noreturn));
 
 /* exec.c: the child side of one command; never returns. */
 struct exec_req {

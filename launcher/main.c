@@ -82,9 +82,8 @@ launch_wait(pid_t init, int pidpipe)
 	while (waitpid(init, &status, 0) == -1)
 		if (errno != EINTR)
 			die("waitpid init");
-	if (WIFSIGNALED(status))
-		_exit(128 + WTERMSIG(status));
-	_exit(WEXITSTATUS(status));
+	_exit(WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
+	    WEXITSTATUS(status));
 }
 
 int

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,9 +453,11 @@ mount_build(const struct launch_plan *plan)
 	const struct launch_item	*it;
 	int				 fd;
 
-	/* Nothing we mount may propagate back to the host. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
-		die("make / rprivate");
+	/* The host's mounts as they are now, not when a spare started (ns.c);
+	 * nothing we mount may propagate back to the host. */
+	if (unshare(CLONE_NEWNS) == -1 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+		die("a private mount namespace");
 	if (mount("tmpfs", MOUNT_STAGE, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0700") == -1)
 		die("staging tmpfs on %s", MOUNT_STAGE);

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: ISC
 /*
- * Enter the sandbox's namespaces (SPEC R-L1): user, mount, pid, ipc, uts,
- * cgroup and net, before the plan comes: every sandbox gets all of them,
- * so airlockd can start a launcher ahead of need and a launch waits only
- * for what depends on its plan.  The user namespace maps only our own
- * uid and gid onto themselves (plan_recv() refuses a plan for anyone
- * else), so inside the sandbox a process is exactly the desktop user,
- * with no other id to become; "deny" in setgroups keeps it from dropping
- * supplementary groups to get around a group-based deny on the host.
- * The pid namespace applies to our children: the next fork is its pid 1.
+ * Enter the sandbox's namespaces (SPEC R-L1) before the plan comes, so
+ * that airlockd can start a launcher ahead of need: user, pid, ipc, uts,
+ * cgroup, net (the mount namespace comes with the plan, mount.c).  The
+ * user namespace maps only our own uid and gid (plan_recv() refuses a plan
+ * for anyone else): inside, a process is exactly the desktop user; "deny"
+ * in setgroups keeps it from dropping supplementary groups to get around
+ * a group-based deny on the host.  The next fork is the pid namespace's 1.
  */
 #include <sched.h>
 #include <errno.h>
@@ -40,8 +38,8 @@ ns_enter(void)
 	uid_t	uid = geteuid();	/* 65534 once unshared, until mapped */
 	gid_t	gid = getegid();
 
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC |
-	    CLONE_NEWUTS | CLONE_NEWCGROUP | CLONE_NEWPID | CLONE_NEWNET) == -1)
+	if (unshare(CLONE_NEWUSER | CLONE_NEWIPC | CLONE_NEWUTS |
+	    CLONE_NEWCGROUP | CLONE_NEWPID | CLONE_NEWNET) == -1)
 		die("unshare");
 
 	ns_write("/proc/self/setgroups", "deny");

@@ -19,6 +19,7 @@
  *   --seccomp-invalid (a program the kernel refuses)
  *   --no-net-ns | --no-landlock-net | --no-scope | --no-defaults
  *   --seccomp-known (PLAN_F_SECCOMP_KNOWN: no check child)
+ *   --plan-uid N (the plan's uid and gid, not ours: must be refused)
  *   --cwd DIR | --env K=V | --repeat N | --pidfile FILE
  *   --term-after MS (then MSG_EXEC_SIGNAL SIGTERM to the first exec)
  * By default: /usr, /etc, /opt read-only, /bin /sbin /lib* as on the host
@@ -313,6 +314,7 @@ main(int argc, char *argv[])
 	char		 self[PATH_MAX], **envp = NULL, env[64], *dir;
 	long		 nrs[16];
 	int		 sv[2], i, nnr = 0, repeat = 1, status = 0;
+	uint32_t	 plan_uid = UINT32_MAX;
 	int		 defaults = 1;
 	uint32_t	 flags = PLAN_F_NET_NS | PLAN_F_LANDLOCK_NET |
 			     PLAN_F_LANDLOCK_SCOPE;
@@ -368,12 +370,14 @@ main(int argc, char *argv[])
 			flags &= ~PLAN_F_LANDLOCK_SCOPE;
 		else if (strcmp(argv[i], "--seccomp-known") == 0)
 			flags |= PLAN_F_SECCOMP_KNOWN;
+		else if (strcmp(argv[i], "--plan-uid") == 0 && i + 1 < argc)
+			plan_uid = (uint32_t)atoi(argv[i + 1]);
 	}
 	msgbuf_init(&b, MSG_PLAN_BEGIN);
 	msg_put_str(&b, "drive");
 	msg_put_u32(&b, flags);
-	msg_put_u32(&b, getuid());
-	msg_put_u32(&b, getgid());
+	msg_put_u32(&b, plan_uid != UINT32_MAX ? plan_uid : getuid());
+	msg_put_u32(&b, plan_uid != UINT32_MAX ? plan_uid : getgid());
 	if (msg_send(&link_l, &b, NULL, 0) == -1)
 		fatal("send begin");
 	msgbuf_free(&b);
@@ -473,6 +477,8 @@ main(int argc, char *argv[])
 			signal_after = atoi(a1);
 		else if (ONE("--pidfile"))
 			pidfile = a1;
+		else if (ONE("--plan-uid"))
+			;
 		else if (ONE("-L"))
 			;
 		else if (strcmp(o, "-v") != 0 && strcmp(o, "--no-defaults")

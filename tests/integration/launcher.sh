@@ -109,7 +109,7 @@ t() {
 	if [ "$c" = 0 ]; then ok "$d"; else notok "$d" "$@"; fi
 }
 
-echo "1..35"
+echo "1..37"
 
 out=$(run -- id -u)
 [ "$out" = "$TUID" ]
@@ -232,6 +232,38 @@ out=$(run --repeat 3 -- sh -c \
 t "each exec is its own session and group leader (3 execs, one sandbox)" \
     $? "$out"
 
+# A process left by an earlier exec stops the next exec's child the moment
+# it exists (its pid is ns_last_pid + 1), before its execve.  Init must go
+# on serving (notifications, signals, exit reports): a vfork child would
+# hold it, suspended, for as long as the attacker liked.
+mkdir -p "$WORK/stopper"
+cat >"$WORK/stopper/stop.py" <<'EOF_PY'
+import os, signal, time
+def st(p):
+    s = open('/proc/%d/stat' % p).read()
+    return s[s.rindex(')') + 2]
+open('/tmp/ready', 'w').close()
+n = int(open('/proc/sys/kernel/ns_last_pid').read()) + 1
+t0 = time.time()
+while time.time() - t0 < 20:
+    try:
+        os.kill(n, signal.SIGSTOP)
+        break
+    except ProcessLookupError:
+        pass
+time.sleep(0.5)
+open('/tmp/log', 'a').write('child %s init %s\n' % (st(n), st(1)))
+os.kill(n, signal.SIGCONT)
+EOF_PY
+chmod -R a+rX "$WORK/stopper"
+out=$(run --ro-bind "$WORK/stopper" /stopper --repeat 2 -- sh -c \
+    'if [ -e /tmp/m ]; then cat /tmp/log; else touch /tmp/m; \
+     python3 /stopper/stop.py </dev/null >/dev/null 2>&1 & \
+     while [ ! -e /tmp/ready ]; do :; done; fi')
+echo "$out" | grep -q '^child T init [SR]$'
+t "a sandbox process that stops an exec's child does not stop init" $? \
+    "$out"
+
 out=$(run -- sh -c 'hostname; echo x > /dev/null; \
     head -c 16 /dev/urandom | wc -c; ls /dev/pts/ptmx /dev/shm /dev/fd/0')
 echo "$out" | grep -q '^airlock$' && echo "$out" | grep -q '^16$' &&
@@ -265,6 +297,15 @@ rc=$?
     echo "$out" | grep -q "seccomp"
 t "a wrongly 'known' seccomp program fails each exec, never runs it" $? \
     "rc=$rc $out"
+
+# The ids are checked in plan_recv() now, after the namespaces were made
+# (a spare launcher enters them before any plan): a plan for anyone else
+# is still refused before anything runs.
+out=$(run --plan-uid 0 -- sh -c 'echo RAN')
+rc=$?
+[ $rc = 125 ] && ! echo "$out" | grep -q RAN &&
+    echo "$out" | grep -q "are not the caller's"
+t "a plan for another uid is refused, nothing runs" $? "rc=$rc $out"
 
 out=$(run -- sh -c 'kill -TERM 1; kill -KILL 1; kill -HUP 1; sleep 0.3; \
     echo ALIVE')

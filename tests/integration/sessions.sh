@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 35
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -155,6 +155,19 @@ while [ -z "$left" ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 for p in $left; do left="$left $(pgrep -P "$p")"; done
+# A filesystem the host mounts after the spare started is in the sandbox
+# built from it: the spare's mount table is not a snapshot of its start.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$W/late" &&
+    mount -t tmpfs -o mode=0755,size=64k airlock-test-late "$W/late"; then
+	echo late-mount >"$W/late/f" && chmod 644 "$W/late/f"
+	out=$(as_user env HOME="$H" "$AIRLOCK" run --no-policy-check \
+	    --socket "$SD/d4.sock" --workspace "$W" -- cat "$W/late/f" 2>"$SD/late.err")
+	umount "$W/late"
+	check "a mount made after the spare started is seen (${left:-none}: $out)" \
+	    sh -c "[ -n '$left' ] && [ '$out' = late-mount ]"
+else
+	ok "a mount made after the spare started is seen # SKIP needs root"
+fi
 kill "$d4" 2>/dev/null
 wait "$d4" 2>/dev/null
 alive="" i=0
