@@ -397,7 +397,13 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 		return -1;
 	}
 	msg_link_init(&s->link, fd, MSG_CH_LAUNCHER, MSG_UP, "launcher");
-	if (msg_send_all(&s->link, s->plan.frames, s->plan.nframes) == -1) {
+	/*
+	 * A launcher that failed before its plan (a spare that could not
+	 * make its namespaces) closed its end: its MSG_LAUNCH_FAILED, or
+	 * its exit, is read below and names the real reason.
+	 */
+	if (msg_send_all(&s->link, s->plan.frames, s->plan.nframes) == -1 &&
+	    errno != EPIPE && errno != ECONNRESET) {
 		snprintf(err, errlen, "cannot send the plan to the launcher: "
 		    "%s", strerror(errno));
 		session_kill(s, NULL);

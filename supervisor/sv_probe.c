@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +60,22 @@ read_int_file(const char *path, int *v)
 static void
 probe_child(int *userns_err, int *seccomp_err)
 {
-	pid_t	pid;
-	int	status, pfd[2], res[2] = { EIO, EIO };
+	pid_t		pid;
+	int		status, pfd[2], res[2] = { EIO, EIO };
+	sigset_t	all, old;
 
-	if (pipe2(pfd, O_CLOEXEC) == -1 || (pid = vfork()) == -1)
+	if (pipe2(pfd, O_CLOEXEC) == -1)
 		return;
+	/* No handler of ours (libevent's) may run in the child on our
+	 * memory: signals wait until it has exited. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if ((pid = vfork()) == -1) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(pfd[0]);
+		close(pfd[1]);
+		return;
+	}
 	if (pid == 0) {
 		struct sock_filter insn[] = {
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -81,6 +93,7 @@ probe_child(int *userns_err, int *seccomp_err)
 		(void)!write(pfd[1], r, sizeof(r));
 		_exit(0);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pfd[1]);
 	if (read(pfd[0], res, sizeof(res)) != sizeof(res))
 		res[0] = res[1] = EIO;
