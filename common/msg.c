@@ -217,9 +217,10 @@ wait_fd(int fd, short ev)
 	return r < 0 ? -1 : 0;
 }
 
-/* A frame we are about to send is what the catalogue says: our bug if not. */
-static void
-send_check(struct msg_link *l, struct msgbuf *b, int nfds,
+/* A frame we are about to send is what the catalogue says (our bug if
+ * not, fatal); its header in hdr. */
+void
+msg_frame_hdr(struct msg_link *l, struct msgbuf *b, int nfds,
     struct msg_hdr *hdr)
 {
 	const struct msg_type_info *t = msg_type_lookup(b->type);
@@ -240,47 +241,6 @@ send_check(struct msg_link *l, struct msgbuf *b, int nfds,
 	hdr->len = (uint32_t)b->len;
 }
 
-/*
- * Frames without fds, in order, in as few writes as the socket takes
- * (issue 15: a launch plan is ~140 frames, each its own sendmsg before).
- * The stream is byte for byte what msg_send() of each would write.
- */
-int
-msg_send_all(struct msg_link *l, struct msgbuf *bs, size_t n)
-{
-	struct msg_hdr	 hdr;
-	uint8_t		*buf;
-	size_t		 i, total = 0, off = 0;
-	ssize_t		 w;
-
-	for (i = 0; i < n; i++)
-		total += sizeof(hdr) + bs[i].len;
-	buf = xmalloc(total);
-	for (i = 0; i < n; i++) {
-		send_check(l, &bs[i], 0, &hdr);
-		memcpy(buf + off, &hdr, sizeof(hdr));
-		memcpy(buf + off + sizeof(hdr), bs[i].data, bs[i].len);
-		off += sizeof(hdr) + bs[i].len;
-	}
-	for (off = 0; off < total && l->fd != -1; ) {
-		if ((w = send(l->fd, buf + off, total - off,
-		    MSG_NOSIGNAL)) == -1) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN && wait_fd(l->fd, POLLOUT) == 0)
-				continue;
-			break;
-		}
-		off += (size_t)w;
-	}
-	free(buf);
-	if (off == total)
-		return 0;
-	if (l->fd == -1)
-		errno = EPIPE;
-	return -1;
-}
-
 int
 msg_send(struct msg_link *l, struct msgbuf *b, const int *fds, int nfds)
 {
@@ -294,7 +254,7 @@ msg_send(struct msg_link *l, struct msgbuf *b, const int *fds, int nfds)
 	size_t		 total, sent = 0;
 	ssize_t		 n;
 
-	send_check(l, b, nfds, &hdr);
+	msg_frame_hdr(l, b, nfds, &hdr);
 	if (l->fd == -1) {
 		errno = EPIPE;
 		return -1;

@@ -315,7 +315,8 @@ int		 msg_send(struct msg_link *, struct msgbuf *,
 		    const int *fds, int nfds);
 /* Build-and-send for frames without fields. */
 int		 msg_send_empty(struct msg_link *, uint16_t type);
-int		 msg_send_all(struct msg_link *, struct msgbuf *, size_t);
+void		 msg_frame_hdr(struct msg_link *, struct msgbuf *, int nfds,
+		    struct msg_hdr *);
 
 /*
  * Receive one frame.  Blocking links: waits for a whole frame.

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -345,6 +346,45 @@ launcher_read(evutil_socket_t fd, short ev, void *arg)
 }
 
 /*
+ * The plan's frames (none carries fds) in as few writes as the socket
+ * takes: ~140 frames were each a sendmsg (issue 15).  The stream is byte
+ * for byte what msg_send() of each would write, checked the same way.
+ */
+static int
+plan_send(struct msg_link *l, struct msgbuf *bs, size_t n)
+{
+	struct msg_hdr	 hdr;
+	struct pollfd	 pfd;
+	uint8_t		*buf;
+	size_t		 i, total = 0, off = 0;
+	ssize_t		 w;
+
+	for (i = 0; i < n; i++)
+		total += sizeof(hdr) + bs[i].len;
+	buf = xmalloc(total);
+	for (i = 0; i < n; i++) {
+		msg_frame_hdr(l, &bs[i], 0, &hdr);
+		memcpy(buf + off, &hdr, sizeof(hdr));
+		memcpy(buf + off + sizeof(hdr), bs[i].data, bs[i].len);
+		off += sizeof(hdr) + bs[i].len;
+	}
+	for (off = 0; off < total; ) {
+		if ((w = send(l->fd, buf + off, total - off,
+		    MSG_NOSIGNAL)) == -1) {
+			pfd.fd = l->fd;
+			pfd.events = POLLOUT;
+			if (errno == EINTR || (errno == EAGAIN &&
+			    poll(&pfd, 1, -1) != -1))
+				continue;
+			break;
+		}
+		off += (size_t)w;
+	}
+	free(buf);
+	return off == total ? 0 : -1;
+}
+
+/*
  * Build the session's sandbox: the plan, a launcher, the plan sent.  0
  * when the launcher is working on it (READY or a failure follows), -1
  * with err when it could not start.
@@ -402,7 +442,7 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	 * make its namespaces) closed its end: its MSG_LAUNCH_FAILED, or
 	 * its exit, is read below and names the real reason.
 	 */
-	if (msg_send_all(&s->link, s->plan.frames, s->plan.nframes) == -1 &&
+	if (plan_send(&s->link, s->plan.frames, s->plan.nframes) == -1 &&
 	    errno != EPIPE && errno != ECONNRESET) {
 		snprintf(err, errlen, "cannot send the plan to the launcher: "
 		    "%s", strerror(errno));
