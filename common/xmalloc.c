@@ -111,6 +111,16 @@ strv_len(char *const *v)
 	return n;
 }
 
+/* 1 if s is one of v's strings. */
+int
+strv_in(char *const *v, const char *s)
+{
+	for (; v != NULL && *v != NULL; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
 char **
 strv_add(char **v, const char *s)
 {

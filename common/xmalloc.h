@@ -20,6 +20,7 @@ void	 freezero_str(char *);
 /* Free a NULL-terminated vector of strings. NULL-safe. */
 void	 strv_free(char **);
 size_t	 strv_len(char *const *);
+int	 strv_in(char *const *, const char *);
 /* Append a copy of s to a NULL-terminated vector; returns the new vector. */
 char	**strv_add(char **, const char *);
 

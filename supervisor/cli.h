@@ -32,6 +32,8 @@ typedef void (*rpc_notify_fn)(const struct json *params, void *arg);
 int	 rpc_open(struct rpc *, const char *sock, int allow_private,
 	    char *const *extra_args, char *err, size_t errlen);
 char	**rpc_private_args(const char *sandbox, const char *settings);
+/* A result on standard output as one line of JSON. */
+void	 cli_print_json(const struct json *);
 int	 rpc_open_private(struct rpc *, char *const *extra_args, char *err,
 	    size_t errlen);
 /*

@@ -65,15 +65,6 @@ acp_usage(int code)
 }
 
 static int
-in_strv(char *const *v, const char *s)
-{
-	for (; v != NULL && *v != NULL; v++)
-		if (strcmp(*v, s) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 pass_parse(const char *v, int *fs, int *term)
 {
 	char	*s = xstrdup(v), *p, *save = NULL;
@@ -174,8 +165,8 @@ cli_acp_main(int argc, char **argv)
 		rules[k] = (char)('0' + set.rules[k]);
 	rules[POL_CLASS_MAX] = '\0';
 	if (pass == NULL) {
-		pfs = in_strv(set.acp_pass_through, "fs");
-		pterm = in_strv(set.acp_pass_through, "terminal");
+		pfs = strv_in(set.acp_pass_through, "fs");
+		pterm = strv_in(set.acp_pass_through, "terminal");
 	} else if (pass_parse(pass, &pfs, &pterm) == -1) {
 		fprintf(stderr, "airlock acp: --pass-through %s: fs, terminal, "
 		    "all or none\n", pass);

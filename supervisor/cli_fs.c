@@ -192,19 +192,6 @@ verb_params(int argc, char **argv, struct jgen *j)
 	fs_usage("an unknown verb");
 }
 
-static void
-print_json(const struct json *v)
-{
-	struct jgen	*j = jgen_new();
-	const char	*buf;
-	size_t		 len;
-
-	jgen_value(j, v);
-	buf = jgen_buf(j, &len);
-	printf("%.*s\n", (int)len, buf);
-	jgen_free(j);
-}
-
 /* A refusal's JSON: the rule is the message's first word. */
 static void
 print_refusal(int code, const char *err)
@@ -330,7 +317,7 @@ cli_fs_main(int argc, char **argv)
 	    sizeof(err));
 	free(params);
 	if (res != NULL) {
-		print_json(res);
+		cli_print_json(res);
 		json_free(res);
 		rc = 0;
 	} else {

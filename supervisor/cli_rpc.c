@@ -104,6 +104,19 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 }
 
 /* A private airlockd, without looking for a shared one (airlock run). */
+void
+cli_print_json(const struct json *v)
+{
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_value(j, v);
+	buf = jgen_buf(j, &len);
+	printf("%.*s\n", (int)len, buf);
+	jgen_free(j);
+}
+
 /* A private airlockd's arguments: quiet, and the client's --sandbox and
  * --settings (NULL: not given). */
 char **

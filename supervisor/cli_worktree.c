@@ -63,19 +63,6 @@ wt_progress(const struct json *params, void *arg)
 }
 
 static void
-print_json(const struct json *v)
-{
-	struct jgen	*j = jgen_new();
-	const char	*buf;
-	size_t		 len;
-
-	jgen_value(j, v);
-	buf = jgen_buf(j, &len);
-	printf("%.*s\n", (int)len, buf);
-	jgen_free(j);
-}
-
-static void
 print_ls(const struct json *res)
 {
 	const struct json *cs = json_get(res, "conversations"), *r, *a;
@@ -200,7 +187,7 @@ cli_worktree_main(int argc, char **argv)
 		    isatty(STDOUT_FILENO))
 			print_ls(res);
 		else
-			print_json(res);
+			cli_print_json(res);
 		json_free(res);
 	}
 	rpc_close(&rpc);

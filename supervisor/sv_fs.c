@@ -76,15 +76,6 @@ is_under(const char *p, const char *dir)
 	    (n == 1 && dir[0] == '/'));
 }
 
-static int
-in_strv(char *const *v, const char *s)
-{
-	for (; v != NULL && *v != NULL; v++)
-		if (strcmp(*v, s) == 0)
-			return 1;
-	return 0;
-}
-
 /* The refusal as the client sees it, and as the session's event. */
 static void
 refuse(struct fs_call *f, const struct json *ans)
@@ -213,7 +204,7 @@ put_roots(struct jgen *j, const struct sv_spec *sp, const char *workdir)
 
 		if (g == NULL || g[0] != '/' || strcmp(g, "/") == 0 ||
 		    is_under(workdir, g) || is_under(g, workdir) ||
-		    in_strv(sp->runner_state_dirs, g))
+		    strv_in(sp->runner_state_dirs, g))
 			continue;
 		for (k = 0; k < i; k++)
 			if (strcmp(sp->binds[k].guest_path, g) == 0)
@@ -246,7 +237,7 @@ put_rules(struct jgen *j, const struct sv_spec *sp)
 	jgen_arr_open(j);
 	for (i = 0; i < sp->nbinds; i++)
 		if (!sp->binds[i].read_only &&
-		    !in_strv(sp->runner_state_dirs, sp->binds[i].guest_path))
+		    !strv_in(sp->runner_state_dirs, sp->binds[i].guest_path))
 			put_rule(j, NR_SCOPE, sp->binds[i].guest_path, NULL);
 	for (i = 0; sv_rules_write(i, &kind, &pat, &exc); i++)
 		if (kind != NR_GITSTATE)
