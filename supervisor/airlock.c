@@ -112,8 +112,11 @@ status_human(FILE *f, const struct json *res)
 			fprintf(f, "daemon:    %-9s %s", d->keys[i],
 			    v != NULL && v->type == JSON_BOOL && v->boolean ?
 			    "running" : "not running");
-			if ((v = json_get(d->items[i], "starts")) != NULL &&
-			    v->is_int)
+			v = json_get(d->items[i], "starts");
+			if (v != NULL && v->is_int && v->integer == 0)
+				fputs(" (starts at a sandbox's first "
+				    "connection)", f);
+			else if (v != NULL && v->is_int)
 				fprintf(f, " (started %lld time%s)",
 				    (long long)v->integer, v->integer == 1 ?
 				    "" : "s");

@@ -179,7 +179,7 @@ main(int argc, char *argv[])
 	 * overlapping the probe and, in a private airlockd, the client. */
 	if (sv_sandbox_on && sv_settings.sandbox_enabled)
 		sv_spare_init(sv_base, fd == -1);
-	sv_daemons_start(sv_base);
+	sv_daemons_init(sv_base);
 
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)

@@ -190,9 +190,23 @@ enum sv_daemon_kind {
 	SV_DAEMON_MAX
 };
 
-void		 sv_daemons_start(struct event_base *);
+/*
+ * A session's standing with one daemon.  A daemon starts when a sandbox
+ * first connects to one of its listeners (or is already up): until then
+ * airlockd holds the listeners and watches them.
+ */
+enum sv_dstate {
+	DS_NONE = 0,	/* no listeners (daemon not installed, no sandbox) */
+	DS_IDLE,	/* listeners held by airlockd, watched */
+	DS_WANTED,	/* a connection waits: start the daemon, register */
+	DS_REGISTERED	/* the daemon holds the listeners */
+};
+
+void		 sv_daemons_init(struct event_base *);
 void		 sv_daemons_stop(void);
 int		 sv_daemon_up(enum sv_daemon_kind);
+int		 sv_daemon_present(enum sv_daemon_kind);
+void		 sv_daemon_want(enum sv_daemon_kind);
 struct msg_link	*sv_daemon_link(enum sv_daemon_kind);
 void		 sv_daemons_status(struct jgen *);
 void		 sv_daemon_failed(enum sv_daemon_kind, const char *why);
@@ -269,7 +283,8 @@ void		 sv_sessions_client_drained(struct sv_client *);
 int		 sv_sessions_owned(const struct sv_client *);
 /* A daemon died: fail its sessions closed. */
 void		 sv_sessions_daemon_died(enum sv_daemon_kind);
-void		 sv_sessions_gw_restarted(void);
+void		 sv_sessions_daemon_up(enum sv_daemon_kind);
+int		 sv_sessions_want(enum sv_daemon_kind);
 /* Violation reported by a daemon for a session. */
 void		 sv_session_violation(const char *session_id,
 		    const char *action, const char *target);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: ISC
 /*
  * Supervision of the long-lived daemons, proxyd and gatewayd (R-P1).
- * airlockd starts each one itself, keeps one socketpair to it, restarts it
- * with a backoff when it dies, and fails the sessions that depended on it
- * closed: their sandboxes are killed, because a session whose proxy or
- * gateway vanished must not continue with a different path out.
+ * airlockd starts each one itself when a sandbox first connects to one of
+ * its listeners (a run that never uses the network or pushes does not pay
+ * for its start), keeps one socketpair to it, restarts it with a backoff
+ * when it dies and is wanted again, and fails the sessions that depended
+ * on it closed: their sandboxes are killed, because a session whose proxy
+ * or gateway vanished must not continue with a different path out.
  * Every frame from a daemon is untrusted: msg_recv() validates it, and a
  * bad one closes the link, which counts as the daemon dying.
  */
@@ -79,6 +81,8 @@ daemon_down(struct sv_daemon *d, const char *why)
 		sv_gw_daemon_died();
 	if (dbase == NULL)
 		return;
+	/* Not restarted now: the timer only delays the next start, which
+	 * comes when a sandbox connects again (sv_daemon_want). */
 	d->backoff_ms = d->backoff_ms ? d->backoff_ms * 2 : 100;
 	if (d->backoff_ms > 5000)
 		d->backoff_ms = 5000;
@@ -99,8 +103,6 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		d->restriction = xstrdup(msg_get_str(m));
 		d->backoff_ms = 0;
 		log_info("%s ready: %s", d->name, d->restriction);
-		if (d->chan == MSG_CH_GATEWAYD)
-			sv_sessions_gw_restarted();
 		break;
 	case MSG_PX_VIOLATION:
 		sid = msg_get_str(m);
@@ -149,9 +151,14 @@ daemon_read(evutil_socket_t fd, short ev, void *arg)
 static void
 daemon_restart_cb(evutil_socket_t fd, short ev, void *arg)
 {
+	struct sv_daemon *d = arg;
+
 	(void)fd;
 	(void)ev;
-	daemon_start(arg);
+	if (sv_sessions_want((enum sv_daemon_kind)(d - daemons))) {
+		daemon_start(d);
+		sv_sessions_daemon_up((enum sv_daemon_kind)(d - daemons));
+	}
 }
 
 static void
@@ -163,7 +170,7 @@ daemon_start(struct sv_daemon *d)
 
 	path = sv_sibling(d->name);
 	if (access(path, X_OK) == -1) {
-		if (d->present || d->restarts == 0)
+		if (d->present)
 			log_warnx("%s not found (%s): sessions get no %s",
 			    d->name, path, d->chan == MSG_CH_PROXYD ?
 			    "network" : "push gateway");
@@ -200,18 +207,50 @@ daemon_start(struct sv_daemon *d)
 	log_debug("started %s pid %d", d->name, (int)d->pid);
 }
 
+/* Whether each daemon is installed; none is started yet. */
 void
-sv_daemons_start(struct event_base *base)
+sv_daemons_init(struct event_base *base)
 {
-	int	i;
+	char	*path;
+	int	 i;
 
 	dbase = base;
 	for (i = 0; i < SV_DAEMON_MAX; i++) {
 		daemons[i].pid = -1;
 		daemons[i].restart = evtimer_new(base, daemon_restart_cb,
 		    &daemons[i]);
-		daemon_start(&daemons[i]);
+		path = sv_sibling(daemons[i].name);
+		daemons[i].present = access(path, X_OK) == 0;
+		if (!daemons[i].present)
+			log_warnx("%s not found (%s): sessions get no %s",
+			    daemons[i].name, path, i == SV_DAEMON_PROXYD ?
+			    "network" : "push gateway");
+		free(path);
 	}
+}
+
+/*
+ * A sandbox connected to one of k's listeners: start k unless it runs or
+ * its backoff after a death is running (the timer starts it then).
+ */
+void
+sv_daemon_want(enum sv_daemon_kind k)
+{
+	struct sv_daemon *d = &daemons[k];
+
+	if (d->up || evtimer_pending(d->restart, NULL))
+		return;
+	daemon_start(d);
+	/* Its link buffers what we send before it reads: the sessions
+	 * waiting are registered now (or, if it did not start, their
+	 * listeners closed), not at its hello. */
+	sv_sessions_daemon_up(k);
+}
+
+int
+sv_daemon_present(enum sv_daemon_kind k)
+{
+	return daemons[k].present;
 }
 
 void

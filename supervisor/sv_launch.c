@@ -406,8 +406,8 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	ctx.home = s->home;
 	ctx.uid = getuid();
 	ctx.gid = getgid();
-	ctx.with_proxy = sv_daemon_up(SV_DAEMON_PROXYD);
-	ctx.with_gateway = sv_daemon_up(SV_DAEMON_GATEWAYD);
+	ctx.with_proxy = sv_daemon_present(SV_DAEMON_PROXYD);
+	ctx.with_gateway = sv_daemon_present(SV_DAEMON_GATEWAYD);
 	ctx.bpf = bpf;
 	ctx.bpf_len = bpf_len;
 	ctx.bpf_known = bpf_known;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: ISC
 /*
  * A session's registration with the daemons: its listeners go to proxyd
- * and gatewayd once the sandbox is ready, again to a restarted gatewayd,
- * and a daemon's death fails its sessions closed.
+ * and gatewayd once the sandbox is ready and the daemon runs, or else at
+ * the first connection to them, which starts the daemon; again to a
+ * restarted gatewayd; and a daemon's death fails its sessions closed.
  */
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -41,69 +42,202 @@
 #include "supervisor/sv_sess.h"
 #include "supervisor/wsorigin.h"
 
-void
-register_daemons(struct sv_session *s)
+/* The daemon that serves listener kind i, and the listeners it takes. */
+#define LISTEN_DAEMON(i) ((i) == LISTEN_GIT ? SV_DAEMON_GATEWAYD : \
+	SV_DAEMON_PROXYD)
+
+static void	listen_activate(evutil_socket_t, short, void *);
+
+static int
+register_proxyd(struct sv_session *s, struct msg_link *l)
 {
 	struct msgbuf	 b;
-	struct msg_link	*l;
-	char		**allow = NULL, **deny = NULL;
+	char		**allow, **deny;
 	size_t		 i;
-	int		 fds[2];
+	int		 fds[2], rc;
+	/* R-E4: baseline + GitHub + the spec's list + settings; network
+	 * off: empty (the proxies still listen). */
+	const struct settings *set = s->own_settings != NULL ?
+	    s->own_settings : ssettings;
 
-	if (s->listen_fd[LISTEN_HTTP] != -1 &&
-	    s->listen_fd[LISTEN_SOCKS] != -1 &&
-	    (l = sv_daemon_link(SV_DAEMON_PROXYD)) != NULL) {
-		/* R-E4: baseline + GitHub + the spec's list + settings;
-		 * network off: empty (the proxies still listen). */
-		const struct settings *set = s->own_settings != NULL ?
-		    s->own_settings : ssettings;
+	allow = egress_allowlist(s->spec.network_enabled,
+	    s->spec.egress_allowlist, set->allowed_domains);
+	/* An srt file's allowedDomains is the whole list. */
+	if (!set->egress_baseline)
+		allow = egress_drop_baseline(allow, s->spec.egress_allowlist,
+		    set->allowed_domains);
+	deny = xcalloc(1, sizeof(char *));
+	for (i = 0; set->denied_domains && set->denied_domains[i]; i++)
+		deny = strv_add(deny, set->denied_domains[i]);
+	msgbuf_init(&b, MSG_PX_SESSION_ADD);
+	msg_put_str(&b, s->id);
+	msg_put_u32(&b, s->spec.network_enabled ? PX_F_NETWORK : 0);
+	msg_put_strv(&b, allow);
+	msg_put_strv(&b, deny);
+	fds[0] = s->listen_fd[LISTEN_HTTP];
+	fds[1] = s->listen_fd[LISTEN_SOCKS];
+	rc = msg_send(l, &b, fds, 2);
+	msgbuf_free(&b);
+	strv_free(allow);
+	strv_free(deny);
+	return rc;
+}
 
-		allow = egress_allowlist(s->spec.network_enabled,
-		    s->spec.egress_allowlist, set->allowed_domains);
-		/* An srt file's allowedDomains is the whole list. */
-		if (!set->egress_baseline)
-			allow = egress_drop_baseline(allow,
-			    s->spec.egress_allowlist, set->allowed_domains);
-		deny = xcalloc(1, sizeof(char *));
-		for (i = 0; set->denied_domains &&
-		    set->denied_domains[i]; i++)
-			deny = strv_add(deny, set->denied_domains[i]);
-		msgbuf_init(&b, MSG_PX_SESSION_ADD);
-		msg_put_str(&b, s->id);
-		msg_put_u32(&b, s->spec.network_enabled ? PX_F_NETWORK : 0);
-		msg_put_strv(&b, allow);
-		msg_put_strv(&b, deny);
-		fds[0] = s->listen_fd[LISTEN_HTTP];
-		fds[1] = s->listen_fd[LISTEN_SOCKS];
-		if (msg_send(l, &b, fds, 2) == 0)
-			s->px_registered = 1;
-		else
-			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
-		msgbuf_free(&b);
-		strv_free(allow);
-		strv_free(deny);
-	}
-	if (s->listen_fd[LISTEN_GIT] != -1 &&
-	    (l = sv_daemon_link(SV_DAEMON_GATEWAYD)) != NULL) {
-		msgbuf_init(&b, MSG_GW_RUN_ADD);
-		msg_put_str(&b, s->id);
-		fds[0] = s->listen_fd[LISTEN_GIT];
-		if (msg_send(l, &b, fds, 1) == 0)
-			s->gw_registered = 1;
-		else {
-			s->gw_lost = 1;
-			sv_daemon_failed(SV_DAEMON_GATEWAYD, "send failed");
+static int
+register_gatewayd(struct sv_session *s, struct msg_link *l)
+{
+	struct msgbuf	b;
+	int		rc;
+
+	msgbuf_init(&b, MSG_GW_RUN_ADD);
+	msg_put_str(&b, s->id);
+	rc = msg_send(l, &b, &s->listen_fd[LISTEN_GIT], 1);
+	msgbuf_free(&b);
+	return rc;
+}
+
+static void
+listen_watch(struct sv_session *s, enum sv_daemon_kind k, int on)
+{
+	int	i;
+
+	for (i = 1; i < LISTEN_MAX; i++) {
+		if (LISTEN_DAEMON(i) != k || s->listen_fd[i] == -1)
+			continue;
+		if (s->ev_listen[i] != NULL) {
+			event_free(s->ev_listen[i]);
+			s->ev_listen[i] = NULL;
 		}
-		msgbuf_free(&b);
-	} else if (s->listen_fd[LISTEN_GIT] != -1)
-		s->gw_lost = 1;	/* gatewayd is restarting: at its hello */
-	/* The daemons hold their own copies now.  The gateway's stays
-	 * here too: a restarted gatewayd gets it again (issue 14). */
-	for (i = 0; i < LISTEN_MAX; i++)
-		if (s->listen_fd[i] != -1 && i != LISTEN_GIT) {
+		if (on) {
+			s->ev_listen[i] = event_new(sbase, s->listen_fd[i],
+			    EV_READ, listen_activate, s);
+			event_add(s->ev_listen[i], NULL);
+		}
+	}
+}
+
+/* Close k's listeners: connections waiting there are refused. */
+static void
+listen_close(struct sv_session *s, enum sv_daemon_kind k)
+{
+	int	i;
+
+	listen_watch(s, k, 0);
+	for (i = 1; i < LISTEN_MAX; i++)
+		if (LISTEN_DAEMON(i) == k && s->listen_fd[i] != -1) {
 			close(s->listen_fd[i]);
 			s->listen_fd[i] = -1;
 		}
+}
+
+/*
+ * Hand the session's listeners to daemon k, which runs.  proxyd keeps
+ * the only copies; airlockd keeps the gateway's too, for a restarted
+ * gatewayd (issue 14).
+ */
+static void
+register_one(struct sv_session *s, enum sv_daemon_kind k)
+{
+	struct msg_link	*l;
+	int		 rc;
+
+	listen_watch(s, k, 0);
+	if ((l = sv_daemon_link(k)) == NULL) {
+		/* It could not be started: refuse, never go around it. */
+		log_warnx("session %s: %s could not be started: closing its "
+		    "listeners", s->id, k == SV_DAEMON_PROXYD ? "proxyd" :
+		    "gatewayd");
+		listen_close(s, k);
+		s->dstate[k] = DS_NONE;
+		return;
+	}
+	rc = k == SV_DAEMON_PROXYD ? register_proxyd(s, l) :
+	    register_gatewayd(s, l);
+	if (rc == -1) {
+		s->dstate[k] = DS_WANTED;	/* at its next start */
+		sv_daemon_failed(k, "send failed");
+		return;
+	}
+	s->dstate[k] = DS_REGISTERED;
+	if (k == SV_DAEMON_PROXYD)
+		listen_close(s, k);
+}
+
+/* A sandbox connected to a listener that no daemon serves yet. */
+static void
+listen_activate(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_session *s = arg;
+	enum sv_daemon_kind k;
+	int		 i;
+
+	(void)ev;
+	for (i = 1; i < LISTEN_MAX; i++)
+		if (s->listen_fd[i] == fd)
+			break;
+	if (i == LISTEN_MAX || s->dstate[LISTEN_DAEMON(i)] != DS_IDLE)
+		return;
+	k = LISTEN_DAEMON(i);
+	listen_watch(s, k, 0);
+	s->dstate[k] = DS_WANTED;
+	if (sv_daemon_up(k))
+		register_one(s, k);
+	else
+		sv_daemon_want(k);
+}
+
+/*
+ * The sandbox is ready: each daemon that runs gets the session's
+ * listeners now; for one that does not, airlockd holds them and starts
+ * it at the first connection, which waits in the listener's backlog.
+ */
+void
+register_daemons(struct sv_session *s)
+{
+	enum sv_daemon_kind k;
+	int		 i, have;
+
+	for (k = 0; k < SV_DAEMON_MAX; k++) {
+		have = 0;
+		for (i = 1; i < LISTEN_MAX; i++)
+			if (LISTEN_DAEMON(i) == k && s->listen_fd[i] != -1)
+				have++;
+		if (have != (k == SV_DAEMON_PROXYD ? 2 : 1) ||
+		    !sv_daemon_present(k)) {
+			listen_close(s, k);
+			s->dstate[k] = DS_NONE;
+		} else if (sv_daemon_up(k))
+			register_one(s, k);
+		else {
+			s->dstate[k] = DS_IDLE;
+			listen_watch(s, k, 1);
+		}
+	}
+}
+
+/* The session ends: the daemons forget it, its listeners close. */
+void
+unregister_daemons(struct sv_session *s)
+{
+	static const uint32_t del[SV_DAEMON_MAX] = {
+		[SV_DAEMON_PROXYD] = MSG_PX_SESSION_DEL,
+		[SV_DAEMON_GATEWAYD] = MSG_GW_RUN_DEL,
+	};
+	struct msgbuf	 b;
+	struct msg_link	*l;
+	enum sv_daemon_kind k;
+
+	for (k = 0; k < SV_DAEMON_MAX; k++) {
+		if (s->dstate[k] == DS_REGISTERED &&
+		    (l = sv_daemon_link(k)) != NULL) {
+			msgbuf_init(&b, del[k]);
+			msg_put_str(&b, s->id);
+			(void)msg_send(l, &b, NULL, 0);
+			msgbuf_free(&b);
+		}
+		s->dstate[k] = DS_NONE;
+		listen_close(s, k);
+	}
 }
 
 static void
@@ -129,7 +263,7 @@ proxy_env(struct sv_session *s)
 	    "HTTPS_PROXY", "http_proxy", "https_proxy" };
 	size_t	i;
 
-	if (!s->px_registered)
+	if (s->dstate[SV_DAEMON_PROXYD] == DS_NONE)
 		return;
 	for (i = 0; i < sizeof(http_names) / sizeof(http_names[0]); i++)
 		env_add(s, http_names[i], "http://127.0.0.1:",
@@ -148,58 +282,55 @@ sv_sessions_daemon_died(enum sv_daemon_kind k)
 	struct sv_session *s;
 
 	for (s = sessions; s != NULL; s = s->next) {
-		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
+		if (s->state == ST_DESTROYED || s->state == ST_ERROR ||
+		    s->dstate[k] != DS_REGISTERED)
 			continue;
 		/*
 		 * A gatewayd failure fails closed only the sessions whose
-		 * push was in flight; the others keep their listener and
-		 * are registered again when gatewayd is back (issue 14).
+		 * push was in flight; the others keep their listener, which
+		 * starts gatewayd again at their next push (issue 14).
 		 */
-		if (k == SV_DAEMON_GATEWAYD && s->gw_registered &&
-		    !sv_gw_in_flight(s->id)) {
-			s->gw_registered = 0;
-			s->gw_lost = 1;
+		if (k == SV_DAEMON_GATEWAYD && !sv_gw_in_flight(s->id)) {
+			s->dstate[k] = DS_IDLE;
+			listen_watch(s, k, 1);
 			continue;
 		}
-		if ((k == SV_DAEMON_PROXYD && s->px_registered) ||
-		    (k == SV_DAEMON_GATEWAYD && s->gw_registered)) {
-			if (k == SV_DAEMON_PROXYD)
-				s->px_registered = 0;
-			else
-				s->gw_registered = 0;
-			event_killed(s, NULL, k == SV_DAEMON_PROXYD ?
-			    "proxy-died" : "gateway-died");
-			session_kill(s, k == SV_DAEMON_PROXYD ?
-			    "proxyd died" : "gatewayd died");
-		}
+		s->dstate[k] = DS_NONE;
+		event_killed(s, NULL, k == SV_DAEMON_PROXYD ?
+		    "proxy-died" : "gateway-died");
+		session_kill(s, k == SV_DAEMON_PROXYD ?
+		    "proxyd died" : "gatewayd died");
 	}
 }
 
-/* gatewayd (re)started: hand it the listeners of the live sessions. */
+/*
+ * Daemon k was started (or failed to start): the sessions that hold
+ * listeners for it are registered, the idle ones too (a message each,
+ * and no watch left); if it is not up, those waiting are refused.
+ */
 void
-sv_sessions_gw_restarted(void)
+sv_sessions_daemon_up(enum sv_daemon_kind k)
 {
 	struct sv_session *s;
-	struct msgbuf	 b;
-	struct msg_link	*l;
 
 	for (s = sessions; s != NULL; s = s->next) {
-		/* Only those registered before: a session still being
-		 * built registers itself when it is ready. */
-		if (!s->gw_lost || s->state == ST_DESTROYED ||
-		    s->state == ST_ERROR || s->gw_registered ||
-		    s->listen_fd[LISTEN_GIT] == -1 ||
-		    (l = sv_daemon_link(SV_DAEMON_GATEWAYD)) == NULL)
+		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
 			continue;
-		s->gw_lost = 0;
-		msgbuf_init(&b, MSG_GW_RUN_ADD);
-		msg_put_str(&b, s->id);
-		if (msg_send(l, &b, &s->listen_fd[LISTEN_GIT], 1) == 0) {
-			s->gw_registered = 1;
-			log_info("session %s: registered again with the "
-			    "restarted gatewayd", s->id);
-		} else
-			sv_daemon_failed(SV_DAEMON_GATEWAYD, "send failed");
-		msgbuf_free(&b);
+		if (s->dstate[k] == DS_WANTED ||
+		    (s->dstate[k] == DS_IDLE && sv_daemon_up(k)))
+			register_one(s, k);
 	}
+}
+
+/* Does a connection wait for daemon k? */
+int
+sv_sessions_want(enum sv_daemon_kind k)
+{
+	struct sv_session *s;
+
+	for (s = sessions; s != NULL; s = s->next)
+		if (s->dstate[k] == DS_WANTED && s->state != ST_DESTROYED &&
+		    s->state != ST_ERROR)
+			return 1;
+	return 0;
 }

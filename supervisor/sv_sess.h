@@ -108,9 +108,8 @@ struct sv_session {
 	struct event	*ev_link;
 	int		 listen_fd[LISTEN_MAX];
 	int		 listen_port[LISTEN_MAX];
-	int		 px_registered;
-	int		 gw_registered;
-	int		 gw_lost;	/* gatewayd died; re-register */
+	enum sv_dstate	 dstate[SV_DAEMON_MAX];	/* with proxyd, gatewayd */
+	struct event	*ev_listen[LISTEN_MAX];	/* idle: first connection */
 	unsigned	 ll_abi;
 	unsigned	 ll_gaps;
 	uint64_t	 seq;
@@ -202,6 +201,7 @@ void		 watchdog_cb(evutil_socket_t, short, void *);
 
 /* sv_register.c */
 void		 register_daemons(struct sv_session *);
+void		 unregister_daemons(struct sv_session *);
 void		 proxy_env(struct sv_session *);
 
 /* sv_hostexec.c */

@@ -180,8 +180,10 @@ handle_json(struct jgen *j, struct sv_session *s)
 	if (s->backend == SV_BACKEND_NATIVE) {
 		jgen_kint(j, "landlockAbi", s->ll_abi);
 		jgen_kint(j, "landlockGaps", s->ll_gaps);
-		jgen_kbool(j, "proxy", s->px_registered);
-		jgen_kbool(j, "gateway", s->gw_registered);
+		jgen_kbool(j, "proxy",
+		    s->dstate[SV_DAEMON_PROXYD] != DS_NONE);
+		jgen_kbool(j, "gateway",
+		    s->dstate[SV_DAEMON_GATEWAYD] != DS_NONE);
 		jgen_kstr(j, "limits", "rlimits+watchdog");
 	}
 	jgen_obj_close(j);
@@ -284,10 +286,7 @@ launcher_reap(pid_t pid)
 void
 session_kill(struct sv_session *s, const char *why)
 {
-	struct msgbuf	 b;
-	struct msg_link	*l;
 	struct sv_exec	*x;
-	int		 i;
 
 	if (why != NULL)
 		log_warnx("session %s: %s: killing its sandbox", s->id, why);
@@ -315,25 +314,7 @@ session_kill(struct sv_session *s, const char *why)
 		event_free(s->watchdog);
 		s->watchdog = NULL;
 	}
-	if (s->px_registered && (l = sv_daemon_link(SV_DAEMON_PROXYD))) {
-		msgbuf_init(&b, MSG_PX_SESSION_DEL);
-		msg_put_str(&b, s->id);
-		(void)msg_send(l, &b, NULL, 0);
-		msgbuf_free(&b);
-	}
-	s->px_registered = 0;
-	if (s->gw_registered && (l = sv_daemon_link(SV_DAEMON_GATEWAYD))) {
-		msgbuf_init(&b, MSG_GW_RUN_DEL);
-		msg_put_str(&b, s->id);
-		(void)msg_send(l, &b, NULL, 0);
-		msgbuf_free(&b);
-	}
-	s->gw_registered = 0;
-	for (i = 0; i < LISTEN_MAX; i++)
-		if (s->listen_fd[i] != -1) {
-			close(s->listen_fd[i]);
-			s->listen_fd[i] = -1;
-		}
+	unregister_daemons(s);
 	for (x = s->execs; x != NULL; x = x->next) {
 		if (x->reply_id != NULL) {
 			sv_client_error(s->owner, x->reply_id,

@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 21
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -49,6 +49,7 @@ cleanup() {
 	http_counter_stop "$W/srv.pid"
 	kill "$TLSPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
+	[ -n "${D2PID:-}" ] && kill "$D2PID" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -121,6 +122,17 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	[ -S "$W/d.sock" ] && break
 	sleep 0.1
 done
+# The daemons start at a sandbox's first connection to them (issue 15):
+# a run that never connects starts neither.
+starts() {	# starts SOCKET: "PROXYD GATEWAYD", the daemons' start counts
+	as_user "$AIRLOCK" status --socket "$1" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["daemons"]
+print(d["proxyd"]["starts"], d["gatewayd"]["starts"])'
+}
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" -- true
+n=$(starts "$W/d.sock")
+check "a run that never connects starts neither daemon ($n)" [ "$n" = "0 0" ]
 as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" --events "$W/e6" \
     --allow-domain "localhost:$PORT" -- sh -c "
     curl -sf -m 5 http://localhost:$PORT/ >/dev/null && echo first-ok;
@@ -130,6 +142,9 @@ for i in $(seq 1 50); do
 	grep -q first-ok "$W/o6" 2>/dev/null && break
 	sleep 0.1
 done
+n=$(starts "$W/d.sock")
+check "the first request through the proxy started proxyd only ($n)" \
+    [ "$n" = "1 0" ]
 PX=$(pgrep -u "$TUSER" -P "$DPID" -f airlock-proxyd | head -1)
 kill -KILL "$PX"
 wait "$RUNPID"
@@ -147,4 +162,27 @@ case $st in
 *'"proxyd":{"running":true'*'"starts":2'*) ok "status shows proxyd restarted" ;;
 *) not_ok "status shows proxyd restarted"; diag "$st" ;;
 esac
+
+# A daemon that cannot be started (its binary gone after airlockd
+# started): the connection waiting for it is refused, not left hanging,
+# and airlockd says why.
+cp -R "$B" "$W/b2"
+chmod -R a+rX "$W/b2"
+spawn_user "$W/b2/airlockd" --socket "$W/d2.sock" 2>"$W/d2.log"
+D2PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d2.sock" ] && break
+	sleep 0.1
+done
+chmod a-x "$W/b2/airlock-gatewayd"
+as_user "$W/b2/airlock" run --socket "$W/d2.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
+    >"$W/o8" 2>&1
+# 7: refused; 56: reset (it was in the backlog when the listener closed);
+# 28 would be a connection left waiting until curl's timeout.
+check "a gatewayd that cannot start: the connection is refused or reset" \
+    grep -Eq "^rc=(7|56)$" "$W/o8"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o8")"
+check "... and airlockd says why" \
+    grep -q "gatewayd could not be started: closing its listeners" "$W/d2.log"
 finish
