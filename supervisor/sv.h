@@ -161,7 +161,7 @@ char		**sv_path_spellings(char **v, const char *path);
 /* ---- seccomp (sv_seccomp.c) ---- */
 
 /* Compile the sandbox's filter to BPF; -1 on failure. */
-int		 sv_seccomp_compile(void **bufp, size_t *lenp);
+void		 sv_seccomp_program(const void **bufp, size_t *lenp);
 /* Does the program send write-intent syscalls to init (R-L4)? */
 int		 sv_seccomp_notify(void);
 

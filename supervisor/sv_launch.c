@@ -397,10 +397,8 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	size_t		 i;
 	int		 fd;
 
-	if (bpf == NULL && sv_seccomp_compile(&bpf, &bpf_len) == -1) {
-		snprintf(err, errlen, "cannot compile the seccomp filter");
-		return -1;
-	}
+	if (bpf == NULL)
+		sv_seccomp_program(&bpf, &bpf_len);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
 	ctx.home = s->home;

@@ -57,7 +57,7 @@ struct event_base *sbase;
 const struct settings *ssettings;
 const struct sv_probe *sprobe;
 int		 ssandbox_on;
-void		*bpf;
+const void	*bpf;
 size_t		 bpf_len;
 int		 bpf_known;
 
@@ -664,7 +664,6 @@ sv_sessions_shutdown(void)
 		sessions = s->next;
 		session_free(s);
 	}
-	free(bpf);
 	bpf = NULL;
 }
 
