@@ -26,7 +26,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 81
+plan 82
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -352,6 +352,17 @@ done
 ctl=$(grep -caF test-unlisted-bind "$B/test/airlock")
 check_sh "no test hook in the shipped binaries ($found; test build: $ctl)" \
     '[ -z "$found" ] && [ "$ctl" -ge 1 ]'
+
+# The launcher is static-pie: position independent (ASLR), no program
+# interpreter (nothing of ld.so or the host's shared libraries in it or
+# in init), full RELRO with BIND_NOW (docs/DECISIONS.md).
+hdr=$(readelf -lhd "$B/airlock-launcher" 2>&1)
+check_sh "the launcher is static-pie with full RELRO" '
+    printf "%s\n" "$hdr" | grep -q "Type: *DYN" &&
+    ! printf "%s\n" "$hdr" | grep -q "INTERP" &&
+    ! printf "%s\n" "$hdr" | grep -q "(NEEDED)" &&
+    printf "%s\n" "$hdr" | grep -q "GNU_RELRO" &&
+    printf "%s\n" "$hdr" | grep -q "BIND_NOW"'
 
 # ---- limits (R-S4) ----
 # A fork bomb under --pids 64, ended by --timeout.  The bomb is only run
