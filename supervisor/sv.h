@@ -281,8 +281,8 @@ void		 sv_sessions_client_gone(struct sv_client *);
 void		 sv_sessions_client_drained(struct sv_client *);
 /* Does the client own a session (it is not idle)? */
 int		 sv_sessions_owned(const struct sv_client *);
-/* A daemon died: fail its sessions closed. */
-void		 sv_sessions_daemon_died(enum sv_daemon_kind);
+/* A daemon died (ready: after its hello): fail its sessions closed. */
+void		 sv_sessions_daemon_died(enum sv_daemon_kind, int ready);
 void		 sv_sessions_daemon_up(enum sv_daemon_kind);
 int		 sv_sessions_want(enum sv_daemon_kind);
 /* Violation reported by a daemon for a session. */

@@ -54,7 +54,7 @@ static void	daemon_start(struct sv_daemon *);
 static void
 daemon_down(struct sv_daemon *d, const char *why)
 {
-	int	status;
+	int	status, ready = d->restriction != NULL;
 	enum sv_daemon_kind kind = (enum sv_daemon_kind)(d - daemons);
 	struct timeval tv;
 
@@ -76,7 +76,7 @@ daemon_down(struct sv_daemon *d, const char *why)
 	}
 	free(d->restriction);
 	d->restriction = NULL;
-	sv_sessions_daemon_died(kind);
+	sv_sessions_daemon_died(kind, ready);
 	if (kind == SV_DAEMON_GATEWAYD)
 		sv_gw_daemon_died();
 	if (dbase == NULL)

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -130,6 +131,35 @@ listen_close(struct sv_session *s, enum sv_daemon_kind k)
 		}
 }
 
+/* Refuse k's connections, never go around the daemon. */
+static void
+listen_refuse(struct sv_session *s, enum sv_daemon_kind k)
+{
+	log_warnx("session %s: %s could not be started: closing its "
+	    "listeners", s->id, k == SV_DAEMON_PROXYD ? "proxyd" :
+	    "gatewayd");
+	listen_close(s, k);
+	s->dstate[k] = DS_NONE;
+}
+
+/* Does a connection wait in one of k's listeners that airlockd holds? */
+static int
+listen_waiting(struct sv_session *s, enum sv_daemon_kind k)
+{
+	struct pollfd	pfd;
+	int		i;
+
+	for (i = 1; i < LISTEN_MAX; i++) {
+		if (LISTEN_DAEMON(i) != k || s->listen_fd[i] == -1)
+			continue;
+		pfd.fd = s->listen_fd[i];
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 0) == 1)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Hand the session's listeners to daemon k, which runs.  proxyd keeps
  * the only copies; airlockd keeps the gateway's too, for a restarted
@@ -143,12 +173,7 @@ register_one(struct sv_session *s, enum sv_daemon_kind k)
 
 	listen_watch(s, k, 0);
 	if ((l = sv_daemon_link(k)) == NULL) {
-		/* It could not be started: refuse, never go around it. */
-		log_warnx("session %s: %s could not be started: closing its "
-		    "listeners", s->id, k == SV_DAEMON_PROXYD ? "proxyd" :
-		    "gatewayd");
-		listen_close(s, k);
-		s->dstate[k] = DS_NONE;
+		listen_refuse(s, k);
 		return;
 	}
 	rc = k == SV_DAEMON_PROXYD ? register_proxyd(s, l) :
@@ -277,13 +302,27 @@ proxy_env(struct sv_session *s)
 }
 
 void
-sv_sessions_daemon_died(enum sv_daemon_kind k)
+sv_sessions_daemon_died(enum sv_daemon_kind k, int ready)
 {
 	struct sv_session *s;
 
 	for (s = sessions; s != NULL; s = s->next) {
-		if (s->state == ST_DESTROYED || s->state == ST_ERROR ||
-		    s->dstate[k] != DS_REGISTERED)
+		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
+			continue;
+		/*
+		 * One that died before its hello could not be started:
+		 * the connections that wait for it are refused, as when
+		 * its binary is gone; a crash at every start would keep
+		 * them waiting for ever (git has no timeout).  Sessions
+		 * with none waiting keep their listeners.
+		 */
+		if (!ready && (s->dstate[k] == DS_WANTED ||
+		    (s->dstate[k] == DS_REGISTERED && k == SV_DAEMON_GATEWAYD &&
+		    listen_waiting(s, k)))) {
+			listen_refuse(s, k);
+			continue;
+		}
+		if (s->dstate[k] != DS_REGISTERED)
 			continue;
 		/*
 		 * A gatewayd failure fails closed only the sessions whose

@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 25
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -50,6 +50,7 @@ cleanup() {
 	kill "$TLSPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
 	[ -n "${D2PID:-}" ] && kill "$D2PID" 2>/dev/null
+	[ -n "${D3PID:-}" ] && kill "$D3PID" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -185,4 +186,47 @@ check "a gatewayd that cannot start: the connection is refused or reset" \
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o8")"
 check "... and airlockd says why" \
     grep -q "gatewayd could not be started: closing its listeners" "$W/d2.log"
+# A gatewayd that exits before it says it is ready (a broken install, a
+# crash at start) could not be started either: the connection that
+# started it is refused, not kept waiting through a loop of restarts
+# (git has no timeout of its own).  A session that was not connecting
+# keeps its listener: the next gatewayd, once it can start, serves it.
+cp -R "$B" "$W/b3"
+printf '#!/bin/sh\nexit 1\n' >"$W/b3/airlock-gatewayd"
+chmod -R a+rX "$W/b3"
+mkdir "$W/ws3"
+chown "$TUSER" "$W/ws3"
+spawn_user "$W/b3/airlockd" --socket "$W/d3.sock" 2>"$W/d3.log"
+D3PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d3.sock" ] && break
+	sleep 0.1
+done
+as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W/ws3" -- \
+    sh -c 'echo b-started; while [ ! -e .go ]; do sleep 0.2; done
+    curl -s -m 10 -o /dev/null -w "code=%{http_code}\n" --noproxy "*" \
+        http://127.0.0.1:9418/x' >"$W/o9b" 2>&1 &
+BPID=$!
+for i in $(seq 1 100); do
+	grep -q b-started "$W/o9b" 2>/dev/null && break
+	sleep 0.1
+done
+as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
+    >"$W/o9" 2>&1
+check "a gatewayd that exits at once: the connection is refused or reset" \
+    grep -Eq "^rc=(7|56)$" "$W/o9"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o9")"
+n=$(starts "$W/d3.sock")
+check "... after one start, not a loop of them ($n)" [ "$n" = "0 1" ]
+cp "$B/airlock-gatewayd" "$W/b3/airlock-gatewayd"
+chmod a+rx "$W/b3/airlock-gatewayd"
+sleep 0.3	# past the backoff after the first exit
+touch "$W/ws3/.go"
+wait "$BPID"
+check "a session that was not connecting then is served by the next one" \
+    grep -Eq "^code=[1-5][0-9][0-9]$" "$W/o9b"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o9b")"
+n=$(starts "$W/d3.sock")
+check "... started at its connection ($n)" [ "$n" = "0 2" ]
 finish
