@@ -206,6 +206,7 @@ void		 sv_daemons_init(struct event_base *);
 void		 sv_daemons_stop(void);
 int		 sv_daemon_up(enum sv_daemon_kind);
 int		 sv_daemon_present(enum sv_daemon_kind);
+int		 sv_daemon_ready(enum sv_daemon_kind);
 void		 sv_daemon_want(enum sv_daemon_kind);
 struct msg_link	*sv_daemon_link(enum sv_daemon_kind);
 void		 sv_daemons_status(struct jgen *);
@@ -284,6 +285,7 @@ int		 sv_sessions_owned(const struct sv_client *);
 /* A daemon died (ready: after its hello): fail its sessions closed. */
 void		 sv_sessions_daemon_died(enum sv_daemon_kind, int ready);
 void		 sv_sessions_daemon_up(enum sv_daemon_kind);
+void		 sv_sessions_daemon_ready(enum sv_daemon_kind);
 int		 sv_sessions_want(enum sv_daemon_kind);
 /* Violation reported by a daemon for a session. */
 void		 sv_session_violation(const char *session_id,

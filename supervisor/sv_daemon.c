@@ -6,7 +6,8 @@
  * for its start), keeps one socketpair to it, restarts it with a backoff
  * when it dies and is wanted again, and fails the sessions that depended
  * on it closed: their sandboxes are killed, because a session whose proxy
- * or gateway vanished must not continue with a different path out.
+ * or gateway vanished must not continue with a different path out.  One
+ * that dies before its hello never served: it could not be started.
  * Every frame from a daemon is untrusted: msg_recv() validates it, and a
  * bad one closes the link, which counts as the daemon dying.
  */
@@ -103,6 +104,7 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		d->restriction = xstrdup(msg_get_str(m));
 		d->backoff_ms = 0;
 		log_info("%s ready: %s", d->name, d->restriction);
+		sv_sessions_daemon_ready((enum sv_daemon_kind)(d - daemons));
 		break;
 	case MSG_PX_VIOLATION:
 		sid = msg_get_str(m);
@@ -251,6 +253,13 @@ int
 sv_daemon_present(enum sv_daemon_kind k)
 {
 	return daemons[k].present;
+}
+
+/* Up and past its hello: it has started. */
+int
+sv_daemon_ready(enum sv_daemon_kind k)
+{
+	return daemons[k].up && daemons[k].restriction != NULL;
 }
 
 void

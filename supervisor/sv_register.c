@@ -142,27 +142,29 @@ listen_refuse(struct sv_session *s, enum sv_daemon_kind k)
 	s->dstate[k] = DS_NONE;
 }
 
-/* Does a connection wait in one of k's listeners that airlockd holds? */
+/* Does a connection wait in k's listeners (or has airlockd none)? */
 static int
 listen_waiting(struct sv_session *s, enum sv_daemon_kind k)
 {
 	struct pollfd	pfd;
-	int		i;
+	int		i, held = 0;
 
 	for (i = 1; i < LISTEN_MAX; i++) {
 		if (LISTEN_DAEMON(i) != k || s->listen_fd[i] == -1)
 			continue;
+		held++;
 		pfd.fd = s->listen_fd[i];
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, 0) == 1)
 			return 1;
 	}
-	return 0;
+	return held == 0;
 }
 
 /*
  * Hand the session's listeners to daemon k, which runs.  proxyd keeps
- * the only copies; airlockd keeps the gateway's too, for a restarted
+ * the only copies once it said hello (until then it may yet turn out
+ * not to start); airlockd keeps the gateway's too, for a restarted
  * gatewayd (issue 14).
  */
 static void
@@ -184,7 +186,7 @@ register_one(struct sv_session *s, enum sv_daemon_kind k)
 		return;
 	}
 	s->dstate[k] = DS_REGISTERED;
-	if (k == SV_DAEMON_PROXYD)
+	if (k == SV_DAEMON_PROXYD && sv_daemon_ready(k))
 		listen_close(s, k);
 }
 
@@ -314,12 +316,18 @@ sv_sessions_daemon_died(enum sv_daemon_kind k, int ready)
 		 * the connections that wait for it are refused, as when
 		 * its binary is gone; a crash at every start would keep
 		 * them waiting for ever (git has no timeout).  Sessions
-		 * with none waiting keep their listeners.
+		 * with none waiting keep their listeners (proxyd's too:
+		 * airlockd keeps them until its hello) and go on, since
+		 * nothing of theirs went through it.
 		 */
 		if (!ready && (s->dstate[k] == DS_WANTED ||
-		    (s->dstate[k] == DS_REGISTERED && k == SV_DAEMON_GATEWAYD &&
-		    listen_waiting(s, k)))) {
-			listen_refuse(s, k);
+		    s->dstate[k] == DS_REGISTERED)) {
+			if (s->dstate[k] == DS_WANTED || listen_waiting(s, k))
+				listen_refuse(s, k);
+			else {
+				s->dstate[k] = DS_IDLE;
+				listen_watch(s, k, 1);
+			}
 			continue;
 		}
 		if (s->dstate[k] != DS_REGISTERED)
@@ -359,6 +367,19 @@ sv_sessions_daemon_up(enum sv_daemon_kind k)
 		    (s->dstate[k] == DS_IDLE && sv_daemon_up(k)))
 			register_one(s, k);
 	}
+}
+
+/* Daemon k said hello: proxyd now holds its listeners alone. */
+void
+sv_sessions_daemon_ready(enum sv_daemon_kind k)
+{
+	struct sv_session *s;
+
+	if (k != SV_DAEMON_PROXYD)
+		return;
+	for (s = sessions; s != NULL; s = s->next)
+		if (s->dstate[k] == DS_REGISTERED)
+			listen_close(s, k);
 }
 
 /* Does a connection wait for daemon k? */

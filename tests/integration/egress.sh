@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 28
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -51,6 +51,7 @@ cleanup() {
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
 	[ -n "${D2PID:-}" ] && kill "$D2PID" 2>/dev/null
 	[ -n "${D3PID:-}" ] && kill "$D3PID" 2>/dev/null
+	[ -n "${D4PID:-}" ] && kill "$D4PID" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -229,4 +230,43 @@ check "a session that was not connecting then is served by the next one" \
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o9b")"
 n=$(starts "$W/d3.sock")
 check "... started at its connection ($n)" [ "$n" = "0 2" ]
+# The same for proxyd: the connection that started it is refused and its
+# session goes on (nothing went through a proxy); a session that was not
+# connecting is not killed either, and the next proxyd serves it.
+cp -R "$B" "$W/b4"
+printf '#!/bin/sh\nexit 1\n' >"$W/b4/airlock-proxyd"
+chmod -R a+rX "$W/b4"
+mkdir "$W/ws4"
+chown "$TUSER" "$W/ws4"
+spawn_user "$W/b4/airlockd" --socket "$W/d4.sock" 2>"$W/d4.log"
+D4PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d4.sock" ] && break
+	sleep 0.1
+done
+as_user "$W/b4/airlock" run --socket "$W/d4.sock" --workspace "$W/ws4" \
+    --allow-domain "localhost:$PORT" -- sh -c "echo b-started
+    while [ ! -e .go ]; do sleep 0.2; done
+    curl -sf -m 10 http://localhost:$PORT/ >/dev/null && echo b-ok" \
+    >"$W/o10b" 2>&1 &
+BPID=$!
+for i in $(seq 1 100); do
+	grep -q b-started "$W/o10b" 2>/dev/null && break
+	sleep 0.1
+done
+as_user "$W/b4/airlock" run --socket "$W/d4.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 10 http://localhost:1/; echo "rc=$?"' >"$W/o10" 2>&1
+rc=$?
+check_sh "a proxyd that exits at once: refused, the session goes on ($rc)" \
+    '[ "$rc" -eq 0 ] && grep -Eq "^rc=(7|56)$" "$W/o10"'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o10")"
+cp "$B/airlock-proxyd" "$W/b4/airlock-proxyd"
+chmod a+rx "$W/b4/airlock-proxyd"
+sleep 0.3	# past the backoff after the first exit
+touch "$W/ws4/.go"
+wait "$BPID"
+check "a session that was not connecting is not killed" \
+    fails grep -q "proxy-died" "$W/o10b"
+check "... and the next proxyd serves it" grep -q b-ok "$W/o10b"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o10b")"
 finish
