@@ -127,8 +127,8 @@ struct sv_plan_ctx {
 	const char		*home;		/* the caller's real $HOME */
 	uid_t			 uid;
 	gid_t			 gid;
-	int			 with_proxy;	/* proxyd is up */
-	int			 with_gateway;	/* gatewayd is up */
+	int			 with_proxy;	/* proxyd is installed */
+	int			 with_gateway;	/* gatewayd is installed */
 	const void		*bpf;		/* compiled seccomp program */
 	size_t			 bpf_len;
 	int			 bpf_known;	/* this kernel took it */

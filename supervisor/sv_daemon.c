@@ -61,8 +61,9 @@ daemon_down(struct sv_daemon *d, const char *why)
 
 	if (!d->up)
 		return;
-	log_warnx("%s (pid %d) %s: failing its sessions closed and "
-	    "restarting it", d->name, (int)d->pid, why);
+	log_warnx("%s (pid %d) %s%s: failing its sessions closed; it "
+	    "starts again at a sandbox's next connection", d->name,
+	    (int)d->pid, why, ready ? "" : " before its hello");
 	d->up = 0;
 	if (d->ev != NULL) {
 		event_free(d->ev);
