@@ -49,12 +49,28 @@
 
 static void	listen_activate(evutil_socket_t, short, void *);
 
+/*
+ * Add a vector's size in a frame to *bytes; 0 when it has more strings
+ * than a frame takes (msg_put_strv() would be fatal to airlockd).
+ */
+static int
+strv_fits(char *const *v, size_t *bytes)
+{
+	size_t	n;
+
+	for (n = 0; v != NULL && v[n] != NULL; n++)
+		*bytes += sizeof(uint32_t) + strlen(v[n]) + 1;
+	*bytes += sizeof(uint32_t);
+	return n <= MSG_MAX_STRV;
+}
+
+/* -1: the send failed; -2: the session's lists do not fit a frame. */
 static int
 register_proxyd(struct sv_session *s, struct msg_link *l)
 {
 	struct msgbuf	 b;
 	char		**allow, **deny;
-	size_t		 i;
+	size_t		 i, n;
 	int		 fds[2], rc;
 	/* R-E4: baseline + GitHub + the spec's list + settings; network
 	 * off: empty (the proxies still listen). */
@@ -70,6 +86,13 @@ register_proxyd(struct sv_session *s, struct msg_link *l)
 	deny = xcalloc(1, sizeof(char *));
 	for (i = 0; set->denied_domains && set->denied_domains[i]; i++)
 		deny = strv_add(deny, set->denied_domains[i]);
+	n = 2 * sizeof(uint32_t) + strlen(s->id) + 1;
+	if (!strv_fits(allow, &n) || !strv_fits(deny, &n) ||
+	    n > MSG_MAX_PAYLOAD) {
+		strv_free(allow);
+		strv_free(deny);
+		return -2;
+	}
 	msgbuf_init(&b, MSG_PX_SESSION_ADD);
 	msg_put_str(&b, s->id);
 	msg_put_u32(&b, s->spec.network_enabled ? PX_F_NETWORK : 0);
@@ -180,6 +203,14 @@ register_one(struct sv_session *s, enum sv_daemon_kind k)
 	}
 	rc = k == SV_DAEMON_PROXYD ? register_proxyd(s, l) :
 	    register_gatewayd(s, l);
+	if (rc == -2) {
+		/* untrusted: the client's lists; refused, not fatal. */
+		log_warnx("session %s: its egress lists are more than "
+		    "proxyd takes: closing its proxy listeners", s->id);
+		listen_close(s, k);
+		s->dstate[k] = DS_NONE;
+		return;
+	}
 	if (rc == -1) {
 		s->dstate[k] = DS_WANTED;	/* at its next start */
 		sv_daemon_failed(k, "send failed");

@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 31
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -269,4 +269,23 @@ check "a session that was not connecting is not killed" \
     fails grep -q "proxy-died" "$W/o10b"
 check "... and the next proxyd serves it" grep -q b-ok "$W/o10b"
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o10b")"
+# A session whose egress lists are more than one message to proxyd can
+# carry (here 4,200 names) gets no proxy: no proxy variables (6: the
+# name does not resolve) or, when proxyd starts later, its connections
+# refused.  airlockd, which registers every session at proxyd's start,
+# does not die of it and the other sessions go on.
+A=$(seq 1 4200 | sed 's/.*/--allow-domain d&.example.com/' | tr '\n' ' ')
+# shellcheck disable=SC2086
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" $A -- \
+    sh -c 'curl -s -m 10 http://d1.example.com/; echo "rc=$?"' \
+    >"$W/o11" 2>&1
+check "4,200 allowed names: the session gets no way out" \
+    grep -Eq "^rc=(6|7|56)$" "$W/o11"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o11")"
+check "... airlockd is still there" kill -0 "$DPID"
+: >"$W/hits"
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" \
+    --allow-domain "localhost:$PORT" -- \
+    curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
+check "... and serves the next session" [ "$(hits "$W/hits")" -eq 1 ]
 finish
