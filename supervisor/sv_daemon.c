@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@ struct sv_daemon {
 	struct msg_link	 link;
 	struct event	*ev;
 	struct event	*restart;
+	struct event	*hello_to;	/* started, no hello yet */
 	unsigned	 backoff_ms;
 	unsigned	 restarts;
 	char		*restriction;	/* from MSG_HELLO */
@@ -49,6 +51,10 @@ static struct sv_daemon daemons[SV_DAEMON_MAX] = {
 	    .chan = MSG_CH_GATEWAYD },
 };
 static struct event_base *dbase;
+
+/* A daemon's start takes milliseconds; one without a hello by then is
+ * stuck, and the connections that wait for it would wait for ever. */
+#define SV_DAEMON_HELLO_SEC	10
 
 static void	daemon_start(struct sv_daemon *);
 
@@ -69,6 +75,8 @@ daemon_down(struct sv_daemon *d, const char *why)
 		event_free(d->ev);
 		d->ev = NULL;
 	}
+	if (d->hello_to != NULL)
+		evtimer_del(d->hello_to);
 	msg_link_close(&d->link);
 	if (d->pid > 0) {
 		kill(d->pid, SIGKILL);
@@ -104,6 +112,7 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		free(d->restriction);
 		d->restriction = xstrdup(msg_get_str(m));
 		d->backoff_ms = 0;
+		evtimer_del(d->hello_to);
 		log_info("%s ready: %s", d->name, d->restriction);
 		sv_sessions_daemon_ready((enum sv_daemon_kind)(d - daemons));
 		break;
@@ -165,8 +174,23 @@ daemon_restart_cb(evutil_socket_t fd, short ev, void *arg)
 }
 
 static void
+daemon_hello_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_daemon *d = arg;
+	char		 why[64];
+
+	(void)fd;
+	(void)ev;
+	snprintf(why, sizeof(why), "said no hello within %d s",
+	    SV_DAEMON_HELLO_SEC);
+	if (d->up && d->restriction == NULL)
+		daemon_down(d, why);
+}
+
+static void
 daemon_start(struct sv_daemon *d)
 {
+	struct timeval	 tv = { SV_DAEMON_HELLO_SEC, 0 };
 	char	*path, **argv = NULL;
 	size_t	 i;
 	int	 fd;
@@ -205,6 +229,7 @@ daemon_start(struct sv_daemon *d)
 	msg_link_init(&d->link, fd, d->chan, MSG_UP, d->name);
 	d->ev = event_new(dbase, fd, EV_READ | EV_PERSIST, daemon_read, d);
 	event_add(d->ev, NULL);
+	evtimer_add(d->hello_to, &tv);
 	d->up = 1;
 	d->restarts++;
 	log_debug("started %s pid %d", d->name, (int)d->pid);
@@ -221,6 +246,8 @@ sv_daemons_init(struct event_base *base)
 	for (i = 0; i < SV_DAEMON_MAX; i++) {
 		daemons[i].pid = -1;
 		daemons[i].restart = evtimer_new(base, daemon_restart_cb,
+		    &daemons[i]);
+		daemons[i].hello_to = evtimer_new(base, daemon_hello_cb,
 		    &daemons[i]);
 		path = sv_sibling(daemons[i].name);
 		daemons[i].present = access(path, X_OK) == 0;
@@ -274,6 +301,10 @@ sv_daemons_stop(void)
 		if (d->restart != NULL) {
 			event_free(d->restart);
 			d->restart = NULL;
+		}
+		if (d->hello_to != NULL) {
+			event_free(d->hello_to);
+			d->hello_to = NULL;
 		}
 		if (!d->up)
 			continue;

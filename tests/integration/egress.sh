@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 33
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -52,6 +52,7 @@ cleanup() {
 	[ -n "${D2PID:-}" ] && kill "$D2PID" 2>/dev/null
 	[ -n "${D3PID:-}" ] && kill "$D3PID" 2>/dev/null
 	[ -n "${D4PID:-}" ] && kill "$D4PID" 2>/dev/null
+	[ -n "${D5PID:-}" ] && kill "$D5PID" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -288,4 +289,23 @@ as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" \
     --allow-domain "localhost:$PORT" -- \
     curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
 check "... and serves the next session" [ "$(hits "$W/hits")" -eq 1 ]
+# A gatewayd that never says hello (stuck at its start) is one that
+# could not be started either, once it has had 10 s: the connection
+# waiting for it is refused then, not held for as long as it hangs.
+cp -R "$B" "$W/b5"
+printf '#!/bin/sh\nexec sleep 120\n' >"$W/b5/airlock-gatewayd"
+chmod -R a+rX "$W/b5"
+spawn_user "$W/b5/airlockd" --socket "$W/d5.sock" 2>"$W/d5.log"
+D5PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d5.sock" ] && break
+	sleep 0.1
+done
+as_user "$W/b5/airlock" run --socket "$W/d5.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 30 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
+    >"$W/o12" 2>&1
+check "a gatewayd stuck at its start: the connection is refused or reset" \
+    grep -Eq "^rc=(7|56)$" "$W/o12"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o12")"
+check "... and airlockd says why" grep -q "said no hello within" "$W/d5.log"
 finish
