@@ -108,6 +108,13 @@ status_human(FILE *f, const struct json *res)
 	if ((d = json_get(res, "daemons")) != NULL &&
 	    d->type == JSON_OBJECT)
 		for (i = 0; i < d->n; i++) {
+			v = json_get(d->items[i], "installed");
+			if (v != NULL && v->type == JSON_BOOL && !v->boolean) {
+				/* It never starts: sessions go without it. */
+				fprintf(f, "daemon:    %-9s not installed\n",
+				    d->keys[i]);
+				continue;
+			}
 			v = json_get(d->items[i], "running");
 			fprintf(f, "daemon:    %-9s %s", d->keys[i],
 			    v != NULL && v->type == JSON_BOOL && v->boolean ?

@@ -127,8 +127,8 @@ struct sv_plan_ctx {
 	const char		*home;		/* the caller's real $HOME */
 	uid_t			 uid;
 	gid_t			 gid;
-	int			 with_proxy;	/* proxyd is up */
-	int			 with_gateway;	/* gatewayd is up */
+	int			 with_proxy;	/* proxyd is installed */
+	int			 with_gateway;	/* gatewayd is installed */
 	const void		*bpf;		/* compiled seccomp program */
 	size_t			 bpf_len;
 	int			 bpf_known;	/* this kernel took it */
@@ -206,6 +206,7 @@ void		 sv_daemons_init(struct event_base *);
 void		 sv_daemons_stop(void);
 int		 sv_daemon_up(enum sv_daemon_kind);
 int		 sv_daemon_present(enum sv_daemon_kind);
+int		 sv_daemon_ready(enum sv_daemon_kind);
 void		 sv_daemon_want(enum sv_daemon_kind);
 struct msg_link	*sv_daemon_link(enum sv_daemon_kind);
 void		 sv_daemons_status(struct jgen *);
@@ -281,9 +282,10 @@ void		 sv_sessions_client_gone(struct sv_client *);
 void		 sv_sessions_client_drained(struct sv_client *);
 /* Does the client own a session (it is not idle)? */
 int		 sv_sessions_owned(const struct sv_client *);
-/* A daemon died: fail its sessions closed. */
-void		 sv_sessions_daemon_died(enum sv_daemon_kind);
+/* A daemon died (ready: after its hello): fail its sessions closed. */
+void		 sv_sessions_daemon_died(enum sv_daemon_kind, int ready);
 void		 sv_sessions_daemon_up(enum sv_daemon_kind);
+void		 sv_sessions_daemon_ready(enum sv_daemon_kind);
 int		 sv_sessions_want(enum sv_daemon_kind);
 /* Violation reported by a daemon for a session. */
 void		 sv_session_violation(const char *session_id,

@@ -6,7 +6,8 @@
  * for its start), keeps one socketpair to it, restarts it with a backoff
  * when it dies and is wanted again, and fails the sessions that depended
  * on it closed: their sandboxes are killed, because a session whose proxy
- * or gateway vanished must not continue with a different path out.
+ * or gateway vanished must not continue with a different path out.  One
+ * that dies before its hello never served: it could not be started.
  * Every frame from a daemon is untrusted: msg_recv() validates it, and a
  * bad one closes the link, which counts as the daemon dying.
  */
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +38,7 @@ struct sv_daemon {
 	struct msg_link	 link;
 	struct event	*ev;
 	struct event	*restart;
+	struct event	*hello_to;	/* started, no hello yet */
 	unsigned	 backoff_ms;
 	unsigned	 restarts;
 	char		*restriction;	/* from MSG_HELLO */
@@ -49,24 +52,31 @@ static struct sv_daemon daemons[SV_DAEMON_MAX] = {
 };
 static struct event_base *dbase;
 
+/* A daemon's start takes milliseconds; one without a hello by then is
+ * stuck, and the connections that wait for it would wait for ever. */
+#define SV_DAEMON_HELLO_SEC	10
+
 static void	daemon_start(struct sv_daemon *);
 
 static void
 daemon_down(struct sv_daemon *d, const char *why)
 {
-	int	status;
+	int	status, ready = d->restriction != NULL;
 	enum sv_daemon_kind kind = (enum sv_daemon_kind)(d - daemons);
 	struct timeval tv;
 
 	if (!d->up)
 		return;
-	log_warnx("%s (pid %d) %s: failing its sessions closed and "
-	    "restarting it", d->name, (int)d->pid, why);
+	log_warnx("%s (pid %d) %s%s: failing its sessions closed; it "
+	    "starts again at a sandbox's next connection", d->name,
+	    (int)d->pid, why, ready ? "" : " before its hello");
 	d->up = 0;
 	if (d->ev != NULL) {
 		event_free(d->ev);
 		d->ev = NULL;
 	}
+	if (d->hello_to != NULL)
+		evtimer_del(d->hello_to);
 	msg_link_close(&d->link);
 	if (d->pid > 0) {
 		kill(d->pid, SIGKILL);
@@ -76,7 +86,7 @@ daemon_down(struct sv_daemon *d, const char *why)
 	}
 	free(d->restriction);
 	d->restriction = NULL;
-	sv_sessions_daemon_died(kind);
+	sv_sessions_daemon_died(kind, ready);
 	if (kind == SV_DAEMON_GATEWAYD)
 		sv_gw_daemon_died();
 	if (dbase == NULL)
@@ -102,7 +112,9 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		free(d->restriction);
 		d->restriction = xstrdup(msg_get_str(m));
 		d->backoff_ms = 0;
+		evtimer_del(d->hello_to);
 		log_info("%s ready: %s", d->name, d->restriction);
+		sv_sessions_daemon_ready((enum sv_daemon_kind)(d - daemons));
 		break;
 	case MSG_PX_VIOLATION:
 		sid = msg_get_str(m);
@@ -162,8 +174,23 @@ daemon_restart_cb(evutil_socket_t fd, short ev, void *arg)
 }
 
 static void
+daemon_hello_cb(evutil_socket_t fd, short ev, void *arg)
+{
+	struct sv_daemon *d = arg;
+	char		 why[64];
+
+	(void)fd;
+	(void)ev;
+	snprintf(why, sizeof(why), "said no hello within %d s",
+	    SV_DAEMON_HELLO_SEC);
+	if (d->up && d->restriction == NULL)
+		daemon_down(d, why);
+}
+
+static void
 daemon_start(struct sv_daemon *d)
 {
+	struct timeval	 tv = { SV_DAEMON_HELLO_SEC, 0 };
 	char	*path, **argv = NULL;
 	size_t	 i;
 	int	 fd;
@@ -202,6 +229,7 @@ daemon_start(struct sv_daemon *d)
 	msg_link_init(&d->link, fd, d->chan, MSG_UP, d->name);
 	d->ev = event_new(dbase, fd, EV_READ | EV_PERSIST, daemon_read, d);
 	event_add(d->ev, NULL);
+	evtimer_add(d->hello_to, &tv);
 	d->up = 1;
 	d->restarts++;
 	log_debug("started %s pid %d", d->name, (int)d->pid);
@@ -218,6 +246,8 @@ sv_daemons_init(struct event_base *base)
 	for (i = 0; i < SV_DAEMON_MAX; i++) {
 		daemons[i].pid = -1;
 		daemons[i].restart = evtimer_new(base, daemon_restart_cb,
+		    &daemons[i]);
+		daemons[i].hello_to = evtimer_new(base, daemon_hello_cb,
 		    &daemons[i]);
 		path = sv_sibling(daemons[i].name);
 		daemons[i].present = access(path, X_OK) == 0;
@@ -253,6 +283,13 @@ sv_daemon_present(enum sv_daemon_kind k)
 	return daemons[k].present;
 }
 
+/* Up and past its hello: it has started. */
+int
+sv_daemon_ready(enum sv_daemon_kind k)
+{
+	return daemons[k].up && daemons[k].restriction != NULL;
+}
+
 void
 sv_daemons_stop(void)
 {
@@ -264,6 +301,10 @@ sv_daemons_stop(void)
 		if (d->restart != NULL) {
 			event_free(d->restart);
 			d->restart = NULL;
+		}
+		if (d->hello_to != NULL) {
+			event_free(d->hello_to);
+			d->hello_to = NULL;
 		}
 		if (!d->up)
 			continue;

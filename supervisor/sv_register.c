@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,12 +49,28 @@
 
 static void	listen_activate(evutil_socket_t, short, void *);
 
+/*
+ * Add a vector's size in a frame to *bytes; 0 when it has more strings
+ * than a frame takes (msg_put_strv() would be fatal to airlockd).
+ */
+static int
+strv_fits(char *const *v, size_t *bytes)
+{
+	size_t	n;
+
+	for (n = 0; v != NULL && v[n] != NULL; n++)
+		*bytes += sizeof(uint32_t) + strlen(v[n]) + 1;
+	*bytes += sizeof(uint32_t);
+	return n <= MSG_MAX_STRV;
+}
+
+/* -1: the send failed; -2: the session's lists do not fit a frame. */
 static int
 register_proxyd(struct sv_session *s, struct msg_link *l)
 {
 	struct msgbuf	 b;
 	char		**allow, **deny;
-	size_t		 i;
+	size_t		 i, n;
 	int		 fds[2], rc;
 	/* R-E4: baseline + GitHub + the spec's list + settings; network
 	 * off: empty (the proxies still listen). */
@@ -69,6 +86,13 @@ register_proxyd(struct sv_session *s, struct msg_link *l)
 	deny = xcalloc(1, sizeof(char *));
 	for (i = 0; set->denied_domains && set->denied_domains[i]; i++)
 		deny = strv_add(deny, set->denied_domains[i]);
+	n = 2 * sizeof(uint32_t) + strlen(s->id) + 1;
+	if (!strv_fits(allow, &n) || !strv_fits(deny, &n) ||
+	    n > MSG_MAX_PAYLOAD) {
+		strv_free(allow);
+		strv_free(deny);
+		return -2;
+	}
 	msgbuf_init(&b, MSG_PX_SESSION_ADD);
 	msg_put_str(&b, s->id);
 	msg_put_u32(&b, s->spec.network_enabled ? PX_F_NETWORK : 0);
@@ -130,9 +154,40 @@ listen_close(struct sv_session *s, enum sv_daemon_kind k)
 		}
 }
 
+/* Refuse k's connections, never go around the daemon. */
+static void
+listen_refuse(struct sv_session *s, enum sv_daemon_kind k)
+{
+	log_warnx("session %s: %s could not be started: closing its "
+	    "listeners", s->id, k == SV_DAEMON_PROXYD ? "proxyd" :
+	    "gatewayd");
+	listen_close(s, k);
+	s->dstate[k] = DS_NONE;
+}
+
+/* Does a connection wait in k's listeners (or has airlockd none)? */
+static int
+listen_waiting(struct sv_session *s, enum sv_daemon_kind k)
+{
+	struct pollfd	pfd;
+	int		i, held = 0;
+
+	for (i = 1; i < LISTEN_MAX; i++) {
+		if (LISTEN_DAEMON(i) != k || s->listen_fd[i] == -1)
+			continue;
+		held++;
+		pfd.fd = s->listen_fd[i];
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 0) == 1)
+			return 1;
+	}
+	return held == 0;
+}
+
 /*
  * Hand the session's listeners to daemon k, which runs.  proxyd keeps
- * the only copies; airlockd keeps the gateway's too, for a restarted
+ * the only copies once it said hello (until then it may yet turn out
+ * not to start); airlockd keeps the gateway's too, for a restarted
  * gatewayd (issue 14).
  */
 static void
@@ -143,23 +198,26 @@ register_one(struct sv_session *s, enum sv_daemon_kind k)
 
 	listen_watch(s, k, 0);
 	if ((l = sv_daemon_link(k)) == NULL) {
-		/* It could not be started: refuse, never go around it. */
-		log_warnx("session %s: %s could not be started: closing its "
-		    "listeners", s->id, k == SV_DAEMON_PROXYD ? "proxyd" :
-		    "gatewayd");
-		listen_close(s, k);
-		s->dstate[k] = DS_NONE;
+		listen_refuse(s, k);
 		return;
 	}
 	rc = k == SV_DAEMON_PROXYD ? register_proxyd(s, l) :
 	    register_gatewayd(s, l);
+	if (rc == -2) {
+		/* untrusted: the client's lists; refused, not fatal. */
+		log_warnx("session %s: its egress lists are more than "
+		    "proxyd takes: closing its proxy listeners", s->id);
+		listen_close(s, k);
+		s->dstate[k] = DS_NONE;
+		return;
+	}
 	if (rc == -1) {
 		s->dstate[k] = DS_WANTED;	/* at its next start */
 		sv_daemon_failed(k, "send failed");
 		return;
 	}
 	s->dstate[k] = DS_REGISTERED;
-	if (k == SV_DAEMON_PROXYD)
+	if (k == SV_DAEMON_PROXYD && sv_daemon_ready(k))
 		listen_close(s, k);
 }
 
@@ -277,13 +335,33 @@ proxy_env(struct sv_session *s)
 }
 
 void
-sv_sessions_daemon_died(enum sv_daemon_kind k)
+sv_sessions_daemon_died(enum sv_daemon_kind k, int ready)
 {
 	struct sv_session *s;
 
 	for (s = sessions; s != NULL; s = s->next) {
-		if (s->state == ST_DESTROYED || s->state == ST_ERROR ||
-		    s->dstate[k] != DS_REGISTERED)
+		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
+			continue;
+		/*
+		 * One that died before its hello could not be started:
+		 * the connections that wait for it are refused, as when
+		 * its binary is gone; a crash at every start would keep
+		 * them waiting for ever (git has no timeout).  Sessions
+		 * with none waiting keep their listeners (proxyd's too:
+		 * airlockd keeps them until its hello) and go on, since
+		 * nothing of theirs went through it.
+		 */
+		if (!ready && (s->dstate[k] == DS_WANTED ||
+		    s->dstate[k] == DS_REGISTERED)) {
+			if (s->dstate[k] == DS_WANTED || listen_waiting(s, k))
+				listen_refuse(s, k);
+			else {
+				s->dstate[k] = DS_IDLE;
+				listen_watch(s, k, 1);
+			}
+			continue;
+		}
+		if (s->dstate[k] != DS_REGISTERED)
 			continue;
 		/*
 		 * A gatewayd failure fails closed only the sessions whose
@@ -320,6 +398,19 @@ sv_sessions_daemon_up(enum sv_daemon_kind k)
 		    (s->dstate[k] == DS_IDLE && sv_daemon_up(k)))
 			register_one(s, k);
 	}
+}
+
+/* Daemon k said hello: proxyd now holds its listeners alone. */
+void
+sv_sessions_daemon_ready(enum sv_daemon_kind k)
+{
+	struct sv_session *s;
+
+	if (k != SV_DAEMON_PROXYD)
+		return;
+	for (s = sessions; s != NULL; s = s->next)
+		if (s->dstate[k] == DS_REGISTERED)
+			listen_close(s, k);
 }
 
 /* Does a connection wait for daemon k? */

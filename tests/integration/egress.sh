@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 33
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -50,6 +50,9 @@ cleanup() {
 	kill "$TLSPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
 	[ -n "${D2PID:-}" ] && kill "$D2PID" 2>/dev/null
+	[ -n "${D3PID:-}" ] && kill "$D3PID" 2>/dev/null
+	[ -n "${D4PID:-}" ] && kill "$D4PID" 2>/dev/null
+	[ -n "${D5PID:-}" ] && kill "$D5PID" 2>/dev/null
 }
 trap cleanup EXIT
 
@@ -185,4 +188,124 @@ check "a gatewayd that cannot start: the connection is refused or reset" \
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o8")"
 check "... and airlockd says why" \
     grep -q "gatewayd could not be started: closing its listeners" "$W/d2.log"
+# A gatewayd that exits before it says it is ready (a broken install, a
+# crash at start) could not be started either: the connection that
+# started it is refused, not kept waiting through a loop of restarts
+# (git has no timeout of its own).  A session that was not connecting
+# keeps its listener: the next gatewayd, once it can start, serves it.
+cp -R "$B" "$W/b3"
+printf '#!/bin/sh\nexit 1\n' >"$W/b3/airlock-gatewayd"
+chmod -R a+rX "$W/b3"
+mkdir "$W/ws3"
+chown "$TUSER" "$W/ws3"
+spawn_user "$W/b3/airlockd" --socket "$W/d3.sock" 2>"$W/d3.log"
+D3PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d3.sock" ] && break
+	sleep 0.1
+done
+as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W/ws3" -- \
+    sh -c 'echo b-started; while [ ! -e .go ]; do sleep 0.2; done
+    curl -s -m 10 -o /dev/null -w "code=%{http_code}\n" --noproxy "*" \
+        http://127.0.0.1:9418/x' >"$W/o9b" 2>&1 &
+BPID=$!
+for i in $(seq 1 100); do
+	grep -q b-started "$W/o9b" 2>/dev/null && break
+	sleep 0.1
+done
+as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
+    >"$W/o9" 2>&1
+check "a gatewayd that exits at once: the connection is refused or reset" \
+    grep -Eq "^rc=(7|56)$" "$W/o9"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o9")"
+n=$(starts "$W/d3.sock")
+check "... after one start, not a loop of them ($n)" [ "$n" = "0 1" ]
+cp "$B/airlock-gatewayd" "$W/b3/airlock-gatewayd"
+chmod a+rx "$W/b3/airlock-gatewayd"
+sleep 0.3	# past the backoff after the first exit
+touch "$W/ws3/.go"
+wait "$BPID"
+check "a session that was not connecting then is served by the next one" \
+    grep -Eq "^code=[1-5][0-9][0-9]$" "$W/o9b"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o9b")"
+n=$(starts "$W/d3.sock")
+check "... started at its connection ($n)" [ "$n" = "0 2" ]
+# The same for proxyd: the connection that started it is refused and its
+# session goes on (nothing went through a proxy); a session that was not
+# connecting is not killed either, and the next proxyd serves it.
+cp -R "$B" "$W/b4"
+printf '#!/bin/sh\nexit 1\n' >"$W/b4/airlock-proxyd"
+chmod -R a+rX "$W/b4"
+mkdir "$W/ws4"
+chown "$TUSER" "$W/ws4"
+spawn_user "$W/b4/airlockd" --socket "$W/d4.sock" 2>"$W/d4.log"
+D4PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d4.sock" ] && break
+	sleep 0.1
+done
+as_user "$W/b4/airlock" run --socket "$W/d4.sock" --workspace "$W/ws4" \
+    --allow-domain "localhost:$PORT" -- sh -c "echo b-started
+    while [ ! -e .go ]; do sleep 0.2; done
+    curl -sf -m 10 http://localhost:$PORT/ >/dev/null && echo b-ok" \
+    >"$W/o10b" 2>&1 &
+BPID=$!
+for i in $(seq 1 100); do
+	grep -q b-started "$W/o10b" 2>/dev/null && break
+	sleep 0.1
+done
+as_user "$W/b4/airlock" run --socket "$W/d4.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 10 http://localhost:1/; echo "rc=$?"' >"$W/o10" 2>&1
+rc=$?
+check_sh "a proxyd that exits at once: refused, the session goes on ($rc)" \
+    '[ "$rc" -eq 0 ] && grep -Eq "^rc=(7|56)$" "$W/o10"'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o10")"
+cp "$B/airlock-proxyd" "$W/b4/airlock-proxyd"
+chmod a+rx "$W/b4/airlock-proxyd"
+sleep 0.3	# past the backoff after the first exit
+touch "$W/ws4/.go"
+wait "$BPID"
+check "a session that was not connecting is not killed" \
+    fails grep -q "proxy-died" "$W/o10b"
+check "... and the next proxyd serves it" grep -q b-ok "$W/o10b"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o10b")"
+# A session whose egress lists are more than one message to proxyd can
+# carry (here 4,200 names) gets no proxy: no proxy variables (6: the
+# name does not resolve) or, when proxyd starts later, its connections
+# refused.  airlockd, which registers every session at proxyd's start,
+# does not die of it and the other sessions go on.
+A=$(seq 1 4200 | sed 's/.*/--allow-domain d&.example.com/' | tr '\n' ' ')
+# shellcheck disable=SC2086
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" $A -- \
+    sh -c 'curl -s -m 10 http://d1.example.com/; echo "rc=$?"' \
+    >"$W/o11" 2>&1
+check "4,200 allowed names: the session gets no way out" \
+    grep -Eq "^rc=(6|7|56)$" "$W/o11"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o11")"
+check "... airlockd is still there" kill -0 "$DPID"
+: >"$W/hits"
+as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" \
+    --allow-domain "localhost:$PORT" -- \
+    curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
+check "... and serves the next session" [ "$(hits "$W/hits")" -eq 1 ]
+# A gatewayd that never says hello (stuck at its start) is one that
+# could not be started either, once it has had 10 s: the connection
+# waiting for it is refused then, not held for as long as it hangs.
+cp -R "$B" "$W/b5"
+printf '#!/bin/sh\nexec sleep 120\n' >"$W/b5/airlock-gatewayd"
+chmod -R a+rX "$W/b5"
+spawn_user "$W/b5/airlockd" --socket "$W/d5.sock" 2>"$W/d5.log"
+D5PID=$!
+for i in $(seq 1 50); do
+	[ -S "$W/d5.sock" ] && break
+	sleep 0.1
+done
+as_user "$W/b5/airlock" run --socket "$W/d5.sock" --workspace "$W" -- \
+    sh -c 'curl -s -m 30 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
+    >"$W/o12" 2>&1
+check "a gatewayd stuck at its start: the connection is refused or reset" \
+    grep -Eq "^rc=(7|56)$" "$W/o12"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o12")"
+check "... and airlockd says why" grep -q "said no hello within" "$W/d5.log"
 finish

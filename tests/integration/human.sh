@@ -7,7 +7,7 @@
 # 4 settings); `airlock run` sums up its violations on stderr unless
 # --quiet; JSON errors name line and column; the bash completion works.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 17
 W=$(mkwork)
 cd "$W" || exit 1
 
@@ -61,6 +61,17 @@ out=$(on_tty "$AIRLOCK" status)
 check "status on a terminal: readable" sh -c '
     printf "%s\n" "$1" | grep -q "^sandbox:   available (backend native)" &&
     printf "%s\n" "$1" | grep -q "^daemon:    proxyd    not running (starts at a sandbox.s first connection)"' sh "$out"
+[ "$_fails" -eq 0 ] || diag "$out"
+# A daemon that is not installed never starts: status says so rather
+# than that it starts at the first connection.
+cp -R "$B" "$W/b2"
+rm "$W/b2/airlock-gatewayd"
+chmod -R a+rX "$W/b2"
+out=$(on_tty "$W/b2/airlock" status)
+check "  a daemon that is not installed is shown as such" sh -c '
+    printf "%s\n" "$1" | grep -q "^daemon:    gatewayd  not installed$" &&
+    printf "%s\n" "$1" | grep -q "^daemon:    proxyd    not running (starts"' \
+    sh "$out"
 [ "$_fails" -eq 0 ] || diag "$out"
 out=$(on_tty "$AIRLOCK" status --json)
 check "  and JSON with --json" sh -c \
