@@ -174,6 +174,7 @@ main(int argc, char *argv[])
 	evsignal_add(ev_chld, NULL);
 	evsignal_add(ev_int, NULL);
 	evsignal_add(ev_term, NULL);
+	sv_siblings_init();	/* before any sandbox runs */
 	/* The first sandbox's launcher, before the daemons (it is on the
 	 * critical path, they are not until the sandbox is ready), and
 	 * overlapping the probe and, in a private airlockd, the client. */

@@ -169,6 +169,7 @@ int		 sv_seccomp_notify(void);
 
 /* Path of a sibling binary (next to airlockd, else LIBEXECDIR). */
 char		*sv_sibling(const char *name);
+void		 sv_siblings_init(void);
 /*
  * fork+exec a child with one end of a new socketpair on fd 3 and
  * /dev/null on stdin.  Returns the pid and the parent's end in *fdp.

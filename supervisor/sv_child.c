@@ -39,9 +39,39 @@
 #define AIRLOCK_LIBEXECDIR "/usr/local/libexec/airlock"
 #endif
 
+/*
+ * The helpers are found once, at airlockd's start and before any sandbox
+ * runs (sv_siblings_init): next to airlockd, else in AIRLOCK_LIBEXECDIR.
+ * A daemon starts when a sandbox first connects to it, long after; found
+ * again then, a file planted next to airlockd where the helper was
+ * missing (by a sandbox that can write that directory) would have run
+ * outside any sandbox.
+ */
+static const char *const helpers[] = {
+	"airlock-launcher", "airlock-proxyd", "airlock-gatewayd",
+	"airlock-fs", "airlock-clone",
+};
+static char	*helper_path[sizeof(helpers) / sizeof(helpers[0])];
+
+void
+sv_siblings_init(void)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (helper_path[i] == NULL)
+			helper_path[i] = airlock_sibling(helpers[i],
+			    AIRLOCK_LIBEXECDIR);
+}
+
 char *
 sv_sibling(const char *name)
 {
+	size_t	i;
+
+	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (helper_path[i] != NULL && strcmp(name, helpers[i]) == 0)
+			return xstrdup(helper_path[i]);
 	return airlock_sibling(name, AIRLOCK_LIBEXECDIR);
 }
 

@@ -6,7 +6,7 @@
 # listening sockets the launcher made inside the sandbox's own network
 # namespace.  Servers are on the host's loopback only.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 34
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -308,4 +308,39 @@ check "a gatewayd stuck at its start: the connection is refused or reset" \
     grep -Eq "^rc=(7|56)$" "$W/o12"
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o12")"
 check "... and airlockd says why" grep -q "said no hello within" "$W/d5.log"
+
+# The helpers are found once, at airlockd's start: where airlock-gatewayd
+# is missing next to airlockd and the installed one is used, a file
+# planted next to airlockd later (by whoever can write that directory, a
+# sandbox that binds it) is never run.  Root only: the installed copy is
+# made over /usr/local in a mount namespace of the test's own.
+if [ "$(id -u)" -eq 0 ] && grep -qaF /usr/local/libexec/airlock "$AIRLOCKD"; then
+	mkdir "$W/b6"
+	cp -R "$B"/. "$W/b6"
+	rm -f "$W/b6/airlock-gatewayd"
+	chmod -R a+rX "$W/b6"
+	chown "$TUSER" "$W/b6"
+	unshare -m sh -s "$W" "$B" "$TUSER" >"$W/o13" 2>&1 <<'SH'
+W=$1 B=$2 U=$3
+mount --make-rprivate / && mount -t tmpfs tmpfs /usr/local &&
+    mkdir -p /usr/local/libexec/airlock &&
+    cp "$B/airlock-gatewayd" /usr/local/libexec/airlock/ || exit 1
+runuser -u "$U" -- "$W/b6/airlockd" --socket "$W/d6.sock" 2>"$W/d6.log" &
+i=0
+while [ ! -S "$W/d6.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+printf '#!/bin/sh\ntouch %s/planted-ran\nexec sleep 60\n' "$W" \
+    >"$W/b6/airlock-gatewayd"
+chmod 755 "$W/b6/airlock-gatewayd"
+chown "$U" "$W/b6/airlock-gatewayd"
+cd "$W" && runuser -u "$U" -- "$W/b6/airlock" run --socket "$W/d6.sock" \
+    --workspace "$W" -- sh -c 'curl -s -m 15 -o /dev/null \
+    -w "http=%{http_code}\n" --noproxy "*" http://127.0.0.1:9418/x'
+pkill -f -- "--socket $W/d6.sock"
+SH
+	check_sh "a helper planted next to airlockd after its start never runs" \
+	    '[ ! -e "$W/planted-ran" ] && grep -q "^http=404" "$W/o13"'
+	[ "$_fails" -eq 0 ] || diag "$(cat "$W/o13" "$W/d6.log")"
+else
+	ok "a helper planted next to airlockd after its start never runs # SKIP needs root"
+fi
 finish
