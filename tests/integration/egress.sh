@@ -49,10 +49,28 @@ cleanup() {
 	http_counter_stop "$W/srv.pid"
 	kill "$TLSPID" 2>/dev/null
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
-	[ -n "${D2PID:-}" ] && kill "$D2PID" 2>/dev/null
-	[ -n "${D3PID:-}" ] && kill "$D3PID" 2>/dev/null
-	[ -n "${D4PID:-}" ] && kill "$D4PID" 2>/dev/null
-	[ -n "${D5PID:-}" ] && kill "$D5PID" 2>/dev/null
+	for p in $DPIDS; do kill "$p" 2>/dev/null; done
+}
+DPIDS=""
+
+# airlockd_copy N [DAEMON SCRIPT]: a copy of the build in $W/bN (DAEMON
+# replaced by the shell SCRIPT), its airlockd serving $W/dN.sock with its
+# log in $W/dN.log, once the socket is there.
+airlockd_copy() {
+	cp -R "$B" "$W/b$1"
+	[ $# -lt 3 ] || printf '#!/bin/sh\n%s\n' "$3" >"$W/b$1/$2"
+	chmod -R a+rX "$W/b$1"
+	spawn_user "$W/b$1/airlockd" --socket "$W/d$1.sock" 2>"$W/d$1.log"
+	DPIDS="$DPIDS $!"
+	wait_for test -S "$W/d$1.sock"
+}
+# wait_for CMD...: up to 10 s for CMD to succeed.
+wait_for() {
+	_i=0
+	while ! "$@" 2>/dev/null && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
 }
 trap cleanup EXIT
 
@@ -169,14 +187,7 @@ esac
 # A daemon that cannot be started (its binary gone after airlockd
 # started): the connection waiting for it is refused, not left hanging,
 # and airlockd says why.
-cp -R "$B" "$W/b2"
-chmod -R a+rX "$W/b2"
-spawn_user "$W/b2/airlockd" --socket "$W/d2.sock" 2>"$W/d2.log"
-D2PID=$!
-for i in $(seq 1 50); do
-	[ -S "$W/d2.sock" ] && break
-	sleep 0.1
-done
+airlockd_copy 2
 chmod a-x "$W/b2/airlock-gatewayd"
 as_user "$W/b2/airlock" run --socket "$W/d2.sock" --workspace "$W" -- \
     sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
@@ -193,26 +204,15 @@ check "... and airlockd says why" \
 # started it is refused, not kept waiting through a loop of restarts
 # (git has no timeout of its own).  A session that was not connecting
 # keeps its listener: the next gatewayd, once it can start, serves it.
-cp -R "$B" "$W/b3"
-printf '#!/bin/sh\nexit 1\n' >"$W/b3/airlock-gatewayd"
-chmod -R a+rX "$W/b3"
 mkdir "$W/ws3"
 chown "$TUSER" "$W/ws3"
-spawn_user "$W/b3/airlockd" --socket "$W/d3.sock" 2>"$W/d3.log"
-D3PID=$!
-for i in $(seq 1 50); do
-	[ -S "$W/d3.sock" ] && break
-	sleep 0.1
-done
+airlockd_copy 3 airlock-gatewayd "exit 1"
 as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W/ws3" -- \
     sh -c 'echo b-started; while [ ! -e .go ]; do sleep 0.2; done
     curl -s -m 10 -o /dev/null -w "code=%{http_code}\n" --noproxy "*" \
         http://127.0.0.1:9418/x' >"$W/o9b" 2>&1 &
 BPID=$!
-for i in $(seq 1 100); do
-	grep -q b-started "$W/o9b" 2>/dev/null && break
-	sleep 0.1
-done
+wait_for grep -q b-started "$W/o9b"
 as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W" -- \
     sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
     >"$W/o9" 2>&1
@@ -234,27 +234,16 @@ check "... started at its connection ($n)" [ "$n" = "0 2" ]
 # The same for proxyd: the connection that started it is refused and its
 # session goes on (nothing went through a proxy); a session that was not
 # connecting is not killed either, and the next proxyd serves it.
-cp -R "$B" "$W/b4"
-printf '#!/bin/sh\nexit 1\n' >"$W/b4/airlock-proxyd"
-chmod -R a+rX "$W/b4"
 mkdir "$W/ws4"
 chown "$TUSER" "$W/ws4"
-spawn_user "$W/b4/airlockd" --socket "$W/d4.sock" 2>"$W/d4.log"
-D4PID=$!
-for i in $(seq 1 50); do
-	[ -S "$W/d4.sock" ] && break
-	sleep 0.1
-done
+airlockd_copy 4 airlock-proxyd "exit 1"
 as_user "$W/b4/airlock" run --socket "$W/d4.sock" --workspace "$W/ws4" \
     --allow-domain "localhost:$PORT" -- sh -c "echo b-started
     while [ ! -e .go ]; do sleep 0.2; done
     curl -sf -m 10 http://localhost:$PORT/ >/dev/null && echo b-ok" \
     >"$W/o10b" 2>&1 &
 BPID=$!
-for i in $(seq 1 100); do
-	grep -q b-started "$W/o10b" 2>/dev/null && break
-	sleep 0.1
-done
+wait_for grep -q b-started "$W/o10b"
 as_user "$W/b4/airlock" run --socket "$W/d4.sock" --workspace "$W" -- \
     sh -c 'curl -s -m 10 http://localhost:1/; echo "rc=$?"' >"$W/o10" 2>&1
 rc=$?
@@ -292,15 +281,7 @@ check "... and serves the next session" [ "$(hits "$W/hits")" -eq 1 ]
 # A gatewayd that never says hello (stuck at its start) is one that
 # could not be started either, once it has had 10 s: the connection
 # waiting for it is refused then, not held for as long as it hangs.
-cp -R "$B" "$W/b5"
-printf '#!/bin/sh\nexec sleep 120\n' >"$W/b5/airlock-gatewayd"
-chmod -R a+rX "$W/b5"
-spawn_user "$W/b5/airlockd" --socket "$W/d5.sock" 2>"$W/d5.log"
-D5PID=$!
-for i in $(seq 1 50); do
-	[ -S "$W/d5.sock" ] && break
-	sleep 0.1
-done
+airlockd_copy 5 airlock-gatewayd "exec sleep 120"
 as_user "$W/b5/airlock" run --socket "$W/d5.sock" --workspace "$W" -- \
     sh -c 'curl -s -m 30 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
     >"$W/o12" 2>&1
