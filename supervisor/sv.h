@@ -129,7 +129,7 @@ struct sv_plan_ctx {
 	gid_t			 gid;
 	int			 with_proxy;	/* proxyd is installed */
 	int			 with_gateway;	/* gatewayd is installed */
-	const void		*bpf;		/* compiled seccomp program */
+	const void		*bpf;		/* the seccomp program */
 	size_t			 bpf_len;
 	int			 bpf_known;	/* this kernel took it */
 	char *const		*own_paths;	/* airlock's own files that no

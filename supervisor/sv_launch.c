@@ -397,8 +397,6 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	size_t		 i;
 	int		 fd;
 
-	if (bpf == NULL)
-		sv_seccomp_program(&bpf, &bpf_len);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
 	ctx.home = s->home;
@@ -406,8 +404,7 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	ctx.gid = getgid();
 	ctx.with_proxy = sv_daemon_present(SV_DAEMON_PROXYD);
 	ctx.with_gateway = sv_daemon_present(SV_DAEMON_GATEWAYD);
-	ctx.bpf = bpf;
-	ctx.bpf_len = bpf_len;
+	sv_seccomp_program(&ctx.bpf, &ctx.bpf_len);
 	ctx.bpf_known = bpf_known;
 	ctx.own_paths = ownp = own_paths();
 	/* A shared airlockd: the caller's settings file is airlock's own

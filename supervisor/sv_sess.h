@@ -141,8 +141,6 @@ extern struct event_base *sbase;
 extern const struct settings *ssettings;
 extern const struct sv_probe *sprobe;
 extern int		 ssandbox_on;
-extern const void	*bpf;		/* the seccomp program */
-extern size_t		 bpf_len;
 extern int		 bpf_known;	/* a launcher has loaded it */
 
 /* sv_session.c */

@@ -57,8 +57,6 @@ struct event_base *sbase;
 const struct settings *ssettings;
 const struct sv_probe *sprobe;
 int		 ssandbox_on;
-const void	*bpf;
-size_t		 bpf_len;
 int		 bpf_known;
 
 static void	session_free(struct sv_session *);
@@ -664,7 +662,6 @@ sv_sessions_shutdown(void)
 		sessions = s->next;
 		session_free(s);
 	}
-	bpf = NULL;
 }
 
 void
