@@ -187,6 +187,20 @@ daemon_hello_cb(evutil_socket_t fd, short ev, void *arg)
 		daemon_down(d, why);
 }
 
+/* Is d's binary at path?  Said once, when it is found missing. */
+static int
+daemon_found(struct sv_daemon *d, const char *path)
+{
+	int	was = d->present;
+
+	d->present = access(path, X_OK) == 0;
+	if (was && !d->present)
+		log_warnx("%s not found (%s): sessions get no %s", d->name,
+		    path, d->chan == MSG_CH_PROXYD ? "network" :
+		    "push gateway");
+	return d->present;
+}
+
 static void
 daemon_start(struct sv_daemon *d)
 {
@@ -196,16 +210,10 @@ daemon_start(struct sv_daemon *d)
 	int	 fd;
 
 	path = sv_sibling(d->name);
-	if (access(path, X_OK) == -1) {
-		if (d->present)
-			log_warnx("%s not found (%s): sessions get no %s",
-			    d->name, path, d->chan == MSG_CH_PROXYD ?
-			    "network" : "push gateway");
-		d->present = 0;
+	if (!daemon_found(d, path)) {
 		free(path);
 		return;
 	}
-	d->present = 1;
 	argv = strv_add(argv, d->name);
 	/* gatewayd cannot open files once restricted: it loads the code
 	 * hosts' CA bundles at start. */
@@ -250,11 +258,8 @@ sv_daemons_init(struct event_base *base)
 		daemons[i].hello_to = evtimer_new(base, daemon_hello_cb,
 		    &daemons[i]);
 		path = sv_sibling(daemons[i].name);
-		daemons[i].present = access(path, X_OK) == 0;
-		if (!daemons[i].present)
-			log_warnx("%s not found (%s): sessions get no %s",
-			    daemons[i].name, path, i == SV_DAEMON_PROXYD ?
-			    "network" : "push gateway");
+		daemons[i].present = 1;		/* said if it is not */
+		(void)daemon_found(&daemons[i], path);
 		free(path);
 	}
 }
