@@ -64,6 +64,13 @@ airlockd_copy() {
 	DPIDS="$DPIDS $!"
 	wait_for test -S "$W/d$1.sock"
 }
+# gw_connect N SECONDS OUT: a run of copy N connects to its gateway port
+# directly; OUT gets curl's "rc=" (7 refused, 56 reset, 28 timed out).
+gw_connect() {
+	as_user "$W/b$1/airlock" run --socket "$W/d$1.sock" --workspace "$W" \
+	    -- sh -c "curl -s -m $2 --noproxy '*' http://127.0.0.1:9418/x;
+	    echo rc=\$?" >"$3" 2>&1
+}
 # wait_for CMD...: up to 10 s for CMD to succeed.
 wait_for() {
 	_i=0
@@ -189,9 +196,7 @@ esac
 # and airlockd says why.
 airlockd_copy 2
 chmod a-x "$W/b2/airlock-gatewayd"
-as_user "$W/b2/airlock" run --socket "$W/d2.sock" --workspace "$W" -- \
-    sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
-    >"$W/o8" 2>&1
+gw_connect 2 10 "$W/o8"
 # 7: refused; 56: reset (it was in the backlog when the listener closed);
 # 28 would be a connection left waiting until curl's timeout.
 check "a gatewayd that cannot start: the connection is refused or reset" \
@@ -213,9 +218,7 @@ as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W/ws3" -- \
         http://127.0.0.1:9418/x' >"$W/o9b" 2>&1 &
 BPID=$!
 wait_for grep -q b-started "$W/o9b"
-as_user "$W/b3/airlock" run --socket "$W/d3.sock" --workspace "$W" -- \
-    sh -c 'curl -s -m 10 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
-    >"$W/o9" 2>&1
+gw_connect 3 10 "$W/o9"
 check "a gatewayd that exits at once: the connection is refused or reset" \
     grep -Eq "^rc=(7|56)$" "$W/o9"
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o9")"
@@ -282,9 +285,7 @@ check "... and serves the next session" [ "$(hits "$W/hits")" -eq 1 ]
 # could not be started either, once it has had 10 s: the connection
 # waiting for it is refused then, not held for as long as it hangs.
 airlockd_copy 5 airlock-gatewayd "exec sleep 120"
-as_user "$W/b5/airlock" run --socket "$W/d5.sock" --workspace "$W" -- \
-    sh -c 'curl -s -m 30 --noproxy "*" http://127.0.0.1:9418/x; echo "rc=$?"' \
-    >"$W/o12" 2>&1
+gw_connect 5 30 "$W/o12"
 check "a gatewayd stuck at its start: the connection is refused or reset" \
     grep -Eq "^rc=(7|56)$" "$W/o12"
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/o12")"
