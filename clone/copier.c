@@ -54,6 +54,8 @@ struct cp_dir {
 	char		*name;		/* in the parent; NULL for the root */
 	int		 srcfd, dstfd;	/* -1 until a worker starts it */
 	int		 chmod;		/* created with another mode */
+	int		 update;	/* cp_update: the copy has it already */
+	int		 apply;		/* update: its mode and times to set */
 	unsigned	 pending;	/* own listing + unfinished children */
 	struct stat	 st;		/* of the source, applied at the end */
 };
@@ -72,6 +74,7 @@ struct cp_job {
 	char		 msg[1024];
 	struct cp_stats	 st;		/* atomics */
 	mode_t		 umask;		/* the process's, read at the start */
+	struct timespec	 since;		/* cp_update: the copy's start */
 };
 
 const char *
@@ -285,7 +288,8 @@ copy_symlink(struct cp_job *j, struct cp_dir *d, const char *name,
 }
 
 static void
-push_dir(struct cp_job *j, struct cp_dir *parent, const char *name)
+push_dir(struct cp_job *j, struct cp_dir *parent, const char *name,
+    int update)
 {
 	struct cp_dir *c = calloc(1, sizeof(*c));
 
@@ -296,6 +300,7 @@ push_dir(struct cp_job *j, struct cp_dir *parent, const char *name)
 	}
 	c->parent = parent;
 	c->srcfd = c->dstfd = -1;
+	c->update = update;
 	c->pending = 1;
 	__atomic_add_fetch(&parent->pending, 1, __ATOMIC_ACQ_REL);
 	pthread_mutex_lock(&j->mu);
@@ -345,7 +350,8 @@ dir_release(struct cp_job *j, struct cp_dir *d)
 	while (d != NULL &&
 	    __atomic_sub_fetch(&d->pending, 1, __ATOMIC_ACQ_REL) == 0) {
 		p = d->parent;
-		if (!failed(j) && d->dstfd != -1) {
+		if (!failed(j) && d->dstfd != -1 && (!d->update ||
+		    d->apply)) {
 			copy_times(&d->st, ts);
 			if ((d->chmod && fchmod(d->dstfd,
 			    copy_mode(&d->st)) == -1) ||
@@ -367,13 +373,97 @@ dir_release(struct cp_job *j, struct cp_dir *d)
 	}
 }
 
+/* cp_update: changed since the copy began (ctime: only the kernel sets
+ * it, on every change of content, mode, times, links or name). */
+static int
+newer(const struct cp_job *j, const struct stat *st)
+{
+	return st->st_ctim.tv_sec > j->since.tv_sec ||
+	    (st->st_ctim.tv_sec == j->since.tv_sec &&
+	    st->st_ctim.tv_nsec >= j->since.tv_nsec);
+}
+
+/* cp_update: d's copy changed, so its mode and times are set again. */
+static void
+mark_apply(struct cp_dir *d)
+{
+	__atomic_store_n(&d->apply, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * cp_update: an entry of d's earlier copy that the source no longer has
+ * (or has as something else) is removed, a directory with all beneath.
+ */
+static int
+dst_remove(struct cp_job *j, struct cp_dir *d, const char *name)
+{
+	char		 path[PATH_MAX], msg[256];
+	uint64_t	 n = 0;
+	int		 fd, e;
+
+	mark_apply(d);
+	if (unlinkat(d->dstfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	e = errno;
+	snprintf(msg, sizeof(msg), "%s", strerror(e));
+	if (e == EISDIR && (fd = openat(d->dstfd, name, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) != -1) {
+		e = cp_empty_dir(fd, &n, msg, sizeof(msg)) == 0 ? 0 : errno;
+		close(fd);
+		if (e == 0 && unlinkat(d->dstfd, name, AT_REMOVEDIR) == 0)
+			return 0;
+		if (e == 0) {
+			e = errno;
+			snprintf(msg, sizeof(msg), "%s", strerror(e));
+		}
+	}
+	dir_path(d, name, path, sizeof(path));
+	fail(j, e, "remove %s from the earlier copy: %s", path, msg);
+	return -1;
+}
+
+/*
+ * cp_update: open d's earlier copy.  1 when it is there, 0 when it is
+ * not (or is not a directory, now removed): d is then copied anew; -1
+ * on failure.  A directory that changed, or whose mode would keep us
+ * out, is made ours (0700) until its subtree is done.
+ */
+static int
+dir_keep(struct cp_job *j, struct cp_dir *d, const char *path)
+{
+	d->dstfd = openat(d->parent->dstfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->dstfd == -1) {
+		if (errno != ENOENT && ((errno != ENOTDIR && errno != ELOOP) ||
+		    dst_remove(j, d->parent, d->name) == -1)) {
+			if (!failed(j))
+				fail(j, errno, "open the directory %s in the "
+				    "earlier copy: %s", path, strerror(errno));
+			return -1;
+		}
+		mark_apply(d->parent);
+		stat_add(&j->st.changed, 1);
+		d->update = 0;
+		return 0;
+	}
+	if (newer(j, &d->st) || (copy_mode(&d->st) & 0700) != 0700) {
+		d->apply = d->chmod = 1;
+		if (fchmod(d->dstfd, 0700) == -1) {
+			fail(j, errno, "make %s in the earlier copy writable: "
+			    "%s", path, strerror(errno));
+			return -1;
+		}
+	}
+	stat_add(&j->st.dirs, 1);
+	return 1;
+}
+
 /* Open d's source and create its copy (the root's are given). */
 static int
 dir_open(struct cp_job *j, struct cp_dir *d)
 {
 	char	 path[PATH_MAX];
 	mode_t	 mode;
-	int	 fd;
+	int	 fd, k;
 
 	if (d->parent == NULL)
 		return 0;
@@ -381,8 +471,11 @@ dir_open(struct cp_job *j, struct cp_dir *d)
 	    O_NOFOLLOW | O_CLOEXEC);
 	if (fd == -1 && (errno == ENOENT || errno == ENOTDIR ||
 	    errno == ELOOP)) {
-		/* Gone, or replaced by something else since the listing. */
+		/* Gone, or replaced by something else since the listing;
+		 * an update drops its earlier copy too. */
 		stat_add(&j->st.vanished, 1);
+		if (d->update)
+			(void)dst_remove(j, d->parent, d->name);
 		return -1;
 	}
 	dir_path(d, NULL, path, sizeof(path));
@@ -394,6 +487,8 @@ dir_open(struct cp_job *j, struct cp_dir *d)
 		return -1;
 	}
 	d->srcfd = fd;
+	if (d->update && (k = dir_keep(j, d, path)) != 0)
+		return k == 1 ? 0 : -1;
 	/* With its final mode when that lets us fill it (and nothing
 	 * masks it): no fchmod at the end.  A directory we could not
 	 * write (0555) is made 0700 and gets its mode when complete. */
@@ -416,7 +511,7 @@ copy_by_stat(struct cp_job *j, struct cp_dir *d, const char *name,
     const struct stat *st)
 {
 	if (S_ISDIR(st->st_mode))
-		push_dir(j, d, name);
+		push_dir(j, d, name, 0);
 	else if (S_ISLNK(st->st_mode))
 		copy_symlink(j, d, name, st);
 	else if (S_ISREG(st->st_mode))
@@ -439,7 +534,7 @@ copy_entry(struct cp_job *j, struct cp_dir *d, const char *name,
 
 	switch (dtype) {
 	case DT_DIR:
-		push_dir(j, d, name);
+		push_dir(j, d, name, 0);
 		return;
 	case DT_REG:
 		sfd = openat(d->srcfd, name, O_RDONLY | O_NOFOLLOW |
@@ -484,38 +579,221 @@ copy_entry(struct cp_job *j, struct cp_dir *d, const char *name,
 	copy_by_stat(j, d, name, &st);
 }
 
+/* The entries of d's earlier copy (cp_update), sorted by name. */
+struct dst_name {
+	const char	*name;
+	size_t		 off;		/* in the arena, while it grows */
+	unsigned char	 type;
+	unsigned char	 seen;		/* the source has it too */
+};
+
+struct dst_names {
+	char		*arena;
+	size_t		 alen, acap;
+	struct dst_name	*v;
+	size_t		 n, cap;
+};
+
+typedef void	(*entry_fn)(struct cp_job *, struct cp_dir *, const char *,
+		    unsigned char, void *);
+
 /*
- * List d with getdents64 on its own source fd (opened by dir_open, or
- * for the root by cp_start: a description nobody else lists) into the
- * worker's buffer, copying each entry on the spot.
+ * Call fn for each entry of the directory fd (d's source or copy, a
+ * description nobody else lists: opened by dir_open, or for the root by
+ * cp_start) as getdents64 puts them into the worker's buffer.  -1 when
+ * the listing failed.
  */
-static void
-copy_dir(struct cp_job *j, struct cp_dir *d, char *buf)
+static int
+each_entry(struct cp_job *j, struct cp_dir *d, int fd, char *buf,
+    entry_fn fn, void *arg)
 {
 	struct dirent64	*de;
 	char		 path[PATH_MAX];
 	ssize_t		 n, off;
 
-	if (dir_open(j, d) == -1)
-		return;
 	while (!failed(j)) {
-		if ((n = getdents64(d->srcfd, buf, CP_LISTBUF)) <= 0) {
+		if ((n = getdents64(fd, buf, CP_LISTBUF)) <= 0) {
 			/* ENOENT: the directory was removed meanwhile */
 			if (n == -1 && errno != ENOENT) {
 				dir_path(d, NULL, path, sizeof(path));
-				fail(j, errno, "list %s: %s", path,
-				    strerror(errno));
+				fail(j, errno, "list %s%s: %s", path,
+				    fd == d->dstfd ? " in the earlier copy" :
+				    "", strerror(errno));
+				return -1;
 			}
-			return;
+			return 0;
 		}
 		for (off = 0; off < n && !failed(j); off += de->d_reclen) {
 			de = (struct dirent64 *)(void *)(buf + off);
 			if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
 			    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
 				continue;
-			copy_entry(j, d, de->d_name, de->d_type);
+			fn(j, d, de->d_name, de->d_type, arg);
 		}
 	}
+	return -1;
+}
+
+static void
+copy_cb(struct cp_job *j, struct cp_dir *d, const char *name,
+    unsigned char dtype, void *arg)
+{
+	(void)arg;
+	copy_entry(j, d, name, dtype);
+}
+
+static void
+dst_add(struct cp_job *j, struct cp_dir *d, const char *name,
+    unsigned char dtype, void *arg)
+{
+	struct dst_names *dn = arg;
+	size_t		  len = strlen(name) + 1;
+	void		 *p;
+
+	(void)d;
+	if (dn->alen + len > dn->acap) {
+		dn->acap = (dn->acap + len) * 2;
+		if ((p = realloc(dn->arena, dn->acap)) == NULL)
+			goto nomem;
+		dn->arena = p;
+	}
+	if (dn->n == dn->cap) {
+		dn->cap = dn->cap * 2 + 64;
+		if ((p = reallocarray(dn->v, dn->cap, sizeof(*dn->v))) == NULL)
+			goto nomem;
+		dn->v = p;
+	}
+	memcpy(dn->arena + dn->alen, name, len);
+	dn->v[dn->n].off = dn->alen;
+	dn->v[dn->n].type = dtype;
+	dn->v[dn->n].seen = 0;
+	dn->n++;
+	dn->alen += len;
+	return;
+nomem:
+	fail(j, ENOMEM, "out of memory");
+}
+
+static int
+dst_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dst_name *)a)->name,
+	    ((const struct dst_name *)b)->name);
+}
+
+static struct dst_name *
+dst_find(struct dst_names *dn, const char *name)
+{
+	struct dst_name key = { .name = name };
+
+	return dn->n == 0 ? NULL : bsearch(&key, dn->v, dn->n,
+	    sizeof(*dn->v), dst_cmp);
+}
+
+static unsigned char
+dtype_of(mode_t m)
+{
+	return S_ISREG(m) ? DT_REG : S_ISDIR(m) ? DT_DIR : S_ISLNK(m) ?
+	    DT_LNK : S_ISFIFO(m) ? DT_FIFO : S_ISSOCK(m) ? DT_SOCK :
+	    S_ISCHR(m) ? DT_CHR : S_ISBLK(m) ? DT_BLK : DT_UNKNOWN;
+}
+
+/*
+ * cp_update: one source entry of d against the copy's entry of that
+ * name, if any.  A file or symlink whose ctime is older than the copy,
+ * of the type the copy has, is kept (one fstatat); a directory the copy
+ * has is updated in turn; anything else is made again.
+ */
+static void
+update_cb(struct cp_job *j, struct cp_dir *d, const char *name,
+    unsigned char dtype, void *arg)
+{
+	struct dst_name	*o = dst_find(arg, name);
+	struct stat	 st;
+	char		 path[PATH_MAX];
+
+	if (o != NULL)
+		o->seen = 1;
+	if (dtype != DT_DIR) {
+		if (fstatat(d->srcfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+			if (errno != ENOENT) {
+				dir_path(d, name, path, sizeof(path));
+				fail(j, errno, "stat %s: %s", path,
+				    strerror(errno));
+				return;
+			}
+			stat_add(&j->st.vanished, 1);
+			if (o != NULL && dst_remove(j, d, name) == 0)
+				stat_add(&j->st.changed, 1);
+			return;
+		}
+		dtype = dtype_of(st.st_mode);
+	}
+	if (dtype == DT_DIR) {
+		if (o != NULL && o->type == DT_DIR) {
+			push_dir(j, d, name, 1);
+			return;
+		}
+	} else if (dtype != DT_REG && dtype != DT_LNK) {
+		/* fifos and the like: never in a copy */
+		if (o != NULL && dst_remove(j, d, name) == 0)
+			stat_add(&j->st.changed, 1);
+		stat_add(&j->st.skipped, 1);
+		return;
+	} else if (o != NULL && o->type == dtype && !newer(j, &st)) {
+		if (dtype == DT_REG) {
+			stat_add(&j->st.files, 1);
+			stat_add(&j->st.bytes, (uint64_t)st.st_size);
+		} else
+			stat_add(&j->st.symlinks, 1);
+		return;
+	}
+	if (o != NULL && dst_remove(j, d, name) == -1)
+		return;
+	mark_apply(d);
+	stat_add(&j->st.changed, 1);
+	if (dtype == DT_DIR)
+		push_dir(j, d, name, 0);
+	else
+		copy_by_stat(j, d, name, &st);
+}
+
+/*
+ * cp_update of d: list its copy, then walk its source against it; what
+ * the copy has and the source no longer has is removed.
+ */
+static void
+update_dir(struct cp_job *j, struct cp_dir *d, char *buf)
+{
+	struct dst_names dn;
+	size_t		 i;
+
+	memset(&dn, 0, sizeof(dn));
+	if (each_entry(j, d, d->dstfd, buf, dst_add, &dn) == 0) {
+		for (i = 0; i < dn.n; i++)
+			dn.v[i].name = dn.arena + dn.v[i].off;
+		if (dn.n > 0)
+			qsort(dn.v, dn.n, sizeof(*dn.v), dst_cmp);
+		if (each_entry(j, d, d->srcfd, buf, update_cb, &dn) == 0)
+			for (i = 0; i < dn.n && !failed(j); i++)
+				if (!dn.v[i].seen &&
+				    dst_remove(j, d, dn.v[i].name) == 0)
+					stat_add(&j->st.changed, 1);
+	}
+	free(dn.v);
+	free(dn.arena);
+}
+
+/* One directory: opened (and made), then listed and copied or updated. */
+static void
+copy_dir(struct cp_job *j, struct cp_dir *d, char *buf)
+{
+	if (dir_open(j, d) == -1)
+		return;
+	if (d->update)
+		update_dir(j, d, buf);
+	else
+		(void)each_entry(j, d, d->srcfd, buf, copy_cb, NULL);
 }
 
 static void *
@@ -549,8 +827,8 @@ worker(void *arg)
 	return NULL;
 }
 
-struct cp_job *
-cp_start(int srcfd, int dstfd, int nthreads)
+static struct cp_job *
+job_start(int srcfd, int dstfd, const struct timespec *since, int nthreads)
 {
 	struct cp_job	*j;
 	struct cp_dir	*root;
@@ -575,17 +853,25 @@ cp_start(int srcfd, int dstfd, int nthreads)
 	root->chmod = 1;	/* made by the caller */
 	j->umask = umask(0);
 	umask(j->umask);
-	/* A description of our own: we list it. */
+	/* Descriptions of our own: we list them. */
 	root->srcfd = reopen_dir(srcfd);
-	root->dstfd = fcntl(dstfd, F_DUPFD_CLOEXEC, 0);
+	root->dstfd = since != NULL ? reopen_dir(dstfd) :
+	    fcntl(dstfd, F_DUPFD_CLOEXEC, 0);
 	if (root->srcfd == -1 || root->dstfd == -1 ||
-	    fstat(root->srcfd, &root->st) == -1) {
+	    fstat(root->srcfd, &root->st) == -1 ||
+	    (since != NULL && fchmod(root->dstfd, 0700) == -1)) {
 		e = errno;
 		dir_free(root);
 		free(j->threads);
 		free(j);
 		errno = e;
 		return NULL;
+	}
+	if (since != NULL) {
+		/* The root's mode and times are set again at the end, as a
+		 * copy's are: it is ours (0700) until then. */
+		j->since = *since;
+		root->update = root->apply = 1;
 	}
 	j->live = root;
 	j->stack = root;
@@ -601,6 +887,18 @@ cp_start(int srcfd, int dstfd, int nthreads)
 		pthread_mutex_unlock(&j->mu);
 	}
 	return j;
+}
+
+struct cp_job *
+cp_start(int srcfd, int dstfd, int nthreads)
+{
+	return job_start(srcfd, dstfd, NULL, nthreads);
+}
+
+struct cp_job *
+cp_update(int srcfd, int dstfd, const struct timespec *since, int nthreads)
+{
+	return job_start(srcfd, dstfd, since, nthreads);
 }
 
 int
@@ -632,6 +930,8 @@ cp_wait(struct cp_job *j, unsigned ms, struct cp_stats *st)
 		st->skipped = __atomic_load_n(&j->st.skipped,
 		    __ATOMIC_RELAXED);
 		st->vanished = __atomic_load_n(&j->st.vanished,
+		    __ATOMIC_RELAXED);
+		st->changed = __atomic_load_n(&j->st.changed,
 		    __ATOMIC_RELAXED);
 	}
 	return over;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Counters, updated while the copy runs (read them with cp_stats_get). */
 struct cp_stats {
@@ -26,6 +27,7 @@ struct cp_stats {
 	uint64_t	symlinks;
 	uint64_t	skipped;	/* fifos, sockets, devices */
 	uint64_t	vanished;	/* gone between listing and copying */
+	uint64_t	changed;	/* cp_update: entries re-made or removed */
 };
 
 struct cp_job;
@@ -37,6 +39,17 @@ struct cp_job;
  * Returns NULL with errno set when it cannot start.
  */
 struct cp_job	*cp_start(int srcfd, int dstfd, int nthreads);
+/*
+ * Bring dstfd, a complete copy of the tree under srcfd that cp_start
+ * began at or after *since (CLOCK_REALTIME), up to date with it: what
+ * changed in the source since then (by ctime, which nothing but the
+ * kernel sets, and by each directory's listing) is made again or removed;
+ * the rest is kept as it is.  The counters then describe the whole tree,
+ * as a copy would, and `changed` what had to be redone.  Polled like
+ * cp_start's job.
+ */
+struct cp_job	*cp_update(int srcfd, int dstfd, const struct timespec *since,
+		    int nthreads);
 /*
  * Wait up to ms milliseconds; 1 when the copy has finished, 0 if not yet.
  * The counters so far are copied to *st either way.

@@ -5,23 +5,34 @@
  * airlockd decides what is copied where and starts one per job with the
  * channel on fd 3 and the job on its command line:
  *
- *   airlock-clone [-j N] copy SRC DST    DST is created and must not exist
- *   airlock-clone remove DIR             DIR is emptied (airlockd rmdirs it)
+ *   airlock-clone [-j N] [-i] copy SRC DST
+ *	DST is created and must not exist
+ *   airlock-clone [-j N] [-i] update SRC DST SINCE
+ *	DST, a complete copy of SRC that a copy began at or after SINCE
+ *	(nanoseconds since the epoch), is brought up to date with SRC:
+ *	a spare copy taken for a new conversation (sv_worktree.c)
+ *   airlock-clone remove DIR
+ *	DIR is emptied (airlockd rmdirs it)
+ *
+ * -i: at idle priority (CPU and I/O), for a spare made in the background.
  *
  * clone_main() reads: initialise (create DST) → restrict self (Landlock:
  * SRC read-only, DST the only writable tree; seccomp: file creation, the
  * FICLONE ioctl and threads, nothing of the network) → HELLO → copy with
- * MSG_CL_PROGRESS every 150 ms → MSG_CL_DONE.  A copy that fails is
- * emptied here before DONE is sent: a half-made copy never outlives us.
+ * MSG_CL_PROGRESS every 150 ms → MSG_CL_DONE.  A copy or update that
+ * fails is emptied here before DONE is sent: a half-made copy never
+ * outlives us.
  * airlockd removes the then-empty DST and the rest of the conversation it
  * made for this provisioning.
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +53,8 @@ static struct msg_link	cl_link;
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: airlock-clone [-j N] copy SRC DST\n"
+	fprintf(stderr, "usage: airlock-clone [-j N] [-i] copy SRC DST\n"
+	    "       airlock-clone [-j N] [-i] update SRC DST SINCE\n"
 	    "       airlock-clone remove DIR\n"
 	    "(started by airlockd with its channel on fd 3)\n");
 	exit(2);
@@ -93,8 +105,45 @@ raise_nofile(void)
 	}
 }
 
+/*
+ * -i: a spare copy is made while the user works: it takes only the CPU
+ * and disk time nothing else wants.  Lowering oneself needs no
+ * privilege; failures leave the default priority (said in the log).
+ */
+static void
+idle_priority(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (setpriority(PRIO_PROCESS, 0, 19) == -1 ||
+	    sched_setscheduler(0, SCHED_IDLE, &sp) == -1 ||
+	    syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0,
+	    3 << 13 /* IOPRIO_CLASS_IDLE */) == -1)
+		log_warn("idle priority");
+}
+
+/* SINCE of update: decimal nanoseconds since the epoch. */
 static int
-do_copy(const char *src, const char *dst, int nthreads)
+parse_since(const char *s, struct timespec *ts)
+{
+	unsigned long long v = 0;
+
+	if (*s == '\0' || strlen(s) > 19)
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	ts->tv_sec = (time_t)(v / 1000000000ULL);
+	ts->tv_nsec = (long)(v % 1000000000ULL);
+	return 0;
+}
+
+/* copy (since NULL: DST is made) or update (DST is an earlier copy). */
+static int
+do_copy(const char *src, const char *dst, int nthreads,
+    const struct timespec *since)
 {
 	/*
 	 * SRC: read its files and list its directories, nothing more.
@@ -122,7 +171,7 @@ do_copy(const char *src, const char *dst, int nthreads)
 	int		 sfd, dfd, err;
 
 	memset(&st, 0, sizeof(st));
-	if (mkdir(dst, 0700) == -1) {
+	if (since == NULL && mkdir(dst, 0700) == -1) {
 		err = errno;
 		snprintf(msg, sizeof(msg), "create %s: %s", dst,
 		    strerror(err));
@@ -142,9 +191,15 @@ do_copy(const char *src, const char *dst, int nthreads)
 		return 0;
 	}
 	if ((dfd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) == -1)
-		fatal("open %s", dst);
-	if ((job = cp_start(sfd, dfd, nthreads)) == NULL)
+	    O_CLOEXEC)) == -1) {
+		err = errno;
+		snprintf(msg, sizeof(msg), "open the copy %s: %s", dst,
+		    strerror(err));
+		send_done(err, &st, msg);
+		return 0;
+	}
+	if ((job = since != NULL ? cp_update(sfd, dfd, since, nthreads) :
+	    cp_start(sfd, dfd, nthreads)) == NULL)
 		fatal("start the copy");
 	while (!cp_wait(job, CL_PROGRESS_MS, &st)) {
 		struct msgbuf b;
@@ -159,6 +214,9 @@ do_copy(const char *src, const char *dst, int nthreads)
 	}
 	err = cp_result(job, msg, sizeof(msg));
 	cp_free(job);
+	if (since != NULL && err == 0)
+		log_info("update of %s: %llu entries made again or removed",
+		    dst, (unsigned long long)st.changed);
 	if (err != 0 && cp_empty_dir(dfd, &removed, rmmsg,
 	    sizeof(rmmsg)) == -1) {
 		size_t n = strlen(msg);
@@ -210,11 +268,15 @@ do_remove(const char *dir)
 static int
 clone_main(int argc, char **argv)
 {
-	long	 ncpu;
-	int	 ch, nthreads = 0;
+	struct timespec	 since;
+	long		 ncpu;
+	int		 ch, nthreads = 0, idle = 0;
 
-	while ((ch = getopt(argc, argv, "j:")) != -1) {
+	while ((ch = getopt(argc, argv, "ij:")) != -1) {
 		switch (ch) {
+		case 'i':
+			idle = 1;
+			break;
 		case 'j':
 			nthreads = atoi(optarg);
 			if (nthreads < 1 || nthreads > 64)
@@ -244,9 +306,15 @@ clone_main(int argc, char **argv)
 		nthreads = ncpu < 1 ? 1 : ncpu > CL_MAX_THREADS ?
 		    CL_MAX_THREADS : (int)ncpu;
 	}
+	if (idle)
+		idle_priority();
 	if (argc == 3 && strcmp(argv[0], "copy") == 0 &&
 	    argv[1][0] == '/' && argv[2][0] == '/')
-		return do_copy(argv[1], argv[2], nthreads);
+		return do_copy(argv[1], argv[2], nthreads, NULL);
+	if (argc == 4 && strcmp(argv[0], "update") == 0 &&
+	    argv[1][0] == '/' && argv[2][0] == '/' &&
+	    parse_since(argv[3], &since) == 0)
+		return do_copy(argv[1], argv[2], nthreads, &since);
 	if (argc == 2 && strcmp(argv[0], "remove") == 0 && argv[1][0] == '/')
 		return do_remove(argv[1]);
 	usage();

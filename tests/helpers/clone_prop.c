@@ -16,6 +16,16 @@
  * counted, and the copy holds nothing the source never had.  Directory
  * times are compared only where nothing was removed beneath.
  *
+ * Then the update (cp_update, a spare copy brought up to date): the
+ * source is changed at random - files rewritten (some of the same size
+ * with their mtime put back), appended to, chmod'ed, removed, renamed,
+ * turned into symlinks or directories; directories renamed, removed,
+ * made read-only or writable again, given new entries; symlinks
+ * retargeted - and the copy updated since the moment the copy began,
+ * while another thread removes more.  The same property must hold, and
+ * the update must have kept most of the tree (it is no copy in
+ * disguise).
+ *
  * With NOREFLINK_DIR (a directory on a filesystem without reflinks) it
  * also checks that a copy there fails, names the filesystem, and that
  * cp_empty_dir() then leaves the destination empty.
@@ -47,6 +57,8 @@ static int		 nfifos;
 static int		 failures;
 static int		 deep_levels;
 static int		 fifos_left;	/* fifos still in the source */
+static int		 nmut;		/* changes mutate() made */
+static const char	*phase = "copy";	/* for messages */
 
 static unsigned
 rnd(unsigned n)
@@ -66,7 +78,8 @@ static void
 bad(const char *rel, const char *what)
 {
 	if (failures++ < 20)
-		fprintf(stderr, "clone_prop: MISMATCH %s: %s\n", rel, what);
+		fprintf(stderr, "clone_prop: MISMATCH after the %s: %s: %s\n",
+		    phase, rel, what);
 }
 
 /* A name: short, long (up to NAME_MAX), or with odd bytes. */
@@ -143,7 +156,7 @@ gen_tree(int dirfd, const char *rel, int depth, char **ro_dirs, int *nro)
 				die("openat dir");
 			gen_tree(sfd, sub, depth + 1, ro_dirs, nro);
 			close(sfd);
-			if (rnd(8) == 0 && *nro < 64)
+			if (ro_dirs != NULL && rnd(8) == 0 && *nro < 64)
 				ro_dirs[(*nro)++] = strdup(sub);
 			else if (rnd(10) == 0)
 				add_victim(sub);	/* a whole subtree */
@@ -431,6 +444,151 @@ rm_tree(int dirfd, const char *name)
 	(void)unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
+/* A new directory of generated entries in dirfd (names of its own). */
+static void
+new_subtree(int dirfd, const char *rel)
+{
+	char	 name[32], sub[8192];
+	int	 fd;
+
+	snprintf(name, sizeof(name), "fresh%u", rnd(1000000));
+	if (snprintf(sub, sizeof(sub), "%s/%s", rel, name) >=
+	    (int)sizeof(sub) || mkdirat(dirfd, name, 0755) == -1 ||
+	    (fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY)) == -1)
+		return;
+	gen_tree(fd, sub, 6, NULL, NULL);
+	close(fd);
+}
+
+/*
+ * Change the tree under dirfd at random (see the top).  Entries made
+ * here are new, so nothing is kept of them.  rel: for victims.
+ */
+static void
+mutate(int dirfd, const char *rel, int depth)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	struct timespec	 ts[2];
+	DIR		*dp;
+	char		**names = NULL, sub[8192], to[300];
+	size_t		 n = 0, i;
+	int		 fd, k;
+
+	if ((fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY)) == -1 ||
+	    (dp = fdopendir(fd)) == NULL)
+		return;
+	while ((de = readdir(dp)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0 &&
+		    strncmp(de->d_name, "deep-level-", 11) != 0 &&
+		    (names = reallocarray(names, n + 1, sizeof(*names))) !=
+		    NULL)
+			names[n++] = strdup(de->d_name);
+	closedir(dp);
+	for (i = 0; i < n; i++) {
+		const char *nm = names[i];
+
+		snprintf(sub, sizeof(sub), "%s/%s", rel, nm);
+		if (fstatat(dirfd, nm, &st, AT_SYMLINK_NOFOLLOW) == -1)
+			continue;
+		k = (int)rnd(48);	/* most of the tree stays */
+		if (S_ISDIR(st.st_mode)) {
+			if (k == 0) {
+				snprintf(to, sizeof(to), "mv%d", (int)i);
+				(void)renameat(dirfd, nm, dirfd, to);
+				nmut += 2;
+			} else if (k == 1) {
+				rm_tree(dirfd, nm);
+				nmut++;
+			} else if (k == 2) {
+				(void)fchmodat(dirfd, nm, (st.st_mode & 0200) ?
+				    0555 : 0755, AT_SYMLINK_NOFOLLOW);
+				nmut++;
+			} else if ((fd = openat(dirfd, nm, O_RDONLY |
+			    O_DIRECTORY | O_NOFOLLOW)) != -1) {
+				if (k == 3) {
+					new_subtree(fd, sub);
+					nmut++;
+				}
+				else if (depth < 12)
+					mutate(fd, sub, depth + 1);
+				close(fd);
+			}
+			continue;
+		}
+		if (k <= 8)
+			nmut += k == 5 ? 2 : 1;
+		switch (k) {
+		case 0:		/* the same size, the mtime put back */
+		case 1:
+			if (!S_ISREG(st.st_mode) || st.st_size == 0 ||
+			    (fd = openat(dirfd, nm, O_WRONLY | O_NOFOLLOW)) ==
+			    -1)
+				break;
+			if (pwrite(fd, "#", 1, (off_t)rnd((unsigned)
+			    st.st_size)) != 1)
+				die("pwrite");
+			close(fd);
+			ts[0] = st.st_atim;
+			ts[1] = st.st_mtim;
+			(void)utimensat(dirfd, nm, ts, AT_SYMLINK_NOFOLLOW);
+			break;
+		case 2:		/* appended to */
+			if (!S_ISREG(st.st_mode) || (fd = openat(dirfd, nm,
+			    O_WRONLY | O_APPEND | O_NOFOLLOW)) == -1)
+				break;
+			if (write(fd, "appended\n", 9) != 9)
+				die("append");
+			close(fd);
+			break;
+		case 3:		/* (a symlink's target is not ours to change) */
+			if (S_ISREG(st.st_mode))
+				(void)fchmodat(dirfd, nm, 0640, 0);
+			break;
+		case 4:
+			(void)unlinkat(dirfd, nm, 0);
+			break;
+		case 5:
+			snprintf(to, sizeof(to), "renamed%d", (int)i);
+			(void)renameat(dirfd, nm, dirfd, to);
+			break;
+		case 6:		/* a symlink now */
+			if (unlinkat(dirfd, nm, 0) == 0)
+				(void)symlinkat("elsewhere", dirfd, nm);
+			break;
+		case 7:		/* a directory now */
+			if (unlinkat(dirfd, nm, 0) == 0 &&
+			    mkdirat(dirfd, nm, 0755) == 0 &&
+			    (fd = openat(dirfd, nm, O_RDONLY |
+			    O_DIRECTORY)) != -1) {
+				gen_tree(fd, sub, 6, NULL, NULL);
+				close(fd);
+			}
+			break;
+		case 8:		/* only its times */
+			set_times(dirfd, nm, AT_SYMLINK_NOFOLLOW);
+			break;
+		default:
+			if (k == 9 && rnd(4) == 0)
+				add_victim(sub);	/* during the update */
+		}
+	}
+	if (rnd(6) == 0) {
+		nmut++;
+		snprintf(to, sizeof(to), "added%u", rnd(1000));
+		if ((fd = openat(dirfd, to, O_WRONLY | O_CREAT | O_EXCL,
+		    0644)) != -1) {
+			if (write(fd, "new\n", 4) != 4)
+				die("write new");
+			close(fd);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 struct vanish_arg {
 	int	 rootfd;
 };
@@ -453,6 +611,61 @@ vanisher(void *arg)
 	return NULL;
 }
 
+/* The source changed since the copy began: update, and compare again. */
+static void
+update_run(int sfd, int dfd, int r, const struct timespec *since,
+    int copy_victims)
+{
+	struct vanish_arg va;
+	struct cp_stats	 st;
+	struct cp_job	*job;
+	pthread_t	 vt;
+	char		 msg[1024];
+	uint64_t	 files = 0;
+	int		 i, err, threads = 1 + (int)rnd(4);
+
+	usleep(50000);
+	phase = "update";
+	nmut = 0;
+	mutate(sfd, "", 0);
+	fifos_left = 0;
+	va.rootfd = sfd;
+	if ((job = cp_update(sfd, dfd, since, threads)) == NULL)
+		die("cp_update");
+	if (pthread_create(&vt, NULL, vanisher, &va) != 0)
+		die("pthread_create");
+	while (!cp_wait(job, 100, &st))
+		;
+	err = cp_result(job, msg, sizeof(msg));
+	cp_free(job);
+	pthread_join(vt, NULL);
+	if (err != 0) {
+		fprintf(stderr, "clone_prop: round %d: update failed: %s\n", r,
+		    msg);
+		failures++;
+	} else {
+		compare(sfd, dfd, "", &files);
+		no_extras(sfd, dfd, "");
+		if (st.files < files)
+			bad("/", "update: fewer files counted than there are");
+		/* What did not change is kept: no more is made again than
+		 * what mutate() and the removals touched (a removal under a
+		 * read-only directory may leave several entries behind:
+		 * twice, and some slack). */
+		if (st.changed > 2 * (uint64_t)(nmut + copy_victims +
+		    nvictims) + 10)
+			bad("/", "update: made more again than changed");
+	}
+	printf("round %d update: %d workers, %llu files, %llu dirs, "
+	    "%llu changed for %d changes, %llu vanished, %d victims\n", r,
+	    threads, (unsigned long long)st.files,
+	    (unsigned long long)st.dirs, (unsigned long long)st.changed,
+	    nmut, (unsigned long long)st.vanished, nvictims);
+	for (i = 0; i < nvictims; i++)
+		free(victims[i]);
+	nvictims = 0;
+}
+
 static int
 round_run(const char *dir, int r)
 {
@@ -462,10 +675,12 @@ round_run(const char *dir, int r)
 	pthread_t	 vt;
 	char		 src[PATH_MAX], dst[PATH_MAX], msg[1024];
 	char		*ro[64];
+	struct timespec	 since;
 	int		 nro = 0, sfd, dfd, i, err, threads;
 	uint64_t	 files = 0;
 
 	nvictims = 0;
+	phase = "copy";
 	nfifos = 0;
 	fifos_left = 0;
 	snprintf(src, sizeof(src), "%s/src%d", dir, r);
@@ -484,6 +699,20 @@ round_run(const char *dir, int r)
 		free(ro[i]);
 	}
 	threads = 1 + (int)rnd(4);
+	/*
+	 * The update's "since": ctimes come from a clock that lags
+	 * CLOCK_REALTIME by up to a tick, so a change made just after the
+	 * copy began may carry a ctime just before it.  airlockd takes a
+	 * second off; 20 ms covers a tick here, and the tree, 30 ms old by
+	 * then, is still older than the copy (so most of it is kept).
+	 */
+	usleep(30000);
+	clock_gettime(CLOCK_REALTIME, &since);
+	since.tv_nsec -= 20000000L;
+	if (since.tv_nsec < 0) {
+		since.tv_nsec += 1000000000L;
+		since.tv_sec--;
+	}
 	va.rootfd = sfd;
 	if (pthread_create(&vt, NULL, vanisher, &va) != 0)
 		die("pthread_create");
@@ -516,6 +745,10 @@ round_run(const char *dir, int r)
 	    r % 3 == 0 ? ", a chain past PATH_MAX" : "");
 	for (i = 0; i < nvictims; i++)
 		free(victims[i]);
+	i = nvictims;
+	nvictims = 0;
+	if (err == 0)
+		update_run(sfd, dfd, r, &since, i);
 	close(sfd);
 	close(dfd);
 	return 0;
