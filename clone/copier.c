@@ -699,10 +699,32 @@ dtype_of(mode_t m)
 }
 
 /*
+ * cp_update: is the copy's entry still what a copy of st would be?  The
+ * source's ctime says it did not change since the copy began; the
+ * copy's own size, mtime and mode must agree with it too, which a tree
+ * moved in from elsewhere (its files keep their older ctimes) or a
+ * stepped clock would hardly both get past.
+ */
+static int
+still_same(struct cp_dir *d, const char *name, const struct stat *st)
+{
+	struct stat	ds;
+
+	return fstatat(d->dstfd, name, &ds, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (ds.st_mode & S_IFMT) == (st->st_mode & S_IFMT) &&
+	    ds.st_size == st->st_size &&
+	    ds.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	    ds.st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
+	    (S_ISLNK(st->st_mode) ||
+	    (ds.st_mode & 07777) == copy_mode(st));
+}
+
+/*
  * cp_update: one source entry of d against the copy's entry of that
  * name, if any.  A file or symlink whose ctime is older than the copy,
- * of the type the copy has, is kept (one fstatat); a directory the copy
- * has is updated in turn; anything else is made again.
+ * whose copy is of the same type, size, mtime and mode, is kept (two
+ * fstatat); a directory the copy has is updated in turn; anything else
+ * is made again.
  */
 static void
 update_cb(struct cp_job *j, struct cp_dir *d, const char *name,
@@ -740,7 +762,8 @@ update_cb(struct cp_job *j, struct cp_dir *d, const char *name,
 			stat_add(&j->st.changed, 1);
 		stat_add(&j->st.skipped, 1);
 		return;
-	} else if (o != NULL && o->type == dtype && !newer(j, &st)) {
+	} else if (o != NULL && o->type == dtype && !newer(j, &st) &&
+	    still_same(d, name, &st)) {
 		if (dtype == DT_REG) {
 			stat_add(&j->st.files, 1);
 			stat_add(&j->st.bytes, (uint64_t)st.st_size);

@@ -611,11 +611,75 @@ vanisher(void *arg)
 	return NULL;
 }
 
+/*
+ * A twin of the first subdirectory of the source, made before the copy
+ * begins (so its ctimes are older than the copy): the same names, other
+ * contents - every other file of the same size with another mtime, the
+ * rest of another size with the same mtime.  update_run swaps it in by
+ * rename, as a user would move another checkout into place.  Returns
+ * the subdirectory's name, or NULL.
+ */
+static char *
+make_twin(int sfd, const char *dir, int r)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	struct timespec	 ts[2];
+	DIR		*dp;
+	char		 twin[PATH_MAX], *name = NULL, buf[8192];
+	int		 fd, sub, tfd, i = 0, ofd;
+
+	if ((fd = openat(sfd, ".", O_RDONLY | O_DIRECTORY)) == -1 ||
+	    (dp = fdopendir(fd)) == NULL)
+		return NULL;
+	while ((de = readdir(dp)) != NULL)
+		if (de->d_type == DT_DIR && de->d_name[0] != '.' &&
+		    strncmp(de->d_name, "deep-", 5) != 0) {
+			name = strdup(de->d_name);
+			break;
+		}
+	closedir(dp);
+	if (name == NULL)
+		return NULL;	/* no subdirectory this round */
+	snprintf(twin, sizeof(twin), "%s/twin%d", dir, r);
+	if ((sub = openat(sfd, name, O_RDONLY |
+	    O_DIRECTORY)) == -1 || mkdir(twin, 0755) == -1 ||
+	    (tfd = open(twin, O_RDONLY | O_DIRECTORY)) == -1)
+		die("twin");
+	if ((dp = fdopendir(sub)) == NULL)
+		die("fdopendir twin");
+	while ((de = readdir(dp)) != NULL) {
+		if (fstatat(dirfd(dp), de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISREG(st.st_mode) ||
+		    st.st_size > (off_t)sizeof(buf) - 1)
+			continue;
+		memset(buf, 'T', sizeof(buf));
+		if ((ofd = openat(tfd, de->d_name, O_WRONLY | O_CREAT |
+		    O_EXCL, st.st_mode & 0777)) == -1)
+			die("twin file");
+		if (write(ofd, buf, (size_t)st.st_size + (i % 2)) !=
+		    st.st_size + (i % 2))
+			die("write twin");
+		(void)fchmod(ofd, st.st_mode & 07777);
+		close(ofd);
+		if (i++ % 2 == 1) {
+			ts[0] = st.st_atim;
+			ts[1] = st.st_mtim;
+			(void)utimensat(tfd, de->d_name, ts, 0);
+		}
+	}
+	closedir(dp);
+	close(tfd);
+	return name;
+}
+
 /* The source changed since the copy began: update, and compare again. */
 static void
 update_run(int sfd, int dfd, int r, const struct timespec *since,
-    int copy_victims)
+    int copy_victims, const char *dir, char *twin)
 {
+	char		 tw[PATH_MAX];
+
 	struct vanish_arg va;
 	struct cp_stats	 st;
 	struct cp_job	*job;
@@ -627,6 +691,14 @@ update_run(int sfd, int dfd, int r, const struct timespec *since,
 	usleep(50000);
 	phase = "update";
 	nmut = 0;
+	if (twin != NULL) {
+		/* (before mutate(): it might rename or remove it) */
+		snprintf(tw, sizeof(tw), "%s/twin%d", dir, r);
+		if (renameat(sfd, twin, sfd, "swapped-out") == -1 ||
+		    renameat(AT_FDCWD, tw, sfd, twin) == -1)
+			die("swap the twin in");
+		nmut += 3;
+	}
 	mutate(sfd, "", 0);
 	fifos_left = 0;
 	va.rootfd = sfd;
@@ -674,7 +746,7 @@ round_run(const char *dir, int r)
 	struct cp_job	*job;
 	pthread_t	 vt;
 	char		 src[PATH_MAX], dst[PATH_MAX], msg[1024];
-	char		*ro[64];
+	char		*ro[64], *twin;
 	struct timespec	 since;
 	int		 nro = 0, sfd, dfd, i, err, threads;
 	uint64_t	 files = 0;
@@ -693,6 +765,7 @@ round_run(const char *dir, int r)
 	gen_tree(sfd, "", 0, ro, &nro);
 	if (r % 3 == 0)
 		gen_deep(sfd, deep_levels);
+	twin = make_twin(sfd, dir, r);
 	/* Read-only directories last: the generator is done writing. */
 	for (i = nro - 1; i >= 0; i--) {
 		(void)fchmodat(sfd, ro[i] + 1, 0555, 0);
@@ -748,7 +821,8 @@ round_run(const char *dir, int r)
 	i = nvictims;
 	nvictims = 0;
 	if (err == 0)
-		update_run(sfd, dfd, r, &since, i);
+		update_run(sfd, dfd, r, &since, i, dir, twin);
+	free(twin);
 	close(sfd);
 	close(dfd);
 	return 0;
