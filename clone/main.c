@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,6 +141,29 @@ parse_since(const char *s, struct timespec *ts)
 	return 0;
 }
 
+/*
+ * update trusts the source's ctimes: only where this kernel sets them, on
+ * the local filesystems that can clone (a network filesystem's come from
+ * other clocks, a FUSE server's from anyone).  airlockd makes no spare
+ * elsewhere; this is the helper's own check.
+ */
+static int
+ctime_local(int fd)
+{
+	struct statfs	sfs;
+
+	if (fstatfs(fd, &sfs) == -1)
+		return 0;
+	switch ((unsigned long)sfs.f_type & 0xffffffffUL) {
+	case 0x58465342UL:	/* xfs */
+	case 0x9123683eUL:	/* btrfs */
+	case 0xca451a4eUL:	/* bcachefs */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* copy (since NULL: DST is made) or update (DST is an earlier copy). */
 static int
 do_copy(const char *src, const char *dst, int nthreads,
@@ -198,6 +222,17 @@ do_copy(const char *src, const char *dst, int nthreads,
 		send_done(err, &st, msg);
 		return 0;
 	}
+	if (since != NULL && !ctime_local(sfd)) {
+		struct statfs sfs;
+
+		snprintf(msg, sizeof(msg), "update %s: the repository is on "
+		    "%s; an earlier copy is brought up to date only on XFS, "
+		    "btrfs or bcachefs (local filesystems that clone, whose "
+		    "times this kernel sets)", dst, fstatfs(sfd, &sfs) == 0 ?
+		    cp_fs_name(sfs.f_type) : "an unknown filesystem");
+		err = EOPNOTSUPP;
+		goto out;
+	}
 	if ((job = since != NULL ? cp_update(sfd, dfd, since, nthreads) :
 	    cp_start(sfd, dfd, nthreads)) == NULL)
 		fatal("start the copy");
@@ -217,6 +252,7 @@ do_copy(const char *src, const char *dst, int nthreads,
 	if (since != NULL && err == 0)
 		log_info("update of %s: %llu entries made again or removed",
 		    dst, (unsigned long long)st.changed);
+out:
 	if (err != 0 && cp_empty_dir(dfd, &removed, rmmsg,
 	    sizeof(rmmsg)) == -1) {
 		size_t n = strlen(msg);
