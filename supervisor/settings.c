@@ -221,6 +221,7 @@ settings_defaults(struct settings *s)
 	s->fail_if_unavailable = 0;
 	s->allow_unsandboxed = 1;
 	s->approvals_timeout = 60;
+	s->worktrees_spares = 4;
 	s->egress_baseline = 1;
 	s->enabled_platforms = strv_add(strv_add(NULL, "linux"), "macos");
 	s->allow_write = strv_empty();
@@ -809,33 +810,48 @@ merge_approvals(struct mctx *m, const struct json *o)
 	return 0;
 }
 
-/* worktrees.dataDir (issue 16): where conversations' copies live. */
+/*
+ * worktrees.dataDir (issue 16): where conversations' copies live;
+ * worktrees.spares: how many repositories airlockd keeps a spare copy of.
+ */
 static int
 merge_worktrees(struct mctx *m, const struct json *o)
 {
+	const struct json *v;
 	size_t	i;
 	int	c;
 
 	if (want_object(m, "worktrees", o) == -1)
 		return -1;
 	for (i = 0; i < o->n; i++) {
+		v = o->items[i];
+		if (strcmp(o->keys[i], "spares") == 0) {
+			if (!v->is_int || v->integer < 0 || v->integer > 64)
+				return fail(m, "worktrees.spares", "expected "
+				    "an integer, 0 to 64");
+			if ((c = claim(m, "worktrees.spares",
+			    "worktrees.spares")) <= 0)
+				return c;
+			if (m->apply)
+				m->s->worktrees_spares = (int)v->integer;
+			continue;
+		}
 		if (strcmp(o->keys[i], "dataDir") != 0) {
 			char sp[128];
 
 			snprintf(sp, sizeof(sp), "worktrees.%s", o->keys[i]);
 			return fail(m, sp, "unknown key");
 		}
-		if (get_string(m, "worktrees.dataDir", o->items[i], 0) == -1)
+		if (get_string(m, "worktrees.dataDir", v, 0) == -1)
 			return -1;
-		if (o->items[i]->len == 0)
+		if (v->len == 0)
 			return fail(m, "worktrees.dataDir", "empty");
 		if ((c = claim(m, "worktrees.dataDir",
 		    "worktrees.dataDir")) <= 0)
 			return c;
 		if (m->apply) {
 			free(m->s->worktrees_dir);
-			m->s->worktrees_dir =
-			    settings_expand_home(o->items[i]->str);
+			m->s->worktrees_dir = settings_expand_home(v->str);
 		}
 	}
 	return 0;

@@ -56,6 +56,9 @@ struct settings {
 	char		 *worktrees_dir;	/* worktrees.dataDir, ~ expanded;
 					   NULL: $XDG_DATA_HOME/airlock/
 					   conversations */
+	int		  worktrees_spares; /* worktrees.spares: how many
+					   repositories keep a spare copy;
+					   default 4, 0: none */
 	char		**locked;	/* dotted keys set by the managed layer */
 	char		**notes;	/* things ignored while merging, for
 					   the user: unsupported srt keys,

@@ -413,6 +413,23 @@ START_TEST(worktrees_data_dir)
 }
 END_TEST
 
+/* issue 16: how many repositories keep a spare copy; 4 by default. */
+START_TEST(worktrees_spares)
+{
+	ck_assert_int_eq(S.worktrees_spares, 4);
+	ck_assert_int_eq(merge("{\"worktrees\":{\"spares\":0}}", 0), 0);
+	ck_assert_int_eq(S.worktrees_spares, 0);
+	ck_assert_int_eq(merge("{\"worktrees\":{\"spares\":64}}", 0), 0);
+	ck_assert_int_eq(S.worktrees_spares, 64);
+	ck_assert_int_eq(merge("{\"worktrees\":{\"spares\":65}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "worktrees.spares"));
+	ck_assert_int_eq(merge("{\"worktrees\":{\"spares\":-1}}", 0), -1);
+	ck_assert_int_eq(merge("{\"worktrees\":{\"spares\":true}}", 0),
+	    -1);
+	ck_assert_int_eq(S.worktrees_spares, 64);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -434,6 +451,7 @@ main(void)
 	tcase_add_test(tc, expand_home);
 	tcase_add_test(tc, approvals_timeout);
 	tcase_add_test(tc, worktrees_data_dir);
+	tcase_add_test(tc, worktrees_spares);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
