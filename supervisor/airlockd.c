@@ -7,7 +7,7 @@
  * stderr (R-P5).
  *
  *   airlockd [--socket PATH | --fd N] [--sandbox on|off]
- *            [--settings FILE] [--quiet] [-d]
+ *            [--settings FILE] [--no-spares] [--quiet] [-d]
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -30,6 +30,7 @@
 #include "supervisor/settings.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_terminal.h"
+#include "supervisor/sv_wtspare.h"
 
 int		 sv_sandbox_on = 1;
 struct sv_probe	 sv_host;
@@ -41,7 +42,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: airlockd [--socket PATH | --fd N] "
-	    "[--sandbox on|off] [--settings FILE] [--quiet] [-d]\n");
+	    "[--sandbox on|off] [--settings FILE] [--no-spares]\n"
+	    "                [--quiet] [-d]\n");
 	exit(2);
 }
 
@@ -119,6 +121,9 @@ main(int argc, char *argv[])
 			sv_settings_file = argv[++i];
 		else if (strcmp(argv[i], "--quiet") == 0)
 			quiet = 1;
+		else if (strcmp(argv[i], "--no-spares") == 0)
+			sv_wtspare_off = 1;	/* short-lived: a spare
+						   would die half made */
 		else if (strcmp(argv[i], "-d") == 0)
 			debug = 1;
 		else
@@ -213,6 +218,7 @@ main(int argc, char *argv[])
 	sv_clients_close_all();
 	sv_sessions_shutdown();
 	sv_spare_stop();
+	sv_wtspare_stop();
 	sv_terminals_shutdown();
 	sv_daemons_stop();
 	event_free(ev_chld);

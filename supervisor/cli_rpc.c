@@ -122,7 +122,9 @@ cli_print_json(const struct json *v)
 char **
 rpc_private_args(const char *sandbox, const char *settings)
 {
-	char	**a = strv_add(NULL, "--quiet");
+	/* A private airlockd exits after its one job: a spare copy it
+	 * began would be killed half made (sv_wtspare.c). */
+	char	**a = strv_add(strv_add(NULL, "--quiet"), "--no-spares");
 
 	if (sandbox != NULL) {
 		a = strv_add(a, "--sandbox");

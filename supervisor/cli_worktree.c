@@ -65,7 +65,7 @@ wt_progress(const struct json *params, void *arg)
 static void
 print_ls(const struct json *res)
 {
-	const struct json *cs = json_get(res, "conversations"), *r, *a;
+	const struct json *cs = json_get(res, "conversations"), *r, *a, *sp;
 	size_t		 i, k;
 
 	printf("data dir: %s\n", json_get_str(res, "dataDir") != NULL ?
@@ -83,6 +83,14 @@ print_ls(const struct json *res)
 		    k++)
 			printf("  agents/%s\n", a->keys[k]);
 	}
+	sp = json_get(res, "spares");
+	for (i = 0; sp != NULL && sp->type == JSON_ARRAY && i < sp->n; i++)
+		printf("spare of %s: %s (changes since %s are re-cloned)\n",
+		    json_get_str(sp->items[i], "source") != NULL ?
+		    json_get_str(sp->items[i], "source") : "?",
+		    json_get_bool(sp->items[i], "ready", 0) ? "ready" :
+		    "being made", json_get_str(sp->items[i], "since") != NULL ?
+		    json_get_str(sp->items[i], "since") : "?");
 }
 
 int

@@ -49,6 +49,7 @@
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_worktree.h"
+#include "supervisor/sv_wtspare.h"
 
 #define WT_META		"conversation.json"
 #define WT_META_MAX	(1U << 20)
@@ -70,6 +71,10 @@ struct wt_job {
 	char		**names;	/* repositories to copy now */
 	char		**srcs;
 	char		**agents;	/* all agents asked for */
+	char		**fromspare;	/* names brought up to date from a
+					   spare (sv_wtspare.c) */
+	int		 cur_spare;	/* repos[cur] is a taken spare */
+	int		 no_spare;	/* its update failed: copy it */
 	size_t		 ncopy, cur;
 	char		**made;		/* made by this job, removed on
 					   failure */
@@ -315,6 +320,7 @@ job_free(struct wt_job *j)
 	strv_free(j->names);
 	strv_free(j->srcs);
 	strv_free(j->agents);
+	strv_free(j->fromspare);
 	strv_free(j->made);
 	strv_free(j->rm);
 	free(j->rm_cur);
@@ -402,6 +408,12 @@ job_reply_ok(struct wt_job *j)
 		jgen_kint(g, "bytes", (long long)j->bytes);
 		jgen_kint(g, "skipped", (long long)j->skipped);
 		jgen_kint(g, "vanished", (long long)j->vanished);
+		jgen_key(g, "fromSpare");
+		jgen_arr_open(g);
+		for (size_t i = 0; j->fromspare != NULL &&
+		    j->fromspare[i] != NULL; i++)
+			jgen_str(g, j->fromspare[i]);
+		jgen_arr_close(g);
 		jgen_obj_close(g);
 	}
 	buf = jgen_buf(g, &len);
@@ -472,6 +484,7 @@ helper_frame(struct wt_job *j, struct msg *m)
 	uint64_t	 f, b, s, v;
 	const char	*why;
 	char		 dst[PATH_MAX];
+	size_t		 n;
 
 	switch (m->info->type) {
 	case MSG_HELLO:
@@ -496,6 +509,21 @@ helper_frame(struct wt_job *j, struct msg *m)
 		if (j->phase == WT_COPY) {
 			snprintf(dst, sizeof(dst), "%s/repos/%s", j->root,
 			    j->names[j->cur]);
+			if (err != 0 && j->cur_spare) {
+				/* A spare is only a shortcut: the helper
+				 * emptied it, a whole copy goes next. */
+				(void)rmdir(dst);
+				log_warnx("worktree %s: the spare of %s was "
+				    "not brought up to date (%s): copying it",
+				    j->conv, j->srcs[j->cur], why[0] != '\0' ?
+				    why : strerror((int)err));
+				if ((n = strv_len(j->fromspare)) > 0) {
+					free(j->fromspare[n - 1]);
+					j->fromspare[n - 1] = NULL;
+				}
+				j->no_spare = 1;
+				return;
+			}
 			if (err != 0) {
 				/* The helper emptied it; or it never made it
 				 * (EEXIST is not ours to remove). */
@@ -606,21 +634,64 @@ unmake(struct wt_job *j)
 			    j->made[n]);
 }
 
-static void
-job_next(struct wt_job *j)
+/* The data dir: the conversation's root less its id. */
+static char *
+job_datadir(const struct wt_job *j)
 {
-	char	*argv[5], dst[PATH_MAX];
-	size_t	 n;
+	const char	*s = strrchr(j->root, '/');
 
-	if (j->phase == WT_COPY && j->cur < j->ncopy) {
-		snprintf(dst, sizeof(dst), "%s/repos/%s", j->root,
-		    j->names[j->cur]);
-		argv[0] = "airlock-clone";
+	return s != NULL && s != j->root ? xstrndup(j->root,
+	    (size_t)(s - j->root)) : NULL;
+}
+
+/*
+ * repos[cur]: a spare of it brought up to date (`update`, SINCE its
+ * copy's start), else a whole copy.
+ */
+static int
+copy_next(struct wt_job *j)
+{
+	char		*argv[6], dst[PATH_MAX], since[32], *dir;
+	long long	 ns;
+
+	snprintf(dst, sizeof(dst), "%s/repos/%s", j->root, j->names[j->cur]);
+	dir = job_datadir(j);
+	j->cur_spare = dir != NULL && !j->no_spare &&
+	    sv_wtspare_take(dir, j->srcs[j->cur], dst, &ns);
+	j->no_spare = 0;
+	free(dir);
+	argv[0] = "airlock-clone";
+	if (j->cur_spare) {
+		snprintf(since, sizeof(since), "%lld", ns);
+		j->fromspare = strv_add(j->fromspare, j->names[j->cur]);
+		argv[1] = "update";
+		argv[2] = j->srcs[j->cur];
+		argv[3] = dst;
+		argv[4] = since;
+		argv[5] = NULL;
+	} else {
 		argv[1] = "copy";
 		argv[2] = j->srcs[j->cur];
 		argv[3] = dst;
 		argv[4] = NULL;
-		if (helper_spawn(j, argv) == 0)
+	}
+	if (helper_spawn(j, argv) == 0)
+		return 0;
+	if (j->cur_spare) {
+		/* Ours since the rename: emptied with the rest. */
+		j->made = strv_add(j->made, dst);
+	}
+	return -1;
+}
+
+static void
+job_next(struct wt_job *j)
+{
+	char	*argv[5], *dir;
+	size_t	 n;
+
+	if (j->phase == WT_COPY && j->cur < j->ncopy) {
+		if (copy_next(j) == 0)
 			return;
 		job_fail(j, j->error);
 	}
@@ -635,6 +706,11 @@ job_next(struct wt_job *j)
 			log_info("worktree %s: %llu files, %llu bytes cloned",
 			    j->conv, (unsigned long long)j->files,
 			    (unsigned long long)j->bytes);
+			/* The next provisioning of each takes a spare. */
+			dir = job_datadir(j);
+			for (n = 0; n < j->ncopy; n++)
+				sv_wtspare_queue(dir, j->srcs[n]);
+			free(dir);
 			job_free(j);
 			return;
 		}
@@ -1008,6 +1084,7 @@ sv_worktree_list(struct sv_client *c, const struct json *id,
 		closedir(dp);
 	}
 	jgen_arr_close(g);
+	sv_wtspare_gen(g, dir);
 	jgen_obj_close(g);
 	buf = jgen_buf(g, &len);
 	sv_client_result(c, id, buf, len);
@@ -1040,6 +1117,11 @@ add_registered(struct sv_spec *s, const char *dir)
 
 	if ((dp = opendir(dir)) == NULL)
 		return;
+	/* The spares: a run binding the data dir must not plant in one
+	 * what a later conversation would take as the original. */
+	if (snprintf(root, sizeof(root), "%s/%s", dir, WT_SPARES_DIR) <
+	    (int)sizeof(root) && is_dir(root))
+		s->protected_paths = strv_add(s->protected_paths, root);
 	while ((de = readdir(dp)) != NULL) {
 		if (!valid_id(de->d_name))
 			continue;
@@ -1074,12 +1156,26 @@ add_registered(struct sv_spec *s, const char *dir)
 	closedir(dp);
 }
 
+/* A path in the spares' directory (or a symlink to one): never mounted. */
+static int
+in_spares(const char *path, const char *spares)
+{
+	char	a[PATH_MAX], b[PATH_MAX];
+
+	if (path == NULL)
+		return 0;
+	if (realpath(spares, b) == NULL)
+		snprintf(b, sizeof(b), "%s", spares);
+	return path_under(path, spares) || path_under(path, b) ||
+	    (realpath(path, a) != NULL && path_under(a, b));
+}
+
 int
 sv_worktree_spec(struct sv_spec *s, const struct settings *set,
     const char *home, char *err, size_t errlen)
 {
 	struct wt_use	*u;
-	char		*dir, root[PATH_MAX], p[PATH_MAX];
+	char		*dir, *spares, root[PATH_MAX], p[PATH_MAX];
 	int		 fd;
 
 	if ((dir = data_dir(set, home)) != NULL)
@@ -1116,7 +1212,16 @@ sv_worktree_spec(struct sv_spec *s, const struct settings *set,
 		return -1;
 	}
 	snprintf(root, sizeof(root), "%s/%s", dir, s->conversation_id);
+	spares = sv_wtspare_dir(dir);
 	free(dir);
+	if (in_spares(s->agent_config_dir, spares) ||
+	    in_spares(s->attachments_dir, spares)) {
+		snprintf(err, errlen, "agentConfigDir, attachmentsDir: not "
+		    "in %s (spare copies of repositories)", spares);
+		free(spares);
+		return -1;
+	}
+	free(spares);
 	if (snprintf(p, sizeof(p), "%s/agents/%s", root, s->agent_id) >=
 	    (int)sizeof(p) || !is_dir(p)) {
 		snprintf(err, errlen, "agent %s has no directory in "

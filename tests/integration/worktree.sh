@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 34
+plan 48
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -266,6 +266,177 @@ else
 	ok "btrfs: the copy shares extents # SKIP the kernel has no btrfs"
 	ok "btrfs: git log works in the copy # SKIP the kernel has no btrfs"
 fi
+
+# ---- spare copies (a long-lived airlockd) ----
+# After a provisioning, airlockd keeps a spare copy of the repository in
+# DATADIR/@spares; the next provisioning takes it and brings it up to
+# date with what changed in the original since the spare was made.
+SDATA=$T/xfs/sdata
+SCONV=$SDATA/airlock/conversations
+SPARES=$SCONV/@spares
+SREP=$T/xfs/srep
+su_() { as_user env XDG_DATA_HOME="$SDATA" "$@"; }
+u sh -c "mkdir -p '$SREP/.git' '$SREP/a/b' '$SREP/d1/x' '$SREP/quiet' \
+    '$SREP/m' && cd '$SREP' && echo head >.git/HEAD && \
+    head -c 8M /dev/urandom >big && for f in e1 gone tolink; do \
+    echo \$f >a/\$f; done && echo kept >a/b/kept && echo x >d1/x/f && \
+    echo q >quiet/q && echo m >m/f && chmod 0644 m/f && \
+    touch -d '2020-01-02 03:04:05' a/e1"
+cat >"$T/sp.py" <<'PY'
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+from airlockd_rpc import Client
+sock, cmd = sys.argv[2:4]
+c = Client(sock)
+if cmd == "provision":
+    r = c.call("worktree.provision", {"conversationId": sys.argv[4],
+               "repos": [sys.argv[5]], "agents": ["a1"]}, timeout=120)
+    print(json.dumps(r))
+elif cmd == "wait":	# wait SRC [SECS]: until a ready spare of SRC
+    end = time.time() + float(sys.argv[5] if len(sys.argv) > 5 else 60)
+    while True:
+        r = c.call("worktree.list", {})
+        sp = r.get("result", {}).get("spares", [])
+        if any(x["source"] == sys.argv[4] and x["ready"] for x in sp) or \
+                time.time() > end:
+            break
+        time.sleep(0.2)
+    print(json.dumps(r))
+PY
+cat >"$T/tree.py" <<'PY'
+# (path, type, mode, size, mtime, symlink target, content hash) of a tree
+import hashlib, os, stat, sys
+top = sys.argv[1]
+for d, dirs, files in sorted(os.walk(top)):
+    dirs.sort()
+    for n in sorted(dirs + files):
+        p = os.path.join(d, n)
+        st = os.lstat(p)
+        t = stat.S_IFMT(st.st_mode)
+        tgt = os.readlink(p) if stat.S_ISLNK(st.st_mode) else ""
+        h = hashlib.sha256(open(p, "rb").read()).hexdigest() \
+            if stat.S_ISREG(st.st_mode) else ""
+        print(os.path.relpath(p, top), t, oct(stat.S_IMODE(st.st_mode)),
+              st.st_size if not stat.S_ISDIR(st.st_mode) else "-",
+              st.st_mtime_ns, tgt, h)
+PY
+chmod 0644 "$T/sp.py" "$T/tree.py"
+sp() { su_ timeout 180 python3 "$T/sp.py" "$STAGE/tests/helpers" "$@"; }
+SPD=$(mkwork)
+spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --socket "$SPD/d.sock" \
+    2>"$T/sd.err"
+spid=$!
+sp "$SPD/d.sock" provision s1 "$SREP" >"$T/s1.json"
+sp "$SPD/d.sock" wait "$SREP" >"$T/slist.json"
+diag "$(head -c 400 "$T/slist.json")"
+check "spares: after a provisioning, worktree.list shows a ready spare" \
+    jget "$T/slist.json" "exit(0 if [x for x in d['result']['spares']
+if x['source'] == '$SREP' and x['ready'] and x['since'].endswith('Z')]
+and [c['conversationId'] for c in d['result']['conversations']] == ['s1']
+else 1)"
+SKEY=$(ls "$SPARES" 2>/dev/null | grep -E '^[0-9a-f]{16}$' | head -1)
+sync
+check "spares: the spare shares extents with the original" \
+    sh -c "[ -n '$SKEY' ] && filefrag -v '$SPARES/$SKEY/big' | grep -q shared"
+# A run in a conversation cannot reach @spares; a run binding the data
+# dir cannot write it.
+su_ "$AIRLOCK" run --no-policy-check --conversation s1 --agent a1 -- \
+    sh -c "ls '$SPARES' && echo listed; echo pwn >'$SPARES/$SKEY/pwn' && echo wrote" \
+    >"$T/srun" 2>&1
+su_ sh -c "cd '$SDATA' && '$AIRLOCK' run --no-policy-check --workspace '$SDATA' -- sh -c 'echo pwn >$SPARES/$SKEY/pwn2; echo pwn >$SPARES/$SKEY/a/e1'" \
+    >"$T/srun2" 2>&1
+check "spares: a run in a conversation can neither list nor write them" \
+    sh -c "[ -n '$SKEY' ] && [ -d '$SPARES/$SKEY' ] && ! grep -q listed '$T/srun' && ! grep -q wrote '$T/srun' && [ ! -e '$SPARES/$SKEY/pwn' ]"
+check "spares: a run binding the data dir cannot write them" \
+    sh -c "[ -n '$SKEY' ] && [ ! -e '$SPARES/$SKEY/pwn2' ] && [ \"\$(cat '$SREP/a/e1')\" = \"\$(cat '$SPARES/$SKEY/a/e1')\" ]"
+# What changes in the original between the two provisionings.
+python3 "$T/tree.py" "$SCONV/s1/repos/srep" >"$T/s1.before"
+u sh -c "cd '$SREP' && cp -p a/e1 ../e1.ref && echo edited >a/e1 && \
+    touch -r ../e1.ref a/e1 && echo new >a/new && rm a/gone && \
+    mv d1 d2 && chmod 0600 m/f && rm a/tolink && ln -s ../big a/tolink && \
+    echo fresh >quiet/fresh"
+sp "$SPD/d.sock" provision s2 "$SREP" >"$T/s2.json"
+diag "$(head -c 300 "$T/s2.json")"
+check "spares: the next provisioning takes the spare (fromSpare)" \
+    jget "$T/s2.json" "exit(0 if d['result']['fromSpare'] == ['srep'] else 1)"
+python3 "$T/tree.py" "$SREP" >"$T/orig.tree"
+python3 "$T/tree.py" "$SCONV/s2/repos/srep" >"$T/s2.tree"
+diff "$T/orig.tree" "$T/s2.tree" | head -8 | sed 's/^/# /'
+check "spares: the copy made from the spare equals the changed original" \
+    sh -c "grep -q '\"fromSpare\": \[\"srep\"\]' '$T/s2.json' && cmp -s '$T/orig.tree' '$T/s2.tree' && [ \"\$(cat '$SCONV/s2/repos/srep/a/e1')\" = edited ]"
+python3 "$T/tree.py" "$SCONV/s1/repos/srep" >"$T/s1.after"
+check "spares: the first conversation's copy is unchanged by it" \
+    sh -c "grep -q '\"fromSpare\": \[\"srep\"\]' '$T/s2.json' && cmp -s '$T/s1.before' '$T/s1.after'"
+# A record of another boot, or of a clock stepped since, is not taken.
+sp "$SPD/d.sock" wait "$SREP" >/dev/null
+su_ python3 -c "import json,sys; p=sys.argv[1]; d=json.load(open(p))
+d['boot'] = '00000000-0000-0000-0000-000000000000'; json.dump(d, open(p, 'w'))" \
+    "$SPARES/$SKEY.json"
+sp "$SPD/d.sock" provision s3 "$SREP" >"$T/s3.json"
+check "spares: a record of another boot is not taken" \
+    jget "$T/s3.json" "exit(0 if d['result']['fromSpare'] == [] else 1)"
+sp "$SPD/d.sock" wait "$SREP" >/dev/null
+su_ python3 -c "import json,sys; p=sys.argv[1]; d=json.load(open(p))
+d['realtime'] -= 5 * 10**9; d['since'] -= 5 * 10**9; json.dump(d, open(p, 'w'))" \
+    "$SPARES/$SKEY.json"
+sp "$SPD/d.sock" provision s4 "$SREP" >"$T/s4.json"
+check "spares: a record whose clocks disagree (a stepped clock) is not taken" \
+    jget "$T/s4.json" "exit(0 if d['result']['fromSpare'] == [] else 1)"
+sp "$SPD/d.sock" wait "$SREP" >/dev/null
+su_ "$AIRLOCK" worktree ls --socket "$SPD/d.sock" >"$T/sls.json"
+sed 's/^/# /' "$T/sls.json"
+check "spares: airlock worktree ls shows them" \
+    jget "$T/sls.json" "exit(0 if any(x['source'] == '$SREP' and x['ready']
+for x in d['spares']) else 1)"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+# The CLI's private airlockd, and airlockd --no-spares, make none.
+u sh -c "mkdir -p '$T/xfs/nrep/.git' && echo n >'$T/xfs/nrep/f'"
+su_ "$AIRLOCK" worktree provision --conversation n1 --agent a1 \
+    "$T/xfs/nrep" >"$T/n1.json" 2>&1
+spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --no-spares \
+    --socket "$SPD/n.sock" 2>"$T/sn.err"
+spid=$!
+sp "$SPD/n.sock" provision n2 "$T/xfs/nrep" >"$T/n2.json"
+sp "$SPD/n.sock" wait "$T/xfs/nrep" 3 >"$T/nlist.json"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+check "spares: the CLI's provisioning leaves no @spares/*.tmp.* and makes none" \
+    sh -c "[ -d '$SCONV/n1/repos/nrep' ] && [ -n '$SKEY' ] && [ -d '$SPARES/$SKEY' ] && [ \"\$(ls '$SPARES' | grep -cv '^$SKEY')\" = 0 ]"
+check_sh "spares: airlockd --no-spares makes none" \
+    '[ -d "$SCONV/n2/repos/nrep" ] &&
+    [ "$(ls "$SPARES" | grep -cv "^$SKEY")" = 0 ] &&
+    jget "$T/nlist.json" "exit(0 if [x[\"source\"] for x in
+    d[\"result\"][\"spares\"]] == [\"$SREP\"] else 1)"'
+# worktrees.spares bounds them; 0 makes none and removes those there.
+u sh -c "mkdir -p '$T/xfs/brep/.git' && echo b >'$T/xfs/brep/f'"
+printf '{ "worktrees": { "spares": 1 } }\n' >"$CFG/sp1.json"
+printf '{ "worktrees": { "spares": 0 } }\n' >"$CFG/sp0.json"
+chmod 0644 "$CFG/sp1.json" "$CFG/sp0.json"
+spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --settings \
+    "$CFG/sp1.json" --socket "$SPD/b.sock" 2>"$T/sb.err"
+spid=$!
+sp "$SPD/b.sock" provision b1 "$T/xfs/brep" >"$T/b1.json"
+sp "$SPD/b.sock" wait "$T/xfs/brep" >"$T/blist.json"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+check "spares: worktrees.spares 1 keeps one, the least recently made goes" \
+    jget "$T/blist.json" "exit(0 if [x['source'] for x in d['result']['spares']]
+== ['$T/xfs/brep'] else 1)"
+spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --settings \
+    "$CFG/sp0.json" --socket "$SPD/z.sock" 2>"$T/sz.err"
+spid=$!
+sp "$SPD/z.sock" provision z1 "$SREP" >"$T/z1.json"
+i=0
+while [ -n "$(ls "$SPARES" | grep -v '\.lock$')" ] && [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+check_sh "spares: worktrees.spares 0 makes none and removes those there" \
+    'jget "$T/z1.json" "exit(0 if d[\"result\"][\"fromSpare\"] == [] else 1)" &&
+    [ -z "$(ls "$SPARES" | grep -v "\.lock$")" ] && [ -d "$SCONV/z1/repos/srep" ]'
 
 # ---- the copier's property test ----
 u mkdir "$T/xfs/prop" "$T/ext4/prop"
