@@ -509,10 +509,17 @@ helper_frame(struct wt_job *j, struct msg *m)
 		if (j->phase == WT_COPY) {
 			snprintf(dst, sizeof(dst), "%s/repos/%s", j->root,
 			    j->names[j->cur]);
+			if (err != 0 && j->cur_spare && rmdir(dst) == -1) {
+				/* Ours since the rename: the clean-up
+				 * empties what the helper could not. */
+				j->made = strv_add(j->made, dst);
+				job_fail(j, why[0] != '\0' ? why :
+				    strerror((int)err));
+				return;
+			}
 			if (err != 0 && j->cur_spare) {
 				/* A spare is only a shortcut: the helper
 				 * emptied it, a whole copy goes next. */
-				(void)rmdir(dst);
 				log_warnx("worktree %s: the spare of %s was "
 				    "not brought up to date (%s): copying it",
 				    j->conv, j->srcs[j->cur], why[0] != '\0' ?
