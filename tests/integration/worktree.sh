@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 48
+plan 50
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -292,6 +292,14 @@ if cmd == "provision":
     r = c.call("worktree.provision", {"conversationId": sys.argv[4],
                "repos": [sys.argv[5]], "agents": ["a1"]}, timeout=120)
     print(json.dumps(r))
+elif cmd == "race":	# race CONV1 CONV2 SRC: provision twice, at once
+    p = {"repos": [sys.argv[6]], "agents": ["a1"]}
+    r1 = c.call("worktree.provision", dict(p, conversationId=sys.argv[4]),
+                timeout=120)
+    ls = c.call("worktree.list", {})
+    r2 = c.call("worktree.provision", dict(p, conversationId=sys.argv[5]),
+                timeout=120)
+    print(json.dumps({"r1": r1, "list": ls, "r2": r2}))
 elif cmd == "wait":	# wait SRC [SECS]: until a ready spare of SRC
     end = time.time() + float(sys.argv[5] if len(sys.argv) > 5 else 60)
     while True:
@@ -388,10 +396,22 @@ sed 's/^/# /' "$T/sls.json"
 check "spares: airlock worktree ls shows them" \
     jget "$T/sls.json" "exit(0 if any(x['source'] == '$SREP' and x['ready']
 for x in d['spares']) else 1)"
+# A provisioning while the spare is being made does not wait for it.
+sp "$SPD/d.sock" race r1 r2 "$MANY" >"$T/race.json"
+check "spares: one being made is listed with ready false" \
+    jget "$T/race.json" "exit(0 if {'source': '$MANY', 'ready': False} in
+[{k: x[k] for k in ('source', 'ready')} for x in d['list']['result']['spares']]
+else 1)"
+check "spares: a provisioning meanwhile makes a whole copy" \
+    jget "$T/race.json" "exit(0 if d['r1']['result']['fromSpare'] == [] and
+d['r2']['result']['fromSpare'] == [] and d['r2']['result']['files'] == 20000
+else 1)"
+sp "$SPD/d.sock" wait "$MANY" >/dev/null
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 # The CLI's private airlockd, and airlockd --no-spares, make none.
 u sh -c "mkdir -p '$T/xfs/nrep/.git' && echo n >'$T/xfs/nrep/f'"
+ls "$SPARES" >"$T/sp.before"
 su_ "$AIRLOCK" worktree provision --conversation n1 --agent a1 \
     "$T/xfs/nrep" >"$T/n1.json" 2>&1
 spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --no-spares \
@@ -402,12 +422,11 @@ sp "$SPD/n.sock" wait "$T/xfs/nrep" 3 >"$T/nlist.json"
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 check "spares: the CLI's provisioning leaves no @spares/*.tmp.* and makes none" \
-    sh -c "[ -d '$SCONV/n1/repos/nrep' ] && [ -n '$SKEY' ] && [ -d '$SPARES/$SKEY' ] && [ \"\$(ls '$SPARES' | grep -cv '^$SKEY')\" = 0 ]"
+    sh -c "[ -d '$SCONV/n1/repos/nrep' ] && [ -n '$SKEY' ] && [ -d '$SPARES/$SKEY' ] && ls '$SPARES' | cmp -s - '$T/sp.before'"
 check_sh "spares: airlockd --no-spares makes none" \
-    '[ -d "$SCONV/n2/repos/nrep" ] &&
-    [ "$(ls "$SPARES" | grep -cv "^$SKEY")" = 0 ] &&
-    jget "$T/nlist.json" "exit(0 if [x[\"source\"] for x in
-    d[\"result\"][\"spares\"]] == [\"$SREP\"] else 1)"'
+    '[ -d "$SCONV/n2/repos/nrep" ] && ls "$SPARES" | cmp -s - "$T/sp.before" &&
+    jget "$T/nlist.json" "exit(0 if sorted(x[\"source\"] for x in
+    d[\"result\"][\"spares\"]) == sorted([\"$SREP\", \"$MANY\"]) else 1)"'
 # worktrees.spares bounds them; 0 makes none and removes those there.
 u sh -c "mkdir -p '$T/xfs/brep/.git' && echo b >'$T/xfs/brep/f'"
 printf '{ "worktrees": { "spares": 1 } }\n' >"$CFG/sp1.json"
