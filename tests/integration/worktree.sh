@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 50
+plan 51
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -300,6 +300,13 @@ elif cmd == "race":	# race CONV1 CONV2 SRC: provision twice, at once
     r2 = c.call("worktree.provision", dict(p, conversationId=sys.argv[5]),
                 timeout=120)
     print(json.dumps({"r1": r1, "list": ls, "r2": r2}))
+elif cmd == "launch":	# launch CONV DIR: DIR as the attachments
+    r = c.call("sandbox.launch", {"spec": {"sessionId": "sp-att",
+               "conversationId": sys.argv[4], "agentId": "a1",
+               "attachmentsDir": sys.argv[5]}})
+    if "result" in r:
+        c.call("sandbox.destroy", {"sessionId": "sp-att"})
+    print(json.dumps(r))
 elif cmd == "wait":	# wait SRC [SECS]: until a ready spare of SRC
     end = time.time() + float(sys.argv[5] if len(sys.argv) > 5 else 60)
     while True:
@@ -355,6 +362,10 @@ su_ sh -c "cd '$SDATA' && '$AIRLOCK' run --no-policy-check --workspace '$SDATA' 
     >"$T/srun2" 2>&1
 check "spares: a run in a conversation can neither list nor write them" \
     sh -c "[ -n '$SKEY' ] && [ -d '$SPARES/$SKEY' ] && ! grep -q listed '$T/srun' && ! grep -q wrote '$T/srun' && [ ! -e '$SPARES/$SKEY/pwn' ]"
+sp "$SPD/d.sock" launch s1 "$SPARES/$SKEY" >"$T/satt.json"
+check "spares: a launch cannot mount one (as its attachmentsDir)" \
+    jget "$T/satt.json" "exit(0 if 'spare copies' in d['error']['message'] and
+'$SKEY' != '' else 1)"
 check "spares: a run binding the data dir cannot write them" \
     sh -c "[ -n '$SKEY' ] && [ ! -e '$SPARES/$SKEY/pwn2' ] && [ \"\$(cat '$SREP/a/e1')\" = \"\$(cat '$SPARES/$SKEY/a/e1')\" ]"
 # What changes in the original between the two provisionings.
