@@ -11,7 +11,13 @@
 # say) to measure as well, copied onto the XFS first.
 # Rows (median of RUNS rounds, default 3; each round runs every row):
 #   - worktree.provision: the JSON-RPC call to a running airlockd, from
-#     request to answer (airlock-clone with its default workers)
+#     request to answer (airlock-clone with its default workers), the
+#     first copy of the repository (airlockd --no-spares: no spare)
+#   - worktree.provision from the spare: a long-lived airlockd provisions
+#     one conversation (untimed), waits until worktree.list shows the
+#     spare copy it then makes ready, and provisions another (timed):
+#     with nothing changed in the repository, and again after 1% of its
+#     files were appended to
 #   - airlock-clone -j 1 and -j 2, alone (is the second worker worth it?)
 #   - cp -a --reflink=always
 #   - git worktree add (a checkout: every file written)
@@ -70,10 +76,14 @@ if [ -n "${BENCH_REPO:-}" ] && [ -d "$BENCH_REPO/.git" ]; then
 fi
 
 cat >"$STAGE/prov.py" <<'PY'
-# prov.py AIRLOCKD REPO CONV: seconds of one worktree.provision call
-import json, socket, subprocess, sys, time
+# prov.py AIRLOCKD REPO cold: seconds of one worktree.provision call
+# prov.py AIRLOCKD REPO spare: two lines, seconds of a provisioning from
+#   the spare with nothing changed, then with 1% of the files changed
+import json, os, socket, subprocess, sys, time
+spare = sys.argv[3] == "spare"
 a, b = socket.socketpair()
-p = subprocess.Popen([sys.argv[1], "--fd", str(b.fileno()), "--quiet"],
+p = subprocess.Popen([sys.argv[1], "--fd", str(b.fileno()), "--quiet"] +
+                     ([] if spare else ["--no-spares"]),
                      pass_fds=[b.fileno()], stderr=subprocess.DEVNULL)
 b.close()
 f = a.makefile("rwb")
@@ -85,14 +95,45 @@ def call(method, params):
         m = json.loads(f.readline())
         if m.get("id") == 1:
             return m
+def provision(conv, want_spare):
+    t = time.monotonic()
+    r = call("worktree.provision", {"conversationId": conv,
+                                    "repos": [sys.argv[2]], "agents": ["a"]})
+    t = time.monotonic() - t
+    if "result" not in r:
+        sys.exit(str(r))
+    if want_spare is not None and \
+       bool(r["result"].get("fromSpare")) != want_spare:
+        sys.exit("fromSpare is not %s: %s" % (want_spare, r["result"]))
+    return t
+def spare_ready():
+    for _ in range(1200):
+        l = call("worktree.list", {})["result"]
+        if any(s.get("source") == sys.argv[2] and s.get("ready")
+               for s in l.get("spares", [])):
+            return
+        time.sleep(0.1)
+    sys.exit("no spare after 120 s")
 call("host.status", {})
-t = time.monotonic()
-r = call("worktree.provision", {"conversationId": sys.argv[3],
-                                "repos": [sys.argv[2]], "agents": ["a"]})
-t = time.monotonic() - t
-if "result" not in r:
-    sys.exit(str(r))
-print("%.3f" % t)
+if not spare:
+    print("%.3f" % provision("c", False))
+else:
+    provision("s0", False)
+    spare_ready()
+    t1 = provision("s1", True)
+    spare_ready()
+    n = 0
+    for dp, dns, fns in os.walk(sys.argv[2]):
+        dns[:] = [d for d in dns if d != ".git"]
+        for fn in fns:
+            n += 1
+            if n % 100 == 0:
+                with open(os.path.join(dp, fn), "a") as fh:
+                    fh.write("/* changed */\n")
+    t2 = provision("s2", True)
+    spare_ready()	# nothing left running when airlockd exits
+    print("%.3f" % t1)
+    print("%.3f" % t2)
 f.close(); a.close(); p.wait()
 PY
 cat >"$STAGE/helper.py" <<'PY'
@@ -264,7 +305,18 @@ for src in $REPOS; do
 		D=$M/out$r
 		run_as mkdir "$D"
 		one provision env XDG_DATA_HOME="$D/data" python3 \
-		    "$STAGE/prov.py" "$BUILD/airlockd" "$src" c
+		    "$STAGE/prov.py" "$BUILD/airlockd" "$src" cold
+		# The spare rows: two times from one run (its disk: three
+		# conversations' copies and the spare, so none is recorded).
+		if run_as env XDG_DATA_HOME="$D/sdata" python3 \
+		    "$STAGE/prov.py" "$BUILD/airlockd" "$src" spare \
+		    >"$STAGE/spare.out" 2>"$STAGE/spare.err"; then
+			sed -n 1p "$STAGE/spare.out" >>"$STAGE/spare0.t"
+			sed -n 2p "$STAGE/spare.out" >>"$STAGE/spare1.t"
+		else
+			echo "(spare failed: $(tail -1 "$STAGE/spare.err"))"
+		fi
+		rm -rf "$D/sdata"	# the rows below find the disk as before
 		one clone1 python3 "$STAGE/helper.py" "$BUILD/airlock-clone" \
 		    1 "$src" "$D/j1"
 		one clone2 python3 "$STAGE/helper.py" "$BUILD/airlock-clone" \
@@ -282,7 +334,9 @@ for src in $REPOS; do
 	echo
 	echo "| method | time (s) | vs worktree.provision | disk used (MB) |"
 	echo "|---|---|---|---|"
-	for row in "provision:worktree.provision (airlockd)" \
+	for row in "provision:worktree.provision (airlockd), first copy" \
+	    "spare0:worktree.provision from the spare, nothing changed" \
+	    "spare1:worktree.provision from the spare, 1% of files changed" \
 	    "clone1:airlock-clone -j 1" "clone2:airlock-clone -j 2" \
 	    "cp:cp -a --reflink=always" "worktree:git worktree add" \
 	    "clone:git clone --local" \
@@ -290,10 +344,18 @@ for src in $REPOS; do
 		k=${row%%:*}
 		[ -s "$STAGE/$k.t" ] || continue
 		t=$(median "$STAGE/$k.t")
-		d=$(median "$STAGE/$k.d")
+		d=-
+		[ -s "$STAGE/$k.d" ] && d=$(median "$STAGE/$k.d")
 		awk -v n="${row#*:}" -v t="$t" -v b="$base" -v d="$d" \
-		    'BEGIN {printf "| %s | %.2f | %.1f× | %.1f |\n", n, t,
-		    t / b, d / 1024}'
+		    'BEGIN {printf "| %s | %.2f | %.1f× | %s |\n", n, t,
+		    t / b, d == "-" ? "-" : sprintf("%.1f", d / 1024)}'
+	done
+	echo
+	wt=$(median "$STAGE/worktree.t")
+	for k in provision spare0 spare1; do
+		[ -s "$STAGE/$k.t" ] || continue
+		awk -v k="$k" -v t="$(median "$STAGE/$k.t")" -v w="$wt" \
+		    'BEGIN {printf "git worktree add / %s: %.1f×\n", k, w / t}'
 	done
 	echo
 done

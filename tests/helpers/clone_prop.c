@@ -694,8 +694,10 @@ update_run(int sfd, int dfd, int r, const struct timespec *since,
 	if (twin != NULL) {
 		/* (before mutate(): it might rename or remove it) */
 		snprintf(tw, sizeof(tw), "%s/twin%d", dir, r);
-		if (renameat(sfd, twin, sfd, "swapped-out") == -1 ||
-		    renameat(AT_FDCWD, tw, sfd, twin) == -1)
+		/* (the copy's vanisher may have removed the original) */
+		if ((renameat(sfd, twin, sfd, "swapped-out") == -1 &&
+		    errno != ENOENT) || renameat(AT_FDCWD, tw, sfd, twin) ==
+		    -1)
 			die("swap the twin in");
 		nmut += 3;
 	}
