@@ -993,6 +993,30 @@ cp_free(struct cp_job *j)
 	free(j);
 }
 
+/*
+ * A directory of ours we may not open (an agent's `chmod 000` in its
+ * copy) made 0700 so that it can be emptied.  By an O_PATH descriptor
+ * of it, opened without following a symlink, and its /proc name: the
+ * mode changes on that directory and nothing a swapped-in link points
+ * at (Landlock has no say over chmod).
+ */
+static int
+own_dir(int fd, const char *name)
+{
+	char	p[64];
+	int	pfd, rc;
+
+	if ((pfd = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", pfd);
+	rc = fchmodat(AT_FDCWD, p, 0700, 0);
+	close(pfd);
+	if (rc == -1)
+		errno = EACCES;
+	return rc;
+}
+
 static int
 empty_pass(int fd, uint64_t *count, int *found, char *msg, size_t msglen)
 {
@@ -1030,6 +1054,10 @@ empty_pass(int fd, uint64_t *count, int *found, char *msg, size_t msglen)
 		if (isdir) {
 			sub = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY |
 			    O_NOFOLLOW | O_CLOEXEC);
+			if (sub == -1 && errno == EACCES &&
+			    own_dir(fd, de->d_name) == 0)
+				sub = openat(fd, de->d_name, O_RDONLY |
+				    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub == -1 && errno == ENOENT)
 				continue;
 			if (sub == -1) {

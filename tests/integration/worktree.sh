@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 51
+plan 53
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -401,6 +401,19 @@ d['realtime'] -= 5 * 10**9; d['since'] -= 5 * 10**9; json.dump(d, open(p, 'w'))"
 sp "$SPD/d.sock" provision s4 "$SREP" >"$T/s4.json"
 check "spares: a record whose clocks disagree (a stepped clock) is not taken" \
     jget "$T/s4.json" "exit(0 if d['result']['fromSpare'] == [] else 1)"
+# A spare the update cannot bring up to date (a directory of it made
+# unreadable) is not a failure: it is emptied and a whole copy made.
+sp "$SPD/d.sock" wait "$SREP" >/dev/null
+u chmod 0000 "$SPARES/$SKEY/quiet"
+sp "$SPD/d.sock" provision s5 "$SREP" >"$T/s5.json"
+diag "$(head -c 300 "$T/s5.json")"
+check "spares: a spare whose update fails gives way to a whole copy" \
+    jget "$T/s5.json" "exit(0 if d['result']['fromSpare'] == [] and
+d['result']['files'] > 0 else 1)"
+python3 "$T/tree.py" "$SREP" >"$T/orig.tree"
+python3 "$T/tree.py" "$SCONV/s5/repos/srep" >"$T/s5.tree"
+check "spares: ... and that copy equals the original" \
+    cmp -s "$T/orig.tree" "$T/s5.tree"
 sp "$SPD/d.sock" wait "$SREP" >/dev/null
 su_ "$AIRLOCK" worktree ls --socket "$SPD/d.sock" >"$T/sls.json"
 sed 's/^/# /' "$T/sls.json"
@@ -487,8 +500,10 @@ check "worktree ls lists the conversations and their sources" \
 # Not from under a live sandbox.  A session of another airlockd (the
 # private one of `airlock run`) holds the conversation too: a private
 # `worktree rm` is refused.
+# The agent leaves a directory nobody may open in its copy: the removal
+# below must still take it (the helper makes it 0700 first).
 u "$AIRLOCK" run --no-policy-check --conversation c2 --agent a1 -- \
-    sh -c "touch '$C2/agents/a1/up'; sleep 5" >"$T/hold.out" 2>&1 &
+    sh -c "mkdir '$C2/repos/app/shut' && touch '$C2/repos/app/shut/f' && chmod 000 '$C2/repos/app/shut' && touch '$C2/agents/a1/up'; sleep 5" >"$T/hold.out" 2>&1 &
 rpid=$!
 i=0
 while [ ! -e "$C2/agents/a1/up" ] && [ $i -lt 150 ]; do
