@@ -666,7 +666,7 @@ start(struct sp_job *sj)
 static void
 job_step(struct sp_job *sj)
 {
-	char	*argv[6], p[PATH_MAX];
+	char	*argv[7], p[PATH_MAX];
 	size_t	 n;
 
 	if (!sj->started)
@@ -702,10 +702,11 @@ job_step(struct sp_job *sj)
 		sj->tmp = xstrdup(p);
 		argv[0] = "airlock-clone";
 		argv[1] = "-i";
-		argv[2] = "copy";
-		argv[3] = sj->src;
-		argv[4] = sj->tmp;
-		argv[5] = NULL;
+		argv[2] = "-s";
+		argv[3] = "copy";
+		argv[4] = sj->src;
+		argv[5] = sj->tmp;
+		argv[6] = NULL;
 		if (helper_spawn(sj, argv) == 0)
 			return;
 		free(sj->tmp);
