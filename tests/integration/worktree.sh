@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 51
+plan 52
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -458,7 +458,7 @@ spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --settings \
 spid=$!
 sp "$SPD/z.sock" provision z1 "$SREP" >"$T/z1.json"
 i=0
-while [ -n "$(ls "$SPARES" | grep -v '\.lock$')" ] && [ $i -lt 100 ]; do
+while [ -n "$(ls "$SPARES")" ] && [ $i -lt 100 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
@@ -467,6 +467,10 @@ wait "$spid" 2>/dev/null
 check_sh "spares: worktrees.spares 0 makes none and removes those there" \
     'jget "$T/z1.json" "exit(0 if d[\"result\"][\"fromSpare\"] == [] else 1)" &&
     [ -z "$(ls "$SPARES" | grep -v "\.lock$")" ] && [ -d "$SCONV/z1/repos/srep" ]'
+# A lock file per repository ever spared would pile up with every path
+# a repository was ever provisioned from: a removed spare leaves none.
+check_sh "spares: removed spares leave no lock files behind" \
+    '[ -z "$(ls "$SPARES")" ]'
 
 # ---- the copier's property test ----
 u mkdir "$T/xfs/prop" "$T/ext4/prop"
