@@ -333,7 +333,8 @@ for d, dirs, files in sorted(os.walk(top)):
             if stat.S_ISREG(st.st_mode) else ""
         print(os.path.relpath(p, top), t, oct(stat.S_IMODE(st.st_mode)),
               st.st_size if not stat.S_ISDIR(st.st_mode) else "-",
-              st.st_mtime_ns, tgt, h)
+              st.st_mtime_ns, tgt, h,
+              "" if stat.S_ISLNK(st.st_mode) else os.listxattr(p))
 PY
 chmod 0644 "$T/sp.py" "$T/tree.py"
 sp() { su_ timeout 180 python3 "$T/sp.py" "$STAGE/tests/helpers" "$@"; }
