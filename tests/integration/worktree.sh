@@ -281,7 +281,11 @@ u sh -c "mkdir -p '$SREP/.git' '$SREP/a/b' '$SREP/d1/x' '$SREP/quiet' \
     head -c 8M /dev/urandom >big && for f in e1 gone tolink; do \
     echo \$f >a/\$f; done && echo kept >a/b/kept && echo x >d1/x/f && \
     echo q >quiet/q && echo m >m/f && chmod 0644 m/f && \
-    touch -d '2020-01-02 03:04:05' a/e1"
+    touch -d '2020-01-02 03:04:05' a/e1 && mkdir rel ../rel.new && \
+    echo 1.2.3 >rel/v && echo 1.2.4 >../rel.new/v && \
+    touch -d '1985-10-26 08:15:00' rel/v ../rel.new/v"
+# (rel.new's ctimes must predate the spare's SINCE, its start less 1 s)
+sleep 1.2
 cat >"$T/sp.py" <<'PY'
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -374,7 +378,7 @@ python3 "$T/tree.py" "$SCONV/s1/repos/srep" >"$T/s1.before"
 u sh -c "cd '$SREP' && cp -p a/e1 ../e1.ref && echo edited >a/e1 && \
     touch -r ../e1.ref a/e1 && echo new >a/new && rm a/gone && \
     mv d1 d2 && chmod 0600 m/f && rm a/tolink && ln -s ../big a/tolink && \
-    echo fresh >quiet/fresh"
+    echo fresh >quiet/fresh && mv rel ../rel.old && mv ../rel.new rel"
 sp "$SPD/d.sock" provision s2 "$SREP" >"$T/s2.json"
 diag "$(head -c 300 "$T/s2.json")"
 check "spares: the next provisioning takes the spare (fromSpare)" \
