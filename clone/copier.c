@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/xattr.h>
 
 #include <linux/fs.h>
 
@@ -56,6 +57,8 @@ struct cp_dir {
 	int		 chmod;		/* created with another mode */
 	int		 update;	/* cp_update: the copy has it already */
 	int		 apply;		/* update: its mode and times to set */
+	int		 moved;		/* update: the copy's is of another
+					   source directory */
 	unsigned	 pending;	/* own listing + unfinished children */
 	struct stat	 st;		/* of the source, applied at the end */
 };
@@ -75,7 +78,44 @@ struct cp_job {
 	struct cp_stats	 st;		/* atomics */
 	mode_t		 umask;		/* the process's, read at the start */
 	struct timespec	 since;		/* cp_update: the copy's start */
+	int		 mark;		/* cp_spare */
 };
+
+/*
+ * cp_spare marks each directory of its copy with the source directory's
+ * device and inode; cp_update reads and removes the mark.  A directory
+ * moved in from elsewhere (or the tree replaced by another) has files
+ * whose ctimes predate the copy, and whose size, mtime and mode may all
+ * agree with what the copy has under that name (two unpacked releases
+ * of one package): only the directory's identity tells them apart.
+ */
+#define CP_MARK		"user.airlock.src"
+
+struct cp_mark {
+	uint64_t	dev, ino;
+};
+
+static int
+mark_set(int fd, const struct stat *st)
+{
+	struct cp_mark	m = { (uint64_t)st->st_dev, (uint64_t)st->st_ino };
+
+	return fsetxattr(fd, CP_MARK, &m, sizeof(m), 0);
+}
+
+/* The copy's directory fd is still of the source directory st (its mark
+ * says so); the mark is removed either way: no copy keeps it. */
+static int
+mark_same(int fd, const struct stat *st)
+{
+	struct cp_mark	m;
+	ssize_t		n = fgetxattr(fd, CP_MARK, &m, sizeof(m));
+
+	if (n >= 0)
+		(void)fremovexattr(fd, CP_MARK);
+	return n == (ssize_t)sizeof(m) && m.dev == (uint64_t)st->st_dev &&
+	    m.ino == (uint64_t)st->st_ino;
+}
 
 const char *
 cp_fs_name(long t)
@@ -453,6 +493,10 @@ dir_keep(struct cp_job *j, struct cp_dir *d, const char *path)
 			return -1;
 		}
 	}
+	/* Another directory's copy: its entries are all made again, its
+	 * mode and times set. */
+	if ((d->moved = !mark_same(d->dstfd, &d->st)))
+		d->apply = d->chmod = 1;
 	stat_add(&j->st.dirs, 1);
 	return 1;
 }
@@ -499,6 +543,11 @@ dir_open(struct cp_job *j, struct cp_dir *d)
 	    (d->dstfd = openat(d->parent->dstfd, d->name, O_RDONLY |
 	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
 		fail(j, errno, "create the directory %s in the copy: %s",
+		    path, strerror(errno));
+		return -1;
+	}
+	if (j->mark && mark_set(d->dstfd, &d->st) == -1) {
+		fail(j, errno, "mark the directory %s in the copy: %s",
 		    path, strerror(errno));
 		return -1;
 	}
@@ -762,8 +811,8 @@ update_cb(struct cp_job *j, struct cp_dir *d, const char *name,
 			stat_add(&j->st.changed, 1);
 		stat_add(&j->st.skipped, 1);
 		return;
-	} else if (o != NULL && o->type == dtype && !newer(j, &st) &&
-	    still_same(d, name, &st)) {
+	} else if (o != NULL && o->type == dtype && !d->moved &&
+	    !newer(j, &st) && still_same(d, name, &st)) {
 		if (dtype == DT_REG) {
 			stat_add(&j->st.files, 1);
 			stat_add(&j->st.bytes, (uint64_t)st.st_size);
@@ -851,7 +900,8 @@ worker(void *arg)
 }
 
 static struct cp_job *
-job_start(int srcfd, int dstfd, const struct timespec *since, int nthreads)
+job_start(int srcfd, int dstfd, const struct timespec *since, int mark,
+    int nthreads)
 {
 	struct cp_job	*j;
 	struct cp_dir	*root;
@@ -882,7 +932,8 @@ job_start(int srcfd, int dstfd, const struct timespec *since, int nthreads)
 	    fcntl(dstfd, F_DUPFD_CLOEXEC, 0);
 	if (root->srcfd == -1 || root->dstfd == -1 ||
 	    fstat(root->srcfd, &root->st) == -1 ||
-	    (since != NULL && fchmod(root->dstfd, 0700) == -1)) {
+	    (since != NULL && fchmod(root->dstfd, 0700) == -1) ||
+	    (mark && mark_set(root->dstfd, &root->st) == -1)) {
 		e = errno;
 		dir_free(root);
 		free(j->threads);
@@ -895,7 +946,9 @@ job_start(int srcfd, int dstfd, const struct timespec *since, int nthreads)
 		 * copy's are: it is ours (0700) until then. */
 		j->since = *since;
 		root->update = root->apply = 1;
+		root->moved = !mark_same(root->dstfd, &root->st);
 	}
+	j->mark = mark;
 	j->live = root;
 	j->stack = root;
 	for (i = 0; i < nthreads; i++) {
@@ -915,13 +968,19 @@ job_start(int srcfd, int dstfd, const struct timespec *since, int nthreads)
 struct cp_job *
 cp_start(int srcfd, int dstfd, int nthreads)
 {
-	return job_start(srcfd, dstfd, NULL, nthreads);
+	return job_start(srcfd, dstfd, NULL, 0, nthreads);
+}
+
+struct cp_job *
+cp_spare(int srcfd, int dstfd, int nthreads)
+{
+	return job_start(srcfd, dstfd, NULL, 1, nthreads);
 }
 
 struct cp_job *
 cp_update(int srcfd, int dstfd, const struct timespec *since, int nthreads)
 {
-	return job_start(srcfd, dstfd, since, nthreads);
+	return job_start(srcfd, dstfd, since, 0, nthreads);
 }
 
 int

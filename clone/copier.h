@@ -40,6 +40,12 @@ struct cp_job;
  */
 struct cp_job	*cp_start(int srcfd, int dstfd, int nthreads);
 /*
+ * cp_start for a spare copy that cp_update will bring up to date: each
+ * directory of the copy also carries its source directory's identity
+ * (an extended attribute, which cp_update checks and removes).
+ */
+struct cp_job	*cp_spare(int srcfd, int dstfd, int nthreads);
+/*
  * Bring dstfd, a complete copy of the tree under srcfd that cp_start
  * began at or after *since (CLOCK_REALTIME), up to date with it: what
  * changed in the source since then (by ctime, which nothing but the

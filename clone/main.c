@@ -5,7 +5,7 @@
  * airlockd decides what is copied where and starts one per job with the
  * channel on fd 3 and the job on its command line:
  *
- *   airlock-clone [-j N] [-i] copy SRC DST
+ *   airlock-clone [-j N] [-i] [-s] copy SRC DST
  *	DST is created and must not exist
  *   airlock-clone [-j N] [-i] update SRC DST SINCE
  *	DST, a complete copy of SRC that a copy began at or after SINCE
@@ -15,6 +15,9 @@
  *	DIR is emptied (airlockd rmdirs it)
  *
  * -i: at idle priority (CPU and I/O), for a spare made in the background.
+ * -s: a spare, which update will bring up to date: each directory of the
+ *     copy carries its source's identity (an extended attribute that
+ *     update checks and removes; clone/copier.c).
  *
  * clone_main() reads: initialise (create DST) → restrict self (Landlock:
  * SRC read-only, DST the only writable tree; seccomp: file creation, the
@@ -54,7 +57,7 @@ static struct msg_link	cl_link;
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: airlock-clone [-j N] [-i] copy SRC DST\n"
+	fprintf(stderr, "usage: airlock-clone [-j N] [-i] [-s] copy SRC DST\n"
 	    "       airlock-clone [-j N] [-i] update SRC DST SINCE\n"
 	    "       airlock-clone remove DIR\n"
 	    "(started by airlockd with its channel on fd 3)\n");
@@ -167,7 +170,7 @@ ctime_local(int fd)
 /* copy (since NULL: DST is made) or update (DST is an earlier copy). */
 static int
 do_copy(const char *src, const char *dst, int nthreads,
-    const struct timespec *since)
+    const struct timespec *since, int spare)
 {
 	/*
 	 * SRC: read its files and list its directories, nothing more.
@@ -234,6 +237,7 @@ do_copy(const char *src, const char *dst, int nthreads,
 		goto out;
 	}
 	if ((job = since != NULL ? cp_update(sfd, dfd, since, nthreads) :
+	    spare ? cp_spare(sfd, dfd, nthreads) :
 	    cp_start(sfd, dfd, nthreads)) == NULL)
 		fatal("start the copy");
 	while (!cp_wait(job, CL_PROGRESS_MS, &st)) {
@@ -306,12 +310,15 @@ clone_main(int argc, char **argv)
 {
 	struct timespec	 since;
 	long		 ncpu;
-	int		 ch, nthreads = 0, idle = 0;
+	int		 ch, nthreads = 0, idle = 0, spare = 0;
 
-	while ((ch = getopt(argc, argv, "ij:")) != -1) {
+	while ((ch = getopt(argc, argv, "ij:s")) != -1) {
 		switch (ch) {
 		case 'i':
 			idle = 1;
+			break;
+		case 's':
+			spare = 1;
 			break;
 		case 'j':
 			nthreads = atoi(optarg);
@@ -346,11 +353,11 @@ clone_main(int argc, char **argv)
 		idle_priority();
 	if (argc == 3 && strcmp(argv[0], "copy") == 0 &&
 	    argv[1][0] == '/' && argv[2][0] == '/')
-		return do_copy(argv[1], argv[2], nthreads, NULL);
+		return do_copy(argv[1], argv[2], nthreads, NULL, spare);
 	if (argc == 4 && strcmp(argv[0], "update") == 0 &&
 	    argv[1][0] == '/' && argv[2][0] == '/' &&
 	    parse_since(argv[3], &since) == 0)
-		return do_copy(argv[1], argv[2], nthreads, &since);
+		return do_copy(argv[1], argv[2], nthreads, &since, 0);
 	if (argc == 2 && strcmp(argv[0], "remove") == 0 && argv[1][0] == '/')
 		return do_remove(argv[1]);
 	usage();

@@ -15,7 +15,9 @@
  *                   boot id, CLOCK_REALTIME and CLOCK_BOOTTIME read
  *                   together at the start, files, bytes, inode of KEY/
  *   KEY.lock        flock'd (LOCK_EX) by the airlockd working on KEY,
- *                   for the whole job
+ *                   for the whole job; removed (under the lock) by a
+ *                   job that ends with no KEY/, so that no lock is left
+ *                   of each path a repository was ever spared from
  *   KEY.tmp.*       a spare being made (KEY.tmp.PID), or a tree being
  *                   removed; when nobody holds KEY.lock, a leftover of
  *                   an airlockd that is gone
@@ -69,6 +71,7 @@ struct sp_job {
 	int		 started;
 	int		 make;		/* a copy is still to be made */
 	int		*locks;		/* KEY.lock and the evicted keys' */
+	char		**lkeys;	/* their keys */
 	size_t		 nlocks;
 	char		**rm;		/* trees to empty, then rmdir */
 	char		*rm_cur;
@@ -297,8 +300,9 @@ is_key(const char *s, size_t n)
 static int
 lock_key(const char *dir, const char *key)
 {
-	char	p[PATH_MAX];
-	int	fd;
+	struct stat	a, b;
+	char		p[PATH_MAX];
+	int		fd;
 
 	snprintf(p, sizeof(p), "%s/%s.lock", dir, key);
 	if ((fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
@@ -308,7 +312,23 @@ lock_key(const char *dir, const char *key)
 		close(fd);
 		return -1;
 	}
+	/* A lock file its holder removed meanwhile (job_done) locks
+	 * nothing: the one at that name now is another's. */
+	if (fstat(fd, &a) == -1 || lstat(p, &b) == -1 ||
+	    a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+		close(fd);
+		return -1;
+	}
 	return fd;
+}
+
+static void
+hold(struct sp_job *sj, int fd, const char *key)
+{
+	sj->locks = xreallocarray(sj->locks, sj->nlocks + 1,
+	    sizeof(*sj->locks));
+	sj->locks[sj->nlocks++] = fd;
+	sj->lkeys = strv_add(sj->lkeys, key);
 }
 
 /*
@@ -346,7 +366,7 @@ clear_key(struct sp_job *sj, const char *key, int drop)
 }
 
 /* The keys of the spares there (a record or a tree; with_tmp: or a
- * KEY.tmp.* only), but skip. */
+ * KEY.tmp.* or KEY.lock only), but skip. */
 static char **
 list_keys(const char *dir, const char *skip, int with_tmp)
 {
@@ -361,8 +381,9 @@ list_keys(const char *dir, const char *skip, int with_tmp)
 		n = strlen(de->d_name);
 		if (n < SP_KEYLEN || !is_key(de->d_name, SP_KEYLEN) ||
 		    !(n == SP_KEYLEN || strcmp(de->d_name + SP_KEYLEN,
-		    ".json") == 0 || (with_tmp && strncmp(de->d_name +
-		    SP_KEYLEN, ".tmp.", 5) == 0)))
+		    ".json") == 0 || (with_tmp && (strncmp(de->d_name +
+		    SP_KEYLEN, ".tmp.", 5) == 0 || strcmp(de->d_name +
+		    SP_KEYLEN, ".lock") == 0))))
 			continue;
 		memcpy(k, de->d_name, SP_KEYLEN);
 		k[SP_KEYLEN] = '\0';
@@ -410,9 +431,7 @@ evict(struct sp_job *sj, int keep)
 			    rec_mtime(sj->dir, keys[best]))
 				best = i;
 		if ((fd = lock_key(sj->dir, keys[best])) != -1) {
-			sj->locks = xreallocarray(sj->locks, sj->nlocks + 1,
-			    sizeof(*sj->locks));
-			sj->locks[sj->nlocks++] = fd;
+			hold(sj, fd, keys[best]);
 			clear_key(sj, keys[best], 1);
 			log_info("spare %s removed (worktrees.spares %d)",
 			    keys[best], sv_settings.worktrees_spares);
@@ -436,6 +455,7 @@ job_free(struct sp_job *sj)
 	for (i = 0; i < sj->nlocks; i++)
 		close(sj->locks[i]);
 	free(sj->locks);
+	strv_free(sj->lkeys);
 	free(sj->dir);
 	free(sj->src);
 	strv_free(sj->rm);
@@ -473,6 +493,19 @@ schedule(void)
 static void
 job_done(struct sp_job *sj)
 {
+	struct stat	st;
+	char		p[PATH_MAX];
+	size_t		i;
+
+	/* A key left with no spare keeps no lock file (we hold it). */
+	for (i = 0; i < sj->nlocks; i++) {
+		snprintf(p, sizeof(p), "%s/%s", sj->dir, sj->lkeys[i]);
+		if (lstat(p, &st) == -1 && errno == ENOENT) {
+			snprintf(p, sizeof(p), "%s/%s.lock", sj->dir,
+			    sj->lkeys[i]);
+			(void)unlink(p);
+		}
+	}
 	if (cur == sj)
 		cur = NULL;
 	job_free(sj);
@@ -651,8 +684,7 @@ start(struct sp_job *sj)
 	}
 	if ((fd = lock_key(sj->dir, sj->key)) == -1)
 		return;		/* another airlockd is at it */
-	sj->locks = xcalloc(1, sizeof(*sj->locks));
-	sj->locks[sj->nlocks++] = fd;
+	hold(sj, fd, sj->key);
 	if (valid_spare(sj->dir, sj->key, sj->src)) {
 		clear_key(sj, sj->key, 0);
 		return;
@@ -666,7 +698,7 @@ start(struct sp_job *sj)
 static void
 job_step(struct sp_job *sj)
 {
-	char	*argv[6], p[PATH_MAX];
+	char	*argv[7], p[PATH_MAX];
 	size_t	 n;
 
 	if (!sj->started)
@@ -702,10 +734,11 @@ job_step(struct sp_job *sj)
 		sj->tmp = xstrdup(p);
 		argv[0] = "airlock-clone";
 		argv[1] = "-i";
-		argv[2] = "copy";
-		argv[3] = sj->src;
-		argv[4] = sj->tmp;
-		argv[5] = NULL;
+		argv[2] = "-s";
+		argv[3] = "copy";
+		argv[4] = sj->src;
+		argv[5] = sj->tmp;
+		argv[6] = NULL;
 		if (helper_spawn(sj, argv) == 0)
 			return;
 		free(sj->tmp);

@@ -34,6 +34,7 @@
  */
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -389,6 +390,10 @@ no_extras(int sfd, int dfd, const char *rel)
 	char		*sub = malloc(8192);
 	int		 a, b;
 
+	/* The spare's marks (cp_spare) are gone once it is updated. */
+	if (strcmp(phase, "update") == 0 &&
+	    fgetxattr(dfd, "user.airlock.src", sub, 8192) != -1)
+		bad(rel[0] != '\0' ? rel : "/", "the spare's mark is left");
 	if ((dp = fdopendir(openat(dfd, ".", O_RDONLY | O_DIRECTORY))) == NULL)
 		die("fdopendir");
 	while ((de = readdir(dp)) != NULL) {
@@ -614,8 +619,9 @@ vanisher(void *arg)
 /*
  * A twin of the first subdirectory of the source, made before the copy
  * begins (so its ctimes are older than the copy): the same names, other
- * contents - every other file of the same size with another mtime, the
- * rest of another size with the same mtime.  update_run swaps it in by
+ * contents - of the same size with another mtime, of another size with
+ * the same mtime, or of the same size, mtime and mode (as two unpacked
+ * releases of one package would be).  update_run swaps it in by
  * rename, as a user would move another checkout into place.  Returns
  * the subdirectory's name, or NULL.
  */
@@ -657,12 +663,12 @@ make_twin(int sfd, const char *dir, int r)
 		if ((ofd = openat(tfd, de->d_name, O_WRONLY | O_CREAT |
 		    O_EXCL, st.st_mode & 0777)) == -1)
 			die("twin file");
-		if (write(ofd, buf, (size_t)st.st_size + (i % 2)) !=
-		    st.st_size + (i % 2))
+		if (write(ofd, buf, (size_t)st.st_size + (i % 3 == 0)) !=
+		    st.st_size + (i % 3 == 0))
 			die("write twin");
 		(void)fchmod(ofd, st.st_mode & 07777);
 		close(ofd);
-		if (i++ % 2 == 1) {
+		if (i++ % 3 != 1) {
 			ts[0] = st.st_atim;
 			ts[1] = st.st_mtim;
 			(void)utimensat(tfd, de->d_name, ts, 0);
@@ -791,8 +797,9 @@ round_run(const char *dir, int r)
 	va.rootfd = sfd;
 	if (pthread_create(&vt, NULL, vanisher, &va) != 0)
 		die("pthread_create");
-	if ((job = cp_start(sfd, dfd, threads)) == NULL)
-		die("cp_start");
+	/* a spare, which the update brings up to date */
+	if ((job = cp_spare(sfd, dfd, threads)) == NULL)
+		die("cp_spare");
 	while (!cp_wait(job, 100, &st))
 		;
 	err = cp_result(job, msg, sizeof(msg));

@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	ok "worktrees on loop-mounted XFS and btrfs # SKIP needs root"
 	exit 0
 fi
-plan 53
+plan 54
 
 T=$(mktemp -d /tmp/airlock-wt.XXXXXX)
 chmod 0755 "$T"
@@ -281,7 +281,11 @@ u sh -c "mkdir -p '$SREP/.git' '$SREP/a/b' '$SREP/d1/x' '$SREP/quiet' \
     head -c 8M /dev/urandom >big && for f in e1 gone tolink; do \
     echo \$f >a/\$f; done && echo kept >a/b/kept && echo x >d1/x/f && \
     echo q >quiet/q && echo m >m/f && chmod 0644 m/f && \
-    touch -d '2020-01-02 03:04:05' a/e1"
+    touch -d '2020-01-02 03:04:05' a/e1 && mkdir rel ../rel.new && \
+    echo 1.2.3 >rel/v && echo 1.2.4 >../rel.new/v && \
+    touch -d '1985-10-26 08:15:00' rel/v ../rel.new/v"
+# (rel.new's ctimes must predate the spare's SINCE, its start less 1 s)
+sleep 1.2
 cat >"$T/sp.py" <<'PY'
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -333,7 +337,8 @@ for d, dirs, files in sorted(os.walk(top)):
             if stat.S_ISREG(st.st_mode) else ""
         print(os.path.relpath(p, top), t, oct(stat.S_IMODE(st.st_mode)),
               st.st_size if not stat.S_ISDIR(st.st_mode) else "-",
-              st.st_mtime_ns, tgt, h)
+              st.st_mtime_ns, tgt, h,
+              "" if stat.S_ISLNK(st.st_mode) else os.listxattr(p))
 PY
 chmod 0644 "$T/sp.py" "$T/tree.py"
 sp() { su_ timeout 180 python3 "$T/sp.py" "$STAGE/tests/helpers" "$@"; }
@@ -373,7 +378,7 @@ python3 "$T/tree.py" "$SCONV/s1/repos/srep" >"$T/s1.before"
 u sh -c "cd '$SREP' && cp -p a/e1 ../e1.ref && echo edited >a/e1 && \
     touch -r ../e1.ref a/e1 && echo new >a/new && rm a/gone && \
     mv d1 d2 && chmod 0600 m/f && rm a/tolink && ln -s ../big a/tolink && \
-    echo fresh >quiet/fresh"
+    echo fresh >quiet/fresh && mv rel ../rel.old && mv ../rel.new rel"
 sp "$SPD/d.sock" provision s2 "$SREP" >"$T/s2.json"
 diag "$(head -c 300 "$T/s2.json")"
 check "spares: the next provisioning takes the spare (fromSpare)" \
@@ -471,7 +476,7 @@ spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --settings \
 spid=$!
 sp "$SPD/z.sock" provision z1 "$SREP" >"$T/z1.json"
 i=0
-while [ -n "$(ls "$SPARES" | grep -v '\.lock$')" ] && [ $i -lt 100 ]; do
+while [ -n "$(ls "$SPARES")" ] && [ $i -lt 100 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
@@ -480,6 +485,10 @@ wait "$spid" 2>/dev/null
 check_sh "spares: worktrees.spares 0 makes none and removes those there" \
     'jget "$T/z1.json" "exit(0 if d[\"result\"][\"fromSpare\"] == [] else 1)" &&
     [ -z "$(ls "$SPARES" | grep -v "\.lock$")" ] && [ -d "$SCONV/z1/repos/srep" ]'
+# A lock file per repository ever spared would pile up with every path
+# a repository was ever provisioned from: a removed spare leaves none.
+check_sh "spares: removed spares leave no lock files behind" \
+    '[ -z "$(ls "$SPARES")" ]'
 
 # ---- the copier's property test ----
 u mkdir "$T/xfs/prop" "$T/ext4/prop"
