@@ -354,6 +354,10 @@ clear_key(struct sp_job *sj, const char *key, int drop)
 			}
 		closedir(dp);
 	}
+	/* A record half written when its airlockd died (only the lock's
+	 * holder writes one). */
+	snprintf(p, sizeof(p), "%s/%s.json.tmp", sj->dir, key);
+	(void)unlink(p);
 	if (!drop)
 		return;
 	snprintf(p, sizeof(p), "%s/%s.json", sj->dir, key);

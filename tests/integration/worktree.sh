@@ -471,6 +471,9 @@ wait "$spid" 2>/dev/null
 check "spares: worktrees.spares 1 keeps one, the least recently made goes" \
     jget "$T/blist.json" "exit(0 if [x['source'] for x in d['result']['spares']]
 == ['$T/xfs/brep'] else 1)"
+# A record half written by an airlockd that died goes with its key.
+BKEY=$(ls "$SPARES" | grep -E '^[0-9a-f]{16}$' | head -1)
+u sh -c "echo '{\"half' >'$SPARES/$BKEY.json.tmp'"
 spawn_user env XDG_DATA_HOME="$SDATA" "$AIRLOCKD" --settings \
     "$CFG/sp0.json" --socket "$SPD/z.sock" 2>"$T/sz.err"
 spid=$!
@@ -484,7 +487,8 @@ kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 check_sh "spares: worktrees.spares 0 makes none and removes those there" \
     'jget "$T/z1.json" "exit(0 if d[\"result\"][\"fromSpare\"] == [] else 1)" &&
-    [ -z "$(ls "$SPARES" | grep -v "\.lock$")" ] && [ -d "$SCONV/z1/repos/srep" ]'
+    [ -n "$BKEY" ] && [ -z "$(ls "$SPARES" | grep -v "\.lock$")" ] &&
+    [ -d "$SCONV/z1/repos/srep" ]'
 # A lock file per repository ever spared would pile up with every path
 # a repository was ever provisioned from: a removed spare leaves none.
 check_sh "spares: removed spares leave no lock files behind" \
