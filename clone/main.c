@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "clone/copier.h"
+#include "common/fstype.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sandbox_self.h"
@@ -145,26 +146,16 @@ parse_since(const char *s, struct timespec *ts)
 }
 
 /*
- * update trusts the source's ctimes: only where this kernel sets them, on
- * the local filesystems that can clone (a network filesystem's come from
- * other clocks, a FUSE server's from anyone).  airlockd makes no spare
- * elsewhere; this is the helper's own check.
+ * update trusts the source's ctimes: only where this kernel sets them
+ * (fstype.h).  airlockd makes no spare elsewhere; this is the helper's
+ * own check.
  */
 static int
 ctime_local(int fd)
 {
 	struct statfs	sfs;
 
-	if (fstatfs(fd, &sfs) == -1)
-		return 0;
-	switch ((unsigned long)sfs.f_type & 0xffffffffUL) {
-	case 0x58465342UL:	/* xfs */
-	case 0x9123683eUL:	/* btrfs */
-	case 0xca451a4eUL:	/* bcachefs */
-		return 1;
-	default:
-		return 0;
-	}
+	return fstatfs(fd, &sfs) == 0 && fstype_ctime_trusted(sfs.f_type);
 }
 
 /* copy (since NULL: DST is made) or update (DST is an earlier copy). */

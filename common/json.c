@@ -5,9 +5,11 @@
  * parsed here comes from a client socket or a settings file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
@@ -506,4 +508,28 @@ jgen_kbool(struct jgen *j, const char *k, int v)
 {
 	jgen_key(j, k);
 	jgen_bool(j, v);
+}
+
+struct json *
+json_read_object(const char *path, size_t max)
+{
+	struct json	*m;
+	char		*buf;
+	ssize_t		 n;
+	size_t		 len = 0;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return NULL;
+	buf = xmalloc(max);
+	while (len < max && (n = read(fd, buf + len, max - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	m = json_parse(buf, len, NULL, 0);
+	free(buf);
+	if (m != NULL && m->type != JSON_OBJECT) {
+		json_free(m);
+		return NULL;
+	}
+	return m;
 }

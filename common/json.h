@@ -41,6 +41,11 @@ struct json {
 
 /* Parse; NULL on error with a message in err. */
 struct json	*json_parse(const char *, size_t, char *err, size_t errlen);
+/*
+ * A file holding one JSON object of at most max bytes (not followed if
+ * a symlink): the object, or NULL (absent, unreadable, not an object).
+ */
+struct json	*json_read_object(const char *path, size_t max);
 void		 json_free(struct json *);
 const char	*json_type_name(enum json_type);
 

@@ -223,27 +223,12 @@ path_under(const char *p, const char *dir)
 static struct json *
 meta_read(const char *root)
 {
-	struct json	*m;
-	char		 path[PATH_MAX], *buf, err[128];
-	ssize_t		 n;
-	size_t		 len = 0;
-	int		 fd;
+	char	path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", root, WT_META);
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+	if (snprintf(path, sizeof(path), "%s/%s", root, WT_META) >=
+	    (int)sizeof(path))
 		return NULL;
-	buf = xmalloc(WT_META_MAX);
-	while (len < WT_META_MAX &&
-	    (n = read(fd, buf + len, WT_META_MAX - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	m = json_parse(buf, len, err, sizeof(err));
-	free(buf);
-	if (m != NULL && m->type != JSON_OBJECT) {
-		json_free(m);
-		return NULL;
-	}
-	return m;
+	return json_read_object(path, WT_META_MAX);
 }
 
 /* The recorded source of repos/NAME, or NULL. */

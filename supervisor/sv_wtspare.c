@@ -51,6 +51,7 @@
 
 #include <event2/event.h>
 
+#include "common/fstype.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/xmalloc.h"
@@ -146,16 +147,7 @@ ctime_local(const char *path)
 {
 	struct statfs	sfs;
 
-	if (statfs(path, &sfs) == -1)
-		return 0;
-	switch ((unsigned long)sfs.f_type & 0xffffffffUL) {
-	case 0x58465342UL:	/* xfs */
-	case 0x9123683eUL:	/* btrfs */
-	case 0xca451a4eUL:	/* bcachefs */
-		return 1;
-	default:
-		return 0;
-	}
+	return statfs(path, &sfs) == 0 && fstype_ctime_trusted(sfs.f_type);
 }
 
 char *
@@ -165,35 +157,6 @@ sv_wtspare_dir(const char *datadir)
 
 	xasprintf(&p, "%s/%s", datadir, WT_SPARES_DIR);
 	return p;
-}
-
-static struct json *
-rec_read(const char *path, struct stat *stp)
-{
-	struct json	*m;
-	char		*buf, err[128];
-	ssize_t		 n;
-	size_t		 len = 0;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
-		return NULL;
-	if (stp != NULL && fstat(fd, stp) == -1) {
-		close(fd);
-		return NULL;
-	}
-	buf = xmalloc(SP_REC_MAX);
-	while (len < SP_REC_MAX &&
-	    (n = read(fd, buf + len, SP_REC_MAX - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	m = json_parse(buf, len, err, sizeof(err));
-	free(buf);
-	if (m != NULL && m->type != JSON_OBJECT) {
-		json_free(m);
-		return NULL;
-	}
-	return m;
 }
 
 static int
@@ -252,7 +215,7 @@ sv_wtspare_take(const char *datadir, const char *src, const char *dst,
 		return 0;
 	snprintf(tree, sizeof(tree), "%s/%s/%s", datadir, WT_SPARES_DIR,
 	    key);
-	m = rec_read(rec, NULL);
+	m = json_read_object(rec, SP_REC_MAX);
 	ok = rec_valid(m, src, since, &ino);
 	json_free(m);
 	if (!ok || rename(tree, dst) == -1)
@@ -282,7 +245,7 @@ valid_spare(const char *dir, const char *key, const char *src)
 	int		 ok;
 
 	snprintf(p, sizeof(p), "%s/%s.json", dir, key);
-	m = rec_read(p, NULL);
+	m = json_read_object(p, SP_REC_MAX);
 	ok = rec_valid(m, src, &since, &ino);
 	json_free(m);
 	snprintf(p, sizeof(p), "%s/%s", dir, key);
@@ -791,7 +754,7 @@ sv_wtspare_gen(struct jgen *g, const char *datadir)
 		keys = list_keys(dir, NULL, 0);
 		for (i = 0; keys != NULL && keys[i] != NULL; i++) {
 			snprintf(p, sizeof(p), "%s/%s.json", dir, keys[i]);
-			if ((m = rec_read(p, NULL)) == NULL)
+			if ((m = json_read_object(p, SP_REC_MAX)) == NULL)
 				continue;
 			if ((src = json_get_str(m, "source")) != NULL &&
 			    valid_spare(dir, keys[i], src) &&
