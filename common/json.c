@@ -533,3 +533,19 @@ json_read_object(const char *path, size_t max)
 	}
 	return m;
 }
+
+int
+json_write_file(const char *path, const char *tmp, const char *buf,
+    size_t len)
+{
+	int	fd;
+
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1)
+		return -1;
+	if (write(fd, buf, len) == (ssize_t)len && fsync(fd) == 0 &&
+	    close(fd) == 0 && rename(tmp, path) == 0)
+		return 0;
+	(void)unlink(tmp);
+	return -1;
+}

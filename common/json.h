@@ -46,6 +46,13 @@ struct json	*json_parse(const char *, size_t, char *err, size_t errlen);
  * a symlink): the object, or NULL (absent, unreadable, not an object).
  */
 struct json	*json_read_object(const char *path, size_t max);
+/*
+ * Put len bytes of generated JSON at path all at once: written to tmp
+ * (0600, not through a symlink), fsync'ed, renamed.  0, or -1 (tmp
+ * removed).
+ */
+int		 json_write_file(const char *path, const char *tmp,
+		    const char *buf, size_t len);
 void		 json_free(struct json *);
 const char	*json_type_name(enum json_type);
 

@@ -251,7 +251,7 @@ meta_write(const char *root, const char *conv, char **names, char **srcs)
 	const char	*buf;
 	char		 path[PATH_MAX], tmp[PATH_MAX];
 	size_t		 len, i;
-	int		 fd, rc = -1;
+	int		 rc;
 
 	jgen_obj_open(j);
 	jgen_kstr(j, "conversationId", conv);
@@ -269,14 +269,7 @@ meta_write(const char *root, const char *conv, char **names, char **srcs)
 	buf = jgen_buf(j, &len);
 	snprintf(path, sizeof(path), "%s/%s", root, WT_META);
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", root, WT_META);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-	    O_CLOEXEC, 0600)) != -1) {
-		if (write(fd, buf, len) == (ssize_t)len && fsync(fd) == 0 &&
-		    close(fd) == 0 && rename(tmp, path) == 0)
-			rc = 0;
-		else
-			(void)unlink(tmp);
-	}
+	rc = json_write_file(path, tmp, buf, len);
 	jgen_free(j);
 	json_free(old);
 	return rc;

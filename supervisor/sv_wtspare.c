@@ -576,11 +576,13 @@ rec_write(struct sp_job *sj)
 	const char	*buf;
 	char		 path[PATH_MAX], tmp[PATH_MAX];
 	size_t		 len;
-	int		 fd, rc = -1;
+	int		 rc;
 
 	snprintf(path, sizeof(path), "%s/%s", sj->dir, sj->key);
-	if (lstat(path, &st) == -1)
+	if (lstat(path, &st) == -1) {
+		jgen_free(g);
 		return -1;
+	}
 	jgen_obj_open(g);
 	jgen_kstr(g, "source", sj->src);
 	jgen_kint(g, "since", sj->since);
@@ -594,14 +596,7 @@ rec_write(struct sp_job *sj)
 	buf = jgen_buf(g, &len);
 	snprintf(path, sizeof(path), "%s/%s.json", sj->dir, sj->key);
 	snprintf(tmp, sizeof(tmp), "%s/%s.json.tmp", sj->dir, sj->key);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-	    O_CLOEXEC, 0600)) != -1) {
-		if (write(fd, buf, len) == (ssize_t)len && fsync(fd) == 0 &&
-		    close(fd) == 0 && rename(tmp, path) == 0)
-			rc = 0;
-		else
-			(void)unlink(tmp);
-	}
+	rc = json_write_file(path, tmp, buf, len);
 	jgen_free(g);
 	return rc;
 }
