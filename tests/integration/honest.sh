@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Issue 25, findings 8 and 9: the command policy judges what a line runs
+# (aliases, make -f -, editors' ! commands, git subtree push), and results
+# are honest (fs.search says what it could not search; a deny-read parent
+# stays closed around a carve-out; an enclosing --ro-bind never covers the
+# workspace; loopback needs its own setting; --allow-domain '*' warns).
+# Each check has a control: the same line really pushes when run by a
+# shell, the same request really reaches the loopback server when allowed.
+. "$(dirname "$0")/lib.sh"
+plan 9
+TAB=$(printf '\t')
+
+# ---- 8. the command policy ----
+W=$(mkwork)
+as_user git init -q --bare "$W/bare.git"
+as_user git init -q -b main "$W/clone"
+as_user sh -c "cd '$W/clone' && git config user.email t@t && git config user.name t &&
+    mkdir sub && echo x >sub/f && git add sub && git commit -qm one &&
+    git remote add origin '$W/bare.git'"
+
+verdict() {	# verdict 'command line'
+	as_user "$AIRLOCK" policy check -- "$1" |
+	    python3 -c 'import json,sys; print(json.load(sys.stdin)["verdict"])'
+}
+# pushed BRANCH 'command line': the line, run by bash in the clone
+# (aliases on, as in an interactive shell or zsh), creates BRANCH in the
+# bare repository: the control that the line really pushes.
+pushed() {
+	as_user sh -c "cd '$W/clone' && timeout 30 bash -O expand_aliases \
+	    -c \"\$1\" </dev/null >/dev/null 2>&1" sh "$2"
+	as_user git -C "$W/bare.git" rev-parse -q --verify "refs/heads/$1" \
+	    >/dev/null
+}
+L1='alias g=git
+g push -q origin HEAD:refs/heads/b1'
+L2="make -s -f - <<EOF
+all:
+${TAB}@git push -q origin HEAD:refs/heads/b2
+EOF"
+L3="vim -E -s -c '!git push -q origin HEAD:refs/heads/b3' -c 'qa!'"
+L4='git subtree push -q --prefix=sub origin b4'
+check "control: alias g=git, newline, g push really pushes" pushed b1 "$L1"
+check "policy: alias g=git, newline, g push is asked as a push" \
+    [ "$(verdict "$L1")" = ask ]
+check "control: make -f - with a git push recipe really pushes" pushed b2 "$L2"
+check "policy: make -f - with a git push recipe is asked" \
+    [ "$(verdict "$L2")" = ask ]
+check "control: vim -c '!git push' really pushes" pushed b3 "$L3"
+check "policy: vim -c '!git push' is asked" [ "$(verdict "$L3")" = ask ]
+check "control: git subtree push really pushes" pushed b4 "$L4"
+check "policy: git subtree push is asked" [ "$(verdict "$L4")" = ask ]
+check "policy: alias g=git; g status stays allowed" \
+    [ "$(verdict 'alias g=git; g status')" = allow ]
+finish
