@@ -9,7 +9,7 @@
 # Each check has a control: the same line really pushes when run by a
 # shell, the same request really reaches the loopback server when allowed.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 17
 TAB=$(printf '\t')
 
 # ---- 8. the command policy ----
@@ -53,4 +53,31 @@ check "control: git subtree push really pushes" pushed b4 "$L4"
 check "policy: git subtree push is asked" [ "$(verdict "$L4")" = ask ]
 check "policy: alias g=git; g status stays allowed" \
     [ "$(verdict 'alias g=git; g status')" = allow ]
+
+# ---- 9d, 9e. loopback needs a rule with a port; '*' is told ----
+cd "$W" || exit 1
+PORT=$(http_counter_start "$W/hits" "$W/srv.pid")
+trap 'http_counter_stop "$W/srv.pid"' EXIT
+net() {	# net ERRFILE RULE URL: curl URL through the proxy under --allow-domain RULE
+	as_user "$AIRLOCK" run --workspace "$W" --allow-domain "$2" -- \
+	    curl -sf -m 5 "$3" >/dev/null 2>"$1"
+}
+net "$W/n1" "localhost:$PORT" "http://localhost:$PORT/"
+check "control: --allow-domain localhost:PORT reaches the loopback server" \
+    [ "$(hits "$W/hits")" -eq 1 ]
+net "$W/n2" localhost "http://localhost:$PORT/"
+check "--allow-domain localhost (no port) does not reach it" \
+    [ "$(hits "$W/hits")" -eq 1 ]
+check "... and the run says that loopback needs a rule with a port" \
+    grep -q "warning: --allow-domain 'localhost' reaches none of this machine's own services.*localhost:5432" "$W/n2"
+net "$W/n3" 127.0.0.0/8 "http://127.0.0.1:$PORT/"
+check "--allow-domain 127.0.0.0/8 (no port) does not reach it either" \
+    [ "$(hits "$W/hits")" -eq 1 ]
+net "$W/n4" "127.0.0.1:$PORT" "http://127.0.0.1:$PORT/"
+check "control: --allow-domain 127.0.0.1:PORT does" [ "$(hits "$W/hits")" -eq 2 ]
+net "$W/n5" '*' "http://localhost:$PORT/"
+check "'*' does not reach it" [ "$(hits "$W/hits")" -eq 2 ]
+check "--allow-domain '*' prints a warning that names what it opens" \
+    grep -q "warning: --allow-domain '\\*' lets the sandbox connect to every host on the internet" "$W/n5"
+check "a plain rule prints no warning" fails grep -q warning "$W/n1"
 finish
