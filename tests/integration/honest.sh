@@ -9,7 +9,7 @@
 # Each check has a control: the same line really pushes when run by a
 # shell, the same request really reaches the loopback server when allowed.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 22
 TAB=$(printf '\t')
 
 # ---- 8. the command policy ----
@@ -80,4 +80,28 @@ check "'*' does not reach it" [ "$(hits "$W/hits")" -eq 2 ]
 check "--allow-domain '*' prints a warning that names what it opens" \
     grep -q "warning: --allow-domain '\\*' lets the sandbox connect to every host on the internet" "$W/n5"
 check "a plain rule prints no warning" fails grep -q warning "$W/n1"
+
+# ---- 9a. fs.search says which file it could not search ----
+F=$(mkwork)
+as_user sh -c "cd '$F' && python3 -c \"print('a' * 40000); print('needle')\" \
+    >big.txt && echo 'needle here' >small.txt && echo needle >locked.txt &&
+    chmod 000 locked.txt"
+fsq() {	# fsq OUT PATTERN: airlock fs search, as the user, in $F
+	as_user sh -c "cd '$F' && timeout 120 '$AIRLOCK' fs search \"\$1\"" \
+	    sh "$2" >"$1" 2>&1
+}
+fsq "$F/o1" needle
+fsq "$F/o2" '(a+)+b|needle'
+jq_py() {	# jq_py FILE EXPR: python expression over the JSON answer r
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}
+check "control: a plain needle is found in the big file" \
+    jq_py "$F/o1" 'any(m["path"] == "big.txt" and m["line"] == 2 for m in r["matches"])'
+check "(a+)+b|needle: the file PCRE2 gave up on is named, with the error" \
+    jq_py "$F/o2" 'any(u["path"] == "big.txt" and "match limit" in u["reason"] for u in r["unsearched"])'
+check "... and the result says it is partial" jq_py "$F/o2" 'r["partial"] is True'
+check "a file that cannot be opened is named too" \
+    jq_py "$F/o1" 'r["partial"] is True and any(u["path"] == "locked.txt" and "Permission denied" in u["reason"] for u in r["unsearched"])'
+check "... and the files it could search still answer" \
+    jq_py "$F/o2" 'any(m["path"] == "small.txt" for m in r["matches"])'
 finish
