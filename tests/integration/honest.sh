@@ -9,7 +9,7 @@
 # Each check has a control: the same line really pushes when run by a
 # shell, the same request really reaches the loopback server when allowed.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 33
 TAB=$(printf '\t')
 
 # ---- 8. the command policy ----
@@ -104,4 +104,60 @@ check "a file that cannot be opened is named too" \
     jq_py "$F/o1" 'r["partial"] is True and any(u["path"] == "locked.txt" and "Permission denied" in u["reason"] for u in r["unsearched"])'
 check "... and the files it could search still answer" \
     jq_py "$F/o2" 'any(m["path"] == "small.txt" for m in r["matches"])'
+
+# ---- 9b. a denied directory stays closed around its carve-out ----
+D=$(mkwork)
+as_user sh -c "cd '$D' && mkdir -p blocked/allowed b2/allowed &&
+    echo s >blocked/secret.txt && echo a >blocked/allowed/a.txt &&
+    echo s >b2/secret.txt && echo a >b2/allowed/a.txt"
+printf '{"sandbox":{"filesystem":{"denyRead":["b2"],"allowRead":["b2/allowed"]}}}\n' \
+    >"$D/settings.json"
+chmod a+r "$D/settings.json"
+inside() {	# inside OUT [OPTIONS...] -- SCRIPT: airlock run in $D
+	_o=$1
+	shift
+	as_user "$AIRLOCK" run --workspace "$D" "$@" >"$_o" 2>&1
+}
+inside "$D/c1" -- sh -c "ls -A '$D/blocked'; touch '$D/blocked/ctl' && echo made"
+check_sh "control: without --deny-read, blocked/ lists its names and takes new files" \
+    'grep -q secret.txt "$D/c1" && grep -q made "$D/c1" && [ -e "$D/blocked/ctl" ]'
+inside "$D/d1" --deny-read "$D/blocked" --bind "$D/blocked/allowed" -- sh -c "
+    echo list:; ls -A '$D/blocked'; echo end
+    touch '$D/blocked/new' && echo made-new
+    touch '$D/blocked/allowed/../new2' && echo made-new2
+    cat '$D/blocked/secret.txt' && echo read-secret
+    mv '$D/blocked' '$D/moved' && echo moved
+    cat '$D/blocked/allowed/a.txt' && echo x >'$D/blocked/allowed/b.txt' && echo carve-ok"
+check_sh "--deny-read W/blocked --bind W/blocked/allowed: blocked/ lists only the carve-out" \
+    '[ "$(sed -n "/^list:\$/,/^end\$/p" "$D/d1" | tr "\n" " ")" = "list: allowed end " ]'
+check "... no new file can be created in blocked/ (nor through allowed/..)" \
+    sh -c "! grep -q '^made-new' '$D/d1' && [ ! -e '$D/blocked/new' ] && [ ! -e '$D/blocked/new2' ]"
+check "... blocked/ cannot be read or moved away" \
+    sh -c "! grep -qx read-secret '$D/d1' && ! grep -qx moved '$D/d1' && [ -d '$D/blocked' ]"
+check "... and the carve-out is readable and writable as bound" \
+    sh -c "grep -q carve-ok '$D/d1' && [ -e '$D/blocked/allowed/b.txt' ]"
+inside "$D/d2" --settings "$D/settings.json" -- sh -c "
+    ls -A '$D/b2'; touch '$D/b2/new' && echo made-new
+    cat '$D/b2/allowed/a.txt' && echo carve-ok"
+check "settings denyRead + allowRead: the parent is neither listed nor writable" \
+    sh -c "! grep -qx secret.txt '$D/d2' && ! grep -qx made-new '$D/d2' && [ ! -e '$D/b2/new' ]"
+check "... and the allowRead carve-out is readable" grep -q carve-ok "$D/d2"
+
+# ---- 9c. an enclosing --ro-bind never covers the workspace ----
+R=$(mkwork)
+as_user sh -c "cd '$R' && git init -q && mkdir sub && echo t >top.txt"
+as_user "$AIRLOCK" run --workspace "$R/sub" --ro-bind "$R" -- sh -c "
+    touch '$R/sub/new' && echo ws-writable
+    touch '$R/other' && echo parent-writable
+    cat '$R/top.txt' >/dev/null && echo parent-readable
+    git -C '$R/sub' rev-parse --show-toplevel" >"$R/o" 2>&1
+check "--workspace R/sub --ro-bind R: the workspace stays writable" \
+    sh -c "grep -q ws-writable '$R/o' && [ -e '$R/sub/new' ]"
+check "... R stays read-only around it" \
+    sh -c "! grep -q parent-writable '$R/o' && [ ! -e '$R/other' ]"
+check "... and readable, so git finds the repository above" \
+    sh -c "grep -q parent-readable '$R/o' && grep -qx '$R' '$R/o'"
+as_user "$AIRLOCK" run --workspace "$R/sub" --bind "$R" -- sh -c "
+    touch '$R/ctl' && echo ok" >/dev/null 2>&1
+check "control: with --bind R instead, R itself takes the write" [ -e "$R/ctl" ]
 finish
