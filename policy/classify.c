@@ -331,6 +331,9 @@ safe_pager(const char *v)
 		return 1;
 	if (strpbrk(v, ";|&$`()<>\\'\"\n") != NULL)
 		return 0;
+	/* less +CMD and more +CMD run CMD ("+!sh", "+|sh"). */
+	if (strstr(v, " +") != NULL || strchr(v, '!') != NULL)
+		return 0;
 	n = strcspn(v, " \t");
 	if (n >= sizeof(first))
 		return 0;
@@ -353,7 +356,10 @@ check_assign(struct an *a, const struct sh_word *w)
 	static const char *const loaders[] = { "LD_PRELOAD", "LD_AUDIT",
 	    "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "NODE_OPTIONS",
 	    "PERL5OPT", "RUBYOPT", "SHELLOPTS", "BASHOPTS",
-	    "PYTHONSTARTUP", "PYTHONINSPECT", NULL };
+	    "PYTHONSTARTUP", "PYTHONINSPECT", "VIMINIT", "EXINIT",
+	    "GVIMINIT", "LESSOPEN", "LESSCLOSE", NULL };
+	static const char *const makeflags[] = { "MAKEFLAGS", "MFLAGS",
+	    "GNUMAKEFLAGS", NULL };
 	char		 name[64];
 	const char	*eq = strchr(w->text, '=');
 	size_t		 n;
@@ -378,6 +384,13 @@ check_assign(struct an *a, const struct sh_word *w)
 	else if (in_list(name, loaders))
 		set_opaque(a, "%s in the environment runs code that cannot "
 		    "be seen here", name);
+	else if (strcmp(name, "LESS") == 0 && (!lit(w) ||
+	    strchr(eq + 1, '+') != NULL))
+		set_opaque(a, "LESS=%.40s gives less a command to run", eq + 1);
+	else if (in_list(name, makeflags) && (!lit(w) ||
+	    strpbrk(eq + 1, "Ef") != NULL || strstr(eq + 1, "eval") != NULL))
+		set_opaque(a, "%s=%.40s gives make a makefile or makefile "
+		    "text", name, eq + 1);
 	else if (starts(name, "BASH_ALIASES") || starts(name, "BASH_CMDS"))
 		set_opaque(a, "%.20s changes what a command name runs (bash "
 		    "aliases or its table of commands)", name);

@@ -102,9 +102,13 @@ mk_stdin(const char *f)
 int
 cls_make(struct cls_call *c)
 {
+	static const char *const vars[] = { "SHELL", ".SHELLFLAGS",
+	    "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES",
+	    ".RECIPEPREFIX", NULL };
 	const struct sh_word	*w = c->w;
-	const char		*t, *f, *ev;
-	size_t			 i;
+	const char		*t, *f, *ev, *l, *arg;
+	char			 name[32];
+	size_t			 i, k;
 	int			 from_stdin = 0;
 
 	set_mut(c->a, "%s runs the recipes of a makefile", c->name);
@@ -113,35 +117,77 @@ cls_make(struct cls_call *c)
 		f = ev = NULL;
 		if (strcmp(t, "--") == 0)
 			break;
-		if (strcmp(t, "-f") == 0 || strcmp(t, "--file") == 0 ||
-		    strcmp(t, "--makefile") == 0) {
-			if (i + 1 < c->n) {
-				if (!lit(&w[i + 1])) {
-					set_opaque(c->a, "%s -f from an "
-					    "expansion", c->name);
-					return CLS_DONE;
-				}
-				f = w[++i].text;
+		if (w[i].flags & SH_W_PROCSUB) {
+			set_opaque(c->a, "%s reads a process substitution",
+			    c->name);
+			return CLS_DONE;
+		}
+		if (t[0] != '-' && (k = strcspn(t, "=")) < sizeof(name) &&
+		    t[k] == '=') {
+			/* untrusted: a variable given on the command line
+			 * overrides the makefile's (SHELL runs recipes). */
+			memcpy(name, t, k);
+			name[k] = '\0';
+			if (in_list(name, vars)) {
+				set_opaque(c->a, "%s %s= changes how recipes "
+				    "run", c->name, name);
+				return CLS_DONE;
 			}
-		} else if (starts(t, "--file=") || starts(t, "--makefile="))
-			f = strchr(t, '=') + 1;
-		else if (starts(t, "-f") && t[2] != '\0')
-			f = t + 2;
-		else if (strcmp(t, "--eval") == 0 || strcmp(t, "-E") == 0) {
-			if (i + 1 < c->n) {
-				if (!lit(&w[i + 1])) {
-					set_opaque(c->a, "%s --eval of an "
-					    "expansion", c->name);
-					return CLS_DONE;
-				}
-				ev = w[++i].text;
-			}
-		} else if (starts(t, "--eval="))
-			ev = t + 7;
-		if ((f != NULL || ev != NULL) && !lit(&w[i])) {
+			continue;
+		}
+		if (t[0] != '-')
+			continue;
+		if (!lit(&w[i])) {
 			set_opaque(c->a, "%s option from an expansion",
 			    c->name);
 			return CLS_DONE;
+		}
+		if (t[1] == '-') {
+			if (strcmp(t, "--file") == 0 ||
+			    strcmp(t, "--makefile") == 0 ||
+			    strcmp(t, "--eval") == 0) {
+				if (i + 1 >= c->n)
+					break;
+				if (!lit(&w[i + 1])) {
+					set_opaque(c->a, "%s %s from an "
+					    "expansion", c->name, t);
+					return CLS_DONE;
+				}
+				if (t[2] == 'e')
+					ev = w[++i].text;
+				else
+					f = w[++i].text;
+			} else if (starts(t, "--file=") ||
+			    starts(t, "--makefile="))
+				f = strchr(t, '=') + 1;
+			else if (starts(t, "--eval="))
+				ev = t + 7;
+		} else {
+			/*
+			 * A cluster of short options (-sf -, -kf-): the
+			 * first that takes a value ends it, with the rest
+			 * of the word or the next word as the value.
+			 */
+			for (l = t + 1; *l != '\0'; l++)
+				if (strchr("CEIWfo", *l) != NULL)
+					break;
+			if (*l == '\0')
+				continue;
+			if (l[1] != '\0')
+				arg = l + 1;
+			else if (i + 1 < c->n) {
+				if (!lit(&w[i + 1])) {
+					set_opaque(c->a, "%s -%c from an "
+					    "expansion", c->name, *l);
+					return CLS_DONE;
+				}
+				arg = w[++i].text;
+			} else
+				break;
+			if (*l == 'f')
+				f = arg;
+			else if (*l == 'E')
+				ev = arg;
 		}
 		if (f != NULL && mk_stdin(f))
 			from_stdin = 1;
@@ -233,6 +279,23 @@ cls_vi(struct cls_call *c)
 		t = w[i].text;
 		if (strcmp(t, "--") == 0)
 			break;
+		if (c->w[i].flags & SH_W_PROCSUB) {
+			set_opaque(c->a, "%s reads a process substitution",
+			    c->name);
+			continue;
+		}
+		if (starts(t, "-c") && t[2] != '\0' && lit(&w[i])) {
+			ex_judge(c, t + 2);
+			continue;
+		}
+		if ((strcmp(t, "-S") == 0 || strcmp(t, "-u") == 0 ||
+		    strcmp(t, "-s") == 0 || strcmp(t, "-U") == 0) &&
+		    i + 1 < c->n && !lit(&w[i + 1])) {
+			set_opaque(c->a, "%s %s of an expansion runs editor "
+			    "commands", c->name, t);
+			i++;
+			continue;
+		}
 		if (strcmp(t, "-c") == 0 || strcmp(t, "--cmd") == 0) {
 			if (i + 1 >= c->n)
 				break;
