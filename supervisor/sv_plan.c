@@ -500,7 +500,7 @@ plan_base(const struct sv_spec *spec, const char *home)
 static void
 plan_allow_paths(struct sv_plan *p, const struct settings *st,
     const struct sv_spec *spec, const char *home, const char *base,
-    char *const *splits, char ***writable, char ***keep)
+    char *const *splits, char ***writable, char ***keep, char ***bound)
 {
 	struct stat	 sb;
 	char		**t, *a;
@@ -574,6 +574,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 				j = i;
 		plan_op(p, PLAN_OP_BIND, bd[j].rw ? 0 : PLAN_OPF_RO,
 		    bd[j].path, bd[j].path);
+		*bound = strv_add(*bound, bd[j].path);
 		free(bd[j].path);
 		bd[j].path = NULL;
 	}
@@ -732,6 +733,80 @@ bind_order(const struct sv_spec *spec)
 			o[j - 1] = t;
 		}
 	return o;
+}
+
+static void	plan_home_pin(struct sv_plan *, char *const *, const char *,
+		    char ***);
+
+/* Is path strictly beneath one of v? */
+static int
+under_any(char *const *v, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (path_under(path, v[i]) && strcmp(path, v[i]) != 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Mount the spec's binds in order (bind_order), the splits between
+ * them, then the runner's state directories.  With under set, only
+ * those strictly beneath one of its paths, mounted again on top of a
+ * directory that was bound over them later (an allowRead of the
+ * workspace's parent); the lists were filled the first time.
+ */
+static void
+plan_binds(struct sv_plan *p, const struct sv_spec *spec,
+    const size_t *order, char *const *splits, char *const *carves,
+    char *const *prot, char *const *homes, char *const *under,
+    char ***writable, char ***binds_dst)
+{
+	const struct sv_bind	*bd;
+	const char		*d;
+	char			**pinned = NULL;
+	struct stat		 st;
+	size_t			 i, j, k;
+	int			 ro;
+
+	for (k = 0, j = 0; k <= spec->nbinds; k++) {
+		/* The splits shallower than this bind, deeper than the
+		 * ones before it (so after the bind that holds them). */
+		for (; splits != NULL && splits[j] != NULL &&
+		    (k == spec->nbinds || path_depth(splits[j]) <
+		    path_depth(spec->binds[order[k]].guest_path)); j++)
+			if (under == NULL || under_any(under, splits[j]))
+				plan_split(p, splits[j], carves);
+		if (k == spec->nbinds)
+			break;
+		bd = &spec->binds[order[k]];
+		if (under != NULL && !under_any(under, bd->guest_path))
+			continue;
+		ro = bd->read_only || pol_mode_readonly(spec->mode) ||
+		    in_list(prot, bd->guest_path);
+		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
+		    bd->guest_path);
+		if (!ro)
+			plan_home_pin(p, homes, bd->guest_path, &pinned);
+		if (under != NULL)
+			continue;
+		*binds_dst = strv_add(*binds_dst, bd->guest_path);
+		if (!ro)
+			*writable = strv_add(*writable, bd->guest_path);
+	}
+	strv_free(pinned);
+	/* runnerStateDirs: writable in every mode. */
+	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
+	    i++) {
+		d = spec->runner_state_dirs[i];
+		if (d[0] != '/' || stat(d, &st) == -1 ||
+		    (under != NULL && !under_any(under, d)))
+			continue;
+		plan_op(p, PLAN_OP_BIND, 0, d, d);
+		if (under == NULL)
+			*writable = strv_add(*writable, d);
+	}
 }
 
 static int
@@ -1411,10 +1486,10 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL, **own = NULL, **pathdirs = NULL;
-	char		**keep = NULL, **need = NULL, **pinned = NULL;
-	char		**carves = NULL, **splits = NULL;
-	size_t		 i, j, k, *order = NULL;
-	int		 ro, home_bound = 0;
+	char		**keep = NULL, **need = NULL;
+	char		**carves = NULL, **splits = NULL, **allowed = NULL;
+	size_t		 i, j, *order = NULL;
+	int		 home_bound = 0;
 	struct stat	 st;
 	uint32_t	 flags;
 	const char	*home, *base;
@@ -1558,39 +1633,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	carves = carve_outs(spec, ctx->settings, home, base);
 	splits = split_list(spec, ctx->settings, carves, home, base);
 	order = bind_order(spec);
-	for (k = 0, j = 0; k <= spec->nbinds; k++) {
-		/* The splits shallower than this bind, deeper than the
-		 * ones before it (so after the bind that holds them). */
-		for (; splits != NULL && splits[j] != NULL &&
-		    (k == spec->nbinds || path_depth(splits[j]) <
-		    path_depth(spec->binds[order[k]].guest_path)); j++)
-			plan_split(p, splits[j], carves);
-		if (k == spec->nbinds)
-			break;
-		i = order[k];
-		const struct sv_bind *bd = &spec->binds[i];
-
-		ro = bd->read_only || pol_mode_readonly(spec->mode) ||
-		    in_list(prot, bd->guest_path);
-		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
-		    bd->guest_path);
-		binds_dst = strv_add(binds_dst, bd->guest_path);
-		if (!ro) {
-			writable = strv_add(writable, bd->guest_path);
-			plan_home_pin(p, hc.homes, bd->guest_path, &pinned);
-		}
-	}
-	strv_free(pinned);
-	/* runnerStateDirs: writable in every mode. */
-	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
-	    i++) {
-		const char *d = spec->runner_state_dirs[i];
-
-		if (d[0] != '/' || stat(d, &st) == -1)
-			continue;
-		plan_op(p, PLAN_OP_BIND, 0, d, d);
-		writable = strv_add(writable, d);
-	}
+	plan_binds(p, spec, order, splits, carves, prot, hc.homes, NULL,
+	    &writable, &binds_dst);
 	if (spec->test_unlisted_bind != NULL)
 		plan_op(p, PLAN_OP_BIND, 0, spec->test_unlisted_bind,
 		    spec->test_unlisted_bind);
@@ -1610,7 +1654,12 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		keep = strv_add(keep, home);
 	if (ctx->settings != NULL)
 		plan_allow_paths(p, ctx->settings, spec, home, base, splits,
-		    &writable, &keep);
+		    &writable, &keep, &allowed);
+	/* A bind, split or state directory an allowRead or allowWrite
+	 * directory covered is mounted again on top of it. */
+	if (allowed != NULL)
+		plan_binds(p, spec, order, splits, carves, prot, hc.homes,
+		    allowed, &writable, &binds_dst);
 	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
 		need = strv_add(need, sys_dirs[i]);
 	need = strv_add(need, "/proc");
@@ -1737,6 +1786,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	strv_free(hc.carves);
 	strv_free(carves);
 	strv_free(splits);
+	strv_free(allowed);
 	free(order);
 	return 0;
 fail:
@@ -1752,6 +1802,7 @@ fail:
 	strv_free(need);
 	strv_free(carves);
 	strv_free(splits);
+	strv_free(allowed);
 	free(order);
 	sv_plan_free(p);
 	return -1;

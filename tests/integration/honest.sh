@@ -9,7 +9,7 @@
 # Each check has a control: the same line really pushes when run by a
 # shell, the same request really reaches the loopback server when allowed.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 34
 TAB=$(printf '\t')
 
 # ---- 8. the command policy ----
@@ -160,4 +160,11 @@ check "... and readable, so git finds the repository above" \
 as_user "$AIRLOCK" run --workspace "$R/sub" --bind "$R" -- sh -c "
     touch '$R/ctl' && echo ok" >/dev/null 2>&1
 check "control: with --bind R instead, R itself takes the write" [ -e "$R/ctl" ]
+printf '{"sandbox":{"filesystem":{"allowRead":["%s"]}}}\n' "$R" >"$R/s.json"
+chmod a+r "$R/s.json"
+as_user "$AIRLOCK" run --workspace "$R/sub" --settings "$R/s.json" -- sh -c "
+    touch '$R/sub/new2' && echo ws-writable
+    cat '$R/top.txt' >/dev/null && echo parent-readable" >"$R/o2" 2>&1
+check "settings allowRead of the workspace's parent: the workspace stays writable" \
+    sh -c "grep -q ws-writable '$R/o2' && grep -q parent-readable '$R/o2' && [ -e '$R/sub/new2' ]"
 finish
