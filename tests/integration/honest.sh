@@ -9,7 +9,7 @@
 # Each check has a control: the same line really pushes when run by a
 # shell, the same request really reaches the loopback server when allowed.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 35
 TAB=$(printf '\t')
 
 # ---- 8. the command policy ----
@@ -80,6 +80,12 @@ check "'*' does not reach it" [ "$(hits "$W/hits")" -eq 2 ]
 check "--allow-domain '*' prints a warning that names what it opens" \
     grep -q "warning: --allow-domain '\\*' lets the sandbox connect to every host on the internet" "$W/n5"
 check "a plain rule prints no warning" fails grep -q warning "$W/n1"
+printf '{"sandbox":{"network":{"allowedDomains":["*"]}}}\n' >"$W/star.json"
+chmod a+r "$W/star.json"
+as_user "$AIRLOCK" run --workspace "$W" --settings "$W/star.json" -- true \
+    >/dev/null 2>"$W/n6"
+check "allowedDomains [\"*\"] in settings prints the same warning" \
+    grep -q "allowedDomains: '\\*' lets the sandbox connect to every host" "$W/n6"
 
 # ---- 9a. fs.search says which file it could not search ----
 F=$(mkwork)
