@@ -492,6 +492,17 @@ plan_base(const struct sv_spec *spec, const char *home)
 	return home;
 }
 
+/* Is path (canonical) inside one of the split directories? */
+static int
+split_under(char *const *splits, const char *path)
+{
+	char	*c = canon(path);
+	int	 r = in_list(splits, c);
+
+	free(c);
+	return r;
+}
+
 /*
  * allowWrite: each existing path bound writable (the read-only modes
  * win; nothing is created); allowRead: bound read-only where no bind
@@ -519,7 +530,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			    "relaxes the filename rule it names)",
 			    st->allow_write[i]);
 		else if (pol_mode_readonly(spec->mode) ||
-		    (in_list(*writable, a) && !in_list(splits, a)))
+		    (in_list(*writable, a) && !split_under(splits, a)))
 			;	/* read-only mode, or writable already */
 		else if (strcmp(a, "/tmp") == 0 || path_under(a, "/proc") ||
 		    path_under(a, "/dev") || path_under(a, "/run"))
@@ -554,7 +565,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 				if (path_under(t[j], sys_dirs[k]))
 					shown = 1;
 			/* Inside a split directory only a bind shows it. */
-			if (in_list(splits, t[j]))
+			if (split_under(splits, t[j]))
 				shown = 0;
 			if (!shown && stat(t[j], &sb) == 0 &&
 			    nbd < sizeof(bd) / sizeof(bd[0])) {
@@ -616,6 +627,7 @@ carve_outs(const struct sv_spec *spec, const struct settings *st,
 				v = strv_add(v, a);
 			free(a);
 		}
+	/* Canonical, as the binds are: a symlinked parent is resolved. */
 	for (i = 0; st != NULL && st->allow_read && st->allow_read[i]; i++) {
 		if ((a = plan_abs(st->allow_read[i], home, base)) == NULL)
 			continue;
@@ -625,6 +637,8 @@ carve_outs(const struct sv_spec *spec, const struct settings *st,
 		strv_free(t);
 		free(a);
 	}
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		canon_in_place(&v[i]);
 	return v;
 }
 
@@ -653,6 +667,12 @@ split_list(const struct sv_spec *spec, const struct settings *st,
 				continue;
 			t = deny_targets(a);
 			for (j = 0; t != NULL && t[j] != NULL; j++) {
+				/* A directory, named through symlinked
+				 * parents perhaps: its canonical path. */
+				if (lstat(t[j], &sb) == -1 ||
+				    !S_ISDIR(sb.st_mode))
+					continue;
+				canon_in_place(&t[j]);
 				for (k = 0, inside = 0; k < spec->nbinds; k++)
 					if (path_under(t[j],
 					    spec->binds[k].guest_path) &&
@@ -661,8 +681,7 @@ split_list(const struct sv_spec *spec, const struct settings *st,
 						inside = 1;
 				if (inside && !exact_in_list(carves, t[j]) &&
 				    beneath_any(carves, t[j], 0) &&
-				    !exact_in_list(out, t[j]) &&
-				    lstat(t[j], &sb) == 0 && S_ISDIR(sb.st_mode))
+				    !exact_in_list(out, t[j]))
 					out = strv_add(out, t[j]);
 			}
 			strv_free(t);

@@ -9,7 +9,7 @@
 # Each check has a control: the same line really pushes when run by a
 # shell, the same request really reaches the loopback server when allowed.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 36
 TAB=$(printf '\t')
 
 # ---- 8. the command policy ----
@@ -148,6 +148,12 @@ inside "$D/d2" --settings "$D/settings.json" -- sh -c "
 check "settings denyRead + allowRead: the parent is neither listed nor writable" \
     sh -c "! grep -qx secret.txt '$D/d2' && ! grep -qx made-new '$D/d2' && [ ! -e '$D/b2/new' ]"
 check "... and the allowRead carve-out is readable" grep -q carve-ok "$D/d2"
+ln -s "$D" "$D.link"
+inside "$D/d3" --deny-read "$D.link/blocked" --bind "$D/blocked/allowed" -- sh -c "
+    echo list:; ls -A '$D/blocked'; echo end"
+rm -f "$D.link"
+check "the same, named through a symlinked parent: blocked/'s names stay hidden" \
+    fails grep -qx secret.txt "$D/d3"
 
 # ---- 9c. an enclosing --ro-bind never covers the workspace ----
 R=$(mkwork)
