@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <pcre2.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@
 #define WALK_THREADS	2		/* searchers beside the walker */
 #define WALK_QUEUE	256		/* files waiting (each holds its
 					   directory open) */
+#define WALK_MISS_MAX	100		/* unsearched files listed by name */
 
 /* A directory the walker left while files of it wait in the queue. */
 struct dref {
@@ -56,6 +58,12 @@ struct hit {
 	size_t		 tlen;
 };
 
+/* A file fs.search could not search, or not all of. */
+struct miss {
+	char		*path;
+	char		*why;
+};
+
 /* One searcher's own buffers and results. */
 struct sstate {
 	char		*buf;
@@ -64,6 +72,9 @@ struct sstate {
 	struct hit	*hits;
 	size_t		 nhits;
 	long long	 files;
+	struct miss	*miss;		/* the first WALK_MISS_MAX */
+	size_t		 nmiss;
+	long long	 misses;	/* all of them */
 };
 
 struct ign_pat {
@@ -326,6 +337,30 @@ shown_join(const struct walker *w, const char *from_start, char *out,
 		out[len - 1] = '\0';
 }
 
+/*
+ * Say that a file was not searched, or not all of it, so that the answer
+ * never passes a miss off as "no match" (the result is then partial).
+ */
+static void
+search_miss(struct walker *w, struct sstate *ss, const char *from_start,
+    const char *fmt, ...)
+{
+	char	shown[PATH_MAX], why[300];
+	va_list	ap;
+
+	ss->misses++;
+	if (ss->nmiss >= WALK_MISS_MAX)
+		return;
+	shown_join(w, from_start, shown, sizeof(shown));
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	ss->miss = xreallocarray(ss->miss, ss->nmiss + 1, sizeof(*ss->miss));
+	ss->miss[ss->nmiss].path = xstrdup(shown);
+	ss->miss[ss->nmiss].why = xstrdup(why);
+	ss->nmiss++;
+}
+
 static void
 search_file(struct walker *w, struct sstate *ss, int fd,
     const char *from_start)
@@ -337,17 +372,27 @@ search_file(struct walker *w, struct sstate *ss, int fd,
 	char		 shown[PATH_MAX];
 	const char	*nlp;
 	struct hit	*h;
+	PCRE2_UCHAR	 msg[200];
+	char		 one;
 
 	for (;;) {
 		if (len == ss->cap) {
-			if (ss->cap >= WALK_FILE_MAX)
+			if (ss->cap >= WALK_FILE_MAX) {
+				if (read(fd, &one, 1) == 1)
+					search_miss(w, ss, from_start,
+					    "only its first %u MiB were "
+					    "searched", WALK_FILE_MAX >> 20);
 				break;
+			}
 			ss->cap = ss->cap ? ss->cap * 2 : 1 << 20;
 			ss->buf = xreallocarray(ss->buf, 1, ss->cap);
 		}
 		n = read(fd, ss->buf + len, ss->cap - len);
 		if (n == -1 && errno == EINTR)
 			continue;
+		if (n == -1)
+			search_miss(w, ss, from_start, "read: %s",
+			    strerror(errno));
 		if (n <= 0)
 			break;
 		len += (size_t)n;
@@ -363,8 +408,17 @@ search_file(struct walker *w, struct sstate *ss, int fd,
 		rc = w->jit ? pcre2_jit_match(w->re, (PCRE2_SPTR)ss->buf, len,
 		    start, 0, ss->md, NULL) : pcre2_match(w->re,
 		    (PCRE2_SPTR)ss->buf, len, start, 0, ss->md, NULL);
-		if (rc < 0)
+		if (rc < 0) {
+			/* Not "no match": PCRE2 gave up (match or depth
+			 * limit, JIT stack, ...), so say so. */
+			if (rc != PCRE2_ERROR_NOMATCH) {
+				pcre2_get_error_message(rc, msg, sizeof(msg));
+				search_miss(w, ss, from_start, "the pattern "
+				    "could not be matched past line %zu: %s",
+				    lineno, (char *)msg);
+			}
 			break;
+		}
 		ov = pcre2_get_ovector_pointer(ss->md);
 		k = ov[0];
 		nlp = k > 0 ? memrchr(ss->buf, '\n', k) : NULL;
@@ -433,8 +487,11 @@ file_found(struct walker *w, int dfd, const char *name, const char *from_start)
 		return;
 	}
 	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC)) == -1)
+	    O_CLOEXEC)) == -1) {
+		search_miss(w, &w->ss[0], from_start, "open: %s",
+		    strerror(errno));
 		return;
+	}
 	search_file(w, &w->ss[0], fd, from_start);
 	close(fd);
 }
@@ -480,16 +537,26 @@ searcher(void *arg)
 		w->qn--;
 		pthread_cond_signal(&w->nonfull);
 		pthread_mutex_unlock(&w->mu);
-		if (!__atomic_load_n(&w->truncated, __ATOMIC_RELAXED) &&
-		    (fd = openat(jb.d->fd, jb.name, O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC)) != -1) {
+		if (__atomic_load_n(&w->truncated, __ATOMIC_RELAXED))
+			;
+		else if ((fd = openat(jb.d->fd, jb.name, O_RDONLY |
+		    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) != -1) {
 			search_file(w, ss, fd, jb.from);
 			close(fd);
-		}
+		} else
+			search_miss(w, ss, jb.from, "open: %s",
+			    strerror(errno));
 		dref_put(w, jb.d);
 		free(jb.name);
 		free(jb.from);
 	}
+}
+
+static int
+cmp_miss(const void *a, const void *b)
+{
+	return strcmp(((const struct miss *)a)->path,
+	    ((const struct miss *)b)->path);
 }
 
 static int
@@ -619,6 +686,9 @@ fs_op_search(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	int		 ecode, rc;
 	size_t		 i, k, n;
 	struct hit	*all = NULL;
+	struct miss	*miss = NULL;
+	size_t		 nmiss = 0;
+	long long	 misses = 0;
 	uint32_t	 opt = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF |
 	    PCRE2_MULTILINE;
 
@@ -667,6 +737,13 @@ fs_op_search(struct fs_ctx *c, const struct json *p, struct jgen *j)
 		memcpy(all + n, w.ss[i].hits, w.ss[i].nhits * sizeof(*all));
 		n += w.ss[i].nhits;
 		w.files += w.ss[i].files;
+		miss = xreallocarray(miss, nmiss + w.ss[i].nmiss + 1,
+		    sizeof(*miss));
+		memcpy(miss + nmiss, w.ss[i].miss, w.ss[i].nmiss *
+		    sizeof(*miss));
+		nmiss += w.ss[i].nmiss;
+		misses += w.ss[i].misses;
+		free(w.ss[i].miss);
 		free(w.ss[i].hits);
 		free(w.ss[i].buf);
 		pcre2_match_data_free(w.ss[i].md);
@@ -687,10 +764,29 @@ fs_op_search(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	}
 	jgen_arr_close(j);
 	free(all);
+	qsort(miss, nmiss, sizeof(*miss), cmp_miss);
 	if (rc == 0) {
 		jgen_kbool(j, "truncated", w.truncated);
 		jgen_kint(j, "filesSearched", w.files);
+		/* partial: some file was not searched, or not all of it. */
+		jgen_kbool(j, "partial", misses > 0);
+		jgen_key(j, "unsearched");
+		jgen_arr_open(j);
+		for (k = 0; k < nmiss && k < WALK_MISS_MAX; k++) {
+			jgen_obj_open(j);
+			jgen_key(j, "path");
+			fs_jstr_lossy(j, miss[k].path, strlen(miss[k].path));
+			jgen_kstr(j, "reason", miss[k].why);
+			jgen_obj_close(j);
+		}
+		jgen_arr_close(j);
+		jgen_kint(j, "unsearchedCount", misses);
 	}
+	for (k = 0; k < nmiss; k++) {
+		free(miss[k].path);
+		free(miss[k].why);
+	}
+	free(miss);
 	pthread_mutex_destroy(&w.mu);
 	pthread_cond_destroy(&w.nonempty);
 	pthread_cond_destroy(&w.nonfull);

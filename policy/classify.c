@@ -331,6 +331,9 @@ safe_pager(const char *v)
 		return 1;
 	if (strpbrk(v, ";|&$`()<>\\'\"\n") != NULL)
 		return 0;
+	/* less +CMD and more +CMD run CMD ("+!sh", "+|sh"). */
+	if (strstr(v, " +") != NULL || strchr(v, '!') != NULL)
+		return 0;
 	n = strcspn(v, " \t");
 	if (n >= sizeof(first))
 		return 0;
@@ -353,7 +356,10 @@ check_assign(struct an *a, const struct sh_word *w)
 	static const char *const loaders[] = { "LD_PRELOAD", "LD_AUDIT",
 	    "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS4", "NODE_OPTIONS",
 	    "PERL5OPT", "RUBYOPT", "SHELLOPTS", "BASHOPTS",
-	    "PYTHONSTARTUP", "PYTHONINSPECT", NULL };
+	    "PYTHONSTARTUP", "PYTHONINSPECT", "VIMINIT", "EXINIT",
+	    "GVIMINIT", "LESSOPEN", "LESSCLOSE", NULL };
+	static const char *const makeflags[] = { "MAKEFLAGS", "MFLAGS",
+	    "GNUMAKEFLAGS", NULL };
 	char		 name[64];
 	const char	*eq = strchr(w->text, '=');
 	size_t		 n;
@@ -378,6 +384,16 @@ check_assign(struct an *a, const struct sh_word *w)
 	else if (in_list(name, loaders))
 		set_opaque(a, "%s in the environment runs code that cannot "
 		    "be seen here", name);
+	else if (strcmp(name, "LESS") == 0 && (!lit(w) ||
+	    strchr(eq + 1, '+') != NULL))
+		set_opaque(a, "LESS=%.40s gives less a command to run", eq + 1);
+	else if (in_list(name, makeflags) && (!lit(w) ||
+	    strpbrk(eq + 1, "Ef") != NULL || strstr(eq + 1, "eval") != NULL))
+		set_opaque(a, "%s=%.40s gives make a makefile or makefile "
+		    "text", name, eq + 1);
+	else if (starts(name, "BASH_ALIASES") || starts(name, "BASH_CMDS"))
+		set_opaque(a, "%.20s changes what a command name runs (bash "
+		    "aliases or its table of commands)", name);
 }
 
 /* ---- options and operands ---- */
@@ -475,6 +491,98 @@ non_ascii(const char *s)
 	return 0;
 }
 
+/* ---- aliases ---- */
+
+int
+cls_alias_define(struct ctx *cx, const char *name, size_t nlen,
+    const char *value, int opaque)
+{
+	struct cls_alias	*al;
+	size_t			 i;
+
+	for (i = 0; i < cx->naliases; i++) {
+		al = &cx->aliases[i];
+		if (strlen(al->name) == nlen &&
+		    memcmp(al->name, name, nlen) == 0 &&
+		    strcmp(al->value, value) == 0 && al->opaque == opaque)
+			return 0;
+	}
+	if (cx->naliases >= CLS_MAX_ALIASES)
+		return -1;
+	cx->aliases = xreallocarray(cx->aliases, cx->naliases + 1,
+	    sizeof(*cx->aliases));
+	al = &cx->aliases[cx->naliases++];
+	al->name = xstrndup(name, nlen);
+	al->value = xstrdup(value);
+	al->opaque = opaque;
+	al->active = 0;
+	cx->alias_new = 1;
+	return 0;
+}
+
+/*
+ * If w[0] names an alias the command line defines, judge "VALUE args"
+ * instead, once per value the name was given (which one is in force when
+ * the command runs depends on the order things run in, a loop for one).
+ * A name is expanded wherever it is a command, also after a wrapper: a
+ * wrapper that is a shell keyword (time, !) does see aliases, and judging
+ * the expansion where the shell would not only adds to what is judged.
+ * Argument words that are expansions are passed on in their source
+ * spelling, so they stay expansions.  Returns 1 if w[0] is an alias.
+ */
+static int
+alias_expand(struct ctx *cx, struct an *a, const struct sh_word *w,
+    size_t n, int nest)
+{
+	size_t	 i, j, k, need;
+	char	*s, *p;
+	int	 hit = 0;
+
+	for (i = 0; i < cx->naliases; i++) {
+		if (cx->aliases[i].active ||
+		    strcmp(cx->aliases[i].name, w[0].text) != 0)
+			continue;
+		hit = 1;
+		if (cx->aliases[i].opaque) {
+			set_opaque(a, "%.40s is an alias defined from an "
+			    "expansion", w[0].text);
+			continue;
+		}
+		need = strlen(cx->aliases[i].value) + 1;
+		for (j = 1; j < n; j++)
+			need += 3 + w[j].len * 4;
+		s = p = xmalloc(need);
+		memcpy(p, cx->aliases[i].value, strlen(cx->aliases[i].value));
+		p += strlen(cx->aliases[i].value);
+		for (j = 1; j < n; j++) {
+			*p++ = ' ';
+			if (!lit(&w[j])) {
+				memcpy(p, w[j].text, w[j].len);
+				p += w[j].len;
+				continue;
+			}
+			*p++ = '\'';
+			for (k = 0; k < w[j].len; k++) {
+				if (w[j].text[k] == '\'') {
+					memcpy(p, "'\\''", 4);
+					p += 4;
+				} else
+					*p++ = w[j].text[k];
+			}
+			*p++ = '\'';
+		}
+		*p = '\0';
+		set_ro(a, "alias %.40s: judged as what it expands to",
+		    w[0].text);
+		/* Index, not pointer: the expansion may define more. */
+		cx->aliases[i].active = 1;
+		cls_check_text(cx, s, (size_t)(p - s), nest + 1);
+		cx->aliases[i].active = 0;
+		free(s);
+	}
+	return hit;
+}
+
 /*
  * Classify one command's words: look the name up in the table and let its
  * handler record what the command does or move to the command it wraps.
@@ -514,6 +622,8 @@ cls_analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 			    "outside ASCII", c.name);
 			return;
 		}
+		if (alias_expand(cx, a, c.w, c.n, c.nest))
+			return;
 		c.t = cls_lookup(c.name);
 		if (c.t->fn(&c) == CLS_DONE)
 			return;
@@ -708,15 +818,39 @@ struct pol_result *
 pol_check(const char *cmdline, size_t len, enum pol_mode mode,
     const enum pol_verdict *rules)
 {
-	struct pol_result	*res = xcalloc(1, sizeof(*res));
+	struct pol_result	*res;
 	struct ctx		 cx;
 	size_t			 i;
+	int			 pass;
 
-	cx.res = res;
+	memset(&cx, 0, sizeof(cx));
 	cx.mode = mode;
 	cx.rules = rules;
-	cls_check_text(&cx, cmdline != NULL ? cmdline : "",
-	    cmdline != NULL ? len : 0, 0);
+	/*
+	 * An alias may be used before the line that defines it runs (in a
+	 * loop, or defined by an alias or an eval later on): judge the line
+	 * again with every alias found so far until no new one turns up.
+	 */
+	for (pass = 0;; pass++) {
+		res = xcalloc(1, sizeof(*res));
+		cx.res = res;
+		cx.alias_new = 0;
+		cls_check_text(&cx, cmdline != NULL ? cmdline : "",
+		    cmdline != NULL ? len : 0, 0);
+		if (!cx.alias_new)
+			break;
+		if (pass == POL_MAX_NEST) {
+			add_result(&cx, NULL, NULL, "aliases that define "
+			    "aliases nested too deeply");
+			break;
+		}
+		pol_result_free(res);
+	}
+	for (i = 0; i < cx.naliases; i++) {
+		free(cx.aliases[i].name);
+		free(cx.aliases[i].value);
+	}
+	free(cx.aliases);
 	res->verdict = POL_ALLOW;
 	res->rule = "empty";
 	res->reason = "nothing to run";

@@ -11,6 +11,8 @@
  *                 xargs, flock, watch, busybox, ...)
  *   cls_interp.c  shells, eval, trap, interpreters, inline programs
  *                 (sh -c, python -c, sed and awk scripts)
+ *   cls_edit.c    make, editors and pagers that run commands of their
+ *                 own language (make -f -, vim -c '!...', less +!)
  *   cls_git.c     git (a table of subcommands) and gh
  *   cls_pkg.c     package managers (a table of managers)
  *   cls_file.c    file, text and network tools; read-only and mutating
@@ -35,10 +37,28 @@
 #define REASON_MAX	200
 #define MAX_UNWRAP	16
 
+/*
+ * An alias the command line defines (alias NAME=VALUE).  Shells expand it
+ * in the command position before running anything, so a later "NAME args"
+ * is judged as "VALUE args".  opaque: the value is an expansion.  active:
+ * being expanded now (a shell does not expand an alias inside itself).
+ */
+struct cls_alias {
+	char		*name;
+	char		*value;
+	int		 opaque;
+	int		 active;
+};
+
+#define CLS_MAX_ALIASES	64
+
 struct ctx {
 	struct pol_result	*res;
 	enum pol_mode		 mode;
 	const enum pol_verdict	*rules;
+	struct cls_alias	*aliases;
+	size_t			 naliases;
+	int			 alias_new;	/* defined one this pass */
 };
 
 /* What one command does. */
@@ -188,6 +208,9 @@ int	safe_pager(const char *);
 void	cls_check_text(struct ctx *, const char *, size_t, int);
 void	cls_analyze(struct ctx *, struct an *, const struct sh_word *,
 	    size_t, const struct io *, int);
+/* Record alias NAME=VALUE (name is nlen bytes); 0 or -1 if too many. */
+int	cls_alias_define(struct ctx *, const char *, size_t, const char *,
+	    int);
 
 /* ---- handlers, by family ---- */
 
@@ -206,6 +229,7 @@ int	cls_shell(struct cls_call *);
 int	cls_eval(struct cls_call *);
 int	cls_trap(struct cls_call *);
 int	cls_source(struct cls_call *);
+int	cls_alias(struct cls_call *);
 int	cls_python(struct cls_call *);
 int	cls_node(struct cls_call *);
 int	cls_deno(struct cls_call *);
@@ -215,6 +239,12 @@ int	cls_php(struct cls_call *);
 int	cls_opaque(struct cls_call *);
 int	cls_sed(struct cls_call *);
 int	cls_awk(struct cls_call *);
+
+/* cls_edit.c */
+int	cls_make(struct cls_call *);
+int	cls_vi(struct cls_call *);
+int	cls_emacs(struct cls_call *);
+int	cls_less(struct cls_call *);
 
 /* cls_git.c */
 int	cls_git(struct cls_call *);

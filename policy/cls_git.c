@@ -403,6 +403,48 @@ git_symbolic_ref(struct gcall *g)
 		set_mut(g->a, "git symbolic-ref");
 }
 
+/*
+ * Commands git runs from its exec path that send commits elsewhere:
+ * git subtree push (a push of a split history), git svn dcommit, git p4
+ * submit, git lfs push.  Judged as a push; git subtree pull and add
+ * fetch and commit.
+ */
+static void
+git_contrib(struct gcall *g)
+{
+	static const char *const pushes[] = { "push", "dcommit", "submit",
+	    "set-tree", NULL };
+	static const char *const fetches[] = { "pull", "add", "fetch",
+	    "rebase", "clone", "sync", NULL };
+	const char	*s2 = g->s2;
+	size_t		 i;
+
+	/*
+	 * The words are searched rather than the first operand: an option
+	 * that takes a value (git subtree --prefix x push) would otherwise
+	 * hide the subcommand.
+	 */
+	for (i = 1; i < g->n; i++) {
+		if (!lit(&g->w[i])) {
+			set_opaque(g->a, "git %s with a word from an "
+			    "expansion", g->sub);
+			return;
+		}
+		if (in_list(g->w[i].text, pushes)) {
+			set_ask(g->a, POL_F_PUSH, "ask:git-push", "git %s %s "
+			    "changes a remote repository", g->sub,
+			    g->w[i].text);
+			return;
+		}
+	}
+	if (s2 != NULL && in_list(s2, fetches)) {
+		git_commit(g);
+		set_class(g->a, POL_CLASS_NETWORK_ACCESS, "git %s %s fetches",
+		    g->sub, s2);
+	} else
+		set_mut(g->a, "git %s %s", g->sub, s2 != NULL ? s2 : "");
+}
+
 static void
 git_runs(struct gcall *g)
 {
@@ -450,6 +492,7 @@ static const struct gsub {
 	{ "hash-object", git_hash_object },
 	{ "help", git_help },
 	{ "imap-send", git_mail },
+	{ "lfs", git_contrib },
 	{ "log", git_ro },
 	{ "ls-files", git_ro },
 	{ "ls-remote", git_ls_remote },
@@ -460,6 +503,7 @@ static const struct gsub {
 	{ "mergetool", git_runs },
 	{ "name-rev", git_ro },
 	{ "notes", git_lists },
+	{ "p4", git_contrib },
 	{ "patch-id", git_ro },
 	{ "pull", git_commit },
 	{ "push", git_push },
@@ -482,6 +526,8 @@ static const struct gsub {
 	{ "stash", git_lists },
 	{ "status", git_ro },
 	{ "submodule", git_submodule },
+	{ "subtree", git_contrib },
+	{ "svn", git_contrib },
 	{ "symbolic-ref", git_symbolic_ref },
 	{ "tag", git_tag },
 	{ "var", git_ro },

@@ -349,6 +349,45 @@ cls_trap(struct cls_call *c)
 	return CLS_DONE;
 }
 
+/*
+ * alias NAME=VALUE ...: a shell replaces NAME in the command position by
+ * VALUE before it runs anything, so the definitions are recorded in the
+ * context and a later NAME is judged as what it expands to (classify.c).
+ * A definition whose name may come from an expansion cannot be followed:
+ * the alias command itself is then opaque.
+ */
+int
+cls_alias(struct cls_call *c)
+{
+	const struct sh_word	*w = c->w;
+	const char		*eq;
+	size_t			 i, nlen;
+
+	set_ro(c->a, "alias");
+	for (i = 1; i < c->n; i++) {
+		if (weq(&w[i], "--") || weq(&w[i], "-p"))
+			continue;
+		eq = strchr(w[i].text, '=');
+		if (eq == NULL) {
+			if (!lit(&w[i]))
+				set_opaque(c->a, "alias from an expansion "
+				    "(%.60s)", w[i].text);
+			continue;
+		}
+		nlen = (size_t)(eq - w[i].text);
+		if (nlen == 0 || (!lit(&w[i]) &&
+		    strcspn(w[i].text, "$`*?[{~") < nlen)) {
+			set_opaque(c->a, "alias whose name is an expansion "
+			    "(%.60s)", w[i].text);
+			continue;
+		}
+		if (cls_alias_define(c->cx, w[i].text, nlen, eq + 1,
+		    !lit(&w[i])) == -1)
+			set_opaque(c->a, "too many aliases to follow");
+	}
+	return CLS_DONE;
+}
+
 int
 cls_source(struct cls_call *c)
 {

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,6 +386,44 @@ dom_pattern_match_host(const struct dom_pattern *p, const struct dom_host *dh,
 	default:
 		return 0;
 	}
+}
+
+const char *
+dom_pattern_note(const char *s, char *buf, size_t len)
+{
+	static const uint8_t lo6[16] = { [15] = 1 };
+	struct dom_pattern	 p;
+	const char		*why;
+	char			 port[24];
+	int			 lo;
+
+	if (dom_pattern_parse(s, &p, &why) == -1)
+		return NULL;
+	if (p.port != 0)
+		snprintf(port, sizeof(port), "on port %u", (unsigned)p.port);
+	else
+		snprintf(port, sizeof(port), "on any port");
+	if (p.kind == DOM_ANY) {
+		snprintf(buf, len, "lets the sandbox connect to every host on "
+		    "the internet, by any name or public address, %s, so what "
+		    "it can read can be sent anywhere; this machine's "
+		    "loopback, private networks and own addresses stay "
+		    "closed, and denied domains still apply", port);
+		return buf;
+	}
+	if (p.port != 0)
+		return NULL;
+	lo = (p.kind == DOM_EXACT && strcmp(p.name, "localhost") == 0) ||
+	    (p.kind == DOM_IP && p.af == AF_INET && p.addr[0] == 127) ||
+	    (p.kind == DOM_IP && p.af == AF_INET && p.addr[0] == 0) ||
+	    (p.kind == DOM_IP && p.af == AF_INET6 && p.plen == 128 &&
+	    memcmp(p.addr, lo6, 16) == 0);
+	if (!lo)
+		return NULL;
+	snprintf(buf, len, "reaches none of this machine's own services: "
+	    "loopback is opened one service at a time, by a rule with a port "
+	    "(localhost:5432 or 127.0.0.1:5432)");
+	return buf;
 }
 
 int

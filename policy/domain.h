@@ -77,6 +77,14 @@ int	 dom_pattern_match_host(const struct dom_pattern *p,
 int	 dom_pattern_match_addr(const struct dom_pattern *p, int af,
 	    const void *addr, uint16_t port);
 
+/*
+ * What a person should be told about an allow rule, in their words, or
+ * NULL: "*" opens the whole internet; a rule for loopback without a port
+ * (localhost, 127.0.0.1, ::1, 127.0.0.0/8) reaches nothing there, as
+ * only a rule with a port opens one of the host's own services.  The
+ * text goes into buf (len bytes), which is returned.
+ */
+const char *dom_pattern_note(const char *s, char *buf, size_t len);
 /* Parse-and-match convenience; an invalid pattern matches nothing. */
 int	 dom_match(const char *pattern, const char *host, uint16_t port);
 

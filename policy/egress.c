@@ -396,6 +396,7 @@ egress_rules_check_addr(const struct egress_rules *r, const char *host,
 	const char *kind;
 	char	 h[DOM_NAME_MAX];
 	size_t	 i, hl;
+	int	 host_local;
 
 	/* A mapped address is the IPv4 host it embeds: check that one. */
 	if (af == AF_INET6 && (v4 = embedded_v4(a)) != NULL &&
@@ -416,7 +417,21 @@ egress_rules_check_addr(const struct egress_rules *r, const char *host,
 		snprintf(reason, reasonlen, "public address");
 		return POL_ALLOW;
 	}
-	if ((e = find_addr(r->allow, r->nallow, af, a, port, 1)) != NULL) {
+	/*
+	 * Loopback (and 0.0.0.0, which reaches it) is where the host keeps
+	 * services that trust local callers: a rule reaches one only when it
+	 * names a port as well (127.0.0.1:5432, localhost:5432).  A rule
+	 * without one (localhost, 127.0.0.0/8) would open every such service
+	 * at once; it matches nothing here, and the CLI warns about it.
+	 */
+	host_local = strcmp(kind, "loopback") == 0 ||
+	    strcmp(kind, "unspecified") == 0;
+	for (i = 0; i < r->nallow; i++) {
+		e = &r->allow[i];
+		if (e->pat.kind != DOM_IP ||
+		    !dom_pattern_match_addr(&e->pat, af, a, port) ||
+		    (host_local && e->pat.port == 0))
+			continue;
 		snprintf(reason, reasonlen, "%s address allowed by '%s'",
 		    kind, e->text);
 		return POL_ALLOW;
@@ -435,7 +450,7 @@ egress_rules_check_addr(const struct egress_rules *r, const char *host,
 			if (e->pat.kind == DOM_EXACT &&
 			    strcmp(e->pat.name, "localhost") == 0 &&
 			    strcasecmp(h, "localhost") == 0 &&
-			    (e->pat.port == 0 || e->pat.port == port)) {
+			    e->pat.port != 0 && e->pat.port == port) {
 				snprintf(reason, reasonlen,
 				    "loopback allowed by '%s'", e->text);
 				return POL_ALLOW;

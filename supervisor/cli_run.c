@@ -31,6 +31,7 @@
 #include "common/log.h"
 #include "common/termfilter.h"
 #include "common/xmalloc.h"
+#include "policy/domain.h"
 #include "supervisor/cli.h"
 #include "supervisor/cli_policy.h"
 #include "supervisor/gitorigin.h"
@@ -874,8 +875,14 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 			if (!one_of(v, onoff))
 				usage_error("--network %s: on or off", v);
 			network = strcmp(v, "on") == 0;
-		} else if (FLAG("--allow-domain"))
+		} else if (FLAG("--allow-domain")) {
+			char	note[320];
+
 			allow = strv_add(allow, v);
+			if (dom_pattern_note(v, note, sizeof(note)) != NULL)
+				fprintf(stderr, "airlock: warning: "
+				    "--allow-domain '%s' %s\n", v, note);
+		}
 		else if (FLAG("--deny-read"))
 			deny_read = strv_add(deny_read, v);
 		else if (FLAG("--deny-write"))

@@ -26,6 +26,7 @@
 
 #include "common/json.h"
 #include "common/xmalloc.h"
+#include "policy/domain.h"
 #include "policy/guard.h"
 #include "policy/push.h"
 #include "supervisor/settings.h"
@@ -410,6 +411,22 @@ static const struct list_key net_keys[] = {
 	{ NULL, 0 }
 };
 
+/* A note for each allowed domain a person should hear about ('*'). */
+static void
+note_domains(struct mctx *m, const char *sp, const struct json *v)
+{
+	char	buf[320];
+	size_t	i;
+
+	if (v->type != JSON_ARRAY)
+		return;
+	for (i = 0; i < v->n; i++)
+		if (v->items[i]->type == JSON_STRING &&
+		    dom_pattern_note(v->items[i]->str, buf, sizeof(buf)) !=
+		    NULL)
+			note(m, "%s: '%s' %s", sp, v->items[i]->str, buf);
+}
+
 /*
  * sandbox.filesystem or sandbox.network (canon), spelled pfx (srt's
  * top-level "filesystem" and "network" too): every key one of keys, a
@@ -439,6 +456,8 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 			if (get_strv(m, key, sp, o->items[i],
 			    (char ***)((char *)m->s + lk->off), expand) == -1)
 				return -1;
+			if (strcmp(k, "allowedDomains") == 0)
+				note_domains(m, sp, o->items[i]);
 			/* srt: the user's allowedDomains is the whole
 			 * allowlist (no baseline), unless a layer says. */
 			if (m->apply && strcmp(pfx, "network") == 0 &&

@@ -492,6 +492,17 @@ plan_base(const struct sv_spec *spec, const char *home)
 	return home;
 }
 
+/* Is path (canonical) inside one of the split directories? */
+static int
+split_under(char *const *splits, const char *path)
+{
+	char	*c = canon(path);
+	int	 r = in_list(splits, c);
+
+	free(c);
+	return r;
+}
+
 /*
  * allowWrite: each existing path bound writable (the read-only modes
  * win; nothing is created); allowRead: bound read-only where no bind
@@ -500,7 +511,7 @@ plan_base(const struct sv_spec *spec, const char *home)
 static void
 plan_allow_paths(struct sv_plan *p, const struct settings *st,
     const struct sv_spec *spec, const char *home, const char *base,
-    char ***writable, char ***keep)
+    char *const *splits, char ***writable, char ***keep, char ***bound)
 {
 	struct stat	 sb;
 	char		**t, *a;
@@ -519,7 +530,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			    "relaxes the filename rule it names)",
 			    st->allow_write[i]);
 		else if (pol_mode_readonly(spec->mode) ||
-		    in_list(*writable, a))
+		    (in_list(*writable, a) && !split_under(splits, a)))
 			;	/* read-only mode, or writable already */
 		else if (strcmp(a, "/tmp") == 0 || path_under(a, "/proc") ||
 		    path_under(a, "/dev") || path_under(a, "/run"))
@@ -553,6 +564,9 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			    k++)
 				if (path_under(t[j], sys_dirs[k]))
 					shown = 1;
+			/* Inside a split directory only a bind shows it. */
+			if (split_under(splits, t[j]))
+				shown = 0;
 			if (!shown && stat(t[j], &sb) == 0 &&
 			    nbd < sizeof(bd) / sizeof(bd[0])) {
 				bd[nbd].path = canon(t[j]);
@@ -571,8 +585,246 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 				j = i;
 		plan_op(p, PLAN_OP_BIND, bd[j].rw ? 0 : PLAN_OPF_RO,
 		    bd[j].path, bd[j].path);
+		*bound = strv_add(*bound, bd[j].path);
 		free(bd[j].path);
 		bd[j].path = NULL;
+	}
+}
+
+/* ---- the spec's binds: by depth, with denyRead's split policy ---- */
+
+static size_t
+path_depth(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (*s == '/' && s[1] != '\0')
+			n++;
+	return n;
+}
+
+/*
+ * What stays visible inside a denied directory: the binds, the runner's
+ * state directories and the settings' allowRead and allowWrite, absolute.
+ */
+static char **
+carve_outs(const struct sv_spec *spec, const struct settings *st,
+    const char *home, const char *base)
+{
+	char	**v = NULL, **t, *a;
+	size_t	  i, j;
+
+	for (i = 0; i < spec->nbinds; i++)
+		v = strv_add(v, spec->binds[i].guest_path);
+	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
+	    i++)
+		v = strv_add(v, spec->runner_state_dirs[i]);
+	for (i = 0; st != NULL && st->allow_write && st->allow_write[i];
+	    i++)
+		if ((a = plan_abs(st->allow_write[i], home, base)) != NULL) {
+			if (!has_glob(a))
+				v = strv_add(v, a);
+			free(a);
+		}
+	/* Canonical, as the binds are: a symlinked parent is resolved. */
+	for (i = 0; st != NULL && st->allow_read && st->allow_read[i]; i++) {
+		if ((a = plan_abs(st->allow_read[i], home, base)) == NULL)
+			continue;
+		t = deny_targets(a);
+		for (j = 0; t != NULL && t[j] != NULL; j++)
+			v = strv_add(v, t[j]);
+		strv_free(t);
+		free(a);
+	}
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		canon_in_place(&v[i]);
+	return v;
+}
+
+/*
+ * The denied directories to split (Codex's split policy): a denyRead
+ * directory inside a bind with a carve-out strictly beneath it.  Masking
+ * its other entries one by one left its names listable and let new
+ * files be created in it; instead it becomes an empty read-only
+ * directory that holds only the way down to its carve-outs.
+ */
+static char **
+split_list(const struct sv_spec *spec, const struct settings *st,
+    char *const *carves, const char *home, const char *base)
+{
+	char	**out = NULL, **t, *a;
+	char *const *lists[2];
+	size_t	  i, j, k, l;
+	struct stat sb;
+	int	  inside;
+
+	lists[0] = spec->deny_read;
+	lists[1] = st != NULL ? st->deny_read : NULL;
+	for (l = 0; l < 2; l++)
+		for (i = 0; lists[l] != NULL && lists[l][i] != NULL; i++) {
+			if ((a = plan_abs(lists[l][i], home, base)) == NULL)
+				continue;
+			t = deny_targets(a);
+			for (j = 0; t != NULL && t[j] != NULL; j++) {
+				/* A directory, named through symlinked
+				 * parents perhaps: its canonical path. */
+				if (lstat(t[j], &sb) == -1 ||
+				    !S_ISDIR(sb.st_mode))
+					continue;
+				canon_in_place(&t[j]);
+				for (k = 0, inside = 0; k < spec->nbinds; k++)
+					if (path_under(t[j],
+					    spec->binds[k].guest_path) &&
+					    strcmp(t[j],
+					    spec->binds[k].guest_path) != 0)
+						inside = 1;
+				if (inside && !exact_in_list(carves, t[j]) &&
+				    beneath_any(carves, t[j], 0) &&
+				    !exact_in_list(out, t[j]))
+					out = strv_add(out, t[j]);
+			}
+			strv_free(t);
+			free(a);
+		}
+	/* Shallower first, as the binds are. */
+	for (i = 1; out != NULL && out[i] != NULL; i++)
+		for (j = i; j > 0 && path_depth(out[j - 1]) >
+		    path_depth(out[j]); j--) {
+			a = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = a;
+		}
+	return out;
+}
+
+/*
+ * Split d: an empty tmpfs over it, the mount points of the carve-outs
+ * beneath it made in that tmpfs, then the tmpfs made read-only (before
+ * anything is mounted on those points, so that only it is).  The binds
+ * that follow (deeper) land on the points.
+ */
+static void
+plan_split(struct sv_plan *p, const char *d, char *const *carves)
+{
+	struct msgbuf	 b;
+	struct stat	 sb;
+	size_t		 i;
+
+	plan_op(p, PLAN_OP_TMPFS, 0, "65536", d);
+	for (i = 0; carves != NULL && carves[i] != NULL; i++) {
+		if (!path_under(carves[i], d) || strcmp(carves[i], d) == 0 ||
+		    stat(carves[i], &sb) == -1)
+			continue;
+		if (S_ISDIR(sb.st_mode))
+			plan_op(p, PLAN_OP_DIR, 0, NULL, carves[i]);
+		else {
+			msgbuf_init(&b, MSG_PLAN_FILE);
+			msg_put_str(&b, carves[i]);
+			msg_put_u32(&b, 0444);
+			msg_put_blob(&b, "", 0);
+			plan_frame(p, &b);
+		}
+	}
+	plan_op(p, PLAN_OP_REMOUNT_RO, 0, NULL, d);
+}
+
+/*
+ * The order the spec's binds are mounted in: shallower first, so that an
+ * enclosing --ro-bind never covers a deeper (workspace) bind, and the
+ * order given among binds of one depth.  The splits of denied
+ * directories go between, after the bind that holds them.
+ */
+static size_t *
+bind_order(const struct sv_spec *spec)
+{
+	size_t	*o = xcalloc(spec->nbinds + 1, sizeof(*o));
+	size_t	 i, j, t;
+
+	for (i = 0; i < spec->nbinds; i++)
+		o[i] = i;
+	for (i = 1; i < spec->nbinds; i++)
+		for (j = i; j > 0 && path_depth(spec->binds[o[j - 1]].
+		    guest_path) > path_depth(spec->binds[o[j]].guest_path);
+		    j--) {
+			t = o[j];
+			o[j] = o[j - 1];
+			o[j - 1] = t;
+		}
+	return o;
+}
+
+static void	plan_home_pin(struct sv_plan *, char *const *, const char *,
+		    char ***);
+
+/* Is path strictly beneath one of v? */
+static int
+under_any(char *const *v, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (path_under(path, v[i]) && strcmp(path, v[i]) != 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Mount the spec's binds in order (bind_order), the splits between
+ * them, then the runner's state directories.  With under set, only
+ * those strictly beneath one of its paths, mounted again on top of a
+ * directory that was bound over them later (an allowRead of the
+ * workspace's parent); the lists were filled the first time.
+ */
+static void
+plan_binds(struct sv_plan *p, const struct sv_spec *spec,
+    const size_t *order, char *const *splits, char *const *carves,
+    char *const *prot, char *const *homes, char *const *under,
+    char ***writable, char ***binds_dst)
+{
+	const struct sv_bind	*bd;
+	const char		*d;
+	char			**pinned = NULL;
+	struct stat		 st;
+	size_t			 i, j, k;
+	int			 ro;
+
+	for (k = 0, j = 0; k <= spec->nbinds; k++) {
+		/* The splits shallower than this bind, deeper than the
+		 * ones before it (so after the bind that holds them). */
+		for (; splits != NULL && splits[j] != NULL &&
+		    (k == spec->nbinds || path_depth(splits[j]) <
+		    path_depth(spec->binds[order[k]].guest_path)); j++)
+			if (under == NULL || under_any(under, splits[j]))
+				plan_split(p, splits[j], carves);
+		if (k == spec->nbinds)
+			break;
+		bd = &spec->binds[order[k]];
+		if (under != NULL && !under_any(under, bd->guest_path))
+			continue;
+		ro = bd->read_only || pol_mode_readonly(spec->mode) ||
+		    in_list(prot, bd->guest_path);
+		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
+		    bd->guest_path);
+		if (!ro)
+			plan_home_pin(p, homes, bd->guest_path, &pinned);
+		if (under != NULL)
+			continue;
+		*binds_dst = strv_add(*binds_dst, bd->guest_path);
+		if (!ro)
+			*writable = strv_add(*writable, bd->guest_path);
+	}
+	strv_free(pinned);
+	/* runnerStateDirs: writable in every mode. */
+	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
+	    i++) {
+		d = spec->runner_state_dirs[i];
+		if (d[0] != '/' || stat(d, &st) == -1 ||
+		    (under != NULL && !under_any(under, d)))
+			continue;
+		plan_op(p, PLAN_OP_BIND, 0, d, d);
+		if (under == NULL)
+			*writable = strv_add(*writable, d);
 	}
 }
 
@@ -1253,9 +1505,10 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	char		 target[PATH_MAX], tmpsz[32], *s, *self;
 	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
 	char		**deny_read = NULL, **own = NULL, **pathdirs = NULL;
-	char		**keep = NULL, **need = NULL, **pinned = NULL;
-	size_t		 i, j;
-	int		 ro, home_bound = 0;
+	char		**keep = NULL, **need = NULL;
+	char		**carves = NULL, **splits = NULL, **allowed = NULL;
+	size_t		 i, j, *order = NULL;
+	int		 home_bound = 0;
 	struct stat	 st;
 	uint32_t	 flags;
 	const char	*home, *base;
@@ -1393,31 +1646,14 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
 		prot = sv_path_spellings(prot, spec->protected_paths[i]);
 
-	/* The spec's binds, rw by mode (R-S5). */
-	for (i = 0; i < spec->nbinds; i++) {
-		const struct sv_bind *bd = &spec->binds[i];
-
-		ro = bd->read_only || pol_mode_readonly(spec->mode) ||
-		    in_list(prot, bd->guest_path);
-		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
-		    bd->guest_path);
-		binds_dst = strv_add(binds_dst, bd->guest_path);
-		if (!ro) {
-			writable = strv_add(writable, bd->guest_path);
-			plan_home_pin(p, hc.homes, bd->guest_path, &pinned);
-		}
-	}
-	strv_free(pinned);
-	/* runnerStateDirs: writable in every mode. */
-	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
-	    i++) {
-		const char *d = spec->runner_state_dirs[i];
-
-		if (d[0] != '/' || stat(d, &st) == -1)
-			continue;
-		plan_op(p, PLAN_OP_BIND, 0, d, d);
-		writable = strv_add(writable, d);
-	}
+	/* The spec's binds, rw by mode (R-S5), by depth; the denied
+	 * directories with a carve-out split after the bind holding them. */
+	base = plan_base(spec, home);
+	carves = carve_outs(spec, ctx->settings, home, base);
+	splits = split_list(spec, ctx->settings, carves, home, base);
+	order = bind_order(spec);
+	plan_binds(p, spec, order, splits, carves, prot, hc.homes, NULL,
+	    &writable, &binds_dst);
 	if (spec->test_unlisted_bind != NULL)
 		plan_op(p, PLAN_OP_BIND, 0, spec->test_unlisted_bind,
 		    spec->test_unlisted_bind);
@@ -1428,7 +1664,6 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	 * binds read-only what no bind shows; both stay readable inside a
 	 * denied tree (the carve-outs, below).
 	 */
-	base = plan_base(spec, home);
 	for (i = 0; i < spec->nbinds; i++)
 		keep = strv_add(keep, spec->binds[i].guest_path);
 	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
@@ -1437,8 +1672,13 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	if (!home_bound)
 		keep = strv_add(keep, home);
 	if (ctx->settings != NULL)
-		plan_allow_paths(p, ctx->settings, spec, home, base, &writable,
-		    &keep);
+		plan_allow_paths(p, ctx->settings, spec, home, base, splits,
+		    &writable, &keep, &allowed);
+	/* A bind, split or state directory an allowRead or allowWrite
+	 * directory covered is mounted again on top of it. */
+	if (allowed != NULL)
+		plan_binds(p, spec, order, splits, carves, prot, hc.homes,
+		    allowed, &writable, &binds_dst);
 	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
 		need = strv_add(need, sys_dirs[i]);
 	need = strv_add(need, "/proc");
@@ -1563,6 +1803,10 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	strv_free(pathdirs);
 	strv_free(hc.homes);
 	strv_free(hc.carves);
+	strv_free(carves);
+	strv_free(splits);
+	strv_free(allowed);
+	free(order);
 	return 0;
 fail:
 	strv_free(writable);
@@ -1575,6 +1819,10 @@ fail:
 	strv_free(hc.carves);
 	strv_free(keep);
 	strv_free(need);
+	strv_free(carves);
+	strv_free(splits);
+	strv_free(allowed);
+	free(order);
 	sv_plan_free(p);
 	return -1;
 }

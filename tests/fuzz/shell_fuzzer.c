@@ -3,7 +3,9 @@
  * libFuzzer target for the command policy: the shell parser, the
  * classifier in every mode, and the ref-name checks.  Untrusted input by
  * definition; the properties checked are no crash, no leak, no sanitizer
- * report, and that a parse failure is always a deny.
+ * report, that a parse failure is always a deny, and that a line run
+ * through an alias (alias zz='LINE' then zz) is judged at least as
+ * strictly as the line itself.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,7 +22,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sh_list		 l;
 	struct pol_result	*r;
-	char			 err[160], *s;
+	enum pol_verdict	 v;
+	char			 err[160], *s, *al;
 	const char		*nul;
 	int			 m;
 
@@ -34,6 +37,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r->ncmds == 0 && r->verdict != POL_ALLOW)
 			abort();
 		pol_result_free(r);
+	}
+	/* The same line behind an alias: never judged more leniently. */
+	if (size < 4096 && memchr(data, '\'', size) == NULL &&
+	    memchr(data, '\0', size) == NULL) {
+		r = pol_check((const char *)data, size, POL_MODE_CHAT, NULL);
+		v = r->verdict;
+		pol_result_free(r);
+		al = malloc(size + 32);
+		memcpy(al, "alias zz='", 10);
+		memcpy(al + 10, data, size);
+		memcpy(al + 10 + size, "'\nzz", 4);
+		r = pol_check(al, size + 14, POL_MODE_CHAT, NULL);
+		if (r->verdict < v)
+			abort();
+		pol_result_free(r);
+		free(al);
 	}
 	/* pattern NUL ref */
 	s = malloc(size + 1);

@@ -188,6 +188,9 @@ START_TEST(t_addr_check)
 	char	*star[] = { "*", NULL };
 	char	*lo[] = { "*", "127.0.0.1:5432", NULL };
 	char	*lhost[] = { "localhost:8080", NULL };
+	char	*lname[] = { "localhost", NULL };
+	char	*lnet[] = { "127.0.0.0/8", "127.0.0.1", "::1", "0.0.0.0",
+	    "localhost", NULL };
 	char	*net10[] = { "10.0.0.0/8", NULL };
 	char	 reason[EGRESS_REASON_MAX];
 	uint8_t	 a[16];
@@ -207,6 +210,21 @@ START_TEST(t_addr_check)
 	    reason, sizeof(reason)), POL_DENY);
 	ck_assert_int_eq(egress_check_addr(lhost, "evil.example", af, a, 8080,
 	    reason, sizeof(reason)), POL_DENY);
+	/* issue 25: loopback only by a rule that names a port as well */
+	ck_assert_int_eq(egress_check_addr(lname, "localhost", af, a, 8080,
+	    reason, sizeof(reason)), POL_DENY);
+	ck_assert_str_eq(reason, "resolves to a loopback address");
+	ck_assert_int_eq(egress_check_addr(lname, "LOCALHOST.", af, a, 22,
+	    reason, sizeof(reason)), POL_DENY);
+	ck_assert_int_eq(egress_check_addr(lnet, "x", af, a, 8080, reason,
+	    sizeof(reason)), POL_DENY);
+	addr_of("::1", &af, a);
+	ck_assert_int_eq(egress_check_addr(lnet, "localhost", af, a, 8080,
+	    reason, sizeof(reason)), POL_DENY);
+	addr_of("0.0.0.0", &af, a);
+	ck_assert_int_eq(egress_check_addr(lnet, "x", af, a, 8080, reason,
+	    sizeof(reason)), POL_DENY);
+	addr_of("127.0.0.1", &af, a);
 
 	addr_of("10.1.2.3", &af, a);
 	ck_assert_int_eq(egress_check_addr(star, "x", af, a, 1, reason,
@@ -253,6 +271,38 @@ START_TEST(t_addr_check)
 END_TEST
 
 /* Documentation and benchmarking ranges, and the host's own addresses. */
+/* issue 25: '*' and a portless loopback rule are told to the user. */
+START_TEST(t_pattern_note)
+{
+	char	buf[320];
+
+	ck_assert_ptr_nonnull(dom_pattern_note("*", buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(strstr(buf, "every host on the internet"));
+	ck_assert_ptr_nonnull(strstr(buf, "any port"));
+	ck_assert_ptr_nonnull(dom_pattern_note("*:443", buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(strstr(buf, "on port 443"));
+	ck_assert_ptr_nonnull(dom_pattern_note("localhost", buf,
+	    sizeof(buf)));
+	ck_assert_ptr_nonnull(strstr(buf, "localhost:5432"));
+	ck_assert_ptr_nonnull(dom_pattern_note("LocalHost.", buf,
+	    sizeof(buf)));
+	ck_assert_ptr_nonnull(dom_pattern_note("127.0.0.1", buf,
+	    sizeof(buf)));
+	ck_assert_ptr_nonnull(dom_pattern_note("127.0.0.0/8", buf,
+	    sizeof(buf)));
+	ck_assert_ptr_nonnull(dom_pattern_note("::1", buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(dom_pattern_note("0.0.0.0", buf, sizeof(buf)));
+	ck_assert_ptr_null(dom_pattern_note("localhost:5432", buf,
+	    sizeof(buf)));
+	ck_assert_ptr_null(dom_pattern_note("github.com", buf, sizeof(buf)));
+	ck_assert_ptr_null(dom_pattern_note("*.github.com", buf,
+	    sizeof(buf)));
+	ck_assert_ptr_null(dom_pattern_note("10.0.0.0/8", buf, sizeof(buf)));
+	ck_assert_ptr_null(dom_pattern_note("not a pattern", buf,
+	    sizeof(buf)));
+}
+END_TEST
+
 START_TEST(t_addr_special_ietf_host)
 {
 	static const char *const special[] = {
@@ -377,6 +427,7 @@ domain_suite(void)
 	tcase_add_test(tc, t_allowlist);
 	tcase_add_test(tc, t_addr_check);
 	tcase_add_test(tc, t_addr_special_ietf_host);
+	tcase_add_test(tc, t_pattern_note);
 	tcase_add_test(tc, t_bad_deny_fails_closed);
 	tcase_add_test(tc, t_prepared_host);
 	suite_add_tcase(s, tc);

@@ -141,6 +141,112 @@ build(enum pol_mode mode, char **protected_paths, struct sv_plan *p,
 	ck_assert_int_eq(sv_plan_build(&spec, &ctx, p, err, sizeof(err)), 0);
 }
 
+/* The index of the first op/dst in the plan from index from, or -1. */
+static int
+op_at(struct sv_plan *p, uint32_t want, const char *dst, int from)
+{
+	static uint8_t	 buf[MSG_MAX_PAYLOAD + 16];
+	struct msg	 m;
+	const char	*why;
+	size_t		 i;
+	int		 found = -1;
+
+	for (i = from; i < p->nframes && found == -1; i++) {
+		struct msg_hdr h = { p->frames[i].type, MSG_VERSION, 0,
+		    (uint32_t)p->frames[i].len };
+
+		memcpy(buf, &h, sizeof(h));
+		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
+		ck_assert_int_eq(msg_decode_mem(buf, sizeof(h) + h.len,
+		    MSG_CH_LAUNCHER, MSG_DOWN, &m, &why), 0);
+		if (m.info->type == MSG_PLAN_OP) {
+			uint32_t op = msg_get_u32(&m);
+
+			(void)msg_get_u32(&m);
+			(void)msg_get_str(&m);
+			if (op == want && strcmp(msg_get_str(&m), dst) == 0)
+				found = (int)i;
+		}
+		msg_free(&m);
+	}
+	return found;
+}
+
+static void
+build_binds(struct sv_bind *b, size_t n, char **deny, struct sv_plan *p)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	static struct settings st;
+	char		 err[256];
+
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = b;
+	spec.nbinds = n;
+	spec.mode = POL_MODE_CHAT;
+	spec.deny_read = deny;
+	spec.guest_workdir = b[0].guest_path;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, p, err, sizeof(err)), 0);
+}
+
+/* issue 25: --workspace R/sub --ro-bind R: R first, the workspace on top. */
+START_TEST(binds_by_depth)
+{
+	struct sv_plan	p;
+	char		sub[PATH_MAX + 8];
+	struct sv_bind	b[2];
+	int		outer, inner;
+
+	snprintf(sub, sizeof(sub), "%s/sub", ws);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	b[0] = (struct sv_bind){ sub, sub, 0 };
+	b[1] = (struct sv_bind){ ws, ws, 1 };
+	build_binds(b, 2, NULL, &p);
+	outer = op_at(&p, PLAN_OP_BIND, ws, 0);
+	inner = op_at(&p, PLAN_OP_BIND, sub, 0);
+	ck_assert_int_ge(outer, 0);
+	ck_assert_int_gt(inner, outer);
+	sv_plan_free(&p);
+}
+END_TEST
+
+/* issue 25: a denied directory with a bind beneath it is split. */
+START_TEST(deny_read_split)
+{
+	struct sv_plan	p;
+	char		blocked[PATH_MAX + 16], allowed[PATH_MAX + 32];
+	char		*deny[] = { blocked, NULL };
+	struct sv_bind	b[2];
+	int		ws_i, tmpfs, dir, ro, carve;
+
+	snprintf(blocked, sizeof(blocked), "%s/blocked", ws);
+	snprintf(allowed, sizeof(allowed), "%s/allowed", blocked);
+	ck_assert_int_eq(mkdir(blocked, 0700), 0);
+	ck_assert_int_eq(mkdir(allowed, 0700), 0);
+	b[0] = (struct sv_bind){ ws, ws, 0 };
+	b[1] = (struct sv_bind){ allowed, allowed, 0 };
+	build_binds(b, 2, deny, &p);
+	ws_i = op_at(&p, PLAN_OP_BIND, ws, 0);
+	tmpfs = op_at(&p, PLAN_OP_TMPFS, blocked, 0);
+	dir = op_at(&p, PLAN_OP_DIR, allowed, 0);
+	ro = op_at(&p, PLAN_OP_REMOUNT_RO, blocked, 0);
+	carve = op_at(&p, PLAN_OP_BIND, allowed, 0);
+	ck_assert_int_ge(ws_i, 0);
+	ck_assert_int_gt(tmpfs, ws_i);
+	ck_assert_int_gt(dir, tmpfs);
+	ck_assert_int_gt(ro, dir);
+	ck_assert_int_gt(carve, ro);
+	sv_plan_free(&p);
+}
+END_TEST
+
 START_TEST(chat_is_writable)
 {
 	struct sv_plan	p;
@@ -354,6 +460,8 @@ main(void)
 	tcase_add_test(tc, gitconfig_with_gateway);
 	tcase_add_test(tc, env_allowlist);
 	tcase_add_test(tc, home_allowlist);
+	tcase_add_test(tc, binds_by_depth);
+	tcase_add_test(tc, deny_read_split);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
