@@ -1175,7 +1175,9 @@ namerule_gitconfig_remote_changed(const char *buf, size_t len,
  * (parse_config: path, url, branch, shallow, ignore,
  * fetchRecurseSubmodules, update).  The host's `git submodule update`
  * clones each url and checks it out at path, so a url must use a scheme
- * git runs no program for, and a path must stay in the worktree.
+ * git runs no program for (https, http, ssh, git, file, a local or an
+ * scp-like path; never ext::, fd:: or another transport helper), and a
+ * path must stay in the worktree.
  */
 int
 namerule_gitmodules_name(const char *name)
@@ -1204,7 +1206,7 @@ gm_url(const char *v)
 {
 	static const char *const ok[] = {
 		"https://", "http://", "ssh://", "git://", "git+ssh://",
-		"ssh+git://", "./", "../", "/",
+		"ssh+git://", "file://", "./", "../", "/",
 	};
 	const char	*c, *s;
 	size_t		 i;

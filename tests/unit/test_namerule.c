@@ -686,13 +686,14 @@ START_TEST(t_gitmodules)
 		    "\tfetchRecurseSubmodules = on-demand\n",
 		"[submodule \"b\"]\n\turl = git@github.com:o/b.git\n",
 		"[submodule \"c\"]\n\turl = ssh://h/c\n\tpath = c\n",
+		"[submodule \"d\"]\n\turl = file:///srv/d.git\n",
 		"",
 	};
 	static const char *const bad[] = {
 		"[submodule \"a\"]\n\turl = ext::sh -c touch% /tmp/x\n",
 		"[submodule \"a\"]\n\turl = fd::17\n",
 		"[submodule \"a\"]\n\turl = -uhttps://x\n",
-		"[submodule \"a\"]\n\turl = file:///etc\n",
+		"[submodule \"a\"]\n\turl = foo://h/a\n",
 		"[submodule \"a\"]\n\tupdate = !touch /tmp/x\n",
 		"[submodule \"a\"]\n\tpath = ../../x\n",
 		"[submodule \"a\"]\n\tpath = x/.git/hooks\n",
