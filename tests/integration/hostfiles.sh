@@ -18,7 +18,7 @@
 #   refused; a protected link cannot be unlinked; "**/build/**" hides
 #   what is inside build/, not a file named build.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 W=$(mkwork)		# the workspace
 O=$(mkwork)		# outside: control files, logs
@@ -65,6 +65,19 @@ run -- sh -c 'echo "{\"x\":1}" > .vscode/settings.json;
 check_sh "an existing .vscode/ is neither rewritten nor added to" \
     '[ "$(cat "$W/.vscode/settings.json")" = "{}" ] &&
     [ ! -e "$W/.vscode/new.json" ]'
+# Other routes to the same names: a tree renamed or linked into place,
+# a hard link, a look-alike spelling, a deeper rename.
+run -- sh -c 'mkdir -p prep && echo "{}" > prep/mcp.json; mv prep .cursor;
+    ln -s prep .gemini; echo x > f; ln f .exrc; mkdir -p .VSCode/;
+    echo x > .VSCode/tasks.json; mkdir -p .ｚed; echo x > .ｚed/s.json;
+    mkdir -p a/b; echo x > a/b/c; mv a/b a/.husky; mv f x.code-workspace
+    ' >/dev/null 2>&1
+check_sh "renames, links and look-alikes reach none of them" \
+    '[ ! -e "$W/.cursor" ] && [ ! -L "$W/.gemini" ] && [ ! -e "$W/.exrc" ] &&
+    [ ! -e "$W/.VSCode/tasks.json" ] && [ ! -e "$W/.ｚed/s.json" ] &&
+    [ ! -e "$W/a/.husky" ] && [ ! -e "$W/x.code-workspace" ] &&
+    [ -e "$W/prep/mcp.json" ]'
+
 # allowWrite opens one on purpose, and the run says so.
 printf '{"sandbox":{"filesystem":{"allowWrite":[".codex"]}}}\n' >"$O/open.json"
 chmod a+r "$O/open.json"
