@@ -107,11 +107,12 @@ static const char *const quiet_env[][2] = {
 
 /*
  * untrusted-ish: a command string from a settings layer.  Each word that
- * names a file (absolute, "~/" or "$HOME/") goes on the list: the
- * sandbox may not write what the host's CLI will run.
+ * names a file (absolute, "~/", "$HOME/", or "./" and "../" from the
+ * project, where the CLI runs it) goes on the list: the sandbox may not
+ * write what the host's CLI will run.
  */
 static char **
-command_paths(char **v, const char *cmd, const char *home)
+command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 {
 	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, real[PATH_MAX];
 
@@ -125,8 +126,11 @@ command_paths(char **v, const char *cmd, const char *home)
 			xasprintf(&p, "%s/%s", home, w + 8);
 		else if (w[0] == '/')
 			p = xstrdup(w);
+		else if (strncmp(w, "./", 2) == 0 || strncmp(w, "../", 3) == 0)
+			xasprintf(&p, "%s/%s", cwd, w);
 		else
 			continue;
+		airlock_path_clean(p);
 		v = strv_add(v, p);
 		if (realpath(p, real) != NULL && strcmp(real, p) != 0)
 			v = strv_add(v, real);
@@ -137,7 +141,8 @@ command_paths(char **v, const char *cmd, const char *home)
 }
 
 static char **
-settings_walk(char **v, const struct json *j, const char *home, int depth)
+settings_walk(char **v, const struct json *j, const char *home,
+    const char *cwd, int depth)
 {
 	size_t	i, k;
 
@@ -148,9 +153,10 @@ settings_walk(char **v, const struct json *j, const char *home, int depth)
 			for (k = 0; run_keys[k] != NULL; k++)
 				if (strcmp(j->keys[i], run_keys[k]) == 0)
 					v = command_paths(v, j->items[i]->str,
-					    home);
+					    home, cwd);
 		if (j->type == JSON_OBJECT || j->type == JSON_ARRAY)
-			v = settings_walk(v, j->items[i], home, depth + 1);
+			v = settings_walk(v, j->items[i], home, cwd,
+			    depth + 1);
 	}
 	return v;
 }
@@ -172,7 +178,7 @@ settings_commands(const char *home, const char *cwd)
 		xasprintf(&p, "%s%s", i < 2 ? home : i < 4 ? cwd : "",
 		    layers[i]);
 		if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL) {
-			v = settings_walk(v, j, home, 0);
+			v = settings_walk(v, j, home, cwd, 0);
 			json_free(j);
 		}
 		free(p);
