@@ -523,6 +523,37 @@ allow_link_outside(const struct sv_spec *spec, const char *a)
 }
 
 /*
+ * A read-only carve-out bound over a writable bind beneath it (a --bind
+ * or a runner's state inside an allowRead): that bind again, writable,
+ * on top, as docs/SETTINGS.md promises.  Returns the new count.
+ */
+struct allow_bind {
+	char	*path;
+	int	 rw;
+};
+
+static size_t
+allow_rebind(const char *ro, char *const *writable, struct allow_bind *bd,
+    size_t nbd, size_t max)
+{
+	size_t	i, k;
+
+	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
+		if (!path_under(writable[i], ro) || strcmp(writable[i], ro) == 0)
+			continue;
+		for (k = 0; k < nbd; k++)
+			if (bd[k].path != NULL &&
+			    strcmp(bd[k].path, writable[i]) == 0)
+				break;
+		if (k == nbd && nbd < max) {
+			bd[nbd].path = xstrdup(writable[i]);
+			bd[nbd++].rw = 1;
+		}
+	}
+	return nbd;
+}
+
+/*
  * allowWrite: each existing path bound writable (the read-only modes
  * win; nothing is created); allowRead: bound read-only where no bind
  * shows it.  Both are carve-outs (keep) that denyRead does not hide.
@@ -537,7 +568,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 	size_t		 i, j, k;
 	int		 shown;
 
-	struct { char *path; int rw; } bd[64];
+	struct allow_bind bd[64];
 	size_t		 nbd = 0;
 
 	for (i = 0; st->allow_write && st->allow_write[i]; i++) {
@@ -592,6 +623,8 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			    nbd < sizeof(bd) / sizeof(bd[0])) {
 				bd[nbd].path = canon(t[j]);
 				bd[nbd++].rw = 0;
+				nbd = allow_rebind(bd[nbd - 1].path, *writable,
+				    bd, nbd, sizeof(bd) / sizeof(bd[0]));
 			}
 		}
 		strv_free(t);

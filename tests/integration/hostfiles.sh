@@ -16,9 +16,10 @@
 # - Links and globs: a dangling link on a protected name protects its
 #   target; a --bind through a link leading out of the workspace is
 #   refused; a protected link cannot be unlinked; "**/build/**" hides
-#   what is inside build/, not a file named build.
+#   what is inside build/, not a file named build; a writable bind
+#   nested in an allowRead carve-out of a denied tree stays writable.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 30
 
 W=$(mkwork)		# the workspace
 O=$(mkwork)		# outside: control files, logs
@@ -163,6 +164,21 @@ check_sh "\"**/build/**\" leaves a file named build readable" \
     'printf "%s\n" "$out" | grep -q file-named-build'
 check_sh "... and hides what is inside build/ (control)" \
     '! printf "%s\n" "$out" | grep -q inside'
+
+# A writable bind nested in an allowRead carve-out of a denied tree.
+Y=$(mkwork)
+mkdir -p "$Y/pub/out" && echo y-secret >"$Y/secret"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$Y"
+printf '{"sandbox":{"filesystem":{"denyRead":["%s"],"allowRead":["%s/pub"]}}}\n' \
+    "$Y" "$Y" >"$O/carve.json"
+chmod a+r "$O/carve.json"
+out=$(run --settings "$O/carve.json" --bind "$Y/pub/out" -- sh -c \
+    "echo made > '$Y/pub/out/f' && echo wrote; cat '$Y/secret'" 2>&1)
+check_sh "a --bind nested in an allowRead carve-out is writable" \
+    '[ "$(cat "$Y/pub/out/f" 2>/dev/null)" = made ]'
+check_sh "... while the denied tree's other entries stay hidden (control)" \
+    'printf "%s\n" "$out" | grep -q wrote &&
+    ! printf "%s\n" "$out" | grep -q y-secret'
 
 # ---- finding 4: the runner's state (the real Claude Code CLI) ----
 CLAUDE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v claude)
