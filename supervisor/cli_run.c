@@ -63,8 +63,8 @@ struct run_state {
 		long	 count;
 	}	 viol[16];
 	size_t	 nviol;
-	char	**opened;		/* built-in write rules the settings
-					   opened (allowWrite) */
+	char	**opened;		/* built-in write rules that
+					   settings' allowWrite opened */
 };
 
 /* Count one violation event by its action (the summary's classes). */

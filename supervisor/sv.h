@@ -83,9 +83,9 @@ struct sv_spec {
 	enum pol_mode	 mode;
 	char		**protected_paths;
 	char		**runner_state_dirs;
-	char		**runner_private_dirs;	/* a tmpfs each, beneath
-						   the home: the runner's
-						   own, never kept */
+	char		**runner_private_dirs; /* a tmpfs each, beneath
+						  the home: the runner's
+						  own, never kept */
 	char		**exec_grant_roots;
 	char		**deny_read;
 	char		**deny_write;

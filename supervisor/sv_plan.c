@@ -539,7 +539,8 @@ allow_rebind(const char *ro, char *const *writable, struct allow_bind *bd,
 	size_t	i, k;
 
 	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
-		if (!path_under(writable[i], ro) || strcmp(writable[i], ro) == 0)
+		if (!path_under(writable[i], ro) ||
+		    strcmp(writable[i], ro) == 0)
 			continue;
 		for (k = 0; k < nbd; k++)
 			if (bd[k].path != NULL &&
