@@ -855,14 +855,15 @@ static char **
 carve_list(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     char *const *homes, char *const *own)
 {
-	char *const	*lists[3];
+	char *const	*lists[4];
 	char		**v = NULL, *a;
 	size_t		  i, j, k;
 
 	lists[0] = ctx->settings != NULL ? ctx->settings->home_writable : NULL;
 	lists[1] = ctx->settings != NULL ? ctx->settings->allow_write : NULL;
 	lists[2] = spec->runner_state_dirs;
-	for (j = 0; j < 3; j++)
+	lists[3] = spec->runner_private_dirs;	/* a tmpfs: nothing kept */
+	for (j = 0; j < 4; j++)
 		for (i = 0; lists[j] != NULL && lists[j][i] != NULL; i++) {
 			if ((a = plan_abs(lists[j][i], ctx->home,
 			    plan_base(spec, ctx->home))) == NULL)
@@ -1613,7 +1614,10 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		    sizeof(write_protected[0]); j++) {
 			xasprintf(&s, "%s/%s", writable[i],
 			    write_protected[j]);
-			if (lstat(s, &st) == 0)
+			/* A runner's session directories beneath (a home
+			 * bound whole): plan_home protects around them. */
+			if (lstat(s, &st) == 0 &&
+			    !beneath_any(spec->runner_state_dirs, s, 0))
 				plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
 				    NULL, s);
 			free(s);

@@ -19,7 +19,7 @@
 #   what is inside build/, not a file named build; a writable bind
 #   nested in an allowRead carve-out of a denied tree stays writable.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 W=$(mkwork)		# the workspace
 O=$(mkwork)		# outside: control files, logs
@@ -251,6 +251,37 @@ check_sh "the session directories stay writable (projects/, transcripts)" \
     '[ -e "$H/.claude/projects/session-ok" ] &&
     ls "$H"/.claude/projects/*/*.jsonl >/dev/null 2>&1'
 
+
+# The home itself as the workspace: the session directories are still
+# kept and the rest of ~/.claude still read-only.
+python3 - "$O/plant.sh" "$H/plant.sh" >"$O/steps2.json" <<'PY'
+import json, sys
+body = open(sys.argv[1]).read()
+print(json.dumps([
+    ["Write", {"file_path": sys.argv[2], "content": body}],
+    ["Bash", {"command": "sh plant.sh", "description": "x"}]]))
+PY
+chmod a+r "$O/steps2.json"
+rm -f "$H/.claude/projects/session-ok"
+python3 "$(dirname "$0")/claude_mock.py" "$H" "$O/log2" "$O/port2" \
+    "$O/steps2.json" >/dev/null 2>&1 &
+MOCK2=$!
+trap 'kill $MOCK $MOCK2 2>/dev/null' EXIT
+i=0
+while [ ! -s "$O/port2" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+(cd "$H" && as_user env HOME="$H" \
+    ANTHROPIC_BASE_URL="http://localhost:$(cat "$O/port2")" \
+    ANTHROPIC_API_KEY=sk-ant-test "$AIRLOCK" claude --workspace "$H" -- \
+    -p "go" >/dev/null 2>&1)
+hp=$(printf '%s' "$H" | tr '/.' '--')
+check_sh "with the home as the workspace: transcripts kept, status line not" \
+    'ls "$H/.claude/projects/$hp/"*.jsonl >/dev/null 2>&1 &&
+    [ -e "$H/.claude/projects/session-ok" ] &&
+    cmp -s "$O/sl.orig" "$H/.claude/statusline-command.sh"'
+kill $MOCK2 2>/dev/null
 
 # The host's own claude, unconfined, in a terminal: its status line.
 tui() {
