@@ -115,6 +115,7 @@ static char **
 command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 {
 	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, real[PATH_MAX];
+	struct stat st;
 
 	for (w = strtok_r(dup, " \t\n;&|()<>'\"`", &save); w != NULL;
 	    w = strtok_r(NULL, " \t\n;&|()<>'\"`", &save)) {
@@ -131,6 +132,11 @@ command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 		else
 			continue;
 		airlock_path_clean(p);
+		/* A directory (`cd /tmp && ...`) is where it runs, not what. */
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(p);
+			continue;
+		}
 		v = strv_add(v, p);
 		if (realpath(p, real) != NULL && strcmp(real, p) != 0)
 			v = strv_add(v, real);

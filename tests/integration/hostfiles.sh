@@ -193,7 +193,7 @@ cat >"$H/.claude/settings.json" <<JSON
 {"model":"claude-mock",
  "statusLine":{"type":"command","command":"~/.claude/statusline-command.sh"},
  "hooks":{"Notification":[{"matcher":"","hooks":[{"type":"command",
-   "command":"sh $CW/tools/notify.sh"}]}]}}
+   "command":"cd $CW && sh ./tools/notify.sh"}]}]}}
 JSON
 cat >"$H/.claude.json" <<JSON
 {"numStartups":3,"hasCompletedOnboarding":true,
