@@ -259,7 +259,7 @@ gitstate_config_rename(int odfd, const char *oname, int ndfd,
 	struct stat	 st, os;
 	char		*buf, *old;
 	size_t		 len, olen;
-	int		 r, same;
+	int		 r, same, gm;
 
 	snprintf(why, whylen, "not a small regular file");
 	if ((buf = gitstate_slurp(odfd, oname, &st, &len)) == NULL &&
@@ -273,8 +273,10 @@ gitstate_config_rename(int odfd, const char *oname, int ndfd,
 	old = gitstate_slurp(ndfd, nname, &os, &olen);
 	/* Renaming a file onto itself (or a hard link of it) does nothing. */
 	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
-	r = same ? 0 : namerule_gitconfig_check(buf, len, old, olen, why,
-	    whylen);
+	/* .gitmodules has its own allowlist; nothing there is reported. */
+	gm = namerule_gitmodules_name(nname);
+	r = same ? 0 : gm ? namerule_gitmodules_check(buf, len, why, whylen) :
+	    namerule_gitconfig_check(buf, len, old, olen, why, whylen);
 	if (r == -1)
 		r = 1;
 	else if (!same && (r = gitstate_install(ndfd, nname, buf, len,
@@ -282,8 +284,8 @@ gitstate_config_rename(int odfd, const char *oname, int ndfd,
 		(void)unlinkat(odfd, oname, 0);
 		/* Reported, not refused: pushes go where airlockd recorded
 		 * (issue 14). */
-		if (namerule_gitconfig_remote_changed(buf, len, old, olen, why,
-		    whylen) == 1)
+		if (!gm && namerule_gitconfig_remote_changed(buf, len, old,
+		    olen, why, whylen) == 1)
 			r = 2;
 	}
 	free(old);

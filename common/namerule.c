@@ -441,6 +441,10 @@ namerule_check(const struct namerule_set *set, const char *path,
 		if (set->r[i].kind == NR_HOME && (carved ||
 		    (above && !(flags & NR_F_PREFIX))))
 			continue;
+		/* A carve-out (a runner's session directory, a cache) is the
+		 * runner's or the user's: no project lives there. */
+		if (set->r[i].kind == NR_TREE && carved)
+			continue;
 		if (set->r[i].kind != NR_GITCONFIG || m == 2) {
 			v = NR_DENY;
 			break;
@@ -1161,4 +1165,149 @@ namerule_gitconfig_remote_changed(const char *buf, size_t len,
 	strv_free(nw);
 	strv_free(ow);
 	return rc;
+}
+
+/* ---- .gitmodules ---- */
+
+/*
+ * .gitmodules by allowlist: what `git submodule add` and `git config -f
+ * .gitmodules` write for a submodule, from git's submodule-config.c
+ * (parse_config: path, url, branch, shallow, ignore,
+ * fetchRecurseSubmodules, update).  The host's `git submodule update`
+ * clones each url and checks it out at path, so a url must use a scheme
+ * git runs no program for (https, http, ssh, git, file, a local or an
+ * scp-like path; never ext::, fd:: or another transport helper), and a
+ * path must stay in the worktree.
+ */
+int
+namerule_gitmodules_name(const char *name)
+{
+	char	buf[NAME_MAX + 1];
+	size_t	n = strlen(name);
+
+	if (n > NAME_MAX)
+		return 0;
+	namerule_fold(name, n, buf);
+	return strcmp(buf, ".gitmodules") == 0;
+}
+
+/* A value that may reach a command line or a terminal: printable only. */
+static int
+gm_plain(const char *v)
+{
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int
+gm_url(const char *v)
+{
+	static const char *const ok[] = {
+		"https://", "http://", "ssh://", "git://", "git+ssh://",
+		"ssh+git://", "file://", "./", "../", "/",
+	};
+	const char	*c, *s;
+	size_t		 i;
+
+	if (*v == '-' || strstr(v, "::") != NULL)
+		return 0;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (strncasecmp(v, ok[i], strlen(ok[i])) == 0)
+			return 1;
+	/* scp-like "user@host:path" (no "scheme://" and no transport). */
+	c = strchr(v, ':');
+	s = strchr(v, '/');
+	return c != NULL && c != v && (s == NULL || s > c) &&
+	    strncmp(c, "://", 3) != 0 && strcspn(v, ":") ==
+	    strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789._-@[]");
+}
+
+/* A path inside the worktree: relative, no "..", no git directory. */
+static int
+gm_path(const char *v)
+{
+	const char	*p, *e;
+	char		 c[NAME_MAX + 1];
+	size_t		 n;
+
+	if (*v == '\0' || *v == '/' || *v == '-')
+		return 0;
+	for (p = v; *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+		e = p + strcspn(p, "/");
+		if ((n = (size_t)(e - p)) > NAME_MAX)
+			return 0;
+		memcpy(c, p, n);
+		c[n] = '\0';
+		if (strcmp(c, "..") == 0 || namerule_gitstate_name(c))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+gm_oneof(const char *v, const char *const *set)
+{
+	for (; *set != NULL; set++)
+		if (strcasecmp(v, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* gc_walk: the first entry off the list ends the walk, named in arg. */
+static int
+gm_entry(const char *sec, int hassub, const char *sub, const char *key,
+    const char *val, void *arg)
+{
+	static const char *const bools[] = { "true", "false", "yes", "no",
+	    "on", "off", "1", "0", NULL };
+	static const char *const recurse[] = { "true", "false", "yes", "no",
+	    "on", "off", "1", "0", "on-demand", NULL };
+	static const char *const ignore[] = { "none", "untracked", "dirty",
+	    "all", NULL };
+	static const char *const update[] = { "checkout", "rebase", "merge",
+	    "none", NULL };
+	char	*why = arg;
+	int	 ok = 0;
+
+	if (strcmp(sec, "submodule") == 0 && hassub && val != NULL &&
+	    gm_plain(val) && gm_plain(sub)) {
+		if (strcmp(key, "path") == 0)
+			ok = gm_path(val);
+		else if (strcmp(key, "url") == 0)
+			ok = gm_url(val);
+		else if (strcmp(key, "branch") == 0)
+			ok = *val != '-';
+		else if (strcmp(key, "shallow") == 0)
+			ok = gm_oneof(val, bools);
+		else if (strcmp(key, "ignore") == 0)
+			ok = gm_oneof(val, ignore);
+		else if (strcmp(key, "fetchrecursesubmodules") == 0)
+			ok = gm_oneof(val, recurse);
+		else if (strcmp(key, "update") == 0)
+			ok = gm_oneof(val, update);
+	}
+	if (ok)
+		return 0;
+	snprintf(why, 128, "%s%s.%s%s not allowed in .gitmodules", sec,
+	    hassub ? ".<name>" : "", key, val == NULL ? " (no value)" : "");
+	return -1;
+}
+
+int
+namerule_gitmodules_check(const char *buf, size_t len, char *why,
+    size_t whylen)
+{
+	char	w[128] = "";
+	size_t	where = 0;
+
+	if (gc_walk(buf, len, gm_entry, w, &where) == 0)
+		return 0;
+	if (w[0] != '\0')
+		snprintf(why, whylen, "%s", w);
+	else
+		snprintf(why, whylen, "unparsable at byte %zu", where);
+	return -1;
 }

@@ -163,4 +163,16 @@ int	namerule_gitconfig_remote_changed(const char *buf, size_t len,
 int	namerule_gitconfig_get(const char *buf, size_t len, const char *sec,
 	    const char *sub, const char *key, char **val);
 
+/*
+ * .gitmodules (issue 25): namerule_gitmodules_name says whether a name
+ * folds to ".gitmodules"; namerule_gitmodules_check (untrusted: buf, the
+ * new text) 0 if it holds only submodule sections with path, url of a
+ * scheme that runs no program, branch, shallow, ignore,
+ * fetchRecurseSubmodules and update of checkout, rebase, merge or none;
+ * -1 with the first other entry (or the parse error) in why.
+ */
+int	namerule_gitmodules_name(const char *name);
+int	namerule_gitmodules_check(const char *buf, size_t len, char *why,
+	    size_t whylen);
+
 #endif

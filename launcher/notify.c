@@ -558,6 +558,25 @@ out:
 	return r;
 }
 
+/* unlink, unlinkat: a protected name's symlink is not taken away. */
+static int
+nt_unlink(const struct nt_call *c, int dirfd, uint64_t addr, int flags)
+{
+	struct nt_path	t;
+	struct stat	st;
+	char		path[PATH_MAX];
+	int		r;
+
+	if ((r = nt_arg(c, dirfd, addr, 0, &t, path, sizeof(path))) == 0 &&
+	    fstatat(t.dfd, t.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		r = nt_check(c, t.abs, 0, "file-unlink", NULL);
+	if (r == 0 && (r = nt_valid(c)) == 0)
+		r = unlinkat(t.dfd, t.name, flags) == -1 ? -errno : 0;
+	nt_path_close(&t);
+	return r;
+}
+
 /*
  * bind: an AF_UNIX path makes an inode, and the family is in memory, so
  * every bind comes here.  init binds its own copy of the caller's socket
@@ -676,6 +695,12 @@ nt_handle(const struct nt_listener *l)
 		break;
 	case SYS_bind:
 		r = nt_bind(&c, (int)a[0], a[1], a[2]);
+		break;
+	case SYS_unlink:
+	case SYS_unlinkat:
+		r = nt_unlink(&c, nr == SYS_unlink ? AT_FDCWD : (int)a[0],
+		    a[nr == SYS_unlink ? 0 : 1], nr == SYS_unlink ? 0 :
+		    (int)a[2]);
 		break;
 	default:
 		r = -ENOSYS;

@@ -58,6 +58,7 @@ void	 rpc_close(struct rpc *);
 /* What an adapter adds to `airlock run` (see cli_run_adapter()). */
 struct run_adapter {
 	char *const	*runner_state;	/* runnerStateDirs, absolute */
+	char *const	*runner_private; /* runnerPrivateDirs, absolute */
 	int		 no_push_gateway; /* the terminal profile */
 	int		 require_sandbox; /* fail rather than run unconfined */
 };

@@ -5,11 +5,11 @@
  * a command (cli_run_adapter()), with what the CLI needs added (SPEC
  * R-A1):
  *
- * - its config dir (~/.claude/) as runner state, writable in every
- *   mode, except its settings files and the command, agent, skill, hook
- *   and plugin definitions, which the host's next Claude Code would run:
- *   those stay write-protected (R-L3); its state file ~/.claude.json as
- *   a private copy (it also names MCP servers, commands the host runs);
+ * - its config dir (~/.claude/) read-only but for the directories the
+ *   CLI writes during a session (claude_state), writable in every mode;
+ *   whatever its settings layers run is write-protected (R-L3); its
+ *   state file ~/.claude.json as a private copy (it also names MCP
+ *   servers, commands the host runs);
  * - a generated settings layer (--settings, inline JSON) that sends Bash
  *   and the file writers to `airlock hook claude-pretooluse --confined`
  *   and switches off the CLI's non-essential traffic;
@@ -51,27 +51,48 @@ static const char *const provider_env[] = {
 };
 
 /*
- * Under ~/.claude: what Claude Code on the host reads as configuration
- * or runs (hooks in settings, commands, agents, skills, plugins), so an
- * agent must not write it for the next session outside the sandbox.
- * The runner state is outside the sandbox's filename rules, so each is
- * made to exist before the launch (a directory, or a file holding the
- * empty settings "{}" or nothing) and is then a read-only mount: an
- * agent can neither write it nor create it.
+ * A runner's own state directory, by allowlist (issue 25): read-only in
+ * the sandbox except the directories the runner writes during a session,
+ * which hold data its next session on the host reads as data.  For
+ * Claude Code, measured by running the CLI (2.1) under a mock of the
+ * Messages API and listing what it wrote: transcripts and memory
+ * (projects), todo lists, plans, the edited files' checkpoints
+ * (file-history), pasted text.  Everything else stays read-only: its
+ * settings, CLAUDE.md, commands, agents, skills, hooks, plugins, a
+ * status-line script, a local install (local/), IDE lock files (ide/),
+ * the backups of ~/.claude.json.  What the CLI sources into its shell
+ * (shell-snapshots/, session-env/: it will not run a command without
+ * the latter) a session on the host would source too, so the sandbox
+ * gets its own, a tmpfs each, never kept.  A runner added later gets a
+ * table of its own.
  */
-static const struct {
-	const char	*name;
-	const char	*file;		/* NULL: a directory */
-} protected_state[] = {
-	{ "settings.json", "{}\n" },
-	{ "settings.local.json", "{}\n" },
-	{ "CLAUDE.md", "" },
-	{ "commands", NULL },
-	{ "agents", NULL },
-	{ "skills", NULL },
-	{ "hooks", NULL },
-	{ "plugins", NULL },
-	{ NULL, NULL },
+struct runner_state {
+	const char		*dir;		/* beneath $HOME */
+	const char *const	*session;	/* writable, beneath dir */
+	const char *const	*private;	/* writable, not kept */
+};
+
+static const char *const claude_session[] = {
+	"projects", "todos", "plans", "file-history", "paste-cache", NULL,
+};
+
+/* Written during a session but sourced by the CLI's shell (by a host
+ * session's too): the sandbox's own, a tmpfs each, never kept. */
+static const char *const claude_private[] = {
+	"session-env", "shell-snapshots", NULL,
+};
+
+static const struct runner_state claude_state = {
+	".claude", claude_session, claude_private,
+};
+
+/*
+ * The keys of Claude Code's settings whose values the CLI runs as
+ * commands (hooks, the status line, credential helpers).
+ */
+static const char *const run_keys[] = {
+	"command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport",
+	"otelHeadersHelper", NULL,
 };
 
 /* Documented switches for everything but the model's own requests. */
@@ -83,6 +104,93 @@ static const char *const quiet_env[][2] = {
 	{ "DISABLE_BUG_COMMAND", "1" },
 	{ NULL, NULL },
 };
+
+/*
+ * untrusted-ish: a command string from a settings layer.  Each word that
+ * names a file (absolute, "~/", "$HOME/", or "./" and "../" from the
+ * project, where the CLI runs it) goes on the list: the sandbox may not
+ * write what the host's CLI will run.
+ */
+static char **
+command_paths(char **v, const char *cmd, const char *home, const char *cwd)
+{
+	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, real[PATH_MAX];
+	struct stat st;
+
+	for (w = strtok_r(dup, " \t\n;&|()<>'\"`", &save); w != NULL;
+	    w = strtok_r(NULL, " \t\n;&|()<>'\"`", &save)) {
+		if (strncmp(w, "~/", 2) == 0)
+			xasprintf(&p, "%s/%s", home, w + 2);
+		else if (strncmp(w, "$HOME/", 6) == 0)
+			xasprintf(&p, "%s/%s", home, w + 6);
+		else if (strncmp(w, "${HOME}/", 8) == 0)
+			xasprintf(&p, "%s/%s", home, w + 8);
+		else if (w[0] == '/')
+			p = xstrdup(w);
+		else if (strncmp(w, "./", 2) == 0 || strncmp(w, "../", 3) == 0)
+			xasprintf(&p, "%s/%s", cwd, w);
+		else
+			continue;
+		airlock_path_clean(p);
+		/* A directory (`cd /tmp && ...`) is where it runs, not what. */
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			free(p);
+			continue;
+		}
+		v = strv_add(v, p);
+		if (realpath(p, real) != NULL && strcmp(real, p) != 0)
+			v = strv_add(v, real);
+		free(p);
+	}
+	free(dup);
+	return v;
+}
+
+static char **
+settings_walk(char **v, const struct json *j, const char *home,
+    const char *cwd, int depth)
+{
+	size_t	i, k;
+
+	if (j == NULL || depth > 16)
+		return v;
+	for (i = 0; i < j->n; i++) {
+		if (j->type == JSON_OBJECT && j->items[i]->type == JSON_STRING)
+			for (k = 0; run_keys[k] != NULL; k++)
+				if (strcmp(j->keys[i], run_keys[k]) == 0)
+					v = command_paths(v, j->items[i]->str,
+					    home, cwd);
+		if (j->type == JSON_OBJECT || j->type == JSON_ARRAY)
+			v = settings_walk(v, j->items[i], home, cwd,
+			    depth + 1);
+	}
+	return v;
+}
+
+/* The files Claude Code's settings layers run, as --deny-write paths. */
+static char **
+settings_commands(const char *home, const char *cwd)
+{
+	static const char *const layers[] = {
+		"/.claude/settings.json", "/.claude/settings.local.json",
+		"/.claude/settings.json", "/.claude/settings.local.json",
+		"/etc/claude-code/managed-settings.json",
+	};
+	struct json	*j;
+	char		**v = NULL, *p;
+	size_t		  i;
+
+	for (i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
+		xasprintf(&p, "%s%s", i < 2 ? home : i < 4 ? cwd : "",
+		    layers[i]);
+		if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL) {
+			v = settings_walk(v, j, home, cwd, 0);
+			json_free(j);
+		}
+		free(p);
+	}
+	return v;
+}
 
 static void __attribute__((noreturn))
 claude_usage(int code)
@@ -355,7 +463,9 @@ cli_claude_main(int argc, char **argv)
 {
 	const char	*mode = "chat", *home, *url, *end, *v;
 	const char	*airlock_settings = NULL, *given = NULL;
-	char		**rargv = NULL, **state = NULL, *claude, *s, *json;
+	char		**rargv = NULL, **state = NULL, **runs, *claude, *s;
+	char		**priv = NULL;
+	char		*json;
 	char		 hbuf[PATH_MAX], abuf[PATH_MAX], *layers;
 	struct run_adapter ad;
 	int		 i, rargc, rc, network = 1, unconfined = 0;
@@ -423,39 +533,51 @@ cli_claude_main(int argc, char **argv)
 		return 125;
 	}
 
-	/* Its config dir exists before the sandbox binds it. */
-	xasprintf(&s, "%s/.claude", hbuf);
+	/*
+	 * Its state dir and the session directories exist before the
+	 * sandbox binds them: the dir read-only, those writable on top
+	 * (runnerStateDirs).  What the settings run is never writable.
+	 */
+	xasprintf(&s, "%s/%s", hbuf, claude_state.dir);
 	if (mkdir(s, 0700) == -1 && errno != EEXIST) {
 		fprintf(stderr, "airlock claude: %s: %s\n", s, strerror(errno));
 		return 125;
 	}
-	state = strv_add(state, s);
-	for (k = 0; protected_state[k].name != NULL; k++) {
+	rargv = strv_add(rargv, "--ro-bind");
+	rargv = strv_add(rargv, s);
+	for (k = 0; claude_state.session[k] != NULL; k++) {
 		char	*p;
-		int	 fd, bad;
 
-		xasprintf(&p, "%s/%s", s, protected_state[k].name);
-		if (protected_state[k].file == NULL)
-			bad = mkdir(p, 0700) == -1 && errno != EEXIST;
-		else if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL |
-		    O_NOFOLLOW | O_CLOEXEC, 0600)) != -1) {
-			size_t n = strlen(protected_state[k].file);
-
-			bad = write(fd, protected_state[k].file, n) !=
-			    (ssize_t)n;
-			bad |= close(fd) == -1;
-		} else
-			bad = errno != EEXIST;
-		if (bad) {
+		xasprintf(&p, "%s/%s", s, claude_state.session[k]);
+		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
 			fprintf(stderr, "airlock claude: %s: %s\n", p,
 			    strerror(errno));
 			return 125;
 		}
-		rargv = strv_add(rargv, "--deny-write");
-		rargv = strv_add(rargv, p);
+		state = strv_add(state, p);
+		free(p);
+	}
+	for (k = 0; claude_state.private[k] != NULL; k++) {
+		char	*p;
+
+		xasprintf(&p, "%s/%s", s, claude_state.private[k]);
+		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
+			fprintf(stderr, "airlock claude: %s: %s\n", p,
+			    strerror(errno));
+			return 125;
+		}
+		priv = strv_add(priv, p);
 		free(p);
 	}
 	free(s);
+	if (getcwd(abuf, sizeof(abuf)) == NULL)
+		snprintf(abuf, sizeof(abuf), "/nonexistent");
+	runs = settings_commands(hbuf, abuf);
+	for (k = 0; runs != NULL && runs[k] != NULL; k++) {
+		rargv = strv_add(rargv, "--deny-write");
+		rargv = strv_add(rargv, runs[k]);
+	}
+	strv_free(runs);
 
 	/* The CLI's own package, read-only, where it lies outside the
 	 * system directories the sandbox shows anyway. */
@@ -528,12 +650,14 @@ cli_claude_main(int argc, char **argv)
 		;
 	memset(&ad, 0, sizeof(ad));
 	ad.runner_state = state;
+	ad.runner_private = priv;
 	/* Confined or not at all, unless --sandbox off says so. */
 	ad.require_sandbox = !unconfined;
 	rc = cli_run_adapter(rargc, rargv, &ad);
 	free(json);
 	free(claude);
 	strv_free(state);
+	strv_free(priv);
 	strv_free(rargv);
 	return rc;
 }

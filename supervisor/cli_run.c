@@ -33,6 +33,7 @@
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "supervisor/cli.h"
+#include "supervisor/paths.h"
 #include "supervisor/cli_policy.h"
 #include "supervisor/gitorigin.h"
 
@@ -63,6 +64,8 @@ struct run_state {
 		long	 count;
 	}	 viol[16];
 	size_t	 nviol;
+	char	**opened;		/* built-in write rules that
+					   settings' allowWrite opened */
 };
 
 /* Count one violation event by its action (the summary's classes). */
@@ -86,6 +89,21 @@ violation_count(struct run_state *st, const char *action)
 		}
 	}
 	st->viol[i].count++;
+}
+
+/*
+ * The built-in write protections settings' allowWrite opened on purpose
+ * (names from airlockd's own table).
+ */
+static void
+opened_say(const struct run_state *st)
+{
+	size_t	i;
+
+	for (i = 0; st->opened != NULL && st->opened[i] != NULL; i++)
+		fprintf(stderr, "airlock: note: settings' allowWrite opened "
+		    "the built-in write protection of \"%s\" for this run\n",
+		    st->opened[i]);
 }
 
 /* After the run: one line per class with its count, on stderr. */
@@ -282,6 +300,14 @@ on_event(const struct json *ev, void *arg)
 			    "recorded the first time airlock ran here "
 			    "(--origin changes it)\n", t ? t : "?");
 		}
+	} else if (strcmp(type, "rules-opened") == 0 &&
+	    (x = json_get(ev, "rules")) != NULL && x->type == JSON_ARRAY &&
+	    st->opened == NULL) {
+		for (size_t i = 0; i < x->n; i++)
+			if (x->items[i]->type == JSON_STRING)
+				st->opened = strv_add(st->opened,
+				    x->items[i]->str);
+		opened_say(st);
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
 
@@ -378,6 +404,32 @@ expand_path(const char *p)
 	}
 	xasprintf(&r, "%s/%s", cwd, p);
 	return r;
+}
+
+/*
+ * A writable bind named inside the workspace through a symbolic link
+ * (one an agent may have planted there) that leads outside it would make
+ * the link's target writable: refused with the reason, as srt skips such
+ * a write path.  Binding the target by its own name says it is meant.
+ */
+static int
+bind_link_check(const char *path, const char *ws)
+{
+	char	resolved[PATH_MAX], *abs = expand_path(path);
+	size_t	n = strlen(ws);
+	int	rc = 0;
+
+	airlock_path_clean(abs);
+	if (strncmp(abs, ws, n) == 0 && (abs[n] == '/' || n == 1) &&
+	    realpath(abs, resolved) != NULL && !(strncmp(resolved, ws, n) ==
+	    0 && (resolved[n] == '\0' || resolved[n] == '/' || n == 1))) {
+		fprintf(stderr, "airlock: --bind %s: a symbolic link in the "
+		    "workspace to %s, outside it: refused (bind %s by its own "
+		    "name to make it writable)\n", path, resolved, resolved);
+		rc = -1;
+	}
+	free(abs);
+	return rc;
 }
 
 /* A bind of a path that does not exist is an error naming it; with
@@ -976,6 +1028,16 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
+	for (size_t k = 0; binds && binds[k]; k++)
+		if (bind_link_check(binds[k], ws) == -1) {
+			rpc_close(&rpc);
+			return EXIT_SANDBOX;
+		}
+	for (size_t k = 0; trybinds && trybinds[k]; k++)
+		if (bind_link_check(trybinds[k], ws) == -1) {
+			rpc_close(&rpc);
+			return EXIT_SANDBOX;
+		}
 	/* Start where the caller is when that is inside the workspace. */
 	{
 		size_t n = strlen(ws);
@@ -1087,6 +1149,13 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		jgen_arr_open(j);
 		for (size_t k = 0; ad->runner_state[k] != NULL; k++)
 			jgen_str(j, ad->runner_state[k]);
+		jgen_arr_close(j);
+	}
+	if (ad != NULL && ad->runner_private != NULL) {
+		jgen_key(j, "runnerPrivateDirs");
+		jgen_arr_open(j);
+		for (size_t k = 0; ad->runner_private[k] != NULL; k++)
+			jgen_str(j, ad->runner_private[k]);
 		jgen_arr_close(j);
 	}
 	if (ad != NULL && ad->no_push_gateway)
@@ -1275,6 +1344,9 @@ out:
 	rpc_close(&rpc);
 	if (!quiet)
 		violation_summary(&st);
+	/* Said when the run starts and again here, --quiet or not. */
+	opened_say(&st);
+	strv_free(st.opened);
 	if (st.events != NULL)
 		fclose(st.events);
 	strv_free(binds);

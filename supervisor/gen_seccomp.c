@@ -76,7 +76,7 @@ static const char *const deny_eperm[] = {
 static const char *const notify_always[] = {
 	"creat", "mkdir", "mkdirat", "mknod", "mknodat", "symlink",
 	"symlinkat", "link", "linkat", "rename", "renameat", "renameat2",
-	"truncate", "bind",
+	"truncate", "bind", "unlink", "unlinkat",
 };
 
 /* Open flags that make an open write-intent (O_TMPFILE without the

@@ -83,6 +83,9 @@ struct sv_spec {
 	enum pol_mode	 mode;
 	char		**protected_paths;
 	char		**runner_state_dirs;
+	char		**runner_private_dirs; /* a tmpfs each, beneath
+						  the home: the runner's
+						  own, never kept */
 	char		**exec_grant_roots;
 	char		**deny_read;
 	char		**deny_write;
@@ -120,6 +123,9 @@ struct sv_plan {
 	int		 listen_git;
 	char		**tmpfs;	/* the sandbox's own writable tmpfs
 					 * mounts, counted by the watchdog */
+	char		**opened;	/* built-in write rules settings'
+					   allowWrite opened, for the
+					   run's summary */
 };
 
 struct sv_plan_ctx {

@@ -424,6 +424,17 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	free((char *)ctx.fs_helper);
 	if (i)
 		return -1;
+	/* Protections the settings opened on purpose: the client says so. */
+	if (s->plan.opened != NULL) {
+		struct jgen *j = event_begin(s, "rules-opened");
+
+		jgen_key(j, "rules");
+		jgen_arr_open(j);
+		for (size_t k = 0; s->plan.opened[k] != NULL; k++)
+			jgen_str(j, s->plan.opened[k]);
+		jgen_arr_close(j);
+		event_end(s, j);
+	}
 
 	s->launcher_pid = sv_spare_take(&fd);
 	if (s->launcher_pid == -1) {

@@ -87,10 +87,10 @@ static const char *const home_secrets[] = {
 static const char *const write_protected[] = {
 	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc",
 	".zprofile", ".zshenv", ".zlogin", ".profile", ".gitconfig",
-	".git/hooks", ".vscode/tasks.json", ".vscode/settings.json",
-	".vscode/launch.json", ".idea", ".mcp.json", ".claude/commands",
-	".claude/agents", ".claude/settings.json",
-	".claude/settings.local.json", ".airlock", ".envrc", ".gitmodules",
+	".git/hooks", ".vscode", ".idea", ".zed", ".codex", ".gemini",
+	".cursor", ".devcontainer", ".husky", ".claude", ".mcp.json",
+	".pre-commit-config.yaml", ".ripgreprc", ".nvim.lua", ".exrc",
+	".airlock", ".envrc",
 };
 
 static void
@@ -285,9 +285,14 @@ plan_abs(const char *p, const char *home, const char *base)
 	return s;
 }
 
-/* pat and path, component by component; "**" is any number of them. */
+/*
+ * pat and path, component by component; "**" is any number of them,
+ * but a final "**" at least one unless the path is a directory (dir):
+ * a pattern ending in "X" then "**" names what lies inside a directory
+ * named X, never a file named X.
+ */
 static int
-glob_match(const char *pat, const char *path)
+glob_match(const char *pat, const char *path, int dir)
 {
 	const char	*ps, *qs;
 	char		 seg[NAME_MAX + 1], comp[NAME_MAX + 1];
@@ -303,11 +308,13 @@ glob_match(const char *pat, const char *path)
 	n = (size_t)(ps - pat);
 	if (n == 2 && pat[0] == '*' && pat[1] == '*') {
 		/* Zero components, or one more and try again. */
-		if (glob_match(ps, path))
+		if ((*ps != '\0' || dir) && glob_match(ps, path, dir))
 			return 1;
 		if (*path == '\0')
 			return 0;
-		return glob_match(pat, path + strcspn(path, "/"));
+		if (*ps == '\0')
+			return 1;
+		return glob_match(pat, path + strcspn(path, "/"), dir);
 	}
 	if (*path == '\0' || n > NAME_MAX)
 		return 0;
@@ -321,7 +328,7 @@ glob_match(const char *pat, const char *path)
 	comp[m] = '\0';
 	if (fnmatch(seg, comp, 0) != 0)
 		return 0;
-	return glob_match(ps, qs);
+	return glob_match(ps, qs, dir);
 }
 
 /* Every existing path beneath root matching pat (which has "**"). */
@@ -341,7 +348,8 @@ walk_match(char **out, const char *root, const char *pat, int depth,
 			continue;
 		xasprintf(&c, "%s/%s", strcmp(root, "/") == 0 ? "" : root,
 		    e->d_name);
-		if (glob_match(pat, c))
+		if (glob_match(pat, c, lstat(c, &st) == 0 &&
+		    S_ISDIR(st.st_mode)))
 			out = strv_add(out, c);
 		else if (lstat(c, &st) == 0 && S_ISDIR(st.st_mode))
 			out = walk_match(out, c, pat, depth + 1, visited);
@@ -504,6 +512,60 @@ split_under(char *const *splits, const char *path)
 }
 
 /*
+ * A path named beneath a bind of the spec through a symbolic link (one an
+ * agent may have planted there) that leads outside every such bind: a
+ * writable bind of it would open what the link points at.
+ */
+static int
+allow_link_outside(const struct sv_spec *spec, const char *a)
+{
+	char	*c = canon(a);
+	size_t	 k;
+	int	 inside = 0, named = 0;
+
+	for (k = 0; k < spec->nbinds; k++) {
+		if (path_under(a, spec->binds[k].guest_path))
+			named = 1;
+		if (path_under(c, spec->binds[k].guest_path))
+			inside = 1;
+	}
+	free(c);
+	return named && !inside;
+}
+
+/*
+ * A read-only carve-out bound over a writable bind beneath it (a --bind
+ * or a runner's state inside an allowRead): that bind again, writable,
+ * on top, as docs/SETTINGS.md promises.  Returns the new count.
+ */
+struct allow_bind {
+	char	*path;
+	int	 rw;
+};
+
+static size_t
+allow_rebind(const char *ro, char *const *writable, struct allow_bind *bd,
+    size_t nbd, size_t max)
+{
+	size_t	i, k;
+
+	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
+		if (!path_under(writable[i], ro) ||
+		    strcmp(writable[i], ro) == 0)
+			continue;
+		for (k = 0; k < nbd; k++)
+			if (bd[k].path != NULL &&
+			    strcmp(bd[k].path, writable[i]) == 0)
+				break;
+		if (k == nbd && nbd < max) {
+			bd[nbd].path = xstrdup(writable[i]);
+			bd[nbd++].rw = 1;
+		}
+	}
+	return nbd;
+}
+
+/*
  * allowWrite: each existing path bound writable (the read-only modes
  * win; nothing is created); allowRead: bound read-only where no bind
  * shows it.  Both are carve-outs (keep) that denyRead does not hide.
@@ -518,7 +580,7 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 	size_t		 i, j, k;
 	int		 shown;
 
-	struct { char *path; int rw; } bd[64];
+	struct allow_bind bd[64];
 	size_t		 nbd = 0;
 
 	for (i = 0; st->allow_write && st->allow_write[i]; i++) {
@@ -539,6 +601,11 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 		else if (stat(a, &sb) == -1)
 			log_warnx("allowWrite %s: %s: %s; not created",
 			    st->allow_write[i], a, strerror(errno));
+		else if (allow_link_outside(spec, a))
+			log_warnx("allowWrite %s: a symbolic link in the "
+			    "workspace to a path outside it; not bound (name "
+			    "the target itself to make it writable)",
+			    st->allow_write[i]);
 		else if (nbd == sizeof(bd) / sizeof(bd[0]))
 			log_warnx("allowWrite %s: more than %zu paths; not "
 			    "bound", st->allow_write[i], nbd);
@@ -571,6 +638,8 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			    nbd < sizeof(bd) / sizeof(bd[0])) {
 				bd[nbd].path = canon(t[j]);
 				bd[nbd++].rw = 0;
+				nbd = allow_rebind(bd[nbd - 1].path, *writable,
+				    bd, nbd, sizeof(bd) / sizeof(bd[0]));
 			}
 		}
 		strv_free(t);
@@ -1038,14 +1107,15 @@ static char **
 carve_list(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
     char *const *homes, char *const *own)
 {
-	char *const	*lists[3];
+	char *const	*lists[4];
 	char		**v = NULL, *a;
 	size_t		  i, j, k;
 
 	lists[0] = ctx->settings != NULL ? ctx->settings->home_writable : NULL;
 	lists[1] = ctx->settings != NULL ? ctx->settings->allow_write : NULL;
 	lists[2] = spec->runner_state_dirs;
-	for (j = 0; j < 3; j++)
+	lists[3] = spec->runner_private_dirs;	/* a tmpfs: nothing kept */
+	for (j = 0; j < 4; j++)
 		for (i = 0; lists[j] != NULL && lists[j][i] != NULL; i++) {
 			if ((a = plan_abs(lists[j][i], ctx->home,
 			    plan_base(spec, ctx->home))) == NULL)
@@ -1174,15 +1244,22 @@ static const struct write_rule {
 	/* R-L3: any directory git takes for a repository, whatever its
 	 * name, holds only what porcelain writes (common/gitstate.c). */
 	{ NR_GITSTATE, ".git", NULL },
-	/* R-L3: editor and agent configuration that runs code. */
-	{ NR_PATH, ".vscode/tasks.json", NULL },
-	{ NR_PATH, ".vscode/settings.json", NULL },
-	{ NR_PATH, ".vscode/launch.json", NULL },
-	{ NR_TREE, ".idea", NULL }, { NR_NAME, ".mcp.json", NULL },
-	{ NR_TREE, ".claude/commands", NULL },
-	{ NR_TREE, ".claude/agents", NULL },
-	{ NR_PATH, ".claude/settings*.json", NULL },
-	{ NR_TREE, ".airlock", NULL },
+	/* R-L3: the project files of agents and editors, by directory:
+	 * whatever is or will be in them (tasks, MCP servers, language
+	 * servers, extensions, hooks, skills) the host's tool runs or
+	 * trusts when it next opens the project (docs/SECURITY.md). */
+	{ NR_TREE, ".vscode", NULL }, { NR_TREE, ".idea", NULL },
+	{ NR_TREE, ".zed", NULL }, { NR_TREE, ".codex", NULL },
+	{ NR_TREE, ".gemini", NULL }, { NR_TREE, ".cursor", NULL },
+	{ NR_TREE, ".devcontainer", NULL }, { NR_TREE, ".husky", NULL },
+	{ NR_TREE, ".claude", NULL }, { NR_TREE, ".airlock", NULL },
+	{ NR_NAME, ".mcp.json", NULL },
+	{ NR_NAME, ".pre-commit-config.yaml", NULL },
+	{ NR_NAME, ".ripgreprc", NULL }, { NR_NAME, "*.code-workspace", NULL },
+	{ NR_NAME, ".nvim.lua", NULL }, { NR_NAME, ".exrc", NULL },
+	/* Submodules: replaced only through the content check (a rename
+	 * of git's .gitmodules.lock), by namerule_gitmodules_check. */
+	{ NR_GITCONFIG, ".gitmodules", NULL },
 };
 
 /*
@@ -1256,6 +1333,56 @@ plan_symlinked_rule(struct sv_plan *p, const char *top,
 }
 
 /*
+ * A protected name at a bind's top that is a symlink the host made,
+ * dangling or not: where it leads is protected like the name (an
+ * absolute rule), or creating the target would give the name planted
+ * contents (.mcp.json -> mcp.json, then mcp.json written).  The target
+ * as the kernel would resolve it: each hop's text against its directory,
+ * the existing part made canonical, since the handler checks canonical
+ * parents.  Up to 8 hops.
+ */
+static void
+plan_link_target(struct sv_plan *p, const char *link)
+{
+	char		 cur[PATH_MAX], txt[PATH_MAX], dir[PATH_MAX];
+	char		 real[PATH_MAX], *slash, *rest;
+	struct stat	 st;
+	ssize_t		 n;
+	int		 hop;
+
+	snprintf(cur, sizeof(cur), "%s", link);
+	for (hop = 0; hop < 8; hop++) {
+		if (lstat(cur, &st) == -1 || !S_ISLNK(st.st_mode) ||
+		    (n = readlink(cur, txt, sizeof(txt) - 1)) <= 0)
+			return;
+		txt[n] = '\0';
+		snprintf(dir, sizeof(dir), "%s", cur);
+		*strrchr(dir, '/') = '\0';
+		if (namerule_lexical(dir[0] != '\0' ? dir : "/", txt, cur,
+		    sizeof(cur)) < 0)
+			return;
+		/* The longest existing ancestor, canonical; the rest as is. */
+		snprintf(dir, sizeof(dir), "%s", cur);
+		rest = NULL;
+		while (realpath(dir, real) == NULL &&
+		    (slash = strrchr(dir, '/')) != NULL && slash != dir) {
+			*slash = '\0';
+			rest = cur + (slash - dir);
+		}
+		if (realpath(dir, real) != NULL && rest != NULL) {
+			if ((size_t)snprintf(txt, sizeof(txt), "%s%s",
+			    strcmp(real, "/") == 0 ? "" : real, rest) >=
+			    sizeof(txt))
+				return;
+			memcpy(cur, txt, sizeof(cur));
+		} else if (rest == NULL && realpath(dir, real) != NULL &&
+		    lstat(cur, &st) == 0 && !S_ISLNK(st.st_mode))
+			snprintf(cur, sizeof(cur), "%s", real);
+		plan_write_rule(p, NR_ABS, cur, NULL);
+	}
+}
+
+/*
  * Send the rules: the built-in set (minus what settings' allowWrite
  * names exactly, which is logged: relaxed, never silently), the spec's
  * and settings' denyWrite and the protected paths as absolute globs, and
@@ -1276,8 +1403,15 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			sp = sv_path_spellings(sp, writable[i]);
 	if (sp == NULL)
 		return;
-	for (i = 0; sp[i] != NULL; i++)
+	for (i = 0; sp[i] != NULL; i++) {
 		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
+		for (j = 0; j < sizeof(write_protected) /
+		    sizeof(write_protected[0]); j++) {
+			xasprintf(&a, "%s/%s", sp[i], write_protected[j]);
+			plan_link_target(p, a);
+			free(a);
+		}
+	}
 
 	for (i = 0; i < sizeof(write_rules) / sizeof(write_rules[0]); i++) {
 		if (ctx->settings != NULL &&
@@ -1286,6 +1420,7 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			log_info("session %s: write rule \"%s\" relaxed by "
 			    "settings", spec->session_id,
 			    write_rules[i].pattern);
+			p->opened = strv_add(p->opened, write_rules[i].pattern);
 			continue;
 		}
 		plan_write_rule(p, write_rules[i].kind, write_rules[i].pattern,
@@ -1453,6 +1588,7 @@ sv_plan_free(struct sv_plan *p)
 	free(p->workdir);
 	strv_free(p->env_base);
 	strv_free(p->tmpfs);
+	strv_free(p->opened);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1654,6 +1790,23 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	order = bind_order(spec);
 	plan_binds(p, spec, order, splits, carves, prot, hc.homes, NULL,
 	    &writable, &binds_dst);
+	/* runnerPrivateDirs: the runner's own scratch (what it sources
+	 * into its shell, say), a tmpfs each, never written back: beneath
+	 * the home only, and existing (the runner made them). */
+	for (i = 0; spec->runner_private_dirs &&
+	    spec->runner_private_dirs[i]; i++) {
+		const char *d = spec->runner_private_dirs[i];
+
+		if (d[0] != '/' || strcmp(d, home) == 0 ||
+		    !path_under(d, home) || lstat(d, &st) == -1 ||
+		    !S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "runnerPrivateDirs: %s is not a "
+			    "directory beneath the home", d);
+			goto fail;
+		}
+		plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, d);
+		p->tmpfs = strv_add(p->tmpfs, d);
+	}
 	if (spec->test_unlisted_bind != NULL)
 		plan_op(p, PLAN_OP_BIND, 0, spec->test_unlisted_bind,
 		    spec->test_unlisted_bind);
@@ -1701,7 +1854,10 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		    sizeof(write_protected[0]); j++) {
 			xasprintf(&s, "%s/%s", writable[i],
 			    write_protected[j]);
-			if (lstat(s, &st) == 0)
+			/* A runner's session directories beneath (a home
+			 * bound whole): plan_home protects around them. */
+			if (lstat(s, &st) == 0 &&
+			    !beneath_any(spec->runner_state_dirs, s, 0))
 				plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
 				    NULL, s);
 			free(s);
@@ -1756,6 +1912,9 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		plan_landlock(p, LL_WRITE, home);
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
 		plan_landlock(p, LL_WRITE, writable[i]);
+	for (i = 0; spec->runner_private_dirs &&
+	    spec->runner_private_dirs[i]; i++)
+		plan_landlock(p, LL_WRITE, spec->runner_private_dirs[i]);
 
 	/* R-S4: pid limit as RLIMIT_NPROC, counted per user namespace. */
 	if (spec->limits.pids > 0)

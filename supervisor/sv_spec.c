@@ -30,6 +30,7 @@ sv_spec_free(struct sv_spec *s)
 	free(s->guest_workdir);
 	strv_free(s->protected_paths);
 	strv_free(s->runner_state_dirs);
+	strv_free(s->runner_private_dirs);
 	strv_free(s->exec_grant_roots);
 	strv_free(s->deny_read);
 	strv_free(s->deny_write);
@@ -246,6 +247,9 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 			r = get_strv(v, k, &s->protected_paths, err, errlen);
 		else if (strcmp(k, "runnerStateDirs") == 0)
 			r = get_strv(v, k, &s->runner_state_dirs, err,
+			    errlen);
+		else if (strcmp(k, "runnerPrivateDirs") == 0)
+			r = get_strv(v, k, &s->runner_private_dirs, err,
 			    errlen);
 		else if (strcmp(k, "execGrantRoots") == 0)
 			r = get_strv(v, k, &s->exec_grant_roots, err, errlen);

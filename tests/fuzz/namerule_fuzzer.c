@@ -89,5 +89,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 		free(v);
 	}
+	/* .gitmodules' allowlist: a refusal always says why. */
+	why[0] = '\0';
+	if (namerule_gitmodules_check((const char *)nul + 1, size - plen - 1,
+	    why, sizeof(why)) == -1 && why[0] == '\0')
+		__builtin_trap();
 	return 0;
 }

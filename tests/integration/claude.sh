@@ -88,7 +88,8 @@ check_sh "the plain edit came back done" \
     'case $r in ok*updated*) true;; *) false;; esac'
 r=$(result 04)
 check_sh "the shell write of ~/.claude/settings.json failed in the sandbox" \
-    'case $r in *settings.json*[Rr]ead-only*) true;; *) false;; esac'
+    'case $r in *settings.json*[Rr]ead-only*|*[Rr]ead-only*settings.json*)
+    true;; *) false;; esac'
 
 check "the workspace has no .env" [ ! -e "$W/.env" ]
 check "notes.txt is edited" [ "$(cat "$W/notes.txt")" = "hello, edited" ]
@@ -100,8 +101,8 @@ check "no command definition could be created in ~/.claude/commands" \
     [ ! -e "$H/.claude/commands/evil.md" ]
 check "~/.claude.json (its MCP servers) is unchanged on the host" \
     cmp -s "$O/state.orig" "$H/.claude.json"
-check "~/.claude stays the CLI's writable state" \
-    [ "$(cat "$H/.claude/state-ok" 2>/dev/null)" = ok ]
+check "~/.claude/projects stays the CLI's writable state" \
+    [ "$(cat "$H/.claude/projects/state-ok" 2>/dev/null)" = ok ]
 env=$(cat "$W/env.txt" 2>/dev/null)
 check_sh "the caller's other variables did not reach the agent" \
     '[ -n "$env" ] && ! printf "%s\n" "$env" | grep -q CALLER_PRIVATE'

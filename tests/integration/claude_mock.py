@@ -11,15 +11,21 @@
 # request asks for a stream.  Every request body is appended to LOG, one
 # JSON object a line, for the test to read the tool results.
 #
-#   python3 claude_mock.py WORKSPACE LOG PORTFILE
+#   python3 claude_mock.py WORKSPACE LOG PORTFILE [STEPS]
+# STEPS, a JSON file holding a list of [tool, input] pairs, replaces the
+# fixed script (tests/integration/hostfiles.sh).
 import http.server
 import json
 import sys
 
 ws, log, portfile = sys.argv[1:4]
+steps_file = sys.argv[4] if len(sys.argv) > 4 else None
 
 
 def steps():
+    if steps_file is not None:
+        with open(steps_file) as f:
+            return [tuple(x) for x in json.load(f)]
     return [
         ("Bash", {"command": "git push origin main",
                   "description": "Push the branch"}),
@@ -29,11 +35,11 @@ def steps():
                   "new_string": "hello, edited"}),
         # The CLI's own settings and definitions, and the MCP servers of
         # its state file, from a shell: the sandbox's to refuse (the
-        # hook sees no path); its state dir stays writable.
+        # hook sees no path); its session directories stay writable.
         ("Bash", {"command": "echo '{\"hooks\":{}}' > ~/.claude/settings.json;"
                   " echo evil > ~/.claude/commands/evil.md;"
                   " echo '{\"mcpServers\":{\"x\":{\"command\":\"id\"}}}'"
-                  " > ~/.claude.json; echo ok > ~/.claude/state-ok",
+                  " > ~/.claude.json; echo ok > ~/.claude/projects/state-ok",
                   "description": "Change settings"}),
         ("Bash", {"command": "env | cut -d= -f1 | sort > env.txt",
                   "description": "List the environment"}),

@@ -89,12 +89,13 @@ ln -s vsreal "$S/.vscode"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$S"
 out=$(as_user "$AIRLOCK" run --no-policy-check --workspace "$S" -- sh -c '
     cd .claude && { echo x > settings.json; mkdir commands;
-    echo ok > notes.txt; cd ../.vscode; echo y > tasks.json; }' 2>&1)
+    echo ok > notes.txt; echo ok > ../top.txt; cd ../.vscode;
+    echo y > tasks.json; }' 2>&1)
 diag "symlinked .claude/.vscode: $out"
 check_sh "through a host-made .claude symlink: settings.json, commands/ refused" \
     '[ ! -e "$S/clreal/settings.json" ] && [ ! -e "$S/clreal/commands" ]'
 check "through a host-made .vscode symlink: tasks.json refused" \
     [ ! -e "$S/vsreal/tasks.json" ]
-check "... an ordinary name beside them is still written" \
-    [ -s "$S/clreal/notes.txt" ]
+check_sh "... any name in .claude refused, one outside it written" \
+    '[ ! -e "$S/clreal/notes.txt" ] && [ -s "$S/top.txt" ]'
 finish

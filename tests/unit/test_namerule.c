@@ -150,10 +150,16 @@ START_TEST(t_builtin)
 	ck_assert_int_eq(denied(set, ".bashrc", 0), NR_DENY);
 	ck_assert_int_eq(denied(set, "sub/.gitconfig", 0), NR_DENY);
 	ck_assert_int_eq(denied(set, ".vscode/tasks.json", 0), NR_DENY);
-	ck_assert_int_eq(denied(set, ".vscode/extensions.json", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".vscode/extensions.json", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "a/b/.codex/config.toml", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".gemini", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "x.code-workspace", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, "d/.ripgreprc", 0), NR_DENY);
+	ck_assert_int_eq(denied(set, ".gitmodules", 0), NR_CHECK_CONFIG);
+	ck_assert_int_eq(denied(set, "codex/config.toml", 0), NR_ALLOW);
 	ck_assert_int_eq(denied(set, ".idea", 0), NR_DENY);
 	ck_assert_int_eq(denied(set, "p/.idea/workspace.xml", 0), NR_DENY);
-	ck_assert_int_eq(denied(set, ".claude", 0), NR_ALLOW);
+	ck_assert_int_eq(denied(set, ".claude", 0), NR_DENY);
 	ck_assert_int_eq(denied(set, ".claude/commands/x.md", 0), NR_DENY);
 	ck_assert_int_eq(denied(set, ".claude/settings.local.json", 0),
 	    NR_DENY);
@@ -670,6 +676,54 @@ START_TEST(t_gitconfig_remote)
 }
 END_TEST
 
+/* .gitmodules by allowlist (issue 25). */
+START_TEST(t_gitmodules)
+{
+	static const char *const ok[] = {
+		"[submodule \"a\"]\n\tpath = lib/a\n\turl = https://h/a.git\n",
+		"[submodule \"a\"]\n\turl = ../a.git\n\tbranch = main\n"
+		    "\tshallow = true\n\tignore = dirty\n\tupdate = rebase\n"
+		    "\tfetchRecurseSubmodules = on-demand\n",
+		"[submodule \"b\"]\n\turl = git@github.com:o/b.git\n",
+		"[submodule \"c\"]\n\turl = ssh://h/c\n\tpath = c\n",
+		"[submodule \"d\"]\n\turl = file:///srv/d.git\n",
+		"",
+	};
+	static const char *const bad[] = {
+		"[submodule \"a\"]\n\turl = ext::sh -c touch% /tmp/x\n",
+		"[submodule \"a\"]\n\turl = fd::17\n",
+		"[submodule \"a\"]\n\turl = -uhttps://x\n",
+		"[submodule \"a\"]\n\turl = foo://h/a\n",
+		"[submodule \"a\"]\n\tupdate = !touch /tmp/x\n",
+		"[submodule \"a\"]\n\tpath = ../../x\n",
+		"[submodule \"a\"]\n\tpath = x/.git/hooks\n",
+		"[submodule \"a\"]\n\tpath = /etc\n",
+		"[submodule \"a\"]\n\tfoo = bar\n",
+		"[submodule]\n\turl = https://h/a\n",
+		"[core]\n\tfsmonitor = touch /tmp/x\n",
+		"[include]\n\tpath = x\n",
+		"[submodule \"a\"]\n\turl\n",
+		"[submodule \"a\"]\n\tbranch = \"a\\nb\"\n",
+		"[submodule \"a\"\n",
+	};
+	char	why[128];
+	size_t	i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		ck_assert_msg(namerule_gitmodules_check(ok[i], strlen(ok[i]),
+		    why, sizeof(why)) == 0, "ok[%zu]: %s", i, why);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		ck_assert_msg(namerule_gitmodules_check(bad[i], strlen(bad[i]),
+		    why, sizeof(why)) == -1, "bad[%zu] taken", i);
+		ck_assert(why[0] != '\0');
+	}
+	ck_assert_int_eq(namerule_gitmodules_name(".gitmodules"), 1);
+	ck_assert_int_eq(namerule_gitmodules_name(".GITMODULES."), 1);
+	ck_assert_int_eq(namerule_gitmodules_name("gitmodules"), 0);
+}
+END_TEST
+
 static Suite *
 namerule_suite(void)
 {
@@ -688,6 +742,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_gitstate_rel);
 	tcase_add_test(tc, t_gitstate_fs);
 	tcase_add_test(tc, t_gitconfig_remote);
+	tcase_add_test(tc, t_gitmodules);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -444,6 +444,50 @@ START_TEST(home_allowlist)
 }
 END_TEST
 
+/*
+ * Issue 25: a host-made .mcp.json link at the workspace's top, dangling,
+ * protects its target; a runner's private tmpfs lies beneath the home.
+ */
+START_TEST(link_targets_and_private_dirs)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b = { ws, ws, 0 };
+	struct settings	 st;
+	char		 err[256], lnk[PATH_MAX + 16], tgt[PATH_MAX + 16];
+	char		 priv[PATH_MAX + 16], *pd[] = { priv, NULL };
+
+	snprintf(lnk, sizeof(lnk), "%s/.mcp.json", ws);
+	snprintf(tgt, sizeof(tgt), "%s/sub/mcp.json", ws);
+	ck_assert_int_eq(symlink("sub/../sub/mcp.json", lnk), 0);
+	snprintf(priv, sizeof(priv), "%s/.cache-priv", ws);
+	ck_assert_int_eq(mkdir(priv, 0700), 0);
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = &b;
+	spec.nbinds = 1;
+	spec.mode = POL_MODE_CHAT;
+	spec.runner_private_dirs = pd;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = ws;
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
+	/* sub/ does not exist: the target as the kernel would reach it. */
+	ck_assert_int_eq(count_rule(&p, NR_ABS, tgt), 1);
+	sv_plan_free(&p);
+	/* Outside the home: refused, naming it. */
+	snprintf(priv, sizeof(priv), "%s", tmp);
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(err, "runnerPrivateDirs"));
+	settings_free(&st);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -462,6 +506,7 @@ main(void)
 	tcase_add_test(tc, home_allowlist);
 	tcase_add_test(tc, binds_by_depth);
 	tcase_add_test(tc, deny_read_split);
+	tcase_add_test(tc, link_targets_and_private_dirs);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
