@@ -145,6 +145,7 @@ main(int argc, char *argv[])
 	msgbuf_init(&b, MSG_PX_SESSION_ADD);
 	msg_put_str(&b, "s1");
 	msg_put_u32(&b, network ? PX_F_NETWORK : 0);
+	msg_put_u32(&b, 1024);	/* maxConnections' default */
 	msg_put_strv(&b, allow);
 	msg_put_strv(&b, deny);
 	if (msg_send(&link, &b, fds, 2) == -1)

@@ -10,7 +10,7 @@
 # reported.  The control runs the same agent against the same SDK editor
 # without the relay, and the markers appear.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 30
 
 SDK=$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/dist/v1/stable/acp.js
 if [ ! -f "$SDK" ]; then
@@ -71,4 +71,105 @@ check "/proc/PID/fd/N: the agent tried, and wrote nowhere" \
 check "/proc/PID/fd/N: no write reached the editor" \
     [ ! -e "$H/outside/proc-write" ]
 [ "$_fails" -eq 0 ] || { sed 's/^/# /' "$H/relay.err" | tail -20; sed 's/^/# out: /' "$H/relay.out"; }
+
+# ---- proxyd: a fair share for each session ----
+# One airlockd (so one proxyd) with a small fd limit, as many sessions
+# on a busy machine would leave it.  Session A holds as many idle
+# connections to its proxy as it can (tests/helpers/conn_hog.py); B and
+# then a new session C must still get through to a loopback server, and
+# nothing may die.
+W=$(mkwork)
+cp "$STAGE/tests/helpers/conn_hog.py" "$W/"
+PORT=$(http_counter_start "$W/hits" "$W/srv.pid")
+spawn_user prlimit --nofile=256:256 "$AIRLOCKD" --socket "$W/d.sock" \
+    2>"$W/d.log"
+DPID=$!
+trap 'http_counter_stop "$W/srv.pid"; kill "$DPID" 2>/dev/null' EXIT
+i=0
+while [ ! -S "$W/d.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+arun() {	# arun EVENTS [OPTIONS] -- CMD: a session of the shared airlockd
+	_ev=$1
+	shift
+	as_user timeout 120 "$AIRLOCK" run --socket "$W/d.sock" --workspace \
+	    "$W" --events "$_ev" "$@"
+}
+hog_wait() {	# hog_wait OUT: up to 60 s for the hog's count
+	i=0
+	while ! grep -q "^open" "$1" 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# Two hogs: each process has the same fd limit as proxyd.
+arun "$W/eA" -- sh -c "python3 conn_hog.py 127.0.0.1 3128 200 25 hog1.out &
+    python3 conn_hog.py 127.0.0.1 3128 200 25 hog2.out; wait" \
+    >"$W/a.out" 2>&1 &
+APID=$!
+hog_wait "$W/hog1.out"
+hog_wait "$W/hog2.out"
+open=$(($(sed -n 's/^open \([0-9]*\) of.*/\1/p' "$W/hog1.out") + \
+    $(sed -n 's/^open \([0-9]*\) of.*/\1/p' "$W/hog2.out")))
+diag "the hog holds ${open:-none} connections"
+arun "$W/eB" --allow-domain "localhost:$PORT" -- \
+    curl -sf -m 10 "http://localhost:$PORT/" >"$W/b.out" 2>&1
+check "B gets through its proxy while A holds its connections" \
+    [ "$(hits "$W/hits")" -eq 1 ]
+arun "$W/eC" --allow-domain "localhost:$PORT" -- \
+    curl -sf -m 10 "http://localhost:$PORT/" >"$W/c.out" 2>&1
+check "a new session C starts and gets through too" \
+    [ "$(hits "$W/hits")" -eq 2 ]
+check_sh "A was held to its share: ${open:-?} of the 400 it opened" \
+    '[ "${open:-400}" -gt 0 ] && [ "${open:-400}" -lt 120 ]'
+wait "$APID"
+rc=$?
+check "A itself lived on to its end (exit $rc)" \
+    eval '[ $rc -eq 0 ] && grep -q "^held" "$W/hog1.out" &&
+    grep -q "^held" "$W/hog2.out"'
+check "no session was killed: no proxy-died" \
+    fails grep -q "proxy-died" "$W/eA" "$W/eB" "$W/eC"
+check "proxyd never died: started once" \
+    fails grep -q "proxyd.*failing its sessions closed" "$W/d.log"
+
+# The cap a setting gives: 20 connections, the rest refused at once,
+# said once as a violation of the session.
+printf '{"sandbox":{"network":{"maxConnections":20}}}\n' >"$W/cap.json"
+chown "$TUSER" "$W/cap.json" 2>/dev/null
+arun "$W/eD" --settings "$W/cap.json" -- python3 conn_hog.py 127.0.0.1 3128 \
+    60 1 hogD.out >"$W/d.out" 2>&1
+check "sandbox.network.maxConnections 20: the session holds 20 of 60" \
+    grep -q "^open 20 of 60" "$W/hogD.out"
+check "... and the refusal is a network-connections violation" \
+    grep -q '"action":"network-connections".*maxConnections' "$W/eD"
+printf '{"sandbox":{"network":{"maxConnections":0}}}\n' >"$W/bad.json"
+chown "$TUSER" "$W/bad.json" 2>/dev/null
+arun "$W/eX" --settings "$W/bad.json" -- true >"$W/x.out" 2>&1
+check "maxConnections 0 is refused, the key named" \
+    grep -q "sandbox.network.maxConnections: expected an integer, 1 to 65536" \
+    "$W/x.out"
+
+# Listeners that arrive truncated (proxyd out of descriptors, here by
+# its limit lowered to what it holds): that session fails alone.
+PX=$(pgrep -u "$TUSER" -P "$DPID" -f airlock-proxyd | head -1)
+arun "$W/eE" --allow-domain "localhost:$PORT" -- sh -c \
+    "sleep 6; curl -sf -m 5 http://localhost:$PORT/ && echo E-ok" \
+    >"$W/e.out" 2>&1 &
+EPID=$!
+sleep 2
+nfd=$(ls "/proc/$PX/fd" | wc -l)
+as_user prlimit --pid "$PX" --nofile="$nfd:256"
+arun "$W/eF" -- true >"$W/f.out" 2>&1
+rc=$?
+as_user prlimit --pid "$PX" --nofile=256:256
+check "truncated listeners: that session fails (exit $rc), proxy-refused" \
+    eval '[ $rc -ne 0 ] && grep -q "proxy-refused" "$W/eF"'
+wait "$EPID"
+check "... the session before it goes on through the same proxyd" \
+    grep -q E-ok "$W/e.out"
+check "... proxyd is still the same process" \
+    [ "$(pgrep -u "$TUSER" -P "$DPID" -f airlock-proxyd | head -1)" = "$PX" ]
+check "... and airlockd said which session and why" \
+    grep -q "proxyd could not take it: its listeners arrived truncated" \
+    "$W/d.log"
+[ "$_fails" -eq 0 ] || { tail -20 "$W/d.log" | sed 's/^/# d: /'
+	cat "$W/eA" "$W/a.out" "$W/b.out" | sed 's/^/# /' | tail -20; }
 finish
