@@ -81,16 +81,18 @@ px_fd_room(unsigned n)
 }
 
 /*
- * No session may hold more than half of the connections proxyd's limit
- * allows (each counted as two descriptors), whatever its setting says:
- * another session, and a third, still find room.
+ * Of the connections proxyd's limit allows (each counted as two
+ * descriptors), no session may open more than a share of one more than
+ * there are sessions, whatever its setting says: alone it takes at most
+ * half, and a session that comes later still finds room.  One that
+ * holds more than a later share keeps what it has and opens no more.
  */
 static uint32_t
 fair_share(void)
 {
 	uint64_t avail = px_fd_limit > px_fd_base + px_fd_reserve ?
 	    px_fd_limit - px_fd_base - px_fd_reserve : 0;
-	uint64_t share = avail / 4;
+	uint64_t share = avail / 2 / (px_nsessions + 1);
 
 	if (share < 1)
 		share = 1;
@@ -107,7 +109,7 @@ static int
 session_admit(struct px_session *s)
 {
 	char	 target[128];
-	int	 cap = s->nopen >= s->max_open;
+	int	 cap = s->nopen >= s->max_open || s->nopen >= fair_share();
 
 	if (!cap) {
 		if (!px_fd_room(2))
@@ -123,7 +125,8 @@ session_admit(struct px_session *s)
 	s->refusing = 1;
 	if (cap)
 		snprintf(target, sizeof(target), "%u connections open, its "
-		    "cap (sandbox.network.maxConnections)", s->nopen);
+		    "cap (sandbox.network.maxConnections %u, its fair share "
+		    "%u)", s->nopen, s->max_open, fair_share());
 	else
 		snprintf(target, sizeof(target), "%u connections open; "
 		    "proxyd's file descriptors are in use", s->nopen);
@@ -294,9 +297,7 @@ px_session_add(struct msg *m)
 	px_nsessions++;
 	s->id = xstrdup(id);
 	s->flags = flags;
-	s->max_open = max_open < fair_share() ? max_open : fair_share();
-	if (s->max_open < 1)
-		s->max_open = 1;
+	s->max_open = max_open > 0 ? max_open : 1;
 	TAILQ_INIT(&s->conns);
 	TAILQ_INIT(&s->tunnels);
 	s->http_fd = msg_take_fd(m, 0);
@@ -330,8 +331,9 @@ px_session_add(struct msg *m)
 		fatalx("session %s: listener events", id);
 	TAILQ_INSERT_TAIL(&px_sessions, s, entry);
 	log_info("session %s: network %s, %zu allow, %zu deny rules, at most "
-	    "%u connections", id, s->rules != NULL ? "on" : "off",
-	    strv_len(allow), strv_len(deny), s->max_open);
+	    "%u connections (a fair share now: %u)", id, s->rules != NULL ?
+	    "on" : "off", strv_len(allow), strv_len(deny), s->max_open,
+	    fair_share());
 	strv_free(allow);
 	strv_free(deny);
 	return;

@@ -1074,6 +1074,20 @@ from_agent(struct relay *r, char *line, size_t len)
 		json_free(m);
 		return;
 	}
+	/*
+	 * ACP has these only as requests; as a notification the editor
+	 * has no business with them either (an editor that served one
+	 * anyway would act outside the sandbox).
+	 */
+	if (k == ACPF_NOTIFICATION && ((!r->pass_fs &&
+	    strncmp(method, "fs/", 3) == 0) || (!r->pass_term &&
+	    strncmp(method, "terminal/", 9) == 0))) {
+		snprintf(why, sizeof(why), "a notification of %.60s, which "
+		    "airlock serves in the sandbox", method);
+		json_free(m);
+		drop_line(r, 1, line, len, why);
+		return;
+	}
 	if (k == ACPF_REQUEST && strcmp(method,
 	    "session/request_permission") == 0) {
 		for (i = 0; i < ACP_PENDING_MAX && r->perms[i].id != NULL; i++)

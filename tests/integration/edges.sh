@@ -10,7 +10,7 @@
 # reported.  The control runs the same agent against the same SDK editor
 # without the relay, and the markers appear.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 SDK=$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/dist/v1/stable/acp.js
 if [ ! -f "$SDK" ]; then
@@ -54,8 +54,11 @@ check "stderr names the float id it dropped" \
     "$H/relay.err"
 check "stderr names the duplicate key" \
     grep -q "dropped a line from the agent.*duplicate key" "$H/relay.err"
-check "stderr names each of the 6 lines dropped" \
-    [ "$(grep -c "dropped a line from the agent" "$H/relay.err")" -eq 6 ]
+check "stderr names each of the 7 lines dropped" \
+    [ "$(grep -c "dropped a line from the agent" "$H/relay.err")" -eq 7 ]
+check "... an fs/ notification too (no marker: it is not a request)" \
+    eval 'grep -q "a notification of fs/write_text_file" "$H/relay.err" &&
+    [ ! -e "$H/outside/notify-write" ]'
 check "the editor was told: _airlock/dropped notifications" \
     grep -q "^notify _airlock/dropped" "$H/relay.out"
 
