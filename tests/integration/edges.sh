@@ -73,7 +73,8 @@ check "/proc/PID/fd/N: the agent tried, and wrote nowhere" \
     ! grep -q "^procfd: .*: written" "$H/proc.err"'
 check "/proc/PID/fd/N: no write reached the editor" \
     [ ! -e "$H/outside/proc-write" ]
-[ "$_fails" -eq 0 ] || { sed 's/^/# /' "$H/relay.err" | tail -20; sed 's/^/# out: /' "$H/relay.out"; }
+[ "$_fails" -eq 0 ] || { sed 's/^/# /' "$H/relay.err" | tail -20
+	sed 's/^/# out: /' "$H/relay.out"; }
 
 # ---- proxyd: a fair share for each session ----
 # One airlockd (so one proxyd) with a small fd limit, as many sessions
@@ -154,11 +155,13 @@ check "maxConnections 0 is refused, the key named" \
 # its limit lowered to what it holds): that session fails alone.
 PX=$(pgrep -u "$TUSER" -P "$DPID" -f airlock-proxyd | head -1)
 arun "$W/eE" --allow-domain "localhost:$PORT" -- sh -c \
-    "sleep 6; curl -sf -m 5 http://localhost:$PORT/ && echo E-ok" \
+    "sleep 10; curl -sf -m 5 http://localhost:$PORT/ && echo E-ok" \
     >"$W/e.out" 2>&1 &
 EPID=$!
 sleep 2
-nfd=$(ls "/proc/$PX/fd" | wc -l)
+# Its lowest free fd as the limit: no slot below it is free.
+nfd=0
+while [ -e "/proc/$PX/fd/$nfd" ]; do nfd=$((nfd + 1)); done
 as_user prlimit --pid "$PX" --nofile="$nfd:256"
 arun "$W/eF" -- true >"$W/f.out" 2>&1
 rc=$?
