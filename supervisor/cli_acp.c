@@ -98,7 +98,7 @@ cli_acp_main(int argc, char **argv)
 	size_t		 k, olen;
 	struct run_adapter ad;
 	int		 i, rargc, rc, unconfined = 0, pfs, pterm;
-	int		 no_check = 0;
+	int		 no_check = 0, raw = 0;
 
 	rargv = strv_add(rargv, "acp");
 	for (i = 1; i < argc; i++) {
@@ -120,6 +120,12 @@ cli_acp_main(int argc, char **argv)
 		if (opt == NULL) {
 			if (strcmp(a, "--no-policy-check") == 0)
 				no_check = 1;
+#ifdef AIRLOCK_TEST_BUILD
+			/* The test build only: no relay at all, the agent's
+			 * stdout straight to this side's check (acp_out()). */
+			else if (strcmp(a, "--test-no-relay") == 0)
+				raw = 1;
+#endif
 			else
 				rargv = strv_add(rargv, a);
 			continue;
@@ -200,6 +206,8 @@ cli_acp_main(int argc, char **argv)
 	rargv = strv_add(rargv, "--no-policy-check");
 	rargv = strv_add(rargv, "-T");
 	rargv = strv_add(rargv, "--");
+	if (raw)
+		goto agent;
 	if (unconfined) {
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -219,6 +227,7 @@ cli_acp_main(int argc, char **argv)
 	    pterm ? "terminal" : "none");
 	rargv = strv_add(rargv, rules);
 	rargv = strv_add(rargv, "--");
+agent:
 	for (; i < argc; i++)
 		rargv = strv_add(rargv, argv[i]);
 	for (rargc = 0; rargv[rargc] != NULL; rargc++)
@@ -226,6 +235,10 @@ cli_acp_main(int argc, char **argv)
 	memset(&ad, 0, sizeof(ad));
 	/* Confined or not at all, unless --sandbox off says so. */
 	ad.require_sandbox = !unconfined;
+	/* What reaches the editor is checked on this side too. */
+	ad.acp = 1;
+	ad.acp_pass_fs = pfs;
+	ad.acp_pass_term = pterm;
 	rc = cli_run_adapter(rargc, rargv, &ad);
 	strv_free(rargv);
 	return rc;

@@ -10,7 +10,7 @@
 # reported.  The control runs the same agent against the same SDK editor
 # without the relay, and the markers appear.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 35
 
 SDK=$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/dist/v1/stable/acp.js
 if [ ! -f "$SDK" ]; then
@@ -25,15 +25,15 @@ mkdir -p "$H/proj" "$H/outside" "$H/ctl"
 cp "$HA" "$H/proj/hostile_agent.py"
 HA="$H/proj/hostile_agent.py"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H"
-MARKS="float-write float-term exp-term big-write dup-method dup-id"
+MARKS="float-write float-term exp-term big-write dup-method dup-id valid-write"
 
 # Control: the SDK editor and the agent, no relay between them.
 as_user timeout 90 node "$ED" "$SDK" "$H/ctl" -- python3 "$HA" "$H/ctl" \
     >"$H/ctl.out" 2>&1
 n=0
 for m in $MARKS; do [ -e "$H/ctl/$m" ] && n=$((n + 1)); done
-check "control: without a relay the SDK editor acts on all 6 lines ($n)" \
-    [ "$n" -eq 6 ]
+check "control: without a relay the SDK editor acts on all 7 lines ($n)" \
+    [ "$n" -eq 7 ]
 check "control: ... terminal/create ran on the host for a float id" \
     grep -q "^terminal /bin/sh -c touch $H/ctl/float-term" "$H/ctl.out"
 
@@ -73,6 +73,22 @@ check "/proc/PID/fd/N: the agent tried, and wrote nowhere" \
     ! grep -q "^procfd: .*: written" "$H/proc.err"'
 check "/proc/PID/fd/N: no write reached the editor" \
     [ ! -e "$H/outside/proc-write" ]
+# The relay is not the only check: with none at all (the test build's
+# --test-no-relay puts the agent's stdout straight to airlock acp's own
+# side, as a subverted relay would), the host side still drops them.
+rm -f "$H/outside"/*
+(cd "$H/proj" && as_user env HOME="$H" timeout 120 node "$ED" "$SDK" \
+    "$H/proj" -- "$B/test/airlock" acp --test-no-relay -- python3 "$HA" \
+    "$H/outside") >"$H/raw.out" 2>"$H/raw.err"
+n=0
+for m in $MARKS; do [ -e "$H/outside/$m" ] && n=$((n + 1)); done
+check "no relay: the session ran, and none of the 7 reached the editor ($n)" \
+    eval 'grep -q "^prompt end_turn" "$H/raw.out" && [ "$n" -eq 0 ]'
+check "no relay: airlock acp's side named each of the 8 lines it dropped" \
+    [ "$(grep -c "the sandbox's output held a line" "$H/raw.err")" -eq 8 ]
+check_sh "--test-no-relay is in no shipped binary (the test build has it)" \
+    '! grep -qaF test-no-relay "$B"/airlock* &&
+    grep -qaF test-no-relay "$B/test/airlock"'
 [ "$_fails" -eq 0 ] || { sed 's/^/# /' "$H/relay.err" | tail -20
 	sed 's/^/# out: /' "$H/relay.out"; }
 

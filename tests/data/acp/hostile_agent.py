@@ -8,7 +8,8 @@ workspace or to open a terminal on the host:
   a float id, an exponent id, an integer id past 64 bits (JSON-RPC
   allows only strings, integers and null), a duplicate "method" key (the
   last one wins in JavaScript), a duplicate "id"; and fs/write_text_file
-  as a notification (the SDK serves it only as a request).
+  as a notification (the SDK serves it only as a request); and one
+  well-formed fs/write_text_file, which only a relay should serve.
 
 Each names its own marker in OUTSIDE, so a test can tell which went
 through.  Then it says end_turn.
@@ -94,6 +95,8 @@ for raw in sys.stdin:
         put('{"jsonrpc":"2.0","id":"a","method":"terminal/create",'
             '"id":106.5,"params":{"sessionId":"s1","command":"/bin/sh",'
             '"args":["-c","touch %s/dup-id"]}}' % out)
+        # And a well-formed one, which airlock serves in the sandbox.
+        put(write("108", "valid-write"))
         # fs/* only exists as a request; as a notification, no id.
         put('{"jsonrpc":"2.0","method":"fs/write_text_file","params":'
             '{"sessionId":"s1","path":"%s/notify-write","content":"x"}}'
