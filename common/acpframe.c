@@ -3,6 +3,7 @@
  * Newline-delimited JSON-RPC framing for ACP (see acpframe.h).
  * untrusted: the bytes fed, whoever wrote them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +126,68 @@ acpf_classify(const struct json *msg, const char **method)
 	    (json_get(msg, "error") != NULL))
 		return ACPF_INVALID;
 	return ACPF_RESPONSE;
+}
+
+enum acpf_kind
+acpf_take(const char *line, size_t len, struct json **msgp,
+    const char **method, char *why, size_t whylen)
+{
+	struct json	*m;
+	const struct json *id, *mt;
+	char		 err[256];
+	enum acpf_kind	 k;
+
+	*msgp = NULL;
+	*method = NULL;
+	if ((m = json_parse(line, len, err, sizeof(err))) == NULL) {
+		snprintf(why, whylen, "not JSON airlock can parse: %s", err);
+		return ACPF_INVALID;
+	}
+	if ((k = acpf_classify(m, method)) != ACPF_INVALID) {
+		*msgp = m;
+		return k;
+	}
+	/* Say which rule of JSON-RPC 2.0 the message broke. */
+	id = json_get(m, "id");
+	mt = json_get(m, "method");
+	if (m->type != JSON_OBJECT)
+		snprintf(why, whylen, "a JSON %s, not a JSON-RPC object",
+		    json_type_name(m->type));
+	else if (mt != NULL && mt->type != JSON_STRING)
+		snprintf(why, whylen, "its method is a %s, not a string",
+		    json_type_name(mt->type));
+	else if (mt != NULL && memchr(mt->str, '\0', mt->len) != NULL)
+		snprintf(why, whylen, "its method holds a NUL");
+	else if (id != NULL && !(id->type == JSON_STRING ||
+	    id->type == JSON_NULL || (id->type == JSON_NUMBER && id->is_int)))
+		snprintf(why, whylen, "its id %.40s is not a string, an "
+		    "integer or null", id->type == JSON_NUMBER ? id->str :
+		    json_type_name(id->type));
+	else if (id == NULL)
+		snprintf(why, whylen, "neither a method nor an id");
+	else
+		snprintf(why, whylen, "a response with %s result and error",
+		    json_get(m, "result") != NULL ? "both" : "neither");
+	json_free(m);
+	*method = NULL;
+	return ACPF_INVALID;
+}
+
+char *
+acpf_serialise(const struct json *msg, size_t *lenp)
+{
+	struct jgen	*j = jgen_new();
+	const char	*b;
+	char		*s;
+	size_t		 len;
+
+	/* yajl's generator escapes every control character: one line. */
+	jgen_value(j, msg);
+	b = jgen_buf(j, &len);
+	s = xmalloc(len + 1);
+	memcpy(s, b, len);
+	s[len] = '\0';
+	jgen_free(j);
+	*lenp = len;
+	return s;
 }

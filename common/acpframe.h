@@ -51,4 +51,19 @@ enum acpf_kind {
  */
 enum acpf_kind acpf_classify(const struct json *msg, const char **method);
 
+/*
+ * One line as the relay takes it: parsed (common/json.c refuses
+ * duplicate keys, NUL in keys, over-deep nesting) and classified.  On
+ * ACPF_INVALID, *msgp is NULL and why says in a few words what is wrong
+ * with the line; otherwise *msgp is the message (the caller frees it)
+ * and *method points into it as acpf_classify() says.  Only a message
+ * taken here is relayed, and then as acpf_serialise() writes it, never
+ * as the bytes that came in: a peer reading JSON another way (the last
+ * of two keys, a float id) sees what the relay classified.
+ */
+enum acpf_kind acpf_take(const char *line, size_t len, struct json **msgp,
+	    const char **method, char *why, size_t whylen);
+/* msg as one line of JSON text, without its '\n'; the caller frees it. */
+char	*acpf_serialise(const struct json *msg, size_t *lenp);
+
 #endif

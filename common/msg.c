@@ -554,8 +554,12 @@ link_read(struct msg_link *l, size_t want, const char **why)
 	if (n == -1)
 		return -1;
 	if (mh.msg_flags & MSG_CTRUNC) {
-		*why = "control message truncated (MSG_CTRUNC)";
-		return -1;
+		if (!l->trunc_ok) {
+			*why = "control message truncated (MSG_CTRUNC)";
+			return -1;
+		}
+		/* The bytes are all there: read the frame to its end. */
+		l->rtrunc = 1;
 	}
 	l->rlen += (size_t)n;
 	return n;
@@ -592,7 +596,7 @@ msg_recv(struct msg_link *l, struct msg *m)
 		memcpy(&h, l->rbuf, sizeof(h));
 		if (check_header(&h, l->chan, l->recv_dir, &t, &why) == -1)
 			goto bad;
-		if (l->nrfds != h.nfds) {
+		if (l->nrfds != h.nfds && !(l->rtrunc && l->nrfds < h.nfds)) {
 			why = "fds received differ from the header";
 			goto bad;
 		}
@@ -626,6 +630,15 @@ msg_recv(struct msg_link *l, struct msg *m)
 	memcpy(m->payload, l->rbuf + sizeof(h), h.len);
 	explicit_bzero(l->rbuf, l->rlen);
 	l->rlen = 0;
+	if (l->rtrunc) {
+		/* What did arrive of the fds is of no use without the rest. */
+		log_warnx("link to %s: %s arrived without its fds (MSG_CTRUNC)",
+		    l->peer, t->name);
+		close_fds(l->rfds, l->nrfds);
+		l->nrfds = 0;
+		l->rtrunc = 0;
+		return MSG_FDS_LOST;
+	}
 	memcpy(m->fds, l->rfds, sizeof(int) * l->nrfds);
 	m->nfds = l->nrfds;
 	l->nrfds = 0;
@@ -637,6 +650,7 @@ bad:
 	close_fds(l->rfds, l->nrfds);
 	l->nrfds = 0;
 	l->rlen = 0;
+	l->rtrunc = 0;
 	return MSG_ERROR;
 }
 

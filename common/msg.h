@@ -19,6 +19,10 @@
  * msg_recv() checks all of it (known type, channel, direction, version,
  * exact length, terminated strings, exact fd count, no MSG_CTRUNC) before a
  * handler sees the frame; anything else is an error that closes the link.
+ * The one exception is a link that sets trunc_ok: a frame whose fds the
+ * kernel truncated (the receiver was out of descriptors) is read to its
+ * end, its fds closed, and handed over as MSG_FDS_LOST, so that the
+ * receiver can fail what the frame was about instead of the whole link.
  *
  * Directions: DOWN is from airlockd to its child, UP is from the child.
  * Type ranges: 0x01xx launcher, 0x02xx proxyd, 0x03xx gatewayd,
@@ -110,13 +114,19 @@ enum msg_dir {
 	    "exec id, action (file-write-create, ...), target path")	\
 									\
 	/* ---- proxyd ---- */						\
-	X(MSG_PX_SESSION_ADD, 0x0201, MSG_CH_PROXYD, MSG_DOWN, "suvv", 2,\
-	    "session id, flags (PX_F_*), allow patterns, deny patterns;"\
+	X(MSG_PX_SESSION_ADD, 0x0201, MSG_CH_PROXYD, MSG_DOWN, "suuvv", 2,\
+	    "session id, flags (PX_F_*), connections the session may hold"\
+	    " open at once, allow patterns, deny patterns;"		\
 	    " fds: HTTP listener, SOCKS5 listener")			\
 	X(MSG_PX_SESSION_DEL, 0x0202, MSG_CH_PROXYD, MSG_DOWN, "s", 0,	\
 	    "session id: close its listeners and every tunnel")	\
 	X(MSG_PX_VIOLATION, 0x0210, MSG_CH_PROXYD, MSG_UP, "sss", 0,	\
-	    "session id, action (network-outbound), target host:port")	\
+	    "session id, action (network-outbound, network-connections),"\
+	    " target host:port or the count refused")			\
+	X(MSG_PX_SESSION_FAILED, 0x0211, MSG_CH_PROXYD, MSG_UP, "ss", 0,\
+	    "session id, reason: proxyd could not take the session (its"\
+	    " listeners arrived truncated or are not listeners); airlockd"\
+	    " fails that session alone")				\
 									\
 	/* ---- gatewayd ---- */					\
 	X(MSG_GW_RUN_ADD, 0x0301, MSG_CH_GATEWAYD, MSG_DOWN, "s", 1,	\
@@ -281,6 +291,8 @@ struct msg_link {
 	size_t		 rcap;
 	int		 rfds[MSG_MAX_FDS * 4];
 	int		 nrfds;
+	int		 trunc_ok;	/* MSG_CTRUNC: MSG_FDS_LOST */
+	int		 rtrunc;	/* the frame being read lost fds */
 };
 
 enum msg_result {
@@ -288,6 +300,8 @@ enum msg_result {
 	MSG_AGAIN,		/* non-blocking: no complete frame yet */
 	MSG_EOF,		/* peer closed cleanly between frames */
 	MSG_ERROR,		/* invalid frame or I/O error: close the link */
+	MSG_FDS_LOST,		/* trunc_ok links only: a valid frame whose
+				   fds were truncated; m has none */
 };
 
 const struct msg_type_info *msg_type_lookup(uint16_t);

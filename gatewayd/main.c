@@ -412,6 +412,7 @@ link_read(evutil_socket_t fd, short ev, void *arg)
 			log_info("airlockd closed the channel: exiting");
 			exit(0);
 		case MSG_ERROR:
+		case MSG_FDS_LOST:	/* not asked for (trunc_ok) */
 			fatalx("invalid frame from airlockd");
 		case MSG_OK:
 			dispatch_airlockd(&m);

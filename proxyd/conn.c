@@ -176,6 +176,9 @@ px_conn_new(struct px_session *s, enum px_conn_kind kind, int fd)
 	/* writes go out through px_bev_flush(), reads through c->rd */
 	bufferevent_disable(c->cbev, EV_WRITE);
 	TAILQ_INSERT_TAIL(&s->conns, c, entry);
+	/* counted until its last socket closes, tunnel or not */
+	s->nopen++;
+	px_nopen_all++;
 	return c;
 }
 
@@ -230,6 +233,8 @@ px_conn_free(struct px_conn *c)
 	if (c == NULL)
 		return;
 	TAILQ_REMOVE(&c->s->conns, c, entry);
+	c->s->nopen--;
+	px_nopen_all--;
 	px_dial_cancel(c->dial);
 	px_http_free(c->http);
 	px_reader_free(&c->rd);

@@ -13,7 +13,11 @@
  * self (no file access, a seccomp allowlist, no capabilities) → say HELLO
  * → event loop.  If the link to airlockd closes or carries an invalid
  * frame, proxyd exits: airlockd restarts it and fails the affected
- * sessions closed.
+ * sessions closed.  Running out of descriptors is not such a frame: a
+ * session whose listeners arrive truncated is refused alone and airlockd
+ * told (MSG_PX_SESSION_FAILED); session.c keeps a reserve so that it
+ * does not come to that, and a cap per session so that none starves
+ * the rest.
  */
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -78,6 +82,33 @@ px_violation(const struct px_session *s, const char *host, uint16_t port)
 	msgbuf_free(&b);
 }
 
+void
+px_violation_as(const char *id, const char *action, const char *target)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PX_VIOLATION);
+	msg_put_str(&b, id);
+	msg_put_str(&b, action);
+	msg_put_str(&b, target);
+	if (msg_send(&px_link, &b, NULL, 0) == -1)
+		fatal("send violation to airlockd");
+	msgbuf_free(&b);
+}
+
+void
+px_session_failed(const char *id, const char *reason)
+{
+	struct msgbuf b;
+
+	msgbuf_init(&b, MSG_PX_SESSION_FAILED);
+	msg_put_str(&b, id);
+	msg_put_str(&b, reason);
+	if (msg_send(&px_link, &b, NULL, 0) == -1)
+		fatal("send session failure to airlockd");
+	msgbuf_free(&b);
+}
+
 static void
 px_shutdown(void)
 {
@@ -109,6 +140,15 @@ px_dispatch_airlockd(int fd, short ev, void *arg)
 		}
 		if (r == MSG_ERROR)
 			fatalx("invalid frame from airlockd");
+		if (r == MSG_FDS_LOST) {
+			/* Out of fds: the one session fails, not proxyd. */
+			if (m.info->type != MSG_PX_SESSION_ADD)
+				fatalx("%s from airlockd lost its fds",
+				    m.info->name);
+			px_session_add_truncated(&m);
+			msg_free(&m);
+			continue;
+		}
 		switch (m.info->type) {
 		case MSG_PX_SESSION_ADD:
 			px_session_add(&m);
@@ -224,6 +264,8 @@ proxyd_main(void)
 		fatalx("no channel on fd %d", MSG_CHILD_FD);
 	msg_link_init(&px_link, MSG_CHILD_FD, MSG_CH_PROXYD, MSG_DOWN,
 	    "airlockd");
+	/* A session's listeners that do not fit fail that session only. */
+	px_link.trunc_ok = 1;
 	if ((fl = fcntl(MSG_CHILD_FD, F_GETFL)) == -1 ||
 	    fcntl(MSG_CHILD_FD, F_SETFL, fl | O_NONBLOCK) == -1)
 		fatal("fcntl channel");
@@ -238,6 +280,8 @@ proxyd_main(void)
 	    event_add(px_link_ev, NULL) == -1 ||
 	    evsignal_add(px_sigterm_ev, NULL) == -1)
 		fatalx("event setup");
+
+	px_fds_init();
 
 	/* ---- restrict self (R-P2) ---- */
 	sandbox_self(&px_profile);

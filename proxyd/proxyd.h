@@ -39,6 +39,10 @@ struct px_session {
 	TAILQ_HEAD(, px_conn)	 conns;	/* not yet tunnels */
 	TAILQ_HEAD(, px_tunnel)	 tunnels;	/* spliced relays */
 	uint64_t		 nconns;
+	uint32_t		 max_open;	/* its cap */
+	uint32_t		 nopen;		/* conns + tunnels now */
+	int			 refusing;	/* refusal said */
+	uint64_t		 nrefused;
 };
 
 /* Globals of the one process (main.c). */
@@ -48,10 +52,31 @@ extern struct evdns_base	*px_dns;
 /* main.c: report a refusal to airlockd as MSG_PX_VIOLATION. */
 void	 px_violation(const struct px_session *, const char *host,
 	    uint16_t port);
+/* main.c: the same with the action and target given. */
+void	 px_violation_as(const char *id, const char *action,
+	    const char *target);
+/* main.c: tell airlockd a session could not be taken (it fails it). */
+void	 px_session_failed(const char *id, const char *reason);
+
+/*
+ * session.c: proxyd's file descriptors, shared by every session.  Each
+ * connection is counted as the two sockets it may hold (the client's and
+ * the upstream's), each session as its two listeners, each pipe as two;
+ * PX_FD_RESERVE of the limit (a quarter of a limit below 256) is never
+ * given to a connection or a pipe, so that a new session's listeners and
+ * the frames of the channel to airlockd always arrive.
+ */
+#define PX_FD_RESERVE	64
+void	 px_fds_init(void);
+/* Do n more descriptors fit outside the reserve? */
+int	 px_fd_room(unsigned n);
+extern uint64_t	 px_nopen_all;	/* connections of every session */
 
 /* session.c */
 struct msg;
 void	 px_session_add(struct msg *);
+/* A session's listeners arrived without their fds (MSG_FDS_LOST). */
+void	 px_session_add_truncated(struct msg *);
 void	 px_session_del(const char *id);
 void	 px_session_del_all(void);
 /* Decide on host:port; on refusal report the violation, fill reason. */
@@ -184,5 +209,9 @@ void	 px_tunnel_start(struct px_session *, int client, int upstream,
 	    const char *label);
 void	 px_tunnel_close_all(struct px_session *);
 void	 px_relay_shutdown(void);
+/* Pipes held, in tunnels and in the pool. */
+size_t	 px_relay_pipes(void);
+/* Close the pool's spare pipes: descriptors for connections. */
+void	 px_relay_trim_pool(void);
 
 #endif

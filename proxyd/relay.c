@@ -76,6 +76,7 @@ struct px_tunnel {
 
 static int	px_pool[PX_PIPE_POOL][2];
 static int	px_npool;
+static size_t	px_pipes_out;	/* held by tunnels */
 /* the fewest slots of any pipe made: reads below this emptied a socket */
 static size_t	px_pipe_slots = PX_PIPE_SIZE;
 
@@ -86,12 +87,19 @@ pipe_get(int p[2])
 		px_npool--;
 		p[0] = px_pool[px_npool][0];
 		p[1] = px_pool[px_npool][1];
+		px_pipes_out++;
 		return 0;
 	}
 	int	 sz;
 
+	/* Not from the reserve: the tunnel fails, never proxyd. */
+	if (!px_fd_room(2)) {
+		errno = EMFILE;
+		return -1;
+	}
 	if (pipe2(p, O_NONBLOCK | O_CLOEXEC) == -1)
 		return -1;
+	px_pipes_out++;
 	/* a larger pipe means fewer splice calls per GiB; best effort */
 	if ((sz = fcntl(p[1], F_SETPIPE_SZ, PX_PIPE_SIZE)) == -1 &&
 	    (sz = fcntl(p[1], F_GETPIPE_SZ)) == -1)
@@ -107,6 +115,7 @@ pipe_put(int p[2])
 {
 	if (p[0] == -1)
 		return;
+	px_pipes_out--;
 	if (px_npool < PX_PIPE_POOL) {
 		px_pool[px_npool][0] = p[0];
 		px_pool[px_npool][1] = p[1];
@@ -123,6 +132,7 @@ pipe_drop(int p[2])
 {
 	if (p[0] == -1)
 		return;
+	px_pipes_out--;
 	close(p[0]);
 	close(p[1]);
 	p[0] = p[1] = -1;
@@ -131,11 +141,23 @@ pipe_drop(int p[2])
 void
 px_relay_shutdown(void)
 {
+	px_relay_trim_pool();
+}
+
+void
+px_relay_trim_pool(void)
+{
 	while (px_npool > 0) {
 		px_npool--;
 		close(px_pool[px_npool][0]);
 		close(px_pool[px_npool][1]);
 	}
+}
+
+size_t
+px_relay_pipes(void)
+{
+	return px_pipes_out + (size_t)px_npool;
 }
 
 static void
@@ -145,6 +167,8 @@ tunnel_free(struct px_tunnel *t, const char *why)
 	    "%llu bytes in", t->s->id, t->label, why,
 	    (unsigned long long)t->out.bytes, (unsigned long long)t->in.bytes);
 	TAILQ_REMOVE(&t->s->tunnels, t, entry);
+	t->s->nopen--;
+	px_nopen_all--;
 	if (t->out.inpipe == 0)
 		pipe_put(t->out.pipe);
 	else

@@ -6,6 +6,7 @@
  * forwarding HTTP, and every tunnel.  Rules come from airlockd; the hard
  * deny list is applied here whatever airlockd sends.
  */
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <netinet/in.h>
@@ -13,6 +14,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +31,109 @@ static TAILQ_HEAD(, px_session) px_sessions =
 
 #define PX_ACCEPT_BATCH	64
 #define PX_DEFER_ACCEPT	5	/* s a connection may wait for its bytes */
+
+uint64_t	 px_nopen_all;
+static uint64_t	 px_nsessions;
+static uint64_t	 px_fd_limit;	/* RLIMIT_NOFILE, as raised */
+static uint64_t	 px_fd_reserve;
+static uint64_t	 px_fd_base;	/* open before any session */
+
+/*
+ * Once, before the sandbox: the limit (main.c raised it to the hard one)
+ * and what is open already (the channel, the resolver's sockets, the
+ * event loop's).  A lazily opened descriptor of libevent's comes out of
+ * the reserve's slack.
+ */
+void
+px_fds_init(void)
+{
+	struct rlimit rl;
+	int	 fd, top;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > INT_MAX)
+		px_fd_limit = INT_MAX;
+	else
+		px_fd_limit = rl.rlim_cur;
+	px_fd_reserve = px_fd_limit >= 4 * PX_FD_RESERVE ? PX_FD_RESERVE :
+	    px_fd_limit / 4;
+	top = px_fd_limit < 4096 ? (int)px_fd_limit : 4096;
+	for (fd = 0; fd < top; fd++)
+		if (fcntl(fd, F_GETFD) != -1)
+			px_fd_base++;
+	log_info("%llu file descriptors, %llu of them kept for new "
+	    "sessions, %llu open", (unsigned long long)px_fd_limit,
+	    (unsigned long long)px_fd_reserve,
+	    (unsigned long long)px_fd_base);
+}
+
+static uint64_t
+fds_used(void)
+{
+	return px_fd_base + 2 * px_nsessions + 2 * px_nopen_all +
+	    2 * (uint64_t)px_relay_pipes();
+}
+
+int
+px_fd_room(unsigned n)
+{
+	return fds_used() + n + px_fd_reserve <= px_fd_limit;
+}
+
+/*
+ * Of the connections proxyd's limit allows (each counted as two
+ * descriptors), no session may open more than a share of one more than
+ * there are sessions, whatever its setting says: alone it takes at most
+ * half, and a session that comes later still finds room.  One that
+ * holds more than a later share keeps what it has and opens no more.
+ */
+static uint32_t
+fair_share(void)
+{
+	uint64_t avail = px_fd_limit > px_fd_base + px_fd_reserve ?
+	    px_fd_limit - px_fd_base - px_fd_reserve : 0;
+	uint64_t share = avail / 2 / (px_nsessions + 1);
+
+	if (share < 1)
+		share = 1;
+	return share > UINT32_MAX ? UINT32_MAX : (uint32_t)share;
+}
+
+/*
+ * Whether s may have one more connection: under its cap, and with room
+ * outside the reserve (the pool's idle pipes go first).  A refusal is
+ * said once until a connection is admitted again: in the log, and to
+ * airlockd as a violation of the session.
+ */
+static int
+session_admit(struct px_session *s)
+{
+	char	 target[128];
+	int	 cap = s->nopen >= s->max_open || s->nopen >= fair_share();
+
+	if (!cap) {
+		if (!px_fd_room(2))
+			px_relay_trim_pool();
+		if (px_fd_room(2)) {
+			s->refusing = 0;
+			return 1;
+		}
+	}
+	s->nrefused++;
+	if (s->refusing)
+		return 0;
+	s->refusing = 1;
+	if (cap)
+		snprintf(target, sizeof(target), "%u connections open, its "
+		    "cap (sandbox.network.maxConnections %u, its fair share "
+		    "%u)", s->nopen, s->max_open, fair_share());
+	else
+		snprintf(target, sizeof(target), "%u connections open; "
+		    "proxyd's file descriptors are in use", s->nopen);
+	log_warnx("session %s: new connection refused: %s", s->id, target);
+	px_violation_as(s->id, "network-connections", target);
+	return 0;
+}
 
 static struct px_session *
 session_find(const char *id)
@@ -83,6 +189,12 @@ session_accept(int lfd, short ev, void *arg, int is_http)
 			return;
 		}
 		s->nconns++;
+		/* Refused: closed at once, so the client is not left
+		 * waiting (the reserve had room for the accept). */
+		if (!session_admit(s)) {
+			close(fd);
+			continue;
+		}
 		if (is_http)
 			px_http_accept(s, fd);
 		else
@@ -150,6 +262,7 @@ session_free(struct px_session *s)
 	egress_rules_free(s->rules);
 	free(s->id);
 	free(s);
+	px_nsessions--;
 }
 
 void
@@ -159,9 +272,11 @@ px_session_add(struct msg *m)
 	const char *id, *why;
 	char	**allow, **deny;
 	unsigned flags;
+	uint32_t max_open;
 
 	id = msg_get_str(m);
 	flags = msg_get_u32(m);
+	max_open = msg_get_u32(m);
 	allow = msg_get_strv(m);
 	deny = msg_get_strv(m);
 	/*
@@ -172,12 +287,17 @@ px_session_add(struct msg *m)
 	if (strlen(id) == 0 || strlen(id) >= PX_SESSION_ID_MAX ||
 	    session_find(id) != NULL) {
 		log_warnx("session add: bad or duplicate id: refused");
+		if (strlen(id) > 0 && strlen(id) < PX_SESSION_ID_MAX &&
+		    session_find(id) == NULL)
+			px_session_failed(id, "a bad session id");
 		goto refuse;
 	}
 
 	s = xcalloc(1, sizeof(*s));
+	px_nsessions++;
 	s->id = xstrdup(id);
 	s->flags = flags;
+	s->max_open = max_open > 0 ? max_open : 1;
 	TAILQ_INIT(&s->conns);
 	TAILQ_INIT(&s->tunnels);
 	s->http_fd = msg_take_fd(m, 0);
@@ -186,6 +306,8 @@ px_session_add(struct msg *m)
 	    check_listener(s->socks_fd) == -1) {
 		log_warnx("session %s: fds are not listening TCP sockets: "
 		    "refused", id);
+		px_session_failed(id, "its listeners are not listening TCP "
+		    "sockets");
 		session_free(s);
 		strv_free(allow);
 		strv_free(deny);
@@ -208,8 +330,10 @@ px_session_add(struct msg *m)
 	    event_add(s->socks_ev, NULL) == -1)
 		fatalx("session %s: listener events", id);
 	TAILQ_INSERT_TAIL(&px_sessions, s, entry);
-	log_info("session %s: network %s, %zu allow, %zu deny rules", id,
-	    s->rules != NULL ? "on" : "off", strv_len(allow), strv_len(deny));
+	log_info("session %s: network %s, %zu allow, %zu deny rules, at most "
+	    "%u connections (a fair share now: %u)", id, s->rules != NULL ?
+	    "on" : "off", strv_len(allow), strv_len(deny), s->max_open,
+	    fair_share());
 	strv_free(allow);
 	strv_free(deny);
 	return;
@@ -217,6 +341,23 @@ refuse:
 	strv_free(allow);
 	strv_free(deny);
 	/* msg_free() closes the listeners we did not take */
+}
+
+/*
+ * The frame arrived whole, its listeners did not (proxyd was out of
+ * descriptors): that session fails, alone; airlockd is told and ends
+ * it, the others go on.
+ */
+void
+px_session_add_truncated(struct msg *m)
+{
+	const char *id = msg_get_str(m);
+
+	log_warnx("session %s: its listeners arrived truncated (out of "
+	    "file descriptors): refused", id);
+	if (session_find(id) == NULL)
+		px_session_failed(id, "its listeners arrived truncated: "
+		    "proxyd is out of file descriptors");
 }
 
 void

@@ -61,6 +61,9 @@ struct run_adapter {
 	char *const	*runner_private; /* runnerPrivateDirs, absolute */
 	int		 no_push_gateway; /* the terminal profile */
 	int		 require_sandbox; /* fail rather than run unconfined */
+	int		 acp;		/* stdout is ACP: check it (cli_run.c) */
+	int		 acp_pass_fs;	/* fs/ requests may reach the editor */
+	int		 acp_pass_term;	/* terminal/ requests may too */
 };
 
 int	 cli_run_main(int argc, char **argv);

@@ -21,6 +21,7 @@
  */
 #include <sys/stat.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
@@ -97,7 +98,7 @@ cli_acp_main(int argc, char **argv)
 	size_t		 k, olen;
 	struct run_adapter ad;
 	int		 i, rargc, rc, unconfined = 0, pfs, pterm;
-	int		 no_check = 0;
+	int		 no_check = 0, raw = 0;
 
 	rargv = strv_add(rargv, "acp");
 	for (i = 1; i < argc; i++) {
@@ -119,6 +120,12 @@ cli_acp_main(int argc, char **argv)
 		if (opt == NULL) {
 			if (strcmp(a, "--no-policy-check") == 0)
 				no_check = 1;
+#ifdef AIRLOCK_TEST_BUILD
+			/* The test build only: no relay at all, the agent's
+			 * stdout straight to this side's check (acp_out()). */
+			else if (strcmp(a, "--test-no-relay") == 0)
+				raw = 1;
+#endif
 			else
 				rargv = strv_add(rargv, a);
 			continue;
@@ -199,6 +206,8 @@ cli_acp_main(int argc, char **argv)
 	rargv = strv_add(rargv, "--no-policy-check");
 	rargv = strv_add(rargv, "-T");
 	rargv = strv_add(rargv, "--");
+	if (raw)
+		goto agent;
 	if (unconfined) {
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -218,6 +227,7 @@ cli_acp_main(int argc, char **argv)
 	    pterm ? "terminal" : "none");
 	rargv = strv_add(rargv, rules);
 	rargv = strv_add(rargv, "--");
+agent:
 	for (; i < argc; i++)
 		rargv = strv_add(rargv, argv[i]);
 	for (rargc = 0; rargv[rargc] != NULL; rargc++)
@@ -225,6 +235,10 @@ cli_acp_main(int argc, char **argv)
 	memset(&ad, 0, sizeof(ad));
 	/* Confined or not at all, unless --sandbox off says so. */
 	ad.require_sandbox = !unconfined;
+	/* What reaches the editor is checked on this side too. */
+	ad.acp = 1;
+	ad.acp_pass_fs = pfs;
+	ad.acp_pass_term = pterm;
 	rc = cli_run_adapter(rargc, rargv, &ad);
 	strv_free(rargv);
 	return rc;
@@ -262,6 +276,7 @@ struct relay {
 	unsigned long	 next_term;
 	struct perm	 perms[ACP_PENDING_MAX];
 	enum pol_verdict rules[POL_CLASS_MAX];
+	unsigned long	 dropped;	/* lines not relayed (drop_line()) */
 };
 
 static void
@@ -966,15 +981,94 @@ perm_done(struct perm *pm)
 
 /* ---- the two directions ---- */
 
+/* A message the relay took, written as it serialises it (acpframe.h). */
+static void
+put_msg(int fd, const struct json *m)
+{
+	char	*s;
+	size_t	 len;
+
+	s = acpf_serialise(m, &len);
+	put_line(fd, s, len);
+	free(s);
+}
+
+/*
+ * A line the relay could not take is dropped, never passed on: the
+ * peer's own parser may read it another way (the last of two "method"
+ * keys, a float id as a request's), and the relay would have relayed a
+ * request it never judged.  Said on stderr, with the line's start
+ * escaped (untrusted: whoever wrote it), and to the agent as JSON-RPC
+ * answers a message it cannot identify (id null); the editor gets an
+ * _airlock/dropped notification (ACP's extension methods begin with
+ * an underscore) naming the rule, never the line.
+ */
+static void
+drop_line(struct relay *r, int agent_side, const char *line, size_t len,
+    const char *why)
+{
+	struct jgen	*j;
+	char		 shown[4 * 60 + 1];
+	size_t		 i, o = 0;
+
+	for (i = 0; i < len && i < 60; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			shown[o++] = (char)c;
+		else
+			o += (size_t)snprintf(shown + o, sizeof(shown) - o,
+			    "\\x%02x", c);
+	}
+	shown[o] = '\0';
+	fprintf(stderr, "airlock acp: dropped a line from the %s (%zu "
+	    "bytes), not relayed: %s: %s%s\n", agent_side ? "agent" :
+	    "editor", len, why, shown, len > 60 ? "..." : "");
+	r->dropped++;
+	if (!agent_side || r->to_agent == -1)
+		return;
+	j = jgen_new();
+	jgen_obj_open(j);
+	jgen_kstr(j, "jsonrpc", "2.0");
+	jgen_key(j, "id");
+	jgen_null(j);
+	jgen_key(j, "error");
+	jgen_obj_open(j);
+	jgen_kint(j, "code", strncmp(why, "not JSON", 8) == 0 ? -32700 :
+	    -32600);
+	jgen_kstr(j, "message", why);
+	jgen_obj_close(j);
+	jgen_obj_close(j);
+	put_jgen(r->to_agent, j);
+	j = jgen_new();
+	jgen_obj_open(j);
+	jgen_kstr(j, "jsonrpc", "2.0");
+	jgen_kstr(j, "method", "_airlock/dropped");
+	jgen_key(j, "params");
+	jgen_obj_open(j);
+	jgen_kstr(j, "from", "agent");
+	jgen_kstr(j, "reason", why);
+	jgen_kint(j, "bytes", (long long)len);
+	jgen_obj_close(j);
+	jgen_obj_close(j);
+	put_jgen(r->to_editor, j);
+}
+
 static void
 from_agent(struct relay *r, char *line, size_t len)
 {
-	struct json	*m = json_parse(line, len, NULL, 0);
+	struct json	*m;
 	const char	*method;
-	char		*idtext;
+	char		*idtext, why[320];
 	size_t		 i;
-	enum acpf_kind	 k = acpf_classify(m, &method);
+	enum acpf_kind	 k;
 
+	/* untrusted: the agent's line */
+	if ((k = acpf_take(line, len, &m, &method, why, sizeof(why))) ==
+	    ACPF_INVALID) {
+		drop_line(r, 1, line, len, why);
+		return;
+	}
 	if (k == ACPF_REQUEST && ((!r->pass_fs &&
 	    strncmp(method, "fs/", 3) == 0) || (!r->pass_term &&
 	    strncmp(method, "terminal/", 9) == 0))) {
@@ -993,6 +1087,20 @@ from_agent(struct relay *r, char *line, size_t len)
 		json_free(m);
 		return;
 	}
+	/*
+	 * ACP has these only as requests; as a notification the editor
+	 * has no business with them either (an editor that served one
+	 * anyway would act outside the sandbox).
+	 */
+	if (k == ACPF_NOTIFICATION && ((!r->pass_fs &&
+	    strncmp(method, "fs/", 3) == 0) || (!r->pass_term &&
+	    strncmp(method, "terminal/", 9) == 0))) {
+		snprintf(why, sizeof(why), "a notification of %.60s, which "
+		    "airlock serves in the sandbox", method);
+		json_free(m);
+		drop_line(r, 1, line, len, why);
+		return;
+	}
 	if (k == ACPF_REQUEST && strcmp(method,
 	    "session/request_permission") == 0) {
 		for (i = 0; i < ACP_PENDING_MAX && r->perms[i].id != NULL; i++)
@@ -1005,8 +1113,8 @@ from_agent(struct relay *r, char *line, size_t len)
 			free(idtext);
 		}
 	}
+	put_msg(r->to_editor, m);
 	json_free(m);
-	put_line(r->to_editor, line, len);
 }
 
 static struct perm *
@@ -1079,11 +1187,18 @@ rewrite_initialize(struct relay *r, const struct json *m)
 static void
 from_editor(struct relay *r, char *line, size_t len)
 {
-	struct json	*m = json_parse(line, len, NULL, 0);
+	struct json	*m;
 	const char	*method;
+	char		 why[320];
 	struct perm	*pm;
-	enum acpf_kind	 k = acpf_classify(m, &method);
+	enum acpf_kind	 k;
 
+	/* The same rule both ways: only what the relay took is relayed. */
+	if ((k = acpf_take(line, len, &m, &method, why, sizeof(why))) ==
+	    ACPF_INVALID) {
+		drop_line(r, 0, line, len, why);
+		return;
+	}
 	if (k == ACPF_RESPONSE &&
 	    (pm = perm_find(r, json_get(m, "id"))) != NULL) {
 		if (json_get(m, "error") != NULL) {
@@ -1092,11 +1207,11 @@ from_editor(struct relay *r, char *line, size_t len)
 			    "policy answers\n");
 			answer_permission(r, pm);
 		} else
-			put_line(r->to_agent, line, len);
+			put_msg(r->to_agent, m);
 		perm_done(pm);
 	} else if (!(k == ACPF_REQUEST && strcmp(method, "initialize") == 0 &&
 	    rewrite_initialize(r, m)))
-		put_line(r->to_agent, line, len);
+		put_msg(r->to_agent, m);
 	json_free(m);
 }
 
@@ -1161,6 +1276,18 @@ cli_acp_relay_main(int argc, char **argv)
 		r.rules[i] = strlen(argv[4]) == POL_CLASS_MAX &&
 		    argv[4][i] >= '0' && argv[4][i] <= '2' ?
 		    (enum pol_verdict)(argv[4][i] - '0') : POL_ASK;
+	/*
+	 * The agent runs as our uid in our sandbox: while we are dumpable
+	 * it may open /proc/OURPID/fd/1, our channel to the editor, and
+	 * write requests around the relay.  Not dumpable, our /proc files
+	 * are out of its reach (and ptrace too); what we fork and exec
+	 * becomes dumpable again at its exec, as usual.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1) {
+		fprintf(stderr, "airlock acp: PR_SET_DUMPABLE: %s\n",
+		    strerror(errno));
+		return 125;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGCHLD);
@@ -1269,6 +1396,9 @@ cli_acp_relay_main(int argc, char **argv)
 	if (fa.dropped + fe.dropped > 0)
 		fprintf(stderr, "airlock acp: %lu over-long line(s) dropped\n",
 		    fa.dropped + fe.dropped);
+	if (r.dropped > 0)
+		fprintf(stderr, "airlock acp: %lu line(s) not relayed: not "
+		    "JSON-RPC messages airlock could take\n", r.dropped);
 	for (i = 0; i < ACP_TERM_MAX; i++)
 		if (r.terms[i] != NULL) {
 			if (!r.terms[i]->exited && r.terms[i]->pid != 0)

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/acpframe.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/termfilter.h"
@@ -520,6 +521,8 @@ struct run_io {
 	struct term_filter tf;
 	int		 raw;		/* our terminal is in raw mode */
 	struct termios	 saved;
+	const struct run_adapter *acp;	/* stdout is ACP: acp_out() */
+	struct acpf	 af;
 };
 
 static struct run_io *raw_io;
@@ -540,6 +543,55 @@ raw_restore(void)
 	}
 }
 
+/*
+ * `airlock acp`: the relay inside the sandbox passes the editor only what
+ * it parsed and classified, but it runs as the agent's user beside the
+ * agent.  So its output is taken again here, on the host, the same way
+ * (acpframe.h): only a message taken is written, as serialised here; a
+ * request the relay serves itself (fs/, terminal/, unless passed through)
+ * never reaches the editor however it got into the stream.
+ * untrusted: the sandbox's stdout.
+ */
+static int
+acp_out(struct run_io *io, int to, const char *buf, size_t n)
+{
+	const struct run_adapter *ad = io->acp;
+	struct json	*m;
+	const char	*method;
+	char		*line, *s, why[320];
+	size_t		 len, slen;
+	enum acpf_kind	 k;
+
+	acpf_feed(&io->af, buf, n);
+	while ((line = acpf_next(&io->af, &len)) != NULL) {
+		k = acpf_take(line, len, &m, &method, why, sizeof(why));
+		if (k != ACPF_INVALID && k != ACPF_RESPONSE &&
+		    ((!ad->acp_pass_fs && strncmp(method, "fs/", 3) == 0) ||
+		    (!ad->acp_pass_term && strncmp(method, "terminal/",
+		    9) == 0))) {
+			snprintf(why, sizeof(why), "%.60s, which airlock "
+			    "serves in the sandbox", method);
+			json_free(m);
+			k = ACPF_INVALID;
+		}
+		if (k == ACPF_INVALID) {
+			fprintf(stderr, "airlock acp: the sandbox's output "
+			    "held a line (%zu bytes) the editor must not get: "
+			    "%s; dropped\n", len, why);
+			continue;
+		}
+		s = acpf_serialise(m, &slen);
+		json_free(m);
+		if (write_all(to, s, slen) == -1 ||
+		    write_all(to, "\n", 1) == -1) {
+			free(s);
+			return -1;
+		}
+		free(s);
+	}
+	return 0;
+}
+
 /* One round of a command's output to ours; -1 at its end. */
 static int
 pump_out(struct run_io *io, int from, int to)
@@ -551,7 +603,8 @@ pump_out(struct run_io *io, int from, int to)
 	ssize_t	 n;
 	size_t	 m;
 
-	if (from == io->out && !io->filter && !io->nosplice) {
+	if (from == io->out && !io->filter && !io->nosplice &&
+	    io->acp == NULL) {
 		n = splice(from, NULL, to, NULL, 1 << 20, SPLICE_F_MOVE);
 		if (n > 0)
 			return 0;
@@ -570,6 +623,8 @@ pump_out(struct run_io *io, int from, int to)
 		return -1;
 	/* Our reader gone (`| head`): closing our end stops the command's
 	 * stream, as a pipe would have. */
+	if (from == io->out && io->acp != NULL)
+		return acp_out(io, to, buf, (size_t)n);
 	if (from == io->out && io->filter) {
 		m = tf_filter(&io->tf, buf, (size_t)n, fbuf);
 		return write_all(to, fbuf, m);
@@ -1245,6 +1300,10 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	io.tty = tty;
 	io.filter = isatty(STDOUT_FILENO) && !allow_tc;
 	tf_init(&io.tf);
+	if (ad != NULL && ad->acp) {
+		io.acp = ad;
+		acpf_init(&io.af);
+	}
 	if (pipe2(pfd, O_CLOEXEC) == -1 || pipe2(pfd + 2, O_CLOEXEC) == -1 ||
 	    pipe2(pfd + 4, O_CLOEXEC) == -1) {
 		fprintf(stderr, "airlock: pipe: %s\n", strerror(errno));
@@ -1337,6 +1396,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	close(sfd);
 out:
 	raw_restore();
+	acpf_free(&io.af);
 	snprintf(ws, sizeof(ws), "{\"sessionId\":\"%s\"}", sid);
 	res = rpc_call(&rpc, "sandbox.destroy", ws, on_event, &st, &code,
 	    err, sizeof(err));

@@ -223,6 +223,7 @@ settings_defaults(struct settings *s)
 	s->allow_unsandboxed = 1;
 	s->approvals_timeout = 60;
 	s->worktrees_spares = 4;
+	s->max_connections = SETTINGS_MAX_CONNECTIONS;
 	s->egress_baseline = 1;
 	s->enabled_platforms = strv_add(strv_add(NULL, "linux"), "macos");
 	s->allow_write = strv_empty();
@@ -469,6 +470,21 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 				    "the whole allowlist (no built-in "
 				    "baseline)", sp);
 			}
+		} else if (strcmp(canon, "sandbox.network") == 0 &&
+		    strcmp(pfx, canon) == 0 &&
+		    strcmp(k, "maxConnections") == 0) {
+			const struct json *v = o->items[i];
+			int c;
+
+			/* proxyd's per-session cap (docs/SETTINGS.md). */
+			if (!v->is_int || v->integer < 1 ||
+			    v->integer > SETTINGS_MAX_CONNECTIONS_MAX)
+				return fail(m, sp, "expected an integer, 1 to "
+				    "%d", SETTINGS_MAX_CONNECTIONS_MAX);
+			if ((c = claim(m, key, sp)) <= 0)
+				return c;
+			if (m->apply)
+				m->s->max_connections = (unsigned)v->integer;
 		} else if (strcmp(canon, "sandbox.network") == 0 &&
 		    strcmp(k, "useBaseline") == 0) {
 			if (get_bool(m, key, sp, o->items[i],

@@ -71,7 +71,14 @@ struct settings {
 					   allowUnsandboxedCommands */
 	char		**acp_pass_through; /* acp.passThrough: "fs",
 					   "terminal" (`airlock acp`) */
+	unsigned	  max_connections; /* sandbox.network.maxConnections:
+					   a session's connections open at
+					   once in proxyd */
 };
+
+/* sandbox.network.maxConnections: its default and its largest value. */
+#define SETTINGS_MAX_CONNECTIONS	1024
+#define SETTINGS_MAX_CONNECTIONS_MAX	65536
 
 #define SETTINGS_MANAGED_PATH	"/etc/airlock/managed-settings.json"
 

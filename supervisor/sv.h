@@ -291,6 +291,8 @@ void		 sv_sessions_client_drained(struct sv_client *);
 int		 sv_sessions_owned(const struct sv_client *);
 /* A daemon died (ready: after its hello): fail its sessions closed. */
 void		 sv_sessions_daemon_died(enum sv_daemon_kind, int ready);
+/* proxyd could not take session sid: fail that one closed. */
+void		 sv_sessions_proxy_failed(const char *sid, const char *);
 void		 sv_sessions_daemon_up(enum sv_daemon_kind);
 void		 sv_sessions_daemon_ready(enum sv_daemon_kind);
 int		 sv_sessions_want(enum sv_daemon_kind);

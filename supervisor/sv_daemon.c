@@ -122,6 +122,10 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		target = msg_get_str(m);
 		sv_session_refused(sid, action, target, "network egress");
 		break;
+	case MSG_PX_SESSION_FAILED:
+		sid = msg_get_str(m);
+		sv_sessions_proxy_failed(sid, msg_get_str(m));
+		break;
 	default:
 		if (d->chan == MSG_CH_GATEWAYD) {
 			sv_gw_dispatch(&d->link, m);

@@ -86,7 +86,7 @@ register_proxyd(struct sv_session *s, struct msg_link *l)
 	deny = xcalloc(1, sizeof(char *));
 	for (i = 0; set->denied_domains && set->denied_domains[i]; i++)
 		deny = strv_add(deny, set->denied_domains[i]);
-	n = 2 * sizeof(uint32_t) + strlen(s->id) + 1;
+	n = 3 * sizeof(uint32_t) + strlen(s->id) + 1;
 	if (!strv_fits(allow, &n) || !strv_fits(deny, &n) ||
 	    n > MSG_MAX_PAYLOAD) {
 		strv_free(allow);
@@ -96,6 +96,8 @@ register_proxyd(struct sv_session *s, struct msg_link *l)
 	msgbuf_init(&b, MSG_PX_SESSION_ADD);
 	msg_put_str(&b, s->id);
 	msg_put_u32(&b, s->spec.network_enabled ? PX_F_NETWORK : 0);
+	/* proxyd holds it to a fair share of its descriptors too. */
+	msg_put_u32(&b, set->max_connections);
 	msg_put_strv(&b, allow);
 	msg_put_strv(&b, deny);
 	fds[0] = s->listen_fd[LISTEN_HTTP];
@@ -379,6 +381,29 @@ sv_sessions_daemon_died(enum sv_daemon_kind k, int ready)
 		session_kill(s, k == SV_DAEMON_PROXYD ?
 		    "proxyd died" : "gatewayd died");
 	}
+}
+
+/*
+ * proxyd could not take session sid (its listeners arrived truncated,
+ * proxyd being out of descriptors, or were not listeners): that session
+ * fails closed, alone, as all of them would if proxyd had died.
+ */
+void
+sv_sessions_proxy_failed(const char *sid, const char *reason)
+{
+	struct sv_session *s = sv_session_find(sid);
+
+	if (s == NULL || s->state == ST_DESTROYED || s->state == ST_ERROR ||
+	    s->dstate[SV_DAEMON_PROXYD] != DS_REGISTERED) {
+		log_warnx("proxyd could not take session %s (%s): no such "
+		    "session here", sid, reason);
+		return;
+	}
+	log_warnx("session %s: proxyd could not take it: %s", sid, reason);
+	s->dstate[SV_DAEMON_PROXYD] = DS_NONE;
+	listen_close(s, SV_DAEMON_PROXYD);
+	event_killed(s, NULL, "proxy-refused");
+	session_kill(s, "proxyd could not take its listeners");
 }
 
 /*

@@ -60,7 +60,8 @@ $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 # beside them are links to the shipped ones.  Nothing shipped carries a
 # hook: hardening.sh greps $(BUILD)/airlock*.
 TB := $(BUILD)/test
-TB_HOOK_SRCS := supervisor/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c
+TB_HOOK_SRCS := supervisor/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c \
+	supervisor/cli_acp.c
 tb_objs = $(foreach f,$(1),$(if $(filter $(f),$(TB_HOOK_SRCS)),$(TB)/obj/$(f:%.c=%.o),$(BUILD)/obj/$(f:%.c=%.o)))
 $(TB)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -349,6 +349,7 @@ main(int argc, char **argv)
 			break;
 		case MSG_EOF:
 		case MSG_ERROR:
+		case MSG_FDS_LOST:
 			event_line("GATEWAY_GONE");
 			goto out;
 		}

@@ -3,12 +3,13 @@
  * px_drive: stands in for airlockd in front of airlock-proxyd, so the
  * proxies can be tested and benchmarked without the rest of airlock.
  *
- *   px_drive [-n] [-d DENY]... [-H host] PROXYD [ALLOW...]
+ *   px_drive [-n] [-d DENY]... [-H host] [-m MAX] PROXYD [ALLOW...]
  *
  * It starts PROXYD with a socketpair on fd 3, waits for its HELLO, makes
  * two listening sockets on 127.0.0.1 (ephemeral ports; -H picks another
  * loopback address), sends MSG_PX_SESSION_ADD with them and the ALLOW
- * patterns (-n: network off, -d: deny patterns), and prints
+ * patterns (-n: network off, -d: deny patterns, -m: the connections
+ * the session may hold, 65536 unless given), and prints
  *   hello PID SUMMARY
  *   http_port=P
  *   socks_port=Q
@@ -87,12 +88,14 @@ main(int argc, char *argv[])
 	char	*deny[64], *allow[1024], buf[256];
 	const char *host = "127.0.0.1";
 	int	 sv[2], fds[2], ch, ndeny = 0, network = 1, i, n;
+	/* As airlockd's largest: the benches hold thousands of tunnels. */
+	uint32_t max_open = 65536;
 	uint16_t hport, sport;
 	pid_t	 pid;
 	enum msg_result r;
 
 	log_init("px_drive", 0);
-	while ((ch = getopt(argc, argv, "nd:H:")) != -1) {
+	while ((ch = getopt(argc, argv, "nd:H:m:")) != -1) {
 		switch (ch) {
 		case 'n':
 			network = 0;
@@ -104,9 +107,12 @@ main(int argc, char *argv[])
 		case 'H':
 			host = optarg;
 			break;
+		case 'm':
+			max_open = (uint32_t)strtoul(optarg, NULL, 10);
+			break;
 		default:
 			fprintf(stderr, "usage: px_drive [-n] [-d deny]... "
-			    "[-H addr] proxyd [allow...]\n");
+			    "[-H addr] [-m max] proxyd [allow...]\n");
 			return 2;
 		}
 	}
@@ -145,6 +151,7 @@ main(int argc, char *argv[])
 	msgbuf_init(&b, MSG_PX_SESSION_ADD);
 	msg_put_str(&b, "s1");
 	msg_put_u32(&b, network ? PX_F_NETWORK : 0);
+	msg_put_u32(&b, max_open);
 	msg_put_strv(&b, allow);
 	msg_put_strv(&b, deny);
 	if (msg_send(&link, &b, fds, 2) == -1)

@@ -106,6 +106,64 @@ START_TEST(t_classify)
 }
 END_TEST
 
+static enum acpf_kind
+take(const char *s, char *why, size_t len)
+{
+	struct json	*m;
+	const char	*method;
+	enum acpf_kind	 k = acpf_take(s, strlen(s), &m, &method, why, len);
+
+	if (k == ACPF_INVALID)
+		ck_assert_ptr_null(m);
+	json_free(m);
+	return k;
+}
+
+/* What JSON.parse takes another way never passes, and says why. */
+START_TEST(t_take)
+{
+	char		 why[320];
+	struct json	*m;
+	const char	*method, *in = "{\"id\": 7, \"method\":\"a\","
+	    "\"params\":{\"x\":\"\\u0041\\n\"}}";
+	char		*out;
+	size_t		 len;
+
+	ck_assert_int_eq(take("{\"id\":101.5,\"method\":\"fs/w\"}", why,
+	    sizeof(why)), ACPF_INVALID);
+	ck_assert_str_eq(why, "its id 101.5 is not a string, an integer or "
+	    "null");
+	ck_assert_int_eq(take("{\"id\":1e2,\"method\":\"a\"}", why,
+	    sizeof(why)), ACPF_INVALID);
+	ck_assert_int_eq(take("{\"id\":123456789012345678901,\"method\":"
+	    "\"a\"}", why, sizeof(why)), ACPF_INVALID);
+	ck_assert_int_eq(take("{\"id\":1,\"method\":\"a\",\"method\":\"b\"}",
+	    why, sizeof(why)), ACPF_INVALID);
+	ck_assert_ptr_nonnull(strstr(why, "duplicate key"));
+	ck_assert_int_eq(take("{\"id\":1,\"id\":2.5,\"method\":\"a\"}",
+	    why, sizeof(why)), ACPF_INVALID);
+	ck_assert_int_eq(take("[{\"id\":1,\"method\":\"a\"}]", why,
+	    sizeof(why)), ACPF_INVALID);
+	ck_assert_str_eq(why, "a JSON array, not a JSON-RPC object");
+	ck_assert_int_eq(take("{\"id\":1,\"method\":5}", why, sizeof(why)),
+	    ACPF_INVALID);
+	ck_assert_int_eq(take("{\"m\\u0000\":1,\"id\":1,\"result\":1}", why,
+	    sizeof(why)), ACPF_INVALID);
+	ck_assert_int_eq(take("{\"id\":1,\"method\":\"a\"} x", why,
+	    sizeof(why)), ACPF_INVALID);
+	/* Taken: written again as parsed, one line, escapes kept. */
+	ck_assert_int_eq(acpf_take(in, strlen(in), &m, &method, why,
+	    sizeof(why)), ACPF_REQUEST);
+	ck_assert_str_eq(method, "a");
+	out = acpf_serialise(m, &len);
+	ck_assert_str_eq(out, "{\"id\":7,\"method\":\"a\",\"params\":"
+	    "{\"x\":\"A\\n\"}}");
+	ck_assert_uint_eq(len, strlen(out));
+	free(out);
+	json_free(m);
+}
+END_TEST
+
 static Suite *
 acpframe_suite(void)
 {
@@ -115,6 +173,7 @@ acpframe_suite(void)
 	tcase_add_test(tc, t_split);
 	tcase_add_test(tc, t_long);
 	tcase_add_test(tc, t_classify);
+	tcase_add_test(tc, t_take);
 	suite_add_tcase(s, tc);
 	return s;
 }

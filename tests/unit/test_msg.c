@@ -6,6 +6,7 @@
  * bad version, short payload, trailing bytes, unterminated and
  * NUL-bearing strings, fd counts that differ from the catalogue.
  */
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <check.h>
@@ -131,6 +132,70 @@ START_TEST(roundtrip_fds)
 	ck_assert_int_eq(c, 'x');
 	close(got);
 	ck_assert_int_eq(fcntl(m.fds[0], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	msg_free(&m);
+}
+END_TEST
+
+/* Send EXEC_STARTED with two fds; the receiver then has no free fd. */
+static void
+send_with_fds_to_a_full_table(struct rlimit *was)
+{
+	struct msgbuf	b;
+	struct rlimit	rl;
+	int		p[2], k;
+
+	ck_assert_int_eq(pipe(p), 0);
+	msgbuf_init(&b, MSG_EXEC_STARTED);
+	msg_put_u32(&b, 1);
+	msg_put_u32(&b, 7);
+	ck_assert_int_eq(msg_send(&down_rx, &b, p, 2), 0);
+	msgbuf_free(&b);
+	close(p[0]);
+	close(p[1]);
+	/* The lowest free fd is the limit: nothing below it is free. */
+	ck_assert_int_ge(k = dup(0), 0);
+	close(k);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, was), 0);
+	rl = *was;
+	rl.rlim_cur = (rlim_t)k;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+}
+
+/* Out of fds: an error that closes the link, unless it asked. */
+START_TEST(fds_lost_is_an_error)
+{
+	struct msg	m;
+	struct rlimit	was;
+
+	send_with_fds_to_a_full_table(&was);
+	ck_assert_int_eq(msg_recv(&down_tx, &m), MSG_ERROR);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &was), 0);
+}
+END_TEST
+
+/* trunc_ok: the frame without its fds, and the link still in step. */
+START_TEST(fds_lost_trunc_ok)
+{
+	struct msgbuf	b;
+	struct msg	m;
+	struct rlimit	was;
+
+	down_tx.trunc_ok = 1;
+	send_with_fds_to_a_full_table(&was);
+	ck_assert_int_eq(msg_recv(&down_tx, &m), MSG_FDS_LOST);
+	ck_assert_int_eq(m.info->type, MSG_EXEC_STARTED);
+	ck_assert_int_eq(m.nfds, 0);
+	ck_assert_uint_eq(msg_get_u32(&m), 1);
+	ck_assert_uint_eq(msg_get_u32(&m), 7);
+	msg_free(&m);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &was), 0);
+	msgbuf_init(&b, MSG_EXEC_EXIT);
+	msg_put_u32(&b, 1);
+	msg_put_u32(&b, 0);
+	ck_assert_int_eq(msg_send(&down_rx, &b, NULL, 0), 0);
+	msgbuf_free(&b);
+	ck_assert_int_eq(msg_recv(&down_tx, &m), MSG_OK);
+	ck_assert_int_eq(m.info->type, MSG_EXEC_EXIT);
 	msg_free(&m);
 }
 END_TEST
@@ -364,6 +429,8 @@ msg_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, roundtrip_exec);
 	tcase_add_test(tc, roundtrip_fds);
+	tcase_add_test(tc, fds_lost_is_an_error);
+	tcase_add_test(tc, fds_lost_trunc_ok);
 	tcase_add_test(tc, eof_between_frames);
 	tcase_add_test(tc, bad_unknown_type);
 	tcase_add_test(tc, bad_channel);

@@ -430,6 +430,32 @@ START_TEST(worktrees_spares)
 }
 END_TEST
 
+/* proxyd's per-session cap: 1024 by default, 1 to 65536, canon only. */
+START_TEST(max_connections)
+{
+	ck_assert_uint_eq(S.max_connections, 1024);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"maxConnections\":20}}}", 0), 0);
+	ck_assert_uint_eq(S.max_connections, 20);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"maxConnections\":0}}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "sandbox.network.maxConnections"));
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"maxConnections\":65537}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"maxConnections\":1.5}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"network\":{\"maxConnections\":5}}", 0),
+	    -1);
+	ck_assert_uint_eq(S.max_connections, 20);
+	/* Managed: locked, a user's layer is ignored. */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"maxConnections\":8}}}", 1), 0);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"maxConnections\":4000}}}", 0), 0);
+	ck_assert_uint_eq(S.max_connections, 8);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -452,6 +478,7 @@ main(void)
 	tcase_add_test(tc, approvals_timeout);
 	tcase_add_test(tc, worktrees_data_dir);
 	tcase_add_test(tc, worktrees_spares);
+	tcase_add_test(tc, max_connections);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
