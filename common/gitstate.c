@@ -149,20 +149,23 @@ static int
 gs_inside(const char *val, void *arg)
 {
 	const struct gs_where *w = arg;
-	char	 p[PATH_MAX], real[PATH_MAX], *slash;
+	struct stat	 st;
+	char		 p[PATH_MAX], real[PATH_MAX], *slash;
 
 	if (w->scope[0] == '\0' || w->dir[0] != '/' ||
 	    namerule_lexical(w->dir, val, p, sizeof(p)) != 0 ||
 	    !gs_under(p, w->scope))
 		return 0;
-	/* The nearest existing ancestor, resolved: no symlink out. */
-	while (realpath(p, real) == NULL) {
+	/* The nearest existing ancestor, resolved: no symlink out.  One
+	 * that exists but does not resolve (a link to what the host has
+	 * and the sandbox does not see) is refused. */
+	while (lstat(p, &st) == -1) {
 		if (errno != ENOENT || (slash = strrchr(p, '/')) == NULL ||
 		    slash == p)
 			return 0;
 		*slash = '\0';
 	}
-	return gs_under(real, w->scope);
+	return realpath(p, real) != NULL && gs_under(real, w->scope);
 }
 
 /* The path of a directory fd, into w->dir. */

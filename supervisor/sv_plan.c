@@ -31,6 +31,7 @@
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
 #include "supervisor/hook.h"
+#include "supervisor/hookspath.h"
 #include "supervisor/paths.h"
 #include "supervisor/sv.h"
 #include "supervisor/wsorigin.h"
@@ -1052,6 +1053,16 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			plan_symlinked_rule(p, sp[j], &write_rules[i]);
 	}
 	strv_free(sp);
+	/* The effective hooks directories (core.hooksPath), like hooks/. */
+	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
+		if (exact_in_list(spec->runner_state_dirs, writable[i]))
+			continue;
+		sp = hookspath_find(writable[i], ctx->home);
+		for (j = 0; sp != NULL && sp[j] != NULL; j++)
+			plan_write_rule(p, sp[j][0] == '/' ? NR_ABS : NR_TREE,
+			    sp[j], NULL);
+		strv_free(sp);
+	}
 	/* The home's allowlist and what no carve-out opens. */
 	for (i = 0; h->homes != NULL && h->homes[i] != NULL; i++) {
 		xasprintf(&a, "%s/.*", h->homes[i]);

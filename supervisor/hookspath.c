@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The effective hooks directory (SPEC R-L3).  A repository whose
+ * core.hooksPath names a directory in the workspace (husky sets
+ * ".husky/_" or ".husky") runs what is there on the user's next `git
+ * commit` on the host, so that directory is protected like .git/hooks.
+ * Git itself is asked, as the user, for each repository found at the top
+ * of a writable bind and a few levels below it: every scope it reads
+ * (system, global, local, worktree, includes) counts, exactly as the
+ * host's git will later read them.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+#include "supervisor/hookspath.h"
+
+#define HP_DEPTH	4	/* directory levels searched below a bind */
+#define HP_DIRS		4000	/* directories looked at, per bind */
+#define HP_REPOS	32	/* repositories asked, per bind */
+#define HP_WAIT_MS	3000	/* one git process, at most */
+
+/*
+ * Run git -C dir with args (at most four, NULL-terminated) as the user
+ * (airlockd's own uid) with home as $HOME, and return its first output
+ * line (free()), or NULL if it failed, printed nothing or took too long
+ * (then it is killed).
+ */
+static char *
+hp_git(const char *dir, const char *home, const char *const *args)
+{
+	static const char *const unset[] = { "GIT_DIR", "GIT_WORK_TREE",
+	    "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
+	    "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", NULL };
+	struct pollfd	 pfd;
+	struct timespec	 t0, t;
+	char		 buf[PATH_MAX + 1];
+	size_t		 len = 0, i;
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 p[2], st, ms;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return NULL;
+	if ((pid = fork()) == -1) {
+		close(p[0]);
+		close(p[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int	nul = open("/dev/null", O_RDWR);
+
+		if (nul != -1) {
+			dup2(nul, 0);
+			dup2(nul, 2);
+		}
+		dup2(p[1], 1);
+		for (i = 0; unset[i] != NULL; i++)
+			unsetenv(unset[i]);
+		if (home != NULL)
+			setenv("HOME", home, 1);
+		execlp("git", "git", "-C", dir, args[0], args[1], args[2],
+		    args[3], (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pfd.fd = p[0];
+	pfd.events = POLLIN;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = HP_WAIT_MS - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (ms <= 0 || poll(&pfd, 1, ms) == 0) {
+			kill(pid, SIGKILL);
+			len = 0;
+			break;
+		}
+		n = read(p[0], buf + len, sizeof(buf) - 1 - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0 || (len += (size_t)n) == sizeof(buf) - 1)
+			break;
+	}
+	close(p[0]);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return NULL;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] != '\0' ? xstrdup(buf) : NULL;
+}
+
+/* A literal path as a namerule glob: its metacharacters escaped. */
+static char *
+hp_escape(const char *s)
+{
+	char	*o = xmalloc(strlen(s) * 2 + 1), *q = o;
+
+	for (; *s != '\0'; s++) {
+		if (strchr("*?[]\\", *s) != NULL)
+			*q++ = '\\';
+		*q++ = *s;
+	}
+	*q = '\0';
+	return o;
+}
+
+static char **
+hp_add(char **v, const char *s)
+{
+	char	*e = hp_escape(s);
+	size_t	 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (strcmp(v[i], e) == 0)
+			break;
+	if (v == NULL || v[i] == NULL)
+		v = strv_add(v, e);
+	free(e);
+	return v;
+}
+
+/* What one repository's core.hooksPath names, into v. */
+static char **
+hp_repo(char **v, const char *dir, const char *home, int top)
+{
+	static const char *const get[] = { "config", "--path", "--get",
+	    "core.hooksPath", NULL };
+	static const char *const toplevel[] = { "rev-parse",
+	    "--show-toplevel", NULL, NULL, NULL };
+	char	*hp, *root = NULL, abs[PATH_MAX], real[PATH_MAX], *r;
+	const char *rel;
+
+	if ((hp = hp_git(dir, home, get)) == NULL)
+		return v;
+	if (hp[0] != '/') {
+		/* Relative to the worktree's top, where hooks run. */
+		root = top ? hp_git(dir, home, toplevel) : xstrdup(dir);
+		if (root == NULL || namerule_lexical(root, hp, abs,
+		    sizeof(abs)) != 0)
+			goto out;
+		/* The same name in any other repository of the tree. */
+		for (rel = hp; strncmp(rel, "./", 2) == 0; rel += 2)
+			;
+		if (rel[0] != '\0' && strcmp(rel, ".") != 0 &&
+		    strstr(rel, "..") == NULL)
+			v = hp_add(v, rel);
+	} else if (namerule_lexical("/", hp, abs, sizeof(abs)) != 0)
+		goto out;
+	v = hp_add(v, abs);
+	if ((r = realpath(abs, real)) != NULL && strcmp(real, abs) != 0)
+		v = hp_add(v, real);
+out:
+	free(root);
+	free(hp);
+	return v;
+}
+
+/* Repositories below dir (depth levels more): a ".git" entry. */
+static char **
+hp_walk(char **v, const char *dir, const char *home, int depth,
+    size_t *ndirs, size_t *nrepos)
+{
+	struct dirent	*e;
+	struct stat	 st;
+	DIR		*d;
+	char		 p[PATH_MAX];
+
+	if (depth == 0 || (d = opendir(dir)) == NULL)
+		return v;
+	while ((e = readdir(d)) != NULL && *ndirs < HP_DIRS &&
+	    *nrepos < HP_REPOS) {
+		if (strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 ||
+		    strcmp(e->d_name, ".git") == 0 ||
+		    strcmp(e->d_name, "node_modules") == 0 ||
+		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
+		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
+			continue;
+		(*ndirs)++;
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s/.git", dir,
+		    e->d_name) < sizeof(p) && lstat(p, &st) == 0) {
+			(*nrepos)++;
+			p[strlen(p) - 5] = '\0';
+			v = hp_repo(v, p, home, 0);
+		} else
+			p[strlen(p) - 5] = '\0';
+		v = hp_walk(v, p, home, depth - 1, ndirs, nrepos);
+	}
+	closedir(d);
+	return v;
+}
+
+char **
+hookspath_find(const char *top, const char *home)
+{
+	char	**v = NULL;
+	size_t	  ndirs = 0, nrepos = 0;
+
+	v = hp_repo(v, top, home, 1);
+	return hp_walk(v, top, home, HP_DEPTH, &ndirs, &nrepos);
+}
