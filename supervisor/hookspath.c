@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -135,6 +136,91 @@ hp_add(char **v, const char *s)
 	return v;
 }
 
+/*
+ * Whether a config file may set core.hooksPath: it names the key, or
+ * includes another file.  A file that is not there or not readable sets
+ * nothing git could read either.  Saves a git process per repository
+ * when no scope mentions the key (the usual case: a run's start-up).
+ */
+static int
+hp_mentions(const char *path)
+{
+	char	 buf[8192];
+	size_t	 n, i, keep = 0;
+	int	 fd, hit = 0;
+	ssize_t	 r;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return 0;
+	/* Carry the last bytes over, so a word across reads is seen. */
+	while (!hit && (r = read(fd, buf + keep, sizeof(buf) - 1 - keep)) >
+	    0) {
+		n = keep + (size_t)r;
+		buf[n] = '\0';
+		for (i = 0; i < n; i++)
+			buf[i] = (char)tolower((unsigned char)buf[i]);
+		hit = memchr(buf, '\0', n) != NULL ||
+		    strstr(buf, "hookspath") != NULL ||
+		    strstr(buf, "include") != NULL;
+		keep = n < 16 ? n : 16;
+		memmove(buf, buf + n - keep, keep);
+	}
+	close(fd);
+	return hit;
+}
+
+/* Whether git must be asked at all: a scope that may set the key. */
+static int
+hp_worth_asking(const char *dir, const char *home)
+{
+	static const char *const env[] = { "GIT_CONFIG", "GIT_CONFIG_COUNT",
+	    "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+	    NULL };
+	const char	*x = getenv("XDG_CONFIG_HOME");
+	char		 p[PATH_MAX], gd[PATH_MAX + 8], cf[PATH_MAX + 32];
+	struct stat	 st;
+	size_t		 i;
+
+	for (i = 0; env[i] != NULL; i++)
+		if (getenv(env[i]) != NULL)
+			return 1;
+	if (hp_mentions("/etc/gitconfig"))
+		return 1;
+	if (home != NULL) {
+		snprintf(p, sizeof(p), "%s/.gitconfig", home);
+		if (hp_mentions(p))
+			return 1;
+		/* Both: airlockd's XDG_CONFIG_HOME may not be the caller's. */
+		snprintf(p, sizeof(p), "%s/.config/git/config", home);
+		if (hp_mentions(p))
+			return 1;
+		if (x != NULL && x[0] == '/' && (size_t)snprintf(p, sizeof(p),
+		    "%s/git/config", x) < sizeof(p) && hp_mentions(p))
+			return 1;
+	}
+	/* The nearest .git at or above dir: a directory is read here;
+	 * a gitfile (a worktree, a module) is git's to follow. */
+	if ((size_t)snprintf(p, sizeof(p), "%s", dir) >= sizeof(p))
+		return 1;
+	for (;;) {
+		snprintf(gd, sizeof(gd), "%s/.git", strcmp(p, "/") ? p : "");
+		if (lstat(gd, &st) == 0)
+			break;
+		if (strcmp(p, "/") == 0 || strrchr(p, '/') == NULL)
+			return 0;
+		*strrchr(p, '/') = '\0';
+		if (p[0] == '\0')
+			snprintf(p, sizeof(p), "/");
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 1;
+	snprintf(cf, sizeof(cf), "%s/config", gd);
+	if (hp_mentions(cf))
+		return 1;
+	snprintf(cf, sizeof(cf), "%s/config.worktree", gd);
+	return hp_mentions(cf);
+}
+
 /* What one repository's core.hooksPath names, into v. */
 static char **
 hp_repo(char **v, const char *dir, const char *home, int top)
@@ -146,7 +232,8 @@ hp_repo(char **v, const char *dir, const char *home, int top)
 	char	*hp, *root = NULL, abs[PATH_MAX], real[PATH_MAX], *r;
 	const char *rel;
 
-	if ((hp = hp_git(dir, home, get)) == NULL)
+	if (!hp_worth_asking(dir, home) ||
+	    (hp = hp_git(dir, home, get)) == NULL)
 		return v;
 	if (hp[0] != '/') {
 		/* Relative to the worktree's top, where hooks run. */
