@@ -165,7 +165,16 @@ gs_inside(const char *val, void *arg)
 			return 0;
 		*slash = '\0';
 	}
-	return realpath(p, real) != NULL && gs_under(real, w->scope);
+	if (realpath(p, real) == NULL || !gs_under(real, w->scope))
+		return 0;
+	/* Not above the repository: a worktree that is a proper ancestor
+	 * of the git directory's parent would make the host's checkout
+	 * write the agent's files into a tree that holds other things
+	 * (a home bound whole: its .bashrc). */
+	snprintf(p, sizeof(p), "%s", w->dir);
+	if ((slash = strrchr(p, '/')) != NULL && slash != p)
+		*slash = '\0';
+	return !(gs_under(p, real) && strcmp(p, real) != 0);
 }
 
 /* The path of a directory fd, into w->dir. */

@@ -13,7 +13,7 @@
 # bounded random run of `git config` writes of dangerous and random keys
 # and values inside one sandbox, then the host's git on that repository.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 44
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -91,6 +91,8 @@ check "... as a relative path climbing out: refused" refused \
     "cd r3 && git config core.worktree ../../../../../../..$OH"
 check "... through a symlink in the workspace: refused" refused \
     "cd r3 && ln -s '$OH' hl && git config core.worktree ../hl"
+check "... one above the repository (the workspace, a home bound whole)" \
+    refused "cd r3 && git config core.worktree ../.."
 check "... a core.worktree inside the workspace is allowed" sbx \
     "cd r3 && git config core.worktree .. &&
     git config --unset core.worktree"

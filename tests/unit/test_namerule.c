@@ -480,6 +480,27 @@ START_TEST(t_gitconfig)
 }
 END_TEST
 
+/* A runner's state: only the git-state rules apply there. */
+START_TEST(t_gitscope)
+{
+	struct namerule_set *set = namerule_new();
+
+	ck_assert_int_eq(namerule_add(set, NR_SCOPE, "/w", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_GITSCOPE, "/h/.claude/", NULL),
+	    0);
+	ck_assert_int_eq(namerule_add(set, NR_NAME, ".env", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_GITSTATE, ".git", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_GITSCOPE, "rel", NULL), -1);
+	ck_assert_int_eq(namerule_scope(set, "/h/.claude/r/config"), 10);
+	ck_assert_int_eq(namerule_scope(set, "/w/a"), 2);
+	ck_assert_int_eq(namerule_scope(set, "/h/x"), -1);
+	/* The other rules stay out of it. */
+	ck_assert_int_eq(namerule_check(set, "/h/.claude/.env", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/w/.env", 0), NR_DENY);
+	namerule_free(set);
+}
+END_TEST
+
 /* Remote URLs: the transports git reaches without a helper program. */
 START_TEST(t_gitconfig_url)
 {
@@ -786,6 +807,7 @@ namerule_suite(void)
 	tcase_add_test(tc, t_gitconfig);
 	tcase_add_test(tc, t_gitconfig_old);
 	tcase_add_test(tc, t_gitconfig_url);
+	tcase_add_test(tc, t_gitscope);
 	tcase_add_test(tc, t_gitconfig_path);
 	tcase_add_test(tc, t_gitstate_rel);
 	tcase_add_test(tc, t_gitstate_fs);
