@@ -878,7 +878,8 @@ gc_is_text(const char *v)
  * "file://" (scheme in lower case: any other spelling names a remote
  * helper), an scp-like "host:path", a local path, a remote's name.
  * Never "<transport>::<address>" (ext::, fd:: or any helper), never an
- * option ("-..."), never a host beginning with '-'.
+ * option ("-..."), never a host or user beginning with '-' ("@-",
+ * "[-", "://-"), which ssh would read as an option.
  */
 static int
 gc_url(const char *v)
@@ -887,32 +888,20 @@ gc_url(const char *v)
 		"https://", "http://", "ssh://", "git://", "file://",
 		"git+ssh://", "ssh+git://",
 	};
-	const char	*p;
-	size_t		 i, n;
+	size_t	i, n;
 
 	if (!gc_is_text(v) || v[0] == '\0' || v[0] == '-' ||
-	    strstr(v, "::") != NULL)
+	    strstr(v, "::") != NULL || strstr(v, "@-") != NULL ||
+	    strstr(v, "[-") != NULL)
 		return 0;
-	if ((p = strstr(v, "://")) != NULL) {
-		for (i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
-			n = strlen(schemes[i]);
-			if (strncmp(v, schemes[i], n) == 0)
-				break;
-		}
-		if (i == sizeof(schemes) / sizeof(schemes[0]))
-			return 0;
-		p = v + n;
-		/* [user@]host: neither may read as an option of ssh. */
-		if (*p == '-' || ((p = strchr(p, '@')) != NULL &&
-		    p < v + n + strcspn(v + n, "/") && p[1] == '-'))
-			return 0;
+	if (strstr(v, "://") == NULL)
 		return 1;
+	for (i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		n = strlen(schemes[i]);
+		if (strncmp(v, schemes[i], n) == 0)
+			return v[n] != '-';
 	}
-	/* scp-like: the host part begins neither with '-' nor after '@'. */
-	if ((p = strchr(v, ':')) != NULL && p < v + strcspn(v, "/") &&
-	    (p = strchr(v, '@')) != NULL && p < strchr(v, ':') && p[1] == '-')
-		return 0;
-	return 1;
+	return 0;
 }
 
 struct gc_ctx {
@@ -1270,7 +1259,8 @@ namerule_gitconfig_check_at(const char *buf, size_t len, const char *old,
     char *why, size_t whylen)
 {
 	char		**nw = NULL, **ow = NULL, dummy[8];
-	struct gc_ctx	  xn = { &nw, inside, arg }, xo = { &ow, inside, arg };
+	struct gc_ctx	  xn = { &nw, inside, arg };
+	struct gc_ctx	  xo = { &ow, inside, arg };
 	size_t		  i, j;
 	int		  rc = 0;
 

@@ -515,6 +515,7 @@ START_TEST(t_gitconfig_url)
 		"persistent-https://h/x", "HTTPS://h/x", "-uid",
 		"ssh://-oProxyCommand=x/y", "ssh://u@-oProxyCommand=x/y",
 		"u@-oProxyCommand=x:y", "a::b", "", "x\001y",
+		"ssh://[-oProxyCommand=x]/y", "[-oProxyCommand=x]:y",
 	};
 	const char *const keys[] = {
 		"[remote \"o\"]\n\turl", "[remote \"o\"]\n\tpushurl",
