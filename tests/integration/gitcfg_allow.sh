@@ -13,7 +13,7 @@
 # bounded random run of `git config` writes of dangerous and random keys
 # and values inside one sandbox, then the host's git on that repository.
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 45
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -193,20 +193,22 @@ claude_sbx() {
 	as_user env HOME="$H" "$AIRLOCK" claude --workspace "$W" \
 	    --claude "$W/.bin/claude" -- "$1"
 }
-u "cd '$W/r7' && git config core.bare false" >/dev/null
+u "cd '$W/r7' && git worktree add -q ../r7-wt -b wt" >/dev/null 2>&1
+check "a commondir in a repository's own .git is refused" refused \
+    "echo ../../r8/.git > r7/.git/commondir"
 out=$(claude_sbx "cd ~/.claude && git init -q --bare cache-r;
     git -C cache-r config core.fsmonitor '$W/evil.sh'; echo cfg=\$?;
     printf '[core]\n\tfsmonitor = $W/evil.sh\n' >> cache-r/config;
-    echo app=\$?; echo ~/.claude/cache-r > '$W/r7/.git/commondir';
-    echo cd=\$?" 2>&1)
-check "airlock claude ran the stand-in" \
-    sh -c "echo '$out' | grep -q '^cd='"
+    echo app=\$?; echo ~/.claude/cache-r > \
+    '$W/r7/.git/worktrees/r7-wt/commondir'; echo cd=\$?" 2>&1)
+check "airlock claude ran the stand-in (a worktree's commondir written)" \
+    sh -c "echo '$out' | grep -q '^cd=0'"
 [ $? -eq 0 ] || diag "$out"
 check "a bare repository in ~/.claude gets no core.fsmonitor" \
     sh -c "echo '$out' | grep -q '^cfg=[1-9]' &&
     echo '$out' | grep -q '^app=[1-9]' &&
     ! git config -f '$H/.claude/cache-r/config' core.fsmonitor"
-u "cd '$W/r7' && timeout 20 git status >/dev/null 2>&1; true"
+u "cd '$W/r7-wt' && timeout 20 git status >/dev/null 2>&1; true"
 check "host git status with commondir -> ~/.claude/cache-r: no marker" \
     [ -z "$(markers)" ]
 # Control: the same repository built by the user, outside any sandbox.
