@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/gitstate.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "supervisor/hookspath.h"
@@ -33,23 +34,26 @@
 #define HP_DIRS		4000	/* directories looked at, per bind */
 #define HP_REPOS	32	/* repositories asked, per bind */
 #define HP_WAIT_MS	3000	/* one git process, at most */
+#define HP_OUT_MAX	(1 << 20)	/* what git config --list prints */
 
 /*
  * Run git -C dir with args (at most four, NULL-terminated) as the user
- * (airlockd's own uid) with home as $HOME, and return its first output
- * line (free()), or NULL if it failed, printed nothing or took too long
- * (then it is killed).
+ * (airlockd's own uid) with home as $HOME, and return its output (all
+ * of it, up to HP_OUT_MAX bytes, its length in *all; or with all NULL
+ * its first line; free()), or NULL if it failed, printed nothing or took
+ * too long (then it is killed).
  */
 static char *
-hp_git(const char *dir, const char *home, const char *const *args)
+hp_git(const char *dir, const char *home, const char *const *args,
+    size_t *all)
 {
 	static const char *const unset[] = { "GIT_DIR", "GIT_WORK_TREE",
 	    "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES",
 	    "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", NULL };
 	struct pollfd	 pfd;
 	struct timespec	 t0, t;
-	char		 buf[PATH_MAX + 1];
-	size_t		 len = 0, i;
+	char		*buf;
+	size_t		 len = 0, i, max = all ? HP_OUT_MAX : PATH_MAX + 1;
 	ssize_t		 n;
 	pid_t		 pid;
 	int		 p[2], st, ms;
@@ -78,6 +82,7 @@ hp_git(const char *dir, const char *home, const char *const *args)
 		_exit(127);
 	}
 	close(p[1]);
+	buf = xmalloc(max);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pfd.fd = p[0];
 	pfd.events = POLLIN;
@@ -90,20 +95,25 @@ hp_git(const char *dir, const char *home, const char *const *args)
 			len = 0;
 			break;
 		}
-		n = read(p[0], buf + len, sizeof(buf) - 1 - len);
+		n = read(p[0], buf + len, max - 1 - len);
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n <= 0 || (len += (size_t)n) == sizeof(buf) - 1)
+		if (n <= 0 || (len += (size_t)n) == max - 1)
 			break;
 	}
 	close(p[0]);
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return NULL;
 	buf[len] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf[0] != '\0' ? xstrdup(buf) : NULL;
+	if (all == NULL)
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		*all = len;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || buf[0] == '\0') {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 /* A literal path as a namerule glob: its metacharacters escaped. */
@@ -133,6 +143,70 @@ hp_add(char **v, const char *s)
 	if (v == NULL || v[i] == NULL)
 		v = strv_add(v, e);
 	free(e);
+	return v;
+}
+
+/*
+ * The files git reads config from for dir, beyond a git directory's own
+ * config (which the content check judges): an include the user set may
+ * name a file in the tree (include.path = ../.gitconfig-team), which
+ * the sandbox could otherwise fill with any key.  Into v.
+ */
+static char **
+hp_origins(char **v, const char *dir, const char *home)
+{
+	static const char *const list[] = { "config", "--list",
+	    "--show-origin", "-z", NULL };
+	char	*out, *o, *kv, *val, abs[PATH_MAX], real[PATH_MAX];
+	char	 up[PATH_MAX], inc[PATH_MAX], *slash;
+	size_t	 len, i;
+
+	if ((out = hp_git(dir, home, list, &len)) == NULL)
+		return v;
+	/* Records: "file:PATH" NUL "key" LF "value" NUL. */
+	for (i = 0; i < len; ) {
+		o = out + i;
+		i += strlen(o) + 1;
+		if (i >= len)
+			break;
+		kv = out + i;
+		i += strlen(kv) + 1;
+		if (strncmp(o, "file:", 5) != 0 ||
+		    namerule_lexical(dir, o + 5, abs, sizeof(abs)) != 0)
+			continue;
+		snprintf(up, sizeof(up), "%s", abs);
+		if ((slash = strrchr(up, '/')) == NULL || slash == up)
+			continue;
+		*slash = '\0';
+		/* An include names a file even while it is empty: the path
+		 * as git takes it (~/, or beside the including file). */
+		if ((val = strchr(kv, '\n')) != NULL &&
+		    ((strncmp(kv, "includeif.", 10) == 0 &&
+		    strncmp(val - 5, ".path", 5) == 0) ||
+		    strncmp(kv, "include.path\n", 13) == 0)) {
+			val++;
+			if (strncmp(val, "~/", 2) == 0 && home != NULL)
+				snprintf(inc, sizeof(inc), "%s%s", home, val + 1);
+			else if (namerule_lexical(up, val, inc,
+			    sizeof(inc)) != 0)
+				inc[0] = '\0';
+			if (inc[0] == '/') {
+				v = hp_add(v, inc);
+				if (realpath(inc, real) != NULL &&
+				    strcmp(real, inc) != 0)
+					v = hp_add(v, real);
+			}
+		}
+		if ((strcmp(slash + 1, "config") == 0 ||
+		    strcmp(slash + 1, "config.worktree") == 0) &&
+		    (namerule_gitstate_name(strrchr(up, '/') + 1) ||
+		    gitstate_is(AT_FDCWD, up)))
+			continue;
+		v = hp_add(v, abs);
+		if (realpath(abs, real) != NULL && strcmp(real, abs) != 0)
+			v = hp_add(v, real);
+	}
+	free(out);
 	return v;
 }
 
@@ -232,12 +306,14 @@ hp_repo(char **v, const char *dir, const char *home, int top)
 	char	*hp, *root = NULL, abs[PATH_MAX], real[PATH_MAX], *r;
 	const char *rel;
 
-	if (!hp_worth_asking(dir, home) ||
-	    (hp = hp_git(dir, home, get)) == NULL)
+	if (!hp_worth_asking(dir, home))
+		return v;
+	v = hp_origins(v, dir, home);
+	if ((hp = hp_git(dir, home, get, NULL)) == NULL)
 		return v;
 	if (hp[0] != '/') {
 		/* Relative to the worktree's top, where hooks run. */
-		root = top ? hp_git(dir, home, toplevel) : xstrdup(dir);
+		root = top ? hp_git(dir, home, toplevel, NULL) : xstrdup(dir);
 		if (root == NULL || namerule_lexical(root, hp, abs,
 		    sizeof(abs)) != 0)
 			goto out;

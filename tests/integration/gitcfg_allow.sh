@@ -13,7 +13,7 @@
 # bounded random run of `git config` writes of dangerous and random keys
 # and values inside one sandbox, then the host's git on that repository.
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 48
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -52,7 +52,7 @@ u() { as_user sh -c "$1"; }
 markers() { ls -A "$MD" | grep -E '^(ran-|fz-|ext)' ; }
 
 # The user's repositories, made on the host before the run.
-for r in r1 r2 r3 r4 r5 r7 r8 rf rs; do
+for r in r1 r2 r3 r4 r5 r7 r8 rf rs ri; do
 	u "git init -q -b main '$W/$r' && cd '$W/$r' && echo r > readme &&
 	    git add readme && git -c user.name=t -c user.email=t@t \
 	    commit -qm one && git remote add origin \
@@ -265,6 +265,23 @@ u "cd '$CTL/c8' && git config core.hooksPath .husky/_ && mkdir -p .husky/_ &&
     git -c user.name=u -c user.email=u@u commit -qm host" >/dev/null 2>&1
 check "control: a pre-commit in core.hooksPath runs on commit" \
     [ -e "$CTL/m-husky" ]
+
+# A file the user's config includes (a team's shared config in the
+# tree): git reads every key in it, so it is protected like the config.
+u "cd '$W/ri' && : > team.gitconfig && git config include.path \
+    ../team.gitconfig"
+check "a file the repository's config includes is refused" refused \
+    "printf '[core]\n\tpager = $W/evil.sh\n' >> ri/team.gitconfig"
+u "cd '$W/ri' && PAGER=cat timeout 20 script -qc 'git log -p -1' \
+    /dev/null </dev/null" >/dev/null 2>&1
+check "... the host's git log -p on a pty ran nothing" [ -z "$(markers)" ]
+ctl_repo ci
+u "cd '$CTL/ci' && printf '[core]\n\tpager = \"touch $CTL/m-inc; cat\"\n' \
+    > team.gitconfig && git config include.path ../team.gitconfig &&
+    PAGER=cat timeout 20 script -qc 'git log -p -1' /dev/null \
+    </dev/null" >/dev/null 2>&1
+check "control: a pager in an included file runs on git log -p" \
+    [ -e "$CTL/m-inc" ]
 
 # ---- porcelain keeps working ----
 check "git remote add, branch -u, fetch (a local path)" sbx \
