@@ -298,14 +298,16 @@ gitstate_check(const char *abs, size_t top, int op, int fd, const char *fn,
 	if (rel != NULL)
 		v = namerule_gitstate_rel(rel);
 	/* A commondir is a linked worktree's (worktrees/<name>/, no
-	 * objects of its own); in a repository's own git directory it
-	 * would send the host's git to another repository's config. */
+	 * objects of its own), written once by git worktree add; in a
+	 * repository's own git directory, or rewritten, it would send
+	 * the host's git to another repository's config. */
 	if (rel != NULL && v != NR_DENY && op != GS_SRC_LINK &&
 	    op != GS_SRC_RENAME && (strcmp(rel, "commondir") == 0 ||
 	    strcmp(rel, "commondir.lock") == 0)) {
 		snprintf(pre, sizeof(pre), "%.*s", (int)rl, abs);
 		if (namerule_gitstate_name(strrchr(pre, '/') + 1) ||
-		    gs_has(AT_FDCWD, pre, "objects"))
+		    gs_has(AT_FDCWD, pre, "objects") ||
+		    lstat(abs, &st) == 0)
 			v = NR_DENY;
 	}
 	snprintf(why, whylen, "%s: not what git writes", rel ? rel : abs);

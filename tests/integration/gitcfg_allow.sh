@@ -13,7 +13,7 @@
 # bounded random run of `git config` writes of dangerous and random keys
 # and values inside one sandbox, then the host's git on that repository.
 . "$(dirname "$0")/lib.sh"
-plan 48
+plan 49
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -200,15 +200,23 @@ out=$(claude_sbx "cd ~/.claude && git init -q --bare cache-r;
     git -C cache-r config core.fsmonitor '$W/evil.sh'; echo cfg=\$?;
     printf '[core]\n\tfsmonitor = $W/evil.sh\n' >> cache-r/config;
     echo app=\$?; echo ~/.claude/cache-r > \
-    '$W/r7/.git/worktrees/r7-wt/commondir'; echo cd=\$?" 2>&1)
-check "airlock claude ran the stand-in (a worktree's commondir written)" \
+    '$W/r7/.git/worktrees/r7-wt/commondir'; echo rw=\$?;
+    g='$W/r7/.git/worktrees/w2'; mkdir -p \$g '$W/w2' &&
+    echo ~/.claude/cache-r > \$g/commondir &&
+    echo 'ref: refs/heads/main' > \$g/HEAD && echo '$W/w2/.git' \
+    > \$g/gitdir && echo \"gitdir: \$g\" > '$W/w2/.git'; echo cd=\$?" \
+    2>&1)
+check "airlock claude ran the stand-in (a new worktree's commondir made)" \
     sh -c "echo '$out' | grep -q '^cd=0'"
 [ $? -eq 0 ] || diag "$out"
+check "... an existing worktree's commondir is not rewritten" \
+    sh -c "echo '$out' | grep -q '^rw=[1-9]'"
 check "a bare repository in ~/.claude gets no core.fsmonitor" \
     sh -c "echo '$out' | grep -q '^cfg=[1-9]' &&
     echo '$out' | grep -q '^app=[1-9]' &&
     ! git config -f '$H/.claude/cache-r/config' core.fsmonitor"
-u "cd '$W/r7-wt' && timeout 20 git status >/dev/null 2>&1; true"
+u "cd '$W/r7-wt' && timeout 20 git status >/dev/null 2>&1;
+    cd '$W/w2' && timeout 20 git status >/dev/null 2>&1; true"
 check "host git status with commondir -> ~/.claude/cache-r: no marker" \
     [ -z "$(markers)" ]
 # Control: the same repository built by the user, outside any sandbox.
