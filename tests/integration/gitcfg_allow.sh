@@ -4,10 +4,11 @@
 # Git config by allowlist, git state in runner state, the effective hooks
 # directory (issue 25, findings 1-3; SPEC R-L3).  Through a real `airlock
 # run` (and `airlock claude` for the runner's state), as the unprivileged
-# user: each route by which a config key, a commondir or a hooks
-# directory written inside would make the host's next git run a program
-# is refused, and the host's real git fetch / status / commit /
-# reset --hard / lfs pull / log -p on a pty afterwards runs nothing.  Each
+# user: each route by which a config key, a commondir, a hooks
+# directory or a file the user's config includes, written inside, would
+# make the host's next git run a program is refused, and the host's real
+# git fetch / status / commit / reset --hard / lfs pull / log -p on a
+# pty afterwards runs nothing.  Each
 # route has a control: the same thing done by the user outside the
 # sandbox does touch the marker, so no check passes vacuously.  Last, a
 # bounded random run of `git config` writes of dangerous and random keys
