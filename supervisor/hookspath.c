@@ -342,13 +342,15 @@ hp_walk(char **v, const char *dir, const char *home, int depth,
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX];
+	char		 p[PATH_MAX], g[PATH_MAX + 8];
 
 	if (depth == 0 || (d = opendir(dir)) == NULL)
 		return v;
 	while ((e = readdir(d)) != NULL && *ndirs < HP_DIRS &&
 	    *nrepos < HP_REPOS) {
-		if (strcmp(e->d_name, ".") == 0 ||
+		/* Files are not looked at: d_type says, where it can. */
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
+		    strcmp(e->d_name, ".") == 0 ||
 		    strcmp(e->d_name, "..") == 0 ||
 		    strcmp(e->d_name, ".git") == 0 ||
 		    strcmp(e->d_name, "node_modules") == 0 ||
@@ -356,13 +358,11 @@ hp_walk(char **v, const char *dir, const char *home, int depth,
 		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
 			continue;
 		(*ndirs)++;
-		if ((size_t)snprintf(p, sizeof(p), "%s/%s/.git", dir,
-		    e->d_name) < sizeof(p) && lstat(p, &st) == 0) {
+		if ((size_t)snprintf(g, sizeof(g), "%s/.git", p) < sizeof(g) &&
+		    lstat(g, &st) == 0) {
 			(*nrepos)++;
-			p[strlen(p) - 5] = '\0';
 			v = hp_repo(v, p, home, 0);
-		} else
-			p[strlen(p) - 5] = '\0';
+		}
 		v = hp_walk(v, p, home, depth - 1, ndirs, nrepos);
 	}
 	closedir(d);
