@@ -121,20 +121,92 @@ gitstate_install(int dfd, const char *name, const char *buf, size_t len,
 	return r;
 }
 
+/*
+ * Where a path-valued config key may point (core.worktree,
+ * submodule.<name>.gitdir): inside the writable tree the config lies
+ * in, as its text says and as the file system resolves it, so that the
+ * host's `git reset --hard` cannot check files out over ~/.bashrc.
+ */
+struct gs_where {
+	char	dir[PATH_MAX];		/* the config's directory */
+	char	scope[PATH_MAX];	/* the writable tree; "" unknown */
+};
+
+/* The scope of the call gitstate_check() is deciding (for gs_config). */
+static char	gs_scope[PATH_MAX];
+
+static int
+gs_under(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	return n > 1 && strncmp(path, dir, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
+/* untrusted: val, from a config the sandbox wrote. */
+static int
+gs_inside(const char *val, void *arg)
+{
+	const struct gs_where *w = arg;
+	struct stat	 st;
+	char		 p[PATH_MAX], real[PATH_MAX], *slash;
+
+	if (w->scope[0] == '\0' || w->dir[0] != '/' ||
+	    namerule_lexical(w->dir, val, p, sizeof(p)) != 0 ||
+	    !gs_under(p, w->scope))
+		return 0;
+	/* The nearest existing ancestor, resolved: no symlink out.  One
+	 * that exists but does not resolve (a link to what the host has
+	 * and the sandbox does not see) is refused. */
+	while (lstat(p, &st) == -1) {
+		if (errno != ENOENT || (slash = strrchr(p, '/')) == NULL ||
+		    slash == p)
+			return 0;
+		*slash = '\0';
+	}
+	if (realpath(p, real) == NULL || !gs_under(real, w->scope))
+		return 0;
+	/* Not above the repository: a worktree that is a proper ancestor
+	 * of the git directory's parent would make the host's checkout
+	 * write the agent's files into a tree that holds other things
+	 * (a home bound whole: its .bashrc). */
+	snprintf(p, sizeof(p), "%s", w->dir);
+	if ((slash = strrchr(p, '/')) != NULL && slash != p)
+		*slash = '\0';
+	return !(gs_under(p, real) && strcmp(p, real) != 0);
+}
+
+/* The path of a directory fd, into w->dir. */
+static void
+gs_fddir(int dfd, struct gs_where *w)
+{
+	char	self[64];
+	ssize_t	n;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", dfd);
+	if ((n = readlink(self, w->dir, sizeof(w->dir) - 1)) <= 0)
+		n = 0;
+	w->dir[n] = '\0';
+}
+
 /* A config in a directory becoming git state: check, then reinstall. */
 static int
 gs_config(int dfd, const char *name, const char *rel, char *why,
     size_t whylen)
 {
+	struct gs_where		 where;
 	static unsigned int	 n;
 	struct stat		 st;
 	char			*buf, tmp[64], w[96] = "not a small file";
 	size_t			 len;
 	int			 r = -1;
 
+	gs_fddir(dfd, &where);
+	snprintf(where.scope, sizeof(where.scope), "%s", gs_scope);
 	if ((buf = gitstate_slurp(dfd, name, &st, &len)) != NULL &&
-	    len == (size_t)st.st_size &&
-	    namerule_gitconfig_check(buf, len, NULL, 0, w, sizeof(w)) == 0) {
+	    len == (size_t)st.st_size && namerule_gitconfig_check_at(buf, len,
+	    NULL, 0, gs_inside, &where, w, sizeof(w)) == 0) {
 		snprintf(tmp, sizeof(tmp), ".airlock-config.%ld.%u",
 		    (long)getpid(), n++);
 		r = gitstate_install(dfd, name, buf, len, st.st_mode, tmp, 0);
@@ -217,6 +289,7 @@ gitstate_check(const char *abs, size_t top, int op, int fd, const char *fn,
 
 	if (pl >= sizeof(dir))
 		return 0;
+	snprintf(gs_scope, sizeof(gs_scope), "%.*s", (int)top, abs);
 	snprintf(dir, sizeof(dir), "%.*s", (int)(pl ? pl : 1), abs);
 	rl = gitstate_root(dir, top);
 	rel = rl > 0 ? abs + rl + 1 : NULL;
@@ -224,6 +297,19 @@ gitstate_check(const char *abs, size_t top, int op, int fd, const char *fn,
 	    S_ISDIR(st.st_mode);
 	if (rel != NULL)
 		v = namerule_gitstate_rel(rel);
+	/* A commondir is a linked worktree's (worktrees/<name>/, no
+	 * objects of its own), written once by git worktree add; in a
+	 * repository's own git directory, or rewritten, it would send
+	 * the host's git to another repository's config. */
+	if (rel != NULL && v != NR_DENY && op != GS_SRC_LINK &&
+	    op != GS_SRC_RENAME && (strcmp(rel, "commondir") == 0 ||
+	    strcmp(rel, "commondir.lock") == 0)) {
+		snprintf(pre, sizeof(pre), "%.*s", (int)rl, abs);
+		if (namerule_gitstate_name(strrchr(pre, '/') + 1) ||
+		    gs_has(AT_FDCWD, pre, "objects") ||
+		    lstat(abs, &st) == 0)
+			v = NR_DENY;
+	}
 	snprintf(why, whylen, "%s: not what git writes", rel ? rel : abs);
 	if (op == GS_SRC_LINK || op == GS_SRC_RENAME) {
 		/* Git state does not move; only objects are linked out. */
@@ -240,6 +326,13 @@ gitstate_check(const char *abs, size_t top, int op, int fd, const char *fn,
 	if (rel != NULL && op == GS_RENAME && isdir && v == NR_ALLOW) {
 		snprintf(pre, sizeof(pre), "%s/", rel);
 		r = gitstate_verify(fd, fn, pre, why, whylen);
+	} else if (rel != NULL && op == GS_RENAME && isdir &&
+	    (strncmp(rel, "modules/", 8) == 0 ||
+	    strncmp(rel, "worktrees/", 10) == 0)) {
+		/* A module's or worktree's git directory, or a directory on
+		 * the way to one, prepared elsewhere: what it holds is
+		 * checked as a git directory's (hooks, config). */
+		r = gitstate_verify(fd, fn, "", why, whylen);
 	}
 	/* Becoming git state: a marker name, or a directory named .git. */
 	if (r == 0 && rl != pl && gitstate_becomes(dir, name))
@@ -253,15 +346,16 @@ gitstate_check(const char *abs, size_t top, int op, int fd, const char *fn,
 
 int
 gitstate_config_rename(int odfd, const char *oname, int ndfd,
-    const char *nname, unsigned int flags, const char *tmp, char *why,
-    size_t whylen)
+    const char *nname, unsigned int flags, const char *tmp, const char *abs,
+    int top, char *why, size_t whylen)
 {
+	struct gs_where	 where;
 	struct stat	 st, os;
-	char		*buf, *old;
+	char		*buf, *old, w[160];
 	size_t		 len, olen;
 	int		 r, same, gm;
 
-	snprintf(why, whylen, "not a small regular file");
+	snprintf(why, whylen, "%s: not a small regular file", abs);
 	if ((buf = gitstate_slurp(odfd, oname, &st, &len)) == NULL &&
 	    errno == ENOENT)
 		return -ENOENT;
@@ -273,13 +367,19 @@ gitstate_config_rename(int odfd, const char *oname, int ndfd,
 	old = gitstate_slurp(ndfd, nname, &os, &olen);
 	/* Renaming a file onto itself (or a hard link of it) does nothing. */
 	same = old != NULL && os.st_ino == st.st_ino && os.st_dev == st.st_dev;
+	snprintf(where.dir, sizeof(where.dir), "%.*s",
+	    (int)(strrchr(abs, '/') - abs), abs);
+	snprintf(where.scope, sizeof(where.scope), "%.*s",
+	    top > 0 ? top : 0, abs);
 	/* .gitmodules has its own allowlist; nothing there is reported. */
 	gm = namerule_gitmodules_name(nname);
-	r = same ? 0 : gm ? namerule_gitmodules_check(buf, len, why, whylen) :
-	    namerule_gitconfig_check(buf, len, old, olen, why, whylen);
-	if (r == -1)
+	r = same ? 0 : gm ? namerule_gitmodules_check(buf, len, w, sizeof(w)) :
+	    namerule_gitconfig_check_at(buf, len, old, olen, gs_inside, &where,
+	    w, sizeof(w));
+	if (r == -1) {
+		snprintf(why, whylen, "%s: %s", abs, w);
 		r = 1;
-	else if (!same && (r = gitstate_install(ndfd, nname, buf, len,
+	} else if (!same && (r = gitstate_install(ndfd, nname, buf, len,
 	    st.st_mode, tmp, flags)) == 0) {
 		(void)unlinkat(odfd, oname, 0);
 		/* Reported, not refused: pushes go where airlockd recorded

@@ -46,10 +46,12 @@ enum gitstate_op {
  * (fd, fn): the source of a link or rename, -1 if none.  Inside git
  * state only what porcelain writes; no symlink (but git init's probe);
  * git state itself does not move and only objects are linked out; a
- * directory moving in has its entries checked, one renamed to .git or
- * a name that makes its directory git state has the whole directory
- * checked (gitstate_verify).  0: allowed; 1: a config replaced by
- * rename, allowed only through the content check; -1: refused (why).
+ * directory moving in has its entries checked (one moving into modules/
+ * or worktrees/ as a git directory's, with its hooks and config), one
+ * renamed to .git or a name that makes its directory git state has the
+ * whole directory checked (gitstate_verify).  0: allowed; 1: a config
+ * replaced by rename, allowed only through the content check; -1:
+ * refused (why).
  */
 int	gitstate_check(const char *abs, size_t top, int op, int fd,
 	    const char *fn, char *why, size_t whylen);
@@ -63,7 +65,9 @@ int	gitstate_becomes(const char *dir, const char *name);
  * directory itself): every entry must be a
  * name porcelain writes, no symlink or device among them; git state
  * nested in it is already checked.  Each config and config.worktree
- * must pass namerule_gitconfig_check and is installed again as a fresh
+ * must pass the allowlist (namerule_gitconfig_check_at; a path in it
+ * only inside the scope of the gitstate_check() call that led here) and
+ * is installed again as a fresh
  * inode holding exactly the bytes checked, so that an fd still open on
  * the old one writes nothing git reads.  0, or -1 with the reason.
  */
@@ -83,16 +87,19 @@ int	gitstate_install(int dfd, const char *name, const char *buf,
 	    size_t len, mode_t mode, const char *tmp, unsigned int flags);
 
 /*
- * A rename of (odfd, oname) onto a config (ndfd, nname): read the new
- * file once, refuse it if it sets a key that runs code which the
+ * A rename of (odfd, oname) onto a config (ndfd, nname; abs its
+ * canonical path, top the length of the writable tree it lies in, as
+ * namerule_scope() says): read the new file once, refuse it if it sets
+ * a key off the allowlist (namerule_gitconfig_check_at) which the
  * current file does not, and install exactly the bytes checked (a copy
  * through tmp, renamed into place with flags), so that a write through
  * an fd still open on the source cannot follow; then remove the source.
- * 0, -errno, 1: refused (why), or 2: installed, and a remote's url or
- * pushurl changed (why names it: a report, not a refusal).
+ * 0, -errno, 1: refused (why: "abs: key: reason"), or 2: installed,
+ * and a remote's url or pushurl changed (why names it: a report, not a
+ * refusal).
  */
 int	gitstate_config_rename(int odfd, const char *oname, int ndfd,
-	    const char *nname, unsigned int flags, const char *tmp, char *why,
-	    size_t whylen);
+	    const char *nname, unsigned int flags, const char *tmp,
+	    const char *abs, int top, char *why, size_t whylen);
 
 #endif

@@ -31,6 +31,7 @@ struct namerule_set {
 	struct nr_rule	*r;
 	size_t		 n;
 	int		 nscope;
+	int		 ngitscope;
 	int		 gitstate;	/* NR_GITSTATE given */
 };
 
@@ -281,7 +282,7 @@ namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
 		set->gitstate = 1;
 		return 0;
 	}
-	if (kind == NR_SCOPE || kind == NR_CARVE) {
+	if (kind == NR_SCOPE || kind == NR_CARVE || kind == NR_GITSCOPE) {
 		if (pattern[0] != '/' || (r.scope = strdup(pattern)) == NULL)
 			goto inval;
 		/* "/" is everything; otherwise no trailing slash. */
@@ -305,6 +306,8 @@ namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
 	set->r[set->n++] = r;
 	if (kind == NR_SCOPE)
 		set->nscope++;
+	if (kind == NR_GITSCOPE)
+		set->ngitscope++;
 	return 0;
 inval:
 	nr_rule_clear(&r);
@@ -432,7 +435,8 @@ namerule_check(const struct namerule_set *set, const char *path,
 	    (ll == 2 && last[0] == '.' && last[1] == '.'))
 		goto out;
 	for (i = 0; i < set->n; i++) {
-		if (set->r[i].kind == NR_SCOPE || set->r[i].kind == NR_CARVE)
+		if (set->r[i].kind == NR_SCOPE || set->r[i].kind == NR_CARVE ||
+		    set->r[i].kind == NR_GITSCOPE)
 			continue;
 		if ((m = nr_rule_match(&set->r[i], comp, nc, flags)) == 0)
 			continue;
@@ -471,10 +475,11 @@ namerule_scope(const struct namerule_set *set, const char *path)
 	size_t	i, n;
 	int	best = -1;
 
-	if (set->nscope == 0)
+	if (set->nscope == 0 && set->ngitscope == 0)
 		return 0;
 	for (i = 0; i < set->n; i++)
-		if (set->r[i].kind == NR_SCOPE &&
+		if ((set->r[i].kind == NR_SCOPE ||
+		    set->r[i].kind == NR_GITSCOPE) &&
 		    nr_under(path, set->r[i].scope) &&
 		    (int)(n = strlen(set->r[i].scope)) > best)
 			best = n == 1 ? 0 : (int)n;
@@ -681,65 +686,143 @@ namerule_join(char *abs, size_t size, size_t plen, const char *name,
 
 /* ---- .git/config ---- */
 
-enum { GS_NONE, GS_SUB, GS_ANY };		/* subsection */
-enum { GC_ANY, GC_NOTBOOL, GC_CMD, GC_ALWAYS };	/* value condition */
+enum { GS_NONE, GS_SUB };		/* subsection */
+
+/* The shape a value must have. */
+enum {
+	GV_BOOL,	/* true/false/yes/no/on/off/an integer/none */
+	GV_INT,		/* a decimal integer */
+	GV_WORD,	/* one of words ("a|b"), any case */
+	GV_BOOLWORD,	/* a boolean, or one of words */
+	GV_TEXT,	/* data git never runs or follows: one printable line */
+	GV_URL,		/* where git fetches from: see gc_url() */
+	GV_PATH,	/* a directory: inside the caller's scope only */
+};
 
 /*
- * Keys that make the user's later `git` on the host run a program named
- * by the value (SPEC R-L3, plus their relatives in git-config(1)).
+ * Git config by allowlist (SPEC R-L3).  Inside git state a config file
+ * may set only what git's porcelain writes there in normal work, each
+ * with the shape git writes it in; every other key, whatever it does,
+ * is refused unless the file being replaced already had it (the user's
+ * own).  The sources, from git's tree: setup.c (init, reinit: core.*,
+ * extensions.*, receive.denyNonFastforwards for --shared),
+ * builtin/clone.c (remote.*, core.bare, submodule.active and recurse),
+ * builtin/remote.c (remote.*, branch.*.remote, remote.pushDefault),
+ * branch.c and builtin/branch.c (branch.*), builtin/submodule--helper.c
+ * and submodule.c (submodule.*, core.worktree of a module),
+ * worktree.c and builtin/worktree.c (extensions.worktreeConfig,
+ * core.bare, core.worktree moved to config.worktree),
+ * builtin/sparse-checkout.c and sparse-index.c (core.sparseCheckout*,
+ * index.sparse), builtin/gc.c (maintenance.auto, .strategy).  Beside
+ * them, the preferences users set per repository that change only how
+ * git does its own work (pull.rebase, push.default, ...).  Section and
+ * key are compared lower-case; "*" is any key.  docs/SECURITY.md, "Git
+ * config by allowlist", has the table.
  */
-static const struct gc_rule {
+static const struct gc_allow {
 	const char	*sec;
 	int		 sub;
 	const char	*key;
-	int		 cond;
-} gc_rules[] = {
-	{ "core", GS_NONE, "fsmonitor", GC_NOTBOOL },
-	{ "core", GS_NONE, "hookspath", GC_ANY },
-	{ "core", GS_NONE, "sshcommand", GC_ANY },
-	{ "core", GS_NONE, "pager", GC_ANY },
-	{ "core", GS_NONE, "editor", GC_ANY },
-	{ "core", GS_NONE, "askpass", GC_ANY },
-	{ "core", GS_NONE, "gitproxy", GC_ANY },
-	{ "core", GS_NONE, "alternaterefscommand", GC_ANY },
-	{ "sequence", GS_NONE, "editor", GC_ANY },
-	{ "diff", GS_NONE, "external", GC_ANY },
-	{ "diff", GS_SUB, "command", GC_ANY },
-	{ "*", GS_SUB, "textconv", GC_ANY },
-	{ "filter", GS_SUB, "clean", GC_ANY },
-	{ "filter", GS_SUB, "smudge", GC_ANY },
-	{ "filter", GS_SUB, "process", GC_ANY },
-	{ "credential", GS_ANY, "helper", GC_ANY },
-	{ "alias", GS_ANY, "*", GC_CMD },
-	{ "include", GS_NONE, "path", GC_ANY },
-	{ "includeif", GS_SUB, "path", GC_ANY },
-	{ "protocol", GS_ANY, "allow", GC_ALWAYS },
-	{ "gpg", GS_ANY, "program", GC_ANY },
-	{ "gpg", GS_SUB, "defaultkeycommand", GC_ANY },
-	{ "uploadpack", GS_NONE, "packobjectshook", GC_ANY },
-	{ "merge", GS_SUB, "driver", GC_ANY },
-	{ "mergetool", GS_SUB, "cmd", GC_ANY },
-	{ "mergetool", GS_SUB, "path", GC_ANY },
-	{ "difftool", GS_SUB, "cmd", GC_ANY },
-	{ "difftool", GS_SUB, "path", GC_ANY },
-	{ "pager", GS_NONE, "*", GC_NOTBOOL },
-	{ "interactive", GS_NONE, "difffilter", GC_ANY },
-	{ "browser", GS_SUB, "cmd", GC_ANY },
-	{ "browser", GS_SUB, "path", GC_ANY },
-	{ "man", GS_SUB, "cmd", GC_ANY },
-	{ "man", GS_SUB, "path", GC_ANY },
-	{ "remote", GS_SUB, "uploadpack", GC_ANY },
-	{ "remote", GS_SUB, "receivepack", GC_ANY },
-	{ "submodule", GS_SUB, "update", GC_CMD },
-	{ "init", GS_NONE, "templatedir", GC_ANY },
-	{ "hook", GS_SUB, "command", GC_ANY },
-	{ "trailer", GS_SUB, "command", GC_ANY },
-	{ "trailer", GS_SUB, "cmd", GC_ANY },
-	{ "sendemail", GS_ANY, "tocmd", GC_ANY },
-	{ "sendemail", GS_ANY, "cccmd", GC_ANY },
-	{ "sendemail", GS_ANY, "headercmd", GC_ANY },
-	{ "imap", GS_NONE, "tunnel", GC_ANY },
-	{ "instaweb", GS_NONE, "httpd", GC_ANY },
+	int		 shape;
+	const char	*words;
+} gc_allow[] = {
+	{ "core", GS_NONE, "repositoryformatversion", GV_INT, NULL },
+	{ "core", GS_NONE, "filemode", GV_BOOL, NULL },
+	{ "core", GS_NONE, "bare", GV_BOOL, NULL },
+	{ "core", GS_NONE, "logallrefupdates", GV_BOOLWORD, "always" },
+	{ "core", GS_NONE, "ignorecase", GV_BOOL, NULL },
+	{ "core", GS_NONE, "precomposeunicode", GV_BOOL, NULL },
+	{ "core", GS_NONE, "symlinks", GV_BOOL, NULL },
+	{ "core", GS_NONE, "sharedrepository", GV_BOOLWORD,
+	    "group|all|world|everybody|umask" },
+	{ "core", GS_NONE, "worktree", GV_PATH, NULL },
+	{ "core", GS_NONE, "sparsecheckout", GV_BOOL, NULL },
+	{ "core", GS_NONE, "sparsecheckoutcone", GV_BOOL, NULL },
+	{ "core", GS_NONE, "splitindex", GV_BOOL, NULL },
+	{ "core", GS_NONE, "untrackedcache", GV_BOOLWORD, "keep" },
+	/* A boolean only: "true" is git's own daemon, a path a program. */
+	{ "core", GS_NONE, "fsmonitor", GV_BOOL, NULL },
+	{ "core", GS_NONE, "autocrlf", GV_BOOLWORD, "input" },
+	{ "core", GS_NONE, "eol", GV_WORD, "lf|crlf|native" },
+	{ "core", GS_NONE, "safecrlf", GV_BOOLWORD, "warn" },
+	{ "extensions", GS_NONE, "worktreeconfig", GV_BOOL, NULL },
+	{ "extensions", GS_NONE, "objectformat", GV_WORD, "sha1|sha256" },
+	{ "extensions", GS_NONE, "compatobjectformat", GV_WORD,
+	    "sha1|sha256" },
+	{ "extensions", GS_NONE, "refstorage", GV_WORD, "files|reftable" },
+	/* A remote's name; an unknown name is taken for a URL. */
+	{ "extensions", GS_NONE, "partialclone", GV_URL, NULL },
+	{ "extensions", GS_NONE, "relativeworktrees", GV_BOOL, NULL },
+	{ "extensions", GS_NONE, "submodulepathconfig", GV_BOOL, NULL },
+	{ "extensions", GS_NONE, "preciousobjects", GV_BOOL, NULL },
+	{ "remote", GS_SUB, "url", GV_URL, NULL },
+	{ "remote", GS_SUB, "pushurl", GV_URL, NULL },
+	{ "remote", GS_SUB, "fetch", GV_TEXT, NULL },
+	{ "remote", GS_SUB, "push", GV_TEXT, NULL },
+	{ "remote", GS_SUB, "mirror", GV_BOOL, NULL },
+	{ "remote", GS_SUB, "tagopt", GV_WORD, "--no-tags|--tags" },
+	{ "remote", GS_SUB, "prune", GV_BOOL, NULL },
+	{ "remote", GS_SUB, "prunetags", GV_BOOL, NULL },
+	{ "remote", GS_SUB, "promisor", GV_BOOL, NULL },
+	{ "remote", GS_SUB, "partialclonefilter", GV_TEXT, NULL },
+	{ "remote", GS_SUB, "skipdefaultupdate", GV_BOOL, NULL },
+	{ "remote", GS_SUB, "skipfetchall", GV_BOOL, NULL },
+	{ "remote", GS_NONE, "pushdefault", GV_URL, NULL },
+	/* branch.*.remote may be a URL where no remote has that name. */
+	{ "branch", GS_SUB, "remote", GV_URL, NULL },
+	{ "branch", GS_SUB, "pushremote", GV_URL, NULL },
+	{ "branch", GS_SUB, "merge", GV_TEXT, NULL },
+	{ "branch", GS_SUB, "rebase", GV_BOOLWORD,
+	    "merges|interactive|preserve" },
+	{ "branch", GS_SUB, "description", GV_TEXT, NULL },
+	{ "branch", GS_NONE, "autosetupmerge", GV_BOOLWORD,
+	    "always|inherit|simple" },
+	{ "branch", GS_NONE, "autosetuprebase", GV_WORD,
+	    "never|local|remote|always" },
+	{ "user", GS_NONE, "name", GV_TEXT, NULL },
+	{ "user", GS_NONE, "email", GV_TEXT, NULL },
+	{ "user", GS_NONE, "signingkey", GV_TEXT, NULL },
+	{ "submodule", GS_SUB, "url", GV_URL, NULL },
+	{ "submodule", GS_SUB, "active", GV_BOOL, NULL },
+	/* Never "!command": submodule--helper copies only these. */
+	{ "submodule", GS_SUB, "update", GV_WORD,
+	    "checkout|rebase|merge|none" },
+	{ "submodule", GS_SUB, "branch", GV_TEXT, NULL },
+	{ "submodule", GS_SUB, "fetchrecursesubmodules", GV_BOOLWORD,
+	    "on-demand" },
+	{ "submodule", GS_SUB, "ignore", GV_WORD, "none|untracked|dirty|all" },
+	{ "submodule", GS_SUB, "shallow", GV_BOOL, NULL },
+	{ "submodule", GS_SUB, "gitdir", GV_PATH, NULL },
+	{ "submodule", GS_NONE, "active", GV_TEXT, NULL },
+	{ "submodule", GS_NONE, "recurse", GV_BOOL, NULL },
+	{ "submodule", GS_NONE, "alternatelocation", GV_WORD,
+	    "no|superproject" },
+	{ "submodule", GS_NONE, "alternateerrorstrategy", GV_WORD,
+	    "die|info|ignore" },
+	{ "submodule", GS_NONE, "propagatebranches", GV_BOOL, NULL },
+	{ "receive", GS_NONE, "denynonfastforwards", GV_BOOL, NULL },
+	{ "receive", GS_NONE, "denycurrentbranch", GV_BOOLWORD,
+	    "refuse|warn|ignore|updateinstead" },
+	{ "index", GS_NONE, "sparse", GV_BOOL, NULL },
+	{ "maintenance", GS_NONE, "auto", GV_BOOL, NULL },
+	{ "maintenance", GS_NONE, "strategy", GV_WORD,
+	    "none|incremental|gc|geometric" },
+	/* Preferences: how git does its own work, nothing more. */
+	{ "pull", GS_NONE, "rebase", GV_BOOLWORD, "merges|interactive" },
+	{ "pull", GS_NONE, "ff", GV_BOOLWORD, "only" },
+	{ "push", GS_NONE, "default", GV_WORD,
+	    "nothing|current|upstream|tracking|simple|matching" },
+	{ "push", GS_NONE, "autosetupremote", GV_BOOL, NULL },
+	{ "fetch", GS_NONE, "prune", GV_BOOL, NULL },
+	{ "fetch", GS_NONE, "prunetags", GV_BOOL, NULL },
+	{ "fetch", GS_NONE, "recursesubmodules", GV_BOOLWORD, "on-demand" },
+	{ "merge", GS_NONE, "ff", GV_BOOLWORD, "only" },
+	{ "merge", GS_NONE, "conflictstyle", GV_WORD, "merge|diff3|zdiff3" },
+	{ "rerere", GS_NONE, "enabled", GV_BOOL, NULL },
+	{ "rerere", GS_NONE, "autoupdate", GV_BOOL, NULL },
+	{ "init", GS_NONE, "defaultbranch", GV_TEXT, NULL },
+	{ "color", GS_NONE, "ui", GV_BOOLWORD, "auto|always|never" },
+	{ "advice", GS_NONE, "*", GV_BOOL, NULL },
 };
 
 static int
@@ -764,43 +847,126 @@ gc_is_bool(const char *v)
 	return *v == '\0';
 }
 
-/* 1 if section[.sub].key = value runs code. */
 static int
-gc_dangerous(const char *sec, int hassub, const char *key, const char *val)
+gc_is_word(const char *v, const char *words)
 {
-	const struct gc_rule *r;
-	const char	*v;
-	size_t		 i;
+	const char	*w, *e;
+	size_t		 n;
 
-	for (i = 0; i < sizeof(gc_rules) / sizeof(gc_rules[0]); i++) {
-		r = &gc_rules[i];
-		if ((strcmp(r->sec, "*") != 0 && strcmp(r->sec, sec) != 0) ||
-		    (r->sub == GS_NONE && hassub) ||
-		    (r->sub == GS_SUB && !hassub) ||
-		    (strcmp(r->key, "*") != 0 && strcmp(r->key, key) != 0))
-			continue;
-		switch (r->cond) {
-		case GC_ANY:
+	if (v == NULL)
+		return 0;
+	n = strlen(v);
+	for (w = words; *w != '\0'; w = *e ? e + 1 : e) {
+		e = w + strcspn(w, "|");
+		if ((size_t)(e - w) == n && strncasecmp(v, w, n) == 0)
 			return 1;
-		case GC_NOTBOOL:
-			if (!gc_is_bool(val))
-				return 1;
-			break;
-		case GC_CMD:
-			/* "!cmd" runs a shell; "-c k=v" sets any key. */
-			for (v = val ? val : ""; isspace((unsigned char)*v);
-			    v++)
-				;
-			if (*v == '!' || *v == '-')
-				return 1;
-			break;
-		case GC_ALWAYS:
-			if (val != NULL && strcasecmp(val, "always") == 0)
-				return 1;
-			break;
-		}
 	}
 	return 0;
+}
+
+/* One printable line: no control character, nothing a terminal acts on. */
+static int
+gc_is_text(const char *v)
+{
+	if (v == NULL)
+		return 0;
+	for (; *v != '\0'; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * A URL git reaches without a program of anyone's choosing (transport.c,
+ * transport_get()): "https://", "http://", "ssh://", "git://",
+ * "file://" (scheme in lower case: any other spelling names a remote
+ * helper), an scp-like "host:path", a local path, a remote's name.
+ * Never "<transport>::<address>" (ext::, fd:: or any helper), never an
+ * option ("-..."), never a host or user beginning with '-' ("@-",
+ * "[-", "://-"), which ssh would read as an option.
+ */
+static int
+gc_url(const char *v)
+{
+	static const char *const schemes[] = {
+		"https://", "http://", "ssh://", "git://", "file://",
+		"git+ssh://", "ssh+git://",
+	};
+	size_t	i, n;
+
+	if (!gc_is_text(v) || v[0] == '\0' || v[0] == '-' ||
+	    strstr(v, "::") != NULL || strstr(v, "@-") != NULL ||
+	    strstr(v, "[-") != NULL)
+		return 0;
+	if (strstr(v, "://") == NULL)
+		return 1;
+	for (i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		n = strlen(schemes[i]);
+		if (strncmp(v, schemes[i], n) == 0)
+			return v[n] != '-';
+	}
+	return 0;
+}
+
+struct gc_ctx {
+	char		***found;
+	int		(*inside)(const char *, void *);
+	void		 *arg;
+};
+
+/*
+ * NULL if section[.sub].key = val is on the allowlist, in its shape;
+ * else why not (a constant string).
+ */
+static const char *
+gc_refused(const struct gc_ctx *x, const char *sec, int hassub,
+    const char *key, const char *val)
+{
+	const struct gc_allow *a;
+	size_t		 i;
+	int		 ok;
+
+	for (i = 0; i < sizeof(gc_allow) / sizeof(gc_allow[0]); i++) {
+		a = &gc_allow[i];
+		if (strcmp(a->sec, sec) != 0 || (a->sub == GS_SUB) != hassub ||
+		    (strcmp(a->key, "*") != 0 && strcmp(a->key, key) != 0))
+			continue;
+		switch (a->shape) {
+		case GV_BOOL:
+			ok = gc_is_bool(val);
+			break;
+		case GV_INT:
+			ok = val != NULL && val[0] != '\0' &&
+			    val[strspn(val, "0123456789")] == '\0';
+			break;
+		case GV_WORD:
+			ok = gc_is_word(val, a->words);
+			break;
+		case GV_BOOLWORD:
+			ok = gc_is_bool(val) || gc_is_word(val, a->words);
+			break;
+		case GV_TEXT:
+			ok = gc_is_text(val);
+			break;
+		case GV_URL:
+			ok = gc_url(val);
+			if (!ok)
+				return "not a URL git reaches without a "
+				    "helper program";
+			break;
+		case GV_PATH:
+			ok = gc_is_text(val) && val[0] != '\0' &&
+			    x->inside != NULL && x->inside(val, x->arg);
+			if (!ok)
+				return "a path outside the writable tree";
+			break;
+		default:
+			ok = 0;
+			break;
+		}
+		return ok ? NULL : "a value git does not write there";
+	}
+	return "not on the allowlist";
 }
 
 struct gc_parse {
@@ -1008,37 +1174,41 @@ unparsable:
 	return -1;
 }
 
-/* gc_walk: collect the entries that run code, two strings each. */
+/* gc_walk: collect the entries not on the allowlist, two strings each. */
 static int
 gc_collect(const char *sec, int hassub, const char *sub, const char *key,
     const char *val, void *arg)
 {
-	char	***found = arg, *e;
+	const struct gc_ctx *x = arg;
+	const char	*no;
+	char		*e;
 
-	if (!gc_dangerous(sec, hassub, key, val))
+	if ((no = gc_refused(x, sec, hassub, key, val)) == NULL)
 		return 0;
 	xasprintf(&e, "%s\037%d%s\037%s\037%d%s", sec, hassub, sub, key,
 	    val != NULL, val ? val : "");
-	*found = strv_add(*found, e);
+	*x->found = strv_add(*x->found, e);
 	free(e);
-	xasprintf(&e, "%s%s.%s", sec, hassub ? ".<sub>" : "", key);
-	*found = strv_add(*found, e);
+	/* The subsection is not shown: it may carry a URL and a token. */
+	xasprintf(&e, "%s%s.%s: %s", sec, hassub ? ".<sub>" : "", key, no);
+	*x->found = strv_add(*x->found, e);
 	free(e);
 	return 0;
 }
 
 /*
- * Collect the entries of a config text that run code: two strings each
- * in *found, the entry (section, subsection, key, value) and its name
- * for messages.  -1 if the text does not parse.
+ * Collect the entries of a config text that the allowlist refuses: two
+ * strings each in *found, the entry (section, subsection, key, value)
+ * and its name and the reason for messages.  -1 if the text does not
+ * parse.
  */
 static int
-gc_scan(const char *buf, size_t len, char ***found, char *why,
+gc_scan(const char *buf, size_t len, struct gc_ctx *x, char *why,
     size_t whylen)
 {
 	size_t	where = 0;
 
-	if (gc_walk(buf, len, gc_collect, found, &where) == 0)
+	if (gc_walk(buf, len, gc_collect, x, &where) == 0)
 		return 0;
 	snprintf(why, whylen, "unparsable at byte %zu", where);
 	return -1;
@@ -1088,19 +1258,22 @@ namerule_gitconfig_get(const char *buf, size_t len, const char *sec,
 }
 
 int
-namerule_gitconfig_check(const char *buf, size_t len, const char *old,
-    size_t oldlen, char *why, size_t whylen)
+namerule_gitconfig_check_at(const char *buf, size_t len, const char *old,
+    size_t oldlen, int (*inside)(const char *, void *), void *arg,
+    char *why, size_t whylen)
 {
-	char	**nw = NULL, **ow = NULL, dummy[8];
-	size_t	  i, j;
-	int	  rc = 0;
+	char		**nw = NULL, **ow = NULL, dummy[8];
+	struct gc_ctx	  xn = { &nw, inside, arg };
+	struct gc_ctx	  xo = { &ow, inside, arg };
+	size_t		  i, j;
+	int		  rc = 0;
 
-	if (gc_scan(buf, len, &nw, why, whylen) == -1) {
+	if (gc_scan(buf, len, &xn, why, whylen) == -1) {
 		strv_free(nw);
 		return -1;
 	}
 	/* What the current file already sets is not the agent's doing. */
-	if (old != NULL && gc_scan(old, oldlen, &ow, dummy,
+	if (old != NULL && gc_scan(old, oldlen, &xo, dummy,
 	    sizeof(dummy)) == -1) {
 		strv_free(ow);
 		ow = NULL;
@@ -1117,6 +1290,14 @@ namerule_gitconfig_check(const char *buf, size_t len, const char *old,
 	strv_free(nw);
 	strv_free(ow);
 	return rc;
+}
+
+int
+namerule_gitconfig_check(const char *buf, size_t len, const char *old,
+    size_t oldlen, char *why, size_t whylen)
+{
+	return namerule_gitconfig_check_at(buf, len, old, oldlen, NULL, NULL,
+	    why, whylen);
 }
 
 /* gc_walk: collect remote.<name>.url and .pushurl entries. */

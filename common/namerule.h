@@ -16,7 +16,7 @@
  *
  * It also holds the .git/config content check: git replaces the file by
  * renaming config.lock, and that rename is refused when the new contents
- * set a key that runs code when the user later runs git on the host.
+ * set a key that is not on the allowlist of what git's porcelain writes.
  */
 #ifndef AIRLOCK_NAMERULE_H
 #define AIRLOCK_NAMERULE_H
@@ -43,6 +43,8 @@ enum namerule_kind {
 			   ancestors may be made as directories (not by a
 			   rename, link or symlink: NR_F_PREFIX) */
 	NR_GITSTATE,	/* git state by allowlist (pattern ".git"): below */
+	NR_GITSCOPE,	/* an absolute directory where only the git-state
+			   rules apply (a runner's state: no NR_SCOPE) */
 	NR_KIND_MAX
 };
 
@@ -112,8 +114,9 @@ int	namerule_join(char *abs, size_t size, size_t plen, const char *name,
  * porcelain writes may be made.
  *
  * namerule_gitstate_on: whether the set has the NR_GITSTATE rule.
- * namerule_scope: the length of the scope path lies beneath (0 for no
- * scope rule: everywhere), -1 outside every scope.
+ * namerule_scope: the length of the scope (NR_SCOPE or NR_GITSCOPE)
+ * path lies beneath (0 for no scope rule: everywhere), -1 outside every
+ * scope.
  * namerule_gitstate_name: 1 if a name folds to ".git".
  * namerule_gitstate_mark: 1 for the names that make their directory
  * git state (objects, refs, commondir; any case).
@@ -135,13 +138,22 @@ int	namerule_lexical(const char *dir, const char *path, char *out,
 	    size_t len);
 
 /*
- * untrusted: both buffers.  0 if the new git config text sets no key
- * that runs code other than those the current file (old, NULL if none)
- * already sets with the same value; -1 if it does, or if it does not
- * parse (git would refuse it too), with the key or the reason in why.
+ * untrusted: both buffers.  Git config by allowlist: 0 if every entry
+ * of the new git config text is one git's porcelain writes, in the shape
+ * it writes it (namerule.c, gc_allow[]), or one the current file (old,
+ * NULL if none) already sets to the same value; -1 if not, or if the
+ * text does not parse (git would refuse it too), with the key
+ * ("section.<sub>.key", the subsection not shown) and the reason in why.
+ * A path-valued key (core.worktree, submodule.<name>.gitdir) is allowed
+ * only when inside(value, arg) says it lies in what the sandbox may
+ * write; namerule_gitconfig_check() has no inside: no new path at all.
  */
 int	namerule_gitconfig_check(const char *buf, size_t len,
 	    const char *old, size_t oldlen, char *why, size_t whylen);
+int	namerule_gitconfig_check_at(const char *buf, size_t len,
+	    const char *old, size_t oldlen,
+	    int (*inside)(const char *, void *), void *arg, char *why,
+	    size_t whylen);
 
 /*
  * untrusted: both buffers.  1 if the new config text sets a

@@ -480,20 +480,20 @@ static int
 nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
     unsigned int flags)
 {
-	char	why[128], tmp[64];
+	char	why[sizeof(n->abs) + 160], tmp[64];
 	int	r;
 
 	snprintf(tmp, sizeof(tmp), ".airlock-config.%lu", (unsigned long)c->id);
 	if ((r = nt_valid(c)) < 0 || (r = gitstate_config_rename(o->dfd,
-	    o->name, n->dfd, n->name, flags, tmp, why, sizeof(why))) == 2) {
+	    o->name, n->dfd, n->name, flags, tmp, n->abs, namerule_scope(
+	    nt_rules, n->abs), why, sizeof(why))) == 2) {
 		/* Installed; a remote's URL changed: reported (issue 14). */
-		nt_violation(c, "git-remote-changed", n->abs);
-		return 0;
+		return nt_violation(c, "git-remote-changed", n->abs), 0;
 	}
 	if (r != 1)
 		return r;
-	log_debug("exec %u: %s: %s", c->exec, n->abs, why);
 	nt_violation(c, "file-rename", n->abs);
+	nt_violation(c, "git-config-key", why);	/* "path: key: reason" */
 	return -EACCES;
 }
 

@@ -31,6 +31,7 @@
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
 #include "supervisor/hook.h"
+#include "supervisor/hookspath.h"
 #include "supervisor/paths.h"
 #include "supervisor/sv.h"
 #include "supervisor/wsorigin.h"
@@ -1395,12 +1396,22 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
     const struct home_ctx *h, char *const *own)
 {
 	char *const	*lists[3];
-	char		**sp = NULL, *a;
+	char		**sp = NULL, **rs = NULL, *a;
 	size_t		 i, j;
 
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
 		if (!exact_in_list(spec->runner_state_dirs, writable[i]))
 			sp = sv_path_spellings(sp, writable[i]);
+		else
+			rs = sv_path_spellings(rs, writable[i]);
+	/* A runner's state holds no git state but what porcelain writes
+	 * either: a repository built there is one the host's git may be
+	 * led to (a commondir, a gitdir: file). */
+	for (i = 0; rs != NULL && rs[i] != NULL; i++)
+		plan_write_rule(p, NR_GITSCOPE, rs[i], NULL);
+	if (sp == NULL && rs != NULL)
+		plan_write_rule(p, NR_GITSTATE, ".git", NULL);
+	strv_free(rs);
 	if (sp == NULL)
 		return;
 	for (i = 0; sp[i] != NULL; i++) {
@@ -1429,6 +1440,16 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			plan_symlinked_rule(p, sp[j], &write_rules[i]);
 	}
 	strv_free(sp);
+	/* The effective hooks directories (core.hooksPath), like hooks/. */
+	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
+		if (exact_in_list(spec->runner_state_dirs, writable[i]))
+			continue;
+		sp = hookspath_find(writable[i], ctx->home);
+		for (j = 0; sp != NULL && sp[j] != NULL; j++)
+			plan_write_rule(p, sp[j][0] == '/' ? NR_ABS : NR_TREE,
+			    sp[j], NULL);
+		strv_free(sp);
+	}
 	/* The home's allowlist and what no carve-out opens. */
 	for (i = 0; h->homes != NULL && h->homes[i] != NULL; i++) {
 		xasprintf(&a, "%s/.*", h->homes[i]);

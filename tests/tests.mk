@@ -31,7 +31,7 @@ FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 # The hook (in json_fuzzer) judges paths with the plan's own tables.
 FUZZ_EXTRA_json := supervisor/sv_plan.c supervisor/credentials.c \
 	supervisor/paths.c supervisor/wsorigin.c \
-	supervisor/gitcfg.c
+	supervisor/gitcfg.c supervisor/hookspath.c
 # airlock-fs's parsers of the agent's patches and globs (issue 17).
 FUZZ_EXTRA_patch := fs/patch.c fs/glob.c
 FUZZ_EXTRA_glob := fs/glob.c

@@ -7,7 +7,8 @@
  * is a git config text, checked against itself (it must pass unless it
  * does not parse) and against the path bytes as the old file.  Folding
  * must never grow a name.  The path also goes through the git state
- * allowlist and the lexical join of a symlink's target.
+ * allowlist and the lexical join of a symlink's target.  The config text
+ * also meets the config allowlist with three judges of path values.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,33 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static struct namerule_set *set;
+
+/* Judges of a path-valued key (core.worktree): none, all, under /w. */
+static int
+judge_none(const char *v, void *a)
+{
+	(void)v;
+	(void)a;
+	return 0;
+}
+
+static int
+judge_all(const char *v, void *a)
+{
+	(void)v;
+	(void)a;
+	return 1;
+}
+
+static int
+judge_lex(const char *v, void *a)
+{
+	char	p[256];
+
+	(void)a;
+	return namerule_lexical("/w/.git", v, p, sizeof(p)) == 0 &&
+	    strncmp(p, "/w/", 3) == 0;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -79,6 +107,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	(void)namerule_gitconfig_check((const char *)nul + 1, size - plen - 1,
 	    (const char *)data, plen, why, sizeof(why));
+	{
+		/* The allowlist with a judge of paths: a text that passes
+		 * when no path is inside passes when every path is; one
+		 * that passes with every path inside passes the lexical
+		 * judge only if its paths stay under /w. */
+		const char *t = (const char *)nul + 1;
+		size_t	 tl = size - plen - 1;
+		int	 none, all, lex;
+
+		none = namerule_gitconfig_check_at(t, tl, NULL, 0, judge_none,
+		    NULL, why, sizeof(why));
+		all = namerule_gitconfig_check_at(t, tl, NULL, 0, judge_all,
+		    NULL, why, sizeof(why));
+		lex = namerule_gitconfig_check_at(t, tl, NULL, 0, judge_lex,
+		    NULL, why, sizeof(why));
+		if ((none == 0 && (all != 0 || lex != 0)) ||
+		    (lex == 0 && all != 0) ||
+		    none != namerule_gitconfig_check(t, tl, NULL, 0, why,
+		    sizeof(why)))
+			__builtin_trap();
+		/* A refusal always names why. */
+		if (none != 0 && why[0] == '\0')
+			__builtin_trap();
+	}
 	{
 		/* The origin lookup walks the same parser: a value or none. */
 		char	*v;

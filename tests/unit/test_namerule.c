@@ -410,9 +410,7 @@ START_TEST(t_gitconfig)
 	    "[remote \"origin\"]\n\turl = /srv/repo.git\n"
 	    "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
 	    "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n"
-	    "[alias]\n\tco = checkout\n[core]\n\tfsmonitor = false\n"
-	    "[pager]\n\tlog = false\n[protocol \"file\"]\n\tallow = user\n"),
-	    0);
+	    "[core]\n\tfsmonitor = false\n"), 0);
 	ck_assert_int_eq(cfg(""), 0);
 	ck_assert_int_eq(cfg("# only a comment\n; another\n"), 0);
 	ck_assert_int_eq(cfg("\xef\xbb\xbf[core]\r\n\tbare = false\r\n"), 0);
@@ -450,6 +448,34 @@ START_TEST(t_gitconfig)
 	ck_assert_int_eq(cfg("[submodule \"s\"]\n\tupdate = !x\n"), -1);
 	ck_assert_int_eq(cfg("[hook \"h\"]\n\tcommand = x\n"), -1);
 	ck_assert_int_eq(cfg("[core]\n\thookspath\n"), -1);
+	/* By allowlist: anything else, harmless-looking or not. */
+	ck_assert_int_eq(cfg("[alias]\n\tco = checkout\n"), -1);
+	ck_assert_int_eq(cfg("[alias]\n\tf = fetch --upload-pack=id\n"), -1);
+	ck_assert_int_eq(cfg("[pager]\n\tlog = false\n"), -1);
+	ck_assert_int_eq(cfg("[protocol \"ext\"]\n\tallow = user\n"), -1);
+	ck_assert_int_eq(cfg("[url \"ext::sh -c touch% /tmp/m% #\"]\n"
+	    "\tinsteadOf = https://github.com/\n"), -1);
+	ck_assert_int_eq(cfg("[remote \"o\"]\n\tvcs = x\n"), -1);
+	ck_assert_int_eq(cfg("[lfs \"customtransfer.x\"]\n\tpath = x\n"), -1);
+	ck_assert_int_eq(cfg("[lfs \"extension.x\"]\n\tclean = x\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\tworktree = /home/u\n"), -1);
+	ck_assert_int_eq(cfg("[core \"x\"]\n\tbare = true\n"), -1);
+	ck_assert_int_eq(cfg("[remote]\n\turl = x\n"), -1);
+	ck_assert_int_eq(cfg("[gc]\n\tauto = 0\n"), -1);
+	ck_assert_int_eq(cfg("[http]\n\tproxy = http://x\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\tbare = maybe\n"), -1);
+	ck_assert_int_eq(cfg("[core]\n\trepositoryformatversion = 1x\n"), -1);
+	ck_assert_int_eq(cfg("[user]\n\tname = a\\tb\\n\n"), -1);
+	ck_assert_int_eq(cfg("[submodule \"s\"]\n\tupdate = !x\n"), -1);
+	ck_assert_int_eq(cfg("[submodule \"s\"]\n\tupdate = rebase\n"), 0);
+	ck_assert_int_eq(cfg("[advice]\n\tdetachedHead = false\n"), 0);
+	ck_assert_int_eq(cfg("[advice]\n\tdetachedHead = x\n"), -1);
+	ck_assert_int_eq(cfg("[pull]\n\trebase = merges\n"), 0);
+	ck_assert_int_eq(cfg("[extensions]\n\tworktreeConfig = true\n"), 0);
+	ck_assert_int_eq(cfg("[remote \"o\"]\n\ttagOpt = --no-tags\n"), 0);
+	ck_assert_int_eq(cfg("[remote \"o\"]\n\ttagOpt = --upload-pack=x\n"),
+	    -1);
+	ck_assert_int_eq(cfg("[submodule]\n\tactive = .\n"), 0);
 	/* Unparsable: git would refuse it too, and so do we. */
 	ck_assert_int_eq(cfg("[core\n"), -1);
 	ck_assert_int_eq(cfg("fsmonitor = x\n"), -1);
@@ -457,6 +483,102 @@ START_TEST(t_gitconfig)
 	ck_assert_int_eq(cfg("[core]\n\tx = a\\qb\n"), -1);
 	ck_assert_int_eq(cfg("[core]\n\t= x\n"), -1);
 	ck_assert_int_eq(cfg("[core \"x]\n"), -1);
+}
+END_TEST
+
+/* A runner's state: only the git-state rules apply there. */
+START_TEST(t_gitscope)
+{
+	struct namerule_set *set = namerule_new();
+
+	ck_assert_int_eq(namerule_add(set, NR_SCOPE, "/w", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_GITSCOPE, "/h/.claude/", NULL),
+	    0);
+	ck_assert_int_eq(namerule_add(set, NR_NAME, ".env", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_GITSTATE, ".git", NULL), 0);
+	ck_assert_int_eq(namerule_add(set, NR_GITSCOPE, "rel", NULL), -1);
+	ck_assert_int_eq(namerule_scope(set, "/h/.claude/r/config"), 10);
+	ck_assert_int_eq(namerule_scope(set, "/w/a"), 2);
+	ck_assert_int_eq(namerule_scope(set, "/h/x"), -1);
+	/* The other rules stay out of it. */
+	ck_assert_int_eq(namerule_check(set, "/h/.claude/.env", 0), NR_ALLOW);
+	ck_assert_int_eq(namerule_check(set, "/w/.env", 0), NR_DENY);
+	namerule_free(set);
+}
+END_TEST
+
+/* Remote URLs: the transports git reaches without a helper program. */
+START_TEST(t_gitconfig_url)
+{
+	static const char *const good[] = {
+		"https://github.com/a/b.git", "http://127.0.0.1:8080/r",
+		"ssh://git@host/x", "git://host/x", "file:///srv/r.git",
+		"git+ssh://h/x", "git@github.com:a/b.git", "host:path/x",
+		"/srv/repo.git", "../sibling", "./sub", "origin", ".",
+	};
+	static const char *const bad[] = {
+		"ext::sh -c touch% /tmp/m", "fd::17", "testgit::/x",
+		"persistent-https://h/x", "HTTPS://h/x", "-uid",
+		"ssh://-oProxyCommand=x/y", "ssh://u@-oProxyCommand=x/y",
+		"u@-oProxyCommand=x:y", "a::b", "", "x\001y",
+		"ssh://[-oProxyCommand=x]/y", "[-oProxyCommand=x]:y",
+	};
+	const char *const keys[] = {
+		"[remote \"o\"]\n\turl", "[remote \"o\"]\n\tpushurl",
+		"[branch \"m\"]\n\tremote", "[branch \"m\"]\n\tpushRemote",
+		"[remote]\n\tpushDefault", "[submodule \"s\"]\n\turl",
+		"[extensions]\n\tpartialClone",
+	};
+	char	 text[256], why[128];
+	size_t	 i, k;
+
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+			snprintf(text, sizeof(text), "%s = \"%s\"\n", keys[k],
+			    good[i]);
+			ck_assert_msg(cfg(text) == 0, "refused: %s", text);
+		}
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			snprintf(text, sizeof(text), "%s = \"%s\"\n", keys[k],
+			    bad[i]);
+			ck_assert_msg(cfg(text) == -1, "allowed: %s", text);
+		}
+	}
+	/* The refusal names the key, not the subsection. */
+	ck_assert_int_eq(namerule_gitconfig_check("[url \"ext::x\"]\n"
+	    "insteadOf = y\n", 29, NULL, 0, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "url.<sub>.insteadof: not on the allowlist");
+}
+END_TEST
+
+/* A path value: inside what the caller says is writable. */
+static int
+inside_w(const char *val, void *arg)
+{
+	char	p[256];
+
+	(void)arg;
+	return namerule_lexical("/w/.git/modules/sm", val, p, sizeof(p)) == 0 &&
+	    strncmp(p, "/w/", 3) == 0;
+}
+
+START_TEST(t_gitconfig_path)
+{
+	const char *in = "[core]\n\tworktree = ../../../sm\n";
+	const char *out = "[core]\n\tworktree = ../../../../home/u\n";
+	char	why[128];
+
+	ck_assert_int_eq(namerule_gitconfig_check_at(in, strlen(in), NULL, 0,
+	    inside_w, NULL, why, sizeof(why)), 0);
+	ck_assert_int_eq(namerule_gitconfig_check_at(out, strlen(out), NULL,
+	    0, inside_w, NULL, why, sizeof(why)), -1);
+	ck_assert_str_eq(why,
+	    "core.worktree: a path outside the writable tree");
+	/* Without a judge of paths: none. */
+	ck_assert_int_eq(cfg(in), -1);
+	/* The user's own stays. */
+	ck_assert_int_eq(namerule_gitconfig_check(out, strlen(out), out,
+	    strlen(out), why, sizeof(why)), 0);
 }
 END_TEST
 
@@ -739,6 +861,9 @@ namerule_suite(void)
 	tcase_add_test(tc, t_gitconfig_get);
 	tcase_add_test(tc, t_gitconfig);
 	tcase_add_test(tc, t_gitconfig_old);
+	tcase_add_test(tc, t_gitconfig_url);
+	tcase_add_test(tc, t_gitscope);
+	tcase_add_test(tc, t_gitconfig_path);
 	tcase_add_test(tc, t_gitstate_rel);
 	tcase_add_test(tc, t_gitstate_fs);
 	tcase_add_test(tc, t_gitconfig_remote);
