@@ -30,6 +30,7 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "common/termfilter.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 #include "supervisor/cli_policy.h"
@@ -97,8 +98,8 @@ violation_summary(const struct run_state *st)
 		return;
 	fprintf(stderr, "airlock: the sandbox refused:\n");
 	for (i = 0; i < st->nviol; i++)
-		fprintf(stderr, "airlock:   %-20s %ld\n", st->viol[i].action,
-		    st->viol[i].count);
+		fprintf(stderr, "airlock:   %-20s %ld\n",
+		    vis(st->viol[i].action), st->viol[i].count);
 }
 
 
@@ -279,7 +280,7 @@ on_event(const struct json *ev, void *arg)
 			fprintf(stderr, "airlock: the workspace's origin is "
 			    "now %s; pushes still go only to the repository "
 			    "recorded the first time airlock ran here "
-			    "(--origin changes it)\n", t ? t : "?");
+			    "(--origin changes it)\n", vis(t));
 		}
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
@@ -287,7 +288,7 @@ on_event(const struct json *ev, void *arg)
 		st->killed = 1;
 		if (reason == NULL || strcmp(reason, "manual") != 0)
 			fprintf(stderr, "airlock: the sandbox was killed "
-			    "(%s)\n", reason ? reason : "unknown");
+			    "(%s)\n", vis(reason));
 	}
 }
 
