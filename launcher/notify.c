@@ -20,6 +20,7 @@
 #include <sys/param.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <linux/audit.h>
@@ -559,22 +560,65 @@ out:
 }
 
 /*
- * bind: an AF_UNIX path makes an inode, and the family is in memory, so
- * every bind comes here.  init binds its own copy of the caller's socket
- * (pidfd_getfd) to the address it copied once: a path after the rules,
- * from the parent directory (bind takes no dirfd: fchdir) with the
- * caller's umask; any other address as it is.
+ * The unix sockets this sandbox bound (by this handler), which its
+ * commands may connect to by path; a host socket a bind shows is not
+ * one of them.  Birth time too, where the filesystem keeps one, so that
+ * a number reused by a host socket later does not pass.
+ */
+#define NT_SOCKS_MAX	4096
+static struct { dev_t dev; ino_t ino; struct statx_timestamp bt; }
+			 nt_socks[NT_SOCKS_MAX];
+static size_t		 nt_nsocks;
+
+/* -1: not a socket; 1: one of ours (add: made ours); else 0. */
+static int
+nt_sock_made(int dfd, const char *name, int flags, int add)
+{
+	struct statx	st;
+	size_t		i;
+	dev_t		dev;
+
+	if (statx(dfd, name, flags, STATX_INO | STATX_TYPE | STATX_BTIME,
+	    &st) == -1 || !S_ISSOCK(st.stx_mode))
+		return -1;
+	if (!(st.stx_mask & STATX_BTIME))
+		memset(&st.stx_btime, 0, sizeof(st.stx_btime));
+	dev = makedev(st.stx_dev_major, st.stx_dev_minor);
+	for (i = 0; !add && i < MIN(nt_nsocks, NT_SOCKS_MAX); i++)
+		if (nt_socks[i].dev == dev && nt_socks[i].ino == st.stx_ino &&
+		    memcmp(&nt_socks[i].bt, &st.stx_btime, sizeof(st.stx_btime))
+		    == 0)
+			return 1;
+	if (add) {
+		i = nt_nsocks++ % NT_SOCKS_MAX;	/* the oldest goes */
+		nt_socks[i].dev = dev;
+		nt_socks[i].ino = st.stx_ino;
+		nt_socks[i].bt = st.stx_btime;
+	}
+	return add;
+}
+
+/*
+ * bind and connect: the address is in memory, out of the filter's sight,
+ * so every call comes here, and init makes it on its own copy of the
+ * caller's socket (pidfd_getfd) with the address it copied once.  A bind
+ * to a path is checked against the rules and made from the parent
+ * directory (bind takes no dirfd: fchdir) with the caller's umask.  A
+ * connect to a path reaches only a socket this sandbox bound: the name
+ * is opened (O_PATH) and checked, then that very inode is connected to
+ * through /proc/self/fd, so a rename meanwhile changes nothing.  Any
+ * other address is used as it is.
  */
 static int
-nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
+nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
+    uint64_t alen)
 {
 	struct sockaddr_storage	 sa;
 	struct sockaddr_un	*un = (struct sockaddr_un *)&sa;
 	struct nt_path		 t;
 	char			 path[sizeof(un->sun_path) + 1], base[64];
 	size_t			 off = offsetof(struct sockaddr_un, sun_path);
-	const char		*act = "file-write-create";
-	int			 pfd, fd, r;
+	int			 pfd, fd, r, sfd = -1;
 
 	t.dfd = -1;
 	memset(&sa, 0, sizeof(sa));
@@ -595,11 +639,28 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		memcpy(path, un->sun_path, (size_t)alen - off);
 		path[alen - off] = '\0';
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
-		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
-		    (r = nt_write(c, t.abs, 0, GS_WRITE, act)) < 0 ||
-		    (r = nt_valid(c)) < 0)
+		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 || (!conn &&
+		    (r = nt_write(c, t.abs, 0, GS_WRITE,
+		    "file-write-create")) < 0) || (r = nt_valid(c)) < 0)
 			goto out;
 		memset(un->sun_path, 0, sizeof(un->sun_path));
+		if (conn) {
+			/* Not a socket: the kernel's own ECONNREFUSED. */
+			if ((sfd = openat(t.dfd, t.name, O_PATH |
+			    O_CLOEXEC)) == -1 || (r = nt_sock_made(sfd, "",
+			    AT_EMPTY_PATH, 0)) != 1) {
+				r = sfd == -1 ? -errno : r == -1 ?
+				    -ECONNREFUSED : -EACCES;
+				if (r == -EACCES)
+					nt_violation(c, "unix-connect", t.abs);
+				goto out;
+			}
+			snprintf(un->sun_path, sizeof(un->sun_path),
+			    "/proc/self/fd/%d", sfd);
+			r = connect(fd, (struct sockaddr *)un, (socklen_t)(off +
+			    strlen(un->sun_path) + 1)) == -1 ? -errno : 0;
+			goto out;
+		}
 		memcpy(un->sun_path, t.name, strlen(t.name));
 		nt_umask_set(procpeek_umask(c->pid));
 		r = fchdir(t.dfd) == -1 || bind(fd, (struct sockaddr *)un,
@@ -607,10 +668,15 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		nt_umask_set(nt_umask0);
 		if (chdir("/") == -1)
 			die("chdir /");
+		if (r == 0)
+			(void)nt_sock_made(t.dfd, t.name, AT_SYMLINK_NOFOLLOW,
+			    1);
 	} else if ((r = nt_valid(c)) == 0)
-		r = bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) == -1 ?
-		    -errno : 0;
+		r = (conn ? connect : bind)(fd, (struct sockaddr *)&sa,
+		    (socklen_t)alen) == -1 ? -errno : 0;
 out:
+	if (sfd != -1)
+		close(sfd);
 	close(fd);
 	nt_path_close(&t);
 	return r;
@@ -675,7 +741,8 @@ nt_handle(const struct nt_listener *l)
 		    (unsigned int)a[4] : 0);
 		break;
 	case SYS_bind:
-		r = nt_bind(&c, (int)a[0], a[1], a[2]);
+	case SYS_connect:
+		r = nt_sock(&c, nr == SYS_connect, (int)a[0], a[1], a[2]);
 		break;
 	default:
 		r = -ENOSYS;
