@@ -4,6 +4,8 @@
  * init needs to emulate a write-intent call that process made.
  */
 #include <sys/param.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 
@@ -54,6 +56,26 @@ procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
 	if ((n = process_vm_readv(pid, &l, 1, &r, 1, 0)) == (ssize_t)len)
 		return 0;
 	return n >= 0 || errno == EFAULT ? -EFAULT : -errno;
+}
+
+int
+procpeek_sockarg(pid_t pid, int sock, uint64_t addr, uint64_t alen,
+    struct sockaddr_storage *sa, int *fdp)
+{
+	int	pfd, r;
+
+	*fdp = -1;
+	memset(sa, 0, sizeof(*sa));
+	if (alen > sizeof(*sa))
+		return -EINVAL;
+	if ((r = procpeek_mem(pid, addr, sa, (size_t)alen)) < 0)
+		return r;
+	if ((pfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+		return -ESRCH;
+	*fdp = (int)syscall(SYS_pidfd_getfd, pfd, sock, 0);
+	r = *fdp == -1 ? -errno : 0;
+	close(pfd);
+	return r;
 }
 
 mode_t

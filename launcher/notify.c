@@ -20,7 +20,6 @@
 #include <sys/param.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <linux/audit.h>
@@ -41,6 +40,7 @@
 #include "common/msg.h"
 #include "common/namerule.h"
 #include "common/procpeek.h"
+#include "common/sockset.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
@@ -560,54 +560,12 @@ out:
 }
 
 /*
- * The unix sockets this sandbox bound (by this handler), which its
- * commands may connect to by path; a host socket a bind shows is not
- * one of them.  Birth time too, where the filesystem keeps one, so that
- * a number reused by a host socket later does not pass.
- */
-#define NT_SOCKS_MAX	4096
-static struct { dev_t dev; ino_t ino; struct statx_timestamp bt; }
-			 nt_socks[NT_SOCKS_MAX];
-static size_t		 nt_nsocks;
-
-/* -1: not a socket; 1: one of ours (add: made ours); else 0. */
-static int
-nt_sock_made(int dfd, const char *name, int flags, int add)
-{
-	struct statx	st;
-	size_t		i;
-	dev_t		dev;
-
-	if (statx(dfd, name, flags, STATX_INO | STATX_TYPE | STATX_BTIME,
-	    &st) == -1 || !S_ISSOCK(st.stx_mode))
-		return -1;
-	if (!(st.stx_mask & STATX_BTIME))
-		memset(&st.stx_btime, 0, sizeof(st.stx_btime));
-	dev = makedev(st.stx_dev_major, st.stx_dev_minor);
-	for (i = 0; !add && i < MIN(nt_nsocks, NT_SOCKS_MAX); i++)
-		if (nt_socks[i].dev == dev && nt_socks[i].ino == st.stx_ino &&
-		    memcmp(&nt_socks[i].bt, &st.stx_btime, sizeof(st.stx_btime))
-		    == 0)
-			return 1;
-	if (add) {
-		i = nt_nsocks++ % NT_SOCKS_MAX;	/* the oldest goes */
-		nt_socks[i].dev = dev;
-		nt_socks[i].ino = st.stx_ino;
-		nt_socks[i].bt = st.stx_btime;
-	}
-	return add;
-}
-
-/*
  * bind and connect: the address is in memory, out of the filter's sight,
  * so every call comes here, and init makes it on its own copy of the
- * caller's socket (pidfd_getfd) with the address it copied once.  A bind
- * to a path is checked against the rules and made from the parent
- * directory (bind takes no dirfd: fchdir) with the caller's umask.  A
- * connect to a path reaches only a socket this sandbox bound: the name
- * is opened (O_PATH) and checked, then that very inode is connected to
- * through /proc/self/fd, so a rename meanwhile changes nothing.  Any
- * other address is used as it is.
+ * caller's socket with the address it copied once.  A bind to a path
+ * after the rules, from the parent directory (bind takes no dirfd:
+ * fchdir) with the caller's umask; a connect to a path only to a socket
+ * this sandbox bound (common/sockset.h); any other address as it is.
  */
 static int
 nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
@@ -618,20 +576,10 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 	struct nt_path		 t;
 	char			 path[sizeof(un->sun_path) + 1], base[64];
 	size_t			 off = offsetof(struct sockaddr_un, sun_path);
-	int			 pfd, fd, r, sfd = -1;
+	int			 fd, r;
 
 	t.dfd = -1;
-	memset(&sa, 0, sizeof(sa));
-	if (alen > sizeof(sa))
-		return -EINVAL;
-	if ((r = procpeek_mem(c->pid, addr, &sa, (size_t)alen)) < 0)
-		return r;
-	if ((pfd = (int)syscall(SYS_pidfd_open, c->pid, 0)) == -1)
-		return -ESRCH;
-	fd = (int)syscall(SYS_pidfd_getfd, pfd, sock, 0);
-	r = fd == -1 ? -errno : 0;
-	close(pfd);
-	if (fd == -1)
+	if ((r = procpeek_sockarg(c->pid, sock, addr, alen, &sa, &fd)) < 0)
 		return r;
 	/* A longer AF_UNIX address: the kernel's EINVAL, below. */
 	if (alen > off && alen <= sizeof(*un) && sa.ss_family == AF_UNIX &&
@@ -643,24 +591,11 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 		    (r = nt_write(c, t.abs, 0, GS_WRITE,
 		    "file-write-create")) < 0) || (r = nt_valid(c)) < 0)
 			goto out;
-		memset(un->sun_path, 0, sizeof(un->sun_path));
-		if (conn) {
-			/* Not a socket: the kernel's own ECONNREFUSED. */
-			if ((sfd = openat(t.dfd, t.name, O_PATH |
-			    O_CLOEXEC)) == -1 || (r = nt_sock_made(sfd, "",
-			    AT_EMPTY_PATH, 0)) != 1) {
-				r = sfd == -1 ? -errno : r == -1 ?
-				    -ECONNREFUSED : -EACCES;
-				if (r == -EACCES)
-					nt_violation(c, "unix-connect", t.abs);
-				goto out;
-			}
-			snprintf(un->sun_path, sizeof(un->sun_path),
-			    "/proc/self/fd/%d", sfd);
-			r = connect(fd, (struct sockaddr *)un, (socklen_t)(off +
-			    strlen(un->sun_path) + 1)) == -1 ? -errno : 0;
+		if (conn && (r = sockset_connect(fd, t.dfd, t.name)) == 1)
+			nt_violation(c, "unix-connect", t.abs);
+		if (conn)
 			goto out;
-		}
+		memset(un->sun_path, 0, sizeof(un->sun_path));
 		memcpy(un->sun_path, t.name, strlen(t.name));
 		nt_umask_set(procpeek_umask(c->pid));
 		r = fchdir(t.dfd) == -1 || bind(fd, (struct sockaddr *)un,
@@ -669,17 +604,15 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 		if (chdir("/") == -1)
 			die("chdir /");
 		if (r == 0)
-			(void)nt_sock_made(t.dfd, t.name, AT_SYMLINK_NOFOLLOW,
+			(void)sockset_check(t.dfd, t.name, AT_SYMLINK_NOFOLLOW,
 			    1);
 	} else if ((r = nt_valid(c)) == 0)
 		r = (conn ? connect : bind)(fd, (struct sockaddr *)&sa,
 		    (socklen_t)alen) == -1 ? -errno : 0;
 out:
-	if (sfd != -1)
-		close(sfd);
 	close(fd);
 	nt_path_close(&t);
-	return r;
+	return r == 1 ? -EACCES : r;
 }
 
 static void

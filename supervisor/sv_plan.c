@@ -742,15 +742,17 @@ own_list(const struct sv_plan_ctx *ctx, char *const *homes)
 }
 
 /*
- * The control plane out of reach: the directories that hold airlockd's
- * socket and the user's other sockets (the session bus, editors' IPC,
+ * The control plane out of reach: airlockd's socket and the directories
+ * that hold the user's other sockets (the session bus, editors' IPC,
  * agents), masked in every plan whatever a bind shows -- connect(2)
  * needs no write access, so a read-only bind would still reach them.
- * airlockd's own socket's directory, the default one ($XDG_RUNTIME_DIR
- * /airlock, else /tmp/airlock-UID), and the runtime directory itself,
- * airlockd's, the caller's and the conventional /run/user/UID.  Never /,
- * /tmp or a system directory: such a runtime directory is ignored (the
- * seccomp check of connect in the sandbox's init still holds there).
+ * The socket airlockd listens on (the file: --socket may put it in a
+ * directory a run binds), the default socket's directory ($XDG_RUNTIME_DIR
+ * /airlock, else /tmp/airlock-UID: airlockd's own), and the runtime
+ * directory itself, airlockd's, the caller's and the conventional
+ * /run/user/UID.  Never /, /tmp or a system directory: such a runtime
+ * directory is ignored (the check of every connect in the sandbox's
+ * init still holds there).
  */
 static char **
 control_plane_add(char **v, const char *path, int dir_of)
@@ -782,7 +784,7 @@ control_plane_list(char **v, const struct sv_plan_ctx *ctx)
 {
 	char	*s;
 
-	v = control_plane_add(v, ctx->control_socket, 1);
+	v = control_plane_add(v, ctx->control_socket, 0);
 	s = airlock_default_socket();
 	v = control_plane_add(v, s, 1);
 	free(s);

@@ -19,7 +19,7 @@
 # The managed file is the real one, in a private mount namespace (as
 # managed.sh); as a normal user those checks are skipped.
 . "$(dirname "$0")/lib.sh"
-N=23
+N=24
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -eq 0 ] && [ -z "${AIRLOCK_MANAGED_NS:-}" ]; then
@@ -126,6 +126,22 @@ check_sh "inside: a socket the sandbox bound itself is reachable" \
 check "inside: airlockd's socket directory is masked (empty)" \
     as_user env HOME="$H" XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run --quiet \
     --workspace "$W" --bind "$RT" -- sh -c "! ls -A '$RT' | grep -q ."
+
+# airlockd's socket inside the workspace itself (--socket): the run
+# works there, the socket is out of reach.
+W2=$(mkwork)
+cp "$PY" "$W2/probe.py"
+spawn_user env HOME="$H" "$AIRLOCKD" --quiet --socket "$W2/ctl.sock" \
+    2>"$SD/d2.err"
+pids="$pids $!"
+i=0
+while [ ! -S "$W2/ctl.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+as_user env HOME="$H" "$AIRLOCK" run --quiet --socket "$W2/ctl.sock" \
+    --workspace "$W2" -- sh -c "python3 probe.py probe '$SD/m-ws' \
+    '$W2/ctl.sock' && echo ran-in-ws" >"$SD/ws.txt" 2>&1
+check_sh "airlockd's socket in the workspace: the run works, the socket is refused" \
+    'grep -q "ctl.sock refused" "$SD/ws.txt" && grep -q ran-in-ws "$SD/ws.txt" && [ ! -e "$SD/m-ws" ]' ||
+    diag "$(cat "$SD/ws.txt")"
 
 # / read-only is refused, with the reason.
 as_user env HOME="$H" "$AIRLOCK" run --quiet --workspace "$W" \

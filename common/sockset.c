@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The sandbox's own unix sockets (sockset.h).  untrusted: the names,
+ * which a sandboxed process chose; what is compared is what statx says
+ * of the inode.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/sysmacros.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/sockset.h"
+
+static struct {
+	dev_t			dev;
+	ino_t			ino;
+	struct statx_timestamp	bt;
+}		sockset[SOCKSET_MAX];
+static size_t	nsockset;
+
+int
+sockset_check(int dfd, const char *name, int flags, int add)
+{
+	struct statx	st;
+	size_t		i, n;
+	dev_t		dev;
+
+	if (statx(dfd, name, flags, STATX_INO | STATX_TYPE | STATX_BTIME |
+	    STATX_CTIME, &st) == -1 || !S_ISSOCK(st.stx_mode))
+		return -1;
+	/* No birth time: the change time, which a rename or chmod moves
+	 * too (the socket is then refused, never a reused number passed). */
+	if (!(st.stx_mask & STATX_BTIME) || (st.stx_btime.tv_sec == 0 &&
+	    st.stx_btime.tv_nsec == 0))
+		st.stx_btime = st.stx_ctime;
+	dev = makedev(st.stx_dev_major, st.stx_dev_minor);
+	if (add) {
+		i = nsockset++ % SOCKSET_MAX;	/* the oldest goes */
+		sockset[i].dev = dev;
+		sockset[i].ino = st.stx_ino;
+		sockset[i].bt = st.stx_btime;
+		return 1;
+	}
+	n = nsockset < SOCKSET_MAX ? nsockset : SOCKSET_MAX;
+	for (i = 0; i < n; i++)
+		if (sockset[i].dev == dev && sockset[i].ino == st.stx_ino &&
+		    sockset[i].bt.tv_sec == st.stx_btime.tv_sec &&
+		    sockset[i].bt.tv_nsec == st.stx_btime.tv_nsec)
+			return 1;
+	return 0;
+}
+
+int
+sockset_connect(int fd, int dfd, const char *name)
+{
+	struct sockaddr_un	un;
+	int			sfd, r;
+
+	if ((sfd = openat(dfd, name, O_PATH | O_CLOEXEC)) == -1)
+		return -errno;
+	if ((r = sockset_check(sfd, "", AT_EMPTY_PATH, 0)) == 1) {
+		memset(&un, 0, sizeof(un));
+		un.sun_family = AF_UNIX;
+		snprintf(un.sun_path, sizeof(un.sun_path), "/proc/self/fd/%d",
+		    sfd);
+		r = connect(fd, (struct sockaddr *)&un, sizeof(un)) == -1 ?
+		    -errno : 0;
+	} else
+		r = r == -1 ? -ECONNREFUSED : 1;
+	close(sfd);
+	return r;
+}
