@@ -419,7 +419,7 @@ unconfined_say(const struct json *launched)
 	why = json_get_str(launched, "unsandboxedReason");
 	fprintf(stderr, "airlock: WARNING: running UNCONFINED, NOT "
 	    "sandboxed: %s\n",
-	    why != NULL ? why : "the supervisor chose no sandbox");
+	    why != NULL ? vis(why) : "the supervisor chose no sandbox");
 }
 
 /*
@@ -1140,8 +1140,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	    strcmp(json_get_str(res, "backend"), "none") == 0) {
 		fprintf(stderr, "airlock: no sandbox here (%s): refusing to "
 		    "run unconfined\n", json_get_str(res,
-		    "unsandboxedReason") != NULL ? json_get_str(res,
-		    "unsandboxedReason") : "backend none");
+		    "unsandboxedReason") != NULL ? vis(json_get_str(res,
+		    "unsandboxedReason")) : "backend none");
 		json_free(res);
 		st.exit_code = EXIT_SANDBOX;
 		goto out;
