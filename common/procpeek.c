@@ -58,6 +58,30 @@ procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
 	return n >= 0 || errno == EFAULT ? -EFAULT : -errno;
 }
 
+/* PIDFD_THREAD (Linux 6.9): a pidfd of a thread that leads nothing. */
+#define PP_PIDFD_THREAD	O_EXCL
+
+/* The process (thread group) of thread tid, for kernels before it. */
+static pid_t
+procpeek_tgid(pid_t tid)
+{
+	char	 path[64], buf[512], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nTgid:")) == NULL)
+		return -1;
+	return (pid_t)strtol(p + 6, NULL, 10);
+}
+
 int
 procpeek_sockarg(pid_t pid, int sock, uint64_t addr, uint64_t alen,
     struct sockaddr_storage *sa, int *fdp)
@@ -70,7 +94,11 @@ procpeek_sockarg(pid_t pid, int sock, uint64_t addr, uint64_t alen,
 		return -EINVAL;
 	if ((r = procpeek_mem(pid, addr, sa, (size_t)alen)) < 0)
 		return r;
-	if ((pfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+	/* pid is the calling thread, not always its process's leader. */
+	if ((pfd = (int)syscall(SYS_pidfd_open, pid, PP_PIDFD_THREAD)) == -1 &&
+	    errno == EINVAL)
+		pfd = (int)syscall(SYS_pidfd_open, procpeek_tgid(pid), 0);
+	if (pfd == -1)
 		return -ESRCH;
 	*fdp = (int)syscall(SYS_pidfd_getfd, pfd, sock, 0);
 	r = *fdp == -1 ? -errno : 0;

@@ -27,7 +27,8 @@ int	procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
 /*
  * untrusted: a socket call's arguments.  The address at addr (alen
  * bytes, at most sizeof(*sa), copied once, the rest zero) and a copy of
- * pid's descriptor sock (pidfd_getfd: the same open socket) in *fdp,
+ * the descriptor sock of thread pid (any thread, not only a leader;
+ * pidfd_getfd: the same open socket) in *fdp,
  * which the caller closes.  0, -EINVAL (too long) or -errno.
  */
 struct sockaddr_storage;

@@ -19,7 +19,7 @@
 # The managed file is the real one, in a private mount namespace (as
 # managed.sh); as a normal user those checks are skipped.
 . "$(dirname "$0")/lib.sh"
-N=24
+N=26
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -eq 0 ] && [ -z "${AIRLOCK_MANAGED_NS:-}" ]; then
@@ -123,6 +123,8 @@ as_user env HOME="$H" "$AIRLOCK" run --quiet --workspace "$W" -- sh -c \
 check_sh "inside: a socket the sandbox bound itself is reachable" \
     '[ "$(grep -c "own open" "$SD/own.txt")" -eq 2 ]' ||
     diag "$(cat "$SD/own.txt")"
+check_sh "  also from a thread that does not lead its process" \
+    '[ "$(grep -c "thread open" "$SD/own.txt")" -eq 2 ]'
 check "inside: airlockd's socket directory is masked (empty)" \
     as_user env HOME="$H" XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run --quiet \
     --workspace "$W" --bind "$RT" -- sh -c "! ls -A '$RT' | grep -q ."
@@ -143,6 +145,15 @@ check_sh "airlockd's socket in the workspace: the run works, the socket is refus
     'grep -q "ctl.sock refused" "$SD/ws.txt" && grep -q ran-in-ws "$SD/ws.txt" && [ ! -e "$SD/m-ws" ]' ||
     diag "$(cat "$SD/ws.txt")"
 
+# / read-only through the settings (allowRead "/" binds the host's root
+# read-only): every socket is still refused.
+printf '{"sandbox":{"filesystem":{"allowRead":["/"]}}}\n' >"$SD/root.json"
+chmod 0644 "$SD/root.json"
+inside "$SD/rootro.txt" --settings "$SD/root.json"
+check_sh "inside, / read-only by allowRead: every socket refused, no host command" \
+    '[ "$(grep -c " refused" "$SD/rootro.txt")" -eq 5 ] && [ ! -e "$SD/m-in" ]' ||
+    diag "$(cat "$SD/rootro.txt")"
+
 # / read-only is refused, with the reason.
 as_user env HOME="$H" "$AIRLOCK" run --quiet --workspace "$W" \
     --ro-bind / -- true >"$SD/root.txt" 2>&1
@@ -157,7 +168,7 @@ check "approve: the forged prompt reaches the terminal without a raw ESC" \
     grep -q "^raw_esc False" "$SD/forged.txt"
 check "approve: the real command is shown" \
     grep -q "^real_shown True" "$SD/forged.txt"
-check 'approve: the control characters are shown visibly (\r\e[2K)' \
+check 'approve: the control characters are shown visibly (CR, ESC as text)' \
     grep -q "^escaped_shown True" "$SD/forged.txt"
 grep -q "^marker False" "$SD/forged.txt" || diag "$(cat "$SD/forged.txt")"
 as_user env HOME="$H" python3 "$PY" ids "$DS" >"$SD/ids.txt" 2>&1

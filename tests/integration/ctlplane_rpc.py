@@ -86,16 +86,25 @@ def probe(marker, paths):
 
 
 def own(d):
+    import threading
     p = os.path.join(d, "own.sock")
     s = socket.socket(socket.AF_UNIX)
     s.bind(p)
-    s.listen(1)
-    c = socket.socket(socket.AF_UNIX)
-    try:
-        c.connect(p)
-        print("own open")
-    except OSError as e:
-        print("own refused", e.errno)
+    s.listen(4)
+
+    def one(what):
+        c = socket.socket(socket.AF_UNIX)
+        try:
+            c.connect(p)
+            print(what, "open")
+        except OSError as e:
+            print(what, "refused", e.errno)
+    one("own")
+    # From a thread that does not lead the process, as Bun connects.
+    t = threading.Thread(target=one, args=("thread",))
+    t.start()
+    t.join()
+    os.unlink(p)
 
 
 def forged(sock, airlock, marker):

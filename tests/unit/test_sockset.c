@@ -10,6 +10,7 @@
 #include <sys/un.h>
 
 #include <check.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -133,6 +134,46 @@ START_TEST(sockarg)
 }
 END_TEST
 
+static pid_t		tid;
+static pthread_mutex_t	mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *
+sleeper(void *arg)
+{
+	(void)arg;
+	tid = gettid();
+	pthread_mutex_lock(&mu);	/* until the test is done */
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+/* The calling thread need not lead its process (Bun's connects). */
+START_TEST(sockarg_thread)
+{
+	struct sockaddr_storage	 sa;
+	struct sockaddr_un	 un;
+	pthread_t		 t;
+	int			 s, fd;
+
+	memset(&un, 0, sizeof(un));
+	un.sun_family = AF_UNIX;
+	s = socket(AF_UNIX, SOCK_STREAM, 0);
+	pthread_mutex_lock(&mu);
+	tid = 0;
+	pthread_create(&t, NULL, sleeper, NULL);
+	while (__atomic_load_n(&tid, __ATOMIC_SEQ_CST) == 0)
+		usleep(1000);
+	ck_assert_int_ne(tid, getpid());
+	ck_assert_int_eq(procpeek_sockarg(tid, s, (uintptr_t)&un,
+	    sizeof(un), &sa, &fd), 0);
+	ck_assert_int_ne(fd, -1);
+	close(fd);
+	pthread_mutex_unlock(&mu);
+	pthread_join(t, NULL);
+	close(s);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -141,6 +182,7 @@ main(void)
 
 	tcase_add_test(tc, own_only);
 	tcase_add_test(tc, sockarg);
+	tcase_add_test(tc, sockarg_thread);
 	suite_add_tcase(su, tc);
 	return unit_run(su);
 }
