@@ -19,7 +19,7 @@
 # The managed file is the real one, in a private mount namespace (as
 # managed.sh); as a normal user those checks are skipped.
 . "$(dirname "$0")/lib.sh"
-N=26
+N=27
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -eq 0 ] && [ -z "${AIRLOCK_MANAGED_NS:-}" ]; then
@@ -176,6 +176,17 @@ read -r id1 id2 <"$SD/ids.txt"
 check_sh "approval ids are random: 96 bits in hex, two differ ($id1 $id2)" \
     'echo "$id1" | grep -Eq "^r[0-9a-f]{24}$" &&
     echo "$id2" | grep -Eq "^r[0-9a-f]{24}$" && [ "$id1" != "$id2" ]'
+
+# `airlock policy check` on a terminal (script(1) gives it a pty) quotes
+# a command line a script may have written.
+printf 'sudo id \033[2K\033]0;x\007 #' >"$SD/pc.cmd"
+chmod 0644 "$SD/pc.cmd"
+as_user env HOME="$H" script -qec \
+    "'$AIRLOCK' policy check \"\$(cat '$SD/pc.cmd')\"" /dev/null \
+    >"$SD/pc.txt" 2>&1
+check_sh "policy check shows the command's ESC and BEL visibly, none raw" \
+    '! grep -q "$(printf "\033")" "$SD/pc.txt" && grep -q "e\[2K" "$SD/pc.txt"' ||
+    diag "$(od -c "$SD/pc.txt" | head -5)"
 
 # The managed lock over terminals.
 if [ "$(id -u)" -ne 0 ]; then
