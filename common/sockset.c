@@ -4,9 +4,11 @@
  * which a sandboxed process chose; what is compared is what statx says
  * of the inode.
  */
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <linux/seccomp.h>
 #include <sys/sysmacros.h>
 
 #include <errno.h>
@@ -57,23 +59,42 @@ sockset_check(int dfd, const char *name, int flags, int add)
 	return 0;
 }
 
-int
-sockset_connect(int fd, int dfd, const char *name)
+void
+sockset_add(int dfd, const char *name)
 {
+	(void)sockset_check(dfd, name, AT_SYMLINK_NOFOLLOW, 1);
+}
+
+int
+sockset_connect(int fd, int dfd, const char *name, int lfd, uint64_t id)
+{
+	struct seccomp_notif_resp resp;
 	struct sockaddr_un	un;
-	int			sfd, r;
+	int			sfd, r, fl;
+	pid_t			pid;
 
 	if ((sfd = openat(dfd, name, O_PATH | O_CLOEXEC)) == -1)
 		return -errno;
-	if ((r = sockset_check(sfd, "", AT_EMPTY_PATH, 0)) == 1) {
-		memset(&un, 0, sizeof(un));
-		un.sun_family = AF_UNIX;
-		snprintf(un.sun_path, sizeof(un.sun_path), "/proc/self/fd/%d",
-		    sfd);
-		r = connect(fd, (struct sockaddr *)&un, sizeof(un)) == -1 ?
-		    -errno : 0;
-	} else
-		r = r == -1 ? -ECONNREFUSED : 1;
+	if ((r = sockset_check(sfd, "", AT_EMPTY_PATH, 0)) != 1) {
+		close(sfd);
+		return r == -1 ? -ECONNREFUSED : SOCKSET_REFUSED;
+	}
+	memset(&un, 0, sizeof(un));
+	un.sun_family = AF_UNIX;
+	snprintf(un.sun_path, sizeof(un.sun_path), "/proc/self/fd/%d", sfd);
+	if ((fl = fcntl(fd, F_GETFL)) != -1 && !(fl & O_NONBLOCK)) {
+		if ((pid = fork()) == 0) {
+			memset(&resp, 0, sizeof(resp));
+			resp.id = id;
+			resp.error = connect(fd, (struct sockaddr *)&un,
+			    sizeof(un)) == -1 ? -errno : 0;
+			(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+			_exit(0);
+		}
+		close(sfd);
+		return pid == -1 ? -EAGAIN : SOCKSET_DEFERRED;
+	}
+	r = connect(fd, (struct sockaddr *)&un, sizeof(un)) == -1 ? -errno : 0;
 	close(sfd);
 	return r;
 }

@@ -13,6 +13,8 @@
 #ifndef AIRLOCK_SOCKSET_H
 #define AIRLOCK_SOCKSET_H
 
+#include <stdint.h>
+
 #define SOCKSET_MAX	4096
 
 /*
@@ -27,10 +29,20 @@ int	sockset_check(int dfd, const char *name, int flags, int add);
  * connect(2) of the socket fd to (dfd, name), if that is a socket the
  * set holds: the name is opened (O_PATH, a final symlink followed) and
  * checked, and that very inode connected to through /proc/self/fd, so
- * a rename or a link meanwhile changes nothing.  0 or -errno as connect
- * says (-ECONNREFUSED: not a socket, as the kernel); 1: refused, a
- * socket the sandbox did not bind.
+ * a rename or a link meanwhile changes nothing.  A blocking socket is
+ * connected in a child process, which answers the seccomp notification
+ * (listener lfd, id) itself: a listener whose backlog is full makes
+ * connect wait, and the listener's process may be waiting on the very
+ * handler that would wait here.  Returns 0 or -errno as connect says
+ * (-ECONNREFUSED: not a socket, as the kernel), SOCKSET_REFUSED (a
+ * socket the sandbox did not bind) or SOCKSET_DEFERRED (a child
+ * answers).
  */
-int	sockset_connect(int fd, int dfd, const char *name);
+#define SOCKSET_DEFERRED	1
+#define SOCKSET_REFUSED		2
+int	sockset_connect(int fd, int dfd, const char *name, int lfd,
+	    uint64_t id);
+/* sockset_check(dfd, name, AT_SYMLINK_NOFOLLOW, 1): a socket just bound. */
+void	sockset_add(int dfd, const char *name);
 
 #endif

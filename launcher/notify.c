@@ -44,7 +44,7 @@
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
-#define NT_DEFERRED	1	/* answered later (a FIFO's blocking open) */
+#define NT_DEFERRED	SOCKSET_DEFERRED /* answered later: a FIFO, a connect */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_PEND_MAX	64	/* FIFO opens waiting for a reader */
 #if defined(__x86_64__)
@@ -591,7 +591,8 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 		    (r = nt_write(c, t.abs, 0, GS_WRITE,
 		    "file-write-create")) < 0) || (r = nt_valid(c)) < 0)
 			goto out;
-		if (conn && (r = sockset_connect(fd, t.dfd, t.name)) == 1)
+		if (conn && (r = sockset_connect(fd, t.dfd, t.name, c->lfd,
+		    c->id)) == SOCKSET_REFUSED)
 			nt_violation(c, "unix-connect", t.abs);
 		if (conn)
 			goto out;
@@ -604,15 +605,14 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 		if (chdir("/") == -1)
 			die("chdir /");
 		if (r == 0)
-			(void)sockset_check(t.dfd, t.name, AT_SYMLINK_NOFOLLOW,
-			    1);
+			sockset_add(t.dfd, t.name);
 	} else if ((r = nt_valid(c)) == 0)
 		r = (conn ? connect : bind)(fd, (struct sockaddr *)&sa,
 		    (socklen_t)alen) == -1 ? -errno : 0;
 out:
 	close(fd);
 	nt_path_close(&t);
-	return r == 1 ? -EACCES : r;
+	return r == SOCKSET_REFUSED ? -EACCES : r;
 }
 
 static void

@@ -19,7 +19,7 @@
 # The managed file is the real one, in a private mount namespace (as
 # managed.sh); as a normal user those checks are skipped.
 . "$(dirname "$0")/lib.sh"
-N=27
+N=28
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -eq 0 ] && [ -z "${AIRLOCK_MANAGED_NS:-}" ]; then
@@ -125,6 +125,10 @@ check_sh "inside: a socket the sandbox bound itself is reachable" \
     diag "$(cat "$SD/own.txt")"
 check_sh "  also from a thread that does not lead its process" \
     '[ "$(grep -c "thread open" "$SD/own.txt")" -eq 2 ]'
+as_user env HOME="$H" "$AIRLOCK" run --quiet --workspace "$W" -- \
+    timeout 30 python3 "$IPY" backlog /tmp >"$SD/bl.txt" 2>&1
+check "inside: a connect waiting on a full backlog holds up no file write" \
+    grep -q "^backlog ok" "$SD/bl.txt"
 check "inside: airlockd's socket directory is masked (empty)" \
     as_user env HOME="$H" XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run --quiet \
     --workspace "$W" --bind "$RT" -- sh -c "! ls -A '$RT' | grep -q ."

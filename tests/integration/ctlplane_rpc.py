@@ -107,6 +107,42 @@ def own(d):
     os.unlink(p)
 
 
+def backlog(d):
+    """A blocking connect waits on a full backlog while the listener's
+    own process opens a file for writing, then accepts: both finish."""
+    import threading
+    p = os.path.join(d, "bl.sock")
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(p)
+    s.listen(0)
+    fill = []
+    for _ in range(8):          # until the backlog is full
+        c = socket.socket(socket.AF_UNIX)
+        c.setblocking(False)
+        try:
+            c.connect(p)
+            fill.append(c)
+        except BlockingIOError:
+            c.close()
+            break
+    done = []
+
+    def waiter():
+        c = socket.socket(socket.AF_UNIX)
+        c.connect(p)
+        done.append(c)
+    t = threading.Thread(target=waiter)
+    t.start()
+    time.sleep(0.5)
+    with open(os.path.join(d, "bl.log"), "w") as f:
+        f.write("written while a connect waits\n")
+    for _ in range(len(fill) + 1):
+        s.accept()
+    t.join(10)
+    print("backlog", "ok" if done else "stuck")
+    os.unlink(p)
+
+
 def forged(sock, airlock, marker):
     import pty
     import subprocess
@@ -209,6 +245,8 @@ if __name__ == "__main__":
         probe(a[1], a[2:])
     elif a[0] == "own":
         own(a[1])
+    elif a[0] == "backlog":
+        backlog(a[1])
     elif a[0] == "forged":
         forged(a[1], a[2], a[3])
     elif a[0] == "ids":
