@@ -82,7 +82,19 @@ sockset_connect(int fd, int dfd, const char *name, int lfd, uint64_t id)
 	memset(&un, 0, sizeof(un));
 	un.sun_family = AF_UNIX;
 	snprintf(un.sun_path, sizeof(un.sun_path), "/proc/self/fd/%d", sfd);
-	if ((fl = fcntl(fd, F_GETFL)) != -1 && !(fl & O_NONBLOCK)) {
+	/* First without waiting (the description is the caller's: its
+	 * flags are put back at once); only a full backlog needs a child,
+	 * since a fork costs milliseconds where this costs microseconds. */
+	if ((fl = fcntl(fd, F_GETFL)) == -1) {
+		close(sfd);
+		return -errno;
+	}
+	if (!(fl & O_NONBLOCK))
+		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	r = connect(fd, (struct sockaddr *)&un, sizeof(un)) == -1 ? -errno : 0;
+	if (!(fl & O_NONBLOCK))
+		(void)fcntl(fd, F_SETFL, fl);
+	if (r == -EAGAIN && !(fl & O_NONBLOCK)) {
 		if ((pid = fork()) == 0) {
 			memset(&resp, 0, sizeof(resp));
 			resp.id = id;
@@ -91,10 +103,8 @@ sockset_connect(int fd, int dfd, const char *name, int lfd, uint64_t id)
 			(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 			_exit(0);
 		}
-		close(sfd);
-		return pid == -1 ? -EAGAIN : SOCKSET_DEFERRED;
+		r = pid == -1 ? -EAGAIN : SOCKSET_DEFERRED;
 	}
-	r = connect(fd, (struct sockaddr *)&un, sizeof(un)) == -1 ? -errno : 0;
 	close(sfd);
 	return r;
 }

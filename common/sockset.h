@@ -29,10 +29,10 @@ int	sockset_check(int dfd, const char *name, int flags, int add);
  * connect(2) of the socket fd to (dfd, name), if that is a socket the
  * set holds: the name is opened (O_PATH, a final symlink followed) and
  * checked, and that very inode connected to through /proc/self/fd, so
- * a rename or a link meanwhile changes nothing.  A blocking socket is
- * connected in a child process, which answers the seccomp notification
- * (listener lfd, id) itself: a listener whose backlog is full makes
- * connect wait, and the listener's process may be waiting on the very
+ * a rename or a link meanwhile changes nothing.  Where a blocking
+ * socket would wait (a listener whose backlog is full) it is connected
+ * in a child process, which answers the seccomp notification (listener
+ * lfd, id) itself: the listener's process may be waiting on the very
  * handler that would wait here.  Returns 0 or -errno as connect says
  * (-ECONNREFUSED: not a socket, as the kernel), SOCKSET_REFUSED (a
  * socket the sandbox did not bind) or SOCKSET_DEFERRED (a child

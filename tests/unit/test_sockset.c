@@ -75,6 +75,11 @@ START_TEST(own_only)
 	ck_assert_int_eq(sockset_check(dfd, "own", 0, 0), 1);
 	ck_assert_int_eq(sockset_check(dfd, "host", 0, 0), 0);
 	ck_assert_int_eq(try(dfd, "own"), 0);
+	/* Blocking, with room in the backlog: connected here too. */
+	f = socket(AF_UNIX, SOCK_STREAM, 0);
+	ck_assert_int_eq(sockset_connect(f, dfd, "own", -1, 0), 0);
+	ck_assert_int_eq(fcntl(f, F_GETFL) & O_NONBLOCK, 0);
+	close(f);
 	ck_assert_int_eq(try(dfd, "host"), SOCKSET_REFUSED);
 	/* Renamed: the same inode, still ours where the filesystem keeps
 	 * a birth time; refused (the change time moved) where not. */
