@@ -44,7 +44,7 @@
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
-#define NT_DEFERRED	SOCKSET_DEFERRED /* answered later: a FIFO, a connect */
+#define NT_DEFERRED	SOCKSET_DEFERRED /* answered later: FIFO, connect */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_PEND_MAX	64	/* FIFO opens waiting for a reader */
 #if defined(__x86_64__)
