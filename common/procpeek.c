@@ -4,6 +4,8 @@
  * init needs to emulate a write-intent call that process made.
  */
 #include <sys/param.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 
@@ -54,6 +56,54 @@ procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len)
 	if ((n = process_vm_readv(pid, &l, 1, &r, 1, 0)) == (ssize_t)len)
 		return 0;
 	return n >= 0 || errno == EFAULT ? -EFAULT : -errno;
+}
+
+/* PIDFD_THREAD (Linux 6.9): a pidfd of a thread that leads nothing. */
+#define PP_PIDFD_THREAD	O_EXCL
+
+/* The process (thread group) of thread tid, for kernels before it. */
+static pid_t
+procpeek_tgid(pid_t tid)
+{
+	char	 path[64], buf[512], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nTgid:")) == NULL)
+		return -1;
+	return (pid_t)strtol(p + 6, NULL, 10);
+}
+
+int
+procpeek_sockarg(pid_t pid, int sock, uint64_t addr, uint64_t alen,
+    struct sockaddr_storage *sa, int *fdp)
+{
+	int	pfd, r;
+
+	*fdp = -1;
+	memset(sa, 0, sizeof(*sa));
+	if (alen > sizeof(*sa))
+		return -EINVAL;
+	if ((r = procpeek_mem(pid, addr, sa, (size_t)alen)) < 0)
+		return r;
+	/* pid is the calling thread, not always its process's leader. */
+	if ((pfd = (int)syscall(SYS_pidfd_open, pid, PP_PIDFD_THREAD)) == -1 &&
+	    errno == EINVAL)
+		pfd = (int)syscall(SYS_pidfd_open, procpeek_tgid(pid), 0);
+	if (pfd == -1)
+		return -ESRCH;
+	*fdp = (int)syscall(SYS_pidfd_getfd, pfd, sock, 0);
+	r = *fdp == -1 ? -errno : 0;
+	close(pfd);
+	return r;
 }
 
 mode_t

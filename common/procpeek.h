@@ -25,6 +25,17 @@ int	procpeek_str(pid_t pid, uint64_t addr, char *buf, size_t len);
 int	procpeek_mem(pid_t pid, uint64_t addr, void *buf, size_t len);
 
 /*
+ * untrusted: a socket call's arguments.  The address at addr (alen
+ * bytes, at most sizeof(*sa), copied once, the rest zero) and a copy of
+ * the descriptor sock of thread pid (any thread, not only a leader;
+ * pidfd_getfd: the same open socket) in *fdp,
+ * which the caller closes.  0, -EINVAL (too long) or -errno.
+ */
+struct sockaddr_storage;
+int	procpeek_sockarg(pid_t pid, int sock, uint64_t addr, uint64_t alen,
+	    struct sockaddr_storage *sa, int *fdp);
+
+/*
  * The umask of pid, from /proc/<pid>/status; 022 if it cannot be read.
  * The last pid's file stays open: generating it is the costly part.
  */

@@ -4,7 +4,8 @@
 # procpeek.c; fdpass.c) -- no yajl, no libevent, no
 # libseccomp: the supervisor compiles the BPF program.
 LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msg.c common/log.c common/xmalloc.c \
-	common/namerule.c common/gitstate.c common/procpeek.c common/fdpass.c
+	common/namerule.c common/gitstate.c common/procpeek.c common/fdpass.c \
+	common/sockset.c
 LAUNCHER_PKGS := libcap
 $(BUILD)/obj/launcher/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(LAUNCHER_PKGS))
 # Linked static-pie (sixth session, docs/DECISIONS.md): still position

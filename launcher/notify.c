@@ -40,10 +40,11 @@
 #include "common/msg.h"
 #include "common/namerule.h"
 #include "common/procpeek.h"
+#include "common/sockset.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
-#define NT_DEFERRED	1	/* answered later (a FIFO's blocking open) */
+#define NT_DEFERRED	SOCKSET_DEFERRED /* answered later: FIFO, connect */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
 #define NT_PEND_MAX	64	/* FIFO opens waiting for a reader */
 #if defined(__x86_64__)
@@ -578,35 +579,26 @@ nt_unlink(const struct nt_call *c, int dirfd, uint64_t addr, int flags)
 }
 
 /*
- * bind: an AF_UNIX path makes an inode, and the family is in memory, so
- * every bind comes here.  init binds its own copy of the caller's socket
- * (pidfd_getfd) to the address it copied once: a path after the rules,
- * from the parent directory (bind takes no dirfd: fchdir) with the
- * caller's umask; any other address as it is.
+ * bind and connect: the address is in memory, out of the filter's sight,
+ * so every call comes here, and init makes it on its own copy of the
+ * caller's socket with the address it copied once.  A bind to a path
+ * after the rules, from the parent directory (bind takes no dirfd:
+ * fchdir) with the caller's umask; a connect to a path only to a socket
+ * this sandbox bound (common/sockset.h); any other address as it is.
  */
 static int
-nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
+nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
+    uint64_t alen)
 {
 	struct sockaddr_storage	 sa;
 	struct sockaddr_un	*un = (struct sockaddr_un *)&sa;
 	struct nt_path		 t;
 	char			 path[sizeof(un->sun_path) + 1], base[64];
 	size_t			 off = offsetof(struct sockaddr_un, sun_path);
-	const char		*act = "file-write-create";
-	int			 pfd, fd, r;
+	int			 fd, r;
 
 	t.dfd = -1;
-	memset(&sa, 0, sizeof(sa));
-	if (alen > sizeof(sa))
-		return -EINVAL;
-	if ((r = procpeek_mem(c->pid, addr, &sa, (size_t)alen)) < 0)
-		return r;
-	if ((pfd = (int)syscall(SYS_pidfd_open, c->pid, 0)) == -1)
-		return -ESRCH;
-	fd = (int)syscall(SYS_pidfd_getfd, pfd, sock, 0);
-	r = fd == -1 ? -errno : 0;
-	close(pfd);
-	if (fd == -1)
+	if ((r = procpeek_sockarg(c->pid, sock, addr, alen, &sa, &fd)) < 0)
 		return r;
 	/* A longer AF_UNIX address: the kernel's EINVAL, below. */
 	if (alen > off && alen <= sizeof(*un) && sa.ss_family == AF_UNIX &&
@@ -614,9 +606,14 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		memcpy(path, un->sun_path, (size_t)alen - off);
 		path[alen - off] = '\0';
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
-		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 ||
-		    (r = nt_write(c, t.abs, 0, GS_WRITE, act)) < 0 ||
-		    (r = nt_valid(c)) < 0)
+		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 || (!conn &&
+		    (r = nt_write(c, t.abs, 0, GS_WRITE,
+		    "file-write-create")) < 0) || (r = nt_valid(c)) < 0)
+			goto out;
+		if (conn && (r = sockset_connect(fd, t.dfd, t.name, c->lfd,
+		    c->id)) == SOCKSET_REFUSED)
+			nt_violation(c, "unix-connect", t.abs);
+		if (conn)
 			goto out;
 		memset(un->sun_path, 0, sizeof(un->sun_path));
 		memcpy(un->sun_path, t.name, strlen(t.name));
@@ -626,13 +623,15 @@ nt_bind(const struct nt_call *c, int sock, uint64_t addr, uint64_t alen)
 		nt_umask_set(nt_umask0);
 		if (chdir("/") == -1)
 			die("chdir /");
+		if (r == 0)
+			sockset_add(t.dfd, t.name);
 	} else if ((r = nt_valid(c)) == 0)
-		r = bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) == -1 ?
-		    -errno : 0;
+		r = (conn ? connect : bind)(fd, (struct sockaddr *)&sa,
+		    (socklen_t)alen) == -1 ? -errno : 0;
 out:
 	close(fd);
 	nt_path_close(&t);
-	return r;
+	return r == SOCKSET_REFUSED ? -EACCES : r;
 }
 
 static void
@@ -694,7 +693,8 @@ nt_handle(const struct nt_listener *l)
 		    (unsigned int)a[4] : 0);
 		break;
 	case SYS_bind:
-		r = nt_bind(&c, (int)a[0], a[1], a[2]);
+	case SYS_connect:
+		r = nt_sock(&c, nr == SYS_connect, (int)a[0], a[1], a[2]);
 		break;
 	case SYS_unlink:
 	case SYS_unlinkat:

@@ -11,6 +11,7 @@
 
 #include "common/json.h"
 #include "common/log.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 #include "supervisor/cli_policy.h"
@@ -56,7 +57,7 @@ human_value(FILE *f, const struct json *v)
 	if (v == NULL || v->type == JSON_NULL)
 		fputs("-", f);
 	else if (v->type == JSON_STRING)
-		fputs(v->str, f);
+		fputs(vis(v->str), f);
 	else if (v->type == JSON_ARRAY && v->n == 0)
 		fputs("none", f);
 	else if (v->type == JSON_ARRAY) {
@@ -68,7 +69,7 @@ human_value(FILE *f, const struct json *v)
 		j = jgen_new();
 		jgen_value(j, v);
 		buf = jgen_buf(j, &len);
-		fprintf(f, "%.*s", (int)len, buf);
+		fputs(vis_json(buf), f);
 		jgen_free(j);
 	}
 }
@@ -84,7 +85,7 @@ status_human(FILE *f, const struct json *res)
 	fprintf(f, "sandbox:   %s", v != NULL && v->type == JSON_BOOL &&
 	    v->boolean ? "available" : "NOT available");
 	fprintf(f, " (backend %s)", json_get_str(res, "backend") != NULL ?
-	    json_get_str(res, "backend") : "none");
+	    vis(json_get_str(res, "backend")) : "none");
 	v = json_get(res, "enabled");
 	if (v != NULL && v->type == JSON_BOOL && !v->boolean)
 		fputs(", DISABLED", f);
@@ -101,7 +102,7 @@ status_human(FILE *f, const struct json *res)
 				break;
 		if (shown[k] != NULL)
 			continue;
-		fprintf(f, "  %-16s ", res->keys[i]);
+		fprintf(f, "  %-16s ", vis(res->keys[i]));
 		human_value(f, res->items[i]);
 		fputc('\n', f);
 	}
@@ -112,11 +113,11 @@ status_human(FILE *f, const struct json *res)
 			if (v != NULL && v->type == JSON_BOOL && !v->boolean) {
 				/* It never starts: sessions go without it. */
 				fprintf(f, "daemon:    %-9s not installed\n",
-				    d->keys[i]);
+				    vis(d->keys[i]));
 				continue;
 			}
 			v = json_get(d->items[i], "running");
-			fprintf(f, "daemon:    %-9s %s", d->keys[i],
+			fprintf(f, "daemon:    %-9s %s", vis(d->keys[i]),
 			    v != NULL && v->type == JSON_BOOL && v->boolean ?
 			    "running" : "not running");
 			v = json_get(d->items[i], "starts");

@@ -8,7 +8,8 @@
  * of input, denies.
  *
  * `airlock audit [--session ID] [--since RFC3339]`: the audit log's lines
- * (sv_audit.c), oldest first, as JSON lines.
+ * (sv_audit.c), oldest first, as JSON lines; on a terminal escaped
+ * (common/vis.h), since a target may hold bidi controls JSON leaves raw.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/json.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 #include "supervisor/wsorigin.h"
@@ -47,15 +49,19 @@ approve_request(const struct json *p, void *arg)
 	if ((rid = json_get_str(p, "requestId")) == NULL ||
 	    json_get_str(p, "deadline") == NULL) {
 		if (rid != NULL && json_get_str(p, "decision") != NULL)
-			printf("[%s] decided: %s\n", rid,
-			    json_get_str(p, "decision"));
+			printf("[%s] decided: %s\n", vis(rid),
+			    vis(json_get_str(p, "decision")));
 		fflush(stdout);
 		return;
 	}
+	/* untrusted: every field, from a sandbox (the command) or from
+	 * whichever client asked; escaped so that none can erase or
+	 * rewrite what the approver reads. */
 	printf("[%s] session %s: %s %s (%s: %s) until %s  allow? [y/n/a] ",
-	    rid, json_get_str(p, "sessionId"), json_get_str(p, "action"),
-	    json_get_str(p, "target"), json_get_str(p, "rule"),
-	    json_get_str(p, "reason"), json_get_str(p, "deadline"));
+	    vis(rid), vis(json_get_str(p, "sessionId")),
+	    vis(json_get_str(p, "action")), vis(json_get_str(p, "target")),
+	    vis(json_get_str(p, "rule")), vis(json_get_str(p, "reason")),
+	    vis(json_get_str(p, "deadline")));
 	fflush(stdout);
 	if (fgets(line, sizeof(line), stdin) == NULL) {
 		ctx->stop = 1;
@@ -76,7 +82,7 @@ approve_request(const struct json *p, void *arg)
 	buf = jgen_buf(j, &len);
 	rpc_send(ctx->rpc, "approvals.answer", buf);
 	jgen_free(j);
-	printf("[%s] %s%s\n", rid, dec, strcmp(scope, "session") == 0 ?
+	printf("[%s] %s%s\n", vis(rid), dec, strcmp(scope, "session") == 0 ?
 	    " for this session" : "");
 	fflush(stdout);
 }
@@ -112,7 +118,7 @@ cli_approve_main(int argc, char **argv)
 	json_free(res);
 	printf("approving for airlockd%s%s; y: allow, n: deny, a: allow for "
 	    "the session\n", sock != NULL ? " on " : "", sock != NULL ?
-	    sock : "");
+	    vis(sock) : "");
 	fflush(stdout);
 	(void)rpc_wait(&rpc, approve_request, &ctx, &ctx.stop);
 	rpc_close(&rpc);
@@ -156,7 +162,7 @@ cli_audit_main(int argc, char **argv)
 	ssize_t		 n;
 	struct json	*e;
 	FILE		*f;
-	int		 i;
+	int		 i, tty = isatty(STDOUT_FILENO);
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--session") == 0 && i + 1 < argc)
@@ -201,7 +207,7 @@ cli_audit_main(int argc, char **argv)
 		if ((sid == NULL || (json_get_str(e, "sessionId") != NULL &&
 		    strcmp(json_get_str(e, "sessionId"), sid) == 0)) &&
 		    (since == -1 || when >= since))
-			printf("%s\n", line);
+			printf("%s\n", tty ? vis_json(line) : line);
 		json_free(e);
 	}
 	free(line);

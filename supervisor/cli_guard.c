@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/guard.h"
@@ -68,8 +69,9 @@ tty_approves(const char *reason, const char *rule)
 	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) ||
 	    (tty = fopen("/dev/tty", "r+e")) == NULL)
 		return 0;
-	fprintf(tty, "airlock: %s [%s]\nairlock: run it? [y/N] ", reason,
-	    rule);
+	/* The reason quotes the command line, which a script wrote. */
+	fprintf(tty, "airlock: %s [%s]\nairlock: run it? [y/N] ", vis(reason),
+	    vis(rule));
 	fflush(tty);
 	if (fgets(line, sizeof(line), tty) != NULL)
 		yes = line[0] == 'y' || line[0] == 'Y';
@@ -183,7 +185,7 @@ cli_run_guard(const char *mode_name, const char *settings_file,
 	if (v != POL_ALLOW)
 		fprintf(stderr, "airlock: refused by policy (%s mode): %s "
 		    "[%s]\n", pol_mode_name(mode), r->reason != NULL ?
-		    r->reason : "no reason", rule);
+		    vis(r->reason) : "no reason", vis(rule));
 	pol_result_free(r);
 	free(line);
 	settings_free(&s);

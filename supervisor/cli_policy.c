@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/json.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "supervisor/cli_policy.h"
@@ -146,9 +147,9 @@ policy_result_human(const struct pol_result *r, enum pol_mode mode, FILE *f)
 	int	 c, first = 1;
 
 	fprintf(f, "%s  (%s mode)  %s\n", pol_verdict_name(r->verdict),
-	    pol_mode_name(mode), r->rule != NULL ? r->rule : "");
+	    pol_mode_name(mode), r->rule != NULL ? vis(r->rule) : "");
 	if (r->reason != NULL && r->reason[0] != '\0')
-		fprintf(f, "  why: %s\n", r->reason);
+		fprintf(f, "  why: %s\n", vis(r->reason));
 	for (c = 0; c < POL_CLASS_MAX; c++)
 		if (r->classes & POL_CLASS_BIT(c)) {
 			fprintf(f, "%s%s", first ? "  classes: " : ", ",
@@ -163,9 +164,9 @@ policy_result_human(const struct pol_result *r, enum pol_mode mode, FILE *f)
 			    r->cmds[i].verdict));
 			for (a = r->cmds[i].argv; a != NULL && *a != NULL; a++)
 				fprintf(f, "%s%.60s", a == r->cmds[i].argv ?
-				    "" : " ", *a);
+				    "" : " ", vis(*a));
 			fprintf(f, "   [%s]\n", r->cmds[i].rule != NULL ?
-			    r->cmds[i].rule : "");
+			    vis(r->cmds[i].rule) : "");
 		}
 }
 

@@ -21,6 +21,7 @@
 
 #include "common/json.h"
 #include "common/log.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 #include "supervisor/paths.h"
@@ -321,7 +322,9 @@ rpc_call_fds(struct rpc *r, const char *method, const char *params,
 			const char *m = json_get_str(e, "message");
 
 			*code = c != NULL && c->is_int ? (int)c->integer : -1;
-			snprintf(err, errlen, "%s", m ? m : "error");
+			/* untrusted: a message may quote what a client
+			 * or a sandbox sent; it ends on a terminal. */
+			snprintf(err, errlen, "%s", m ? vis(m) : "error");
 			json_free(msg);
 			return NULL;
 		}

@@ -31,6 +31,7 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "common/termfilter.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "supervisor/cli.h"
@@ -117,8 +118,8 @@ violation_summary(const struct run_state *st)
 		return;
 	fprintf(stderr, "airlock: the sandbox refused:\n");
 	for (i = 0; i < st->nviol; i++)
-		fprintf(stderr, "airlock:   %-20s %ld\n", st->viol[i].action,
-		    st->viol[i].count);
+		fprintf(stderr, "airlock:   %-20s %ld\n",
+		    vis(st->viol[i].action), st->viol[i].count);
 }
 
 
@@ -299,7 +300,7 @@ on_event(const struct json *ev, void *arg)
 			fprintf(stderr, "airlock: the workspace's origin is "
 			    "now %s; pushes still go only to the repository "
 			    "recorded the first time airlock ran here "
-			    "(--origin changes it)\n", t ? t : "?");
+			    "(--origin changes it)\n", vis(t));
 		}
 	} else if (strcmp(type, "rules-opened") == 0 &&
 	    (x = json_get(ev, "rules")) != NULL && x->type == JSON_ARRAY &&
@@ -315,7 +316,7 @@ on_event(const struct json *ev, void *arg)
 		st->killed = 1;
 		if (reason == NULL || strcmp(reason, "manual") != 0)
 			fprintf(stderr, "airlock: the sandbox was killed "
-			    "(%s)\n", reason ? reason : "unknown");
+			    "(%s)\n", vis(reason));
 	}
 }
 
@@ -472,7 +473,7 @@ unconfined_say(const struct json *launched)
 	why = json_get_str(launched, "unsandboxedReason");
 	fprintf(stderr, "airlock: WARNING: running UNCONFINED, NOT "
 	    "sandboxed: %s\n",
-	    why != NULL ? why : "the supervisor chose no sandbox");
+	    why != NULL ? vis(why) : "the supervisor chose no sandbox");
 }
 
 /*
@@ -1270,8 +1271,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	    strcmp(json_get_str(res, "backend"), "none") == 0) {
 		fprintf(stderr, "airlock: no sandbox here (%s): refusing to "
 		    "run unconfined\n", json_get_str(res,
-		    "unsandboxedReason") != NULL ? json_get_str(res,
-		    "unsandboxedReason") : "backend none");
+		    "unsandboxedReason") != NULL ? vis(json_get_str(res,
+		    "unsandboxedReason")) : "backend none");
 		json_free(res);
 		st.exit_code = EXIT_SANDBOX;
 		goto out;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/json.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "supervisor/cli.h"
 
@@ -68,29 +69,28 @@ print_ls(const struct json *res)
 	const struct json *cs = json_get(res, "conversations"), *r, *a, *sp;
 	size_t		 i, k;
 
-	printf("data dir: %s\n", json_get_str(res, "dataDir") != NULL ?
-	    json_get_str(res, "dataDir") : "-");
+	/* untrusted: names and paths other clients chose. */
+	printf("data dir: %s\n", vis(json_get_str(res, "dataDir")));
 	for (i = 0; cs != NULL && cs->type == JSON_ARRAY && i < cs->n; i++) {
-		printf("%s\n", json_get_str(cs->items[i], "conversationId"));
+		printf("%s\n", vis(json_get_str(cs->items[i],
+		    "conversationId")));
 		r = json_get(cs->items[i], "sources");
 		for (k = 0; r != NULL && r->type == JSON_OBJECT && k < r->n;
 		    k++)
-			printf("  repos/%s  (from %s)\n", r->keys[k],
+			printf("  repos/%s  (from %s)\n", vis(r->keys[k]),
 			    r->items[k]->type == JSON_STRING ?
-			    r->items[k]->str : "?");
+			    vis(r->items[k]->str) : "?");
 		a = json_get(cs->items[i], "agents");
 		for (k = 0; a != NULL && a->type == JSON_OBJECT && k < a->n;
 		    k++)
-			printf("  agents/%s\n", a->keys[k]);
+			printf("  agents/%s\n", vis(a->keys[k]));
 	}
 	sp = json_get(res, "spares");
 	for (i = 0; sp != NULL && sp->type == JSON_ARRAY && i < sp->n; i++)
 		printf("spare of %s: %s (changes since %s are re-cloned)\n",
-		    json_get_str(sp->items[i], "source") != NULL ?
-		    json_get_str(sp->items[i], "source") : "?",
+		    vis(json_get_str(sp->items[i], "source")),
 		    json_get_bool(sp->items[i], "ready", 0) ? "ready" :
-		    "being made", json_get_str(sp->items[i], "since") != NULL ?
-		    json_get_str(sp->items[i], "since") : "?");
+		    "being made", vis(json_get_str(sp->items[i], "since")));
 }
 
 int

@@ -24,8 +24,10 @@
  * that can create, replace or write a name go there: opens whose flags
  * carry a write bit (compared in the register, so read-only opens never
  * leave the kernel), and every rename, link, symlink, mknod, mkdir and
- * truncate (a write by name), and every bind (a unix socket's path makes
- * an inode, and the family is in memory, out of the filter's sight).
+ * truncate (a write by name), every bind (a unix socket's path makes
+ * an inode, and the family is in memory, out of the filter's sight) and
+ * every connect (a unix socket's path may name a host socket a bind
+ * shows: only the sandbox's own are reachable).
  * openat2 keeps its flags in memory, where a check would race with the
  * caller; it fails with ENOSYS, which libc and runtimes treat as an old
  * kernel and fall back to openat.  unlink and rmdir are not sent: they
@@ -76,7 +78,7 @@ static const char *const deny_eperm[] = {
 static const char *const notify_always[] = {
 	"creat", "mkdir", "mkdirat", "mknod", "mknodat", "symlink",
 	"symlinkat", "link", "linkat", "rename", "renameat", "renameat2",
-	"truncate", "bind", "unlink", "unlinkat",
+	"truncate", "bind", "connect", "unlink", "unlinkat",
 };
 
 /* Open flags that make an open write-intent (O_TMPFILE without the

@@ -146,6 +146,9 @@ struct sv_plan_ctx {
 						   the host runs */
 	const char		*fs_helper;	/* airlock-fs, canonical, bound
 						   for the file tools */
+	const char		*control_socket; /* airlockd's, if it listens */
+	const char		*caller_runtime; /* the caller's
+						   $XDG_RUNTIME_DIR */
 };
 
 void		 sv_spec_canonical(struct sv_spec *);
@@ -376,6 +379,8 @@ void		 sv_fs_find(struct sv_client *, const struct json *id,
 int		 sv_client_listen(struct event_base *, const char *path,
 		    int own_dir);
 void		 sv_client_adopt(struct event_base *, int fd, int exit_on_close);
+/* The path of the socket airlockd listens on; NULL for a private one. */
+const char	*sv_client_socket(void);
 /* Send a JSON-RPC result / error / notification (text is one object). */
 void		 sv_client_result(struct sv_client *, const struct json *id,
 		    const char *result_json, size_t len);

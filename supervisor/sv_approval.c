@@ -20,6 +20,9 @@
  * Untrusted: every answer (its client is this user, but any of its
  * connections may answer; only subscribed ones are listened to).
  */
+#include <sys/random.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +39,12 @@
 
 #define SV_MAX_APPROVERS	64
 #define SV_MAX_PENDING		1024	/* requests waiting, in all */
+/*
+ * A request id is "r" and 96 random bits in hex: a forged prompt (or a
+ * client guessing) cannot name the next request, as it could when ids
+ * counted up from r1.
+ */
+#define SV_RID_BYTES		12
 
 struct approver {
 	struct approver	*next;
@@ -44,7 +53,7 @@ struct approver {
 
 struct approval {
 	struct approval	*next;
-	char		 rid[24];
+	char		 rid[2 + 2 * SV_RID_BYTES];
 	char		*sid;
 	char		*action;
 	char		*target;
@@ -69,7 +78,27 @@ static struct approver	*approvers;
 static struct approval	*pending;
 static struct standing	*standings;
 static unsigned		 npending;
-static unsigned long	 next_rid;
+
+static void
+rid_new(char *rid, size_t len)
+{
+	unsigned char	 r[SV_RID_BYTES];
+	size_t		 i, got = 0;
+	ssize_t		 n;
+
+	while (got < sizeof(r)) {
+		if ((n = getrandom(r + got, sizeof(r) - got, 0)) == -1) {
+			if (errno == EINTR)
+				continue;
+			fatal("getrandom");
+		}
+		got += (size_t)n;
+	}
+	rid[0] = 'r';
+	for (i = 0; i < sizeof(r) && 2 + 2 * i < len; i++)
+		snprintf(rid + 1 + 2 * i, 3, "%02x", r[i]);
+	explicit_bzero(r, sizeof(r));
+}
 
 static void
 approval_free(struct approval *a)
@@ -203,7 +232,7 @@ sv_approval_request(const char *sid, const char *action, const char *target,
 		return;
 	}
 	a = xcalloc(1, sizeof(*a));
-	snprintf(a->rid, sizeof(a->rid), "r%lu", ++next_rid);
+	rid_new(a->rid, sizeof(a->rid));
 	a->sid = xstrdup(sid);
 	a->action = xstrdup(action);
 	a->target = xstrdup(target);

@@ -796,6 +796,12 @@ sv_client_listen(struct event_base *base, const char *path, int own_dir)
 	return 0;
 }
 
+const char *
+sv_client_socket(void)
+{
+	return sock_path;
+}
+
 void
 sv_clients_close_all(void)
 {

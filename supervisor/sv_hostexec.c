@@ -2,6 +2,10 @@
 /*
  * The none backend (R-N1): a session without a sandbox runs its commands
  * on the host, with the same streams and events as a sandboxed one.
+ * Whatever route led here (a none session, an approved override), a
+ * managed sandbox.enabled=true or sandbox.allowUnsandboxedCommands=false
+ * refuses the command: the lock holds at the one place every host
+ * command passes, not only at the doors in front of it.
  */
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -45,9 +49,23 @@ int
 host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
     char *const envp[], char *errbuf, size_t errlen, int *errnop)
 {
+	const struct settings *set;
+	char	why[512];
 	int	out[2], err[2], ep[2], e = 0;
 	pid_t	pid;
 	ssize_t	n;
+
+	set = x->s != NULL && x->s->own_settings != NULL ?
+	    x->s->own_settings : ssettings;
+	if ((set != NULL && settings_forbid_unconfined(set, why,
+	    sizeof(why)) != NULL) || settings_forbid_unconfined(&sv_settings,
+	    why, sizeof(why)) != NULL) {
+		*errnop = EPERM;
+		snprintf(errbuf, errlen, "a command on the host refused: %s",
+		    why);
+		log_warnx("%s", errbuf);
+		return -1;
+	}
 
 	if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1 ||
 	    pipe2(ep, O_CLOEXEC) == -1) {

@@ -411,9 +411,14 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	 * too. */
 	if (s->settings_path != NULL)
 		ctx.own_paths = ownp = strv_add(ownp, s->settings_path);
-	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++)
+	for (i = 0; s->caller_env != NULL && s->caller_env[i] != NULL; i++) {
 		if (strncmp(s->caller_env[i], "PATH=", 5) == 0)
 			ctx.caller_path = s->caller_env[i] + 5;
+		else if (strncmp(s->caller_env[i], "XDG_RUNTIME_DIR=", 16) ==
+		    0)
+			ctx.caller_runtime = s->caller_env[i] + 16;
+	}
+	ctx.control_socket = sv_client_socket();
 	/* The file tools' helper, bound by its canonical path. */
 	if ((path = sv_sibling("airlock-fs")) != NULL) {
 		ctx.fs_helper = realpath(path, NULL);

@@ -1064,6 +1064,64 @@ own_list(const struct sv_plan_ctx *ctx, char *const *homes)
 }
 
 /*
+ * The control plane out of reach: airlockd's socket and the directories
+ * that hold the user's other sockets (the session bus, editors' IPC,
+ * agents), masked in every plan whatever a bind shows -- connect(2)
+ * needs no write access, so a read-only bind would still reach them.
+ * The socket airlockd listens on (the file: --socket may put it in a
+ * directory a run binds), the default socket's directory ($XDG_RUNTIME_DIR
+ * /airlock, else /tmp/airlock-UID: airlockd's own), and the runtime
+ * directory itself, airlockd's, the caller's and the conventional
+ * /run/user/UID.  Never /, /tmp or a system directory: such a runtime
+ * directory is ignored (the check of every connect in the sandbox's
+ * init still holds there).
+ */
+static char **
+control_plane_add(char **v, const char *path, int dir_of)
+{
+	char	*s, *slash;
+	size_t	 i;
+
+	if (path == NULL || path[0] != '/')
+		return v;
+	s = xstrdup(path);
+	airlock_path_clean(s);
+	if (dir_of && (slash = strrchr(s, '/')) != NULL)
+		slash[slash == s ? 1 : 0] = '\0';
+	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
+		if (path_under(s, sys_dirs[i]) || path_under(sys_dirs[i], s))
+			break;
+	if (i == sizeof(sys_dirs) / sizeof(sys_dirs[0]) &&
+	    strcmp(s, "/") != 0 && strcmp(s, "/tmp") != 0 &&
+	    strcmp(s, "/run") != 0 && strcmp(s, "/run/user") != 0 &&
+	    !path_under(s, "/proc") && !path_under(s, "/dev") &&
+	    !exact_in_list(v, s))
+		v = strv_add(v, s);
+	free(s);
+	return v;
+}
+
+static char **
+control_plane_list(char **v, const struct sv_plan_ctx *ctx)
+{
+	char	*s;
+
+	v = control_plane_add(v, ctx->control_socket, 0);
+	s = airlock_default_socket();
+	v = control_plane_add(v, s, 1);
+	free(s);
+	xasprintf(&s, "/tmp/airlock-%u", (unsigned)ctx->uid);
+	v = control_plane_add(v, s, 0);
+	free(s);
+	v = control_plane_add(v, getenv("XDG_RUNTIME_DIR"), 0);
+	v = control_plane_add(v, ctx->caller_runtime, 0);
+	xasprintf(&s, "/run/user/%u", (unsigned)ctx->uid);
+	v = control_plane_add(v, s, 0);
+	free(s);
+	return v;
+}
+
+/*
  * The caller's PATH entries inside a home (~/go/bin, ~/.local/bin, a
  * project's bin/): the host runs what is there by name.  Not the home
  * itself, which PATH does not make executable beyond its own entries.
@@ -1914,6 +1972,7 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	}
 	for (i = 0; i < sizeof(etc_secrets) / sizeof(etc_secrets[0]); i++)
 		deny_read = strv_add(deny_read, etc_secrets[i]);
+	deny_read = control_plane_list(deny_read, ctx);
 	if (plan_deny_read(p, deny_read, 1, keep, need, home, base, err,
 	    errlen) == -1 || plan_deny_read(p, spec->deny_read, 0, keep, need,
 	    home, base, err, errlen) == -1 || (ctx->settings != NULL &&

@@ -8,7 +8,9 @@
  * {terminalId, exitCode, signal}.
  *
  * airlockd holds the PTY's master.  Backend "none" runs the shell on it
- * directly: the host shell, by the user's choice.  Backend "native" runs
+ * directly: the host shell, by the user's choice, asked for by name (the
+ * default is "native") and refused where the settings forbid unconfined
+ * commands (a managed sandbox.enabled=true).  Backend "native" runs
  * `airlock shell` on it, which builds the fixed terminal profile's
  * sandbox ($HOME and the cwd writable, network open through proxyd, the
  * secret set unreadable, no push gateway) exactly as `airlock run -t`
@@ -306,12 +308,24 @@ sv_terminal_open(struct sv_client *c, const struct json *id,
 	int		 cols, rows, native, m, n;
 	pid_t		 pid;
 
+	/* The sandbox unless the client asks for the host by name: a
+	 * client that says nothing never gets an unconfined shell. */
 	backend = json_get_str(params, "backend");
 	if (backend == NULL)
-		backend = "none";	/* R-A4: the default */
+		backend = "native";
 	if (strcmp(backend, "none") != 0 && strcmp(backend, "native") != 0) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, "backend: \"none\" "
 		    "or \"native\"");
+		return;
+	}
+	/* R-C5: a host shell is an unconfined command like any other. */
+	if (strcmp(backend, "none") == 0 && settings_forbid_unconfined(
+	    &sv_settings, buf, sizeof(buf)) != NULL) {
+		char msg[600];
+
+		snprintf(msg, sizeof(msg), "backend \"none\" (a shell on "
+		    "the host) refused: %s", buf);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
 		return;
 	}
 	native = strcmp(backend, "native") == 0;

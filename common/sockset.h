@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The unix sockets a sandbox bound (the sandbox's init makes every bind,
+ * launcher/notify.c), the only ones its commands may connect to by path:
+ * a host socket that a bind shows is not one of them.  A socket is known
+ * by device, inode and birth time, so that an inode number a host socket
+ * reuses later does not pass; where the filesystem keeps no birth time,
+ * the change time stands in (a socket renamed or chmod'ed since its bind
+ * is then refused too).  At
+ * most SOCKSET_MAX are remembered; past that the oldest is forgotten
+ * (a connect to it is then refused, never wrongly allowed).
+ */
+#ifndef AIRLOCK_SOCKSET_H
+#define AIRLOCK_SOCKSET_H
+
+#include <stdint.h>
+
+#define SOCKSET_MAX	4096
+
+/*
+ * The socket at (dfd, name), statx flags as given (AT_EMPTY_PATH for the
+ * fd itself): add != 0 remembers it.  Returns -1 when it is not a
+ * socket (or is gone), 1 when it is one the set holds (or was just
+ * added), 0 otherwise.
+ */
+int	sockset_check(int dfd, const char *name, int flags, int add);
+
+/*
+ * connect(2) of the socket fd to (dfd, name), if that is a socket the
+ * set holds: the name is opened (O_PATH, a final symlink followed) and
+ * checked, and that very inode connected to through /proc/self/fd, so
+ * a rename or a link meanwhile changes nothing.  Where a blocking
+ * socket would wait (a listener whose backlog is full) it is connected
+ * in a child process, which answers the seccomp notification (listener
+ * lfd, id) itself: the listener's process may be waiting on the very
+ * handler that would wait here.  Returns 0 or -errno as connect says
+ * (-ECONNREFUSED: not a socket, as the kernel), SOCKSET_REFUSED (a
+ * socket the sandbox did not bind) or SOCKSET_DEFERRED (a child
+ * answers).
+ */
+#define SOCKSET_DEFERRED	1
+#define SOCKSET_REFUSED		2
+int	sockset_connect(int fd, int dfd, const char *name, int lfd,
+	    uint64_t id);
+/* sockset_check(dfd, name, AT_SYMLINK_NOFOLLOW, 1): a socket just bound. */
+void	sockset_add(int dfd, const char *name);
+
+#endif
