@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/acpframe.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 
 void
@@ -128,6 +129,35 @@ acpf_classify(const struct json *msg, const char **method)
 	return ACPF_RESPONSE;
 }
 
+/* Are n bytes at s well-formed UTF-8? */
+static int
+acpf_utf8(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t	 i, l;
+	uint32_t cp;
+
+	for (i = 0; i < n; i += l)
+		if ((l = u[i] < 0x80 ? 1 : vis_utf8(u + i, n - i, &cp)) == 0)
+			return 0;
+	return 1;
+}
+
+/* Is every string of v, keys included, well-formed UTF-8? */
+static int
+acpf_utf8_all(const struct json *v)
+{
+	size_t	i;
+
+	if (v->type == JSON_STRING)
+		return acpf_utf8(v->str, v->len);
+	for (i = 0; i < v->n; i++)
+		if ((v->keys != NULL && !acpf_utf8(v->keys[i],
+		    strlen(v->keys[i]))) || !acpf_utf8_all(v->items[i]))
+			return 0;
+	return 1;
+}
+
 enum acpf_kind
 acpf_take(const char *line, size_t len, struct json **msgp,
     const char **method, char *why, size_t whylen)
@@ -141,6 +171,16 @@ acpf_take(const char *line, size_t len, struct json **msgp,
 	*method = NULL;
 	if ((m = json_parse(line, len, err, sizeof(err))) == NULL) {
 		snprintf(why, whylen, "not JSON airlock can parse: %s", err);
+		return ACPF_INVALID;
+	}
+	/*
+	 * JSON is UTF-8 (RFC 8259): an editor decodes anything else with
+	 * replacement characters, so it would not read the message the
+	 * relay classified.
+	 */
+	if (!acpf_utf8_all(m)) {
+		snprintf(why, whylen, "a string that is not UTF-8");
+		json_free(m);
 		return ACPF_INVALID;
 	}
 	if ((k = acpf_classify(m, method)) != ACPF_INVALID) {

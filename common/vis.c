@@ -39,7 +39,7 @@ vis_hidden(uint32_t cp)
  * and its code point; 0 if it is not one (overlong, surrogate, past
  * U+10FFFF, cut short).
  */
-static size_t
+size_t
 vis_utf8(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	size_t	len, i;

@@ -15,6 +15,7 @@
 #define AIRLOCK_VIS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The most one input byte becomes: \xHH per byte, <U+E007F> per four. */
 #define VIS_MAX_GROWTH	4
@@ -41,5 +42,12 @@ char		*vis_str(const char *src);
 const char	*vis(const char *src);
 /* The same, VIS_BS_KEEP. */
 const char	*vis_json(const char *src);
+
+/*
+ * The length of the well-formed UTF-8 sequence of two to four bytes at s
+ * (at most n bytes) and its code point in *cp; 0 if it is not one
+ * (ASCII, overlong, a surrogate, past U+10FFFF, cut short).
+ */
+size_t		 vis_utf8(const unsigned char *s, size_t n, uint32_t *cp);
 
 #endif

@@ -320,12 +320,12 @@ sleep 0.2
 check "'*' allowed: each refusal is a violation (6)" \
     [ "$(violations star)" -eq 6 ]
 
-# ---- loopback allowed explicitly by an IP rule: the name works ----
-start_drive lo 4 "$PROXYD" '*' 127.0.0.1 || exit 1
+# ---- loopback allowed explicitly by an IP rule with its port: the name works ----
+start_drive lo 4 "$PROXYD" '*' "127.0.0.1:$HP" || exit 1
 h0=$(hits http)
 out=$(curl -sS -m 10 -x "http://127.0.0.1:$(http_port lo)" \
     "http://rebind.test:$HP/" 2>&1)
-check "'127.0.0.1' allowed: rebind.test reaches the loopback server" \
+check "'127.0.0.1:PORT' allowed: rebind.test reaches the loopback server" \
     [ "$out" = "hello" ]
 check "... exactly one hit" [ "$(hits http)" -eq $((h0 + 1)) ]
 

@@ -142,6 +142,12 @@ START_TEST(t_take)
 	ck_assert_ptr_nonnull(strstr(why, "duplicate key"));
 	ck_assert_int_eq(take("{\"id\":1,\"id\":2.5,\"method\":\"a\"}",
 	    why, sizeof(why)), ACPF_INVALID);
+	/* An overlong sequence: an editor would read U+FFFD there. */
+	ck_assert_int_eq(take("{\"id\":1,\"method\":\"fs/\301\211\"}",
+	    why, sizeof(why)), ACPF_INVALID);
+	ck_assert_str_eq(why, "a string that is not UTF-8");
+	ck_assert_int_eq(take("{\"id\":1,\"method\":\"a\",\"p\":{"
+	    "\"\355\240\200\":1}}", why, sizeof(why)), ACPF_INVALID);
 	ck_assert_int_eq(take("[{\"id\":1,\"method\":\"a\"}]", why,
 	    sizeof(why)), ACPF_INVALID);
 	ck_assert_str_eq(why, "a JSON array, not a JSON-RPC object");
