@@ -103,6 +103,10 @@ cli_approve_main(int argc, char **argv)
 		else
 			approve_usage();
 	}
+	/* The airlockd `airlock run` would use. */
+	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
+	    *sock == '\0')
+		sock = NULL;
 	if (rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) == -1) {
 		fprintf(stderr, "airlock approve: %s\n", err);
 		return 1;

@@ -172,11 +172,12 @@ rpc_open(struct rpc *r, const char *sock, int allow_private,
 		}
 		close(fd);
 	}
-	free(def);
 	if (!allow_private) {
 		snprintf(err, errlen, "no airlockd listening on %s", sock);
+		free(def);
 		return -1;
 	}
+	free(def);
 	return start_private(r, extra, err, errlen);
 }
 

@@ -7,7 +7,7 @@
 # 4 settings); `airlock run` sums up its violations on stderr unless
 # --quiet; JSON errors name line and column; the bash completion works.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 19
 W=$(mkwork)
 cd "$W" || exit 1
 
@@ -97,5 +97,17 @@ check "bash completion: subcommands" [ "$(comp airlock st)" = status ]
 check "bash completion: run's options and modes" sh -c \
     '[ "$1" = "--no-policy-check" ] && [ "$2" = "review" ]' sh \
     "$(comp airlock run --no)" "$(comp airlock run --mode rev)"
+
+# approve reads AIRLOCK_SOCKET as run does, and names the socket it
+# could not reach (the name was printed after it was freed).
+NS="$W/no-airlockd.sock"
+as_user env AIRLOCK_SOCKET="$NS" "$AIRLOCK" approve </dev/null \
+    >/dev/null 2>"$W/appr.err"
+check "approve: AIRLOCK_SOCKET is the airlockd it asks, named when absent" \
+    grep -qxF "airlock approve: no airlockd listening on $NS" "$W/appr.err"
+as_user "$AIRLOCK" approve --socket "$NS.2" </dev/null >/dev/null \
+    2>"$W/appr2.err"
+check "approve: --socket, named when absent" \
+    grep -qxF "airlock approve: no airlockd listening on $NS.2" "$W/appr2.err"
 cd /
 finish
