@@ -1372,16 +1372,6 @@ namerule_gitmodules_name(const char *name)
 	return strcmp(buf, ".gitmodules") == 0;
 }
 
-/* A value that may reach a command line or a terminal: printable only. */
-static int
-gm_plain(const char *v)
-{
-	for (; *v != '\0'; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return 0;
-	return 1;
-}
-
 static int
 gm_url(const char *v)
 {
@@ -1392,7 +1382,8 @@ gm_url(const char *v)
 	const char	*c, *s;
 	size_t		 i;
 
-	if (*v == '-' || strstr(v, "::") != NULL)
+	/* What config's URLs must be, and one of these shapes. */
+	if (!gc_url(v))
 		return 0;
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (strncasecmp(v, ok[i], strlen(ok[i])) == 0)
@@ -1454,7 +1445,7 @@ gm_entry(const char *sec, int hassub, const char *sub, const char *key,
 	int	 ok = 0;
 
 	if (strcmp(sec, "submodule") == 0 && hassub && val != NULL &&
-	    gm_plain(val) && gm_plain(sub)) {
+	    gc_is_text(val) && gc_is_text(sub)) {
 		if (strcmp(key, "path") == 0)
 			ok = gm_path(val);
 		else if (strcmp(key, "url") == 0)
