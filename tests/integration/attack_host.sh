@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Issue 25, a hostile review of the protections against "a write inside
+# the sandbox becomes code the host runs later".  Each attack is made
+# inside a real `airlock run` as the unprivileged user, then the host's
+# own tool (git, vim) does what a user does; a marker file shows whether
+# the planted code ran.  Each has a control: the same write made by the
+# user outside the sandbox does fire the marker.
+# - core.worktree naming the git directory itself (or a directory in
+#   it): the host's `git reset --hard` then checks the index out into
+#   .git, a hook included, and the next `git checkout` runs it.
+# - vim's and neovim's other exrc names (.vimrc, _vimrc, _exrc,
+#   .nvimrc, .gvimrc): a user with 'exrc' set runs them on opening vim
+#   in the project, like .exrc and .nvim.lua.
+. "$(dirname "$0")/lib.sh"
+plan 10
+
+W=$(mkwork)
+cd "$W" || exit 1
+EV="$W/.ev.jsonl"
+MD=$(mktemp -d /tmp/attack-mark.XXXXXX)
+chmod 1777 "$MD"
+CTL=$(mktemp -d /tmp/attack-ctl.XXXXXX)
+chmod 0777 "$CTL"
+trap 'rm -rf "$MD" "$CTL"' EXIT
+
+sbx() {
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$W" \
+	    --events "$EV.1" -- sh -c "$1"
+	_rc=$?
+	cat "$EV.1" >>"$EV" 2>/dev/null
+	return $_rc
+}
+refused() {
+	_o=$(sbx "$1" 2>&1)
+	[ $? -ne 0 ] || { diag "exit 0: $_o"; return 1; }
+}
+u() { as_user sh -c "$1"; }
+key_event() { grep '"action":"git-config-key"' "$EV" | grep -qF "$1"; }
+
+# A hook blob in the index at hooks/post-checkout, committed: checked
+# out into .git/hooks if the work tree is the git directory.
+PLANT='b=$(printf "#!/bin/sh\ntouch \"\$MARK\"\n" |
+    git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 100755,$b,hooks/post-checkout &&
+    git -c user.name=t -c user.email=t@t commit -qm h'
+repo() {	# repo DIR: a repository of the user's with a commit
+	u "git init -q -b main '$1' && cd '$1' && echo r > readme &&
+	    git add readme && git -c user.name=t -c user.email=t@t \
+	    commit -qm one"
+}
+
+# ---- core.worktree into the git directory ----
+repo "$W/g1" >/dev/null
+repo "$W/g2" >/dev/null
+repo "$W/g3" >/dev/null
+check "core.worktree = the git directory itself is refused" refused \
+    "cd g1 && $PLANT && git config core.worktree \"\$PWD/.git\""
+check "... as a relative path (., the git directory): refused" refused \
+    "cd g2 && $PLANT && git config core.worktree ."
+check "... named as git-config-key core.worktree" \
+    key_event 'core.worktree: a path outside the writable tree'
+check "... a directory not yet made in it (.git/x): refused" refused \
+    "cd g3 && git config core.worktree \"\$PWD/.git/x\""
+for r in g1 g2; do
+	u "cd '$W/$r' && MARK='$MD/$r' timeout 20 git reset -q --hard &&
+	    MARK='$MD/$r' timeout 20 git checkout -q -b x" >/dev/null 2>&1
+done
+check_sh "host git reset --hard; git checkout: no hook ran, none made" \
+    '[ -z "$(ls -A "$MD")" ] && [ ! -e "$W/g1/.git/hooks/post-checkout" ]'
+repo "$CTL/c1" >/dev/null
+u "cd '$CTL/c1' && $PLANT && git config core.worktree \"\$PWD/.git\" &&
+    git reset -q --hard && MARK='$CTL/m1' git checkout -q -b x" \
+    >/dev/null 2>&1
+check "control: the same by the user, reset --hard + checkout runs it" \
+    [ -e "$CTL/m1" ]
+
+# ---- vim's other exrc files ----
+# The user's vimrc has 'exrc': vim then sources ./.vimrc (./_vimrc,
+# ./.exrc, ./_exrc) of the directory it starts in, as the user.
+VH="$CTL/vimhome"
+mkdir -p "$VH"
+echo 'set exrc' >"$VH/.vimrc"
+chmod -R a+rX "$VH"
+vim_on_host() {	# vim_on_host DIR MARK: the user opens vim in DIR, on a pty
+	u "cd '$1' && MARK='$2' HOME='$VH' TERM=xterm timeout 20 \
+	    script -qc \"vim -i NONE -N -c 'qa!'\" /dev/null" \
+	    </dev/null >/dev/null 2>&1
+}
+VIMRC='call writefile([], expand("$MARK"))'
+for n in .vimrc _vimrc _exrc .nvimrc .gvimrc; do
+	sbx "mkdir -p v && echo '$VIMRC' > 'v/$n'" >/dev/null 2>&1
+done
+check "vim's exrc names (.vimrc _vimrc _exrc .nvimrc .gvimrc) refused" \
+    [ -z "$(ls -A "$W/v" 2>/dev/null)" ]
+check "... deeper too (sub/dir/.vimrc)" refused \
+    "mkdir -p sub/dir && echo x > sub/dir/.vimrc"
+vim_on_host "$W/v" "$MD/vim"
+check "host vim with exrc in the project: nothing ran" [ ! -e "$MD/vim" ]
+u "mkdir -p '$CTL/v' && echo '$VIMRC' > '$CTL/v/.vimrc'"
+vim_on_host "$CTL/v" "$CTL/m-vim"
+check "control: a .vimrc the user made there does run" [ -e "$CTL/m-vim" ]
+
+finish
