@@ -106,30 +106,68 @@ static const char *const quiet_env[][2] = {
 };
 
 /*
+ * untrusted-ish: one word of a command from a settings layer, its
+ * quotes removed.  The file it names, or NULL: absolute, "~/", "$HOME/",
+ * "$CLAUDE_PROJECT_DIR/" (the form Claude Code's documentation gives for
+ * a project's hook), or relative, from the project, where the CLI runs
+ * it ("./x", "tools/x.sh", or a file that is there: "sh hook.sh").
+ */
+static char *
+command_word(const char *w, const char *home, const char *cwd)
+{
+	static const char *const pfx[][2] = {
+		{ "~/", "h" }, { "$HOME/", "h" }, { "${HOME}/", "h" },
+		{ "$CLAUDE_PROJECT_DIR/", "p" },
+		{ "${CLAUDE_PROJECT_DIR}/", "p" },
+	};
+	struct stat	 st;
+	char		*p;
+	size_t		 i, n;
+
+	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++) {
+		n = strlen(pfx[i][0]);
+		if (strncmp(w, pfx[i][0], n) == 0) {
+			xasprintf(&p, "%s/%s", pfx[i][1][0] == 'h' ? home :
+			    cwd, w + n);
+			return p;
+		}
+	}
+	if (w[0] == '/')
+		return xstrdup(w);
+	if (w[0] == '\0' || w[0] == '-' || w[0] == '$' ||
+	    strpbrk(w, ":=*?") != NULL)
+		return NULL;
+	/* A word without a slash only if it names a file there, not
+	 * every program's name or argument. */
+	xasprintf(&p, "%s/%s", cwd, w);
+	if (strchr(w, '/') == NULL && (lstat(p, &st) == -1 ||
+	    S_ISDIR(st.st_mode))) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/*
  * untrusted-ish: a command string from a settings layer.  Each word that
- * names a file (absolute, "~/", "$HOME/", or "./" and "../" from the
- * project, where the CLI runs it) goes on the list: the sandbox may not
- * write what the host's CLI will run.
+ * names a file (command_word()) goes on the list: the sandbox may not
+ * write what the host's CLI will run.  Quotes join a word as the
+ * shell's do ("$CLAUDE_PROJECT_DIR"/tools/x.sh).
  */
 static char **
 command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 {
-	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, real[PATH_MAX];
+	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, *q, *r,
+		 real[PATH_MAX];
 	struct stat st;
 
-	for (w = strtok_r(dup, " \t\n;&|()<>'\"`", &save); w != NULL;
-	    w = strtok_r(NULL, " \t\n;&|()<>'\"`", &save)) {
-		if (strncmp(w, "~/", 2) == 0)
-			xasprintf(&p, "%s/%s", home, w + 2);
-		else if (strncmp(w, "$HOME/", 6) == 0)
-			xasprintf(&p, "%s/%s", home, w + 6);
-		else if (strncmp(w, "${HOME}/", 8) == 0)
-			xasprintf(&p, "%s/%s", home, w + 8);
-		else if (w[0] == '/')
-			p = xstrdup(w);
-		else if (strncmp(w, "./", 2) == 0 || strncmp(w, "../", 3) == 0)
-			xasprintf(&p, "%s/%s", cwd, w);
-		else
+	for (w = strtok_r(dup, " \t\n;&|()<>`", &save); w != NULL;
+	    w = strtok_r(NULL, " \t\n;&|()<>`", &save)) {
+		for (q = r = w; *r != '\0'; r++)
+			if (*r != '\'' && *r != '"')
+				*q++ = *r;
+		*q = '\0';
+		if ((p = command_word(w, home, cwd)) == NULL)
 			continue;
 		airlock_path_clean(p);
 		/* A directory (`cd /tmp && ...`) is where it runs, not what. */

@@ -13,8 +13,14 @@
 # - vim's and neovim's other exrc names (.vimrc, _vimrc, _exrc,
 #   .nvimrc, .gvimrc): a user with 'exrc' set runs them on opening vim
 #   in the project, like .exrc and .nvim.lua.
+# - Claude Code hooks of the user's settings that name a project file
+#   the way Claude Code's documentation writes them
+#   ("$CLAUDE_PROJECT_DIR"/tools/x.sh) or as a relative path (sh
+#   tools/x.sh): inside `airlock claude` the files stay unwritable, and
+#   the host's next real `claude -p` (under claude_mock.py) runs no
+#   planted SessionStart hook.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 14
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -101,5 +107,71 @@ check "host vim with exrc in the project: nothing ran" [ ! -e "$MD/vim" ]
 u "mkdir -p '$CTL/v' && echo '$VIMRC' > '$CTL/v/.vimrc'"
 vim_on_host "$CTL/v" "$CTL/m-vim"
 check "control: a .vimrc the user made there does run" [ -e "$CTL/m-vim" ]
+
+# ---- Claude Code hooks naming project files ----
+CH="$CTL/chome"
+CW=$(mkwork)
+mkdir -p "$CH/.claude" "$CW/tools"
+as_user git -C "$CW" init -q -b main
+for f in start.sh s2.sh; do
+	printf '#!/bin/sh\nexit 0\n' >"$CW/tools/$f"
+	chmod 0755 "$CW/tools/$f"
+done
+cat >"$CH/.claude/settings.json" <<'JSON'
+{"model":"claude-mock","hooks":{"SessionStart":[{"hooks":[
+ {"type":"command","command":"\"$CLAUDE_PROJECT_DIR\"/tools/start.sh"},
+ {"type":"command","command":"sh tools/s2.sh"}]}]}}
+JSON
+cat >"$CH/.claude.json" <<JSON
+{"numStartups":3,"hasCompletedOnboarding":true,
+ "customApiKeyResponses":{"approved":["sk-ant-test"],"rejected":[]},
+ "projects":{"$CW":{"hasTrustDialogAccepted":true,
+   "hasCompletedProjectOnboarding":true}}}
+JSON
+# The agent: a stand-in CLI that rewrites both hooks, as a shell would.
+cat >"$CTL/agent" <<SH
+#!/bin/sh
+printf '#!/bin/sh\\ntouch $MD/claude-1\\n' > tools/start.sh
+printf 'touch $MD/claude-2\\n' > tools/s2.sh
+SH
+chmod 0755 "$CTL/agent"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$CH" "$CW"
+(cd "$CW" && as_user env HOME="$CH" "$AIRLOCK" claude --claude "$CTL/agent" \
+    >/dev/null 2>&1)
+check_sh "airlock claude: the hook files the user's settings name stay" \
+    '! grep -q touch "$CW/tools/start.sh" && ! grep -q touch "$CW/tools/s2.sh"'
+echo '[]' >"$CTL/steps.json"
+chmod a+r "$CTL/steps.json"
+python3 "$(dirname "$0")/claude_mock.py" "$CW" "$CTL/mlog" "$CTL/port" \
+    "$CTL/steps.json" >/dev/null 2>&1 &
+MOCK=$!
+trap 'kill $MOCK 2>/dev/null; rm -rf "$MD" "$CTL"' EXIT
+i=0
+while [ ! -s "$CTL/port" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+host_claude() {	# the user's own claude, unconfined, in the project
+	(cd "$CW" && as_user env HOME="$CH" \
+	    ANTHROPIC_BASE_URL="http://localhost:$(cat "$CTL/port")" \
+	    ANTHROPIC_API_KEY=sk-ant-test DISABLE_AUTOUPDATER=1 \
+	    timeout 90 claude -p go >/dev/null 2>&1)
+}
+host_claude
+check "host claude -p: its SessionStart hooks ran nothing planted" \
+    [ -z "$(ls -A "$MD" | grep claude)" ]
+# Control: the same files written by the user; and the run, without the
+# settings naming them, leaves them writable (the rule follows them).
+u "printf '#!/bin/sh\ntouch $CTL/m-claude-1\n' > '$CW/tools/start.sh' &&
+    printf 'touch $CTL/m-claude-2\n' > '$CW/tools/s2.sh'"
+host_claude
+check_sh "control: the same hooks written by the user do run" \
+    '[ -e "$CTL/m-claude-1" ] && [ -e "$CTL/m-claude-2" ]'
+echo '{"model":"claude-mock"}' >"$CH/.claude/settings.json"
+(cd "$CW" && as_user env HOME="$CH" "$AIRLOCK" claude --claude "$CTL/agent" \
+    >/dev/null 2>&1)
+check "control: with no hook naming them, the sandbox writes them" \
+    grep -q "$MD/claude-1" "$CW/tools/start.sh"
+kill $MOCK 2>/dev/null
 
 finish
