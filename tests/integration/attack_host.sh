@@ -19,8 +19,11 @@
 #   tools/x.sh): inside `airlock claude` the files stay unwritable, and
 #   the host's next real `claude -p` (under claude_mock.py) runs no
 #   planted SessionStart hook.
+# - A relative core.hooksPath in the user's global config (.githooks)
+#   and a workspace that is no repository yet: a `git init` inside and
+#   .githooks/pre-commit, then the host's `git commit` there.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 17
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -173,5 +176,30 @@ echo '{"model":"claude-mock"}' >"$CH/.claude/settings.json"
 check "control: with no hook naming them, the sandbox writes them" \
     grep -q "$MD/claude-1" "$CW/tools/start.sh"
 kill $MOCK 2>/dev/null
+
+# ---- a global relative core.hooksPath, no repository at launch ----
+GH="$CTL/ghome"
+mkdir -p "$GH"
+printf '[core]\n\thooksPath = .githooks\n[user]\n\tname = t\n\temail = t@t\n' \
+    >"$GH/.gitconfig"
+chmod -R a+rX "$GH"
+HW=$(mkwork)
+HOOKSH="printf '#!/bin/sh\ntouch \"\$MARK\"\n' > .githooks/pre-commit &&
+    chmod +x .githooks/pre-commit"
+(cd "$HW" && as_user env HOME="$GH" "$AIRLOCK" run --no-policy-check \
+    --workspace "$HW" -- sh -c "git init -q && mkdir -p .githooks &&
+    $HOOKSH" >/dev/null 2>&1)
+check "no repository at launch: git init, .githooks/pre-commit refused" \
+    [ ! -e "$HW/.githooks/pre-commit" ]
+u "cd '$HW' && HOME='$GH' MARK='$MD/hookspath' git commit -q --allow-empty \
+    -m x" >/dev/null 2>&1
+check "... the host's git commit there ran nothing" [ ! -e "$MD/hookspath" ]
+HC="$CTL/hc"
+u "mkdir -p '$HC' && cd '$HC' && HOME='$GH' git init -q &&
+    mkdir -p .githooks && $HOOKSH &&
+    HOME='$GH' MARK='$CTL/m-hookspath' git commit -q --allow-empty -m x" \
+    >/dev/null 2>&1
+check "control: the same hook made by the user runs on commit" \
+    [ -e "$CTL/m-hookspath" ]
 
 finish
