@@ -184,6 +184,30 @@ command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 	return v;
 }
 
+/* untrusted-ish: each string of an argument array, as one word. */
+static char **
+command_args(char **v, const struct json *a, const char *home,
+    const char *cwd)
+{
+	char	*p, real[PATH_MAX];
+	struct stat st;
+	size_t	 i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->items[i]->type != JSON_STRING ||
+		    (p = command_word(a->items[i]->str, home, cwd)) == NULL)
+			continue;
+		airlock_path_clean(p);
+		if (stat(p, &st) == -1 || !S_ISDIR(st.st_mode)) {
+			v = strv_add(v, p);
+			if (realpath(p, real) != NULL && strcmp(real, p) != 0)
+				v = strv_add(v, real);
+		}
+		free(p);
+	}
+	return v;
+}
+
 static char **
 settings_walk(char **v, const struct json *j, const char *home,
     const char *cwd, int depth)
@@ -198,6 +222,10 @@ settings_walk(char **v, const struct json *j, const char *home,
 				if (strcmp(j->keys[i], run_keys[k]) == 0)
 					v = command_paths(v, j->items[i]->str,
 					    home, cwd);
+		/* An MCP server's arguments: "args": ["tools/server.js"]. */
+		if (j->type == JSON_OBJECT && strcmp(j->keys[i], "args") == 0 &&
+		    j->items[i]->type == JSON_ARRAY)
+			v = command_args(v, j->items[i], home, cwd);
 		if (j->type == JSON_OBJECT || j->type == JSON_ARRAY)
 			v = settings_walk(v, j->items[i], home, cwd,
 			    depth + 1);
@@ -205,7 +233,10 @@ settings_walk(char **v, const struct json *j, const char *home,
 	return v;
 }
 
-/* The files Claude Code's settings layers run, as --deny-write paths. */
+/*
+ * The files Claude Code's settings layers and MCP server configurations
+ * run, as --deny-write paths.
+ */
 static char **
 settings_commands(const char *home, const char *cwd)
 {
@@ -213,14 +244,17 @@ settings_commands(const char *home, const char *cwd)
 		"/.claude/settings.json", "/.claude/settings.local.json",
 		"/.claude/settings.json", "/.claude/settings.local.json",
 		"/etc/claude-code/managed-settings.json",
+		/* MCP servers the host's CLI starts: the user's (top level
+		 * and per project) and the project's. */
+		"/.claude.json", "/.mcp.json",
 	};
 	struct json	*j;
 	char		**v = NULL, *p;
 	size_t		  i;
 
 	for (i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
-		xasprintf(&p, "%s%s", i < 2 ? home : i < 4 ? cwd : "",
-		    layers[i]);
+		xasprintf(&p, "%s%s", i < 2 || i == 5 ? home :
+		    i < 4 || i == 6 ? cwd : "", layers[i]);
 		if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL) {
 			v = settings_walk(v, j, home, cwd, 0);
 			json_free(j);

@@ -18,12 +18,14 @@
 #   ("$CLAUDE_PROJECT_DIR"/tools/x.sh) or as a relative path (sh
 #   tools/x.sh): inside `airlock claude` the files stay unwritable, and
 #   the host's next real `claude -p` (under claude_mock.py) runs no
-#   planted SessionStart hook.
+#   planted SessionStart hook; the same for an MCP server the user's
+#   ~/.claude.json starts for the project with a project file in its
+#   args (sh tools/mcp.sh).
 # - A relative core.hooksPath in the user's global config (.githooks)
 #   and a workspace that is no repository yet: a `git init` inside and
 #   .githooks/pre-commit, then the host's `git commit` there.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 18
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -116,7 +118,7 @@ CH="$CTL/chome"
 CW=$(mkwork)
 mkdir -p "$CH/.claude" "$CW/tools"
 as_user git -C "$CW" init -q -b main
-for f in start.sh s2.sh; do
+for f in start.sh s2.sh mcp.sh; do
 	printf '#!/bin/sh\nexit 0\n' >"$CW/tools/$f"
 	chmod 0755 "$CW/tools/$f"
 done
@@ -129,13 +131,16 @@ cat >"$CH/.claude.json" <<JSON
 {"numStartups":3,"hasCompletedOnboarding":true,
  "customApiKeyResponses":{"approved":["sk-ant-test"],"rejected":[]},
  "projects":{"$CW":{"hasTrustDialogAccepted":true,
-   "hasCompletedProjectOnboarding":true}}}
+   "hasCompletedProjectOnboarding":true,
+   "mcpServers":{"x":{"type":"stdio","command":"sh",
+     "args":["tools/mcp.sh"]}}}}}
 JSON
-# The agent: a stand-in CLI that rewrites both hooks, as a shell would.
+# The agent: a stand-in CLI that rewrites the three, as a shell would.
 cat >"$CTL/agent" <<SH
 #!/bin/sh
 printf '#!/bin/sh\\ntouch $MD/claude-1\\n' > tools/start.sh
 printf 'touch $MD/claude-2\\n' > tools/s2.sh
+printf 'touch $MD/claude-3\\n' > tools/mcp.sh
 SH
 chmod 0755 "$CTL/agent"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$CH" "$CW"
@@ -143,6 +148,8 @@ chmod 0755 "$CTL/agent"
     >/dev/null 2>&1)
 check_sh "airlock claude: the hook files the user's settings name stay" \
     '! grep -q touch "$CW/tools/start.sh" && ! grep -q touch "$CW/tools/s2.sh"'
+check "... and the project file an MCP server of ~/.claude.json runs" \
+    fails grep -q touch "$CW/tools/mcp.sh"
 echo '[]' >"$CTL/steps.json"
 chmod a+r "$CTL/steps.json"
 python3 "$(dirname "$0")/claude_mock.py" "$CW" "$CTL/mlog" "$CTL/port" \
@@ -161,15 +168,17 @@ host_claude() {	# the user's own claude, unconfined, in the project
 	    timeout 90 claude -p go >/dev/null 2>&1)
 }
 host_claude
-check "host claude -p: its SessionStart hooks ran nothing planted" \
+check "host claude -p: its hooks and MCP server ran nothing planted" \
     [ -z "$(ls -A "$MD" | grep claude)" ]
 # Control: the same files written by the user; and the run, without the
 # settings naming them, leaves them writable (the rule follows them).
 u "printf '#!/bin/sh\ntouch $CTL/m-claude-1\n' > '$CW/tools/start.sh' &&
-    printf 'touch $CTL/m-claude-2\n' > '$CW/tools/s2.sh'"
+    printf 'touch $CTL/m-claude-2\n' > '$CW/tools/s2.sh' &&
+    printf 'touch $CTL/m-claude-3\n' > '$CW/tools/mcp.sh'"
 host_claude
 check_sh "control: the same hooks written by the user do run" \
-    '[ -e "$CTL/m-claude-1" ] && [ -e "$CTL/m-claude-2" ]'
+    '[ -e "$CTL/m-claude-1" ] && [ -e "$CTL/m-claude-2" ] &&
+    [ -e "$CTL/m-claude-3" ]'
 echo '{"model":"claude-mock"}' >"$CH/.claude/settings.json"
 (cd "$CW" && as_user env HOME="$CH" "$AIRLOCK" claude --claude "$CTL/agent" \
     >/dev/null 2>&1)
