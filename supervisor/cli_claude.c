@@ -255,10 +255,21 @@ settings_commands(const char *home, const char *cwd)
 	for (i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
 		xasprintf(&p, "%s%s", i < 2 || i == 5 ? home :
 		    i < 4 || i == 6 ? cwd : "", layers[i]);
-		if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL) {
-			v = settings_walk(v, j, home, cwd, 0);
-			json_free(j);
+		if ((j = json_read_object(p, JSON_MAX_INPUT)) == NULL) {
+			free(p);
+			continue;
 		}
+		if (i == 5) {
+			/* The user's servers and this project's only: a
+			 * relative path of another project's names a file
+			 * there, not here. */
+			v = settings_walk(v, json_get(j, "mcpServers"), home,
+			    cwd, 0);
+			v = settings_walk(v, json_get(json_get(j, "projects"),
+			    cwd), home, cwd, 0);
+		} else
+			v = settings_walk(v, j, home, cwd, 0);
+		json_free(j);
 		free(p);
 	}
 	return v;
