@@ -146,15 +146,21 @@ gs_under(const char *path, const char *dir)
 
 /* untrusted: val, from a config the sandbox wrote. */
 static int
-gs_inside(const char *val, void *arg)
+gs_inside(const char *val, int wtree, void *arg)
 {
 	const struct gs_where *w = arg;
 	struct stat	 st;
 	char		 p[PATH_MAX], real[PATH_MAX], *slash;
+	size_t		 top = strlen(w->scope);
 
 	if (w->scope[0] == '\0' || w->dir[0] != '/' ||
 	    namerule_lexical(w->dir, val, p, sizeof(p)) != 0 ||
 	    !gs_under(p, w->scope))
+		return 0;
+	/* A work tree inside git state (the git directory itself, its
+	 * hooks/): the host's `git reset --hard` would check the index out
+	 * there, a hook or a config among it. */
+	if (wtree && gitstate_root(p, top) != 0)
 		return 0;
 	/* The nearest existing ancestor, resolved: no symlink out.  One
 	 * that exists but does not resolve (a link to what the host has
@@ -165,7 +171,8 @@ gs_inside(const char *val, void *arg)
 			return 0;
 		*slash = '\0';
 	}
-	if (realpath(p, real) == NULL || !gs_under(real, w->scope))
+	if (realpath(p, real) == NULL || !gs_under(real, w->scope) ||
+	    (wtree && gitstate_root(real, top) != 0))
 		return 0;
 	/* Not above the repository: a worktree that is a proper ancestor
 	 * of the git directory's parent would make the host's checkout

@@ -697,6 +697,7 @@ enum {
 	GV_TEXT,	/* data git never runs or follows: one printable line */
 	GV_URL,		/* where git fetches from: see gc_url() */
 	GV_PATH,	/* a directory: inside the caller's scope only */
+	GV_WTREE,	/* a work tree: GV_PATH, and not inside git state */
 };
 
 /*
@@ -735,7 +736,8 @@ static const struct gc_allow {
 	{ "core", GS_NONE, "symlinks", GV_BOOL, NULL },
 	{ "core", GS_NONE, "sharedrepository", GV_BOOLWORD,
 	    "group|all|world|everybody|umask" },
-	{ "core", GS_NONE, "worktree", GV_PATH, NULL },
+	/* Not the git directory: a checkout there writes hooks and config. */
+	{ "core", GS_NONE, "worktree", GV_WTREE, NULL },
 	{ "core", GS_NONE, "sparsecheckout", GV_BOOL, NULL },
 	{ "core", GS_NONE, "sparsecheckoutcone", GV_BOOL, NULL },
 	{ "core", GS_NONE, "splitindex", GV_BOOL, NULL },
@@ -910,7 +912,7 @@ gc_url(const char *v)
 
 struct gc_ctx {
 	char		***found;
-	int		(*inside)(const char *, void *);
+	int		(*inside)(const char *, int, void *);
 	void		 *arg;
 };
 
@@ -955,8 +957,10 @@ gc_refused(const struct gc_ctx *x, const char *sec, int hassub,
 				    "helper program";
 			break;
 		case GV_PATH:
+		case GV_WTREE:
 			ok = gc_is_text(val) && val[0] != '\0' &&
-			    x->inside != NULL && x->inside(val, x->arg);
+			    x->inside != NULL && x->inside(val,
+			    a->shape == GV_WTREE, x->arg);
 			if (!ok)
 				return "a path outside the writable tree";
 			break;
@@ -1259,7 +1263,7 @@ namerule_gitconfig_get(const char *buf, size_t len, const char *sec,
 
 int
 namerule_gitconfig_check_at(const char *buf, size_t len, const char *old,
-    size_t oldlen, int (*inside)(const char *, void *), void *arg,
+    size_t oldlen, int (*inside)(const char *, int, void *), void *arg,
     char *why, size_t whylen)
 {
 	char		**nw = NULL, **ow = NULL, dummy[8];

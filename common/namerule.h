@@ -145,14 +145,16 @@ int	namerule_lexical(const char *dir, const char *path, char *out,
  * text does not parse (git would refuse it too), with the key
  * ("section.<sub>.key", the subsection not shown) and the reason in why.
  * A path-valued key (core.worktree, submodule.<name>.gitdir) is allowed
- * only when inside(value, arg) says it lies in what the sandbox may
- * write; namerule_gitconfig_check() has no inside: no new path at all.
+ * only when inside(value, wtree, arg) says it lies in what the sandbox
+ * may write; wtree is 1 for a work tree (core.worktree), which must
+ * also lie outside git state; namerule_gitconfig_check() has no inside:
+ * no new path at all.
  */
 int	namerule_gitconfig_check(const char *buf, size_t len,
 	    const char *old, size_t oldlen, char *why, size_t whylen);
 int	namerule_gitconfig_check_at(const char *buf, size_t len,
 	    const char *old, size_t oldlen,
-	    int (*inside)(const char *, void *), void *arg, char *why,
+	    int (*inside)(const char *, int, void *), void *arg, char *why,
 	    size_t whylen);
 
 /*

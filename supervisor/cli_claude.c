@@ -106,30 +106,68 @@ static const char *const quiet_env[][2] = {
 };
 
 /*
+ * untrusted-ish: one word of a command from a settings layer, its
+ * quotes removed.  The file it names, or NULL: absolute, "~/", "$HOME/",
+ * "$CLAUDE_PROJECT_DIR/" (the form Claude Code's documentation gives for
+ * a project's hook), or relative, from the project, where the CLI runs
+ * it ("./x", "tools/x.sh", or a file that is there: "sh hook.sh").
+ */
+static char *
+command_word(const char *w, const char *home, const char *cwd)
+{
+	static const char *const pfx[][2] = {
+		{ "~/", "h" }, { "$HOME/", "h" }, { "${HOME}/", "h" },
+		{ "$CLAUDE_PROJECT_DIR/", "p" },
+		{ "${CLAUDE_PROJECT_DIR}/", "p" },
+	};
+	struct stat	 st;
+	char		*p;
+	size_t		 i, n;
+
+	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++) {
+		n = strlen(pfx[i][0]);
+		if (strncmp(w, pfx[i][0], n) == 0) {
+			xasprintf(&p, "%s/%s", pfx[i][1][0] == 'h' ? home :
+			    cwd, w + n);
+			return p;
+		}
+	}
+	if (w[0] == '/')
+		return xstrdup(w);
+	if (w[0] == '\0' || w[0] == '-' || w[0] == '$' ||
+	    strpbrk(w, ":=*?") != NULL)
+		return NULL;
+	/* A word without a slash only if it names a file there, not
+	 * every program's name or argument. */
+	xasprintf(&p, "%s/%s", cwd, w);
+	if (strchr(w, '/') == NULL && (lstat(p, &st) == -1 ||
+	    S_ISDIR(st.st_mode))) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/*
  * untrusted-ish: a command string from a settings layer.  Each word that
- * names a file (absolute, "~/", "$HOME/", or "./" and "../" from the
- * project, where the CLI runs it) goes on the list: the sandbox may not
- * write what the host's CLI will run.
+ * names a file (command_word()) goes on the list: the sandbox may not
+ * write what the host's CLI will run.  Quotes join a word as the
+ * shell's do ("$CLAUDE_PROJECT_DIR"/tools/x.sh).
  */
 static char **
 command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 {
-	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, real[PATH_MAX];
+	char	*dup = xstrdup(cmd), *w, *save = NULL, *p, *q, *r,
+		 real[PATH_MAX];
 	struct stat st;
 
-	for (w = strtok_r(dup, " \t\n;&|()<>'\"`", &save); w != NULL;
-	    w = strtok_r(NULL, " \t\n;&|()<>'\"`", &save)) {
-		if (strncmp(w, "~/", 2) == 0)
-			xasprintf(&p, "%s/%s", home, w + 2);
-		else if (strncmp(w, "$HOME/", 6) == 0)
-			xasprintf(&p, "%s/%s", home, w + 6);
-		else if (strncmp(w, "${HOME}/", 8) == 0)
-			xasprintf(&p, "%s/%s", home, w + 8);
-		else if (w[0] == '/')
-			p = xstrdup(w);
-		else if (strncmp(w, "./", 2) == 0 || strncmp(w, "../", 3) == 0)
-			xasprintf(&p, "%s/%s", cwd, w);
-		else
+	for (w = strtok_r(dup, " \t\n;&|()<>`", &save); w != NULL;
+	    w = strtok_r(NULL, " \t\n;&|()<>`", &save)) {
+		for (q = r = w; *r != '\0'; r++)
+			if (*r != '\'' && *r != '"')
+				*q++ = *r;
+		*q = '\0';
+		if ((p = command_word(w, home, cwd)) == NULL)
 			continue;
 		airlock_path_clean(p);
 		/* A directory (`cd /tmp && ...`) is where it runs, not what. */
@@ -143,6 +181,30 @@ command_paths(char **v, const char *cmd, const char *home, const char *cwd)
 		free(p);
 	}
 	free(dup);
+	return v;
+}
+
+/* untrusted-ish: each string of an argument array, as one word. */
+static char **
+command_args(char **v, const struct json *a, const char *home,
+    const char *cwd)
+{
+	char	*p, real[PATH_MAX];
+	struct stat st;
+	size_t	 i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->items[i]->type != JSON_STRING ||
+		    (p = command_word(a->items[i]->str, home, cwd)) == NULL)
+			continue;
+		airlock_path_clean(p);
+		if (stat(p, &st) == -1 || !S_ISDIR(st.st_mode)) {
+			v = strv_add(v, p);
+			if (realpath(p, real) != NULL && strcmp(real, p) != 0)
+				v = strv_add(v, real);
+		}
+		free(p);
+	}
 	return v;
 }
 
@@ -160,6 +222,10 @@ settings_walk(char **v, const struct json *j, const char *home,
 				if (strcmp(j->keys[i], run_keys[k]) == 0)
 					v = command_paths(v, j->items[i]->str,
 					    home, cwd);
+		/* An MCP server's arguments: "args": ["tools/server.js"]. */
+		if (j->type == JSON_OBJECT && strcmp(j->keys[i], "args") == 0 &&
+		    j->items[i]->type == JSON_ARRAY)
+			v = command_args(v, j->items[i], home, cwd);
 		if (j->type == JSON_OBJECT || j->type == JSON_ARRAY)
 			v = settings_walk(v, j->items[i], home, cwd,
 			    depth + 1);
@@ -167,7 +233,10 @@ settings_walk(char **v, const struct json *j, const char *home,
 	return v;
 }
 
-/* The files Claude Code's settings layers run, as --deny-write paths. */
+/*
+ * The files Claude Code's settings layers and MCP server configurations
+ * run, as --deny-write paths.
+ */
 static char **
 settings_commands(const char *home, const char *cwd)
 {
@@ -175,18 +244,32 @@ settings_commands(const char *home, const char *cwd)
 		"/.claude/settings.json", "/.claude/settings.local.json",
 		"/.claude/settings.json", "/.claude/settings.local.json",
 		"/etc/claude-code/managed-settings.json",
+		/* MCP servers the host's CLI starts: the user's (top level
+		 * and per project) and the project's. */
+		"/.claude.json", "/.mcp.json",
 	};
 	struct json	*j;
 	char		**v = NULL, *p;
 	size_t		  i;
 
 	for (i = 0; i < sizeof(layers) / sizeof(layers[0]); i++) {
-		xasprintf(&p, "%s%s", i < 2 ? home : i < 4 ? cwd : "",
-		    layers[i]);
-		if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL) {
-			v = settings_walk(v, j, home, cwd, 0);
-			json_free(j);
+		xasprintf(&p, "%s%s", i < 2 || i == 5 ? home :
+		    i < 4 || i == 6 ? cwd : "", layers[i]);
+		if ((j = json_read_object(p, JSON_MAX_INPUT)) == NULL) {
+			free(p);
+			continue;
 		}
+		if (i == 5) {
+			/* The user's servers and this project's only: a
+			 * relative path of another project's names a file
+			 * there, not here. */
+			v = settings_walk(v, json_get(j, "mcpServers"), home,
+			    cwd, 0);
+			v = settings_walk(v, json_get(json_get(j, "projects"),
+			    cwd), home, cwd, 0);
+		} else
+			v = settings_walk(v, j, home, cwd, 0);
+		json_free(j);
 		free(p);
 	}
 	return v;

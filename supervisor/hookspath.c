@@ -312,10 +312,13 @@ hp_repo(char **v, const char *dir, const char *home, int top)
 	if ((hp = hp_git(dir, home, get, NULL)) == NULL)
 		return v;
 	if (hp[0] != '/') {
-		/* Relative to the worktree's top, where hooks run. */
-		root = top ? hp_git(dir, home, toplevel, NULL) : xstrdup(dir);
-		if (root == NULL || namerule_lexical(root, hp, abs,
-		    sizeof(abs)) != 0)
+		/* Relative to the worktree's top, where hooks run.  A
+		 * bind's top in no repository yet (the global config's
+		 * value) is where a `git init` inside would put one. */
+		root = top ? hp_git(dir, home, toplevel, NULL) : NULL;
+		if (root == NULL)
+			root = xstrdup(dir);
+		if (namerule_lexical(root, hp, abs, sizeof(abs)) != 0)
 			goto out;
 		/* The same name in any other repository of the tree. */
 		for (rel = hp; strncmp(rel, "./", 2) == 0; rel += 2)

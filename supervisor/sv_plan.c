@@ -91,6 +91,7 @@ static const char *const write_protected[] = {
 	".git/hooks", ".vscode", ".idea", ".zed", ".codex", ".gemini",
 	".cursor", ".devcontainer", ".husky", ".claude", ".mcp.json",
 	".pre-commit-config.yaml", ".ripgreprc", ".nvim.lua", ".exrc",
+	".nvimrc", ".vimrc", "_vimrc", "_exrc", ".gvimrc", "_gvimrc",
 	".airlock", ".envrc",
 };
 
@@ -1316,6 +1317,13 @@ static const struct write_rule {
 	{ NR_NAME, ".pre-commit-config.yaml", NULL },
 	{ NR_NAME, ".ripgreprc", NULL }, { NR_NAME, "*.code-workspace", NULL },
 	{ NR_NAME, ".nvim.lua", NULL }, { NR_NAME, ".exrc", NULL },
+	/* The other names vim's and neovim's 'exrc' read in the
+	 * directory the editor starts in (vim: .vimrc, _vimrc, .exrc,
+	 * _exrc, and for the GUI .gvimrc, _gvimrc; neovim: .nvim.lua,
+	 * .nvimrc, .exrc). */
+	{ NR_NAME, ".nvimrc", NULL }, { NR_NAME, ".vimrc", NULL },
+	{ NR_NAME, "_vimrc", NULL }, { NR_NAME, "_exrc", NULL },
+	{ NR_NAME, ".gvimrc", NULL }, { NR_NAME, "_gvimrc", NULL },
 	/* Submodules: replaced only through the content check (a rename
 	 * of git's .gitmodules.lock), by namerule_gitmodules_check. */
 	{ NR_GITCONFIG, ".gitmodules", NULL },

@@ -23,26 +23,29 @@ static struct namerule_set *set;
 
 /* Judges of a path-valued key (core.worktree): none, all, under /w. */
 static int
-judge_none(const char *v, void *a)
+judge_none(const char *v, int wt, void *a)
 {
 	(void)v;
+	(void)wt;
 	(void)a;
 	return 0;
 }
 
 static int
-judge_all(const char *v, void *a)
+judge_all(const char *v, int wt, void *a)
 {
 	(void)v;
+	(void)wt;
 	(void)a;
 	return 1;
 }
 
 static int
-judge_lex(const char *v, void *a)
+judge_lex(const char *v, int wt, void *a)
 {
 	char	p[256];
 
+	(void)wt;
 	(void)a;
 	return namerule_lexical("/w/.git", v, p, sizeof(p)) == 0 &&
 	    strncmp(p, "/w/", 3) == 0;

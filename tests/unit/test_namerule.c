@@ -553,10 +553,11 @@ END_TEST
 
 /* A path value: inside what the caller says is writable. */
 static int
-inside_w(const char *val, void *arg)
+inside_w(const char *val, int wtree, void *arg)
 {
 	char	p[256];
 
+	(void)wtree;
 	(void)arg;
 	return namerule_lexical("/w/.git/modules/sm", val, p, sizeof(p)) == 0 &&
 	    strncmp(p, "/w/", 3) == 0;
