@@ -92,7 +92,10 @@ static const char *const write_protected[] = {
 	".cursor", ".devcontainer", ".husky", ".claude", ".mcp.json",
 	".pre-commit-config.yaml", ".ripgreprc", ".nvim.lua", ".exrc",
 	".nvimrc", ".vimrc", "_vimrc", "_exrc", ".gvimrc", "_gvimrc",
-	".airlock", ".envrc",
+	".airlock", ".envrc", ".opencode", ".continue", ".windsurf", ".kiro",
+	".roo", ".amazonq", ".mise", "opencode.json", "opencode.jsonc",
+	".aider.conf.yml", ".dir-locals.el", ".dir-locals-2.el", "mise.toml",
+	".mise.toml", "mise.local.toml", ".mise.local.toml",
 };
 
 static void
@@ -1324,6 +1327,21 @@ static const struct write_rule {
 	{ NR_NAME, ".nvimrc", NULL }, { NR_NAME, ".vimrc", NULL },
 	{ NR_NAME, "_vimrc", NULL }, { NR_NAME, "_exrc", NULL },
 	{ NR_NAME, ".gvimrc", NULL }, { NR_NAME, "_gvimrc", NULL },
+	/* More agents' project directories and files (MCP servers,
+	 * commands, rules, lint commands run after each edit), Emacs's
+	 * directory variables (eval: forms) and mise's configuration
+	 * (its [hooks] and tasks; mise trusts a file by its path, so a
+	 * trusted file rewritten inside would run on the host's next cd). */
+	{ NR_TREE, ".opencode", NULL }, { NR_TREE, ".continue", NULL },
+	{ NR_TREE, ".windsurf", NULL }, { NR_TREE, ".kiro", NULL },
+	{ NR_TREE, ".roo", NULL }, { NR_TREE, ".amazonq", NULL },
+	{ NR_TREE, ".mise", NULL },
+	{ NR_NAME, "opencode.json", NULL }, { NR_NAME, "opencode.jsonc", NULL },
+	{ NR_NAME, ".aider.conf.yml", NULL },
+	{ NR_NAME, ".dir-locals.el", NULL }, { NR_NAME, ".dir-locals-2.el", NULL },
+	{ NR_NAME, "mise.toml", NULL }, { NR_NAME, ".mise.toml", NULL },
+	{ NR_NAME, "mise.local.toml", NULL },
+	{ NR_NAME, ".mise.local.toml", NULL },
 	/* Submodules: replaced only through the content check (a rename
 	 * of git's .gitmodules.lock), by namerule_gitmodules_check. */
 	{ NR_GITCONFIG, ".gitmodules", NULL },

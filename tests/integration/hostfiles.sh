@@ -38,7 +38,10 @@ FILES=".vscode/mcp.json .vscode/extensions.json .vscode/tasks.json
 .husky/pre-commit .claude/hooks/x.sh .claude/skills/x/SKILL.md
 deep/er/.vscode/settings.json deep/.codex/config.toml
 .pre-commit-config.yaml .ripgreprc proj.code-workspace .nvim.lua .exrc
-sub/.ripgreprc"
+sub/.ripgreprc .opencode/x.json .continue/config.json .windsurf/rules.md
+.kiro/x.md .roo/mcp.json .amazonq/mcp.json .mise/config.toml opencode.json
+opencode.jsonc .aider.conf.yml .dir-locals.el .dir-locals-2.el mise.toml
+.mise.toml mise.local.toml .mise.local.toml deep/mise.toml"
 FILES=$(echo $FILES)
 made() {	# made DIR: the FILES that exist beneath DIR
 	for f in $FILES; do [ -e "$1/$f" ] && printf '%s ' "$f"; done
