@@ -8,7 +8,7 @@ LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msg.c common/log.c common/xmall
 	common/sockset.c
 LAUNCHER_PKGS := libcap
 $(BUILD)/obj/launcher/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(LAUNCHER_PKGS))
-# Linked static-pie (sixth session, docs/DECISIONS.md): still position
+# Linked static-pie (docs/DECISIONS.md): still position
 # independent (ASLR), full RELRO and BIND_NOW, but no dynamic linker at
 # each start: the launcher starts once per sandbox, and loading libc and
 # libcap through ld.so cost more on this VM than all it does before the
