@@ -136,6 +136,37 @@ git_commit(struct gcall *g)
 		    "from a remote");
 }
 
+/*
+ * git rebase --exec CMD (-x, or --exec abbreviated as git's option parser
+ * allows: --ex, --exe) runs CMD with the shell after each commit: a
+ * command line the policy does not see, so the call is opaque.
+ */
+static void
+git_rebase(struct gcall *g)
+{
+	size_t	i;
+	char	*e;
+
+	git_commit(g);
+	if (has_opt(g->w, g->n, 'x', "exec")) {
+		set_opaque(g->a, "git rebase --exec runs commands");
+		return;
+	}
+	for (i = 1; i < g->n; i++) {
+		if (!lit(&g->w[i]))
+			continue;
+		if (strcmp(g->w[i].text, "--") == 0)
+			break;
+		e = strchr(g->w[i].text, '=');
+		if (strncmp(g->w[i].text, "--ex", 4) == 0 && strncmp("--exec",
+		    g->w[i].text, e != NULL ? (size_t)(e - g->w[i].text) :
+		    strlen(g->w[i].text)) == 0) {
+			set_opaque(g->a, "git rebase --exec runs commands");
+			return;
+		}
+	}
+}
+
 static void
 git_ls_remote(struct gcall *g)
 {
@@ -491,6 +522,7 @@ static const struct gsub {
 	{ "grep", git_grep },
 	{ "hash-object", git_hash_object },
 	{ "help", git_help },
+	{ "http-push", git_push },
 	{ "imap-send", git_mail },
 	{ "lfs", git_contrib },
 	{ "log", git_ro },
@@ -508,7 +540,7 @@ static const struct gsub {
 	{ "pull", git_commit },
 	{ "push", git_push },
 	{ "range-diff", git_ro },
-	{ "rebase", git_commit },
+	{ "rebase", git_rebase },
 	{ "reflog", git_lists },
 	{ "remote", git_remote },
 	{ "request-pull", git_ro },
