@@ -20,8 +20,8 @@
  * Returns 2 for the standard input (a here-document there can be
  * judged), 1 for another descriptor or /proc path, 0 for a file.
  */
-static int
-fd_script(const char *t)
+int
+cls_fd_path(const char *t)
 {
 	if (strcmp(t, "/dev/stdin") == 0 || strcmp(t, "/dev/fd/0") == 0 ||
 	    strcmp(t, "/proc/self/fd/0") == 0)
@@ -38,7 +38,7 @@ static void
 fd_script_judge(struct ctx *cx, struct an *a, const struct io *io,
     int nest, const char *name, const char *t)
 {
-	if (fd_script(t) == 2 && io->script != NULL && !io->other &&
+	if (cls_fd_path(t) == 2 && io->script != NULL && !io->other &&
 	    lit(io->script)) {
 		set_ro(a, "%s reads the commands listed with it", name);
 		cls_check_text(cx, io->script->text, io->script->len,
@@ -113,7 +113,7 @@ an_shell(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		if (!lit(&w[i]))
 			set_opaque(a, "%s runs a script named by an expansion",
 			    name);
-		else if (fd_script(w[i].text))
+		else if (cls_fd_path(w[i].text))
 			fd_script_judge(cx, a, io, nest, name, w[i].text);
 		else
 			set_mut(a, "%s runs script %.60s", name, w[i].text);
@@ -436,7 +436,7 @@ cls_source(struct cls_call *c)
 	    NULL || strchr(c->w[1].text, '`') != NULL))))
 		set_opaque(c->a, "%s runs commands from a command's output",
 		    c->name);
-	else if (c->n >= 2 && fd_script(c->w[1].text))
+	else if (c->n >= 2 && cls_fd_path(c->w[1].text))
 		fd_script_judge(c->cx, c->a, c->io, c->nest, c->name,
 		    c->w[1].text);
 	else
