@@ -8,8 +8,13 @@
 #   agent's own text: an OSC 52 (clipboard write) or a CSI in them must
 #   come out escaped by vis(), never raw.  The control: the agent did
 #   send the raw ESC, and the line is printed (escaped).
+# - `airlock fs find` (and every JSON answer) on a person's terminal:
+#   file names are the sandbox's, and JSON passes C1 controls (U+009B is
+#   CSI on xterm), bidi overrides and bytes that are not UTF-8 raw.  On a
+#   pty (script(1)) none of them is printed raw; the control: through a
+#   pipe the JSON carries them, so the names did reach the client.
 . "$(dirname "$0")/lib.sh"
-plan 4
+plan 7
 
 H=$(mkwork)
 mkdir -p "$H/proj"
@@ -50,3 +55,19 @@ check "the refused terminal command is printed" \
     grep -q 'terminal command refused' "$H/acp.err"
 check "... with no raw ESC or BEL on stderr" \
     fails grep -q "$(printf '[\033\007]')" "$H/acp.err"
+
+W=$(mkwork)
+touch "$W/a$(printf '\302\233')2Jb" "$W/c$(printf '\342\200\256')d" \
+    "$W/e$(printf '\233')f"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$W"
+raw() {	# raw FILE: any C1 (UTF-8 or 8-bit) or U+202E byte sequence
+	LC_ALL=C grep -q "$(printf '\302\233')\\|$(printf '\342\200\256')\\|$(printf '\233')" "$1"
+}
+as_user env HOME="$H" "$AIRLOCK" fs --workspace "$W" find '*' \
+    >"$W.pipe" 2>&1
+check "control: through a pipe the JSON carries the names raw" raw "$W.pipe"
+as_user env HOME="$H" script -qec "'$AIRLOCK' fs --workspace '$W' find '*'" \
+    /dev/null >"$W.tty" 2>&1
+check "on a terminal fs find names the files" grep -q 'a\\x9b2Jb' "$W.tty" ||
+    diag "$(od -c "$W.tty" | head -8)"
+check "... and no C1, bidi override or stray byte is raw" fails raw "$W.tty"
