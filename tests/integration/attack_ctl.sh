@@ -61,13 +61,14 @@ touch "$W/a$(printf '\302\233')2Jb" "$W/c$(printf '\342\200\256')d" \
     "$W/e$(printf '\233')f"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$W"
 raw() {	# raw FILE: any C1 (UTF-8 or 8-bit) or U+202E byte sequence
-	LC_ALL=C grep -q "$(printf '\302\233')\\|$(printf '\342\200\256')\\|$(printf '\233')" "$1"
+	_c1=$(printf '\302\233') _bd=$(printf '\342\200\256')
+	LC_ALL=C grep -q "$_c1\\|$_bd\\|$(printf '\233')" "$1"
 }
 as_user env HOME="$H" "$AIRLOCK" fs --workspace "$W" find '*' \
     >"$W.pipe" 2>&1
 check "control: through a pipe the JSON carries the names raw" raw "$W.pipe"
 as_user env HOME="$H" script -qec "'$AIRLOCK' fs --workspace '$W' find '*'" \
     /dev/null >"$W.tty" 2>&1
-check "on a terminal fs find names the files" grep -q 'a\\x9b2Jb' "$W.tty" ||
-    diag "$(od -c "$W.tty" | head -8)"
+grep -q 'a\\x9b2Jb' "$W.tty" || diag "$(od -c "$W.tty" | head -8)"
+check "on a terminal fs find names the files" grep -q 'a\\x9b2Jb' "$W.tty"
 check "... and no C1, bidi override or stray byte is raw" fails raw "$W.tty"
