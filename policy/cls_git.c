@@ -483,6 +483,52 @@ git_runs(struct gcall *g)
 }
 
 /*
+ * The transport's own programs named on the command line: the program
+ * git runs (with the shell, for a local or ssh remote) as the other end
+ * of a fetch or a push.  --upload-pack, --receive-pack and --exec, also
+ * abbreviated as git's option parser allows, and clone's -u.  Returns 1
+ * when the call was judged.
+ */
+static int
+git_transport_prog(struct gcall *g)
+{
+	static const char *const subs[] = { "fetch", "pull", "clone",
+	    "ls-remote", "archive", "push", "send-pack", "fetch-pack",
+	    NULL };
+	static const char *const progs[] = { "--upload-pack",
+	    "--receive-pack", "--exec", NULL };
+	const char	*t, *e;
+	size_t		 i, k, len;
+
+	if (!in_list(g->sub, subs))
+		return 0;
+	for (i = 1; i < g->n; i++) {
+		t = g->w[i].text;
+		if (strcmp(t, "--") == 0)
+			break;
+		if (strcmp(g->sub, "clone") == 0 && t[0] == '-' &&
+		    t[1] == 'u') {
+			CODEEXEC(g->a, "git clone -u names the program git "
+			    "runs for the remote");
+			return 1;
+		}
+		if (t[0] != '-' || t[1] != '-')
+			continue;
+		e = strchr(t, '=');
+		len = e != NULL ? (size_t)(e - t) : strlen(t);
+		for (k = 0; len >= 4 && progs[k] != NULL; k++)
+			if (strncmp(progs[k], t, len) == 0 &&
+			    len <= strlen(progs[k])) {
+				CODEEXEC(g->a, "git %s %s names the program "
+				    "git runs for the remote", g->sub,
+				    progs[k]);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/*
  * git's subcommands, sorted by strcmp() for bsearch(); the unit test
  * checks the order.  One not listed changes the repository.
  */
@@ -663,6 +709,8 @@ cls_git(struct cls_call *c)
 	g.n = n - i;
 	g.nops = operands(g.w, g.n, ops, 4);
 	g.s2 = g.nops > 0 && lit(ops[0]) ? ops[0]->text : NULL;
+	if (git_transport_prog(&g))
+		return CLS_DONE;
 	s = bsearch(g.sub, gsubs, sizeof(gsubs) / sizeof(gsubs[0]),
 	    sizeof(gsubs[0]), gsub_cmp);
 	if (s != NULL)
