@@ -486,8 +486,8 @@ git_runs(struct gcall *g)
  * The transport's own programs named on the command line: the program
  * git runs (with the shell, for a local or ssh remote) as the other end
  * of a fetch or a push.  --upload-pack, --receive-pack and --exec, also
- * abbreviated as git's option parser allows, and clone's -u.  Returns 1
- * when the call was judged.
+ * abbreviated as git's option parser allows, clone's -u, and an ext::
+ * URL (a command line).  Returns 1 when the call was judged.
  */
 static int
 git_transport_prog(struct gcall *g)
@@ -510,6 +510,13 @@ git_transport_prog(struct gcall *g)
 		    t[1] == 'u') {
 			CODEEXEC(g->a, "git clone -u names the program git "
 			    "runs for the remote");
+			return 1;
+		}
+		/* ext:: runs its command wherever the user's own
+		 * configuration allows the protocol. */
+		if (strncmp(t, "ext::", 5) == 0) {
+			CODEEXEC(g->a, "git %s of an ext:: URL runs a "
+			    "command", g->sub);
 			return 1;
 		}
 		if (t[0] != '-' || t[1] != '-')
