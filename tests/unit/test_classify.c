@@ -212,6 +212,8 @@ static const struct tcase cases[] = {
 	    POL_DENY, POL_F_CODE_EXEC, ANY, NULL },
 	{ POL_MODE_CHAT, "git fetch 'ext::sh -c touch% m' main", POL_DENY,
 	    POL_F_CODE_EXEC, ANY, NULL },
+	{ POL_MODE_CHAT, "coproc git push origin main", POL_ASK, POL_F_PUSH,
+	    ANY, "ask:git-push" },
 	{ POL_MODE_CHAT, "git fetch --update-head-ok origin", POL_ALLOW,
 	    0, ANY, NULL },
 	{ POL_MODE_CHAT, "vim -S /dev/stdin <<EOF\n!git push\nEOF",
