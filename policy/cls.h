@@ -206,6 +206,7 @@ int	safe_pager(const char *);
 /* ---- recursion (classify.c) ---- */
 
 void	cls_check_text(struct ctx *, const char *, size_t, int);
+int	cls_fd_path(const char *);
 void	cls_analyze(struct ctx *, struct an *, const struct sh_word *,
 	    size_t, const struct io *, int);
 /* Record alias NAME=VALUE (name is nlen bytes); 0 or -1 if too many. */

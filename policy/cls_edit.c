@@ -296,6 +296,15 @@ cls_vi(struct cls_call *c)
 			i++;
 			continue;
 		}
+		/* -S /dev/stdin and the like: commands from a pipe. */
+		if ((strcmp(t, "-S") == 0 || strcmp(t, "-u") == 0 ||
+		    strcmp(t, "-s") == 0 || strcmp(t, "-U") == 0) &&
+		    i + 1 < c->n && cls_fd_path(w[i + 1].text)) {
+			set_opaque(c->a, "%s %s %.60s reads editor commands "
+			    "from a descriptor", c->name, t, w[i + 1].text);
+			i++;
+			continue;
+		}
 		if (strcmp(t, "-c") == 0 || strcmp(t, "--cmd") == 0) {
 			if (i + 1 >= c->n)
 				break;

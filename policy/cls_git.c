@@ -136,6 +136,37 @@ git_commit(struct gcall *g)
 		    "from a remote");
 }
 
+/*
+ * git rebase --exec CMD (-x, or --exec abbreviated as git's option parser
+ * allows: --ex, --exe) runs CMD with the shell after each commit: a
+ * command line the policy does not see, so the call is opaque.
+ */
+static void
+git_rebase(struct gcall *g)
+{
+	size_t	i;
+	char	*e;
+
+	git_commit(g);
+	if (has_opt(g->w, g->n, 'x', "exec")) {
+		set_opaque(g->a, "git rebase --exec runs commands");
+		return;
+	}
+	for (i = 1; i < g->n; i++) {
+		if (!lit(&g->w[i]))
+			continue;
+		if (strcmp(g->w[i].text, "--") == 0)
+			break;
+		e = strchr(g->w[i].text, '=');
+		if (strncmp(g->w[i].text, "--ex", 4) == 0 && strncmp("--exec",
+		    g->w[i].text, e != NULL ? (size_t)(e - g->w[i].text) :
+		    strlen(g->w[i].text)) == 0) {
+			set_opaque(g->a, "git rebase --exec runs commands");
+			return;
+		}
+	}
+}
+
 static void
 git_ls_remote(struct gcall *g)
 {
@@ -452,6 +483,59 @@ git_runs(struct gcall *g)
 }
 
 /*
+ * The transport's own programs named on the command line: the program
+ * git runs (with the shell, for a local or ssh remote) as the other end
+ * of a fetch or a push.  --upload-pack, --receive-pack and --exec, also
+ * abbreviated as git's option parser allows, clone's -u, and an ext::
+ * URL (a command line).  Returns 1 when the call was judged.
+ */
+static int
+git_transport_prog(struct gcall *g)
+{
+	static const char *const subs[] = { "fetch", "pull", "clone",
+	    "ls-remote", "archive", "push", "send-pack", "fetch-pack",
+	    NULL };
+	static const char *const progs[] = { "--upload-pack",
+	    "--receive-pack", "--exec", NULL };
+	const char	*t, *e;
+	size_t		 i, k, len;
+
+	if (!in_list(g->sub, subs))
+		return 0;
+	for (i = 1; i < g->n; i++) {
+		t = g->w[i].text;
+		if (strcmp(t, "--") == 0)
+			break;
+		if (strcmp(g->sub, "clone") == 0 && t[0] == '-' &&
+		    t[1] == 'u') {
+			CODEEXEC(g->a, "git clone -u names the program git "
+			    "runs for the remote");
+			return 1;
+		}
+		/* ext:: runs its command wherever the user's own
+		 * configuration allows the protocol. */
+		if (strncmp(t, "ext::", 5) == 0) {
+			CODEEXEC(g->a, "git %s of an ext:: URL runs a "
+			    "command", g->sub);
+			return 1;
+		}
+		if (t[0] != '-' || t[1] != '-')
+			continue;
+		e = strchr(t, '=');
+		len = e != NULL ? (size_t)(e - t) : strlen(t);
+		for (k = 0; len >= 4 && progs[k] != NULL; k++)
+			if (strncmp(progs[k], t, len) == 0 &&
+			    len <= strlen(progs[k])) {
+				CODEEXEC(g->a, "git %s %s names the program "
+				    "git runs for the remote", g->sub,
+				    progs[k]);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/*
  * git's subcommands, sorted by strcmp() for bsearch(); the unit test
  * checks the order.  One not listed changes the repository.
  */
@@ -491,6 +575,7 @@ static const struct gsub {
 	{ "grep", git_grep },
 	{ "hash-object", git_hash_object },
 	{ "help", git_help },
+	{ "http-push", git_push },
 	{ "imap-send", git_mail },
 	{ "lfs", git_contrib },
 	{ "log", git_ro },
@@ -508,7 +593,7 @@ static const struct gsub {
 	{ "pull", git_commit },
 	{ "push", git_push },
 	{ "range-diff", git_ro },
-	{ "rebase", git_commit },
+	{ "rebase", git_rebase },
 	{ "reflog", git_lists },
 	{ "remote", git_remote },
 	{ "request-pull", git_ro },
@@ -631,6 +716,8 @@ cls_git(struct cls_call *c)
 	g.n = n - i;
 	g.nops = operands(g.w, g.n, ops, 4);
 	g.s2 = g.nops > 0 && lit(ops[0]) ? ops[0]->text : NULL;
+	if (git_transport_prog(&g))
+		return CLS_DONE;
 	s = bsearch(g.sub, gsubs, sizeof(gsubs) / sizeof(gsubs[0]),
 	    sizeof(gsubs[0]), gsub_cmp);
 	if (s != NULL)

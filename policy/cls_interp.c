@@ -14,6 +14,39 @@
 #include "policy/inline.h"
 #include "policy/shell.h"
 
+/*
+ * A script named by a path that is really a file descriptor: what it
+ * reads is the caller's input or a pipe, not a file of the workspace.
+ * Returns 2 for the standard input (a here-document there can be
+ * judged), 1 for another descriptor or /proc path, 0 for a file.
+ */
+int
+cls_fd_path(const char *t)
+{
+	if (strcmp(t, "/dev/stdin") == 0 || strcmp(t, "/dev/fd/0") == 0 ||
+	    strcmp(t, "/proc/self/fd/0") == 0)
+		return 2;
+	return strncmp(t, "/dev/fd/", 8) == 0 || strncmp(t, "/proc/", 6) ==
+	    0 || strcmp(t, "/dev/tty") == 0 || strcmp(t, "-") == 0;
+}
+
+/*
+ * A script read from a descriptor: judged as the here-document on the
+ * standard input if that is where it comes from, else opaque.
+ */
+static void
+fd_script_judge(struct ctx *cx, struct an *a, const struct io *io,
+    int nest, const char *name, const char *t)
+{
+	if (cls_fd_path(t) == 2 && io->script != NULL && !io->other &&
+	    lit(io->script)) {
+		set_ro(a, "%s reads the commands listed with it", name);
+		cls_check_text(cx, io->script->text, io->script->len,
+		    nest + 1);
+	} else
+		set_opaque(a, "%s runs commands read from %.60s", name, t);
+}
+
 /* sh, bash, ...: -c 'script', a script file, or commands on stdin. */
 static void
 an_shell(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
@@ -80,6 +113,8 @@ an_shell(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		if (!lit(&w[i]))
 			set_opaque(a, "%s runs a script named by an expansion",
 			    name);
+		else if (cls_fd_path(w[i].text))
+			fd_script_judge(cx, a, io, nest, name, w[i].text);
 		else
 			set_mut(a, "%s runs script %.60s", name, w[i].text);
 		return;
@@ -391,7 +426,21 @@ cls_alias(struct cls_call *c)
 int
 cls_source(struct cls_call *c)
 {
-	set_mut(c->a, "%s runs the commands of a file", c->name);
+	/*
+	 * source <(...), source /dev/stdin: commands from a pipe; a name
+	 * made by a command substitution may be one.  A variable or a
+	 * tilde names a file as a literal does.
+	 */
+	if (c->n >= 2 && ((c->w[1].flags & SH_W_PROCSUB) ||
+	    ((c->w[1].flags & SH_W_EXPAND) && (strstr(c->w[1].text, "$(") !=
+	    NULL || strchr(c->w[1].text, '`') != NULL))))
+		set_opaque(c->a, "%s runs commands from a command's output",
+		    c->name);
+	else if (c->n >= 2 && cls_fd_path(c->w[1].text))
+		fd_script_judge(c->cx, c->a, c->io, c->nest, c->name,
+		    c->w[1].text);
+	else
+		set_mut(c->a, "%s runs the commands of a file", c->name);
 	return CLS_DONE;
 }
 

@@ -95,6 +95,7 @@ static const struct cls_tool tools[] = {
 	T("composer", cls_pkg),
 	T("conda", cls_pkg),
 	T("continue", cls_ro),
+	T("coproc", cls_wrap),
 	T("cp", cls_cp),
 	T("crontab", cls_mut),
 	T("crun", cls_escape),

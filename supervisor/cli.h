@@ -34,6 +34,7 @@ int	 rpc_open(struct rpc *, const char *sock, int allow_private,
 char	**rpc_private_args(const char *sandbox, const char *settings);
 /* A result on standard output as one line of JSON. */
 void	 cli_print_json(const struct json *);
+void	 cli_put_json(const char *, size_t);
 int	 rpc_open_private(struct rpc *, char *const *extra_args, char *err,
 	    size_t errlen);
 /*

@@ -39,6 +39,7 @@
 #include "common/acpframe.h"
 #include "common/json.h"
 #include "common/namerule.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/policy.h"
@@ -730,7 +731,7 @@ term_guard(struct relay *r, const char *idtext, char *const *av)
 		    pr->rule : "", pr->reason != NULL ? ": " : "",
 		    pr->reason != NULL ? pr->reason : "");
 		fprintf(stderr, "airlock acp: terminal command refused (%s): "
-		    "%s\n", pol_verdict_name(pr->verdict), line);
+		    "%s\n", pol_verdict_name(pr->verdict), vis(line));
 		rc = -1;
 	}
 	pol_result_free(pr);
@@ -936,9 +937,11 @@ answer_permission(struct relay *r, struct perm *pm)
 		    r->rules);
 
 		v = pr->verdict;
+		/* untrusted: the agent's text, shown in an editor's log or
+		 * on a terminal: escaped. */
 		fprintf(stderr, "airlock acp: permission for `%s`: %s (%s)\n",
-		    cmd, pol_verdict_name(v), pr->rule != NULL ? pr->rule :
-		    "no rule");
+		    vis(cmd), pol_verdict_name(v), pr->rule != NULL ?
+		    vis(pr->rule) : "no rule");
 		pol_result_free(pr);
 	} else if (kind != NULL && (strcmp(kind, "read") == 0 ||
 	    strcmp(kind, "search") == 0 || strcmp(kind, "think") == 0))

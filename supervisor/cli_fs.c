@@ -214,7 +214,7 @@ print_refusal(int code, const char *err)
 	jgen_kint(j, "code", code);
 	jgen_obj_close(j);
 	buf = jgen_buf(j, &len);
-	printf("%.*s\n", (int)len, buf);
+	cli_put_json(buf, len);
 	jgen_free(j);
 }
 

@@ -114,8 +114,32 @@ cli_print_json(const struct json *v)
 
 	jgen_value(j, v);
 	buf = jgen_buf(j, &len);
-	printf("%.*s\n", (int)len, buf);
+	cli_put_json(buf, len);
 	jgen_free(j);
+}
+
+/*
+ * A JSON answer on stdout.  JSON escapes C0 controls but passes C1
+ * controls, bidi overrides and bytes that are not UTF-8 as they are;
+ * the strings are a sandbox's (file names, contents) or airlockd's, so
+ * on a person's terminal the line is escaped too (its own backslashes
+ * kept), as `airlock audit` does.  A pipe gets the JSON unchanged.
+ */
+void
+cli_put_json(const char *buf, size_t len)
+{
+	char	*o;
+	size_t	 n;
+
+	if (!isatty(STDOUT_FILENO)) {
+		printf("%.*s\n", (int)len, buf);
+		return;
+	}
+	n = len * VIS_MAX_GROWTH + 1;
+	o = xmalloc(n);
+	vis_n(o, n, buf, len, VIS_BS_KEEP);
+	printf("%s\n", o);
+	free(o);
 }
 
 /* A private airlockd's arguments: quiet, and the client's --sandbox and
