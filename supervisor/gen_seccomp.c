@@ -157,6 +157,17 @@ add_socket_rules(scmp_filter_ctx ctx)
 		    2, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_NETLINK),
 		    SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) != 0)
 			return -1;
+		/*
+		 * A unix datagram socket names its peer in each sendto and
+		 * sendmsg (a connected one too), in memory the filter cannot
+		 * read: any host socket a bind shows would be reachable, past
+		 * init's connect check.  Streams and seqpackets connect first
+		 * (notify.c) and ignore a name; datagrams are refused.
+		 */
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 2,
+		    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
+		    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM)) != 0)
+			return -1;
 	}
 	return 0;
 }

@@ -13,8 +13,12 @@
 #   CSI on xterm), bidi overrides and bytes that are not UTF-8 raw.  On a
 #   pty (script(1)) none of them is printed raw; the control: through a
 #   pipe the JSON carries them, so the names did reach the client.
+# - A unix datagram names its peer in each sendto/sendmsg, past init's
+#   connect check: a host datagram socket in a bound directory must not
+#   receive what a sandbox sends.  The control: the same send from
+#   outside arrives.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 11
 
 H=$(mkwork)
 mkdir -p "$H/proj"
@@ -72,3 +76,56 @@ as_user env HOME="$H" script -qec "'$AIRLOCK' fs --workspace '$W' find '*'" \
 grep -q 'a\\x9b2Jb' "$W.tty" || diag "$(od -c "$W.tty" | head -8)"
 check "on a terminal fs find names the files" grep -q 'a\\x9b2Jb' "$W.tty"
 check "... and no C1, bidi override or stray byte is raw" fails raw "$W.tty"
+
+# ---- unix datagrams to a host socket in a bound directory ----
+D=$(mkwork)
+DG="$D/host.dgram"
+cat >"$D/recv.py" <<'PY'
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+open(sys.argv[2], "w").write("up")
+s.settimeout(30)
+with open(sys.argv[3], "ab") as f:
+    while True:
+        try:
+            d = s.recv(100)
+        except socket.timeout:
+            break
+        f.write(d + b"\n")
+        f.flush()
+PY
+cat >"$D/send.py" <<'PY'
+import socket, sys
+for kind in ("socket", "socketpair"):
+    try:
+        if kind == "socket":
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        else:
+            s = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0]
+        s.sendto(b"FROM-" + sys.argv[2].encode() + b"-" + kind.encode(),
+            sys.argv[1])
+        print(kind, "sent")
+    except OSError as e:
+        print(kind, "refused", e.errno)
+PY
+chmod a+r "$D/recv.py" "$D/send.py"
+python3 "$D/recv.py" "$DG" "$D/up" "$D/got" &
+RP=$!
+i=0
+while [ ! -e "$D/up" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+as_user python3 "$D/send.py" "$DG" OUTSIDE >"$D/out.ctl" 2>&1
+as_user "$AIRLOCK" run --no-policy-check --workspace "$H/proj" \
+    --bind "$D" -- python3 "$D/send.py" "$DG" SANDBOX >"$D/out.sbx" 2>&1
+sleep 0.3
+kill "$RP" 2>/dev/null
+check "control: a datagram from outside reaches the host socket" \
+    grep -q FROM-OUTSIDE-socket "$D/got"
+check "no datagram from the sandbox reaches it ($(tr '\n' ' ' <"$D/got"))" \
+    fails grep -q FROM-SANDBOX "$D/got"
+check "the sandbox's datagram socket is refused (EACCES)" \
+    grep -qx "socket refused 13" "$D/out.sbx"
+check "... and a datagram socketpair too" \
+    grep -qx "socketpair refused 13" "$D/out.sbx"
+finish
