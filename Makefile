@@ -47,6 +47,7 @@ all:
 include common/common.mk
 include policy/policy.mk
 include supervisor/supervisor.mk
+include client/client.mk
 include launcher/launcher.mk
 include proxyd/proxyd.mk
 include gatewayd/gatewayd.mk

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * Newline-delimited JSON-RPC framing, as the Agent Client Protocol
- * speaks it over an agent's stdio (`airlock acp`, supervisor/cli_acp.c),
+ * speaks it over an agent's stdio (`airlock acp`, client/cli_acp.c),
  * and the one look at a message the relay needs: request, response or
  * notification, and its method.
  *

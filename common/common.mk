@@ -7,3 +7,9 @@ $(BUILD)/obj/common/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,yajl libevent openssl
 $(LIBCOMMON): $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
+
+# common/host/: host-side pieces both airlockd and the airlock client link
+# as objects (settings, runtime paths, workspace origins, the hook's judge
+# and the protection tables). Never linked by the launcher or the daemons
+# that serve a sandbox.
+HOST_SHARED_SRCS := $(wildcard common/host/*.c)

@@ -24,10 +24,10 @@
 
 #include <event2/event.h>
 
+#include "common/host/paths.h"
+#include "common/host/settings.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "supervisor/paths.h"
-#include "supervisor/settings.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_terminal.h"
 #include "supervisor/sv_wtspare.h"

@@ -21,10 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
-#include "supervisor/settings.h"
 
 #define CRED_MAX_FILE		(256U << 10)
 #define CRED_MAX_TOKEN		4096

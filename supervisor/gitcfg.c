@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/host/settings.h"
 #include "common/xmalloc.h"
 #include "supervisor/gitcfg.h"
-#include "supervisor/settings.h"
 
 struct sbuf {
 	char	*s;

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/host/settings.h"
 #include "common/xmalloc.h"
 #include "supervisor/gwrepo.h"
-#include "supervisor/settings.h"
 
 static int
 segment_ok(const char *s, size_t len)

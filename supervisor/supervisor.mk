@@ -1,11 +1,8 @@
-# supervisor/: airlockd (airlockd.c + sv_*.c) and the airlock client
-# (airlock.c + cli_*.c). Files with neither prefix (settings.c, …) are
-# linked into both.
-SV_SHARED := $(filter-out supervisor/airlockd.c supervisor/airlock.c supervisor/sv_% supervisor/cli_% supervisor/gen_%,$(wildcard supervisor/*.c))
-AIRLOCKD_SRCS := supervisor/airlockd.c $(wildcard supervisor/sv_*.c) $(SV_SHARED)
-# The client's hook judges paths with the plan's own rule tables.
-AIRLOCK_SRCS := supervisor/airlock.c $(wildcard supervisor/cli_*.c) $(SV_SHARED) \
-	supervisor/sv_plan.c supervisor/sv_seccomp.c
+# supervisor/: airlockd alone (airlockd.c, sv_*.c and the modules only
+# it links), plus the host-side files it shares with the client
+# (common/host/).
+AIRLOCKD_SRCS := $(filter-out supervisor/gen_%,$(wildcard supervisor/*.c)) \
+	$(HOST_SHARED_SRCS)
 SV_PKGS := libevent yajl
 $(BUILD)/obj/supervisor/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(SV_PKGS))
 
@@ -26,6 +23,4 @@ $(BUILD)/obj/supervisor/sv_seccomp.o $(BUILD)/test/obj/supervisor/sv_seccomp.o: 
 
 $(BUILD)/airlockd: $(AIRLOCKD_SRCS:%.c=$(BUILD)/obj/%.o) $(LIBPOLICY) $(LIBCOMMON)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(SV_PKGS))
-$(BUILD)/airlock: $(AIRLOCK_SRCS:%.c=$(BUILD)/obj/%.o) $(LIBPOLICY) $(LIBCOMMON)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(SV_PKGS))
-PROGS += $(BUILD)/airlockd $(BUILD)/airlock
+PROGS += $(BUILD)/airlockd

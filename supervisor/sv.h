@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/msg.h"
 #include "policy/policy.h"
-#include "supervisor/settings.h"
 
 struct event_base;
 struct sv_client;

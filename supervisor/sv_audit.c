@@ -18,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/wsorigin.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_sess.h"
-#include "supervisor/wsorigin.h"
 
 static int
 audit_open(void)

@@ -30,9 +30,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/paths.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #ifndef AIRLOCK_LIBEXECDIR

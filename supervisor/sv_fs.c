@@ -26,12 +26,13 @@
 
 #include <event2/event.h>
 
+#include "common/host/hook.h"
+#include "common/host/paths.h"
+#include "common/host/protect.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
-#include "supervisor/hook.h"
-#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 
 #define SV_FS_ANSWER_MAX	(JSON_MAX_INPUT)
@@ -239,7 +240,7 @@ put_rules(struct jgen *j, const struct sv_spec *sp)
 		if (!sp->binds[i].read_only &&
 		    !strv_in(sp->runner_state_dirs, sp->binds[i].guest_path))
 			put_rule(j, NR_SCOPE, sp->binds[i].guest_path, NULL);
-	for (i = 0; sv_rules_write(i, &kind, &pat, &exc); i++)
+	for (i = 0; protect_rule_at(i, &kind, &pat, &exc); i++)
 		if (kind != NR_GITSTATE)
 			put_rule(j, kind, pat, exc);
 	for (i = 0; sp->deny_write != NULL && sp->deny_write[i] != NULL; i++)

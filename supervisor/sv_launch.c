@@ -35,17 +35,17 @@
 
 #include <event2/event.h>
 
+#include "common/host/paths.h"
+#include "common/host/wsorigin.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
-#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
-#include "supervisor/sv_worktree.h"
 #include "supervisor/sv_sess.h"
-#include "supervisor/wsorigin.h"
+#include "supervisor/sv_worktree.h"
 
 void
 launch_failed(struct sv_session *s, const char *why)

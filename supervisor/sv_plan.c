@@ -25,16 +25,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/hook.h"
+#include "common/host/paths.h"
+#include "common/host/protect.h"
+#include "common/host/wsorigin.h"
 #include "common/log.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
-#include "supervisor/hook.h"
 #include "supervisor/hookspath.h"
-#include "supervisor/paths.h"
 #include "supervisor/sv.h"
-#include "supervisor/wsorigin.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
 #define LANDLOCK_ACCESS_FS_TRUNCATE	(1ULL << 14)
@@ -53,50 +54,6 @@
 	LANDLOCK_ACCESS_FS_TRUNCATE)
 #define LL_DEVWRITE (LANDLOCK_ACCESS_FS_WRITE_FILE | \
 	LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
-
-/* System directories visible read-only (R-L1). */
-static const char *const sys_dirs[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/opt", "/etc",
-};
-
-/* /etc entries masked even though /etc is visible (R-L1). */
-static const char *const etc_secrets[] = {
-	"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-",
-	"/etc/ssl/private", "/etc/sudoers", "/etc/sudoers.d",
-	"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key",
-	"/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
-	"/etc/airlock", "/etc/NetworkManager/system-connections",
-	"/etc/wpa_supplicant",
-};
-
-/* The secret set relative to $HOME (R-L2). */
-static const char *const home_secrets[] = {
-	".ssh", ".aws", ".gnupg", ".config/gh", ".netrc",
-	".docker/config.json", ".kube", ".git-credentials",
-	".local/share/keyrings", ".password-store", ".config/airlock",
-	".azure", ".config/gcloud", ".npmrc", ".pypirc",
-	".cargo/credentials", ".cargo/credentials.toml",
-	".config/hub", ".terraform.d/credentials.tfrc.json",
-};
-
-/*
- * Write-protected names that may exist in a writable bind at launch
- * (R-L3).  Creation of new ones, at any depth, is the seccomp-notify
- * filter's job; these are the ones already there.
- */
-static const char *const write_protected[] = {
-	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".zshrc",
-	".zprofile", ".zshenv", ".zlogin", ".profile", ".gitconfig",
-	".git/hooks", ".vscode", ".idea", ".zed", ".codex", ".gemini",
-	".cursor", ".devcontainer", ".husky", ".claude", ".mcp.json",
-	".pre-commit-config.yaml", ".ripgreprc", ".nvim.lua", ".exrc",
-	".nvimrc", ".vimrc", "_vimrc", "_exrc", ".gvimrc", "_gvimrc",
-	".airlock", ".envrc", ".opencode", ".continue", ".windsurf", ".kiro",
-	".roo", ".amazonq", ".mise", "opencode.json", "opencode.jsonc",
-	".aider.conf.yml", ".dir-locals.el", ".dir-locals-2.el", "mise.toml",
-	".mise.toml", "mise.local.toml", ".mise.local.toml",
-};
 
 static void
 plan_frame(struct sv_plan *p, struct msgbuf *b)
@@ -632,9 +589,9 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 			for (k = 0; k < spec->nbinds; k++)
 				if (path_under(t[j], spec->binds[k].guest_path))
 					shown = 1;
-			for (k = 0; k < sizeof(sys_dirs) / sizeof(sys_dirs[0]);
+			for (k = 0; k < n_protect_sys_dirs;
 			    k++)
-				if (path_under(t[j], sys_dirs[k]))
+				if (path_under(t[j], protect_sys_dirs[k]))
 					shown = 1;
 			/* Inside a split directory only a bind shows it. */
 			if (split_under(splits, t[j]))
@@ -1092,10 +1049,10 @@ control_plane_add(char **v, const char *path, int dir_of)
 	airlock_path_clean(s);
 	if (dir_of && (slash = strrchr(s, '/')) != NULL)
 		slash[slash == s ? 1 : 0] = '\0';
-	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
-		if (path_under(s, sys_dirs[i]) || path_under(sys_dirs[i], s))
+	for (i = 0; i < n_protect_sys_dirs; i++)
+		if (path_under(s, protect_sys_dirs[i]) || path_under(protect_sys_dirs[i], s))
 			break;
-	if (i == sizeof(sys_dirs) / sizeof(sys_dirs[0]) &&
+	if (i == n_protect_sys_dirs &&
 	    strcmp(s, "/") != 0 && strcmp(s, "/tmp") != 0 &&
 	    strcmp(s, "/run") != 0 && strcmp(s, "/run/user") != 0 &&
 	    !path_under(s, "/proc") && !path_under(s, "/dev") &&
@@ -1280,103 +1237,6 @@ plan_home(struct sv_plan *p, const struct sv_spec *spec,
 
 /* ---- filename rules at creation time (R-L3, R-L4) ---- */
 
-/*
- * The built-in write-deny set, checked by init's seccomp-notify handler
- * on every write-intent path beneath a writable bind, at any depth.
- */
-static const struct write_rule {
-	uint32_t	 kind;
-	const char	*pattern;
-	const char	*except;
-} write_rules[] = {
-	/* R-L4: secrets and direnv's file. */
-	{ NR_NAME, ".env", NULL }, { NR_NAME, ".env.*", NULL },
-	{ NR_NAME, ".envrc", NULL }, { NR_NAME, "*.key", NULL },
-	{ NR_NAME, "*.pem", NULL },
-	/* R-L3: what a shell or git on the host runs. */
-	{ NR_NAME, ".bashrc", NULL }, { NR_NAME, ".bash_profile", NULL },
-	{ NR_NAME, ".bash_login", NULL }, { NR_NAME, ".bash_logout", NULL },
-	{ NR_NAME, ".zshrc", NULL }, { NR_NAME, ".zprofile", NULL },
-	{ NR_NAME, ".zshenv", NULL }, { NR_NAME, ".zlogin", NULL },
-	{ NR_NAME, ".profile", NULL }, { NR_NAME, ".gitconfig", NULL },
-	{ NR_PATH, ".git/hooks/*", "*.sample" },
-	{ NR_PATH, ".git/modules/**/hooks/*", "*.sample" },
-	{ NR_GITCONFIG, ".git/config", NULL },
-	{ NR_GITCONFIG, ".git/config.worktree", NULL },
-	{ NR_GITCONFIG, ".git/modules/**/config", NULL },
-	/* R-L3: any directory git takes for a repository, whatever its
-	 * name, holds only what porcelain writes (common/gitstate.c). */
-	{ NR_GITSTATE, ".git", NULL },
-	/* R-L3: the project files of agents and editors, by directory:
-	 * whatever is or will be in them (tasks, MCP servers, language
-	 * servers, extensions, hooks, skills) the host's tool runs or
-	 * trusts when it next opens the project (docs/SECURITY.md). */
-	{ NR_TREE, ".vscode", NULL }, { NR_TREE, ".idea", NULL },
-	{ NR_TREE, ".zed", NULL }, { NR_TREE, ".codex", NULL },
-	{ NR_TREE, ".gemini", NULL }, { NR_TREE, ".cursor", NULL },
-	{ NR_TREE, ".devcontainer", NULL }, { NR_TREE, ".husky", NULL },
-	{ NR_TREE, ".claude", NULL }, { NR_TREE, ".airlock", NULL },
-	{ NR_NAME, ".mcp.json", NULL },
-	{ NR_NAME, ".pre-commit-config.yaml", NULL },
-	{ NR_NAME, ".ripgreprc", NULL }, { NR_NAME, "*.code-workspace", NULL },
-	{ NR_NAME, ".nvim.lua", NULL }, { NR_NAME, ".exrc", NULL },
-	/* The other names vim's and neovim's 'exrc' read in the
-	 * directory the editor starts in (vim: .vimrc, _vimrc, .exrc,
-	 * _exrc, and for the GUI .gvimrc, _gvimrc; neovim: .nvim.lua,
-	 * .nvimrc, .exrc). */
-	{ NR_NAME, ".nvimrc", NULL }, { NR_NAME, ".vimrc", NULL },
-	{ NR_NAME, "_vimrc", NULL }, { NR_NAME, "_exrc", NULL },
-	{ NR_NAME, ".gvimrc", NULL }, { NR_NAME, "_gvimrc", NULL },
-	/* More agents' project directories and files (MCP servers,
-	 * commands, rules, lint commands run after each edit), Emacs's
-	 * directory variables (eval: forms) and mise's configuration
-	 * (its [hooks] and tasks; mise trusts a file by its path, so a
-	 * trusted file rewritten inside would run on the host's next cd). */
-	{ NR_TREE, ".opencode", NULL }, { NR_TREE, ".continue", NULL },
-	{ NR_TREE, ".windsurf", NULL }, { NR_TREE, ".kiro", NULL },
-	{ NR_TREE, ".roo", NULL }, { NR_TREE, ".amazonq", NULL },
-	{ NR_TREE, ".mise", NULL },
-	{ NR_NAME, "opencode.json", NULL }, { NR_NAME, "opencode.jsonc", NULL },
-	{ NR_NAME, ".aider.conf.yml", NULL },
-	{ NR_NAME, ".dir-locals.el", NULL }, { NR_NAME, ".dir-locals-2.el", NULL },
-	{ NR_NAME, "mise.toml", NULL }, { NR_NAME, ".mise.toml", NULL },
-	{ NR_NAME, "mise.local.toml", NULL },
-	{ NR_NAME, ".mise.local.toml", NULL },
-	/* Submodules: replaced only through the content check (a rename
-	 * of git's .gitmodules.lock), by namerule_gitmodules_check. */
-	{ NR_GITCONFIG, ".gitmodules", NULL },
-};
-
-/*
- * The same sets for the Claude Code hook (supervisor/hook.c), which
- * judges Write and Read calls that run outside any sandbox: one table,
- * so the hook never drifts from what the sandbox enforces.
- */
-int
-sv_rules_write(size_t i, uint32_t *kind, const char **pattern,
-    const char **except)
-{
-	if (i >= sizeof(write_rules) / sizeof(write_rules[0]))
-		return 0;
-	*kind = write_rules[i].kind;
-	*pattern = write_rules[i].pattern;
-	*except = write_rules[i].except;
-	return 1;
-}
-
-const char *
-sv_rules_secret(size_t i, int *in_home)
-{
-	size_t	nh = sizeof(home_secrets) / sizeof(home_secrets[0]);
-
-	*in_home = i < nh;
-	if (i < nh)
-		return home_secrets[i];
-	i -= nh;
-	return i < sizeof(etc_secrets) / sizeof(etc_secrets[0]) ?
-	    etc_secrets[i] : NULL;
-}
-
 static void
 plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
     const char *except)
@@ -1400,7 +1260,7 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
  */
 static void
 plan_symlinked_rule(struct sv_plan *p, const char *top,
-    const struct write_rule *r)
+    const struct protect_rule *r)
 {
 	char		 link[PATH_MAX], real[PATH_MAX], *a;
 	size_t		 n = strcspn(r->pattern, "/");
@@ -1500,28 +1360,26 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		return;
 	for (i = 0; sp[i] != NULL; i++) {
 		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
-		for (j = 0; j < sizeof(write_protected) /
-		    sizeof(write_protected[0]); j++) {
-			xasprintf(&a, "%s/%s", sp[i], write_protected[j]);
+		for (j = 0; j < n_protect_existing; j++) {
+			xasprintf(&a, "%s/%s", sp[i], protect_existing[j]);
 			plan_link_target(p, a);
 			free(a);
 		}
 	}
 
-	for (i = 0; i < sizeof(write_rules) / sizeof(write_rules[0]); i++) {
+	for (i = 0; i < n_protect_write_rules; i++) {
+		const struct protect_rule *r = &protect_write_rules[i];
+
 		if (ctx->settings != NULL &&
-		    exact_in_list(ctx->settings->allow_write,
-		    write_rules[i].pattern)) {
+		    exact_in_list(ctx->settings->allow_write, r->pattern)) {
 			log_info("session %s: write rule \"%s\" relaxed by "
-			    "settings", spec->session_id,
-			    write_rules[i].pattern);
-			p->opened = strv_add(p->opened, write_rules[i].pattern);
+			    "settings", spec->session_id, r->pattern);
+			p->opened = strv_add(p->opened, r->pattern);
 			continue;
 		}
-		plan_write_rule(p, write_rules[i].kind, write_rules[i].pattern,
-		    write_rules[i].except);
+		plan_write_rule(p, r->kind, r->pattern, r->except);
 		for (j = 0; sp[j] != NULL; j++)
-			plan_symlinked_rule(p, sp[j], &write_rules[i]);
+			plan_symlinked_rule(p, sp[j], r);
 	}
 	strv_free(sp);
 	/* The effective hooks directories (core.hooksPath), like hooks/. */
@@ -1542,9 +1400,9 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		xasprintf(&a, "%s/bin", h->homes[i]);
 		plan_write_rule(p, NR_HOME, a, NULL);
 		free(a);
-		for (j = 0; j < sizeof(home_secrets) / sizeof(home_secrets[0]);
+		for (j = 0; j < n_protect_home_secrets;
 		    j++) {
-			xasprintf(&a, "%s/%s", h->homes[i], home_secrets[j]);
+			xasprintf(&a, "%s/%s", h->homes[i], protect_home_secrets[j]);
 			plan_write_rule(p, NR_ABS, a, NULL);
 			free(a);
 		}
@@ -1780,8 +1638,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	if (home == NULL || home[0] != '/' || strcmp(home, "/") == 0 ||
 	    path_under(home, "/proc") || path_under(home, "/dev"))
 		home = "/tmp";
-	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
-		if (path_under(home, sys_dirs[i]))
+	for (i = 0; i < n_protect_sys_dirs; i++)
+		if (path_under(home, protect_sys_dirs[i]))
 			home = "/tmp";
 	p->home = xstrdup(home);
 
@@ -1826,12 +1684,12 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	plan_frame(p, &b);
 
 	/* R-L1: read-only system directories, then /proc, /dev, /tmp. */
-	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++) {
-		if (is_symlink(sys_dirs[i], target, sizeof(target)))
-			plan_op(p, PLAN_OP_SYMLINK, 0, target, sys_dirs[i]);
+	for (i = 0; i < n_protect_sys_dirs; i++) {
+		if (is_symlink(protect_sys_dirs[i], target, sizeof(target)))
+			plan_op(p, PLAN_OP_SYMLINK, 0, target, protect_sys_dirs[i]);
 		else
 			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
-			    PLAN_OPF_OPTIONAL, sys_dirs[i], sys_dirs[i]);
+			    PLAN_OPF_OPTIONAL, protect_sys_dirs[i], protect_sys_dirs[i]);
 	}
 	/*
 	 * R-S4: a tmpfs is RAM the watchdog's RSS sum does not count, so
@@ -1937,8 +1795,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	if (allowed != NULL)
 		plan_binds(p, spec, order, splits, carves, prot, hc.homes,
 		    allowed, &writable, &binds_dst);
-	for (i = 0; i < sizeof(sys_dirs) / sizeof(sys_dirs[0]); i++)
-		need = strv_add(need, sys_dirs[i]);
+	for (i = 0; i < n_protect_sys_dirs; i++)
+		need = strv_add(need, protect_sys_dirs[i]);
 	need = strv_add(need, "/proc");
 	need = strv_add(need, "/dev");
 	need = strv_add(need, "/tmp");
@@ -1955,10 +1813,9 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
 		if (exact_in_list(spec->runner_state_dirs, writable[i]))
 			continue;
-		for (j = 0; j < sizeof(write_protected) /
-		    sizeof(write_protected[0]); j++) {
+		for (j = 0; j < n_protect_existing; j++) {
 			xasprintf(&s, "%s/%s", writable[i],
-			    write_protected[j]);
+			    protect_existing[j]);
 			/* A runner's session directories beneath (a home
 			 * bound whole): plan_home protects around them. */
 			if (lstat(s, &st) == 0 &&
@@ -1985,9 +1842,9 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 
 	/* R-L2: the secret set (carve-outs only beneath a secret), then the
 	 * spec's and settings' denyRead (a carve-out may name one). */
-	for (i = 0; i < sizeof(home_secrets) / sizeof(home_secrets[0]);
+	for (i = 0; i < n_protect_home_secrets;
 	    i++) {
-		xasprintf(&s, "%s/%s", home, home_secrets[i]);
+		xasprintf(&s, "%s/%s", home, protect_home_secrets[i]);
 		deny_read = strv_add(deny_read, s);
 		free(s);
 	}
@@ -1996,8 +1853,8 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		deny_read = strv_add(deny_read, s);
 		free(s);
 	}
-	for (i = 0; i < sizeof(etc_secrets) / sizeof(etc_secrets[0]); i++)
-		deny_read = strv_add(deny_read, etc_secrets[i]);
+	for (i = 0; i < n_protect_etc_secrets; i++)
+		deny_read = strv_add(deny_read, protect_etc_secrets[i]);
 	deny_read = control_plane_list(deny_read, ctx);
 	if (plan_deny_read(p, deny_read, 1, keep, need, home, base, err,
 	    errlen) == -1 || plan_deny_read(p, spec->deny_read, 0, keep, need,

@@ -32,16 +32,16 @@
 
 #include <event2/event.h>
 
+#include "common/host/paths.h"
+#include "common/host/wsorigin.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
-#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
 #include "supervisor/sv_sess.h"
-#include "supervisor/wsorigin.h"
 
 /* The daemon that serves listener kind i, and the listeners it takes. */
 #define LISTEN_DAEMON(i) ((i) == LISTEN_GIT ? SV_DAEMON_GATEWAYD : \

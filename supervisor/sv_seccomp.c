@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "supervisor/sv.h"
 #include "seccomp_bpf.h"	/* $(BUILD)/gen: gen_seccomp's output */
+#include "supervisor/sv.h"
 
 int
 sv_seccomp_notify(void)

@@ -41,10 +41,10 @@
 #include <event2/event.h>
 
 #include "common/b64.h"
+#include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "supervisor/paths.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_terminal.h"
 

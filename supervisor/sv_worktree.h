@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
+#include "common/host/settings.h"
 #include "common/json.h"
-#include "supervisor/settings.h"
 
 struct sv_client;
 struct sv_spec;

@@ -6,9 +6,14 @@ UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_PKGS := check yajl libevent libseccomp
 $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
 # Unit tests may exercise the supervisor modules that need no event loop:
-# the shared files, the plan, the spec parser, the probe and seccomp.
-UNIT_SV_SRCS = $(SV_SHARED) supervisor/sv_plan.c supervisor/sv_spec.c \
-	supervisor/sv_probe.c supervisor/sv_seccomp.c
+# the host-side shared files, airlockd's modules that need no event loop
+# (the plan, the spec parser, the probe, seccomp, credentials, git config
+# and hooksPath, the gateway's repository records) and the client's
+# origin check.
+UNIT_SV_SRCS = $(HOST_SHARED_SRCS) supervisor/sv_plan.c supervisor/sv_spec.c \
+	supervisor/sv_probe.c supervisor/sv_seccomp.c supervisor/credentials.c \
+	supervisor/gitcfg.c supervisor/hookspath.c supervisor/gwrepo.c \
+	client/gitorigin.c
 UNIT_SV_OBJS = $(UNIT_SV_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOLICY) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -28,10 +33,8 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -I. -D_GNU_SOURCE
 FUZZ_COMMON := $(filter-out common/evglue.c common/sandbox_self.c,$(COMMON_SRCS)) $(POLICY_SRCS)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-# The hook (in json_fuzzer) judges paths with the plan's own tables.
-FUZZ_EXTRA_json := supervisor/sv_plan.c supervisor/credentials.c \
-	supervisor/paths.c supervisor/wsorigin.c \
-	supervisor/gitcfg.c supervisor/hookspath.c
+# The hook (in json_fuzzer) judges paths with the protection tables.
+FUZZ_EXTRA_json := common/host/protect.c common/host/paths.c
 # airlock-fs's parsers of the agent's patches and globs (issue 17).
 FUZZ_EXTRA_patch := fs/patch.c fs/glob.c
 FUZZ_EXTRA_glob := fs/glob.c
@@ -60,8 +63,8 @@ $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 # beside them are links to the shipped ones.  Nothing shipped carries a
 # hook: hardening.sh greps $(BUILD)/airlock*.
 TB := $(BUILD)/test
-TB_HOOK_SRCS := supervisor/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c \
-	supervisor/cli_acp.c
+TB_HOOK_SRCS := client/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c \
+	client/cli_acp.c
 tb_objs = $(foreach f,$(1),$(if $(filter $(f),$(TB_HOOK_SRCS)),$(TB)/obj/$(f:%.c=%.o),$(BUILD)/obj/$(f:%.c=%.o)))
 $(TB)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "common/json.h"
-#include "supervisor/hook.c"
-#include "supervisor/settings.c"
+#include "common/host/hook.c"
+#include "common/host/settings.c"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "supervisor/settings.h"
+#include "common/host/settings.h"
 
 static char *fx_gh_prefixes[] = { "https://github.com/", "git@github.com:",
     "ssh://git@github.com/", NULL };

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "supervisor/gitorigin.h"
+#include "client/gitorigin.h"
 #include "tests/unit/unit.h"
 
 static char	top[] = "/tmp/test_gitorigin.XXXXXX";

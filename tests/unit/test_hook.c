@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * Unit tests for supervisor/hook.c: the Claude Code PreToolUse decision
+ * Unit tests for common/host/hook.c: the Claude Code PreToolUse decision
  * for the recorded payloads in tests/data/hook/, modes, non-Bash tools,
  * malformed input, and the `airlock policy check` JSON.
  */
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/host/hook.h"
 #include "common/json.h"
-#include "supervisor/hook.h"
 #include "tests/unit/unit.h"
 
 static struct settings S;

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/settings.h"
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
-#include "supervisor/settings.h"
 #include "supervisor/sv.h"
 #include "tests/unit/unit.h"
 

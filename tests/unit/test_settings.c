@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * Unit tests for supervisor/settings.c: defaults of SPEC §12, layering,
+ * Unit tests for common/host/settings.c: defaults of SPEC §12, layering,
  * managed locks, errors that name the key, atomic layers, the
  * sandbox-runtime format and push-rule decisions.
  */
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/settings.h"
 #include "common/xmalloc.h"
-#include "supervisor/settings.h"
 #include "tests/unit/unit.h"
 
 static struct settings	S;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "supervisor/wsorigin.h"
+#include "common/host/wsorigin.h"
 #include "tests/unit/unit.h"
 
 static char	top[] = "/tmp/test_wsorigin.XXXXXX";

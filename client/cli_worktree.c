@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
 #include "common/json.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
 
 static const char usage_text[] =
 "usage: airlock worktree provision --conversation ID [--agent A]... REPO...\n"

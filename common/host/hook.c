@@ -22,13 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/hook.h"
+#include "common/host/paths.h"
+#include "common/host/protect.h"
 #include "common/json.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/guard.h"
-#include "supervisor/hook.h"
-#include "supervisor/paths.h"
 
 static char *
 take(struct jgen *g)
@@ -214,7 +215,7 @@ secret_of(const char *p, const struct settings *s, int ancestor,
 	size_t		 i;
 	int		 in_home, hit;
 
-	for (i = 0; (e = sv_rules_secret(i, &in_home)) != NULL; i++) {
+	for (i = 0; (e = protect_secret_at(i, &in_home)) != NULL; i++) {
 		if (in_home && home == NULL)
 			continue;
 		if (in_home)
@@ -292,7 +293,7 @@ judge_write(const char *path, const char *cwd, const struct settings *s,
 			break;
 		}
 		for (i = 0; verdict == NULL &&
-		    sv_rules_write(i, &kind, &pat, &exc); i++) {
+		    protect_rule_at(i, &kind, &pat, &exc); i++) {
 			ns = namerule_new();
 			if (namerule_add(ns, NR_SCOPE, "/", NULL) == 0 &&
 			    namerule_add(ns, kind, pat, exc) == 0 &&

@@ -24,12 +24,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/guard.h"
 #include "policy/push.h"
-#include "supervisor/settings.h"
 
 struct mctx {
 	struct settings	*s;

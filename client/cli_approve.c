@@ -18,11 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "common/host/wsorigin.h"
 #include "common/json.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
-#include "supervisor/wsorigin.h"
 
 struct approve_ctx {
 	struct rpc	*rpc;

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/gitorigin.h"
 #include "common/namerule.h"
 #include "common/xmalloc.h"
-#include "supervisor/gitorigin.h"
 
 /* A small file whole, NUL-terminated (free()); NULL if not ours or not
  * a regular file of at most max bytes. */

@@ -36,18 +36,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "client/cli_policy.h"
 #include "common/acpframe.h"
+#include "common/host/hook.h"
+#include "common/host/paths.h"
+#include "common/host/protect.h"
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/namerule.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/policy.h"
-#include "supervisor/cli.h"
-#include "supervisor/cli_policy.h"
-#include "supervisor/hook.h"
-#include "supervisor/paths.h"
-#include "supervisor/settings.h"
 
 #define ACP_TERM_MAX		64
 #define ACP_TERM_DEFAULT_LIMIT	(1U << 20)
@@ -436,7 +437,7 @@ fs_helper(struct relay *r, const char *op, const struct json *params)
 	jgen_key(j, "rules");
 	jgen_arr_open(j);
 	put_rule(j, NR_SCOPE, r->ws, NULL);
-	for (i = 0; sv_rules_write(i, &kind, &pat, &exc); i++)
+	for (i = 0; protect_rule_at(i, &kind, &pat, &exc); i++)
 		if (kind != NR_GITSTATE)
 			put_rule(j, kind, pat, exc);
 	jgen_arr_close(j);

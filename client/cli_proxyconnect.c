@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli_policy.h"
 #include "common/socks.h"
-#include "supervisor/cli_policy.h"
 
 static int
 usage_pc(void)

@@ -29,9 +29,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "common/host/wsorigin.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "supervisor/wsorigin.h"
 
 char *
 airlock_state_dir(void)

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/host/paths.h"
 #include "common/xmalloc.h"
-#include "supervisor/paths.h"
 
 char *
 airlock_default_socket(void)

@@ -21,12 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli_policy.h"
+#include "common/host/settings.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/guard.h"
-#include "supervisor/cli_policy.h"
-#include "supervisor/settings.h"
 
 /* argv as one sh command line, every word single-quoted. */
 static char *

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/host/settings.h"
 #include "policy/classify.h"
-#include "supervisor/settings.h"
 
 /*
  * {"verdict":…,"mode":…,"classes":[…],"commands":[{"argv":[…],
@@ -38,15 +38,5 @@ char	*hook_claude_pretooluse(const char *in, size_t len, int mode_forced,
  */
 char	*hook_claude_confined(const char *in, size_t len, int mode_forced,
 	    enum pol_mode mode, const struct settings *, int *vout);
-
-/*
- * The plan's rule tables (defined in sv_plan.c), for the hook: the i-th
- * built-in filename rule (0 past the end), and the i-th entry of the
- * secret set (NULL past the end; *in_home: relative to $HOME, else
- * absolute).
- */
-int	 sv_rules_write(size_t i, uint32_t *kind, const char **pattern,
-	    const char **except);
-const char *sv_rules_secret(size_t i, int *in_home);
 
 #endif

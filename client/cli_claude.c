@@ -31,11 +31,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "common/host/paths.h"
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
-#include "supervisor/paths.h"
-#include "supervisor/settings.h"
 
 /*
  * The provider's variables, passed when set: the key or token the user

@@ -27,17 +27,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "client/cli_policy.h"
+#include "client/gitorigin.h"
 #include "common/acpframe.h"
+#include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/termfilter.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
-#include "supervisor/cli.h"
-#include "supervisor/paths.h"
-#include "supervisor/cli_policy.h"
-#include "supervisor/gitorigin.h"
 
 extern char **environ;
 

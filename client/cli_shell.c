@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
 
 int
 cli_shell_main(int argc, char **argv)

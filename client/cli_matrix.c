@@ -20,10 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
-#include "supervisor/settings.h"
 
 /* What the live host and the settings say, the matrix's only inputs. */
 struct mx_host {

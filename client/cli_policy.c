@@ -15,13 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli_policy.h"
+#include "common/host/hook.h"
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
-#include "supervisor/cli_policy.h"
-#include "supervisor/hook.h"
-#include "supervisor/settings.h"
 
 static int
 usage_policy(void)

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "client/cli_policy.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
-#include "supervisor/cli_policy.h"
 
 #define AIRLOCK_VERSION	"0.1.0"
 

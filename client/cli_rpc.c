@@ -19,12 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli.h"
+#include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
-#include "supervisor/paths.h"
 
 static int
 start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)

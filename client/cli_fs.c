@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client/cli.h"
 #include "common/json.h"
 #include "common/xmalloc.h"
-#include "supervisor/cli.h"
 
 #define FS_STDIN_MAX	(3U << 20)	/* a write's content, before base64 */
 

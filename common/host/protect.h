@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: ISC
+#ifndef AIRLOCK_PROTECT_H
+#define AIRLOCK_PROTECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* System directories visible read-only (R-L1). */
+extern const char *const protect_sys_dirs[];
+extern const size_t n_protect_sys_dirs;
+
+/* /etc entries masked although /etc is visible (R-L1). */
+extern const char *const protect_etc_secrets[];
+extern const size_t n_protect_etc_secrets;
+
+/* The secret set, relative to $HOME (R-L2). */
+extern const char *const protect_home_secrets[];
+extern const size_t n_protect_home_secrets;
+
+/* Protected names mounted read-only where they exist at launch (R-L3). */
+extern const char *const protect_existing[];
+extern const size_t n_protect_existing;
+
+/* The filename rules checked at creation time (R-L3, R-L4). */
+struct protect_rule {
+	uint32_t	 kind;		/* NR_* (common/namerule.h) */
+	const char	*pattern;
+	const char	*except;
+};
+extern const struct protect_rule protect_write_rules[];
+extern const size_t n_protect_write_rules;
+
+/*
+ * The i-th filename rule (0 past the end), and the i-th entry of the
+ * secret set (NULL past the end; *in_home: relative to $HOME, else
+ * absolute), for the hook and the file tools.
+ */
+int	 protect_rule_at(size_t i, uint32_t *kind, const char **pattern,
+	    const char **except);
+const char *protect_secret_at(size_t i, int *in_home);
+
+#endif
