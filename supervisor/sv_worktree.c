@@ -48,6 +48,7 @@
 #include "common/msg.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_clone.h"
 #include "supervisor/sv_worktree.h"
 #include "supervisor/sv_wtspare.h"
 
@@ -80,11 +81,7 @@ struct wt_job {
 					   failure */
 	char		**rm;		/* trees left for the helper to empty */
 	char		*rm_cur;
-	pid_t		 pid;
-	int		 linked;
-	struct msg_link	 link;
-	struct event	*ev;
-	int		 got_done;
+	struct sv_clone	 cl;		/* the airlock-clone running */
 	uint64_t	 files, bytes, skipped, vanished;
 	uint64_t	 cur_files, cur_bytes;
 	char		*error;
@@ -285,10 +282,7 @@ job_free(struct wt_job *j)
 			*pp = j->next;
 			break;
 		}
-	if (j->ev != NULL)
-		event_free(j->ev);
-	if (j->linked)
-		msg_link_close(&j->link);
+	sv_clone_close(&j->cl);
 	if (j->lock != -1)
 		close(j->lock);
 	json_free(j->id);
@@ -441,124 +435,83 @@ progress_notify(struct wt_job *j, int final)
 }
 
 static void
-helper_stop(struct wt_job *j)
+helper_progress(void *arg, uint64_t files, uint64_t bytes)
 {
-	if (j->ev != NULL) {
-		event_free(j->ev);
-		j->ev = NULL;
-	}
-	if (j->linked) {
-		msg_link_close(&j->link);
-		j->linked = 0;
-	}
-	j->pid = -1;
+	struct wt_job	*j = arg;
+
+	j->cur_files = files;
+	j->cur_bytes = bytes;
+	if (j->phase == WT_COPY)
+		progress_notify(j, 0);
 }
 
-/* untrusted (a little): frames from airlock-clone, checked by msg_recv. */
+/* A copy's DONE: count it, or fail the job, or fall back to a copy. */
 static void
-helper_frame(struct wt_job *j, struct msg *m)
+copy_done(struct wt_job *j, const struct sv_clone_done *d)
 {
-	uint32_t	 err;
-	uint64_t	 f, b, s, v;
-	const char	*why;
+	const char	*why = d->why[0] != '\0' ? d->why : strerror(d->err);
 	char		 dst[PATH_MAX];
 	size_t		 n;
 
-	switch (m->info->type) {
-	case MSG_HELLO:
-		(void)msg_get_u32(m);
-		log_debug("airlock-clone: %s", msg_get_str(m));
-		return;
-	case MSG_CL_PROGRESS:
-		j->cur_files = msg_get_u64(m);
-		j->cur_bytes = msg_get_u64(m);
-		if (j->phase == WT_COPY)
-			progress_notify(j, 0);
-		return;
-	case MSG_CL_DONE:
-		err = msg_get_u32(m);
-		f = msg_get_u64(m);
-		b = msg_get_u64(m);
-		s = msg_get_u64(m);
-		v = msg_get_u64(m);
-		why = msg_get_str(m);
-		j->got_done = 1;
-		j->cur_files = j->cur_bytes = 0;
-		if (j->phase == WT_COPY) {
-			snprintf(dst, sizeof(dst), "%s/repos/%s", j->root,
-			    j->names[j->cur]);
-			if (err != 0 && j->cur_spare && rmdir(dst) == -1) {
-				/* Ours since the rename: the clean-up
-				 * empties what the helper could not. */
-				j->made = strv_add(j->made, dst);
-				job_fail(j, why[0] != '\0' ? why :
-				    strerror((int)err));
-				return;
-			}
-			if (err != 0 && j->cur_spare) {
-				/* A spare is only a shortcut: the helper
-				 * emptied it, a whole copy goes next. */
-				log_warnx("worktree %s: the spare of %s was "
-				    "not brought up to date (%s): copying it",
-				    j->conv, j->srcs[j->cur], why[0] != '\0' ?
-				    why : strerror((int)err));
-				if ((n = strv_len(j->fromspare)) > 0) {
-					free(j->fromspare[n - 1]);
-					j->fromspare[n - 1] = NULL;
-				}
-				j->no_spare = 1;
-				return;
-			}
-			if (err != 0) {
-				/* The helper emptied it; or it never made it
-				 * (EEXIST is not ours to remove). */
-				if (err != EEXIST)
-					(void)rmdir(dst);
-				job_fail(j, why[0] != '\0' ? why :
-				    strerror((int)err));
-				return;
-			}
-			j->made = strv_add(j->made, dst);
-			j->files += f;
-			j->bytes += b;
-			j->skipped += s;
-			j->vanished += v;
-			j->cur++;
-		} else {
-			if (err != 0 && j->error == NULL)
-				j->error = xstrdup(why[0] != '\0' ? why :
-				    strerror((int)err));
-			j->files += f;
-		}
-		return;
-	default:
+	snprintf(dst, sizeof(dst), "%s/repos/%s", j->root, j->names[j->cur]);
+	if (d->err != 0 && j->cur_spare && rmdir(dst) == -1) {
+		/* Ours since the rename: the clean-up empties what the
+		 * helper could not. */
+		j->made = strv_add(j->made, dst);
+		job_fail(j, why);
 		return;
 	}
+	if (d->err != 0 && j->cur_spare) {
+		/* A spare is only a shortcut: the helper emptied it, a
+		 * whole copy goes next. */
+		log_warnx("worktree %s: the spare of %s was not brought up "
+		    "to date (%s): copying it", j->conv, j->srcs[j->cur], why);
+		if ((n = strv_len(j->fromspare)) > 0) {
+			free(j->fromspare[n - 1]);
+			j->fromspare[n - 1] = NULL;
+		}
+		j->no_spare = 1;
+		return;
+	}
+	if (d->err != 0) {
+		/* The helper emptied it; or it never made it (EEXIST is
+		 * not ours to remove). */
+		if (d->err != EEXIST)
+			(void)rmdir(dst);
+		job_fail(j, why);
+		return;
+	}
+	j->made = strv_add(j->made, dst);
+	j->files += d->files;
+	j->bytes += d->bytes;
+	j->skipped += d->skipped;
+	j->vanished += d->vanished;
+	j->cur++;
 }
 
 static void
-helper_read(evutil_socket_t fd, short ev, void *arg)
+helper_done(void *arg, const struct sv_clone_done *d)
 {
 	struct wt_job	*j = arg;
-	struct msg	 m;
-	enum msg_result	 r;
+
+	j->cur_files = j->cur_bytes = 0;
+	if (j->phase == WT_COPY) {
+		copy_done(j, d);
+		return;
+	}
+	if (d->err != 0 && j->error == NULL)
+		j->error = xstrdup(d->why[0] != '\0' ? d->why :
+		    strerror(d->err));
+	j->files += d->files;
+}
+
+static void
+helper_ended(void *arg, int got_done)
+{
+	struct wt_job	*j = arg;
 	char		 dst[PATH_MAX];
 
-	(void)fd;
-	(void)ev;
-	for (;;) {
-		r = msg_recv(&j->link, &m);
-		if (r == MSG_AGAIN)
-			return;
-		if (r != MSG_OK)
-			break;
-		helper_frame(j, &m);
-		msg_free(&m);
-		if (j->got_done)
-			break;
-	}
-	helper_stop(j);
-	if (!j->got_done) {
+	if (!got_done) {
 		/* It died mid-copy: what it made is left for a helper. */
 		if (j->phase == WT_COPY) {
 			snprintf(dst, sizeof(dst), "%s/repos/%s", j->root,
@@ -576,33 +529,16 @@ helper_read(evutil_socket_t fd, short ev, void *arg)
 static int
 helper_spawn(struct wt_job *j, char **argv)
 {
-	char	*path = sv_sibling("airlock-clone");
-	int	 fd;
+	char	err[PATH_MAX + 64], msg[PATH_MAX + 128];
 
-	if (access(path, X_OK) == -1) {
-		char msg[PATH_MAX + 64];
-
-		snprintf(msg, sizeof(msg), "airlock-clone not found (%s): "
-		    "worktrees cannot be made", path);
-		free(path);
-		j->error = j->error != NULL ? j->error : xstrdup(msg);
-		return -1;
+	if (sv_clone_spawn(&j->cl, argv, err, sizeof(err)) == 0)
+		return 0;
+	if (j->error == NULL) {
+		snprintf(msg, sizeof(msg), "%s: worktrees cannot be made",
+		    err);
+		j->error = xstrdup(msg);
 	}
-	j->got_done = 0;
-	j->pid = sv_spawn(path, argv, &fd);
-	free(path);
-	if (j->pid == -1) {
-		if (j->error == NULL)
-			j->error = xstrdup("cannot start airlock-clone");
-		return -1;
-	}
-	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
-		fatal("fcntl");
-	msg_link_init(&j->link, fd, MSG_CH_CLONE, MSG_UP, "airlock-clone");
-	j->linked = 1;
-	j->ev = event_new(sv_base, fd, EV_READ | EV_PERSIST, helper_read, j);
-	event_add(j->ev, NULL);
-	return 0;
+	return -1;
 }
 
 /* Remove j->made, newest first: directories the helpers emptied. */
@@ -757,7 +693,10 @@ job_new(struct sv_client *c, const struct json *id, const char *conv,
 	j->conv = xstrdup(conv);
 	j->root = xstrdup(root);
 	j->phase = phase;
-	j->pid = -1;
+	sv_clone_init(&j->cl, j);
+	j->cl.progress = helper_progress;
+	j->cl.done = helper_done;
+	j->cl.ended = helper_ended;
 	j->lock = -1;
 	j->next = jobs;
 	jobs = j;

@@ -56,6 +56,7 @@
 #include "common/msg.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_clone.h"
 #include "supervisor/sv_wtspare.h"
 
 #define SP_REC_MAX	(1U << 20)
@@ -78,10 +79,8 @@ struct sp_job {
 	char		*rm_cur;
 	char		*tmp;		/* the copy being made */
 	long long	 since, rt, bt;
-	pid_t		 pid;
-	int		 linked, got_done, err;
-	struct msg_link	 link;
-	struct event	*ev;
+	struct sv_clone	 cl;		/* the airlock-clone running */
+	int		 got_done, err;
 	uint64_t	 files, bytes;
 };
 
@@ -89,6 +88,8 @@ static struct sp_job	*queue, *cur;
 static struct event	*kick;
 
 static void	job_step(struct sp_job *);
+static void	helper_done(void *, const struct sv_clone_done *);
+static void	helper_ended(void *, int);
 
 static void
 key_of(const char *src, char key[SP_KEYLEN + 1])
@@ -415,10 +416,7 @@ job_free(struct sp_job *sj)
 {
 	size_t	i;
 
-	if (sj->ev != NULL)
-		event_free(sj->ev);
-	if (sj->linked)
-		msg_link_close(&sj->link);
+	sv_clone_close(&sj->cl);
 	for (i = 0; i < sj->nlocks; i++)
 		close(sj->locks[i]);
 	free(sj->locks);
@@ -497,74 +495,47 @@ sv_wtspare_queue(const char *datadir, const char *src)
 	sj->src = off ? NULL : xstrdup(src);
 	if (!off)
 		key_of(src, sj->key);
-	sj->pid = -1;
+	sv_clone_init(&sj->cl, sj);
+	sj->cl.done = helper_done;
+	sj->cl.ended = helper_ended;
 	*pp = sj;
 	schedule();
 }
 
-/* untrusted (a little): frames from airlock-clone, checked by msg_recv. */
 static void
-helper_read(evutil_socket_t fd, short ev, void *arg)
+helper_done(void *arg, const struct sv_clone_done *d)
 {
 	struct sp_job	*sj = arg;
-	struct msg	 m;
-	enum msg_result	 r;
-	const char	*why;
 
-	(void)fd;
-	(void)ev;
-	for (;;) {
-		r = msg_recv(&sj->link, &m);
-		if (r == MSG_AGAIN)
-			return;
-		if (r != MSG_OK)
-			break;
-		if (m.info->type == MSG_CL_DONE) {
-			sj->err = (int)msg_get_u32(&m);
-			sj->files = msg_get_u64(&m);
-			sj->bytes = msg_get_u64(&m);
-			(void)msg_get_u64(&m);
-			(void)msg_get_u64(&m);
-			why = msg_get_str(&m);
-			if (sj->err != 0)
-				log_warnx("spare of %s: %s", sj->src != NULL ?
-				    sj->src : sj->rm_cur, why[0] != '\0' ?
-				    why : strerror(sj->err));
-			sj->got_done = 1;
-		}
-		msg_free(&m);
-		if (sj->got_done)
-			break;
-	}
-	event_free(sj->ev);
-	sj->ev = NULL;
-	msg_link_close(&sj->link);
-	sj->linked = 0;
-	sj->pid = -1;
+	sj->err = d->err;
+	sj->files = d->files;
+	sj->bytes = d->bytes;
+	if (sj->err != 0)
+		log_warnx("spare of %s: %s", sj->src != NULL ? sj->src :
+		    sj->rm_cur, d->why[0] != '\0' ? d->why :
+		    strerror(sj->err));
+}
+
+static void
+helper_ended(void *arg, int got_done)
+{
+	struct sp_job	*sj = arg;
+
+	sj->got_done = got_done;
 	job_step(sj);
 }
 
 static int
 helper_spawn(struct sp_job *sj, char **argv)
 {
-	char	*path = sv_sibling("airlock-clone");
-	int	 fd;
+	char	err[PATH_MAX + 64];
 
 	sj->got_done = 0;
 	sj->err = 0;
-	sj->pid = access(path, X_OK) == 0 ? sv_spawn(path, argv, &fd) : -1;
-	free(path);
-	if (sj->pid == -1) {
-		log_warnx("spare copies: cannot start airlock-clone");
+	if (sv_clone_spawn(&sj->cl, argv, err, sizeof(err)) == -1) {
+		log_warnx("spare copies: %s", err);
 		return -1;
 	}
-	if (fcntl(fd, F_SETFL, O_NONBLOCK) == -1)
-		fatal("fcntl");
-	msg_link_init(&sj->link, fd, MSG_CH_CLONE, MSG_UP, "airlock-clone");
-	sj->linked = 1;
-	sj->ev = event_new(sv_base, fd, EV_READ | EV_PERSIST, helper_read,
-	    sj);
-	event_add(sj->ev, NULL);
 	return 0;
 }
 
@@ -777,8 +748,8 @@ sv_wtspare_stop(void)
 	}
 	if (cur != NULL) {
 		/* What it made is a leftover the next spare job removes. */
-		if (cur->pid != -1)
-			(void)kill(cur->pid, SIGKILL);
+		if (cur->cl.pid != -1)
+			(void)kill(cur->cl.pid, SIGKILL);
 		job_free(cur);
 		cur = NULL;
 	}
