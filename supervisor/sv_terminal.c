@@ -294,76 +294,100 @@ term_env(const struct passwd *pw, const char *shell)
 	return env;
 }
 
-void
-sv_terminal_open(struct sv_client *c, const struct json *id,
-    const struct json *params)
-{
-	const char	*backend, *cwd, *shell, *sid;
-	struct passwd	*pw;
-	struct sv_term	*t;
-	struct winsize	 ws;
-	struct stat	 st;
-	struct jgen	*j;
-	char		**argv = NULL, **env, *self = NULL, *slave, buf[256];
-	int		 cols, rows, native, m, n;
-	pid_t		 pid;
+/* terminal.open's parameters, decoded and checked once. */
+struct term_req {
+	const char		*backend;	/* "native" or "none" */
+	int			 native;
+	const char		*cwd;
+	const char		*shell;
+	const char		*session_id;	/* or NULL */
+	int			 cols, rows;
+	const struct passwd	*pw;
+};
 
+/*
+ * Decode and check terminal.open's parameters into R; on a refusal the
+ * client has its error and -1 is returned.  Strings point into PARAMS
+ * or the passwd entry.
+ */
+static int
+term_decode(struct sv_client *c, const struct json *id,
+    const struct json *params, struct term_req *r)
+{
+	struct stat	st;
+	char		buf[256], msg[600];
+
+	memset(r, 0, sizeof(*r));
 	/* The sandbox unless the client asks for the host by name: a
 	 * client that says nothing never gets an unconfined shell. */
-	backend = json_get_str(params, "backend");
-	if (backend == NULL)
-		backend = "native";
-	if (strcmp(backend, "none") != 0 && strcmp(backend, "native") != 0) {
+	if ((r->backend = json_get_str(params, "backend")) == NULL)
+		r->backend = "native";
+	if (strcmp(r->backend, "none") != 0 &&
+	    strcmp(r->backend, "native") != 0) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, "backend: \"none\" "
 		    "or \"native\"");
-		return;
+		return -1;
 	}
+	r->native = strcmp(r->backend, "native") == 0;
 	/* R-C5: a host shell is an unconfined command like any other. */
-	if (strcmp(backend, "none") == 0 && settings_forbid_unconfined(
-	    &sv_settings, buf, sizeof(buf)) != NULL) {
-		char msg[600];
-
+	if (!r->native && settings_forbid_unconfined(&sv_settings, buf,
+	    sizeof(buf)) != NULL) {
 		snprintf(msg, sizeof(msg), "backend \"none\" (a shell on "
 		    "the host) refused: %s", buf);
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
-		return;
+		return -1;
 	}
-	native = strcmp(backend, "native") == 0;
-	cwd = json_get_str(params, "cwd");
-	if (cwd == NULL || cwd[0] != '/' || stat(cwd, &st) == -1 ||
+	r->cwd = json_get_str(params, "cwd");
+	if (r->cwd == NULL || r->cwd[0] != '/' || stat(r->cwd, &st) == -1 ||
 	    !S_ISDIR(st.st_mode)) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, "cwd: an existing "
 		    "directory, absolute");
-		return;
+		return -1;
 	}
-	if ((cols = dim(params, "cols", 80)) == -1 ||
-	    (rows = dim(params, "rows", 24)) == -1) {
+	if ((r->cols = dim(params, "cols", 80)) == -1 ||
+	    (r->rows = dim(params, "rows", 24)) == -1) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, "cols, rows: "
 		    "integers 1..4096");
-		return;
+		return -1;
 	}
-	if ((pw = getpwuid(getuid())) == NULL || pw->pw_dir[0] != '/') {
+	if ((r->pw = getpwuid(getuid())) == NULL || r->pw->pw_dir[0] != '/') {
 		sv_client_error(c, id, RPC_INTERNAL_ERROR, "no home directory "
 		    "for this user");
-		return;
+		return -1;
 	}
-	shell = json_get_str(params, "shell");
-	if (shell == NULL)
-		shell = pw->pw_shell[0] == '/' ? pw->pw_shell : "/bin/sh";
-	if (shell[0] != '/' || access(shell, X_OK) == -1) {
+	if ((r->shell = json_get_str(params, "shell")) == NULL)
+		r->shell = r->pw->pw_shell[0] == '/' ? r->pw->pw_shell :
+		    "/bin/sh";
+	if (r->shell[0] != '/' || access(r->shell, X_OK) == -1) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, "shell: an absolute "
 		    "path of an executable");
-		return;
+		return -1;
 	}
+	r->session_id = json_get_str(params, "sessionId");
+	return 0;
+}
+
+/*
+ * Whether this airlockd can open one more terminal of R's kind; the
+ * client has its error otherwise.  R-A4: native only where this
+ * airlockd can build a sandbox.
+ */
+static int
+term_admit(struct sv_client *c, const struct json *id,
+    const struct term_req *r)
+{
+	struct sv_term	*t;
+	char		 buf[256];
+	int		 n;
+
 	for (n = 0, t = terms; t != NULL; t = t->next)
 		n++;
 	if (n >= TERM_MAX) {
 		sv_client_error(c, id, RPC_INTERNAL_ERROR, "too many open "
 		    "terminals");
-		return;
+		return -1;
 	}
-	/* R-A4: native only where this airlockd can build a sandbox. */
-	if (native && !(sv_sandbox_on && sv_settings.sandbox_enabled &&
+	if (r->native && !(sv_sandbox_on && sv_settings.sandbox_enabled &&
 	    sv_host.available)) {
 		snprintf(buf, sizeof(buf), "native terminal: no sandbox here "
 		    "(%s)", !sv_sandbox_on ? "--sandbox off" :
@@ -371,81 +395,133 @@ sv_terminal_open(struct sv_client *c, const struct json *id,
 		    sv_host.reasons != NULL && sv_host.reasons[0] != NULL ?
 		    sv_host.reasons[0] : "the host cannot");
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, buf);
-		return;
+		return -1;
 	}
-	if (native) {
+	return 0;
+}
+
+/* The shell's command line: inside `airlock shell` when native. */
+static char **
+term_argv(struct sv_client *c, const struct json *id,
+    const struct term_req *r)
+{
+	char	**argv = NULL, *self;
+
+	if (r->native) {
 		self = airlock_sibling("airlock", NULL);
 		if (self[0] != '/' || access(self, X_OK) == -1) {
 			free(self);
 			sv_client_error(c, id, RPC_SANDBOX_ERROR, "native "
 			    "terminal: the airlock client is not installed "
 			    "next to airlockd");
-			return;
+			return NULL;
 		}
 		argv = strv_add(argv, self);
+		free(self);
 		argv = strv_add(argv, "shell");
 		argv = strv_add(argv, "--cwd");
-		argv = strv_add(argv, cwd);
+		argv = strv_add(argv, r->cwd);
 		if (sv_settings_file != NULL) {
 			argv = strv_add(argv, "--settings");
 			argv = strv_add(argv, sv_settings_file);
 		}
 		argv = strv_add(argv, "--");
 	}
-	argv = strv_add(argv, shell);
-	free(self);
+	return strv_add(argv, r->shell);
+}
+
+/* The child: a session of its own on the pseudo-terminal SLAVE. */
+static void __attribute__((noreturn))
+term_child(const char *slave, const char *cwd, char **argv, char **env)
+{
+	sigset_t	all;
+	int		s;
+
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	for (s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	if (setsid() == -1 || (s = open(slave, O_RDWR)) == -1)
+		_exit(126);
+	(void)ioctl(s, TIOCSCTTY, 0);
+	if (dup2(s, 0) == -1 || dup2(s, 1) == -1 || dup2(s, 2) == -1)
+		_exit(126);
+	closefrom(3);
+	if (chdir(cwd) == -1)
+		_exit(126);
+	execve(argv[0], argv, env);
+	_exit(127);
+}
+
+/*
+ * A pseudo-terminal of R's size and ARGV started on it: the master in
+ * *MP and the child's pid, or -1 with a sentence in ERR.
+ */
+static pid_t
+term_spawn(const struct term_req *r, char **argv, int *mp, const char **err)
+{
+	struct winsize	 ws;
+	char		**env, *slave, path[256];
+	int		 m;
+	pid_t		 pid;
 
 	if ((m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1 ||
 	    grantpt(m) == -1 || unlockpt(m) == -1 ||
 	    (slave = ptsname(m)) == NULL) {
-		sv_client_error(c, id, RPC_INTERNAL_ERROR, "cannot open a "
-		    "pseudo-terminal");
+		*err = "cannot open a pseudo-terminal";
 		if (m != -1)
 			close(m);
-		strv_free(argv);
-		return;
+		return -1;
 	}
 	memset(&ws, 0, sizeof(ws));
-	ws.ws_col = (unsigned short)cols;
-	ws.ws_row = (unsigned short)rows;
+	ws.ws_col = (unsigned short)r->cols;
+	ws.ws_row = (unsigned short)r->rows;
 	(void)ioctl(m, TIOCSWINSZ, &ws);
-	snprintf(buf, sizeof(buf), "%s", slave);
-	env = term_env(pw, shell);
+	snprintf(path, sizeof(path), "%s", slave);
+	env = term_env(r->pw, r->shell);
 	if ((pid = fork()) == -1) {
-		sv_client_error(c, id, RPC_INTERNAL_ERROR, "fork failed");
+		*err = "fork failed";
 		close(m);
-		strv_free(argv);
 		strv_free(env);
-		return;
+		return -1;
 	}
-	if (pid == 0) {
-		sigset_t	all;
-		int		s;
-
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		for (s = 1; s < NSIG; s++)
-			if (s != SIGKILL && s != SIGSTOP)
-				signal(s, SIG_DFL);
-		if (setsid() == -1 || (s = open(buf, O_RDWR)) == -1)
-			_exit(126);
-		(void)ioctl(s, TIOCSCTTY, 0);
-		if (dup2(s, 0) == -1 || dup2(s, 1) == -1 || dup2(s, 2) == -1)
-			_exit(126);
-		closefrom(3);
-		if (chdir(cwd) == -1)
-			_exit(126);
-		execve(argv[0], argv, env);
-		_exit(127);
-	}
-	strv_free(argv);
+	if (pid == 0)
+		term_child(path, r->cwd, argv, env);
 	strv_free(env);
 	(void)fcntl(m, F_SETFL, O_NONBLOCK);
+	*mp = m;
+	return pid;
+}
+
+void
+sv_terminal_open(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct term_req	 r;
+	struct sv_term	*t;
+	struct jgen	*j;
+	const char	*err, *res;
+	char		**argv;
+	size_t		 len;
+	int		 m;
+	pid_t		 pid;
+
+	if (term_decode(c, id, params, &r) == -1 ||
+	    term_admit(c, id, &r) == -1 ||
+	    (argv = term_argv(c, id, &r)) == NULL)
+		return;
+	pid = term_spawn(&r, argv, &m, &err);
+	strv_free(argv);
+	if (pid == -1) {
+		sv_client_error(c, id, RPC_INTERNAL_ERROR, err);
+		return;
+	}
 
 	t = xcalloc(1, sizeof(*t));
 	t->id = ++next_term;
 	snprintf(t->name, sizeof(t->name), "term-%u", t->id);
-	t->native = native;
+	t->native = r.native;
 	t->owner = c;
 	sv_client_ref(c);
 	t->master = m;
@@ -454,24 +530,20 @@ sv_terminal_open(struct sv_client *c, const struct json *id,
 	t->rev = event_new(sv_base, m, EV_READ | EV_PERSIST, term_read, t);
 	t->wev = event_new(sv_base, m, EV_WRITE, term_write, t);
 	event_add(t->rev, NULL);
-	if ((sid = json_get_str(params, "sessionId")) != NULL)
-		t->session_id = xstrdup(sid);
+	if (r.session_id != NULL)
+		t->session_id = xstrdup(r.session_id);
 	t->next = terms;
 	terms = t;
 	log_info("terminal %s: %s shell %s in %s (pid %d)", t->name,
-	    backend, shell, cwd, (int)pid);
+	    r.backend, r.shell, r.cwd, (int)pid);
 
 	j = jgen_new();
 	jgen_obj_open(j);
 	jgen_kstr(j, "terminalId", t->name);
-	jgen_kstr(j, "backend", backend);
+	jgen_kstr(j, "backend", r.backend);
 	jgen_obj_close(j);
-	{
-		size_t		 len;
-		const char	*r = jgen_buf(j, &len);
-
-		sv_client_result(c, id, r, len);
-	}
+	res = jgen_buf(j, &len);
+	sv_client_result(c, id, res, len);
 	jgen_free(j);
 }
 
