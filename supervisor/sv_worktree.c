@@ -764,18 +764,117 @@ get_list(struct sv_client *c, const struct json *id,
 	return 0;
 }
 
+/*
+ * Add repos[I] (REPO, untrusted: from the client) to J's copies unless
+ * the conversation has it already; -1 with a sentence in MSG when it
+ * cannot be a conversation's copy.
+ */
+static int
+provision_repo(struct wt_job *j, const struct json *meta, size_t i,
+    const char *repo, char *msg, size_t len)
+{
+	const char	*name, *had;
+	char		 real[PATH_MAX], p[PATH_MAX], gitp[PATH_MAX];
+	size_t		 k;
+
+	if (repo[0] != '/' || realpath(repo, real) == NULL ||
+	    !is_dir(real) || strcmp(real, "/") == 0) {
+		snprintf(msg, len, "repos[%zu]: %s: not an existing "
+		    "directory given by its absolute path", i, repo);
+		return -1;
+	}
+	/* A checkout whose .git is a file (git worktree add, a
+	 * submodule) points outside itself: its copy would share the
+	 * original's repository. */
+	if (snprintf(gitp, sizeof(gitp), "%s/.git", real) >=
+	    (int)sizeof(gitp) || (!is_dir(gitp) && access(gitp, F_OK) == 0)) {
+		snprintf(msg, len, "repos[%zu]: %s: its .git is a file (a "
+		    "linked worktree or submodule); register the main "
+		    "checkout", i, real);
+		return -1;
+	}
+	if (path_under(j->root, real)) {
+		snprintf(msg, len, "repos[%zu]: %s contains the worktrees "
+		    "data dir: the copy would copy itself; set "
+		    "worktrees.dataDir elsewhere", i, real);
+		return -1;
+	}
+	name = strrchr(real, '/') + 1;
+	snprintf(p, sizeof(p), "%s/repos/%s", j->root, name);
+	if ((had = meta_source(meta, name)) != NULL || is_dir(p)) {
+		if (had != NULL && strcmp(had, real) == 0)
+			return 0;	/* there: nothing changes */
+		snprintf(msg, len, "repos[%zu]: repos/%s of conversation %s "
+		    "is a copy of %s already", i, name, j->conv,
+		    had != NULL ? had : "another tree");
+		return -1;
+	}
+	for (k = 0; k < j->ncopy; k++) {
+		if (strcmp(j->names[k], name) != 0)
+			continue;
+		if (strcmp(j->srcs[k], real) == 0)
+			return 0;
+		snprintf(msg, len, "repos[%zu]: two repositories named %s "
+		    "(%s and %s)", i, name, j->srcs[k], real);
+		return -1;
+	}
+	j->names = strv_add(j->names, name);
+	j->srcs = strv_add(j->srcs, real);
+	j->ncopy++;
+	return 0;
+}
+
+/* A directory of the skeleton: made now (and unmade on failure). */
+static int
+skeleton_dir(struct wt_job *j, const char *p, char *msg, size_t len)
+{
+	if (mkdir(p, 0700) == 0) {
+		j->made = strv_add(j->made, p);
+		return 0;
+	}
+	if (errno == EEXIST && is_dir(p))
+		return 0;
+	snprintf(msg, len, "create %s: %s", p,
+	    strerror(errno == EEXIST ? ENOTDIR : errno));
+	return -1;
+}
+
+/* The conversation's root, repos/, agents/ and agents/NAME. */
+static int
+provision_skeleton(struct wt_job *j, char *msg, size_t len)
+{
+	char	p[PATH_MAX];
+	size_t	i;
+
+	if (skeleton_dir(j, j->root, msg, len) == -1)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", j->root, i == 0 ? "repos" :
+		    "agents");
+		if (skeleton_dir(j, p, msg, len) == -1)
+			goto fail;
+	}
+	for (i = 0; j->agents != NULL && j->agents[i] != NULL; i++) {
+		snprintf(p, sizeof(p), "%s/agents/%s", j->root, j->agents[i]);
+		if (skeleton_dir(j, p, msg, len) == -1)
+			goto fail;
+	}
+	return 0;
+fail:
+	unmake(j);
+	return -1;
+}
+
 void
 sv_worktree_provision(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
 	struct wt_job	*j = NULL;
 	struct json	*meta = NULL;
-	const char	*conv, *had;
+	const char	*conv;
 	char		*root, **repos = NULL, **agents = NULL;
-	char		 msg[PATH_MAX * 2 + 256], real[PATH_MAX], p[PATH_MAX];
-	char		 gitp[PATH_MAX];
-	size_t		 i, k;
-	int		 fresh;
+	char		 msg[PATH_MAX * 2 + 256];
+	size_t		 i;
 
 	if ((root = conv_root(c, id, params, &conv, 1)) == NULL)
 		return;
@@ -798,96 +897,12 @@ sv_worktree_provision(struct sv_client *c, const struct json *id,
 	j->agents = agents;
 	agents = NULL;
 	meta = meta_read(root);
-	for (i = 0; repos != NULL && repos[i] != NULL; i++) {
-		const char *name;
-
-		if (repos[i][0] != '/' || realpath(repos[i], real) == NULL ||
-		    !is_dir(real) || strcmp(real, "/") == 0) {
-			snprintf(msg, sizeof(msg), "repos[%zu]: %s: not an "
-			    "existing directory given by its absolute path",
-			    i, repos[i]);
+	for (i = 0; repos != NULL && repos[i] != NULL; i++)
+		if (provision_repo(j, meta, i, repos[i], msg,
+		    sizeof(msg)) == -1)
 			goto bad;
-		}
-		/* A checkout whose .git is a file (git worktree add, a
-		 * submodule) points outside itself: its copy would share
-		 * the original's repository. */
-		if (snprintf(gitp, sizeof(gitp), "%s/.git", real) >=
-		    (int)sizeof(gitp) || (!is_dir(gitp) &&
-		    access(gitp, F_OK) == 0)) {
-			snprintf(msg, sizeof(msg), "repos[%zu]: %s: its .git "
-			    "is a file (a linked worktree or submodule); "
-			    "register the main checkout", i, real);
-			goto bad;
-		}
-		if (path_under(root, real)) {
-			snprintf(msg, sizeof(msg), "repos[%zu]: %s contains "
-			    "the worktrees data dir: the copy would copy "
-			    "itself; set worktrees.dataDir elsewhere", i,
-			    real);
-			goto bad;
-		}
-		name = strrchr(real, '/') + 1;
-		snprintf(p, sizeof(p), "%s/repos/%s", root, name);
-		if ((had = meta_source(meta, name)) != NULL || is_dir(p)) {
-			if (had != NULL && strcmp(had, real) == 0)
-				continue;	/* there: nothing changes */
-			snprintf(msg, sizeof(msg), "repos[%zu]: repos/%s of "
-			    "conversation %s is a copy of %s already", i,
-			    name, conv, had != NULL ? had : "another tree");
-			goto bad;
-		}
-		for (k = 0; k < j->ncopy; k++) {
-			if (strcmp(j->names[k], name) != 0)
-				continue;
-			if (strcmp(j->srcs[k], real) == 0)
-				break;
-			snprintf(msg, sizeof(msg), "repos[%zu]: two "
-			    "repositories named %s (%s and %s)", i, name,
-			    j->srcs[k], real);
-			goto bad;
-		}
-		if (k < j->ncopy)
-			continue;
-		j->names = strv_add(j->names, name);
-		j->srcs = strv_add(j->srcs, real);
-		j->ncopy++;
-	}
-	/* The skeleton: what is made now is unmade on failure. */
-	fresh = mkdir(root, 0700) == 0;
-	if (!fresh && errno != EEXIST) {
-		snprintf(msg, sizeof(msg), "create %s: %s", root,
-		    strerror(errno));
+	if (provision_skeleton(j, msg, sizeof(msg)) == -1)
 		goto bad;
-	}
-	if (fresh)
-		j->made = strv_add(j->made, root);
-	else if (!is_dir(root)) {
-		snprintf(msg, sizeof(msg), "%s is not a directory", root);
-		goto bad;
-	}
-	for (i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/%s", root, i == 0 ? "repos" :
-		    "agents");
-		if (mkdir(p, 0700) == 0)
-			j->made = strv_add(j->made, p);
-		else if (errno != EEXIST || !is_dir(p)) {
-			snprintf(msg, sizeof(msg), "create %s: %s", p,
-			    strerror(errno == EEXIST ? ENOTDIR : errno));
-			unmake(j);
-			goto bad;
-		}
-	}
-	for (i = 0; j->agents != NULL && j->agents[i] != NULL; i++) {
-		snprintf(p, sizeof(p), "%s/agents/%s", root, j->agents[i]);
-		if (mkdir(p, 0700) == 0)
-			j->made = strv_add(j->made, p);
-		else if (errno != EEXIST || !is_dir(p)) {
-			snprintf(msg, sizeof(msg), "create %s: %s", p,
-			    strerror(errno == EEXIST ? ENOTDIR : errno));
-			unmake(j);
-			goto bad;
-		}
-	}
 	json_free(meta);
 	strv_free(repos);
 	free(root);
