@@ -1596,52 +1596,66 @@ sv_spec_canonical(struct sv_spec *s)
 		canon_in_place(&s->guest_workdir);
 }
 
-int
-sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
-    struct sv_plan *p, char *err, size_t errlen)
-{
-	struct msgbuf	 b;
-	char		 target[PATH_MAX], tmpsz[32], *s, *self;
-	char		**writable = NULL, **binds_dst = NULL, **prot = NULL;
-	char		**deny_read = NULL, **own = NULL, **pathdirs = NULL;
-	char		**keep = NULL, **need = NULL;
-	char		**carves = NULL, **splits = NULL, **allowed = NULL;
-	size_t		 i, j, *order = NULL;
-	int		 home_bound = 0;
-	struct stat	 st;
-	uint32_t	 flags;
-	const char	*home, *base;
-	struct home_ctx	 hc;
+/* ---- the plan, stage by stage ---- */
 
-	memset(p, 0, sizeof(*p));
-	memset(&hc, 0, sizeof(hc));
-	hc.p = p;
-	hc.homes = home_list(ctx);
-	own = own_list(ctx, hc.homes);
-	pathdirs = path_list(ctx, hc.homes);
-	hc.carves = carve_list(spec, ctx, hc.homes, own);
-	/* runnerStateDirs are writable in every mode and outside the
-	 * filename rules: none may hold airlock's own files. */
+/* What the stages share while one plan is built. */
+struct plan_build {
+	const struct sv_spec	 *spec;
+	const struct sv_plan_ctx *ctx;
+	struct sv_plan		 *p;
+	struct home_ctx		  hc;
+	const char		 *home;		/* the sandbox's $HOME */
+	const char		 *base;		/* relative paths' base */
+	int			  home_bound;	/* a bind covers it */
+	char			  tmpsz[32];	/* each tmpfs's size, or "" */
+	char			**own;		/* airlock's own files */
+	char			**pathdirs;	/* PATH entries in a home */
+	char			**prot;		/* protectedPaths, spelt both
+						   ways */
+	char			**carves, **splits, **allowed;
+	size_t			 *order;	/* the binds by depth */
+	char			**writable, **binds_dst;
+	char			**keep, **need;	/* what denyRead must not
+						   hide */
+	char			**deny_read;
+};
+
+/*
+ * The checks before anything is planned: runnerStateDirs hold none of
+ * airlock's own files, the sandbox's $HOME, and each bind's paths
+ * (absolute, existing, not over /proc or /dev, at the host path).
+ */
+static int
+stage_check(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	const char		*home;
+	struct stat		 st;
+	size_t			 i, j;
+
 	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
 	    i++)
-		for (j = 0; own != NULL && own[j] != NULL; j++)
-			if (path_under(own[j], spec->runner_state_dirs[i]) ||
-			    path_under(spec->runner_state_dirs[i], own[j])) {
+		for (j = 0; pb->own != NULL && pb->own[j] != NULL; j++)
+			if (path_under(pb->own[j],
+			    spec->runner_state_dirs[i]) ||
+			    path_under(spec->runner_state_dirs[i],
+			    pb->own[j])) {
 				snprintf(err, errlen, "runnerStateDirs: %s "
 				    "holds airlock's own %s",
-				    spec->runner_state_dirs[i], own[j]);
-				goto fail;
+				    spec->runner_state_dirs[i], pb->own[j]);
+				return -1;
 			}
 	/* A $HOME that is / or a system directory cannot become an empty
 	 * tmpfs without hiding the system: use the private /tmp instead. */
-	home = ctx->home;
+	home = pb->ctx->home;
 	if (home == NULL || home[0] != '/' || strcmp(home, "/") == 0 ||
 	    path_under(home, "/proc") || path_under(home, "/dev"))
 		home = "/tmp";
 	for (i = 0; i < n_protect_sys_dirs; i++)
 		if (path_under(home, protect_sys_dirs[i]))
 			home = "/tmp";
-	p->home = xstrdup(home);
+	pb->p->home = xstrdup(home);
+	pb->home = pb->p->home;
 
 	for (i = 0; i < spec->nbinds; i++) {
 		const struct sv_bind *bd = &spec->binds[i];
@@ -1649,66 +1663,96 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		if (bd->host_path[0] != '/' || bd->guest_path[0] != '/') {
 			snprintf(err, errlen, "bindMounts[%zu]: paths must "
 			    "be absolute", i);
-			goto fail;
+			return -1;
 		}
 		if (stat(bd->host_path, &st) == -1) {
 			snprintf(err, errlen, "bindMounts[%zu]: %s: %s", i,
 			    bd->host_path, strerror(errno));
-			goto fail;
+			return -1;
 		}
-		/* issue 12: a bind of / (or of /proc, /dev) would hide the
-		 * sandbox's own /proc and /dev. */
+		/* A bind of / (or of /proc, /dev) would hide the sandbox's
+		 * own /proc and /dev. */
 		if (path_under("/proc", bd->guest_path) ||
 		    path_under("/dev", bd->guest_path)) {
 			snprintf(err, errlen, "bindMounts[%zu]: %s would hide "
 			    "the sandbox's own /proc and /dev; bind a "
 			    "directory beneath it", i, bd->guest_path);
-			goto fail;
+			return -1;
 		}
 		/* Natively guestPath = hostPath (SPEC §3). */
 		if (strcmp(bd->host_path, bd->guest_path) != 0) {
 			snprintf(err, errlen, "bindMounts[%zu]: the native "
 			    "backend binds at the host path", i);
-			goto fail;
+			return -1;
 		}
 	}
+	return 0;
+}
 
+/* The plan's first frame: the session, the layers and the ids. */
+static int
+stage_begin(struct plan_build *pb, char *err, size_t errlen)
+{
+	struct msgbuf	b;
+	uint32_t	flags;
+
+	(void)err;
+	(void)errlen;
 	flags = PLAN_F_NET_NS | PLAN_F_LANDLOCK_NET | PLAN_F_LANDLOCK_SCOPE;
-	if (ctx->bpf_known)
+	if (pb->ctx->bpf_known)
 		flags |= PLAN_F_SECCOMP_KNOWN;
 	msgbuf_init(&b, MSG_PLAN_BEGIN);
-	msg_put_str(&b, spec->session_id);
+	msg_put_str(&b, pb->spec->session_id);
 	msg_put_u32(&b, flags);
-	msg_put_u32(&b, ctx->uid);
-	msg_put_u32(&b, ctx->gid);
-	plan_frame(p, &b);
+	msg_put_u32(&b, pb->ctx->uid);
+	msg_put_u32(&b, pb->ctx->gid);
+	plan_frame(pb->p, &b);
+	return 0;
+}
 
-	/* R-L1: read-only system directories, then /proc, /dev, /tmp. */
+/*
+ * R-L1: the system directories read-only, then /proc, /dev, /tmp, /run
+ * and airlock's own helpers read-only at fixed paths.
+ */
+static int
+stage_system(struct plan_build *pb, char *err, size_t errlen)
+{
+	struct sv_plan	*p = pb->p;
+	char		 target[PATH_MAX], *self;
+	size_t		 i;
+
+	(void)err;
+	(void)errlen;
 	for (i = 0; i < n_protect_sys_dirs; i++) {
-		if (is_symlink(protect_sys_dirs[i], target, sizeof(target)))
-			plan_op(p, PLAN_OP_SYMLINK, 0, target, protect_sys_dirs[i]);
+		const char *d = protect_sys_dirs[i];
+
+		if (is_symlink(d, target, sizeof(target)))
+			plan_op(p, PLAN_OP_SYMLINK, 0, target, d);
 		else
 			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
-			    PLAN_OPF_OPTIONAL, protect_sys_dirs[i], protect_sys_dirs[i]);
+			    PLAN_OPF_OPTIONAL, d, d);
+		pb->need = strv_add(pb->need, d);
 	}
 	/*
 	 * R-S4: a tmpfs is RAM the watchdog's RSS sum does not count, so
 	 * each writable one (/tmp, /dev/shm, an unbound $HOME) is capped at
 	 * the memory limit.
 	 */
-	if (spec->limits.memory_bytes > 0)
-		snprintf(tmpsz, sizeof(tmpsz), "%llu",
-		    (unsigned long long)spec->limits.memory_bytes);
-	else
-		tmpsz[0] = '\0';
+	if (pb->spec->limits.memory_bytes > 0)
+		snprintf(pb->tmpsz, sizeof(pb->tmpsz), "%llu",
+		    (unsigned long long)pb->spec->limits.memory_bytes);
 	plan_op(p, PLAN_OP_PROC, 0, NULL, "/proc");
-	plan_op(p, PLAN_OP_DEV, 0, tmpsz, "/dev");
-	plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, "/tmp");
+	plan_op(p, PLAN_OP_DEV, 0, pb->tmpsz, "/dev");
+	plan_op(p, PLAN_OP_TMPFS, 0, pb->tmpsz, "/tmp");
 	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
+	pb->need = strv_add(pb->need, "/proc");
+	pb->need = strv_add(pb->need, "/dev");
+	pb->need = strv_add(pb->need, "/tmp");
+	pb->need = strv_add(pb->need, "/run");
 	/* ssh's ProxyCommand is airlock's own proxy-connect: the client
 	 * binary next to airlockd, read-only, at a fixed path. */
-	if (ctx->with_proxy && (self = airlock_sibling("airlock", NULL)) !=
-	    NULL) {
+	if (pb->ctx->with_proxy &&
+	    (self = airlock_sibling("airlock", NULL)) != NULL) {
 		if (self[0] == '/') {
 			plan_op(p, PLAN_OP_DIR, 0, NULL, "/run/airlock/bin");
 			plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO |
@@ -1717,42 +1761,68 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 		free(self);
 	}
 	/* The file tools' helper (sv_fs.c), read-only at a fixed path. */
-	if (ctx->fs_helper != NULL && ctx->fs_helper[0] == '/') {
+	if (pb->ctx->fs_helper != NULL && pb->ctx->fs_helper[0] == '/') {
 		plan_op(p, PLAN_OP_DIR, 0, NULL, "/run/airlock/bin");
 		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO | PLAN_OPF_OPTIONAL,
-		    ctx->fs_helper, AIRLOCK_SANDBOX_FS);
+		    pb->ctx->fs_helper, AIRLOCK_SANDBOX_FS);
 	}
+	return 0;
+}
 
-	/* An empty $HOME unless a bind covers it (a tmpfs beneath the
-	 * bind would be a submount of it, for no purpose). */
+/*
+ * An empty $HOME unless a bind covers it (a tmpfs beneath the bind
+ * would be a submount of it, for no purpose), and the tmpfs mounts the
+ * watchdog counts (R-S4): those no bind hides.
+ */
+static int
+stage_home(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	struct sv_plan		*p = pb->p;
+	size_t			 i;
+
+	(void)err;
+	(void)errlen;
 	for (i = 0; i < spec->nbinds; i++)
-		if (path_under(home, spec->binds[i].guest_path))
-			home_bound = 1;
-	if (!home_bound)
-		plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, home);
-
-	/* The watchdog counts the tmpfs mounts no bind hides. */
+		if (path_under(pb->home, spec->binds[i].guest_path))
+			pb->home_bound = 1;
+	if (!pb->home_bound)
+		plan_op(p, PLAN_OP_TMPFS, 0, pb->tmpsz, pb->home);
 	p->tmpfs = strv_add(NULL, "/dev/shm");
 	for (i = 0; i < spec->nbinds; i++)
 		if (path_under("/tmp", spec->binds[i].guest_path))
 			break;
 	if (i == spec->nbinds)
 		p->tmpfs = strv_add(p->tmpfs, "/tmp");
-	if (!home_bound)
-		p->tmpfs = strv_add(p->tmpfs, home);
+	if (!pb->home_bound)
+		p->tmpfs = strv_add(p->tmpfs, pb->home);
+	return 0;
+}
 
-	/* Protected paths: both spellings; never writable (R-S5). */
+/*
+ * R-S5: the spec's binds, rw by mode, by depth, the denied directories
+ * with a carve-out split after the bind holding them; the runner's
+ * private directories; srt's allowWrite and allowRead keys.
+ */
+static int
+stage_binds(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	struct sv_plan		*p = pb->p;
+	struct stat		 st;
+	size_t			 i;
+
+	/* Protected paths: both spellings; never writable. */
 	for (i = 0; spec->protected_paths && spec->protected_paths[i]; i++)
-		prot = sv_path_spellings(prot, spec->protected_paths[i]);
-
-	/* The spec's binds, rw by mode (R-S5), by depth; the denied
-	 * directories with a carve-out split after the bind holding them. */
-	base = plan_base(spec, home);
-	carves = carve_outs(spec, ctx->settings, home, base);
-	splits = split_list(spec, ctx->settings, carves, home, base);
-	order = bind_order(spec);
-	plan_binds(p, spec, order, splits, carves, prot, hc.homes, NULL,
-	    &writable, &binds_dst);
+		pb->prot = sv_path_spellings(pb->prot,
+		    spec->protected_paths[i]);
+	pb->base = plan_base(spec, pb->home);
+	pb->carves = carve_outs(spec, pb->ctx->settings, pb->home, pb->base);
+	pb->splits = split_list(spec, pb->ctx->settings, pb->carves,
+	    pb->home, pb->base);
+	pb->order = bind_order(spec);
+	plan_binds(p, spec, pb->order, pb->splits, pb->carves, pb->prot,
+	    pb->hc.homes, NULL, &pb->writable, &pb->binds_dst);
 	/* runnerPrivateDirs: the runner's own scratch (what it sources
 	 * into its shell, say), a tmpfs each, never written back: beneath
 	 * the home only, and existing (the runner made them). */
@@ -1760,14 +1830,14 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	    spec->runner_private_dirs[i]; i++) {
 		const char *d = spec->runner_private_dirs[i];
 
-		if (d[0] != '/' || strcmp(d, home) == 0 ||
-		    !path_under(d, home) || lstat(d, &st) == -1 ||
+		if (d[0] != '/' || strcmp(d, pb->home) == 0 ||
+		    !path_under(d, pb->home) || lstat(d, &st) == -1 ||
 		    !S_ISDIR(st.st_mode)) {
 			snprintf(err, errlen, "runnerPrivateDirs: %s is not a "
 			    "directory beneath the home", d);
-			goto fail;
+			return -1;
 		}
-		plan_op(p, PLAN_OP_TMPFS, 0, tmpsz, d);
+		plan_op(p, PLAN_OP_TMPFS, 0, pb->tmpsz, d);
 		p->tmpfs = strv_add(p->tmpfs, d);
 	}
 	if (spec->test_unlisted_bind != NULL)
@@ -1778,175 +1848,288 @@ sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 	 * srt's filesystem keys, relative paths beneath the workspace:
 	 * allowWrite binds writable (not in the read-only modes), allowRead
 	 * binds read-only what no bind shows; both stay readable inside a
-	 * denied tree (the carve-outs, below).
+	 * denied tree (the carve-outs).
 	 */
 	for (i = 0; i < spec->nbinds; i++)
-		keep = strv_add(keep, spec->binds[i].guest_path);
+		pb->keep = strv_add(pb->keep, spec->binds[i].guest_path);
 	for (i = 0; spec->runner_state_dirs && spec->runner_state_dirs[i];
 	    i++)
-		keep = strv_add(keep, spec->runner_state_dirs[i]);
-	if (!home_bound)
-		keep = strv_add(keep, home);
-	if (ctx->settings != NULL)
-		plan_allow_paths(p, ctx->settings, spec, home, base, splits,
-		    &writable, &keep, &allowed);
+		pb->keep = strv_add(pb->keep, spec->runner_state_dirs[i]);
+	if (!pb->home_bound)
+		pb->keep = strv_add(pb->keep, pb->home);
+	if (pb->ctx->settings != NULL)
+		plan_allow_paths(p, pb->ctx->settings, spec, pb->home,
+		    pb->base, pb->splits, &pb->writable, &pb->keep,
+		    &pb->allowed);
 	/* A bind, split or state directory an allowRead or allowWrite
 	 * directory covered is mounted again on top of it. */
-	if (allowed != NULL)
-		plan_binds(p, spec, order, splits, carves, prot, hc.homes,
-		    allowed, &writable, &binds_dst);
-	for (i = 0; i < n_protect_sys_dirs; i++)
-		need = strv_add(need, protect_sys_dirs[i]);
-	need = strv_add(need, "/proc");
-	need = strv_add(need, "/dev");
-	need = strv_add(need, "/tmp");
-	need = strv_add(need, "/run");
+	if (pb->allowed != NULL)
+		plan_binds(p, spec, pb->order, pb->splits, pb->carves,
+		    pb->prot, pb->hc.homes, pb->allowed, &pb->writable,
+		    &pb->binds_dst);
+	return 0;
+}
 
-	/* Protected paths inside writable binds become read-only. */
-	for (i = 0; prot != NULL && prot[i] != NULL; i++)
-		if (in_list(writable, prot[i]))
+/*
+ * R-S5, R-L3: what stays read-only inside the writable binds: the
+ * protected paths, the protected names already present (at the top of
+ * each bind and in the user's home), denyWrite.
+ */
+static int
+stage_protected(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	struct sv_plan		*p = pb->p;
+	struct stat		 st;
+	char			*s, **one;
+	size_t			 i, j;
+
+	for (i = 0; pb->prot != NULL && pb->prot[i] != NULL; i++)
+		if (in_list(pb->writable, pb->prot[i]))
 			plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
-			    NULL, prot[i]);
-
-	/* R-L3: write-protected names already present in writable binds,
-	 * at the top of each bind and in the user's home. */
-	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
-		if (exact_in_list(spec->runner_state_dirs, writable[i]))
+			    NULL, pb->prot[i]);
+	for (i = 0; pb->writable != NULL && pb->writable[i] != NULL; i++) {
+		if (exact_in_list(spec->runner_state_dirs, pb->writable[i]))
 			continue;
 		for (j = 0; j < n_protect_existing; j++) {
-			xasprintf(&s, "%s/%s", writable[i],
+			xasprintf(&s, "%s/%s", pb->writable[i],
 			    protect_existing[j]);
 			/* A runner's session directories beneath (a home
 			 * bound whole): plan_home protects around them. */
 			if (lstat(s, &st) == 0 &&
 			    !beneath_any(spec->runner_state_dirs, s, 0))
-				plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
-				    NULL, s);
+				plan_op(p, PLAN_OP_REMOUNT_RO,
+				    PLAN_OPF_OPTIONAL, NULL, s);
 			free(s);
 		}
 	}
-	hc.writable = writable;
-	hc.pathdirs = pathdirs;
-	if (plan_home(p, spec, &hc, own, err, errlen) == -1)
-		goto fail;
+	pb->hc.writable = pb->writable;
+	pb->hc.pathdirs = pb->pathdirs;
+	if (plan_home(p, spec, &pb->hc, pb->own, err, errlen) == -1)
+		return -1;
 	for (i = 0; spec->deny_write && spec->deny_write[i]; i++) {
-		char **one = NULL;
-
-		one = strv_add(one, spec->deny_write[i]);
-		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, home, base);
+		one = strv_add(NULL, spec->deny_write[i]);
+		plan_deny_paths(p, PLAN_OP_REMOUNT_RO, one, pb->home,
+		    pb->base);
 		strv_free(one);
 	}
-	if (ctx->settings != NULL)
+	if (pb->ctx->settings != NULL)
 		plan_deny_paths(p, PLAN_OP_REMOUNT_RO,
-		    ctx->settings->deny_write, home, base);
+		    pb->ctx->settings->deny_write, pb->home, pb->base);
+	return 0;
+}
 
-	/* R-L2: the secret set (carve-outs only beneath a secret), then the
-	 * spec's and settings' denyRead (a carve-out may name one). */
-	for (i = 0; i < n_protect_home_secrets;
-	    i++) {
+/*
+ * R-L2: the secret set, airlockd's own state and the control plane's
+ * sockets (carve-outs only beneath a secret), then the spec's and the
+ * settings' denyRead (a carve-out may name one).
+ */
+static int
+stage_secrets(struct plan_build *pb, char *err, size_t errlen)
+{
+	struct sv_plan	*p = pb->p;
+	const char	*home = pb->home, *base = pb->base;
+	char		*s;
+	size_t		 i;
+
+	for (i = 0; i < n_protect_home_secrets; i++) {
 		xasprintf(&s, "%s/%s", home, protect_home_secrets[i]);
-		deny_read = strv_add(deny_read, s);
+		pb->deny_read = strv_add(pb->deny_read, s);
 		free(s);
 	}
-	/* airlockd's own state: the recorded origins (issue 14). */
+	/* airlockd's own state: the recorded origins. */
 	if ((s = airlock_state_dir()) != NULL) {
-		deny_read = strv_add(deny_read, s);
+		pb->deny_read = strv_add(pb->deny_read, s);
 		free(s);
 	}
 	for (i = 0; i < n_protect_etc_secrets; i++)
-		deny_read = strv_add(deny_read, protect_etc_secrets[i]);
-	deny_read = control_plane_list(deny_read, ctx);
-	if (plan_deny_read(p, deny_read, 1, keep, need, home, base, err,
-	    errlen) == -1 || plan_deny_read(p, spec->deny_read, 0, keep, need,
-	    home, base, err, errlen) == -1 || (ctx->settings != NULL &&
-	    plan_deny_read(p, ctx->settings->deny_read, 0, keep, need, home,
-	    base, err, errlen) == -1))
-		goto fail;
-	strv_free(keep);
-	strv_free(need);
-	keep = need = NULL;
+		pb->deny_read = strv_add(pb->deny_read,
+		    protect_etc_secrets[i]);
+	pb->deny_read = control_plane_list(pb->deny_read, pb->ctx);
+	if (plan_deny_read(p, pb->deny_read, 1, pb->keep, pb->need, home,
+	    base, err, errlen) == -1 ||
+	    plan_deny_read(p, pb->spec->deny_read, 0, pb->keep, pb->need,
+	    home, base, err, errlen) == -1)
+		return -1;
+	if (pb->ctx->settings != NULL &&
+	    plan_deny_read(p, pb->ctx->settings->deny_read, 0, pb->keep,
+	    pb->need, home, base, err, errlen) == -1)
+		return -1;
+	return 0;
+}
 
-	/* R-L5: Landlock: read everywhere, write only where listed. */
+/* R-L5: Landlock: read everywhere, write only where listed. */
+static int
+stage_landlock(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	struct sv_plan		*p = pb->p;
+	size_t			 i;
+
+	(void)err;
+	(void)errlen;
 	plan_landlock(p, LL_READ, "/");
 	plan_landlock(p, LL_WRITE, "/tmp");
 	plan_landlock(p, LL_DEVWRITE, "/dev");
 	plan_landlock(p, LL_WRITE, "/dev/shm");
-	if (!home_bound)
-		plan_landlock(p, LL_WRITE, home);
-	for (i = 0; writable != NULL && writable[i] != NULL; i++)
-		plan_landlock(p, LL_WRITE, writable[i]);
+	if (!pb->home_bound)
+		plan_landlock(p, LL_WRITE, pb->home);
+	for (i = 0; pb->writable != NULL && pb->writable[i] != NULL; i++)
+		plan_landlock(p, LL_WRITE, pb->writable[i]);
 	for (i = 0; spec->runner_private_dirs &&
 	    spec->runner_private_dirs[i]; i++)
 		plan_landlock(p, LL_WRITE, spec->runner_private_dirs[i]);
+	return 0;
+}
 
-	/* R-S4: pid limit as RLIMIT_NPROC, counted per user namespace. */
-	if (spec->limits.pids > 0)
-		plan_rlimit(p, RLIMIT_NPROC, spec->limits.pids,
-		    spec->limits.pids);
-	plan_rlimit(p, RLIMIT_CORE, 0, 0);
+/* R-S4: the pid limit as RLIMIT_NPROC (per user namespace), no cores. */
+static int
+stage_limits(struct plan_build *pb, char *err, size_t errlen)
+{
+	uint64_t	pids = pb->spec->limits.pids;
 
-	/* R-L8: the session's listeners, made inside its netns. */
-	if (ctx->with_proxy) {
+	(void)err;
+	(void)errlen;
+	if (pids > 0)
+		plan_rlimit(pb->p, RLIMIT_NPROC, pids, pids);
+	plan_rlimit(pb->p, RLIMIT_CORE, 0, 0);
+	return 0;
+}
+
+/* R-L8: the session's listeners, made inside its netns; git's config
+ * for the push gateway. */
+static int
+stage_network(struct plan_build *pb, char *err, size_t errlen)
+{
+	struct sv_plan	*p = pb->p;
+
+	if (pb->ctx->with_proxy) {
 		plan_listen(p, LISTEN_HTTP, LISTEN_PORT_HTTP);
 		plan_listen(p, LISTEN_SOCKS, LISTEN_PORT_SOCKS);
 		p->listen_http = 1;
 	}
-	if (ctx->with_gateway && !spec->no_push_gateway) {
+	if (pb->ctx->with_gateway && !pb->spec->no_push_gateway) {
 		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);
 		p->listen_git = 1;
-		if (plan_gitconfig(p, ctx, err, errlen) == -1)
-			goto fail;
+		if (plan_gitconfig(p, pb->ctx, err, errlen) == -1)
+			return -1;
 	}
+	return 0;
+}
 
-	plan_write_rules(p, spec, ctx, writable, &hc, own);
-	if (ctx->bpf != NULL) {
+/*
+ * R-L3, R-L4, R-L6: the filename rules and the git-state allowlist the
+ * seccomp-notify handler applies, and the seccomp program.
+ */
+static int
+stage_rules(struct plan_build *pb, char *err, size_t errlen)
+{
+	struct msgbuf	b;
+
+	(void)err;
+	(void)errlen;
+	plan_write_rules(pb->p, pb->spec, pb->ctx, pb->writable, &pb->hc,
+	    pb->own);
+	if (pb->ctx->bpf != NULL) {
 		msgbuf_init(&b, MSG_PLAN_SECCOMP);
 		msg_put_u32(&b, sv_seccomp_notify() ? PLAN_SECF_NOTIFY : 0);
-		msg_put_blob(&b, ctx->bpf, ctx->bpf_len);
-		plan_frame(p, &b);
+		msg_put_blob(&b, pb->ctx->bpf, pb->ctx->bpf_len);
+		plan_frame(pb->p, &b);
 	}
+	return 0;
+}
 
+/* The last frame, the working directory and the base environment. */
+static int
+stage_end(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	struct sv_plan		*p = pb->p;
+	struct msgbuf		 b;
+
+	(void)err;
+	(void)errlen;
 	msgbuf_init(&b, MSG_PLAN_END);
 	plan_frame(p, &b);
-
 	p->workdir = xstrdup(spec->guest_workdir != NULL ?
 	    spec->guest_workdir : spec->nbinds > 0 ?
-	    spec->binds[0].guest_path : home);
-	env_set(&p->env_base, "HOME", home);
+	    spec->binds[0].guest_path : pb->home);
+	env_set(&p->env_base, "HOME", pb->home);
 	env_set(&p->env_base, "TMPDIR", "/tmp");
 	env_set(&p->env_base, "AIRLOCK_SANDBOX", "native");
 	env_set(&p->env_base, "AIRLOCK_SESSION", spec->session_id);
-
-	strv_free(writable);
-	strv_free(binds_dst);
-	strv_free(prot);
-	strv_free(deny_read);
-	strv_free(own);
-	strv_free(pathdirs);
-	strv_free(hc.homes);
-	strv_free(hc.carves);
-	strv_free(carves);
-	strv_free(splits);
-	strv_free(allowed);
-	free(order);
 	return 0;
-fail:
-	strv_free(writable);
-	strv_free(binds_dst);
-	strv_free(prot);
-	strv_free(deny_read);
-	strv_free(own);
-	strv_free(pathdirs);
-	strv_free(hc.homes);
-	strv_free(hc.carves);
-	strv_free(keep);
-	strv_free(need);
-	strv_free(carves);
-	strv_free(splits);
-	strv_free(allowed);
-	free(order);
-	sv_plan_free(p);
-	return -1;
+}
+
+/*
+ * The stages in the order the launcher applies their frames: mounts
+ * from the system outwards (each later one on top of the earlier),
+ * then what hides or pins inside them, then the kernel's layers.
+ */
+static const struct plan_stage {
+	const char	*name;
+	int		(*build)(struct plan_build *, char *, size_t);
+} plan_stages[] = {
+	{ "checks", stage_check },
+	{ "begin", stage_begin },
+	{ "system", stage_system },		/* R-L1 */
+	{ "home", stage_home },			/* R-S4 */
+	{ "binds", stage_binds },		/* R-S5 */
+	{ "protected", stage_protected },	/* R-S5, R-L3 */
+	{ "secrets", stage_secrets },		/* R-L2 */
+	{ "landlock", stage_landlock },		/* R-L5 */
+	{ "limits", stage_limits },		/* R-S4 */
+	{ "network", stage_network },		/* R-L8 */
+	{ "rules", stage_rules },		/* R-L3, R-L4, R-L6 */
+	{ "end", stage_end },
+};
+
+static void
+plan_build_free(struct plan_build *pb)
+{
+	strv_free(pb->writable);
+	strv_free(pb->binds_dst);
+	strv_free(pb->prot);
+	strv_free(pb->deny_read);
+	strv_free(pb->own);
+	strv_free(pb->pathdirs);
+	strv_free(pb->hc.homes);
+	strv_free(pb->hc.carves);
+	strv_free(pb->keep);
+	strv_free(pb->need);
+	strv_free(pb->carves);
+	strv_free(pb->splits);
+	strv_free(pb->allowed);
+	free(pb->order);
+}
+
+int
+sv_plan_build(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
+    struct sv_plan *p, char *err, size_t errlen)
+{
+	struct plan_build	pb;
+	size_t			i;
+
+	memset(p, 0, sizeof(*p));
+	memset(&pb, 0, sizeof(pb));
+	pb.spec = spec;
+	pb.ctx = ctx;
+	pb.p = p;
+	pb.hc.p = p;
+	pb.hc.homes = home_list(ctx);
+	pb.own = own_list(ctx, pb.hc.homes);
+	pb.pathdirs = path_list(ctx, pb.hc.homes);
+	pb.hc.carves = carve_list(spec, ctx, pb.hc.homes, pb.own);
+	for (i = 0; i < sizeof(plan_stages) / sizeof(plan_stages[0]); i++)
+		if (plan_stages[i].build(&pb, err, errlen) == -1) {
+			log_debug("session %s: plan stage %s: %s",
+			    spec->session_id, plan_stages[i].name, err);
+			plan_build_free(&pb);
+			sv_plan_free(p);
+			return -1;
+		}
+	plan_build_free(&pb);
+	return 0;
 }
 
 /* ---- environment (R-L9) ---- */
