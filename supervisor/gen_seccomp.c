@@ -30,9 +30,11 @@
  * shows: only the sandbox's own are reachable).
  * openat2 keeps its flags in memory, where a check would race with the
  * caller; it fails with ENOSYS, which libc and runtimes treat as an old
- * kernel and fall back to openat.  unlink and rmdir are not sent: they
- * create nothing, and the protected names that exist at launch are
- * read-only mounts (sv_plan.c), which removal cannot pass.
+ * kernel and fall back to openat.  Every unlink is sent as well: a
+ * symlink planted on a protected name must not be taken away
+ * (docs/SECURITY.md).  rmdir is not: it creates nothing, and the
+ * protected names that exist at launch are read-only mounts
+ * (sv_plan.c), which removal cannot pass.
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
