@@ -165,7 +165,7 @@ main(int argc, char *argv[])
 	} else
 		settings_print_notes(&sv_settings, "airlockd");
 	/*
-	 * proxyd and gatewayd first (issue 15): their exec and dynamic
+	 * proxyd and gatewayd first: their exec and dynamic
 	 * linking overlap the probe's fork and unshare instead of following
 	 * them, which shortens a private airlockd's start-up, the critical
 	 * path of a cold `airlock run`.  Their messages are handled only
