@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * `airlock approve`: a terminal approver (R-C4, issue 15).  It connects to
+ * `airlock approve`: a terminal approver (R-C4).  It connects to
  * the running airlockd (never a private one: a private airlockd has no
  * sandbox to ask about), subscribes, prints each approval request on one
  * line and reads the answer from standard input: y (allow once), n (deny)

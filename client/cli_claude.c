@@ -51,7 +51,7 @@ static const char *const provider_env[] = {
 };
 
 /*
- * A runner's own state directory, by allowlist (issue 25): read-only in
+ * A runner's own state directory, by allowlist: read-only in
  * the sandbox except the directories the runner writes during a session,
  * which hold data its next session on the host reads as data.  For
  * Claude Code, measured by running the CLI (2.1) under a mock of the

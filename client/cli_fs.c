@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: ISC
 /*
  * `airlock fs [--workspace DIR] [--mode M] VERB ...`: the file tools
- * (sv_fs.c, issue 17) for scripts and tests, in a private session like
+ * (sv_fs.c) for scripts and tests, in a private session like
  * `airlock run`'s: one sandbox on the workspace, one call, JSON out.
  * Exit 0 on success, 1 when refused or failed (the JSON names the
  * rule), 2 on a usage error.

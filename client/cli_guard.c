@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: ISC
 /*
  * `airlock run` judges its own command line before it starts anything
- * (issue 13, R-C4): the same settings layers airlockd reads (the user's
+ * (R-C4): the same settings layers airlockd reads (the user's
  * file, --settings, the managed file), the same classifier and the run's
  * mode as `airlock policy check` and the hook.  deny refuses.  ask needs
  * an approver: the person at the terminal when stdin and stderr are one
- * (asked on /dev/tty), else there is none and ask is refused too, today's
- * rule (pol_guard_finish).  The rule that decided is printed either way.
+ * (asked on /dev/tty), else there is none and ask is refused too
+ * (pol_guard_finish).  The rule that decided is printed either way.
  * An interactive shell on the caller's terminal is not judged: the
  * person types its commands (interactive_shell()).
  *
@@ -85,7 +85,7 @@ tty_approves(const char *reason, const char *rule)
  * to judge before it starts (the sandbox confines what they type, as it
  * confines anything).  Only a plain shell with no script and no -c, and
  * only when standard input is a terminal: `echo ... | airlock run -- sh`
- * reads hidden text and is judged (opaque) as before.
+ * reads hidden text and is judged (opaque).
  */
 static int
 interactive_shell(char *const *argv)

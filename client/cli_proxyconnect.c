@@ -4,7 +4,7 @@
  * inside a sandbox.  It speaks SOCKS5 (no authentication, CONNECT by
  * name: the proxy resolves and applies the allowlist) to the session's
  * proxy and then relays stdin/stdout to the tunnel, what `nc -X 5 -x`
- * did, so git over ssh needs nothing installed but ssh (issue 13).  The
+ * did, so git over ssh needs nothing installed but ssh.  The
  * sandbox sees this binary read-only at AIRLOCK_SANDBOX_SELF.
  */
 #include <sys/socket.h>

@@ -46,7 +46,7 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		argv = strv_add(argv, extra[i]);
 	/*
-	 * vfork (issue 15): the child only execs, so it borrows this
+	 * vfork: the child only execs, so it borrows this
 	 * process's memory instead of copying its page tables, on the
 	 * critical path of a cold `airlock run`.  Signals stay blocked
 	 * until the child has set its own dispositions.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: ISC
 /*
- * `airlock worktree`: a conversation's copy-on-write copies (SPEC §5,
- * issue 16).  The client decides nothing: it asks airlockd (a private
- * one, like `airlock run`, unless --socket or AIRLOCK_SOCKET names a
- * shared one) and prints the answer.
+ * `airlock worktree`: a conversation's copy-on-write copies (SPEC §5).
+ * The client decides nothing: it asks airlockd (a private one, like
+ * `airlock run`, unless --socket or AIRLOCK_SOCKET names a shared one)
+ * and prints the answer.
  *
  *   airlock worktree provision --conversation ID [--agent A]... REPO...
  *   airlock worktree ls

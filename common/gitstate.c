@@ -389,8 +389,8 @@ gitstate_config_rename(int odfd, const char *oname, int ndfd,
 	} else if (!same && (r = gitstate_install(ndfd, nname, buf, len,
 	    st.st_mode, tmp, flags)) == 0) {
 		(void)unlinkat(odfd, oname, 0);
-		/* Reported, not refused: pushes go where airlockd recorded
-		 * (issue 14). */
+		/* Reported, not refused: pushes go where airlockd
+		 * recorded. */
 		if (!gm && namerule_gitconfig_remote_changed(buf, len, old,
 		    olen, why, whylen) == 1)
 			r = 2;

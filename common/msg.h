@@ -77,7 +77,7 @@ enum msg_dir {
 	X(MSG_PLAN_RLIMIT, 0x0105, MSG_CH_LAUNCHER, MSG_DOWN, "uqq", 0,\
 	    "resource (RLIMIT_*), soft, hard; applied to every exec")	\
 	X(MSG_PLAN_SECCOMP, 0x0106, MSG_CH_LAUNCHER, MSG_DOWN, "ub", 0,\
-	    "flags (PLAN_SECF_*), struct sock_filter[] compiled by airlockd")\
+	    "flags (PLAN_SECF_*), struct sock_filter[] built by gen_seccomp")\
 	X(MSG_PLAN_LISTEN, 0x0107, MSG_CH_LAUNCHER, MSG_DOWN, "uu", 0,	\
 	    "kind (LISTEN_*), port: a TCP listener on 127.0.0.1:port"	\
 	    " inside the netns (the netns is new: any port is free)")	\

@@ -161,7 +161,7 @@ int	namerule_gitconfig_check_at(const char *buf, size_t len,
  * untrusted: both buffers.  1 if the new config text sets a
  * remote.<name>.url or .pushurl that the current one (old, NULL if none)
  * does not set to the same value, with the key in why; else 0.  Not a
- * refusal: where pushes go is fixed outside the sandbox (issue 14), and
+ * refusal: where pushes go is fixed outside the sandbox, and
  * the change is reported.
  */
 int	namerule_gitconfig_remote_changed(const char *buf, size_t len,
@@ -178,7 +178,7 @@ int	namerule_gitconfig_get(const char *buf, size_t len, const char *sec,
 	    const char *sub, const char *key, char **val);
 
 /*
- * .gitmodules (issue 25): namerule_gitmodules_name says whether a name
+ * .gitmodules: namerule_gitmodules_name says whether a name
  * folds to ".gitmodules"; namerule_gitmodules_check (untrusted: buf, the
  * new text) 0 if it holds only submodule sections with path, url of a
  * scheme that runs no program, branch, shallow, ignore,

@@ -33,7 +33,7 @@
 
 /*
  * Per-push limits.  A push over them is refused whole with an "unpack"
- * error git prints (issue 14): the gateway reads no more commands, so its
+ * error git prints: the gateway reads no more commands, so its
  * memory stays bounded whatever the client sends.
  */
 #define RP_MAX_COMMANDS		10000

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The terminal-acting escape sequences of a sandboxed command's output,
- * dropped before they reach the user's terminal (issue 12): OSC strings
+ * dropped before they reach the user's terminal: OSC strings
  * other than titles (0, 1, 2) and hyperlinks (8) -- OSC 52 writes the
  * clipboard, colour queries answer into the input -- every DCS, APC, PM
  * and SOS string, and CSI ... t (window operations and reports, which

@@ -15,7 +15,7 @@ set -eu
 
 BUILD_PKGS="build-essential pkg-config libevent-dev libyajl-dev libcap-dev
 libseccomp-dev check libssl-dev zlib1g-dev"
-# PCRE2 for airlock-fs's fs.search patterns (issue 17).
+# PCRE2 for airlock-fs's fs.search patterns.
 BUILD_PKGS="$BUILD_PKGS libpcre2-dev"
 # What the tests and benchmarks run: a real git, curl, an HTTPS smart-HTTP
 # upstream (lighttpd + its TLS module + git http-backend), openssl for a

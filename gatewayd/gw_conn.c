@@ -565,7 +565,7 @@ gw_conn_token_answer(struct gw_conn *c, int ok, char *token)
 	} else {
 		/*
 		 * Before the push: which of the refs it updates are
-		 * symbolic refs upstream (issue 14).  The token is kept
+		 * symbolic refs upstream.  The token is kept
 		 * for the push itself, zeroed when that starts.
 		 */
 		c->token = token;

@@ -342,7 +342,7 @@ gw_up_start(struct gw_conn *c, const char *token, const char **why)
 }
 
 /*
- * Upstream's symbolic refs (issue 14): protocol v2 ls-refs with
+ * Upstream's symbolic refs: protocol v2 ls-refs with
  * "symrefs" over upload-pack, with the write token.  The answer is read
  * whole (at most GW_LSREFS_MAX bytes) into c->lsrefs; gw_conn_symrefs()
  * gets it at the end.

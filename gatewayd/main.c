@@ -75,7 +75,7 @@ link_send(struct msgbuf *b)
 }
 
 /*
- * Flow control on the link (issue 14): at most GW_LINK_WINDOW questions
+ * Flow control on the link: at most GW_LINK_WINDOW questions
  * are sent and unanswered at any time; the rest wait here, in order.
  * airlockd answers every question at once, so with a bounded number in
  * flight its answers always fit in the socket buffer and neither side

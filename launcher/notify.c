@@ -488,7 +488,7 @@ nt_config(const struct nt_call *c, struct nt_path *o, struct nt_path *n,
 	if ((r = nt_valid(c)) < 0 || (r = gitstate_config_rename(o->dfd,
 	    o->name, n->dfd, n->name, flags, tmp, n->abs, namerule_scope(
 	    nt_rules, n->abs), why, sizeof(why))) == 2) {
-		/* Installed; a remote's URL changed: reported (issue 14). */
+		/* Installed; a remote's URL changed: reported. */
 		return nt_violation(c, "git-remote-changed", n->abs), 0;
 	}
 	if (r != 1)

@@ -24,7 +24,7 @@ cls_unknown(struct cls_call *c)
 
 /*
  * A read-only tool, unless an option of its table entry writes a file
- * (issue 13: in the read-only modes those are writes): short option
+ * (in the read-only modes those are writes): short option
  * letters (each takes the file as its argument) and long option names.
  */
 int

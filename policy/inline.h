@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Programs given inline to an interpreter (issue 13, R-C1): awk and sed
+ * Programs given inline to an interpreter (R-C1): awk and sed
  * scripts, and the -c/-e one-liners of python, perl, node and ruby.  Such
  * text can run commands (awk's system(), sed's e command, perl's
  * backticks, python's os.system), so it is opaque unless it is one of

@@ -165,11 +165,11 @@ main(int argc, char *argv[])
 	} else
 		settings_print_notes(&sv_settings, "airlockd");
 	/*
-	 * proxyd and gatewayd first (issue 15): their exec and dynamic
-	 * linking overlap the probe's fork and unshare instead of following
-	 * them, which shortens a private airlockd's start-up, the critical
-	 * path of a cold `airlock run`.  Their messages are handled only
-	 * once the loop runs, after sv_sessions_init().
+	 * proxyd and gatewayd are only found here, not started: airlockd
+	 * starts each at a sandbox's first connection to it (sv_daemon.c),
+	 * so a run that never connects does not pay for their start.
+	 * Their messages are handled only once the loop runs, after
+	 * sv_sessions_init().
 	 */
 	if ((sv_base = event_base_new()) == NULL)
 		fatalx("event_base_new");

@@ -4,9 +4,9 @@
  * at build time: this program prints the BPF bytes as a C header
  * ($(BUILD)/gen/seccomp_bpf.h) that airlockd embeds (sv_seccomp.c) and
  * passes down to the launcher; the launcher loads, never compiles
- * (STYLE.md).  Compiled at each airlockd's first launch, it took ~2.5 ms
- * of a cold `airlock run` (libseccomp's pages faulted in, then the
- * compile) and made airlockd and the client link libseccomp; the
+ * (STYLE.md).  Compiled at each airlockd's first launch, it would cost
+ * ~2.5 ms of a cold `airlock run` (libseccomp's pages faulted in, then
+ * the compile) and make airlockd and the client link libseccomp; the
  * program depends on nothing of the host but its architecture, which is
  * the build's.  Default allow, with a deny list: the syscalls that
  * reach kernel attack surface an agent has no use for, or that would undo
@@ -30,9 +30,11 @@
  * shows: only the sandbox's own are reachable).
  * openat2 keeps its flags in memory, where a check would race with the
  * caller; it fails with ENOSYS, which libc and runtimes treat as an old
- * kernel and fall back to openat.  unlink and rmdir are not sent: they
- * create nothing, and the protected names that exist at launch are
- * read-only mounts (sv_plan.c), which removal cannot pass.
+ * kernel and fall back to openat.  Every unlink is sent as well: a
+ * symlink planted on a protected name must not be taken away
+ * (docs/SECURITY.md).  rmdir is not: it creates nothing, and the
+ * protected names that exist at launch are read-only mounts
+ * (sv_plan.c), which removal cannot pass.
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>

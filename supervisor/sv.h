@@ -93,9 +93,9 @@ struct sv_spec {
 	char		*backend;	/* requested backend name or NULL */
 	char		*origin_repo;	/* "owner/name" of the worktree or NULL */
 	/* What the workspace's config says (untrusted after the first
-	 * run, issue 14). */
+	 * run). */
 	char		*workspace_origin;
-	/* A run in a conversation (issue 16, R-W4): its mounts come from
+	/* A run in a conversation (R-W4): its mounts come from
 	 * the conversation (supervisor/sv_worktree.c). */
 	char		*conversation_id;
 	char		*agent_config_dir;	/* ro, optional */

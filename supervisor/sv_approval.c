@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * Approvals (R-C4, issue 15).  A connection becomes an approver with
+ * Approvals (R-C4).  A connection becomes an approver with
  * approvals.subscribe; each "ask" (a command exec, a sandbox override, a
  * push rule of gatewayd) is sent to every approver as an
  * approval.request notification and the first approvals.answer decides;

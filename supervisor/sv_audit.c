@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * The audit log (R-C4, issue 15): every decision airlockd makes about an
+ * The audit log (R-C4): every decision airlockd makes about an
  * action of a sandbox (command verdicts, approvals and their answers,
  * push ref verdicts, sandbox overrides, refused repositories) is one JSON
  * line appended to $XDG_STATE_HOME/airlock/audit.jsonl, mode 0600.  That

@@ -8,7 +8,7 @@
  * PR_SET_PDEATHSIG(SIGKILL): if airlockd dies, its sandboxes and daemons
  * die with it rather than run on unsupervised (fail closed, R-P1).
  *
- * vfork, not fork (issue 15): the child only sets up its descriptors and
+ * vfork, not fork: the child only sets up its descriptors and
  * execs, so it borrows airlockd's memory instead of copying its page
  * tables and making airlockd fault on every page it writes afterwards,
  * a large share of a cold `airlock run` on a virtual machine.  Signals

@@ -42,7 +42,7 @@
 #define SV_OUT_LOW	(1U << 20)
 #define SV_MAX_CFDS	8	/* fds passed by a client, not yet claimed */
 /*
- * A socket that stays up (issue 15).  Replies and events wait in a
+ * A socket that stays up.  Replies and events wait in a
  * client's output buffer: above SV_OUT_HIGH its requests are not read
  * either until it has read its answers, so a client that sends and never
  * reads holds at most that much; past SV_OUT_MAX (events of a session
@@ -413,7 +413,7 @@ dispatch_line(struct sv_client *c, const char *line, size_t len)
 		json_free(nullid);
 		return;
 	}
-	/* Any id comes back as sent, whatever its type (issue 15). */
+	/* Any id comes back as sent, whatever its type. */
 	if ((id = json_get(req, "id")) == NULL)
 		id = nullid;
 	ver = json_get_str(req, "jsonrpc");

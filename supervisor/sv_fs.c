@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * The file tools (SPEC R-C6, issue 17): fs.read, fs.write, fs.edit,
+ * The file tools (SPEC R-C6): fs.read, fs.write, fs.edit,
  * fs.applyPatch, fs.search and fs.find on a live session.  Each call is
  * one exec of airlock-fs (fs/) inside the session's sandbox, the way
  * sandbox.exec runs a command, so a tool call can do no more than a

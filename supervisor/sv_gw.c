@@ -29,8 +29,8 @@
 /*
  * Per session: how many of its gateway conversations are open (a
  * question was asked and gatewayd has not said MSG_GW_CONN_END), so that
- * a gatewayd failure fails closed only the sessions with a push in flight
- * (issue 14); and the refusal-log throttle.
+ * a gatewayd failure fails closed only the sessions with a push in
+ * flight; and the refusal-log throttle.
  */
 struct gw_track {
 	struct gw_track	*next;
@@ -156,7 +156,7 @@ answer_repo(struct msg_link *l, uint32_t reqid, const char *sid,
 	msg_put_str(&b, ok ? r.upstream : "");
 	msg_put_str(&b, ok ? ca : "");
 	msg_put_str(&b, ok ? "" : reason);
-	/* Issue 15: a refused repository is a violation and an audit
+	/* A refused repository is a violation and an audit
 	 * line too, within the session's cap. */
 	if (!ok) {
 		(void)log_refusal(sid, path, reason);

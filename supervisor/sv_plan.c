@@ -873,7 +873,7 @@ is_symlink(const char *path, char *target, size_t len)
 	return 1;
 }
 
-/* ---- the home by allowlist (R-L3, issue 11) ---- */
+/* ---- the home by allowlist (R-L3) ---- */
 
 /*
  * When a writable bind holds a home (or lies inside one), the host's
@@ -1002,7 +1002,7 @@ home_list(const struct sv_plan_ctx *ctx)
 	return v;
 }
 
-/* airlock's own configuration, credentials and state (issue 11). */
+/* airlock's own configuration, credentials and state. */
 static char **
 own_list(const struct sv_plan_ctx *ctx, char *const *homes)
 {
@@ -1157,7 +1157,7 @@ carve_list(const struct sv_spec *spec, const struct sv_plan_ctx *ctx,
 
 /*
  * A home beneath a writable bind becomes a mount point of its own
- * (writable as before), so that it cannot be renamed away and replaced
+ * (as writable as the bind), so that it cannot be renamed away and replaced
  * by a tree prepared elsewhere.  Right after that bind: a later bind
  * beneath the home stays on top.
  */
@@ -1255,7 +1255,7 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
  * it: the handler refuses one made inside) leads elsewhere, and a call
  * relative to a cwd or dirfd opened through it names only the target
  * (`cd .claude && echo > settings.json`).  So the target's names are
- * protected too, as absolute rules (issue 11).  The bind's top only:
+ * protected too, as absolute rules.  The bind's top only:
  * rules are checked as names are made, never by a scan of the tree.
  */
 static void
@@ -1566,7 +1566,7 @@ env_set(char ***v, const char *name, const char *val)
 }
 
 /*
- * issue 11: bind sources, runnerStateDirs and the working directory are
+ * Bind sources, runnerStateDirs and the working directory are
  * made canonical before anything is checked or planned, so a symlink
  * (one planted by a previous run's agent in a writable workspace, say)
  * is judged under the name of what it points at: the protected sets,

@@ -51,7 +51,7 @@ read_int_file(const char *path, int *v)
 /*
  * In one child: can we make the namespaces the launcher makes, and then
  * load a seccomp filter?  The child reports two errnos; 0 means that
- * part works.  vfork (issue 15): the child makes five system calls on
+ * part works.  vfork: the child makes five system calls on
  * state of its own (its namespaces, its no_new_privs and filter) and
  * exits, where a fork copied airlockd's page tables and made it fault
  * on every page it wrote afterwards, on the critical path of a cold

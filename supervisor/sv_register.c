@@ -190,7 +190,7 @@ listen_waiting(struct sv_session *s, enum sv_daemon_kind k)
  * Hand the session's listeners to daemon k, which runs.  proxyd keeps
  * the only copies once it said hello (until then it may yet turn out
  * not to start); airlockd keeps the gateway's too, for a restarted
- * gatewayd (issue 14).
+ * gatewayd.
  */
 static void
 register_one(struct sv_session *s, enum sv_daemon_kind k)
@@ -368,7 +368,7 @@ sv_sessions_daemon_died(enum sv_daemon_kind k, int ready)
 		/*
 		 * A gatewayd failure fails closed only the sessions whose
 		 * push was in flight; the others keep their listener, which
-		 * starts gatewayd again at their next push (issue 14).
+		 * starts gatewayd again at their next push.
 		 */
 		if (k == SV_DAEMON_GATEWAYD && !sv_gw_in_flight(s->id)) {
 			s->dstate[k] = DS_IDLE;

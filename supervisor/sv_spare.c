@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * One launcher started ahead of need (issue 15: a fresh sandbox per run,
+ * One launcher started ahead of need (a fresh sandbox per run,
  * fast).  A launcher enters its namespaces before it reads a plan
  * (launcher/ns.c), so the exec, the dynamic linking and the unshare of
  * the next sandbox happen while nobody waits for them; a launch takes
@@ -13,7 +13,7 @@
  *
  * A spare holds nothing of any session: its own empty namespaces, our
  * channel and PDEATHSIG, as every launcher.  One at most; launches at the
- * same time start their own launchers as before.  A launcher says
+ * same time start their own launchers.  A launcher says
  * nothing before its plan unless it failed, so a spare whose channel is
  * readable or hung up is dropped and the launch starts a fresh one, which
  * reports its own failure the usual way: a spare never turns a failure

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * Worktrees per conversation (SPEC §5, R-W1..R-W5, issue 16).  airlockd
+ * Worktrees per conversation (SPEC §5, R-W1..R-W5).  airlockd
  * decides; airlock-clone copies.  Layout under the data dir
  * (worktrees.dataDir, else $XDG_DATA_HOME/airlock/conversations):
  *

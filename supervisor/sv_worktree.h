@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Worktrees per conversation (SPEC §5, issue 16): the JSON-RPC methods
+ * Worktrees per conversation (SPEC §5): the JSON-RPC methods
  * worktree.provision / worktree.list / worktree.remove, and what a launch
  * in a conversation mounts.
  */

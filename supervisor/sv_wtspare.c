@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * Spare copies of registered repositories (issue 16, speed).  A copy of
+ * Spare copies of registered repositories.  A copy of
  * a large checkout costs about a second however it is made; what is
  * left to save is making it while nobody waits.  After a provisioning,
  * airlockd queues a spare job per repository it copied; the next

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Spare copies of registered repositories (issue 16, speed): after a
+ * Spare copies of registered repositories: after a
  * provisioning, airlockd makes a copy of each repository it copied in
  * the background, under DATADIR/@spares; the next provisioning of the
  * same repository takes it (one rename) and has airlock-clone bring it

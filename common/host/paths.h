@@ -22,7 +22,7 @@ char	*airlock_sibling(const char *name, const char *fallback_dir);
 void	airlock_path_clean(char *);
 
 #define AIRLOCK_SANDBOX_SELF	"/run/airlock/bin/airlock"
-/* The file tools' helper (issue 17), where the sandbox sees it. */
+/* The file tools' helper, where the sandbox sees it. */
 #define AIRLOCK_SANDBOX_FS	"/run/airlock/bin/airlock-fs"
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: ISC
 /*
- * The repository a workspace may push to (R-G4, issue 14) is the user's
+ * The repository a workspace may push to (R-G4) is the user's
  * choice, never the agent's.  The workspace's .git/config is writable
  * from inside the sandbox, so its remote.origin.url is read only once:
  * the first time the user runs airlock in that workspace, airlockd

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * The workspace's upstream repository, recorded by airlockd outside every
- * sandbox (R-G4, issue 14; see wsorigin.c).
+ * sandbox (R-G4; see wsorigin.c).
  */
 #ifndef AIRLOCK_WSORIGIN_H
 #define AIRLOCK_WSORIGIN_H
