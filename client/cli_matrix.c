@@ -184,8 +184,9 @@ decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
 	case BD_WORKTREE:
 		if (sb && ad != AD_TNATIVE)
 			cell(c, MX_PARTIAL, "writes stay in the bound "
-			    "workspace, by %s; no private worktree per "
-			    "conversation in this build", os);
+			    "workspace, by %s; a private worktree only for "
+			    "a conversation (`airlock worktree provision`, "
+			    "then --conversation)", os);
 		else if (sb)
 			cell(c, MX_PARTIAL, "the terminal profile writes the "
 			    "cwd and $HOME, not a worktree");
