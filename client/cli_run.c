@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_explain.h"
 #include "client/cli_policy.h"
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
@@ -61,37 +62,11 @@ struct run_state {
 	int	 done;
 	long	 exec_id;
 	int	 killed;
-	struct {			/* violations by class, for the */
-		char	 action[40];	/* summary after the run */
-		long	 count;
-	}	 viol[16];
-	size_t	 nviol;
+	struct explain ex;		/* the refusals, for the summary
+					   after the run */
 	char	**opened;		/* built-in write rules that
 					   settings' allowWrite opened */
 };
-
-/* Count one violation event by its action (the summary's classes). */
-static void
-violation_count(struct run_state *st, const char *action)
-{
-	size_t	i;
-
-	if (action == NULL)
-		action = "other";
-	for (i = 0; i < st->nviol; i++)
-		if (strcmp(st->viol[i].action, action) == 0)
-			break;
-	if (i == st->nviol) {
-		if (st->nviol == sizeof(st->viol) / sizeof(st->viol[0]))
-			i--;		/* the last slot takes the rest */
-		else {
-			snprintf(st->viol[i].action,
-			    sizeof(st->viol[i].action), "%s", action);
-			st->nviol++;
-		}
-	}
-	st->viol[i].count++;
-}
 
 /*
  * The built-in write protections settings' allowWrite opened on purpose
@@ -108,20 +83,12 @@ opened_say(const struct run_state *st)
 		    st->opened[i]);
 }
 
-/* After the run: one line per class with its count, on stderr. */
+/* After the run: each refusal named, with its rule (cli_explain.c). */
 static void
 violation_summary(const struct run_state *st)
 {
-	size_t	i;
-
-	if (st->nviol == 0)
-		return;
-	fprintf(stderr, "airlock: the sandbox refused:\n");
-	for (i = 0; i < st->nviol; i++)
-		fprintf(stderr, "airlock:   %-20s %ld\n",
-		    vis(st->viol[i].action), st->viol[i].count);
+	explain_print(&st->ex, stderr);
 }
-
 
 static const char usage_text[] =
 "usage: airlock run [options] [--] CMD [ARG...]\n"
@@ -292,7 +259,9 @@ on_event(const struct json *ev, void *arg)
 		    (int)code->integer : 255;
 		st->done = 1;
 	} else if (strcmp(type, "violation") == 0) {
-		violation_count(st, json_get_str(ev, "action"));
+		explain_add(&st->ex, json_get_str(ev, "action"),
+		    json_get_str(ev, "target"), json_get_str(ev, "reason") ?
+		    json_get_str(ev, "reason") : json_get_str(ev, "rule"));
 		if ((buf = json_get_str(ev, "action")) != NULL &&
 		    strcmp(buf, "git-origin-changed") == 0) {
 			const char *t = json_get_str(ev, "target");
@@ -1102,6 +1071,11 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		    cwd[n] == '/' || n == 1)))
 			snprintf(cwd, sizeof(cwd), "%s", ws);
 	}
+	st.ex.network_on = network;
+	explain_bind_warn("--bind", binds);
+	explain_bind_warn("--ro-bind", robinds);
+	explain_bind_warn("--bind-try", trybinds);
+	explain_bind_warn("--ro-bind-try", tryrobinds);
 	if (events != NULL && (st.events = fopen(events, "we")) == NULL) {
 		fprintf(stderr, "airlock: %s: %s\n", events, strerror(errno));
 		rpc_close(&rpc);
@@ -1408,6 +1382,7 @@ out:
 	/* Said when the run starts and again here, --quiet or not. */
 	opened_say(&st);
 	strv_free(st.opened);
+	explain_free(&st.ex);
 	if (st.events != NULL)
 		fclose(st.events);
 	strv_free(binds);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * The refusal summary after `airlock run` (client/cli_explain.c): what
+ * was refused, by which rule, in the user's words.
+ */
+#ifndef AIRLOCK_CLI_EXPLAIN_H
+#define AIRLOCK_CLI_EXPLAIN_H
+
+#include <stdio.h>
+
+/* Events kept for the summary; the rest are only counted. */
+#define EXPLAIN_MAX	256
+
+struct explain_ev {
+	char	*action;
+	char	*target;		/* untrusted: from the sandbox */
+	char	*why;			/* the event's reason, if any */
+};
+
+struct explain {
+	struct explain_ev ev[EXPLAIN_MAX];
+	size_t		  n;
+	size_t		  total;
+	int		  network_on;
+};
+
+void	explain_init(struct explain *, int network_on);
+void	explain_add(struct explain *, const char *action, const char *target,
+	    const char *why);
+void	explain_print(const struct explain *, FILE *);
+void	explain_free(struct explain *);
+void	explain_bind_warn(const char *flag, char *const *paths);
+
+#endif
