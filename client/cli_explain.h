@@ -31,4 +31,13 @@ void	explain_print(const struct explain *, FILE *);
 void	explain_free(struct explain *);
 void	explain_bind_warn(const char *flag, char *const *paths);
 
+/*
+ * NULL when v is a valid domain pattern; else, in buf, a message naming
+ * flag and v and what is accepted (client/cli_egress.c).
+ */
+const char *egress_pattern_error(const char *flag, const char *v, char *buf,
+	    size_t len);
+/* `airlock policy egress`: argv[1] is "egress". */
+int	cli_policy_egress(int argc, char **argv);
+
 #endif

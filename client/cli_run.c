@@ -953,8 +953,11 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 				usage_error("--network %s: on or off", v);
 			network = strcmp(v, "on") == 0;
 		} else if (FLAG("--allow-domain")) {
-			char	note[320];
+			char	note[320], bad[1024];
 
+			if (egress_pattern_error("--allow-domain", v, bad,
+			    sizeof(bad)) != NULL)
+				usage_error("%s", bad);
 			allow = strv_add(allow, v);
 			if (dom_pattern_note(v, note, sizeof(note)) != NULL)
 				fprintf(stderr, "airlock: warning: "
