@@ -17,6 +17,7 @@
 
 #include "client/cli_explain.h"
 #include "common/host/protect.h"
+#include "common/host/settings.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 
@@ -58,6 +59,9 @@ explain_add(struct explain *ex, const char *action, const char *target,
 {
 	struct explain_ev *e;
 
+	/* Said as it happens (cli_run.c), and not a refusal. */
+	if (action != NULL && strcmp(action, "git-origin-changed") == 0)
+		return;
 	ex->total++;
 	if (ex->n == EXPLAIN_MAX)
 		return;
@@ -434,4 +438,156 @@ explain_bind_warn(const char *flag, char *const *paths)
 		    "(no bind or setting opens it); bind a copy of what the "
 		    "command needs instead\n", flag, vis(p), sec);
 	}
+}
+
+/* The entry of a flag's list that a field index n names, or NULL. */
+static const char *
+ex_nth(char *const *v, size_t *n)
+{
+	size_t	len = strv_len(v);
+
+	if (*n < len)
+		return v[*n];
+	*n -= len;
+	return NULL;
+}
+
+/* "bindMounts[3]" and the like: the flag and value the user typed. */
+static int
+ex_field(const struct explain_fields *f, const char *field, size_t n,
+    char *out, size_t len)
+{
+	const char	*v;
+
+	if (strcmp(field, "bindMounts") == 0) {
+		if (f->workspace != NULL) {
+			if (n == 0) {
+				snprintf(out, len, "the workspace %s",
+				    f->workspace);
+				return 0;
+			}
+			n--;
+		}
+		if ((v = ex_nth(f->binds, &n)) != NULL)
+			return snprintf(out, len, "--bind %s", v), 0;
+		if ((v = ex_nth(f->robinds, &n)) != NULL)
+			return snprintf(out, len, "--ro-bind %s", v), 0;
+		if ((v = ex_nth(f->trybinds, &n)) != NULL)
+			return snprintf(out, len, "--bind-try %s", v), 0;
+		if ((v = ex_nth(f->tryrobinds, &n)) != NULL)
+			return snprintf(out, len, "--ro-bind-try %s", v), 0;
+		return snprintf(out, len, "a bind"), 0;
+	}
+	if (strcmp(field, "egressAllowlist") == 0)
+		v = ex_nth(f->allow, &n), field = "--allow-domain";
+	else if (strcmp(field, "passEnv") == 0)
+		v = ex_nth(f->envs, &n), field = "--env";
+	else if (strcmp(field, "denyRead") == 0)
+		v = ex_nth(f->deny_read, &n), field = "--deny-read";
+	else if (strcmp(field, "denyWrite") == 0)
+		v = ex_nth(f->deny_write, &n), field = "--deny-write";
+	else
+		return -1;
+	snprintf(out, len, "%s%s%s", field, v != NULL ? " " : "",
+	    v != NULL ? v : "");
+	return 0;
+}
+
+/*
+ * An error from airlockd in the words of the person who typed the flags:
+ * "bindMounts[1]: ..." becomes "--bind /proc: ...", a spec id such as
+ * "(R-L9)" is dropped, "argv" is "the command" and a message name's
+ * size limit is said as one.  airlockd's own words stay for --json
+ * clients and its log; this is only what a person reads.
+ */
+const char *
+explain_words(const char *msg, const struct explain_fields *f, char *out,
+    size_t len)
+{
+	char		 field[64], repl[1100];
+	const char	*p = msg, *q;
+	size_t		 o = 0, n, fl;
+
+	out[0] = '\0';
+	while (*p != '\0' && o + 1 < len) {
+		fl = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
+		    "VWXYZ");
+		/* field[N] or field[N].sub */
+		if (fl > 0 && fl < sizeof(field) && p[fl] == '[' &&
+		    (p == msg || p[-1] == ' ') &&
+		    strspn(p + fl + 1, "0123456789") > 0) {
+			memcpy(field, p, fl);
+			field[fl] = '\0';
+			n = strtoul(p + fl + 1, NULL, 10);
+			q = p + fl + 1 + strspn(p + fl + 1, "0123456789");
+			if (*q == ']' && ex_field(f, field, n, repl,
+			    sizeof(repl)) == 0) {
+				q++;
+				if (*q == '.')	/* .hostPath and the like */
+					q += 1 + strspn(q + 1, "abcdefghijklm"
+					    "nopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+					    "TUVWXYZ");
+				o += snprintf(out + o, len - o, "%s", repl);
+				p = q;
+				continue;
+			}
+		}
+		/* "MSG_EXEC_IO: payload over N bytes" */
+		if (strncmp(p, "MSG_", 4) == 0) {
+			q = p + 4 + strspn(p + 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+			if (q[0] == ':' && q[1] == ' ')
+				q += 2;
+			o += snprintf(out + o, len - o, "%s",
+			    strncmp(q, "payload over ", 13) == 0 ?
+			    "too much data at once for the sandbox, more than "
+			    : "");
+			if (strncmp(q, "payload over ", 13) == 0)
+				q += 13;
+			p = q;
+			continue;
+		}
+		/* " (R-L9)", " (SPEC R-W4)" */
+		if (p[0] == ' ' && p[1] == '(' && (strncmp(p + 2, "R-", 2) ==
+		    0 || strncmp(p + 2, "SPEC R-", 7) == 0) &&
+		    (q = strchr(p, ')')) != NULL && q - p < 20) {
+			p = q + 1;
+			continue;
+		}
+		if (p == msg && strncmp(p, "bindMounts: ", 12) == 0) {
+			o += snprintf(out + o, len - o, "--bind: ");
+			p += 12;
+			continue;
+		}
+		if (p == msg && strncmp(p, "argv: ", 6) == 0) {
+			o += snprintf(out + o, len - o, "the command: ");
+			p += 6;
+			continue;
+		}
+		out[o++] = *p++;
+		out[o] = '\0';
+	}
+	if (o >= len)
+		out[len - 1] = '\0';
+	return out;
+}
+
+/*
+ * The settings files a private airlockd would read, checked first: a
+ * bad one is said once, by the client, and the command fails (airlockd
+ * would otherwise die with its own line and leave a status behind that
+ * looked like an answer).
+ */
+int
+explain_settings_check(const char *cli_file)
+{
+	struct settings	s;
+	char		err[1024];
+	int		rv;
+
+	settings_defaults(&s);
+	if ((rv = settings_load(&s, NULL, cli_file, NULL, err,
+	    sizeof(err))) == -1)
+		fprintf(stderr, "airlock: %s\n", err);
+	settings_free(&s);
+	return rv;
 }

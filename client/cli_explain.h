@@ -31,6 +31,20 @@ void	explain_print(const struct explain *, FILE *);
 void	explain_free(struct explain *);
 void	explain_bind_warn(const char *flag, char *const *paths);
 
+/* What the client sent, to name a field of airlockd's error by its flag. */
+struct explain_fields {
+	const char	*workspace;	/* bindMounts[0], NULL if not sent */
+	char *const	*binds, *const *robinds, *const *trybinds,
+			*const *tryrobinds;
+	char *const	*allow, *const *envs, *const *deny_read,
+			*const *deny_write;
+};
+
+const char *explain_words(const char *msg, const struct explain_fields *,
+	    char *out, size_t len);
+/* The settings files checked before a private airlockd: 0, or -1 said. */
+int	explain_settings_check(const char *cli_file);
+
 /*
  * NULL when v is a valid domain pattern; else, in buf, a message naming
  * flag and v and what is accepted (client/cli_egress.c).

@@ -90,6 +90,21 @@ violation_summary(const struct run_state *st)
 	explain_print(&st->ex, stderr);
 }
 
+/* airlockd's error in the words of the flags typed (cli_explain.c). */
+static const char *
+run_words(const char *err, const char *ws, char **binds, char **robinds,
+    char **trybinds, char **tryrobinds, char **allow, char **envs)
+{
+	static char		 out[2048];
+	struct explain_fields	 f = {
+		.workspace = ws, .binds = binds, .robinds = robinds,
+		.trybinds = trybinds, .tryrobinds = tryrobinds,
+		.allow = allow, .envs = envs,
+	};
+
+	return explain_words(err, &f, out, sizeof(out));
+}
+
 static const char usage_text[] =
 "usage: airlock run [options] [--] CMD [ARG...]\n"
 "  --workspace DIR       the workspace (default: the top of the git\n"
@@ -976,6 +991,10 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		else if (FLAG("--env")) {
 			char *kv;
 
+			if (v[0] >= '0' && v[0] <= '9')
+				usage_error("--env %s: a variable name is "
+				    "letters, digits and _, not starting with "
+				    "a digit", v);
 			if (v[0] == '\0' || v[0] == '=' ||
 			    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
 			    "mnopqrstuvwxyz0123456789_") != strcspn(v, "="))
@@ -1000,6 +1019,9 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	if (i >= argc)
 		usage_error("no command given");
+	if (argv[i][0] == '\0')
+		usage_error("the command is an empty word (\"\"): give a "
+		    "program's name or path");
 	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
 	    sock[0] == '\0')
 		sock = NULL;
@@ -1238,7 +1260,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	jgen_free(j);
 	if (res == NULL) {
 		fprintf(stderr, "airlock: the sandbox could not be built: %s\n",
-		    err);
+		    run_words(err, conv == NULL ? ws : NULL, binds, robinds,
+		    trybinds, tryrobinds, allow, envs));
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
@@ -1328,11 +1351,14 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	if (res == NULL) {
 		/* The sandbox is built for this exec (lazy). */
+		const char *w = run_words(err, conv == NULL ? ws : NULL,
+		    binds, robinds, trybinds, tryrobinds, allow, envs);
+
 		if (code == -32000)	/* RPC_SANDBOX_ERROR */
 			fprintf(stderr, "airlock: the sandbox could not be "
-			    "built: %s\n", err);
+			    "built: %s\n", w);
 		else
-			fprintf(stderr, "airlock: %s\n", err);
+			fprintf(stderr, "airlock: %s\n", w);
 		st.exit_code = code == 0 || code == -32000 ?
 		    EXIT_SANDBOX : code == -32010 ? EXIT_NOT_FOUND :
 		    EXIT_CANNOT_RUN;
