@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "client/cli_explain.h"
 #include "client/cli.h"
+#include "client/cli_explain.h"
 #include "client/cli_policy.h"
 #include "common/json.h"
 #include "common/log.h"

@@ -20,6 +20,7 @@
 #include "common/host/settings.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
+#include "policy/domain.h"
 
 /* How many of each kind are named before "and N more". */
 #define EXPLAIN_SHOW	3
@@ -128,7 +129,12 @@ ex_line_path(const char *line, int *readonly)
 		ex_unquote(s);
 		if ((p = strrchr(s, ':')) != NULL && p[1] == ' ')
 			memmove(s, p + 2, strlen(p + 2) + 1);
-		if ((p = strrchr(s, ' ')) != NULL)
+		/* "cannot create X", "can't open X": the last word; any
+		 * other phrase is not a path. */
+		if ((p = strrchr(s, ' ')) != NULL &&
+		    (strncmp(s, "cannot ", 7) == 0 ||
+		    strncmp(s, "can't ", 6) == 0 ||
+		    strncmp(s, "failed to ", 10) == 0))
 			memmove(s, p + 1, strlen(p + 1) + 1);
 		ex_unquote(s);
 	}
@@ -281,6 +287,12 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 		}
 		if ((c = strrchr(host, ':')) != NULL)
 			host[c - host] = '\0';
+		/* untrusted: the sandbox named the host; a suggestion
+		 * only for a plain name a person can read as such. */
+		if (!dom_pattern_valid(host, &c) || strchr(host, '*') != NULL) {
+			snprintf(why, whylen, "not in the allowlist");
+			return EX_NETWORK;
+		}
 		snprintf(why, whylen, "not in the allowlist (add it with "
 		    "--allow-domain %s)", vis(host));
 		return EX_NETWORK;
@@ -305,6 +317,10 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 	}
 	if (strcmp(a, "os-denied") == 0) {
 		if ((path = ex_line_path(e->target, &ro)) == NULL) {
+			/* The line as the command printed it, quoted:
+			 * its words are the sandbox's, not ours. */
+			free(*what);
+			xasprintf(what, "\"%s\"", e->target);
 			snprintf(why, whylen, "denied inside the sandbox");
 			return EX_FILE;
 		}
@@ -463,19 +479,20 @@ ex_field(const struct explain_fields *f, const char *field, size_t n,
 		if (f->workspace != NULL) {
 			if (n == 0) {
 				snprintf(out, len, "the workspace %s",
-				    f->workspace);
+				    vis(f->workspace));
 				return 0;
 			}
 			n--;
 		}
 		if ((v = ex_nth(f->binds, &n)) != NULL)
-			return snprintf(out, len, "--bind %s", v), 0;
+			return snprintf(out, len, "--bind %s", vis(v)), 0;
 		if ((v = ex_nth(f->robinds, &n)) != NULL)
-			return snprintf(out, len, "--ro-bind %s", v), 0;
+			return snprintf(out, len, "--ro-bind %s", vis(v)), 0;
 		if ((v = ex_nth(f->trybinds, &n)) != NULL)
-			return snprintf(out, len, "--bind-try %s", v), 0;
+			return snprintf(out, len, "--bind-try %s", vis(v)), 0;
 		if ((v = ex_nth(f->tryrobinds, &n)) != NULL)
-			return snprintf(out, len, "--ro-bind-try %s", v), 0;
+			return snprintf(out, len, "--ro-bind-try %s",
+			    vis(v)), 0;
 		return snprintf(out, len, "a bind"), 0;
 	}
 	if (strcmp(field, "egressAllowlist") == 0)
@@ -489,7 +506,7 @@ ex_field(const struct explain_fields *f, const char *field, size_t n,
 	else
 		return -1;
 	snprintf(out, len, "%s%s%s", field, v != NULL ? " " : "",
-	    v != NULL ? v : "");
+	    v != NULL ? vis(v) : "");
 	return 0;
 }
 
@@ -497,8 +514,10 @@ ex_field(const struct explain_fields *f, const char *field, size_t n,
  * An error from airlockd in the words of the person who typed the flags:
  * "bindMounts[1]: ..." becomes "--bind /proc: ...", a spec id such as
  * "(R-L9)" is dropped, "argv" is "the command" and a message name's
- * size limit is said as one.  airlockd's own words stay for --json
- * clients and its log; this is only what a person reads.
+ * size limit is said as one.  f NULL: only the ids and message names
+ * (any command's error; the fields are known to `run` alone).
+ * airlockd's own words stay for --json clients and its log; this is
+ * only what a person reads.
  */
 const char *
 explain_words(const char *msg, const struct explain_fields *f, char *out,
@@ -513,7 +532,8 @@ explain_words(const char *msg, const struct explain_fields *f, char *out,
 		fl = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU"
 		    "VWXYZ");
 		/* field[N] or field[N].sub */
-		if (fl > 0 && fl < sizeof(field) && p[fl] == '[' &&
+		if (f != NULL && fl > 0 && fl < sizeof(field) &&
+		    p[fl] == '[' &&
 		    (p == msg || p[-1] == ' ') &&
 		    strspn(p + fl + 1, "0123456789") > 0) {
 			memcpy(field, p, fl);
@@ -534,7 +554,8 @@ explain_words(const char *msg, const struct explain_fields *f, char *out,
 		}
 		/* "MSG_EXEC_IO: payload over N bytes" */
 		if (strncmp(p, "MSG_", 4) == 0) {
-			q = p + 4 + strspn(p + 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+			q = p + 4 + strspn(p + 4,
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
 			if (q[0] == ':' && q[1] == ' ')
 				q += 2;
 			o += snprintf(out + o, len - o, "%s",
@@ -553,12 +574,13 @@ explain_words(const char *msg, const struct explain_fields *f, char *out,
 			p = q + 1;
 			continue;
 		}
-		if (p == msg && strncmp(p, "bindMounts: ", 12) == 0) {
+		if (f != NULL && p == msg &&
+		    strncmp(p, "bindMounts: ", 12) == 0) {
 			o += snprintf(out + o, len - o, "--bind: ");
 			p += 12;
 			continue;
 		}
-		if (p == msg && strncmp(p, "argv: ", 6) == 0) {
+		if (f != NULL && p == msg && strncmp(p, "argv: ", 6) == 0) {
 			o += snprintf(out + o, len - o, "the command: ");
 			p += 6;
 			continue;
