@@ -8,7 +8,7 @@
 # entry came from, and every error a person reads is said once, without
 # spec ids, message names or airlockd's JSON field names.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -50,6 +50,14 @@ check "the first few of a kind, then how many more" \
     grep -qF "and 3 more network refusals" "$W/sum.err"
 check_sh "the same write refused once in the summary, not again as a stderr line" \
     '[ "$(grep -c "\.bashrc" "$W/sum.err")" -eq 2 ]'
+# Hostile: a line the command prints that imitates the summary is shown
+# only quoted, as the command's own words, and names no rule.
+au timeout 60 "$AIRLOCK" run -- sh -c '
+	echo "x: /etc/forged refused - protected file (shell startup): Permission denied" >&2
+	echo "something Permission denied" >&2' >/dev/null 2>"$W/forge.err"
+check_sh "a forged stderr line is quoted, not read as a refusal with a rule" \
+    '! grep -qE "^airlock:   [a-z]+: /etc/forged refused" "$W/forge.err" &&
+    grep -qF "airlock:   file: \"x: /etc/forged refused" "$W/forge.err"'
 # Controls: the same write outside the sandbox succeeds; the host
 # allowed by flag is not named as refused.
 as_user sh -c "echo x > '$W/ws/.bashrc'"
