@@ -9,6 +9,7 @@
  * sandbox chose the path it wrote, the host it dialled, the stderr line
  * it printed) and are only ever shown through vis().
  */
+#include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -510,6 +511,17 @@ ex_field(const struct explain_fields *f, const char *field, size_t n,
 	return 0;
 }
 
+/* airlockd's names of what `run` sends, and the flags that send them. */
+static const struct {
+	const char	*field, *flag;
+} ex_flags[] = {
+	{ "conversationId", "--conversation" }, { "agentId", "--agent" },
+	{ "bindMounts", "--bind" }, { "egressAllowlist", "--allow-domain" },
+	{ "passEnv", "--env" }, { "denyRead", "--deny-read" },
+	{ "denyWrite", "--deny-write" }, { "networkEnabled", "--network" },
+	{ "guestWorkdir", "--workspace" }, { "originRepo", "--origin" },
+};
+
 /*
  * An error from airlockd in the words of the person who typed the flags:
  * "bindMounts[1]: ..." becomes "--bind /proc: ...", a spec id such as
@@ -551,6 +563,38 @@ explain_words(const char *msg, const struct explain_fields *f, char *out,
 				p = q;
 				continue;
 			}
+		}
+		/* A field's name alone: the flag that sent it. */
+		if (f != NULL && fl > 0 && (p == msg || !isalnum(
+		    (unsigned char)p[-1]))) {
+			size_t	k;
+
+			for (k = 0; k < sizeof(ex_flags) /
+			    sizeof(ex_flags[0]); k++)
+				if (strlen(ex_flags[k].field) == fl &&
+				    strncmp(p, ex_flags[k].field, fl) == 0)
+					break;
+			if (k < sizeof(ex_flags) / sizeof(ex_flags[0])) {
+				o += snprintf(out + o, len - o, "%s",
+				    ex_flags[k].flag);
+				p += fl;
+				continue;
+			}
+		}
+		/* `airlock worktree`: a repository is named by its path
+		 * right after, an agent id by the flag. */
+		if (p == msg && strncmp(p, "repos[", 6) == 0 &&
+		    (q = strstr(p, "]: ")) != NULL &&
+		    strspn(p + 6, "0123456789") == (size_t)(q - p - 6)) {
+			p = q + 3;
+			continue;
+		}
+		if (p == msg && strncmp(p, "agents[", 7) == 0 &&
+		    (q = strstr(p, "]: ")) != NULL &&
+		    strspn(p + 7, "0123456789") == (size_t)(q - p - 7)) {
+			o += snprintf(out + o, len - o, "--agent: ");
+			p = q + 3;
+			continue;
 		}
 		/* "MSG_EXEC_IO: payload over N bytes" */
 		if (strncmp(p, "MSG_", 4) == 0) {

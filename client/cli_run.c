@@ -978,10 +978,14 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 				fprintf(stderr, "airlock: warning: "
 				    "--allow-domain '%s' %s\n", v, note);
 		}
-		else if (FLAG("--deny-read"))
-			deny_read = strv_add(deny_read, v);
-		else if (FLAG("--deny-write"))
-			deny_write = strv_add(deny_write, v);
+		else if (FLAG("--deny-read") || FLAG("--deny-write")) {
+			if (v[0] == '\0')
+				usage_error("%s \"\": a path or glob", a);
+			if (FLAG("--deny-read"))
+				deny_read = strv_add(deny_read, v);
+			else
+				deny_write = strv_add(deny_write, v);
+		}
 		else if (FLAG("--origin"))
 			origin = v;
 		else if (FLAG("--conversation"))

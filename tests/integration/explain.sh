@@ -8,7 +8,7 @@
 # entry came from, and every error a person reads is said once, without
 # spec ids, message names or airlockd's JSON field names.
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 30
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -137,6 +137,10 @@ err mode run --mode nap -- true
 err unknownopt run --frobnicate -- true
 err notfound run -- /nonexistent/cmd
 err egressurl policy egress --allow-domain https://x.example.test/
+err egressnet policy egress --network maybe
+err conv run --conversation 'x/y' --agent a -- true
+err denyempty run --deny-read "" -- true
+err wtagent worktree provision --conversation c1 --agent 'b@d' "$W/ws"
 err bigenv run --env "A1=$big" --env "A2=$big" --env "A3=$big" \
     --env "A4=$big" --env "A5=$big" --env "A6=$big" --env "A7=$big" \
     --env "A8=$big" --env "A9=$big" -- true
@@ -172,5 +176,7 @@ check_sh "a bind error names the flag and path typed" \
     'grep -qF -- "--bind /proc: /proc would hide" "$W/e.bindproc"'
 check_sh "a bad settings file fails status, said once" \
     '[ "$(cat "$W/e.status.rc")" -ne 0 ] && [ "$(grep -c "sandbox.bogus: unknown key" "$W/e.status")" -eq 1 ]'
+check_sh "an empty --deny-read is a usage error" \
+    'grep -qF -- "--deny-read \"\": a path or glob" "$W/e.denyempty" && [ "$(cat "$W/e.denyempty.rc")" -eq 2 ]'
 check_sh "too large an environment is an error, not airlockd's end" \
     'grep -qF "the command and its environment come to" "$W/e.bigenv" && ! grep -q "connection closed" "$W/e.bigenv"'

@@ -144,6 +144,14 @@ START_TEST(words)
 	/* Without the fields, a field name is left as it is. */
 	ck_assert_str_eq(explain_words("argv: x", NULL, out, sizeof(out)),
 	    "argv: x");
+	ck_assert_str_eq(explain_words("repos[1]: /x: not an existing "
+	    "directory", NULL, out, sizeof(out)), "/x: not an existing "
+	    "directory");
+	ck_assert_str_eq(explain_words("agents[0]: 1-128 of [A-Za-z]", NULL,
+	    out, sizeof(out)), "--agent: 1-128 of [A-Za-z]");
+	ck_assert_str_eq(explain_words("conversationId and agentId: both "
+	    "required", &f, out, sizeof(out)), "--conversation and --agent: "
+	    "both required");
 	/* Cut to the buffer, terminated. */
 	ck_assert_int_eq(strlen(explain_words("a long message here", NULL,
 	    out, 5)), 4);
