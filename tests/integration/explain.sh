@@ -8,7 +8,7 @@
 # entry came from, and every error a person reads is said once, without
 # spec ids, message names or airlockd's JSON field names.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -108,6 +108,16 @@ check "egress: the flag entry" \
 au "$AIRLOCK" policy egress >"$W/eg2.out" 2>&1
 check "egress: the user's settings file entry with its path" \
     grep -qE "^  from-user\.example\.test +settings $H/\.config/airlock/settings\.json$" "$W/eg2.out"
+au "$AIRLOCK" policy egress --json --allow-domain from-flag.example.test \
+    >"$W/eg.json" 2>&1
+check "egress: --json gives each entry's pattern and source" \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+src = {e["pattern"]: e["from"] for e in d["allow"]}
+assert src["from-flag.example.test"] == "--allow-domain", src
+assert src["pypi.org"] == "baseline (package registries)", src
+assert src["from-user.example.test"].startswith("settings "), src
+assert any(e["pattern"] == "169.254.169.254" for e in d["deny"])' "$W/eg.json"
 rm -f "$H/.config/airlock/settings.json"
 
 # ---- every error path: once, in the user's words ----
