@@ -511,6 +511,33 @@ ex_field(const struct explain_fields *f, const char *field, size_t n,
 	return 0;
 }
 
+/*
+ * `airlock worktree`'s "repos[N]: " and "agents[N]: " at the start of
+ * *pp: a repository is named by its path right after, an agent id by
+ * the flag.  1 when *pp moved past one.
+ */
+static int
+ex_worktree(const char **pp, char *out, size_t len, size_t *o)
+{
+	static const struct {
+		const char	*field, *say;
+	} wt[] = { { "repos[", "" }, { "agents[", "--agent: " } };
+	const char	*p = *pp, *q;
+	size_t		 i, fl;
+
+	for (i = 0; i < sizeof(wt) / sizeof(wt[0]); i++) {
+		fl = strlen(wt[i].field);
+		if (strncmp(p, wt[i].field, fl) != 0 ||
+		    (q = strstr(p, "]: ")) == NULL ||
+		    strspn(p + fl, "0123456789") != (size_t)(q - p - fl))
+			continue;
+		*o += snprintf(out + *o, len - *o, "%s", wt[i].say);
+		*pp = q + 3;
+		return 1;
+	}
+	return 0;
+}
+
 /* airlockd's names of what `run` sends, and the flags that send them. */
 static const struct {
 	const char	*field, *flag;
@@ -581,21 +608,8 @@ explain_words(const char *msg, const struct explain_fields *f, char *out,
 				continue;
 			}
 		}
-		/* `airlock worktree`: a repository is named by its path
-		 * right after, an agent id by the flag. */
-		if (p == msg && strncmp(p, "repos[", 6) == 0 &&
-		    (q = strstr(p, "]: ")) != NULL &&
-		    strspn(p + 6, "0123456789") == (size_t)(q - p - 6)) {
-			p = q + 3;
+		if (p == msg && ex_worktree(&p, out, len, &o))
 			continue;
-		}
-		if (p == msg && strncmp(p, "agents[", 7) == 0 &&
-		    (q = strstr(p, "]: ")) != NULL &&
-		    strspn(p + 7, "0123456789") == (size_t)(q - p - 7)) {
-			o += snprintf(out + o, len - o, "--agent: ");
-			p = q + 3;
-			continue;
-		}
 		/* "MSG_EXEC_IO: payload over N bytes" */
 		if (strncmp(p, "MSG_", 4) == 0) {
 			q = p + 4 + strspn(p + 4,
