@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_explain.h"
 #include "client/cli_policy.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -153,6 +154,10 @@ cli_status_main(int argc, char **argv)
 	}
 	/* People on a terminal read; scripts (and --json) parse. */
 	json_out = json_out || !isatty(STDOUT_FILENO);
+	/* A settings file a private airlockd cannot start with is an
+	 * error, said once, not a status. */
+	if (sock == NULL && explain_settings_check(NULL) == -1)
+		return 1;
 	/* R-H6: a query that ran exits 0, whatever it found. */
 	if (rpc_open(&rpc, sock, sock == NULL, extra, err, sizeof(err)) ==
 	    -1 || (res = rpc_call(&rpc, "host.status", NULL, NULL, NULL,

@@ -251,7 +251,8 @@ decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
 		break;
 	case BD_ENV:
 		if (sb)
-			cell(c, MX_ENFORCED, "airlockd's allowlist (R-L9)%s",
+			cell(c, MX_ENFORCED,
+			    "airlockd's allowlist of variables%s",
 			    ad == AD_CLAUDE ? ", plus the provider's key" :
 			    "");
 		else

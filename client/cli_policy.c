@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client/cli_explain.h"
 #include "client/cli_policy.h"
 #include "common/host/hook.h"
 #include "common/host/settings.h"
@@ -28,6 +29,8 @@ usage_policy(void)
 {
 	fprintf(stderr, "usage: airlock policy check [--mode MODE] "
 	    "[--settings FILE] [--json] -- 'COMMAND LINE'\n"
+	    "       airlock policy egress [--settings FILE] "
+	    "[--allow-domain PATTERN]... [--json]\n"
 	    "       MODE: chat (default), plan, review, orchestrate\n");
 	return 2;
 }
@@ -100,6 +103,8 @@ cli_policy_main(int argc, char **argv)
 	size_t			 len = 0, off = 0;
 	int			 i, set = 0, rc;
 
+	if (argc >= 2 && strcmp(argv[1], "egress") == 0)
+		return cli_policy_egress(argc, argv);
 	if (argc < 2 || strcmp(argv[1], "check") != 0)
 		return usage_policy();
 	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||

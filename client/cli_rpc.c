@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_explain.h"
 #include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -315,7 +316,7 @@ rpc_call_fds(struct rpc *r, const char *method, const char *params,
     const int *fds, int nfds, rpc_notify_fn fn, void *arg, int *code,
     char *err, size_t errlen)
 {
-	char		*line, perr[128];
+	char		*line, perr[128], words[1024];
 	long		 id = ++r->next_id;
 	size_t		 len;
 	struct json	*msg, *res;
@@ -349,7 +350,8 @@ rpc_call_fds(struct rpc *r, const char *method, const char *params,
 			*code = c != NULL && c->is_int ? (int)c->integer : -1;
 			/* untrusted: a message may quote what a client
 			 * or a sandbox sent; it ends on a terminal. */
-			snprintf(err, errlen, "%s", m ? vis(m) : "error");
+			snprintf(err, errlen, "%s", m ? explain_words(vis(m),
+			    NULL, words, sizeof(words)) : "error");
 			json_free(msg);
 			return NULL;
 		}

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_explain.h"
 #include "client/cli_policy.h"
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
@@ -61,37 +62,11 @@ struct run_state {
 	int	 done;
 	long	 exec_id;
 	int	 killed;
-	struct {			/* violations by class, for the */
-		char	 action[40];	/* summary after the run */
-		long	 count;
-	}	 viol[16];
-	size_t	 nviol;
+	struct explain ex;		/* the refusals, for the summary
+					   after the run */
 	char	**opened;		/* built-in write rules that
 					   settings' allowWrite opened */
 };
-
-/* Count one violation event by its action (the summary's classes). */
-static void
-violation_count(struct run_state *st, const char *action)
-{
-	size_t	i;
-
-	if (action == NULL)
-		action = "other";
-	for (i = 0; i < st->nviol; i++)
-		if (strcmp(st->viol[i].action, action) == 0)
-			break;
-	if (i == st->nviol) {
-		if (st->nviol == sizeof(st->viol) / sizeof(st->viol[0]))
-			i--;		/* the last slot takes the rest */
-		else {
-			snprintf(st->viol[i].action,
-			    sizeof(st->viol[i].action), "%s", action);
-			st->nviol++;
-		}
-	}
-	st->viol[i].count++;
-}
 
 /*
  * The built-in write protections settings' allowWrite opened on purpose
@@ -108,20 +83,27 @@ opened_say(const struct run_state *st)
 		    st->opened[i]);
 }
 
-/* After the run: one line per class with its count, on stderr. */
+/* After the run: each refusal named, with its rule (cli_explain.c). */
 static void
 violation_summary(const struct run_state *st)
 {
-	size_t	i;
-
-	if (st->nviol == 0)
-		return;
-	fprintf(stderr, "airlock: the sandbox refused:\n");
-	for (i = 0; i < st->nviol; i++)
-		fprintf(stderr, "airlock:   %-20s %ld\n",
-		    vis(st->viol[i].action), st->viol[i].count);
+	explain_print(&st->ex, stderr);
 }
 
+/* airlockd's error in the words of the flags typed (cli_explain.c). */
+static const char *
+run_words(const char *err, const char *ws, char **binds, char **robinds,
+    char **trybinds, char **tryrobinds, char **allow, char **envs)
+{
+	static char		 out[2048];
+	struct explain_fields	 f = {
+		.workspace = ws, .binds = binds, .robinds = robinds,
+		.trybinds = trybinds, .tryrobinds = tryrobinds,
+		.allow = allow, .envs = envs,
+	};
+
+	return explain_words(err, &f, out, sizeof(out));
+}
 
 static const char usage_text[] =
 "usage: airlock run [options] [--] CMD [ARG...]\n"
@@ -292,7 +274,9 @@ on_event(const struct json *ev, void *arg)
 		    (int)code->integer : 255;
 		st->done = 1;
 	} else if (strcmp(type, "violation") == 0) {
-		violation_count(st, json_get_str(ev, "action"));
+		explain_add(&st->ex, json_get_str(ev, "action"),
+		    json_get_str(ev, "target"), json_get_str(ev, "reason") ?
+		    json_get_str(ev, "reason") : json_get_str(ev, "rule"));
 		if ((buf = json_get_str(ev, "action")) != NULL &&
 		    strcmp(buf, "git-origin-changed") == 0) {
 			const char *t = json_get_str(ev, "target");
@@ -984,17 +968,24 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 				usage_error("--network %s: on or off", v);
 			network = strcmp(v, "on") == 0;
 		} else if (FLAG("--allow-domain")) {
-			char	note[320];
+			char	note[320], bad[1024];
 
+			if (egress_pattern_error("--allow-domain", v, bad,
+			    sizeof(bad)) != NULL)
+				usage_error("%s", bad);
 			allow = strv_add(allow, v);
 			if (dom_pattern_note(v, note, sizeof(note)) != NULL)
 				fprintf(stderr, "airlock: warning: "
 				    "--allow-domain '%s' %s\n", v, note);
 		}
-		else if (FLAG("--deny-read"))
-			deny_read = strv_add(deny_read, v);
-		else if (FLAG("--deny-write"))
-			deny_write = strv_add(deny_write, v);
+		else if (FLAG("--deny-read") || FLAG("--deny-write")) {
+			if (v[0] == '\0')
+				usage_error("%s \"\": a path or glob", a);
+			if (FLAG("--deny-read"))
+				deny_read = strv_add(deny_read, v);
+			else
+				deny_write = strv_add(deny_write, v);
+		}
 		else if (FLAG("--origin"))
 			origin = v;
 		else if (FLAG("--conversation"))
@@ -1004,6 +995,10 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		else if (FLAG("--env")) {
 			char *kv;
 
+			if (v[0] >= '0' && v[0] <= '9')
+				usage_error("--env %s: a variable name is "
+				    "letters, digits and _, not starting with "
+				    "a digit", v);
 			if (v[0] == '\0' || v[0] == '=' ||
 			    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
 			    "mnopqrstuvwxyz0123456789_") != strcspn(v, "="))
@@ -1028,6 +1023,9 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	if (i >= argc)
 		usage_error("no command given");
+	if (argv[i][0] == '\0')
+		usage_error("the command is an empty word (\"\"): give a "
+		    "program's name or path");
 	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
 	    sock[0] == '\0')
 		sock = NULL;
@@ -1102,6 +1100,11 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		    cwd[n] == '/' || n == 1)))
 			snprintf(cwd, sizeof(cwd), "%s", ws);
 	}
+	st.ex.network_on = network;
+	explain_bind_warn("--bind", binds);
+	explain_bind_warn("--ro-bind", robinds);
+	explain_bind_warn("--bind-try", trybinds);
+	explain_bind_warn("--ro-bind-try", tryrobinds);
 	if (events != NULL && (st.events = fopen(events, "we")) == NULL) {
 		fprintf(stderr, "airlock: %s: %s\n", events, strerror(errno));
 		rpc_close(&rpc);
@@ -1261,7 +1264,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	jgen_free(j);
 	if (res == NULL) {
 		fprintf(stderr, "airlock: the sandbox could not be built: %s\n",
-		    err);
+		    run_words(err, conv == NULL ? ws : NULL, binds, robinds,
+		    trybinds, tryrobinds, allow, envs));
 		rpc_close(&rpc);
 		return EXIT_SANDBOX;
 	}
@@ -1351,11 +1355,14 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	if (res == NULL) {
 		/* The sandbox is built for this exec (lazy). */
+		const char *w = run_words(err, conv == NULL ? ws : NULL,
+		    binds, robinds, trybinds, tryrobinds, allow, envs);
+
 		if (code == -32000)	/* RPC_SANDBOX_ERROR */
 			fprintf(stderr, "airlock: the sandbox could not be "
-			    "built: %s\n", err);
+			    "built: %s\n", w);
 		else
-			fprintf(stderr, "airlock: %s\n", err);
+			fprintf(stderr, "airlock: %s\n", w);
 		st.exit_code = code == 0 || code == -32000 ?
 		    EXIT_SANDBOX : code == -32010 ? EXIT_NOT_FOUND :
 		    EXIT_CANNOT_RUN;
@@ -1408,6 +1415,7 @@ out:
 	/* Said when the run starts and again here, --quiet or not. */
 	opened_say(&st);
 	strv_free(st.opened);
+	explain_free(&st.ex);
 	if (st.events != NULL)
 		fclose(st.events);
 	strv_free(binds);

@@ -73,6 +73,38 @@ const char *const egress_baseline[] = {
 	NULL
 };
 
+/*
+ * The baseline's groups, by the first entry of each, for a person asking
+ * where an entry came from (`airlock policy egress`).
+ */
+static const struct {
+	const char	*first;
+	const char	*group;
+} egress_groups[] = {
+	{ "api.anthropic.com", "LLM API providers" },
+	{ "github.com", "git hosting" },
+	{ "registry.npmjs.org", "package registries" },
+	{ "huggingface.co", "model catalogs" },
+};
+
+const char *
+egress_baseline_group(const char *pattern)
+{
+	const char	*group = NULL;
+	size_t		 i, g;
+
+	for (i = 0; egress_baseline[i] != NULL; i++) {
+		for (g = 0; g < sizeof(egress_groups) /
+		    sizeof(egress_groups[0]); g++)
+			if (strcmp(egress_baseline[i],
+			    egress_groups[g].first) == 0)
+				group = egress_groups[g].group;
+		if (strcmp(egress_baseline[i], pattern) == 0)
+			return group;
+	}
+	return NULL;
+}
+
 const char *const egress_hard_deny[] = {
 	/* cloud instance metadata: credentials for the host's identity */
 	"169.254.169.254",		/* AWS, GCP, Azure, OCI, ... */

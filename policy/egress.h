@@ -22,6 +22,8 @@
 /* NULL-terminated lists, for the supervisor's `status` and for tests. */
 extern const char *const egress_baseline[];
 extern const char *const egress_hard_deny[];
+/* The baseline group of pattern ("git hosting"), NULL if not in it. */
+const char *egress_baseline_group(const char *pattern);
 
 /*
  * The session's allowlist: baseline + GitHub + spec_extra (the spec's

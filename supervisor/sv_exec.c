@@ -139,7 +139,7 @@ build_join(struct sv_session *s, struct sv_xreq *r)
 	if (session_build(s, err, sizeof(err)) == -1) {
 		free(s->error);
 		s->error = xstrdup(err);
-		log_warnx("session %s: sandbox could not be built: %s",
+		log_info("session %s: sandbox could not be built: %s",
 		    s->id, err);
 		session_kill(s, NULL);
 		exec_waiters_run(s, err);
@@ -164,6 +164,19 @@ sv_session_when_built(struct sv_client *c, struct sv_session *s,
 	r->built_arg = arg;
 	build_join(s, r);
 	return 1;
+}
+
+/* The bytes of an exec's message to the launcher, as msg_put_* counts. */
+static size_t
+exec_bytes(const struct sv_xreq *r)
+{
+	size_t	n = 32 + strlen(r->cwd);
+
+	for (size_t i = 0; r->argv != NULL && r->argv[i] != NULL; i++)
+		n += sizeof(uint32_t) + strlen(r->argv[i]) + 1;
+	for (size_t i = 0; r->envp != NULL && r->envp[i] != NULL; i++)
+		n += sizeof(uint32_t) + strlen(r->envp[i]) + 1;
+	return n;
 }
 
 /*
@@ -206,6 +219,19 @@ exec_start(struct sv_xreq *r)
 		    s->plan.env_base, r->xenv);
 		for (e = 0; s->pass_env && s->pass_env[e]; e++)
 			r->envp = env_set(r->envp, s->pass_env[e]);
+	}
+	/* One message carries the command to the launcher: too big a
+	 * command line or environment is the client's error, not a
+	 * reason for airlockd to stop (msg_send's limit is fatal). */
+	if (!host && (exec_bytes(r) > MSG_MAX_PAYLOAD - 64 ||
+	    strv_len(r->argv) > MSG_MAX_STRV ||
+	    strv_len(r->envp) > MSG_MAX_STRV)) {
+		snprintf(err, sizeof(err), "the command and its environment "
+		    "come to %zu bytes, more than the %u a sandbox takes "
+		    "(pass large values in a file)", exec_bytes(r),
+		    MSG_MAX_PAYLOAD - 64);
+		sv_client_error(r->c, r->id, RPC_INVALID_PARAMS, err);
+		return 0;
 	}
 	if (!r->pipes && (r->input || r->pty) &&
 	    pipe2(in, O_CLOEXEC) == -1) {

@@ -52,7 +52,8 @@ launch_failed(struct sv_session *s, const char *why)
 {
 	free(s->error);
 	s->error = xstrdup(why);
-	log_warnx("session %s: sandbox could not be built: %s", s->id, why);
+	/* The client says it to the person; the log keeps it. */
+	log_info("session %s: sandbox could not be built: %s", s->id, why);
 	if (s->launch_reply != NULL) {
 		sv_client_error(s->owner, s->launch_reply, RPC_SANDBOX_ERROR,
 		    why);

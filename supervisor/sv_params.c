@@ -274,8 +274,9 @@ pass_env(struct sv_client *c, const struct json *id,
 		memcpy(name, asked[i], n);
 		name[n] = '\0';
 		if (sv_env_injection(name)) {
-			snprintf(err, sizeof(err), "%s: an injection variable "
-			    "(R-L9) is never passed into a sandbox", name);
+			snprintf(err, sizeof(err), "%s: a variable that "
+			    "changes what a program loads or runs is never "
+			    "passed into a sandbox", name);
 			goto bad;
 		}
 		v = env_set(v, asked[i]);

@@ -1141,7 +1141,7 @@ sv_worktree_spec(struct sv_spec *s, const struct settings *set,
 	/* R-W4: the conversation decides what is mounted, nothing else. */
 	if (s->nbinds > 0) {
 		snprintf(err, errlen, "bindMounts: a run in a conversation "
-		    "mounts only its conversation's paths (SPEC R-W4)");
+		    "mounts only its conversation's paths");
 		free(dir);
 		return -1;
 	}

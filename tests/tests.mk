@@ -13,7 +13,7 @@ $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
 UNIT_SV_SRCS = $(HOST_SHARED_SRCS) supervisor/sv_plan.c supervisor/sv_spec.c \
 	supervisor/sv_probe.c supervisor/sv_seccomp.c supervisor/credentials.c \
 	supervisor/gitcfg.c supervisor/hookspath.c supervisor/gwrepo.c \
-	client/gitorigin.c
+	client/gitorigin.c client/cli_explain.c
 UNIT_SV_OBJS = $(UNIT_SV_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOLICY) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

@@ -80,8 +80,9 @@ check "  and JSON with --json" sh -c \
 
 as_user "$AIRLOCK" run --workspace "$W" -- sh -c \
     'echo x > .env; echo y > .env.local; true' >/dev/null 2>"$W/run.err"
-check "run: a summary of the violations on stderr, one line per class" \
-    grep -q 'airlock:   file-write-create *2$' "$W/run.err"
+check_sh "run: a summary of the refusals on stderr, each named with its rule" \
+    'grep -qF "airlock:   write: $W/.env refused - protected file (secrets)" "$W/run.err" &&
+    grep -qF "airlock:   write: $W/.env.local refused - protected file (secrets)" "$W/run.err"'
 as_user "$AIRLOCK" run --workspace "$W" --quiet -- sh -c \
     'echo x > .env; true' >/dev/null 2>"$W/quiet.err"
 check "  --quiet turns it off" sh -c "! grep -q 'sandbox refused' '$W/quiet.err'"

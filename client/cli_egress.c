@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: ISC
+/*
+ * `airlock policy egress [--settings FILE] [--allow-domain PATTERN]...
+ * [--network on|off] [--json]`: the allowlist a run with the same
+ * settings and flags would get, each entry with where it came from (the
+ * built-in baseline and its group, the settings file that set it, the
+ * flag), and the deny lists that win over it.  It composes the list as
+ * airlockd does (policy/egress.c), from the same settings files, without
+ * a running airlockd.
+ *
+ * Also the check of a domain pattern a person typed, in their words.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/cli_explain.h"
+#include "common/host/settings.h"
+#include "common/json.h"
+#include "common/vis.h"
+#include "common/xmalloc.h"
+#include "policy/domain.h"
+#include "policy/egress.h"
+
+/*
+ * NULL when v is a valid pattern; else a message naming v and what is
+ * accepted.  The parser's own reasons speak of its internals ("invalid
+ * port" for a URL), so the common mistakes are named first.
+ */
+const char *
+egress_pattern_error(const char *flag, const char *v, char *buf, size_t len)
+{
+	const char	*why, *accepted = "a host name (example.com), a "
+	    "wildcard (*.example.com), either with :PORT, or an IP address "
+	    "or CIDR range";
+	const char	*s;
+
+	if (dom_pattern_valid(v, &why))
+		return NULL;
+	if ((s = strstr(v, "://")) != NULL) {
+		char	host[256];
+		size_t	n = strcspn(s + 3, "/?#");
+
+		snprintf(host, sizeof(host), "%.*s", (int)n, s + 3);
+		snprintf(buf, len, "%s %s: a domain, not a URL: give %s "
+		    "(here: %s %s)", flag, vis(v), accepted, flag, vis(host));
+	} else if (v[0] == '\0')
+		snprintf(buf, len, "%s needs a domain: %s", flag, accepted);
+	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
+		snprintf(buf, len, "%s %s: a domain has no path: give %s",
+		    flag, vis(v), accepted);
+	else
+		snprintf(buf, len, "%s %s: not a domain pattern (%s): give %s",
+		    flag, vis(v), why, accepted);
+	return buf;
+}
+
+static int
+egress_usage(FILE *f, int rc)
+{
+	fprintf(f, "usage: airlock policy egress [--settings FILE] "
+	    "[--allow-domain PATTERN]...\n"
+	    "                            [--network on|off] [--json]\n"
+	    "  the hosts a run may connect to, and where each entry came "
+	    "from\n");
+	return rc;
+}
+
+/* A settings file's text, or NULL when it cannot be read. */
+static char *
+egress_slurp(const char *path, size_t *len)
+{
+	FILE	*f;
+	char	*buf = NULL;
+	size_t	 cap = 0, n;
+
+	*len = 0;
+	if ((f = fopen(path, "re")) == NULL)
+		return NULL;
+	for (;;) {
+		if (*len + 4096 > cap)
+			buf = xreallocarray(buf, 1, cap = cap * 2 + 4096);
+		if ((n = fread(buf + *len, 1, cap - *len, f)) == 0)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The file whose allowedDomains (or deniedDomains) is the effective
+ * one: lists replace, so it is the last layer that names one.  Each layer
+ * is merged alone onto the defaults to see what it says.
+ */
+static const char *
+egress_list_file(const char *const *files, int denied)
+{
+	struct settings	 one;
+	const char	*from = NULL;
+	char		*text, err[512];
+	size_t		 i, len;
+	char		**v;
+
+	for (i = 0; files[i] != NULL; i++) {
+		if ((text = egress_slurp(files[i], &len)) == NULL)
+			continue;
+		settings_defaults(&one);
+		if (settings_merge_text(&one, text, len, files[i],
+		    files[i + 1] == NULL, err,
+		    sizeof(err)) == 0) {
+			v = denied ? one.denied_domains : one.allowed_domains;
+			if (v != NULL && v[0] != NULL)
+				from = files[i];
+		}
+		settings_free(&one);
+		free(text);
+	}
+	return from;
+}
+
+struct egress_row {
+	const char	*pattern;
+	char		 from[600];
+};
+
+static void
+egress_print(const struct egress_row *rows, size_t n, const char *title,
+    int json, int first)
+{
+	size_t	i;
+
+	if (json) {
+		printf("%s\"%s\":[", first ? "" : ",", title);
+		for (i = 0; i < n; i++)
+			printf("%s{\"pattern\":\"%s\",\"from\":\"%s\"}",
+			    i ? "," : "", vis_json(rows[i].pattern),
+			    vis_json(rows[i].from));
+		printf("]");
+		return;
+	}
+	printf("%s (%zu):\n", title, n);
+	for (i = 0; i < n; i++)
+		printf("  %-36s %s\n", vis(rows[i].pattern), vis(rows[i].from));
+}
+
+static struct egress_row *
+egress_rows(char *const *allow, char *const *flags, char *const *set,
+    const char *setfile, size_t *np)
+{
+	struct egress_row	*rows;
+	const char		*g;
+	size_t			 n = strv_len(allow), i, o;
+
+	rows = xcalloc(n + 1, sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		rows[i].pattern = allow[i];
+		o = 0;
+		if ((g = egress_baseline_group(allow[i])) != NULL)
+			o += snprintf(rows[i].from + o, sizeof(rows[i].from) -
+			    o, "baseline (%s)", g);
+		if (strv_in(set, allow[i]) && o < sizeof(rows[i].from))
+			o += snprintf(rows[i].from + o, sizeof(rows[i].from) -
+			    o, "%ssettings %s", o ? "; " : "",
+			    setfile != NULL ? setfile : "(a settings layer)");
+		if (strv_in(flags, allow[i]) && o < sizeof(rows[i].from))
+			snprintf(rows[i].from + o, sizeof(rows[i].from) - o,
+			    "%s--allow-domain", o ? "; " : "");
+	}
+	*np = n;
+	return rows;
+}
+
+int
+cli_policy_egress(int argc, char **argv)
+{
+	struct settings		 s;
+	struct egress_row	*rows, *drows;
+	const char		*cli_file = NULL, *files[4], *dfile;
+	char			 err[1024], *user, **flags = NULL, **allow;
+	char			**deny = NULL;
+	size_t			 n, nd = 0, i, f = 0;
+	int			 json = 0, network = 1;
+
+	for (int k = 2; k < argc; k++) {
+		const char *a = argv[k];
+
+		if (strcmp(a, "--json") == 0)
+			json = 1;
+		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+			return egress_usage(stdout, 0);
+		else if ((strcmp(a, "--settings") == 0 ||
+		    strcmp(a, "--allow-domain") == 0 ||
+		    strcmp(a, "--network") == 0) && k + 1 >= argc) {
+			fprintf(stderr, "airlock policy egress: %s needs a "
+			    "value\n", a);
+			return 2;
+		} else if (strcmp(a, "--settings") == 0)
+			cli_file = argv[++k];
+		else if (strcmp(a, "--network") == 0) {
+			a = argv[++k];
+			if (strcmp(a, "on") != 0 && strcmp(a, "off") != 0) {
+				fprintf(stderr, "airlock policy egress: "
+				    "--network %s: on or off\n", vis(a));
+				return 2;
+			}
+			network = strcmp(a, "on") == 0;
+		} else if (strcmp(a, "--allow-domain") == 0) {
+			a = argv[++k];
+			if (egress_pattern_error("--allow-domain", a, err,
+			    sizeof(err)) != NULL) {
+				fprintf(stderr, "airlock policy egress: %s\n",
+				    err);
+				return 2;
+			}
+			flags = strv_add(flags, a);
+		} else {
+			fprintf(stderr, "airlock policy egress: unknown "
+			    "option %s\n", vis(a));
+			return egress_usage(stderr, 2);
+		}
+	}
+	settings_defaults(&s);
+	if (settings_load(&s, NULL, cli_file, NULL, err, sizeof(err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		settings_free(&s);
+		strv_free(flags);
+		return 4;
+	}
+	settings_print_notes(&s, "airlock");
+	user = settings_expand_home("~/.config/airlock/settings.json");
+	files[f++] = user;
+	if (cli_file != NULL)
+		files[f++] = cli_file;
+	files[f++] = SETTINGS_MANAGED_PATH;
+	files[f] = NULL;
+	allow = egress_allowlist(network, flags, s.allowed_domains);
+	if (!s.egress_baseline)
+		allow = egress_drop_baseline(allow, flags, s.allowed_domains);
+	rows = egress_rows(allow, flags, s.allowed_domains,
+	    egress_list_file(files, 0), &n);
+	dfile = egress_list_file(files, 1);
+	for (i = 0; egress_hard_deny[i] != NULL; i++)
+		deny = strv_add(deny, egress_hard_deny[i]);
+	for (i = 0; s.denied_domains != NULL && s.denied_domains[i]; i++)
+		deny = strv_add(deny, s.denied_domains[i]);
+	drows = xcalloc(strv_len(deny) + 1, sizeof(*drows));
+	for (i = 0; deny != NULL && deny[i] != NULL; i++, nd++) {
+		drows[i].pattern = deny[i];
+		snprintf(drows[i].from, sizeof(drows[i].from), "%s",
+		    i < strv_len((char *const *)egress_hard_deny) ?
+		    "built in (the hard deny list)" : dfile != NULL ?
+		    dfile : "settings");
+	}
+	if (json)
+		printf("{\"network\":%s,", network ? "true" : "false");
+	else if (!network)
+		printf("the network is off: nothing is allowed\n");
+	egress_print(rows, n, json ? "allow" : "allowed", json, 1);
+	egress_print(drows, nd, json ? "deny" : "refused even when allowed",
+	    json, json ? 0 : 1);
+	if (json)
+		printf("}\n");
+	free(rows);
+	free(drows);
+	free(user);
+	strv_free(allow);
+	strv_free(deny);
+	strv_free(flags);
+	settings_free(&s);
+	return fflush(stdout) == 0 ? 0 : 1;
+}

@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Refusals that explain themselves and errors in the user's words
+# (issue 26): the summary after `airlock run` names each refused host and
+# path with its rule, a bind the secret set overrides is a warning at
+# launch, `airlock policy egress` lists the allowlist with where each
+# entry came from, and every error a person reads is said once, without
+# spec ids, message names or airlockd's JSON field names.
+. "$(dirname "$0")/lib.sh"
+plan 31
+
+W=$(mkwork)
+cd "$W" || exit 1
+# A home of the test's own (the secret set is taken beneath $HOME), so a
+# secret made here touches no other test.
+H="$W/home"
+mkdir -p "$H/.ssh" "$H/.config/airlock" "$H/notsecret" "$W/ws"
+echo "not a key" >"$H/.ssh/id_test"
+echo "plain" >"$H/notsecret/f"
+chmod 0700 "$H/.ssh"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H" "$W/ws"
+git -C "$W/ws" init -q 2>/dev/null
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$W/ws"
+
+# as the test user, in the workspace, with the test's home
+au() { as_user env HOME="$H" sh -c 'cd "$0" && exec "$@"' "$W/ws" "$@"; }
+
+# ---- the summary names refused hosts and paths, with the rule ----
+au timeout 60 "$AIRLOCK" run -- sh -c '
+	curl -sS -m 5 https://refused.example.test/ >/dev/null 2>&1
+	echo x > .bashrc
+	printf x > "$(printf ".env.\033[2J")"
+	for h in a b c d e; do
+		curl -sS -m 5 "https://$h.more.example.test/" >/dev/null 2>&1
+	done
+	exit 0' >"$W/sum.out" 2>"$W/sum.err"
+diag "$(cat "$W/sum.err")"
+check "the summary names the refused host and the allowlist rule" \
+    grep -qF "network: refused.example.test:443 refused - not in the allowlist (add it with --allow-domain refused.example.test)" "$W/sum.err"
+check "the summary names the refused path and the protection" \
+    grep -qF "write: $W/ws/.bashrc refused - protected file (shell startup)" "$W/sum.err"
+check "the summary names a secrets rule" \
+    grep -qF "refused - protected file (secrets)" "$W/sum.err"
+check "a name from the sandbox is escaped in the summary" \
+    grep -qF '.env.\e[2J refused' "$W/sum.err"
+check_sh "no raw escape byte in airlock's own lines" \
+    '! grep "^airlock:" "$W/sum.err" | grep -q "$(printf "\033")"'
+check "the first few of a kind, then how many more" \
+    grep -qF "and 3 more network refusals" "$W/sum.err"
+check_sh "the same write refused once in the summary, not again as a stderr line" \
+    '[ "$(grep -c "\.bashrc" "$W/sum.err")" -eq 2 ]'
+# Hostile: a line the command prints that imitates the summary is shown
+# only quoted, as the command's own words, and names no rule.
+au timeout 60 "$AIRLOCK" run -- sh -c '
+	echo "x: /etc/forged refused - protected file (shell startup): Permission denied" >&2
+	echo "something Permission denied" >&2' >/dev/null 2>"$W/forge.err"
+check_sh "a forged stderr line is quoted, not read as a refusal with a rule" \
+    '! grep -qE "^airlock:   [a-z]+: /etc/forged refused" "$W/forge.err" &&
+    grep -qF "airlock:   file: \"x: /etc/forged refused" "$W/forge.err"'
+# Controls: the same write outside the sandbox succeeds; the host
+# allowed by flag is not named as refused.
+as_user sh -c "echo x > '$W/ws/.bashrc'"
+check "control: the write succeeds outside the sandbox" \
+    grep -q x "$W/ws/.bashrc"
+rm -f "$W/ws/.bashrc"
+au timeout 60 "$AIRLOCK" run --allow-domain refused.example.test -- sh -c \
+    'curl -sS -m 5 https://refused.example.test/ >/dev/null 2>&1; exit 0' \
+    >/dev/null 2>"$W/ctl.err"
+check_sh "control: an allowed host is not in the summary as refused" \
+    '! grep -q "refused.example.test:443 refused - not in the allowlist" "$W/ctl.err"'
+
+# ---- a bind the secret set overrides ----
+au timeout 60 "$AIRLOCK" run --ro-bind "$H/.ssh" -- sh -c \
+    'cat ~/.ssh/id_test; exit 0' >"$W/sec.out" 2>"$W/sec.err"
+diag "$(cat "$W/sec.err")"
+check "a bind of a secret is a warning at launch naming the path and why" \
+    grep -qF "warning: --ro-bind $H/.ssh: ~/.ssh is in the secret set and stays unreadable" "$W/sec.err"
+check_sh "the warning comes before the command's own error" \
+    '[ "$(grep -n "secret set and stays" "$W/sec.err" | cut -d: -f1 | head -1)" -lt "$(grep -n "^cat:" "$W/sec.err" | cut -d: -f1 | head -1)" ]'
+check "the summary names the unreadable secret and the rule" \
+    grep -qF "read: $H/.ssh/id_test refused - in the secret set (~/.ssh)" "$W/sec.err"
+check_sh "the secret's content is not shown" '! grep -q "not a key" "$W/sec.out"'
+check_sh "control: the user reads the file outside the sandbox" \
+    'as_user cat "$H/.ssh/id_test" | grep -q "not a key"'
+au timeout 60 "$AIRLOCK" run --quiet --ro-bind "$H/notsecret" -- \
+    cat "$H/notsecret/f" >"$W/ns.out" 2>"$W/ns.err"
+check_sh "control: a bind outside the secret set warns of nothing and reads" \
+    '! grep -q "secret set" "$W/ns.err" && grep -q plain "$W/ns.out"'
+
+# ---- airlock policy egress ----
+printf '{"sandbox":{"network":{"allowedDomains":["from-user.example.test"]}}}\n' \
+    >"$H/.config/airlock/settings.json"
+printf '{"sandbox":{"network":{"allowedDomains":["from-file.example.test"]}}}\n' \
+    >"$W/extra.json"
+chmod a+r "$W/extra.json" "$H/.config/airlock/settings.json"
+au "$AIRLOCK" policy egress --settings "$W/extra.json" \
+    --allow-domain from-flag.example.test >"$W/eg.out" 2>"$W/eg.err"
+diag "$(head -3 "$W/eg.out"; tail -14 "$W/eg.out")"
+check "egress: a baseline entry with its group" \
+    grep -qE "^  api\.anthropic\.com +baseline \(LLM API providers\)$" "$W/eg.out"
+check_sh "egress: all 46 baseline entries are listed" \
+    '[ "$(grep -c " baseline (" "$W/eg.out")" -eq 46 ]'
+check "egress: the settings entry with its file" \
+    grep -qE "^  from-file\.example\.test +settings $W/extra\.json$" "$W/eg.out"
+check "egress: the flag entry" \
+    grep -qE "^  from-flag\.example\.test +--allow-domain$" "$W/eg.out"
+au "$AIRLOCK" policy egress >"$W/eg2.out" 2>&1
+check "egress: the user's settings file entry with its path" \
+    grep -qE "^  from-user\.example\.test +settings $H/\.config/airlock/settings\.json$" "$W/eg2.out"
+au "$AIRLOCK" policy egress --json --allow-domain from-flag.example.test \
+    >"$W/eg.json" 2>&1
+check "egress: --json gives each entry's pattern and source" \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+src = {e["pattern"]: e["from"] for e in d["allow"]}
+assert src["from-flag.example.test"] == "--allow-domain", src
+assert src["pypi.org"] == "baseline (package registries)", src
+assert src["from-user.example.test"].startswith("settings "), src
+assert any(e["pattern"] == "169.254.169.254" for e in d["deny"])' "$W/eg.json"
+rm -f "$H/.config/airlock/settings.json"
+
+# ---- every error path: once, in the user's words ----
+# err NAME ARGS...: run airlock as the user, keep its output (stdout and
+# stderr) in $W/e.NAME with the stage's path taken out (a random
+# directory name could look like camelCase), and its exit status.
+err() {
+	_en=$1
+	shift
+	au timeout 60 "$AIRLOCK" "$@" >"$W/e.$_en" 2>&1
+	echo $? >"$W/e.$_en.rc"
+	sed -i "s|$STAGE|STAGE|g" "$W/e.$_en"
+}
+printf '{"sandbox": {"bogus": 1}}\n' >"$W/bad.json"
+chmod a+r "$W/bad.json"
+big=$(head -c 120000 /dev/zero | tr '\0' a)
+err url run --allow-domain https://x.example.test/path -- true
+err badname run --allow-domain 'a..b' -- true
+err empty run -- ""
+err envname run --env 1BAD=x -- true
+err envinj run --env LD_PRELOAD=x -- true
+err bindproc run --bind /proc -- true
+err bindmissing run --bind "$W/missing" -- true
+err badset run --settings "$W/bad.json" -- true
+err timeout run --timeout soon -- true
+err mode run --mode nap -- true
+err unknownopt run --frobnicate -- true
+err notfound run -- /nonexistent/cmd
+err egressurl policy egress --allow-domain https://x.example.test/
+err egressnet policy egress --network maybe
+err conv run --conversation 'x/y' --agent a -- true
+err denyempty run --deny-read "" -- true
+err wtagent worktree provision --conversation c1 --agent 'b@d' "$W/ws"
+err bigenv run --env "A1=$big" --env "A2=$big" --env "A3=$big" \
+    --env "A4=$big" --env "A5=$big" --env "A6=$big" --env "A7=$big" \
+    --env "A8=$big" --env "A9=$big" -- true
+cp "$W/bad.json" "$H/.config/airlock/settings.json"
+err status status
+rm -f "$H/.config/airlock/settings.json"
+for f in "$W"/e.*[!c]; do
+	diag "$(basename "$f"): $(cut -c1-200 "$f" | grep -v passing | head -3)"
+done
+bad=$(grep -lE 'R-[A-Z][0-9]|MSG_|[A-Za-z][0-9]*\[[0-9]+\]|\b(bindMounts|egressAllowlist|passEnv|denyRead|denyWrite|hostPath|argv:)|[a-z][A-Z][a-z]+(\[|:)' \
+    "$W"/e.*[!c] 2>/dev/null)
+check_sh "no spec id, message name, JSON index or field name in any error" \
+    '[ -z "$bad" ] || { diag "leaks in: $bad"; false; }'
+dup=""
+for f in "$W"/e.*[!c]; do
+	# The same failure printed twice (airlockd's line, then ours),
+	# compared without the process prefix.
+	if grep -q '^airlockd\[' "$f" || [ -n "$(sed -E \
+	    's/^(airlockd\[[0-9]+\]|airlock( [a-z]+)?): (fatal: )?(settings: )?//' \
+	    "$f" | sort | uniq -d)" ]; then
+		dup="$dup $(basename "$f")"
+	fi
+done
+check_sh "each failure printed once, by the client" \
+    '[ -z "$dup" ] || { diag "twice in:$dup"; false; }'
+check_sh "a URL for a domain is named as a URL, with the host to give" \
+    'grep -qF "a domain, not a URL" "$W/e.url" && grep -qF "(here: --allow-domain x.example.test)" "$W/e.url" && [ "$(cat "$W/e.url.rc")" -eq 2 ]'
+check_sh "an empty command word is named as such" \
+    'grep -qF "the command is an empty word" "$W/e.empty" && [ "$(cat "$W/e.empty.rc")" -eq 2 ]'
+check_sh "a bad variable name is refused, saying what a name is" \
+    'grep -qF "not starting with a digit" "$W/e.envname" && [ "$(cat "$W/e.envname.rc")" -eq 2 ]'
+check_sh "a bind error names the flag and path typed" \
+    'grep -qF -- "--bind /proc: /proc would hide" "$W/e.bindproc"'
+check_sh "a bad settings file fails status, said once" \
+    '[ "$(cat "$W/e.status.rc")" -ne 0 ] && [ "$(grep -c "sandbox.bogus: unknown key" "$W/e.status")" -eq 1 ]'
+check_sh "an empty --deny-read is a usage error" \
+    'grep -qF -- "--deny-read \"\": a path or glob" "$W/e.denyempty" && [ "$(cat "$W/e.denyempty.rc")" -eq 2 ]'
+check_sh "too large an environment is an error, not airlockd's end" \
+    'grep -qF "the command and its environment come to" "$W/e.bigenv" && ! grep -q "connection closed" "$W/e.bigenv"'
