@@ -198,6 +198,23 @@ ex_secret(const char *path, char *buf, size_t len)
 }
 
 /*
+ * Whether P (or its real path REAL, when resolved) is the secret SEC
+ * itself ("~/.ssh" or an absolute entry) rather than a path beneath it.
+ */
+static int
+ex_secret_whole(const char *p, const char *real, const char *sec)
+{
+	const char	*home = getenv("HOME");
+	char		 buf[PATH_MAX];
+
+	if (sec[0] == '~' && home != NULL)
+		snprintf(buf, sizeof(buf), "%s%s", home, sec + 1);
+	else
+		snprintf(buf, sizeof(buf), "%s", sec);
+	return strcmp(p, buf) == 0 || strcmp(real, buf) == 0;
+}
+
+/*
  * The group of a write-protected name, for a person: which of the
  * built-in rules (common/host/protect.c) a path falls under.
  */
@@ -445,15 +462,18 @@ explain_bind_warn(const char *flag, char *const *paths)
 
 	for (i = 0; paths != NULL && paths[i] != NULL; i++) {
 		p = paths[i];
+		if (realpath(p, real) == NULL)
+			real[0] = '\0';
 		if ((sec = ex_secret(p, secbuf, sizeof(secbuf))) == NULL &&
-		    realpath(p, real) != NULL)
+		    real[0] != '\0')
 			sec = ex_secret(real, secbuf, sizeof(secbuf));
-		if (sec == NULL)
-			continue;
+		if (sec == NULL || !ex_secret_whole(p, real, sec))
+			continue;	/* beneath a secret: opened by name */
 		fprintf(stderr, "airlock: warning: %s %s: %s is in the "
 		    "secret set and stays unreadable inside the sandbox "
-		    "(no bind or setting opens it); bind a copy of what the "
-		    "command needs instead\n", flag, vis(p), sec);
+		    "(a bind or allowRead opens only a path beneath it, "
+		    "named exactly); bind what the command needs\n", flag,
+		    vis(p), sec);
 	}
 }
 

@@ -368,7 +368,8 @@ beneath_any(char *const *v, const char *d, int eq)
  * allowRead, allowWrite, the binds) at or beneath d, a system directory
  * or the sandbox's own /proc, /dev, /tmp, /run strictly beneath d.  Then
  * d's other entries are masked one by one, and d itself stays.  A
- * built-in secret is hidden even when a carve-out names it exactly.
+ * built-in secret is hidden even when a carve-out names it exactly; an
+ * entry beneath it that a carve-out names exactly stays.
  */
 static int
 deny_one(struct sv_plan *p, const char *d, char *const *keep,
@@ -382,8 +383,10 @@ deny_one(struct sv_plan *p, const char *d, char *const *keep,
 	int		 rv = 0;
 
 	/* What the user names is hidden even if it is a system directory;
-	 * one reached from an ancestor stays (the sandbox needs it). */
-	if ((!builtin && exact_in_list(keep, d)) ||
+	 * one reached from an ancestor stays (the sandbox needs it).  A
+	 * carve-out naming a built-in secret itself opens nothing; one
+	 * beneath it (~/.ssh/known_hosts) opens that path alone. */
+	if (((!builtin || !top) && exact_in_list(keep, d)) ||
 	    (!top && exact_in_list(need, d)))
 		return 0;
 	if (!beneath_any(keep, d, 0) && !beneath_any(need, d, 0)) {

@@ -11,7 +11,7 @@
 # section is not fatal, and the file's allowedDomains is the whole
 # allowlist (no built-in baseline).
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 22
 
 W=$(mkwork)		# the workspace
 X=$(mkwork)		# another host directory: allowWrite
@@ -96,6 +96,30 @@ check "denyRead / with a carve-out: the sandbox starts, sees its workspace" \
     [ "$out" = "ws-file public " ]
 check "  and the rest of the host's files are hidden" \
     fails run "$W/../root-$$.json" "cat '$Y/secret.txt'"
+
+# A carve-out beneath a built-in secret opens that one path (SETTINGS.md),
+# never the secret directory itself nor its other entries.
+H=$(mkwork)
+mkdir -p "$H/.ssh"
+echo kh-line >"$H/.ssh/known_hosts"
+echo private-key >"$H/.ssh/id_ed25519"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H"
+printf '{"sandbox":{"filesystem":{"allowRead":["~/.ssh/known_hosts"]}}}\n' \
+    >"$W/../kh-$$.json"
+printf '{"sandbox":{"filesystem":{"allowRead":["~/.ssh"]}}}\n' \
+    >"$W/../sshdir-$$.json"
+hrun() {	# hrun SETTINGS SHELL-COMMAND, with $H as the home
+	as_user HOME="$H" "$AIRLOCK" run --no-policy-check --workspace "$W" \
+	    --settings "$1" -- sh -c "$2"
+}
+check "allowRead beneath a secret: ~/.ssh/known_hosts is readable" \
+    [ "$(hrun "$W/../kh-$$.json" 'cat ~/.ssh/known_hosts' 2>/dev/null)" = \
+    kh-line ]
+check "  and the secret directory's other entries are not" \
+    fails hrun "$W/../kh-$$.json" 'cat ~/.ssh/id_ed25519'
+check "allowRead of the secret directory itself opens nothing" \
+    fails hrun "$W/../sshdir-$$.json" 'cat ~/.ssh/id_ed25519 ~/.ssh/known_hosts'
+rm -f "$W/../kh-$$.json" "$W/../sshdir-$$.json"
 
 # The allowlist: the srt file's list is the whole list; airlock's format
 # keeps the baseline (pypi.org is in it).  The proxy answers 403 before
