@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "client/cli_policy.h"
 #include "common/acpframe.h"
 #include "common/host/hook.h"
@@ -59,11 +60,12 @@ static void __attribute__((noreturn))
 acp_usage(int code)
 {
 	fprintf(code == 0 ? stdout : stderr,
-"usage: airlock acp [run options] [--pass-through fs|terminal|all]\n"
-"           -- AGENT [ARG...]\n"
+"usage: airlock acp [options] -- AGENT [ARG...]\n"
 "  An ACP agent inside a sandbox, its JSON-RPC relayed on stdin/stdout;\n"
 "  its file and terminal requests served inside the same sandbox.\n"
-"  Run options as for `airlock run` (airlock run --help).\n");
+"  See airlock(1).\n"
+"options:\n");
+	cli_opt_help(code == 0 ? stdout : stderr, CLI_ACP);
 	exit(code);
 }
 

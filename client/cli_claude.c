@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/host/paths.h"
 #include "common/host/settings.h"
 #include "common/json.h"
@@ -279,10 +280,12 @@ static void __attribute__((noreturn))
 claude_usage(int code)
 {
 	fprintf(code == 0 ? stdout : stderr,
-"usage: airlock claude [run options] [--claude PATH] [-- CLAUDE-ARG...]\n"
-"  The Claude Code CLI (`claude` on PATH, or PATH) inside a sandbox, in\n"
-"  bypass-permissions mode, its tool calls judged by airlock's hook.\n"
-"  Run options as for `airlock run` (airlock run --help).\n");
+"usage: airlock claude [options] [-- CLAUDE-ARG...]\n"
+"  The Claude Code CLI (`claude` on PATH, or --claude PATH) inside a\n"
+"  sandbox, in bypass-permissions mode, its tool calls judged by\n"
+"  airlock's hook.  See airlock(1).\n"
+"options:\n");
+	cli_opt_help(code == 0 ? stdout : stderr, CLI_CLAUDE);
 	exit(code);
 }
 
