@@ -391,16 +391,19 @@ main(int argc, char *argv[])
 		usage_list(stdout);
 		return 0;
 	}
+	if (strcmp(argv[1], "help") == 0 && (is_help(argv[2]) ||
+	    strcmp(argv[2], "help") == 0)) {
+		printf("usage: airlock help [CMD]\n  What CMD does and its "
+		    "options (as airlock CMD --help), or the list:\n\n");
+		usage_list(stdout);
+		return 0;
+	}
 	if (strcmp(argv[1], "--version") == 0)
 		return version_main(argc - 1, argv + 1);
 	/* Not listed: the relay `airlock acp` starts inside its sandbox. */
 	if (strcmp(argv[1], "acp-relay") == 0)
 		return cli_acp_relay_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "help") == 0) {
-		if (is_help(argv[2]) || strcmp(argv[2], "help") == 0) {
-			usage_list(stdout);
-			return 0;
-		}
 		if ((c = cmd_find(argv[2])) == NULL || c->fn == NULL)
 			unknown_command(argv[2]);
 		return cmd_help(c);
