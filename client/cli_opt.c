@@ -362,9 +362,9 @@ const struct cli_opt cli_opts[] = {
 	    "conversation (with --agent)", set_conv },
 	{ "--agent", NULL, "AGENT", A, "as this agent of the conversation",
 	    set_agent },
-	{ "--tty", "-t", NULL, A, "a terminal inside, even without one "
-	    "outside", set_tty },
-	{ "--no-tty", "-T", NULL, A, "no terminal inside", set_notty },
+	{ "-t", NULL, NULL, A, "a terminal inside, even without one outside",
+	    set_tty },
+	{ "-T", NULL, NULL, A, "no terminal inside", set_notty },
 	{ "--no-policy-check", NULL, NULL, A, "do not judge the command "
 	    "line first", set_nocheck },
 	{ "--quiet", NULL, NULL, A, "no summary of refusals afterwards",

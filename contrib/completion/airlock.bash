@@ -52,7 +52,7 @@ _airlock()
 	    --ro-bind-try --deny-read --deny-write --network --allow-domain
 	    --timeout --kill-after --memory --pids --output-limit -e --env
 	    --sandbox --settings --origin --socket --events --conversation
-	    --agent -t --tty -T --no-tty --no-policy-check --quiet -h --help"
+	    --agent -t -T --no-policy-check --quiet -h --help"
 	case $cmd in
 	run)
 		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;

@@ -124,7 +124,7 @@ for s in run claude acp shell; do
 done
 check "every table option is in airlock(1) [$bad]" [ -z "$bad" ]
 check "  the table has the new options" sh -c \
-    'for o in --chdir -e --env --bind --tty; do
+    'for o in --chdir -e --env --bind -t; do
     grep -qx -e "$o" "$1" || exit 1; done' sh "$W/o.run"
 # The man page's run options (the .It list of "airlock run") and the
 # options of each SYNOPSIS line, each in its command's table.
