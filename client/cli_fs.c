@@ -230,8 +230,11 @@ fs_options(int argc, char **argv, struct fs_opts *o)
 
 	o->mode = "chat";
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (i + 1 >= argc)
-			fs_usage("an option without its value");
+		if (i + 1 >= argc) {
+			fprintf(stderr, "airlock fs: %s needs a value (airlock "
+			    "fs --help for the options)\n", argv[i]);
+			exit(2);
+		}
 		if (strcmp(argv[i], "--workspace") == 0)
 			o->ws_arg = argv[++i];
 		else if (strcmp(argv[i], "--mode") == 0)
@@ -242,8 +245,11 @@ fs_options(int argc, char **argv, struct fs_opts *o)
 			o->settings = argv[++i];
 		else if (strcmp(argv[i], "--socket") == 0)
 			o->sock = argv[++i];
-		else
-			fs_usage("an unknown option");
+		else {
+			fprintf(stderr, "airlock fs: unknown option %s "
+			    "(airlock fs --help for the options)\n", argv[i]);
+			exit(2);
+		}
 	}
 	if (i >= argc)
 		fs_usage(NULL);

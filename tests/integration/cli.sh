@@ -10,7 +10,7 @@
 # given as the command run as a program.  Sandboxes run as the
 # unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 W=$(mkwork)
 cd "$W" || exit 1
 TOP=${AIRLOCK_TOP:?}
@@ -47,6 +47,10 @@ for s in status fs shell worktree matrix approve audit; do
 	A "$s" -h >/dev/null 2>&1 || bad="$bad $s"
 done
 check "-h as well [$bad]" [ -z "$bad" ]
+A fs --workspace >/dev/null 2>"$W/fsv"
+check "fs: an option without its value is named" sh -c \
+    '[ $1 -eq 2 ] && grep -q -- "--workspace needs a value" "$2"' sh $? \
+    "$W/fsv"
 A worktree ls --help >"$W/wl" 2>&1
 check "help after a verb (worktree ls --help)" sh -c \
     '[ $1 -eq 0 ] && grep -q "usage: airlock worktree" "$2"' sh $? "$W/wl"
