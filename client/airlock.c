@@ -248,7 +248,49 @@ human_value(FILE *f, const struct json *v)
 	}
 }
 
-/* `airlock status` on a terminal: what a person asks first, then all. */
+/*
+ * One field of host.status for a person: its label, and nothing when it
+ * says nothing (an empty list, no hint); a field this client does not
+ * know is shown under its own name.
+ */
+static void
+status_line(FILE *f, const char *key, const struct json *v)
+{
+	static const struct {
+		const char	*key, *label;
+	} labels[] = {
+		{ "installed", "installed" },
+		{ "notes", "probe" },
+		{ "installHint", "to fix" },
+		{ "requiresInstall", "needs install" },
+		{ "reasons", "why not" },
+		{ "landlockAbi", "Landlock ABI" },
+		{ "landlockGaps", "not enforced" },
+		{ "seccomp", "seccomp" },
+		{ "ptraceScope", "ptrace scope" },
+		{ "ptraceBlocked", "ptrace blocked" },
+		{ "limits", "limits" },
+		{ "sessions", "sessions" },
+	};
+	const char	*label = key;
+	size_t		 k;
+
+	for (k = 0; k < sizeof(labels) / sizeof(labels[0]); k++)
+		if (strcmp(labels[k].key, key) == 0)
+			label = labels[k].label;
+	if (v == NULL || v->type == JSON_NULL || (v->type == JSON_ARRAY &&
+	    v->n == 0 && label != key) || (v->type == JSON_BOOL &&
+	    !v->boolean && strcmp(key, "requiresInstall") == 0))
+		return;
+	fprintf(f, "  %-16s ", vis(label));
+	if (v->type == JSON_BOOL)
+		fputs(v->boolean ? "yes" : "no", f);
+	else
+		human_value(f, v);
+	fputc('\n', f);
+}
+
+/* `airlock status` for a person: what a person asks first, then all. */
 static void
 status_human(FILE *f, const struct json *res)
 {
@@ -276,9 +318,7 @@ status_human(FILE *f, const struct json *res)
 				break;
 		if (shown[k] != NULL)
 			continue;
-		fprintf(f, "  %-16s ", vis(res->keys[i]));
-		human_value(f, res->items[i]);
-		fputc('\n', f);
+		status_line(f, res->keys[i], res->items[i]);
 	}
 	if ((d = json_get(res, "daemons")) != NULL &&
 	    d->type == JSON_OBJECT)

@@ -71,9 +71,10 @@ check "  nothing near: no suggestion, one line and the hint" sh -c \
 
 # ---- status ----
 A status >"$W/st" 2>&1
-check "status (not a terminal) prints text for a person" sh -c \
+check "status (not a terminal) prints text for a person, with labels" sh -c \
     '[ $1 -eq 0 ] && grep -q "^sandbox:   available" "$2" &&
-    ! grep -q "^{" "$2"' sh $? "$W/st"
+    ! grep -q "^{" "$2" && grep -q "^  Landlock ABI  " "$2" &&
+    ! grep -Eq "landlockAbi|ptraceBlocked|installHint" "$2"' sh $? "$W/st"
 A status --json >"$W/stj" 2>&1
 check "status --json parses as JSON with the host's fields" python3 -c '
 import json, sys
