@@ -19,6 +19,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))
 
+# test_cliopt checks the client's option table (client/cli_opt.c).
+$(BUILD)/tests/test_cliopt: $(BUILD)/obj/client/cli_opt.o
+
 # test_relay drives proxyd's splice relay itself, on loopback TCP.
 $(BUILD)/tests/test_relay: $(BUILD)/obj/proxyd/relay.o
 
