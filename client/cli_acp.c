@@ -95,7 +95,7 @@ pass_parse(const char *v, int *fs, int *term)
 struct acp_run {
 	const char	*workspace, *mode, *pass, *settings;
 	int		 unconfined, no_check, raw, pfs, pterm;
-	char		**rargv;		/* airlock run's arguments */
+	char		**rargv;	/* airlock run's arguments */
 	char		 rules[POL_CLASS_MAX + 1];
 	char		 ws[PATH_MAX];
 };

@@ -548,8 +548,8 @@ layers_copy(const char *home, const char *cli)
 struct claude_run {
 	const char	*mode, *settings, *given;
 	int		 network, unconfined;
-	char		**rargv;		/* airlock run's arguments */
-	char		**state, **priv;	/* runnerState/PrivateDirs */
+	char		**rargv;	/* airlock run's arguments */
+	char		**state, **priv; /* runnerState/PrivateDirs */
 	char		 home[PATH_MAX];
 };
 

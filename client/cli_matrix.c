@@ -507,8 +507,8 @@ matrix_probe(struct mx_host *h, const char *sock, const char *file,
 		from_status(h, res);
 	if (sandbox != NULL && strcmp(sandbox, "off") == 0 && h->sandbox) {
 		h->sandbox = 0;	/* a shared airlockd ignores our flag */
-		snprintf(h->why_not, sizeof(h->why_not), "the sandbox is turned "
-		    "off");
+		snprintf(h->why_not, sizeof(h->why_not), "the sandbox is "
+		    "turned off");
 	}
 	if (rpc.fd != -1)
 		rpc_close(&rpc);

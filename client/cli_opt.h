@@ -31,7 +31,7 @@ struct run_opts {
 };
 
 struct cli_opt {
-	const char	*name;		/* "--bind" (or "-t": no long name) */
+	const char	*name;		/* "--bind", or "-t" alone */
 	const char	*alias;		/* "-e", or NULL */
 	const char	*metavar;	/* the value's name; NULL: a flag */
 	unsigned	 cmds;		/* CLI_RUN | ... */

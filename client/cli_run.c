@@ -680,13 +680,13 @@ cli_run_main(int argc, char **argv)
 struct run_ctx {
 	struct run_opts		 o;
 	const struct run_adapter *ad;
-	char			**cmd;		/* the command's argv */
+	char			**cmd;	/* the command's argv */
 	int			 ncmd;
 	char			 ws[PATH_MAX], cwd[PATH_MAX], sid[64];
 	char			 err[1024];
-	char			**extra;	/* a private airlockd's args */
+	char			**extra;	/* private airlockd's */
 	char			*origin_buf;
-	const char		*seen;		/* the workspace's origin */
+	const char		*seen;	/* the workspace's origin */
 	struct origin_query	 oq;
 	int			 local;
 	struct rpc		 rpc;
