@@ -54,6 +54,10 @@ _airlock()
 	    --sandbox --settings --origin --socket --events --conversation
 	    --agent -t -T --no-policy-check --quiet -h --help"
 	case $cmd in
+	help)
+		[ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run claude
+		    acp shell matrix status policy hook proxy-connect approve
+		    audit worktree fs version" -- "$cur")) ;;
 	run)
 		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;
 	claude)

@@ -10,7 +10,7 @@
 # given as the command run as a program.  Sandboxes run as the
 # unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 34
 W=$(mkwork)
 cd "$W" || exit 1
 TOP=${AIRLOCK_TOP:?}
@@ -176,6 +176,10 @@ for sh in bash zsh; do
 	check "$sh completion offers exactly the table's options [$bad]" \
 	    [ -z "$bad" ]
 done
+
+check "bash and zsh complete help's command" sh -c \
+    '[ "$1" = worktree ] && [ "$2" = worktree ]' sh \
+    "$(bcomp airlock help wo)" "$(zcomp 'airlock help wo')"
 
 # ---- habits: --bind SRC:DST, --chdir, -e ----
 mkdir -p "$W/ws/sub" "$W/other"
