@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "client/cli_policy.h"
 #include "common/acpframe.h"
 #include "common/host/hook.h"
@@ -59,11 +60,12 @@ static void __attribute__((noreturn))
 acp_usage(int code)
 {
 	fprintf(code == 0 ? stdout : stderr,
-"usage: airlock acp [run options] [--pass-through fs|terminal|all]\n"
-"           -- AGENT [ARG...]\n"
+"usage: airlock acp [options] -- AGENT [ARG...]\n"
 "  An ACP agent inside a sandbox, its JSON-RPC relayed on stdin/stdout;\n"
 "  its file and terminal requests served inside the same sandbox.\n"
-"  Run options as for `airlock run` (airlock run --help).\n");
+"  See airlock(1).\n"
+"options:\n");
+	cli_opt_help(code == 0 ? stdout : stderr, CLI_ACP);
 	exit(code);
 }
 
@@ -89,27 +91,31 @@ pass_parse(const char *v, int *fs, int *term)
 	return rc;
 }
 
-int
-cli_acp_main(int argc, char **argv)
+/* What `airlock acp` collects on its way to cli_run_adapter(). */
+struct acp_run {
+	const char	*workspace, *mode, *pass, *settings;
+	int		 unconfined, no_check, raw, pfs, pterm;
+	char		**rargv;	/* airlock run's arguments */
+	char		 rules[POL_CLASS_MAX + 1];
+	char		 ws[PATH_MAX];
+};
+
+/*
+ * Run options up to "--" (or the first word that is not one), passed on
+ * to the run; the relay's own read on the way.  Returns the agent's
+ * index, or -1 (exit 2).
+ */
+static int
+acp_options(struct acp_run *ar, int argc, char **argv)
 {
-	const char	*workspace = NULL, *mode = "chat", *pass = NULL;
-	const char	*end, *v, *settings = NULL, *opt;
-	char		**rargv = NULL, cwd[PATH_MAX], ws[PATH_MAX];
-	char		 self[PATH_MAX], err[1024], rules[POL_CLASS_MAX + 1];
-	struct settings	 set;
-	size_t		 k, olen;
-	struct run_adapter ad;
-	int		 i, rargc, rc, unconfined = 0, pfs, pterm;
-	int		 no_check = 0, raw = 0;
+	const char	*a, *end, *v, *opt;
+	size_t		 olen;
+	int		 i;
 
-	rargv = strv_add(rargv, "acp");
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
+		a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return i + 1;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
 			acp_usage(0);
 		if (a[0] != '-')
@@ -121,15 +127,15 @@ cli_acp_main(int argc, char **argv)
 			opt = cli_run_valued(a, olen);
 		if (opt == NULL) {
 			if (strcmp(a, "--no-policy-check") == 0)
-				no_check = 1;
+				ar->no_check = 1;
 #ifdef AIRLOCK_TEST_BUILD
 			/* The test build only: no relay at all, the agent's
 			 * stdout straight to this side's check (acp_out()). */
 			else if (strcmp(a, "--test-no-relay") == 0)
-				raw = 1;
+				ar->raw = 1;
 #endif
 			else
-				rargv = strv_add(rargv, a);
+				ar->rargv = strv_add(ar->rargv, a);
 			continue;
 		}
 		end = a + olen;
@@ -139,110 +145,158 @@ cli_acp_main(int argc, char **argv)
 			v = argv[++i];
 		else {
 			fprintf(stderr, "airlock acp: %s needs a value\n", a);
-			return 2;
+			return -1;
 		}
 		if (strncmp(a, "--pass-through", 14) == 0) {
-			pass = v;
+			ar->pass = v;
 			continue;
 		}
 		if (strncmp(a, "--workspace", 11) == 0)
-			workspace = v;
+			ar->workspace = v;
 		else if (strncmp(a, "--mode", 6) == 0)
-			mode = v;
+			ar->mode = v;
 		else if (strncmp(a, "--sandbox", 9) == 0)
-			unconfined = strcmp(v, "off") == 0;
+			ar->unconfined = strcmp(v, "off") == 0;
 		else if (strncmp(a, "--settings", 10) == 0)
-			settings = v;
-		rargv = strv_add(rargv, opt);
-		rargv = strv_add(rargv, v);
+			ar->settings = v;
+		ar->rargv = strv_add(ar->rargv, opt);
+		ar->rargv = strv_add(ar->rargv, v);
 	}
-	if (i >= argc) {
-		fprintf(stderr, "airlock acp: no agent given\n");
-		acp_usage(2);
-	}
-	/* The settings: acp.passThrough, and the policy's rules for the
-	 * relay's answers to permission requests. */
+	return i;
+}
+
+/*
+ * The settings: acp.passThrough, and the policy's rules for the relay's
+ * answers to permission requests.  0, or the status to exit with.
+ */
+static int
+acp_settings(struct acp_run *ar)
+{
+	struct settings	set;
+	char		err[1024];
+	size_t		k;
+
 	settings_defaults(&set);
-	if (settings_load(&set, NULL, settings, NULL, err, sizeof(err)) ==
-	    -1) {
+	if (settings_load(&set, NULL, ar->settings, NULL, err,
+	    sizeof(err)) == -1) {
 		fprintf(stderr, "airlock acp: %s\n", err);
 		settings_free(&set);
 		return 125;
 	}
 	settings_print_notes(&set, "airlock acp");
 	for (k = 0; k < POL_CLASS_MAX; k++)
-		rules[k] = (char)('0' + set.rules[k]);
-	rules[POL_CLASS_MAX] = '\0';
-	if (pass == NULL) {
-		pfs = strv_in(set.acp_pass_through, "fs");
-		pterm = strv_in(set.acp_pass_through, "terminal");
-	} else if (pass_parse(pass, &pfs, &pterm) == -1) {
+		ar->rules[k] = (char)('0' + set.rules[k]);
+	ar->rules[POL_CLASS_MAX] = '\0';
+	if (ar->pass == NULL) {
+		ar->pfs = strv_in(set.acp_pass_through, "fs");
+		ar->pterm = strv_in(set.acp_pass_through, "terminal");
+	} else if (pass_parse(ar->pass, &ar->pfs, &ar->pterm) == -1) {
 		fprintf(stderr, "airlock acp: --pass-through %s: fs, terminal, "
-		    "all or none\n", pass);
+		    "all or none\n", ar->pass);
 		settings_free(&set);
 		return 2;
 	}
 	settings_free(&set);
-	/* R-C4: the agent's own command line, as `airlock run` judges its
-	 * command (the relay's line is airlock's, not the caller's). */
-	if ((rc = cli_run_guard(mode, settings, argv + i, no_check)) != 0) {
-		strv_free(rargv);
-		return rc;
-	}
-	/* The relay must know the workspace the run binds: the same one. */
+	return 0;
+}
+
+/* The relay must know the workspace the run binds: the same one. */
+static int
+acp_workspace(struct acp_run *ar)
+{
+	char	cwd[PATH_MAX];
+
 	if (getcwd(cwd, sizeof(cwd)) == NULL) {
 		fprintf(stderr, "airlock acp: getcwd: %s\n", strerror(errno));
-		return 125;
+		return -1;
 	}
-	if (workspace == NULL) {
-		default_workspace(cwd, ws, sizeof(ws));
-		rargv = strv_add(rargv, "--workspace");
-		rargv = strv_add(rargv, ws);
-	} else if (realpath(workspace, ws) == NULL) {
-		fprintf(stderr, "airlock acp: workspace %s: %s\n", workspace,
-		    strerror(errno));
-		return 125;
+	if (ar->workspace == NULL) {
+		default_workspace(cwd, ar->ws, sizeof(ar->ws));
+		ar->rargv = strv_add(ar->rargv, "--workspace");
+		ar->rargv = strv_add(ar->rargv, ar->ws);
+	} else if (realpath(ar->workspace, ar->ws) == NULL) {
+		fprintf(stderr, "airlock acp: workspace %s: %s\n",
+		    ar->workspace, strerror(errno));
+		return -1;
 	}
-	/* The agent's own commands are judged where they run; its stdio
-	 * is JSON-RPC, never a terminal. */
-	rargv = strv_add(rargv, "--no-policy-check");
-	rargv = strv_add(rargv, "-T");
-	rargv = strv_add(rargv, "--");
-	if (raw)
-		goto agent;
-	if (unconfined) {
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	return 0;
+}
 
+/* What runs in the sandbox: airlock's relay, the agent its child. */
+static int
+acp_relay_argv(struct acp_run *ar)
+{
+	char	self[PATH_MAX];
+	ssize_t	n;
+
+	if (ar->unconfined) {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		if (n <= 0) {
 			fprintf(stderr, "airlock acp: /proc/self/exe: %s\n",
 			    strerror(errno));
-			return 125;
+			return -1;
 		}
 		self[n] = '\0';
-		rargv = strv_add(rargv, self);
+		ar->rargv = strv_add(ar->rargv, self);
 	} else
-		rargv = strv_add(rargv, AIRLOCK_SANDBOX_SELF);
-	rargv = strv_add(rargv, "acp-relay");
-	rargv = strv_add(rargv, ws);
-	rargv = strv_add(rargv, mode);
-	rargv = strv_add(rargv, pfs && pterm ? "all" : pfs ? "fs" :
-	    pterm ? "terminal" : "none");
-	rargv = strv_add(rargv, rules);
-	rargv = strv_add(rargv, "--");
-agent:
+		ar->rargv = strv_add(ar->rargv, AIRLOCK_SANDBOX_SELF);
+	ar->rargv = strv_add(ar->rargv, "acp-relay");
+	ar->rargv = strv_add(ar->rargv, ar->ws);
+	ar->rargv = strv_add(ar->rargv, ar->mode);
+	ar->rargv = strv_add(ar->rargv, ar->pfs && ar->pterm ? "all" :
+	    ar->pfs ? "fs" : ar->pterm ? "terminal" : "none");
+	ar->rargv = strv_add(ar->rargv, ar->rules);
+	ar->rargv = strv_add(ar->rargv, "--");
+	return 0;
+}
+
+int
+cli_acp_main(int argc, char **argv)
+{
+	struct acp_run	 ar;
+	struct run_adapter ad;
+	int		 i, rargc, rc;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.mode = "chat";
+	ar.rargv = strv_add(NULL, "acp");
+	if ((i = acp_options(&ar, argc, argv)) == -1)
+		return 2;
+	if (i >= argc) {
+		fprintf(stderr, "airlock acp: no agent given\n");
+		acp_usage(2);
+	}
+	if ((rc = acp_settings(&ar)) != 0)
+		return rc;
+	/* R-C4: the agent's own command line, as `airlock run` judges its
+	 * command (the relay's line is airlock's, not the caller's). */
+	if ((rc = cli_run_guard(ar.mode, ar.settings, argv + i,
+	    ar.no_check)) != 0) {
+		strv_free(ar.rargv);
+		return rc;
+	}
+	if (acp_workspace(&ar) == -1)
+		return 125;
+	/* The agent's own commands are judged where they run; its stdio
+	 * is JSON-RPC, never a terminal. */
+	ar.rargv = strv_add(ar.rargv, "--no-policy-check");
+	ar.rargv = strv_add(ar.rargv, "-T");
+	ar.rargv = strv_add(ar.rargv, "--");
+	if (!ar.raw && acp_relay_argv(&ar) == -1)
+		return 125;
 	for (; i < argc; i++)
-		rargv = strv_add(rargv, argv[i]);
-	for (rargc = 0; rargv[rargc] != NULL; rargc++)
+		ar.rargv = strv_add(ar.rargv, argv[i]);
+	for (rargc = 0; ar.rargv[rargc] != NULL; rargc++)
 		;
 	memset(&ad, 0, sizeof(ad));
 	/* Confined or not at all, unless --sandbox off says so. */
-	ad.require_sandbox = !unconfined;
+	ad.require_sandbox = !ar.unconfined;
 	/* What reaches the editor is checked on this side too. */
 	ad.acp = 1;
-	ad.acp_pass_fs = pfs;
-	ad.acp_pass_term = pterm;
-	rc = cli_run_adapter(rargc, rargv, &ad);
-	strv_free(rargv);
+	ad.acp_pass_fs = ar.pfs;
+	ad.acp_pass_term = ar.pterm;
+	rc = cli_run_adapter(rargc, ar.rargv, &ad);
+	strv_free(ar.rargv);
 	return rc;
 }
 
@@ -740,16 +794,72 @@ term_guard(struct relay *r, const char *idtext, char *const *av)
 	return rc;
 }
 
+/* A command line without args is run by the shell, as editors do;
+ * with args, the program itself. */
+static char **
+term_argv(const char *cmd, const struct json *args)
+{
+	char	**av = NULL;
+	size_t	  i;
+
+	if (args == NULL || args->type != JSON_ARRAY || args->n == 0) {
+		av = strv_add(av, "/bin/sh");
+		av = strv_add(av, "-c");
+		av = strv_add(av, cmd);
+		return av;
+	}
+	av = strv_add(av, cmd);
+	for (i = 0; i < args->n; i++)
+		if (args->items[i]->type == JSON_STRING)
+			av = strv_add(av, args->items[i]->str);
+	return av;
+}
+
+/* The terminal's process: output to wfd, the editor's env, its dir. */
+static void __attribute__((noreturn))
+term_child(const char *dir, char **av, const struct json *env, int wfd)
+{
+	int		 nul = open("/dev/null", O_RDONLY);
+	sigset_t	 all;
+	size_t		 i;
+
+	/* The relay's SIGCHLD is blocked for its signalfd. */
+	sigfillset(&all);
+	sigprocmask(SIG_UNBLOCK, &all, NULL);
+	setpgid(0, 0);
+	dup2(nul, STDIN_FILENO);
+	dup2(wfd, STDOUT_FILENO);
+	dup2(wfd, STDERR_FILENO);
+	for (i = 0; env != NULL && env->type == JSON_ARRAY && i < env->n;
+	    i++) {
+		const char *k = json_get_str(env->items[i], "name");
+		const char *v = json_get_str(env->items[i], "value");
+
+		if (k != NULL && v != NULL && k[0] != '\0' &&
+		    strchr(k, '=') == NULL)
+			setenv(k, v, 1);
+	}
+	signal(SIGPIPE, SIG_DFL);
+	if (chdir(dir) == -1) {
+		dprintf(STDERR_FILENO, "airlock: %s: %s\n", dir,
+		    strerror(errno));
+		_exit(126);
+	}
+	execvp(av[0], av);
+	dprintf(STDERR_FILENO, "airlock: %s: %s\n", av[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
 static void
 term_create(struct relay *r, const char *idtext, const struct json *p)
 {
 	const char	*cmd = json_get_str(p, "command");
 	const char	*cwd = json_get_str(p, "cwd");
 	const struct json *args = json_get(p, "args"), *env, *lim;
-	char		**av = NULL, dir[PATH_MAX];
+	char		**av, dir[PATH_MAX];
 	struct term	*t;
 	struct jgen	*j;
-	size_t		 i, slot;
+	size_t		 slot;
 	int		 pfd[2];
 	pid_t		 pid;
 
@@ -765,18 +875,7 @@ term_create(struct relay *r, const char *idtext, const struct json *p)
 		    "terminals (%d)", ACP_TERM_MAX);
 		return;
 	}
-	/* A command line without args is run by the shell, as editors do;
-	 * with args, the program itself. */
-	if (args == NULL || args->type != JSON_ARRAY || args->n == 0) {
-		av = strv_add(av, "/bin/sh");
-		av = strv_add(av, "-c");
-		av = strv_add(av, cmd);
-	} else {
-		av = strv_add(av, cmd);
-		for (i = 0; i < args->n; i++)
-			if (args->items[i]->type == JSON_STRING)
-				av = strv_add(av, args->items[i]->str);
-	}
+	av = term_argv(cmd, args);
 	/* The command policy, as for a harness command: ask has no
 	 * approver here, so only allow runs (R-C4). */
 	if (term_guard(r, idtext, av) == -1) {
@@ -792,37 +891,8 @@ term_create(struct relay *r, const char *idtext, const struct json *p)
 		return;
 	}
 	env = json_get(p, "env");
-	if ((pid = fork()) == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-		sigset_t all;
-
-		/* The relay's SIGCHLD is blocked for its signalfd. */
-		sigfillset(&all);
-		sigprocmask(SIG_UNBLOCK, &all, NULL);
-		setpgid(0, 0);
-		dup2(nul, STDIN_FILENO);
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		for (i = 0; env != NULL && env->type == JSON_ARRAY &&
-		    i < env->n; i++) {
-			const char *k = json_get_str(env->items[i], "name");
-			const char *v = json_get_str(env->items[i], "value");
-
-			if (k != NULL && v != NULL && k[0] != '\0' &&
-			    strchr(k, '=') == NULL)
-				setenv(k, v, 1);
-		}
-		signal(SIGPIPE, SIG_DFL);
-		if (chdir(dir) == -1) {
-			dprintf(STDERR_FILENO, "airlock: %s: %s\n", dir,
-			    strerror(errno));
-			_exit(126);
-		}
-		execvp(av[0], av);
-		dprintf(STDERR_FILENO, "airlock: %s: %s\n", av[0],
-		    strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
-	}
+	if ((pid = fork()) == 0)
+		term_child(dir, av, env, pfd[1]);
 	close(pfd[1]);
 	strv_free(av);
 	if (pid == -1) {
@@ -1249,37 +1319,43 @@ reap(struct relay *r, pid_t agent, int *agent_status, int *agent_done)
  * argv: acp-relay WORKSPACE MODE PASS RULES -- AGENT [ARG...], from
  * cli_acp_main() through the sandbox; not for people.
  */
-int
-cli_acp_relay_main(int argc, char **argv)
+/*
+ * The relay's arguments (cli_acp_main() wrote them): the workspace, the
+ * mode, what passes through, the policy's rules as the caller's settings
+ * say, one digit a class (this side sees the sandbox's $HOME).
+ */
+static int
+relay_args(struct relay *r, int argc, char **argv)
 {
-	struct relay	 r;
-	struct acpf	 fa, fe;
-	struct pollfd	 pfd[2 + ACP_TERM_MAX];
-	struct term	*pt[2 + ACP_TERM_MAX];
-	sigset_t	 sigs;
-	char		 buf[65536], *line;
-	int		 in[2], out[2], sfd, status = 0, done = 0, n, rc;
-	int		 eof_ed = 0, eof_ag = 0;
-	size_t		 len, i;
-	pid_t		 agent;
-	ssize_t		 k;
+	size_t	i;
 
 	if (argc < 7 || strcmp(argv[5], "--") != 0 || argv[1][0] != '/') {
 		fprintf(stderr, "usage: airlock acp-relay WORKSPACE MODE PASS "
 		    "RULES -- AGENT [ARG...]\n");
-		return 2;
+		return -1;
 	}
-	memset(&r, 0, sizeof(r));
-	r.ws = argv[1];
-	if (pol_mode_parse(argv[2], &r.mode) == -1)
-		r.mode = POL_MODE_CHAT;
-	(void)pass_parse(argv[3], &r.pass_fs, &r.pass_term);
-	/* The policy's rules as the caller's settings say (cli_acp_main()),
-	 * one digit a class: this side sees the sandbox's $HOME. */
+	memset(r, 0, sizeof(*r));
+	r->ws = argv[1];
+	if (pol_mode_parse(argv[2], &r->mode) == -1)
+		r->mode = POL_MODE_CHAT;
+	(void)pass_parse(argv[3], &r->pass_fs, &r->pass_term);
 	for (i = 0; i < POL_CLASS_MAX; i++)
-		r.rules[i] = strlen(argv[4]) == POL_CLASS_MAX &&
+		r->rules[i] = strlen(argv[4]) == POL_CLASS_MAX &&
 		    argv[4][i] >= '0' && argv[4][i] <= '2' ?
 		    (enum pol_verdict)(argv[4][i] - '0') : POL_ASK;
+	return 0;
+}
+
+/*
+ * The agent, our child, on two pipes of ours; SIGCHLD to a signalfd
+ * (*sfd).  The agent's pid, or -1 with a message.
+ */
+static pid_t
+relay_spawn(char **av, int in[2], int out[2], int *sfd)
+{
+	sigset_t	sigs;
+	pid_t		agent;
+
 	/*
 	 * The agent runs as our uid in our sandbox: while we are dumpable
 	 * it may open /proc/OURPID/fd/1, our channel to the editor, and
@@ -1290,16 +1366,16 @@ cli_acp_relay_main(int argc, char **argv)
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1) {
 		fprintf(stderr, "airlock acp: PR_SET_DUMPABLE: %s\n",
 		    strerror(errno));
-		return 125;
+		return -1;
 	}
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
-	if ((sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) == -1 ||
+	if ((*sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) == -1 ||
 	    pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1) {
 		fprintf(stderr, "airlock acp: %s\n", strerror(errno));
-		return 125;
+		return -1;
 	}
 	(void)fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
 	(void)fcntl(out[0], F_SETPIPE_SZ, 1 << 20);
@@ -1308,17 +1384,64 @@ cli_acp_relay_main(int argc, char **argv)
 		signal(SIGPIPE, SIG_DFL);
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
-		execvp(argv[6], argv + 6);
-		fprintf(stderr, "airlock acp: %s: %s\n", argv[6],
+		execvp(av[0], av);
+		fprintf(stderr, "airlock acp: %s: %s\n", av[0],
 		    strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	if (agent == -1) {
 		fprintf(stderr, "airlock acp: fork: %s\n", strerror(errno));
-		return 125;
+		return -1;
 	}
 	close(in[0]);
 	close(out[1]);
+	return agent;
+}
+
+/* The end: what was dropped said, terminals killed, the agent's status. */
+static int
+relay_finish(struct relay *r, struct acpf *fa, struct acpf *fe, int status)
+{
+	size_t	i;
+
+	if (fa->dropped + fe->dropped > 0)
+		fprintf(stderr, "airlock acp: %lu over-long line(s) dropped\n",
+		    fa->dropped + fe->dropped);
+	if (r->dropped > 0)
+		fprintf(stderr, "airlock acp: %lu line(s) not relayed: not "
+		    "JSON-RPC messages airlock could take\n", r->dropped);
+	for (i = 0; i < ACP_TERM_MAX; i++)
+		if (r->terms[i] != NULL) {
+			if (!r->terms[i]->exited && r->terms[i]->pid != 0)
+				(void)kill(-(r->terms[i]->pid < 0 ?
+				    -r->terms[i]->pid : r->terms[i]->pid),
+				    SIGKILL);
+			term_free(r, r->terms[i]);
+		}
+	acpf_free(fa);
+	acpf_free(fe);
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	    128 + WTERMSIG(status);
+}
+
+int
+cli_acp_relay_main(int argc, char **argv)
+{
+	struct relay	 r;
+	struct acpf	 fa, fe;
+	struct pollfd	 pfd[2 + ACP_TERM_MAX];
+	struct term	*pt[2 + ACP_TERM_MAX];
+	char		 buf[65536], *line;
+	int		 in[2], out[2], sfd, status = 0, done = 0, n, rc;
+	int		 eof_ed = 0, eof_ag = 0;
+	size_t		 len, i;
+	pid_t		 agent;
+	ssize_t		 k;
+
+	if (relay_args(&r, argc, argv) == -1)
+		return 2;
+	if ((agent = relay_spawn(argv + 6, in, out, &sfd)) == -1)
+		return 125;
 	r.to_agent = in[1];
 	r.to_editor = STDOUT_FILENO;
 	acpf_init(&fa);
@@ -1397,22 +1520,5 @@ cli_acp_relay_main(int argc, char **argv)
 			reap(&r, agent, &status, &done);
 		}
 	}
-	if (fa.dropped + fe.dropped > 0)
-		fprintf(stderr, "airlock acp: %lu over-long line(s) dropped\n",
-		    fa.dropped + fe.dropped);
-	if (r.dropped > 0)
-		fprintf(stderr, "airlock acp: %lu line(s) not relayed: not "
-		    "JSON-RPC messages airlock could take\n", r.dropped);
-	for (i = 0; i < ACP_TERM_MAX; i++)
-		if (r.terms[i] != NULL) {
-			if (!r.terms[i]->exited && r.terms[i]->pid != 0)
-				(void)kill(-(r.terms[i]->pid < 0 ?
-				    -r.terms[i]->pid : r.terms[i]->pid),
-				    SIGKILL);
-			term_free(&r, r.terms[i]);
-		}
-	acpf_free(&fa);
-	acpf_free(&fe);
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-	    128 + WTERMSIG(status);
+	return relay_finish(&r, &fa, &fe, status);
 }

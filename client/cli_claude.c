@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/host/paths.h"
 #include "common/host/settings.h"
 #include "common/json.h"
@@ -279,10 +280,12 @@ static void __attribute__((noreturn))
 claude_usage(int code)
 {
 	fprintf(code == 0 ? stdout : stderr,
-"usage: airlock claude [run options] [--claude PATH] [-- CLAUDE-ARG...]\n"
-"  The Claude Code CLI (`claude` on PATH, or PATH) inside a sandbox, in\n"
-"  bypass-permissions mode, its tool calls judged by airlock's hook.\n"
-"  Run options as for `airlock run` (airlock run --help).\n");
+"usage: airlock claude [options] [-- CLAUDE-ARG...]\n"
+"  The Claude Code CLI (`claude` on PATH, or --claude PATH) inside a\n"
+"  sandbox, in bypass-permissions mode, its tool calls judged by\n"
+"  airlock's hook.  See airlock(1).\n"
+"options:\n");
+	cli_opt_help(code == 0 ? stdout : stderr, CLI_CLAUDE);
 	exit(code);
 }
 
@@ -541,34 +544,36 @@ layers_copy(const char *home, const char *cli)
 	return dir;
 }
 
-int
-cli_claude_main(int argc, char **argv)
+/* What `airlock claude` collects on its way to cli_run_adapter(). */
+struct claude_run {
+	const char	*mode, *settings, *given;
+	int		 network, unconfined;
+	char		**rargv;	/* airlock run's arguments */
+	char		**state, **priv; /* runnerState/PrivateDirs */
+	char		 home[PATH_MAX];
+};
+
+/*
+ * Run options up to "--" (or the first word that is not one), passed on
+ * to the run; the few the CLI's own set-up needs are read on the way.
+ * Returns the index of the CLI's first argument, or -1 (exit 2).
+ */
+static int
+claude_options(struct claude_run *cr, int argc, char **argv)
 {
-	const char	*mode = "chat", *home, *url, *end, *v;
-	const char	*airlock_settings = NULL, *given = NULL;
-	char		**rargv = NULL, **state = NULL, **runs, *claude, *s;
-	char		**priv = NULL;
-	char		*json;
-	char		 hbuf[PATH_MAX], abuf[PATH_MAX], *layers;
-	struct run_adapter ad;
-	int		 i, rargc, rc, network = 1, unconfined = 0;
-	size_t		 k;
+	const char	*a, *end, *v;
+	int		 i;
 
-	rargv = strv_add(rargv, "claude");
-	/* Run options up to "--" (or the first word that is not one). */
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
+		a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return i + 1;
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
 			claude_usage(0);
 		if (a[0] != '-')
 			break;
 		if (!is_valued(a, &end)) {
-			rargv = strv_add(rargv, a);
+			cr->rargv = strv_add(cr->rargv, a);
 			continue;
 		}
 		if (*end == '=')
@@ -578,130 +583,123 @@ cli_claude_main(int argc, char **argv)
 		else {
 			fprintf(stderr, "airlock claude: %s needs a value\n",
 			    a);
-			return 2;
+			return -1;
 		}
 		if (strncmp(a, "--claude", 8) == 0) {
-			given = v;
+			cr->given = v;
 			continue;
 		}
 		if (strncmp(a, "--mode", 6) == 0)
-			mode = v;
+			cr->mode = v;
 		else if (strncmp(a, "--settings", 10) == 0)
-			airlock_settings = v;
+			cr->settings = v;
 		else if (strncmp(a, "--network", 9) == 0)
-			network = strcmp(v, "off") != 0;
+			cr->network = strcmp(v, "off") != 0;
 		else if (strncmp(a, "--sandbox", 9) == 0)
-			unconfined = strcmp(v, "off") == 0;
-		if (*end == '=')
-			rargv = strv_add(rargv, a);
-		else {
-			rargv = strv_add(rargv, a);
-			rargv = strv_add(rargv, v);
-		}
+			cr->unconfined = strcmp(v, "off") == 0;
+		cr->rargv = strv_add(cr->rargv, a);
+		if (*end != '=')
+			cr->rargv = strv_add(cr->rargv, v);
 	}
-	if (!network) {
-		fprintf(stderr, "airlock claude: the CLI needs the network to "
-		    "reach its model (--network off)\n");
-		return 2;
-	}
-	if ((claude = find_claude(given)) == NULL) {
-		fprintf(stderr, "airlock claude: %s: the Claude Code CLI is "
-		    "not installed (npm install -g @anthropic-ai/claude-code)"
-		    "\n", given != NULL ? given : "claude");
-		return 127;
-	}
-	if ((home = getenv("HOME")) == NULL || home[0] != '/' ||
-	    realpath(home, hbuf) == NULL) {
-		fprintf(stderr, "airlock claude: $HOME is not set\n");
-		return 125;
-	}
+	return i;
+}
 
-	/*
-	 * Its state dir and the session directories exist before the
-	 * sandbox binds them: the dir read-only, those writable on top
-	 * (runnerStateDirs).  What the settings run is never writable.
-	 */
-	xasprintf(&s, "%s/%s", hbuf, claude_state.dir);
+/* dir/name[k] made (0700) and added to *set; -1 with a message. */
+static int
+claude_mkdirs(const char *dir, const char *const *names, char ***set)
+{
+	char	*p;
+	size_t	 k;
+
+	for (k = 0; names[k] != NULL; k++) {
+		xasprintf(&p, "%s/%s", dir, names[k]);
+		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
+			fprintf(stderr, "airlock claude: %s: %s\n", p,
+			    strerror(errno));
+			free(p);
+			return -1;
+		}
+		*set = strv_add(*set, p);
+		free(p);
+	}
+	return 0;
+}
+
+/*
+ * Its state dir and the session directories exist before the sandbox
+ * binds them: the dir read-only, those writable on top
+ * (runnerStateDirs).  What the settings run is never writable.
+ */
+static int
+claude_state_dirs(struct claude_run *cr)
+{
+	char	*s, cwd[PATH_MAX], **runs;
+	size_t	 k;
+	int	 rc = 0;
+
+	xasprintf(&s, "%s/%s", cr->home, claude_state.dir);
 	if (mkdir(s, 0700) == -1 && errno != EEXIST) {
 		fprintf(stderr, "airlock claude: %s: %s\n", s, strerror(errno));
-		return 125;
+		free(s);
+		return -1;
 	}
-	rargv = strv_add(rargv, "--ro-bind");
-	rargv = strv_add(rargv, s);
-	for (k = 0; claude_state.session[k] != NULL; k++) {
-		char	*p;
-
-		xasprintf(&p, "%s/%s", s, claude_state.session[k]);
-		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
-			fprintf(stderr, "airlock claude: %s: %s\n", p,
-			    strerror(errno));
-			return 125;
-		}
-		state = strv_add(state, p);
-		free(p);
-	}
-	for (k = 0; claude_state.private[k] != NULL; k++) {
-		char	*p;
-
-		xasprintf(&p, "%s/%s", s, claude_state.private[k]);
-		if (mkdir(p, 0700) == -1 && errno != EEXIST) {
-			fprintf(stderr, "airlock claude: %s: %s\n", p,
-			    strerror(errno));
-			return 125;
-		}
-		priv = strv_add(priv, p);
-		free(p);
-	}
+	cr->rargv = strv_add(cr->rargv, "--ro-bind");
+	cr->rargv = strv_add(cr->rargv, s);
+	if (claude_mkdirs(s, claude_state.session, &cr->state) == -1 ||
+	    claude_mkdirs(s, claude_state.private, &cr->priv) == -1)
+		rc = -1;
 	free(s);
-	if (getcwd(abuf, sizeof(abuf)) == NULL)
-		snprintf(abuf, sizeof(abuf), "/nonexistent");
-	runs = settings_commands(hbuf, abuf);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		snprintf(cwd, sizeof(cwd), "/nonexistent");
+	runs = settings_commands(cr->home, cwd);
 	for (k = 0; runs != NULL && runs[k] != NULL; k++) {
-		rargv = strv_add(rargv, "--deny-write");
-		rargv = strv_add(rargv, runs[k]);
+		cr->rargv = strv_add(cr->rargv, "--deny-write");
+		cr->rargv = strv_add(cr->rargv, runs[k]);
 	}
 	strv_free(runs);
+	return rc;
+}
 
-	/* The CLI's own package, read-only, where it lies outside the
-	 * system directories the sandbox shows anyway. */
-	snprintf(abuf, sizeof(abuf), "%s", claude);
-	*strrchr(abuf, '/') = '\0';
-	rargv = strv_add(rargv, "--ro-bind-try");
-	rargv = strv_add(rargv, abuf);
-	/* The provider: its host through proxyd, its variables passed. */
-	url = getenv("ANTHROPIC_BASE_URL");
+/* The provider: its host through proxyd, its variables passed. */
+static int
+claude_provider(struct claude_run *cr)
+{
+	const char	*url = getenv("ANTHROPIC_BASE_URL");
+	char		*s;
+	size_t		 k;
+
 	s = url != NULL && url[0] != '\0' ? provider_host(url) :
 	    xstrdup("api.anthropic.com");
 	if (s == NULL) {
 		fprintf(stderr, "airlock claude: ANTHROPIC_BASE_URL %s: not an "
 		    "http(s) URL\n", url);
-		return 2;
+		return -1;
 	}
-	rargv = strv_add(rargv, "--allow-domain");
-	rargv = strv_add(rargv, s);
+	cr->rargv = strv_add(cr->rargv, "--allow-domain");
+	cr->rargv = strv_add(cr->rargv, s);
 	free(s);
 	for (k = 0; provider_env[k] != NULL; k++)
 		if (getenv(provider_env[k]) != NULL) {
-			rargv = strv_add(rargv, "--env");
-			rargv = strv_add(rargv, provider_env[k]);
+			cr->rargv = strv_add(cr->rargv, "--env");
+			cr->rargv = strv_add(cr->rargv, provider_env[k]);
 		}
 	/* Claude Code refuses bypass mode as root unless told it runs in
 	 * a sandbox, which it does. */
-	if (!unconfined) {
-		rargv = strv_add(rargv, "--env");
-		rargv = strv_add(rargv, "IS_SANDBOX=1");
+	if (!cr->unconfined) {
+		cr->rargv = strv_add(cr->rargv, "--env");
+		cr->rargv = strv_add(cr->rargv, "IS_SANDBOX=1");
 	}
-	/* airlock's settings, for the hook inside (layers_copy()). */
-	if ((layers = layers_copy(hbuf, airlock_settings)) == NULL)
-		return 125;
-	layers_dir = layers;
-	atexit(layers_atexit);
-	rargv = strv_add(rargv, "--ro-bind");
-	rargv = strv_add(rargv, layers);
-	/* The agent's commands are judged one by one by the hook. */
-	rargv = strv_add(rargv, "--no-policy-check");
+	return 0;
+}
 
-	rargv = strv_add(rargv, "--");
+/* After "--": the CLI, its settings and mode, then the caller's words. */
+static char *
+claude_command(struct claude_run *cr, const char *claude,
+    const char *layers, int argc, char **argv, int i)
+{
+	char	*s, *json;
+
+	cr->rargv = strv_add(cr->rargv, "--");
 	/*
 	 * ~/.claude.json holds, beside the CLI's counters, the user's MCP
 	 * servers: commands the host's next CLI would run.  So the sandbox's
@@ -709,38 +707,103 @@ cli_claude_main(int argc, char **argv)
 	 * writes there is not written back.
 	 */
 	xasprintf(&s, "%s/claude.json", layers);
-	if (!unconfined && access(s, F_OK) == 0) {
-		rargv = strv_add(rargv, "/bin/sh");
-		rargv = strv_add(rargv, "-c");
-		rargv = strv_add(rargv, "cp -- \"$0\" \"$HOME/.claude.json\" "
-		    "2>/dev/null; exec \"$@\"");
-		rargv = strv_add(rargv, s);
+	if (!cr->unconfined && access(s, F_OK) == 0) {
+		cr->rargv = strv_add(cr->rargv, "/bin/sh");
+		cr->rargv = strv_add(cr->rargv, "-c");
+		cr->rargv = strv_add(cr->rargv, "cp -- \"$0\" "
+		    "\"$HOME/.claude.json\" 2>/dev/null; exec \"$@\"");
+		cr->rargv = strv_add(cr->rargv, s);
 	}
 	free(s);
-	rargv = strv_add(rargv, claude);
-	json = claude_settings(mode, layers, unconfined, airlock_settings);
-	rargv = strv_add(rargv, "--settings");
-	rargv = strv_add(rargv, json);
+	cr->rargv = strv_add(cr->rargv, claude);
+	json = claude_settings(cr->mode, layers, cr->unconfined,
+	    cr->settings);
+	cr->rargv = strv_add(cr->rargv, "--settings");
+	cr->rargv = strv_add(cr->rargv, json);
 	/* Bypass mode only where the sandbox is the boundary; asked for
 	 * --sandbox off, the CLI keeps its own prompts. */
-	if (!unconfined) {
-		rargv = strv_add(rargv, "--permission-mode");
-		rargv = strv_add(rargv, "bypassPermissions");
+	if (!cr->unconfined) {
+		cr->rargv = strv_add(cr->rargv, "--permission-mode");
+		cr->rargv = strv_add(cr->rargv, "bypassPermissions");
 	}
 	for (; i < argc; i++)
-		rargv = strv_add(rargv, argv[i]);
-	for (rargc = 0; rargv[rargc] != NULL; rargc++)
+		cr->rargv = strv_add(cr->rargv, argv[i]);
+	return json;
+}
+
+/* The CLI's checks before anything is made: network, CLI, $HOME. */
+static int
+claude_check(struct claude_run *cr, char **claude)
+{
+	const char	*home;
+
+	if (!cr->network) {
+		fprintf(stderr, "airlock claude: the CLI needs the network to "
+		    "reach its model (--network off)\n");
+		return 2;
+	}
+	if ((*claude = find_claude(cr->given)) == NULL) {
+		fprintf(stderr, "airlock claude: %s: the Claude Code CLI is "
+		    "not installed (npm install -g @anthropic-ai/claude-code)"
+		    "\n", cr->given != NULL ? cr->given : "claude");
+		return 127;
+	}
+	if ((home = getenv("HOME")) == NULL || home[0] != '/' ||
+	    realpath(home, cr->home) == NULL) {
+		fprintf(stderr, "airlock claude: $HOME is not set\n");
+		return 125;
+	}
+	return 0;
+}
+
+int
+cli_claude_main(int argc, char **argv)
+{
+	struct claude_run cr;
+	struct run_adapter ad;
+	char		*claude = NULL, *json, *layers, dir[PATH_MAX];
+	int		 i, rargc, rc;
+
+	memset(&cr, 0, sizeof(cr));
+	cr.mode = "chat";
+	cr.network = 1;
+	cr.rargv = strv_add(NULL, "claude");
+	if ((i = claude_options(&cr, argc, argv)) == -1)
+		return 2;
+	if ((rc = claude_check(&cr, &claude)) != 0)
+		return rc;
+	if (claude_state_dirs(&cr) == -1)
+		return 125;
+	/* The CLI's own package, read-only, where it lies outside the
+	 * system directories the sandbox shows anyway. */
+	snprintf(dir, sizeof(dir), "%s", claude);
+	*strrchr(dir, '/') = '\0';
+	cr.rargv = strv_add(cr.rargv, "--ro-bind-try");
+	cr.rargv = strv_add(cr.rargv, dir);
+	if (claude_provider(&cr) == -1)
+		return 2;
+	/* airlock's settings, for the hook inside (layers_copy()). */
+	if ((layers = layers_copy(cr.home, cr.settings)) == NULL)
+		return 125;
+	layers_dir = layers;
+	atexit(layers_atexit);
+	cr.rargv = strv_add(cr.rargv, "--ro-bind");
+	cr.rargv = strv_add(cr.rargv, layers);
+	/* The agent's commands are judged one by one by the hook. */
+	cr.rargv = strv_add(cr.rargv, "--no-policy-check");
+	json = claude_command(&cr, claude, layers, argc, argv, i);
+	for (rargc = 0; cr.rargv[rargc] != NULL; rargc++)
 		;
 	memset(&ad, 0, sizeof(ad));
-	ad.runner_state = state;
-	ad.runner_private = priv;
+	ad.runner_state = cr.state;
+	ad.runner_private = cr.priv;
 	/* Confined or not at all, unless --sandbox off says so. */
-	ad.require_sandbox = !unconfined;
-	rc = cli_run_adapter(rargc, rargv, &ad);
+	ad.require_sandbox = !cr.unconfined;
+	rc = cli_run_adapter(rargc, cr.rargv, &ad);
 	free(json);
 	free(claude);
-	strv_free(state);
-	strv_free(priv);
-	strv_free(rargv);
+	strv_free(cr.state);
+	strv_free(cr.priv);
+	strv_free(cr.rargv);
 	return rc;
 }

@@ -16,46 +16,13 @@
 #include <unistd.h>
 
 #include "client/cli_explain.h"
+#include "client/cli_opt.h"
 #include "common/host/settings.h"
 #include "common/json.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
-
-/*
- * NULL when v is a valid pattern; else a message naming v and what is
- * accepted.  The parser's own reasons speak of its internals ("invalid
- * port" for a URL), so the common mistakes are named first.
- */
-const char *
-egress_pattern_error(const char *flag, const char *v, char *buf, size_t len)
-{
-	const char	*why, *accepted = "a host name (example.com), a "
-	    "wildcard (*.example.com), either with :PORT, or an IP address "
-	    "or CIDR range";
-	const char	*s;
-
-	if (dom_pattern_valid(v, &why))
-		return NULL;
-	if ((s = strstr(v, "://")) != NULL) {
-		char	host[256];
-		size_t	n = strcspn(s + 3, "/?#");
-
-		snprintf(host, sizeof(host), "%.*s", (int)n, s + 3);
-		snprintf(buf, len, "%s %s: a domain, not a URL: give %s "
-		    "(here: %s %s)", flag, vis(v), accepted, flag, vis(host));
-	} else if (v[0] == '\0')
-		snprintf(buf, len, "%s needs a domain: %s", flag, accepted);
-	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
-	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
-		snprintf(buf, len, "%s %s: a domain has no path: give %s",
-		    flag, vis(v), accepted);
-	else
-		snprintf(buf, len, "%s %s: not a domain pattern (%s): give %s",
-		    flag, vis(v), why, accepted);
-	return buf;
-}
 
 static int
 egress_usage(FILE *f, int rc)

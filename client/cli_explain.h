@@ -49,8 +49,6 @@ int	explain_settings_check(const char *cli_file);
  * NULL when v is a valid domain pattern; else, in buf, a message naming
  * flag and v and what is accepted (client/cli_egress.c).
  */
-const char *egress_pattern_error(const char *flag, const char *v, char *buf,
-	    size_t len);
 /* `airlock policy egress`: argv[1] is "egress". */
 int	cli_policy_egress(int argc, char **argv);
 

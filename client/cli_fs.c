@@ -218,11 +218,90 @@ print_refusal(int code, const char *err)
 	jgen_free(j);
 }
 
+struct fs_opts {
+	const char	*mode, *sandbox, *settings, *sock, *ws_arg;
+};
+
+/* The options before the verb; returns the verb's index. */
+static int
+fs_options(int argc, char **argv, struct fs_opts *o)
+{
+	int	i;
+
+	o->mode = "chat";
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (i + 1 >= argc) {
+			fprintf(stderr, "airlock fs: %s needs a value (airlock "
+			    "fs --help for the options)\n", argv[i]);
+			exit(2);
+		}
+		if (strcmp(argv[i], "--workspace") == 0)
+			o->ws_arg = argv[++i];
+		else if (strcmp(argv[i], "--mode") == 0)
+			o->mode = argv[++i];
+		else if (strcmp(argv[i], "--sandbox") == 0)
+			o->sandbox = argv[++i];
+		else if (strcmp(argv[i], "--settings") == 0)
+			o->settings = argv[++i];
+		else if (strcmp(argv[i], "--socket") == 0)
+			o->sock = argv[++i];
+		else {
+			fprintf(stderr, "airlock fs: unknown option %s "
+			    "(airlock fs --help for the options)\n", argv[i]);
+			exit(2);
+		}
+	}
+	if (i >= argc)
+		fs_usage(NULL);
+	if (strcmp(o->mode, "chat") != 0 && strcmp(o->mode, "plan") != 0 &&
+	    strcmp(o->mode, "review") != 0 &&
+	    strcmp(o->mode, "orchestrate") != 0)
+		fs_usage("--mode: chat, plan, review or orchestrate");
+	if (o->sandbox != NULL && strcmp(o->sandbox, "on") != 0 &&
+	    strcmp(o->sandbox, "off") != 0)
+		fs_usage("--sandbox: on or off");
+	return i;
+}
+
+/* A sandbox of the workspace alone, writable, without network. */
+static struct json *
+fs_launch(struct rpc *rpc, const struct fs_opts *o, const char *sid,
+    const char *ws, int *code, char *err, size_t errlen)
+{
+	struct jgen	*j = jgen_new();
+	struct json	*res;
+
+	jgen_obj_open(j);
+	jgen_key(j, "spec");
+	jgen_obj_open(j);
+	jgen_kstr(j, "sessionId", sid);
+	jgen_kstr(j, "workspaceId", ws);
+	jgen_kstr(j, "mode", o->mode);
+	jgen_kstr(j, "guestWorkdir", ws);
+	jgen_kbool(j, "networkEnabled", 0);
+	if (o->sandbox != NULL && strcmp(o->sandbox, "off") == 0)
+		jgen_kstr(j, "backend", "none");
+	jgen_key(j, "bindMounts");
+	jgen_arr_open(j);
+	jgen_obj_open(j);
+	jgen_kstr(j, "hostPath", ws);
+	jgen_kstr(j, "guestPath", ws);
+	jgen_kbool(j, "readOnly", 0);
+	jgen_obj_close(j);
+	jgen_arr_close(j);
+	jgen_obj_close(j);
+	jgen_obj_close(j);
+	res = rpc_call(rpc, "sandbox.launch", jgen_buf(j, NULL), NULL, NULL,
+	    code, err, errlen);
+	jgen_free(j);
+	return res;
+}
+
 int
 cli_fs_main(int argc, char **argv)
 {
-	const char	*mode = "chat", *sandbox = NULL, *settings = NULL;
-	const char	*sock = NULL, *method, *ws_arg = NULL;
+	struct fs_opts	 o;
+	const char	*method;
 	char		 ws[PATH_MAX], sid[64], err[1024], *params;
 	char		**extra = NULL;
 	struct rpc	 rpc;
@@ -230,33 +309,11 @@ cli_fs_main(int argc, char **argv)
 	struct jgen	*j;
 	int		 i, code, rc;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (i + 1 >= argc)
-			fs_usage("an option without its value");
-		if (strcmp(argv[i], "--workspace") == 0)
-			ws_arg = argv[++i];
-		else if (strcmp(argv[i], "--mode") == 0)
-			mode = argv[++i];
-		else if (strcmp(argv[i], "--sandbox") == 0)
-			sandbox = argv[++i];
-		else if (strcmp(argv[i], "--settings") == 0)
-			settings = argv[++i];
-		else if (strcmp(argv[i], "--socket") == 0)
-			sock = argv[++i];
-		else
-			fs_usage("an unknown option");
-	}
-	if (i >= argc)
-		fs_usage(NULL);
-	if (strcmp(mode, "chat") != 0 && strcmp(mode, "plan") != 0 &&
-	    strcmp(mode, "review") != 0 && strcmp(mode, "orchestrate") != 0)
-		fs_usage("--mode: chat, plan, review or orchestrate");
-	if (sandbox != NULL && strcmp(sandbox, "on") != 0 &&
-	    strcmp(sandbox, "off") != 0)
-		fs_usage("--sandbox: on or off");
-	if (realpath(ws_arg != NULL ? ws_arg : ".", ws) == NULL) {
-		fprintf(stderr, "airlock fs: %s: %s\n", ws_arg != NULL ?
-		    ws_arg : ".", strerror(errno));
+	memset(&o, 0, sizeof(o));
+	i = fs_options(argc, argv, &o);
+	if (realpath(o.ws_arg != NULL ? o.ws_arg : ".", ws) == NULL) {
+		fprintf(stderr, "airlock fs: %s: %s\n", o.ws_arg != NULL ?
+		    o.ws_arg : ".", strerror(errno));
 		return 1;
 	}
 	if (strcmp(ws, "/") == 0) {
@@ -274,39 +331,17 @@ cli_fs_main(int argc, char **argv)
 	params = xstrdup(jgen_buf(j, NULL));
 	jgen_free(j);
 
-	extra = rpc_private_args(sandbox, settings);
-	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
-	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
+	extra = rpc_private_args(o.sandbox, o.settings);
+	if ((o.sock != NULL ? rpc_open(&rpc, o.sock, 0, NULL, err,
+	    sizeof(err)) : rpc_open_private(&rpc, extra, err,
+	    sizeof(err))) == -1) {
 		strv_free(extra);
 		print_refusal(-1, err);
 		return 1;
 	}
 	strv_free(extra);
-	j = jgen_new();
-	jgen_obj_open(j);
-	jgen_key(j, "spec");
-	jgen_obj_open(j);
-	jgen_kstr(j, "sessionId", sid);
-	jgen_kstr(j, "workspaceId", ws);
-	jgen_kstr(j, "mode", mode);
-	jgen_kstr(j, "guestWorkdir", ws);
-	jgen_kbool(j, "networkEnabled", 0);
-	if (sandbox != NULL && strcmp(sandbox, "off") == 0)
-		jgen_kstr(j, "backend", "none");
-	jgen_key(j, "bindMounts");
-	jgen_arr_open(j);
-	jgen_obj_open(j);
-	jgen_kstr(j, "hostPath", ws);
-	jgen_kstr(j, "guestPath", ws);
-	jgen_kbool(j, "readOnly", 0);
-	jgen_obj_close(j);
-	jgen_arr_close(j);
-	jgen_obj_close(j);
-	jgen_obj_close(j);
-	res = rpc_call(&rpc, "sandbox.launch", jgen_buf(j, NULL), NULL, NULL,
-	    &code, err, sizeof(err));
-	jgen_free(j);
-	if (res == NULL) {
+	if ((res = fs_launch(&rpc, &o, sid, ws, &code, err, sizeof(err))) ==
+	    NULL) {
 		print_refusal(code, err);
 		free(params);
 		rpc_close(&rpc);

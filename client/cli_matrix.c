@@ -154,6 +154,191 @@ acp_decide(const struct mx_host *h, int sb, const char *os, int bd,
 	return 0;
 }
 
+static void
+bd_worktree(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	if (sb && ad != AD_TNATIVE)
+		cell(c, MX_PARTIAL, "writes stay in the bound "
+		    "workspace, by %s; a private worktree only for a "
+		    "conversation (`airlock worktree provision`, then "
+		    "--conversation)", os);
+	else if (sb)
+		cell(c, MX_PARTIAL, "the terminal profile writes the "
+		    "cwd and $HOME, not a worktree");
+	else
+		cell(c, MX_NOT, "unconfined: %s", h->why_not);
+}
+
+static void
+bd_paths(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	if (ad == AD_CLAUDE && sb)
+		cell(c, MX_ENFORCED, "the PreToolUse hook (Write, "
+		    "Edit, MultiEdit paths) and the filename rules of "
+		    "%s", os);
+	else if (ad == AD_CLAUDE)
+		cell(c, MX_PARTIAL, "the PreToolUse hook judges the "
+		    "file tools' paths; a shell's writes go unchecked "
+		    "(%s)", h->why_not);
+	else if (sb)
+		cell(c, MX_ENFORCED, "the filename rules of %s", os);
+	else
+		cell(c, MX_NOT, "unconfined: %s", h->why_not);
+}
+
+static void
+bd_mode(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	if (ad == AD_TNATIVE)
+		cell(c, MX_NOT, "a terminal has no mode: the fixed "
+		    "terminal profile applies");
+	else if (sb)
+		cell(c, MX_ENFORCED, "%s: read-only binds in plan, "
+		    "review and orchestrate%s", os, ad == AD_CLAUDE ?
+		    ", and the hook" : "");
+	else if (ad == AD_CLAUDE)
+		cell(c, MX_PARTIAL, "the hook refuses the file tools "
+		    "and mutating commands in read-only modes; nothing "
+		    "else (%s)", h->why_not);
+	else
+		cell(c, MX_PARTIAL, "the command policy refuses "
+		    "mutating command lines in read-only modes; what "
+		    "they run is unchecked (%s)", h->why_not);
+}
+
+static void
+bd_guard(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	/* The deciders share one signature. */
+	(void)h;
+	(void)os;
+	if (ad == AD_CLAUDE)
+		cell(c, MX_ENFORCED, "the PreToolUse hook, each Bash "
+		    "call through the command policy%s", sb ?
+		    " (confined: ask with no approver is deny)" : "");
+	else if (ad == AD_HARNESS)
+		cell(c, MX_ENFORCED, "the command policy, before each "
+		    "command line");
+	else
+		cell(c, MX_NOT, "a person types: no command policy");
+}
+
+static void
+bd_creds(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	if (sb)
+		cell(c, MX_ENFORCED, "%s: the secret set (~/.ssh, "
+		    "~/.aws, ...) is unreadable; %s", os, h->creds ?
+		    "code-host tokens stay in airlockd" :
+		    "no code-host tokens configured");
+	else if (ad == AD_CLAUDE)
+		cell(c, MX_PARTIAL, "the hook refuses Bash words and "
+		    "reads naming the secret set; nothing else (%s)",
+		    h->why_not);
+	else
+		cell(c, MX_NOT, "unconfined: the secret set is "
+		    "readable (%s)", h->why_not);
+}
+
+static void
+bd_env(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	/* The deciders share one signature. */
+	(void)os;
+	if (sb)
+		cell(c, MX_ENFORCED, "airlockd's allowlist of variables%s",
+		    ad == AD_CLAUDE ? ", plus the provider's key" :
+		    "");
+	else
+		cell(c, MX_PARTIAL, "airlockd's allowlist, for an "
+		    "unconfined process (%s)", h->why_not);
+}
+
+static void
+bd_sandbox(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	/* The deciders share one signature. */
+	(void)ad;
+	if (sb)
+		cell(c, MX_ENFORCED, "%s", os);
+	else
+		cell(c, MX_NOT, "%s", h->why_not);
+}
+
+static void
+bd_network(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	if (!sb)
+		cell(c, MX_NOT, "unconfined: the host's network (%s)",
+		    h->why_not);
+	else if (ad == AD_TNATIVE)
+		cell(c, MX_PARTIAL, "the terminal profile opens every "
+		    "domain through proxyd (logged)");
+	else if (!h->network)
+		cell(c, MX_ENFORCED, "%s: no network at all "
+		    "(--network off)", os);
+	else if (!h->proxyd)
+		cell(c, MX_NOT, "airlock-proxyd is not installed: no "
+		    "way out");
+	else
+		cell(c, MX_ENFORCED, "an empty network namespace; "
+		    "proxyd allows %s%zu pattern%s of allowedDomains%s",
+		    h->baseline ? "the curated baseline and " : "",
+		    h->ndomains, h->ndomains == 1 ? "" : "s",
+		    ad == AD_CLAUDE ? " and the provider's host" : "");
+}
+
+static void
+bd_push(const struct mx_host *h, int ad, int sb, const char *os,
+    struct mx_cell *c)
+{
+	/* The deciders share one signature. */
+	(void)os;
+	if (ad == AD_TNATIVE)
+		cell(c, MX_NOT, "no push gateway in the terminal "
+		    "profile: a person pushes with their own tools");
+	else if (!sb)
+		cell(c, MX_NOT, "unconfined: git pushes straight to "
+		    "the remote with the user's credentials");
+	else if (!h->network)
+		cell(c, MX_ENFORCED, "no network: nothing can be "
+		    "pushed");
+	else if (!h->gatewayd)
+		cell(c, MX_NOT, "airlock-gatewayd is not installed");
+	else if (!h->creds)
+		cell(c, MX_PARTIAL, "gatewayd applies the push rules "
+		    "to %zu code host%s, but has no credentials (%s): "
+		    "every push fails", h->nhosts, h->nhosts == 1 ?
+		    "" : "s", h->creds_why);
+	else
+		cell(c, MX_ENFORCED, "gatewayd: the push rules for %zu "
+		    "code host%s, airlockd's token", h->nhosts,
+		    h->nhosts == 1 ? "" : "s");
+}
+
+typedef void (*mx_decider)(const struct mx_host *, int, int, const char *,
+    struct mx_cell *);
+/* Each boundary's cell for an adapter the early cases left. */
+static const mx_decider deciders[] = {
+	[BD_WORKTREE] = bd_worktree,
+	[BD_PATHS] = bd_paths,
+	[BD_MODE] = bd_mode,
+	[BD_GUARD] = bd_guard,
+	[BD_CREDS] = bd_creds,
+	[BD_ENV] = bd_env,
+	[BD_SANDBOX] = bd_sandbox,
+	[BD_NETWORK] = bd_network,
+	[BD_PUSH] = bd_push,
+};
+
 /* One adapter against one boundary, from the host alone. */
 static void
 decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
@@ -180,134 +365,9 @@ decide(const struct mx_host *h, int ad, int bd, struct mx_cell *c)
 		    "network (its model is remote)");
 		return;
 	}
-	switch (bd) {
-	case BD_WORKTREE:
-		if (sb && ad != AD_TNATIVE)
-			cell(c, MX_PARTIAL, "writes stay in the bound "
-			    "workspace, by %s; a private worktree only for "
-			    "a conversation (`airlock worktree provision`, "
-			    "then --conversation)", os);
-		else if (sb)
-			cell(c, MX_PARTIAL, "the terminal profile writes the "
-			    "cwd and $HOME, not a worktree");
-		else
-			cell(c, MX_NOT, "unconfined: %s", h->why_not);
-		break;
-	case BD_PATHS:
-		if (ad == AD_CLAUDE && sb)
-			cell(c, MX_ENFORCED, "the PreToolUse hook (Write, "
-			    "Edit, MultiEdit paths) and the filename rules of "
-			    "%s", os);
-		else if (ad == AD_CLAUDE)
-			cell(c, MX_PARTIAL, "the PreToolUse hook judges the "
-			    "file tools' paths; a shell's writes go unchecked "
-			    "(%s)", h->why_not);
-		else if (sb)
-			cell(c, MX_ENFORCED, "the filename rules of %s", os);
-		else
-			cell(c, MX_NOT, "unconfined: %s", h->why_not);
-		break;
-	case BD_MODE:
-		if (ad == AD_TNATIVE)
-			cell(c, MX_NOT, "a terminal has no mode: the fixed "
-			    "terminal profile applies");
-		else if (sb)
-			cell(c, MX_ENFORCED, "%s: read-only binds in plan, "
-			    "review and orchestrate%s", os, ad == AD_CLAUDE ?
-			    ", and the hook" : "");
-		else if (ad == AD_CLAUDE)
-			cell(c, MX_PARTIAL, "the hook refuses the file tools "
-			    "and mutating commands in read-only modes; nothing "
-			    "else (%s)", h->why_not);
-		else
-			cell(c, MX_PARTIAL, "the command policy refuses "
-			    "mutating command lines in read-only modes; what "
-			    "they run is unchecked (%s)", h->why_not);
-		break;
-	case BD_GUARD:
-		if (ad == AD_CLAUDE)
-			cell(c, MX_ENFORCED, "the PreToolUse hook, each Bash "
-			    "call through the command policy%s", sb ?
-			    " (confined: ask with no approver is deny)" : "");
-		else if (ad == AD_HARNESS)
-			cell(c, MX_ENFORCED, "the command policy, before each "
-			    "command line");
-		else
-			cell(c, MX_NOT, "a person types: no command policy");
-		break;
-	case BD_CREDS:
-		if (sb)
-			cell(c, MX_ENFORCED, "%s: the secret set (~/.ssh, "
-			    "~/.aws, ...) is unreadable; %s", os, h->creds ?
-			    "code-host tokens stay in airlockd" :
-			    "no code-host tokens configured");
-		else if (ad == AD_CLAUDE)
-			cell(c, MX_PARTIAL, "the hook refuses Bash words and "
-			    "reads naming the secret set; nothing else (%s)",
-			    h->why_not);
-		else
-			cell(c, MX_NOT, "unconfined: the secret set is "
-			    "readable (%s)", h->why_not);
-		break;
-	case BD_ENV:
-		if (sb)
-			cell(c, MX_ENFORCED,
-			    "airlockd's allowlist of variables%s",
-			    ad == AD_CLAUDE ? ", plus the provider's key" :
-			    "");
-		else
-			cell(c, MX_PARTIAL, "airlockd's allowlist, for an "
-			    "unconfined process (%s)", h->why_not);
-		break;
-	case BD_SANDBOX:
-		if (sb)
-			cell(c, MX_ENFORCED, "%s", os);
-		else
-			cell(c, MX_NOT, "%s", h->why_not);
-		break;
-	case BD_NETWORK:
-		if (!sb)
-			cell(c, MX_NOT, "unconfined: the host's network (%s)",
-			    h->why_not);
-		else if (ad == AD_TNATIVE)
-			cell(c, MX_PARTIAL, "the terminal profile opens every "
-			    "domain through proxyd (logged)");
-		else if (!h->network)
-			cell(c, MX_ENFORCED, "%s: no network at all "
-			    "(--network off)", os);
-		else if (!h->proxyd)
-			cell(c, MX_NOT, "airlock-proxyd is not installed: no "
-			    "way out");
-		else
-			cell(c, MX_ENFORCED, "an empty network namespace; "
-			    "proxyd allows %s%zu pattern%s of allowedDomains%s",
-			    h->baseline ? "the curated baseline and " : "",
-			    h->ndomains, h->ndomains == 1 ? "" : "s",
-			    ad == AD_CLAUDE ? " and the provider's host" : "");
-		break;
-	case BD_PUSH:
-		if (ad == AD_TNATIVE)
-			cell(c, MX_NOT, "no push gateway in the terminal "
-			    "profile: a person pushes with their own tools");
-		else if (!sb)
-			cell(c, MX_NOT, "unconfined: git pushes straight to "
-			    "the remote with the user's credentials");
-		else if (!h->network)
-			cell(c, MX_ENFORCED, "no network: nothing can be "
-			    "pushed");
-		else if (!h->gatewayd)
-			cell(c, MX_NOT, "airlock-gatewayd is not installed");
-		else if (!h->creds)
-			cell(c, MX_PARTIAL, "gatewayd applies the push rules "
-			    "to %zu code host%s, but has no credentials (%s): "
-			    "every push fails", h->nhosts, h->nhosts == 1 ?
-			    "" : "s", h->creds_why);
-		else
-			cell(c, MX_ENFORCED, "gatewayd: the push rules for %zu "
-			    "code host%s, airlockd's token", h->nhosts,
-			    h->nhosts == 1 ? "" : "s");
-		break;
-	}
+	if (bd >= 0 && (size_t)bd < sizeof(deciders) / sizeof(deciders[0]) &&
+	    deciders[bd] != NULL)
+		deciders[bd](h, ad, sb, os, c);
 }
 
 static int
@@ -377,90 +437,104 @@ usage_matrix(void)
 	exit(2);
 }
 
-int
-cli_matrix_main(int argc, char **argv)
+/* The options; the flags a run would take go into h. */
+static void
+matrix_options(int argc, char **argv, struct mx_host *h, const char **sock,
+    const char **file, const char **sandbox, int *json_out)
 {
-	struct mx_host	 h;
-	struct mx_cell	 c;
-	struct settings	 s;
-	struct rpc	 rpc;
-	struct json	*res = NULL;
-	struct jgen	*j;
-	const char	*sock = NULL, *file = NULL, *sandbox = NULL;
-	char		 err[512], **extra = NULL;
-	int		 i, a, b, json_out = 0, code;
+	int	i;
 
-	memset(&h, 0, sizeof(h));
-	h.network = 1;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
-			json_out = 1;
+			*json_out = 1;
 		else if (i + 1 >= argc)
 			usage_matrix();
 		else if (strcmp(argv[i], "--socket") == 0)
-			sock = argv[++i];
+			*sock = argv[++i];
 		else if (strcmp(argv[i], "--settings") == 0)
-			file = argv[++i];
+			*file = argv[++i];
 		else if (strcmp(argv[i], "--sandbox") == 0 &&
 		    (strcmp(argv[i + 1], "on") == 0 ||
 		    strcmp(argv[i + 1], "off") == 0))
-			sandbox = argv[++i];
+			*sandbox = argv[++i];
 		else if (strcmp(argv[i], "--network") == 0 &&
 		    (strcmp(argv[i + 1], "on") == 0 ||
 		    strcmp(argv[i + 1], "off") == 0))
-			h.network = strcmp(argv[++i], "on") == 0;
+			h->network = strcmp(argv[++i], "on") == 0;
 		else
 			usage_matrix();
 	}
-	settings_defaults(&s);
-	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
-		fprintf(stderr, "airlock: %s\n", err);
-		settings_free(&s);
-		return 4;
-	}
-	creds_look(&h, &s);
-	h.nhosts = s.nhosts;
-	for (size_t k = 0; s.acp_pass_through != NULL &&
-	    s.acp_pass_through[k] != NULL; k++) {
-		h.acp_pass_fs |= strcmp(s.acp_pass_through[k], "fs") == 0;
-		h.acp_pass_term |= strcmp(s.acp_pass_through[k],
+}
+
+/* What the settings say: credentials, code hosts, passThrough, domains. */
+static void
+matrix_settings(struct mx_host *h, const struct settings *s)
+{
+	size_t	k;
+
+	creds_look(h, s);
+	h->nhosts = s->nhosts;
+	for (k = 0; s->acp_pass_through != NULL &&
+	    s->acp_pass_through[k] != NULL; k++) {
+		h->acp_pass_fs |= strcmp(s->acp_pass_through[k], "fs") == 0;
+		h->acp_pass_term |= strcmp(s->acp_pass_through[k],
 		    "terminal") == 0;
 	}
-	h.baseline = s.egress_baseline;
-	for (h.ndomains = 0; s.allowed_domains != NULL &&
-	    s.allowed_domains[h.ndomains] != NULL; h.ndomains++)
+	h->baseline = s->egress_baseline;
+	for (h->ndomains = 0; s->allowed_domains != NULL &&
+	    s->allowed_domains[h->ndomains] != NULL; h->ndomains++)
 		;
+}
 
-	/* The live probe, from the airlockd a run would use. */
+/* The live probe, from the airlockd a run would use. */
+static void
+matrix_probe(struct mx_host *h, const char *sock, const char *file,
+    const char *sandbox)
+{
+	struct rpc	 rpc;
+	struct json	*res = NULL;
+	char		 err[512], **extra;
+	int		 code;
+
 	extra = rpc_private_args(sandbox, file);
 	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
 	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1 ||
 	    (res = rpc_call(&rpc, "host.status", NULL, NULL, NULL, &code, err,
 	    sizeof(err))) == NULL) {
-		snprintf(h.backend, sizeof(h.backend), "none");
-		snprintf(h.why_not, sizeof(h.why_not), "airlockd did not "
+		snprintf(h->backend, sizeof(h->backend), "none");
+		snprintf(h->why_not, sizeof(h->why_not), "airlockd did not "
 		    "answer: %.200s", err);
 	} else
-		from_status(&h, res);
-	if (sandbox != NULL && strcmp(sandbox, "off") == 0 && h.sandbox) {
-		h.sandbox = 0;	/* a shared airlockd ignores our flag */
-		snprintf(h.why_not, sizeof(h.why_not), "the sandbox is turned "
-		    "off");
+		from_status(h, res);
+	if (sandbox != NULL && strcmp(sandbox, "off") == 0 && h->sandbox) {
+		h->sandbox = 0;	/* a shared airlockd ignores our flag */
+		snprintf(h->why_not, sizeof(h->why_not), "the sandbox is "
+		    "turned off");
 	}
 	if (rpc.fd != -1)
 		rpc_close(&rpc);
 	json_free(res);
 	strv_free(extra);
+}
 
-	j = jgen_new();
+/* Every adapter against every boundary, as text or one JSON object. */
+static void
+matrix_print(const struct mx_host *h, int json_out)
+{
+	struct mx_cell	 c;
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+	int		 a, b;
+
 	jgen_obj_open(j);
 	jgen_key(j, "host");
 	jgen_obj_open(j);
-	jgen_kbool(j, "probed", h.probed);
-	jgen_kbool(j, "sandbox", h.sandbox);
-	jgen_kstr(j, "backend", h.backend);
-	jgen_kbool(j, "network", h.network);
-	jgen_kbool(j, "credentials", h.creds);
+	jgen_kbool(j, "probed", h->probed);
+	jgen_kbool(j, "sandbox", h->sandbox);
+	jgen_kstr(j, "backend", h->backend);
+	jgen_kbool(j, "network", h->network);
+	jgen_kbool(j, "credentials", h->creds);
 	jgen_obj_close(j);
 	jgen_key(j, "adapters");
 	jgen_obj_open(j);
@@ -470,7 +544,7 @@ cli_matrix_main(int argc, char **argv)
 		jgen_key(j, adapters[a]);
 		jgen_obj_open(j);
 		for (b = 0; boundaries[b] != NULL; b++) {
-			decide(&h, a, b, &c);
+			decide(h, a, b, &c);
 			if (!json_out)
 				printf("  %-13s %s%s\n", boundaries[b],
 				    c.state == MX_ENFORCED ? "enforced by " :
@@ -488,12 +562,33 @@ cli_matrix_main(int argc, char **argv)
 	jgen_obj_close(j);
 	jgen_obj_close(j);
 	if (json_out) {
-		size_t	 len;
-		const char *buf = jgen_buf(j, &len);
-
+		buf = jgen_buf(j, &len);
 		printf("%.*s\n", (int)len, buf);
 	}
 	jgen_free(j);
+}
+
+int
+cli_matrix_main(int argc, char **argv)
+{
+	struct mx_host	 h;
+	struct settings	 s;
+	const char	*sock = NULL, *file = NULL, *sandbox = NULL;
+	char		 err[512];
+	int		 json_out = 0;
+
+	memset(&h, 0, sizeof(h));
+	h.network = 1;
+	matrix_options(argc, argv, &h, &sock, &file, &sandbox, &json_out);
+	settings_defaults(&s);
+	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		settings_free(&s);
+		return 4;
+	}
+	matrix_settings(&h, &s);
+	matrix_probe(&h, sock, file, sandbox);
+	matrix_print(&h, json_out);
 	settings_free(&s);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -29,6 +29,7 @@
 
 #include "client/cli.h"
 #include "client/cli_explain.h"
+#include "client/cli_opt.h"
 #include "client/cli_policy.h"
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
@@ -38,7 +39,6 @@
 #include "common/termfilter.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
-#include "policy/domain.h"
 
 extern char **environ;
 
@@ -47,13 +47,10 @@ extern char **environ;
 #define EXIT_NOT_FOUND	127
 
 /*
- * Defaults that a real agent run does not hit (docs/LIMITS in the man
- * page): a day of wall time, 4096 processes, 16 GiB of output per
- * stream, and three quarters of the machine's memory.
+ * 16 GiB of output per stream: the output passes through, nothing is
+ * held, so this is a cap for runaways only (the other defaults are in
+ * cli_opt.c's table).
  */
-#define RUN_DEFAULT_TIMEOUT	(24 * 3600)
-#define RUN_DEFAULT_PIDS	4096
-/* The output passes through, nothing is held: a cap for runaways only. */
 #define RUN_DEFAULT_OUTPUT	(16ULL << 30)
 
 struct run_state {
@@ -92,139 +89,16 @@ violation_summary(const struct run_state *st)
 
 /* airlockd's error in the words of the flags typed (cli_explain.c). */
 static const char *
-run_words(const char *err, const char *ws, char **binds, char **robinds,
-    char **trybinds, char **tryrobinds, char **allow, char **envs)
+run_words(const char *err, const struct run_opts *o, const char *ws)
 {
 	static char		 out[2048];
 	struct explain_fields	 f = {
-		.workspace = ws, .binds = binds, .robinds = robinds,
-		.trybinds = trybinds, .tryrobinds = tryrobinds,
-		.allow = allow, .envs = envs,
+		.workspace = ws, .binds = o->binds, .robinds = o->robinds,
+		.trybinds = o->trybinds, .tryrobinds = o->tryrobinds,
+		.allow = o->allow, .envs = o->envs,
 	};
 
 	return explain_words(err, &f, out, sizeof(out));
-}
-
-static const char usage_text[] =
-"usage: airlock run [options] [--] CMD [ARG...]\n"
-"  --workspace DIR       the workspace (default: the top of the git\n"
-"                        repository the caller is in, else the cwd)\n"
-"  --mode chat|plan|review|orchestrate\n"
-"  --bind PATH, --ro-bind PATH       bind a host path (writable, read-only)\n"
-"  --bind-try PATH, --ro-bind-try PATH  the same, only if PATH exists\n"
-"  --deny-read PATH, --deny-write PATH  paths or globs, added to the sets\n"
-"  --network on|off      --allow-domain PATTERN\n"
-"  --timeout DURATION    (s, m, h; default 24h)  --kill-after DURATION\n"
-"  --memory SIZE         (K, M, G)   --pids N   --output-limit SIZE\n"
-"  --env NAME[=VALUE]    pass one variable on purpose\n"
-"  -t, -T                a terminal inside: force it, or never\n"
-"  --sandbox on|off      --settings FILE   --origin URL\n"
-"  --socket PATH         a shared airlockd (also AIRLOCK_SOCKET)\n"
-"  --events FILE         the session's events, one JSON object a line\n"
-"  --conversation ID --agent A  run as agent A of a provisioned conversation\n"
-"                        (mounts: its private dir, the conversation's repos/)\n"
-"  --no-policy-check     do not judge the command line first\n"
-"  --quiet               no summary of refusals afterwards\n"
-"  -h, --help\n";
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
-{
-	va_list	ap;
-
-	fprintf(stderr, "airlock run: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n(airlock run --help for the options)\n");
-	exit(2);
-}
-
-/* 123, 123K/M/G (binary), optional "iB"/"B"; > 0. */
-static int
-parse_size(const char *s, uint64_t *out)
-{
-	char		*end;
-	unsigned long long v;
-	int		 shift = 0;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0 || end == s)
-		return -1;
-	switch (*end) {
-	case 'k': case 'K':
-		shift = 10;
-		break;
-	case 'm': case 'M':
-		shift = 20;
-		break;
-	case 'g': case 'G':
-		shift = 30;
-		break;
-	case 't': case 'T':
-		shift = 40;
-		break;
-	}
-	if (shift != 0) {
-		end++;
-		if (*end == 'i' && end[1] == 'B')
-			end += 2;
-	}
-	if (*end == 'B')
-		end++;
-	if (*end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
-		return -1;
-	*out = v << shift;
-	return 0;
-}
-
-/* 90, 90s, 15m, 2h; > 0 and at most a year. */
-static int
-parse_duration(const char *s, unsigned long *out)
-{
-	char		*end;
-	unsigned long	 v, mul = 1;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || end == s)
-		return -1;
-	if (*end == 's')
-		end++;
-	else if (*end == 'm')
-		mul = 60, end++;
-	else if (*end == 'h')
-		mul = 3600, end++;
-	if (*end != '\0' || v == 0 || v > 366UL * 86400 / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
-static int
-parse_count(const char *s, unsigned long *out, unsigned long max)
-{
-	char	*end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return errno != 0 || *end != '\0' || *out == 0 || *out > max ? -1 : 0;
-}
-
-static int
-one_of(const char *v, const char *const *set)
-{
-	for (; *set != NULL; set++)
-		if (strcmp(v, *set) == 0)
-			return 1;
-	return 0;
 }
 
 static int
@@ -367,31 +241,6 @@ origin_read(struct origin_query *q)
 	return xstrdup(buf);
 }
 
-/* ~ and ~/x against the caller's $HOME; a relative path against the cwd. */
-static char *
-expand_path(const char *p)
-{
-	const char	*home;
-	char		 cwd[PATH_MAX], *r;
-
-	if (p[0] == '~' && (p[1] == '\0' || p[1] == '/')) {
-		if ((home = getenv("HOME")) == NULL || home[0] != '/') {
-			fprintf(stderr, "airlock: %s: $HOME is not set\n", p);
-			exit(EXIT_SANDBOX);
-		}
-		xasprintf(&r, "%s%s", home, p + 1);
-		return r;
-	}
-	if (p[0] == '/')
-		return xstrdup(p);
-	if (getcwd(cwd, sizeof(cwd)) == NULL) {
-		fprintf(stderr, "airlock: getcwd: %s\n", strerror(errno));
-		exit(EXIT_SANDBOX);
-	}
-	xasprintf(&r, "%s/%s", cwd, p);
-	return r;
-}
-
 /*
  * A writable bind named inside the workspace through a symbolic link
  * (one an agent may have planted there) that leads outside it would make
@@ -401,7 +250,7 @@ expand_path(const char *p)
 static int
 bind_link_check(const char *path, const char *ws)
 {
-	char	resolved[PATH_MAX], *abs = expand_path(path);
+	char	resolved[PATH_MAX], *abs = cli_expand_path(path);
 	size_t	n = strlen(ws);
 	int	rc = 0;
 
@@ -423,7 +272,7 @@ bind_link_check(const char *path, const char *ws)
 static void
 add_bind(struct jgen *j, const char *path, int ro, int try)
 {
-	char	resolved[PATH_MAX], *abs = expand_path(path);
+	char	resolved[PATH_MAX], *abs = cli_expand_path(path);
 
 	if (realpath(abs, resolved) == NULL) {
 		if (try && errno == ENOENT) {
@@ -796,36 +645,13 @@ run_loop(struct rpc *rpc, struct run_state *st, struct run_io *io,
 	return forced != -1 ? forced : st->exit_code;
 }
 
-static const char *const modes[] = {
-	"chat", "plan", "review", "orchestrate", NULL,
-};
-static const char *const onoff[] = { "on", "off", NULL };
-
-/*
- * The run options, every one of which takes a value: airlock run parses
- * them, and the adapters (claude, acp) pass them on and must find where
- * their own arguments begin.  One list, so an option added here is known
- * to all three.
- */
-static const char *const run_valued[] = {
-	"--workspace", "--mode", "--bind", "--ro-bind", "--bind-try",
-	"--ro-bind-try", "--events", "--sandbox", "--settings", "--socket",
-	"--timeout", "--memory", "--pids", "--network", "--allow-domain",
-	"--deny-read", "--deny-write", "--origin", "--kill-after",
-	"--output-limit", "--env", "--conversation", "--agent", NULL,
-};
-
-const char *
-cli_run_valued(const char *name, size_t len)
-{
-	size_t	i;
-
-	for (i = 0; run_valued[i] != NULL; i++)
-		if (strlen(run_valued[i]) == len &&
-		    strncmp(name, run_valued[i], len) == 0)
-			return run_valued[i];
-	return NULL;
-}
+static const char run_head[] =
+"usage: airlock run [options] [--] CMD [ARG...]\n"
+"  Run one command in a new sandbox: the workspace writable, the system\n"
+"  read-only, the secret set unreadable, the network through airlock's\n"
+"  proxy.  The command's output and exit status are airlock's; 125 means\n"
+"  the sandbox could not be built.  See airlock(1).\n"
+"options:\n";
 
 int
 cli_run_main(int argc, char **argv)
@@ -833,549 +659,478 @@ cli_run_main(int argc, char **argv)
 	return cli_run_adapter(argc, argv, NULL);
 }
 
+/* One run: what it was asked, and what it has found and opened so far. */
+struct run_ctx {
+	struct run_opts		 o;
+	const struct run_adapter *ad;
+	char			**cmd;	/* the command's argv */
+	int			 ncmd;
+	char			 ws[PATH_MAX], cwd[PATH_MAX], sid[64];
+	char			 err[1024];
+	char			**extra;	/* private airlockd's */
+	char			*origin_buf;
+	const char		*seen;	/* the workspace's origin */
+	struct origin_query	 oq;
+	int			 local;
+	struct rpc		 rpc;
+	struct run_state	 st;
+	int			 allow_tc;
+};
+
 /*
- * The run, for `airlock run` (ad NULL) and for the adapters that launch
- * an agent the same way with their own state (`airlock claude`).
+ * A private airlockd unless a shared one is named: whatever listens on
+ * the default socket may run with another HOME or settings.  It starts
+ * first, so that its exec, linking and probe overlap our own checks
+ * (issue 15); a run refused before its launch just closes it (it dies
+ * with us in any case: PDEATHSIG).
  */
-int
-cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
+static int
+run_start_private(struct run_ctx *rc)
 {
-	const char	*workspace = NULL, *mode = "chat", *events = NULL;
-	const char	*sandbox = NULL, *settings = NULL, *sock = NULL;
-	const char	*origin = NULL, *seen = NULL;
-	const char	*conv = NULL, *agent = NULL;
-#ifdef AIRLOCK_TEST_BUILD
-	const char	*unlisted = NULL;
-#endif
-	char		*origin_buf = NULL;
-	char		**binds = NULL, **robinds = NULL, **allow = NULL;
-	char		**trybinds = NULL, **tryrobinds = NULL, **envs = NULL;
-	char		**deny_read = NULL, **deny_write = NULL, **extra = NULL;
-	char		 ws[PATH_MAX], cwd[PATH_MAX], sid[64], err[1024];
-	char		*params;
-	unsigned long	 timeout = RUN_DEFAULT_TIMEOUT, pids = RUN_DEFAULT_PIDS;
-	unsigned long	 kill_after = 0;
-	uint64_t	 memory = 0, output = 0;
-	int		 network = 1, i, code, tty = -1, pfd[6], sfd;
-	int		 allow_tc;
-	struct run_state st;
-	static struct run_io io;	/* raw_io points here */
-	struct rpc	 rpc;
-	struct origin_query oq = { -1, -1 };
-	int		 local = -1, no_policy_check = 0, quiet = 0;
-	struct jgen	*j;
-	struct json	*res;
-	const struct json *xid, *passed;
-	struct sysinfo	 si;
-	sigset_t	 sigs;
-
-	/* A write to a gone airlockd or reader is an error, not a death
-	 * by SIGPIPE (the command's own disposition is reset inside). */
-	signal(SIGPIPE, SIG_IGN);
-	memset(&st, 0, sizeof(st));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		char	    name[64], *eq;
-
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (a[0] != '-')
-			break;
-		if (strcmp(a, "--no-policy-check") == 0) {
-			no_policy_check = 1;
-			continue;
-		}
-		if (strcmp(a, "--quiet") == 0) {
-			quiet = 1;
-			continue;
-		}
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage_text, stdout);
-			exit(0);
-		}
-		if (strcmp(a, "-t") == 0 || strcmp(a, "-T") == 0) {
-			tty = a[1] == 't';
-			continue;
-		}
-		/* --flag VALUE or --flag=VALUE */
-		snprintf(name, sizeof(name), "%s", a);
-		if ((eq = strchr(name, '=')) != NULL) {
-			*eq = '\0';
-			v = a + (eq - name) + 1;
-		} else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			v = NULL;
-		a = name;
-#define FLAG(f) (strcmp(a, f) == 0)
-		if (cli_run_valued(a, strlen(a)) == NULL
-#ifdef AIRLOCK_TEST_BUILD
-		    && !FLAG("--test-unlisted-bind")
-#endif
-		    )
-			usage_error("unknown option %s", a);
-		if (v == NULL)
-			usage_error("%s needs a value", a);
-		if (FLAG("--workspace"))
-			workspace = v;
-		else if (FLAG("--mode")) {
-			if (!one_of(v, modes))
-				usage_error("--mode %s: one of chat, plan, "
-				    "review, orchestrate", v);
-			mode = v;
-		} else if (FLAG("--bind"))
-			binds = strv_add(binds, v);
-		else if (FLAG("--ro-bind"))
-			robinds = strv_add(robinds, v);
-		else if (FLAG("--bind-try"))
-			trybinds = strv_add(trybinds, v);
-		else if (FLAG("--ro-bind-try"))
-			tryrobinds = strv_add(tryrobinds, v);
-		else if (FLAG("--events"))
-			events = v;
-		else if (FLAG("--sandbox")) {
-			if (!one_of(v, onoff))
-				usage_error("--sandbox %s: on or off", v);
-			sandbox = v;
-		} else if (FLAG("--settings"))
-			settings = v;
-		else if (FLAG("--socket"))
-			sock = v;
-		else if (FLAG("--timeout")) {
-			if (parse_duration(v, &timeout) == -1)
-				usage_error("--timeout %s: a duration such as "
-				    "90, 90s, 15m or 2h", v);
-		} else if (FLAG("--kill-after")) {
-			if (parse_duration(v, &kill_after) == -1)
-				usage_error("--kill-after %s: a duration such "
-				    "as 5, 5s or 1m", v);
-		} else if (FLAG("--memory")) {
-			if (parse_size(v, &memory) == -1)
-				usage_error("--memory %s: a size such as 512M "
-				    "or 4G", v);
-		} else if (FLAG("--output-limit")) {
-			if (parse_size(v, &output) == -1)
-				usage_error("--output-limit %s: a size such as "
-				    "64M or 1G", v);
-		} else if (FLAG("--pids")) {
-			if (parse_count(v, &pids, 4194304) == -1)
-				usage_error("--pids %s: a number of processes, "
-				    "1 to 4194304", v);
-		} else if (FLAG("--network")) {
-			if (!one_of(v, onoff))
-				usage_error("--network %s: on or off", v);
-			network = strcmp(v, "on") == 0;
-		} else if (FLAG("--allow-domain")) {
-			char	note[320], bad[1024];
-
-			if (egress_pattern_error("--allow-domain", v, bad,
-			    sizeof(bad)) != NULL)
-				usage_error("%s", bad);
-			allow = strv_add(allow, v);
-			if (dom_pattern_note(v, note, sizeof(note)) != NULL)
-				fprintf(stderr, "airlock: warning: "
-				    "--allow-domain '%s' %s\n", v, note);
-		}
-		else if (FLAG("--deny-read") || FLAG("--deny-write")) {
-			if (v[0] == '\0')
-				usage_error("%s \"\": a path or glob", a);
-			if (FLAG("--deny-read"))
-				deny_read = strv_add(deny_read, v);
-			else
-				deny_write = strv_add(deny_write, v);
-		}
-		else if (FLAG("--origin"))
-			origin = v;
-		else if (FLAG("--conversation"))
-			conv = v;
-		else if (FLAG("--agent"))
-			agent = v;
-		else if (FLAG("--env")) {
-			char *kv;
-
-			if (v[0] >= '0' && v[0] <= '9')
-				usage_error("--env %s: a variable name is "
-				    "letters, digits and _, not starting with "
-				    "a digit", v);
-			if (v[0] == '\0' || v[0] == '=' ||
-			    strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
-			    "mnopqrstuvwxyz0123456789_") != strcspn(v, "="))
-				usage_error("--env %s: NAME or NAME=VALUE",
-				    v);
-			if (strchr(v, '=') == NULL) {
-				if (getenv(v) == NULL)
-					usage_error("--env %s: not set in this "
-					    "environment", v);
-				xasprintf(&kv, "%s=%s", v, getenv(v));
-			} else
-				kv = xstrdup(v);
-			envs = strv_add(envs, kv);
-			free(kv);
-		}
-#ifdef AIRLOCK_TEST_BUILD
-		/* Test build only (tests/tests.mk), never shipped. */
-		else if (FLAG("--test-unlisted-bind"))
-			unlisted = v;
-#endif
-#undef FLAG
+	if (rc->o.sock == NULL && (rc->o.sock = getenv("AIRLOCK_SOCKET")) !=
+	    NULL && rc->o.sock[0] == '\0')
+		rc->o.sock = NULL;
+	rc->extra = rpc_private_args(rc->o.sandbox, rc->o.settings);
+	memset(&rc->rpc, 0, sizeof(rc->rpc));
+	rc->rpc.fd = -1;
+	rc->rpc.private_pid = -1;
+	if (rc->o.sock == NULL && rpc_open_private(&rc->rpc, rc->extra,
+	    rc->err, sizeof(rc->err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", rc->err);
+		return -1;
 	}
-	if (i >= argc)
-		usage_error("no command given");
-	if (argv[i][0] == '\0')
-		usage_error("the command is an empty word (\"\"): give a "
-		    "program's name or path");
-	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
-	    sock[0] == '\0')
-		sock = NULL;
+	return 0;
+}
 
-	/*
-	 * A private airlockd unless a shared one is named: whatever listens
-	 * on the default socket may run with another HOME or settings.  It
-	 * starts now, so that its exec, linking and probe overlap our own
-	 * checks below (issue 15); a run refused before its launch just
-	 * closes it (it dies with us in any case: PDEATHSIG).
-	 */
-	extra = rpc_private_args(sandbox, settings);
-	memset(&rpc, 0, sizeof(rpc));
-	rpc.fd = -1;
-	rpc.private_pid = -1;
-	if (sock == NULL && rpc_open_private(&rpc, extra, err,
-	    sizeof(err)) == -1) {
-		fprintf(stderr, "airlock: %s\n", err);
-		return EXIT_SANDBOX;
-	}
-	/* R-C4: the command line itself, before anything starts. */
-	if ((code = cli_run_guard(mode, settings, argv + i,
-	    no_policy_check)) != 0) {
-		rpc_close(&rpc);
-		return code;
-	}
-	if (memory == 0 && sysinfo(&si) == 0)
-		memory = (uint64_t)si.totalram * si.mem_unit / 4 * 3;
-	if (getcwd(ws, sizeof(ws)) == NULL || realpath(ws, cwd) == NULL) {
+/* The workspace: --workspace, else the caller's repository or cwd. */
+static int
+run_workspace(struct run_ctx *rc)
+{
+	char	*w;
+
+	if (getcwd(rc->ws, sizeof(rc->ws)) == NULL ||
+	    realpath(rc->ws, rc->cwd) == NULL) {
 		fprintf(stderr, "airlock: getcwd: %s\n", strerror(errno));
-		rpc_close(&rpc);
-		return EXIT_SANDBOX;
+		return -1;
 	}
-	if (workspace == NULL)
-		default_workspace(cwd, ws, sizeof(ws));
-	else {
-		char *w = expand_path(workspace);
-
-		if (realpath(w, ws) == NULL) {
-			fprintf(stderr, "airlock: workspace %s: %s\n",
-			    workspace, strerror(errno));
-			free(w);
-			rpc_close(&rpc);
-			return EXIT_SANDBOX;
-		}
+	if (rc->o.workspace == NULL) {
+		default_workspace(rc->cwd, rc->ws, sizeof(rc->ws));
+		return 0;
+	}
+	w = cli_expand_path(rc->o.workspace);
+	if (realpath(w, rc->ws) == NULL) {
+		fprintf(stderr, "airlock: workspace %s: %s\n",
+		    rc->o.workspace, strerror(errno));
 		free(w);
+		return -1;
 	}
+	free(w);
 	/* issue 12: a bind of / would hide the sandbox's own /dev and /proc
 	 * (airlockd refuses it too); say so instead of failing inside. */
-	if (strcmp(ws, "/") == 0) {
+	if (strcmp(rc->ws, "/") == 0) {
 		fprintf(stderr, "airlock: workspace /: the whole filesystem "
 		    "cannot be a workspace (it would hide the sandbox's own "
 		    "/dev and /proc); name a directory with --workspace\n");
-		rpc_close(&rpc);
-		return EXIT_SANDBOX;
+		return -1;
 	}
-	for (size_t k = 0; binds && binds[k]; k++)
-		if (bind_link_check(binds[k], ws) == -1) {
-			rpc_close(&rpc);
+	return 0;
+}
+
+/*
+ * The command's working directory: --chdir (a path inside the sandbox,
+ * which shows host paths at their own names; relative to the caller's
+ * cwd), else the caller's cwd when it is inside the workspace, else the
+ * workspace.
+ */
+static void
+run_workdir(struct run_ctx *rc)
+{
+	size_t	 n = strlen(rc->ws);
+	char	*d;
+
+	if (rc->o.chdir != NULL) {
+		d = cli_expand_path(rc->o.chdir);
+		airlock_path_clean(d);
+		snprintf(rc->cwd, sizeof(rc->cwd), "%s", d);
+		free(d);
+		return;
+	}
+	if (!(strncmp(rc->cwd, rc->ws, n) == 0 && (rc->cwd[n] == '\0' ||
+	    rc->cwd[n] == '/' || n == 1)))
+		snprintf(rc->cwd, sizeof(rc->cwd), "%s", rc->ws);
+}
+
+/* What is checked before anything starts: the command line (R-C4), the
+ * workspace, the binds, the working directory, the events file. */
+static int
+run_prepare(struct run_ctx *rc)
+{
+	struct sysinfo	si;
+	int		code;
+	size_t		k;
+
+	if ((code = cli_run_guard(rc->o.mode, rc->o.settings, rc->cmd,
+	    rc->o.no_policy_check)) != 0)
+		return code;
+	if (rc->o.memory == 0 && sysinfo(&si) == 0)
+		rc->o.memory = (uint64_t)si.totalram * si.mem_unit / 4 * 3;
+	if (run_workspace(rc) == -1)
+		return EXIT_SANDBOX;
+	for (k = 0; rc->o.binds && rc->o.binds[k]; k++)
+		if (bind_link_check(rc->o.binds[k], rc->ws) == -1)
 			return EXIT_SANDBOX;
-		}
-	for (size_t k = 0; trybinds && trybinds[k]; k++)
-		if (bind_link_check(trybinds[k], ws) == -1) {
-			rpc_close(&rpc);
+	for (k = 0; rc->o.trybinds && rc->o.trybinds[k]; k++)
+		if (bind_link_check(rc->o.trybinds[k], rc->ws) == -1)
 			return EXIT_SANDBOX;
-		}
-	/* Start where the caller is when that is inside the workspace. */
-	{
-		size_t n = strlen(ws);
-
-		if (!(strncmp(cwd, ws, n) == 0 && (cwd[n] == '\0' ||
-		    cwd[n] == '/' || n == 1)))
-			snprintf(cwd, sizeof(cwd), "%s", ws);
-	}
-	st.ex.network_on = network;
-	explain_bind_warn("--bind", binds);
-	explain_bind_warn("--ro-bind", robinds);
-	explain_bind_warn("--bind-try", trybinds);
-	explain_bind_warn("--ro-bind-try", tryrobinds);
-	if (events != NULL && (st.events = fopen(events, "we")) == NULL) {
-		fprintf(stderr, "airlock: %s: %s\n", events, strerror(errno));
-		rpc_close(&rpc);
+	run_workdir(rc);
+	rc->st.ex.network_on = rc->o.network;
+	explain_bind_warn("--bind", rc->o.binds);
+	explain_bind_warn("--ro-bind", rc->o.robinds);
+	explain_bind_warn("--bind-try", rc->o.trybinds);
+	explain_bind_warn("--ro-bind-try", rc->o.tryrobinds);
+	if (rc->o.events != NULL &&
+	    (rc->st.events = fopen(rc->o.events, "we")) == NULL) {
+		fprintf(stderr, "airlock: %s: %s\n", rc->o.events,
+		    strerror(errno));
 		return EXIT_SANDBOX;
 	}
-	/* The worktree's own repository for the push gateway (R-G4): the
-	 * workspace's origin as it is now, before anything runs in it;
-	 * asked now, read once airlockd is starting. */
-	if (origin == NULL && conv == NULL &&
-	    (local = gitorigin_local(ws, &origin_buf)) == -1)
-		origin_ask(ws, &oq);
+	return 0;
+}
 
-	if (sock != NULL && rpc_open(&rpc, sock, 0, NULL, err,
-	    sizeof(err)) == -1) {
-		fprintf(stderr, "airlock: %s\n", err);
-		free(origin_read(&oq));
-		return EXIT_SANDBOX;
+/*
+ * The worktree's own repository for the push gateway (R-G4): the
+ * workspace's origin as it is now, before anything runs in it, asked
+ * while a shared airlockd is connected.  What the config says is the
+ * user's choice only the first time (airlockd records it, issue 14);
+ * --origin is always the user's.
+ */
+static int
+run_connect(struct run_ctx *rc)
+{
+	struct ucred	cr;
+	socklen_t	crlen = sizeof(cr);
+	int		ask = rc->o.origin == NULL && rc->o.conv == NULL;
+
+	if (ask && (rc->local = gitorigin_local(rc->ws, &rc->origin_buf)) ==
+	    -1)
+		origin_ask(rc->ws, &rc->oq);
+	if (rc->o.sock != NULL && rpc_open(&rc->rpc, rc->o.sock, 0, NULL,
+	    rc->err, sizeof(rc->err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", rc->err);
+		free(origin_read(&rc->oq));
+		return -1;
 	}
-	/* What the config says is the user's choice only the first time
-	 * (airlockd records it, issue 14); --origin is always the user's. */
-	if (sock != NULL) {
-		struct ucred	cr;
-		socklen_t	crlen = sizeof(cr);
-
-		if (getsockopt(rpc.fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) ==
-		    -1)
+	if (rc->o.sock != NULL) {
+		if (getsockopt(rc->rpc.fd, SOL_SOCKET, SO_PEERCRED, &cr,
+		    &crlen) == -1)
 			cr.pid = 0;
 		fprintf(stderr, "airlock: served by the shared airlockd on %s "
-		    "(pid %d)\n", sock, (int)cr.pid);
+		    "(pid %d)\n", rc->o.sock, (int)cr.pid);
 	}
-	if (origin == NULL && conv == NULL)
-		seen = local == 0 ? origin_buf :
-		    (origin_buf = origin_read(&oq));
-	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
+	if (ask)
+		rc->seen = rc->local == 0 ? rc->origin_buf :
+		    (rc->origin_buf = origin_read(&rc->oq));
+	snprintf(rc->sid, sizeof(rc->sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
+	return 0;
+}
 
-	/* The spec (SPEC §3), plus this client's environment, which
-	 * airlockd filters through its allowlist (R-L9). */
-	j = jgen_new();
-	jgen_obj_open(j);
-	jgen_key(j, "spec");
-	jgen_obj_open(j);
-	jgen_kstr(j, "sessionId", sid);
-	jgen_kstr(j, "workspaceId", ws);
-	jgen_kstr(j, "mode", mode);
-	/* In a conversation, airlockd mounts what the conversation has
-	 * (R-W4) and the agent's own directory is the working one. */
-	if (conv != NULL) {
-		jgen_kstr(j, "conversationId", conv);
-		jgen_kstr(j, "agentId", agent != NULL ? agent : "");
-	} else
-		jgen_kstr(j, "guestWorkdir", ws);
-	jgen_kbool(j, "networkEnabled", network);
-	if (sandbox != NULL && strcmp(sandbox, "off") == 0)
-		jgen_kstr(j, "backend", "none");
+static void
+spec_strs(struct jgen *j, const char *key, char *const *v, int expand)
+{
+	char	*a;
+
+	jgen_key(j, key);
+	jgen_arr_open(j);
+	for (; v != NULL && *v != NULL; v++) {
+		/* Paths as the caller typed them: relative to the cwd, ~ to
+		 * $HOME (issue 11: a relative entry was dropped silently). */
+		a = expand ? cli_expand_path(*v) : xstrdup(*v);
+		jgen_str(j, a);
+		free(a);
+	}
+	jgen_arr_close(j);
+}
+
+/* bindMounts: the workspace (outside a conversation), then the binds. */
+static void
+spec_binds(struct jgen *j, const struct run_ctx *rc)
+{
+	const struct run_opts *o = &rc->o;
+	size_t	k;
+
 	jgen_key(j, "bindMounts");
 	jgen_arr_open(j);
-	if (conv == NULL)
-		add_bind(j, ws, 0, 0);
-	for (size_t k = 0; binds && binds[k]; k++)
-		add_bind(j, binds[k], 0, 0);
-	for (size_t k = 0; robinds && robinds[k]; k++)
-		add_bind(j, robinds[k], 1, 0);
-	for (size_t k = 0; trybinds && trybinds[k]; k++)
-		add_bind(j, trybinds[k], 0, 1);
-	for (size_t k = 0; tryrobinds && tryrobinds[k]; k++)
-		add_bind(j, tryrobinds[k], 1, 1);
+	if (o->conv == NULL)
+		add_bind(j, rc->ws, 0, 0);
+	for (k = 0; o->binds && o->binds[k]; k++)
+		add_bind(j, o->binds[k], 0, 0);
+	for (k = 0; o->robinds && o->robinds[k]; k++)
+		add_bind(j, o->robinds[k], 1, 0);
+	for (k = 0; o->trybinds && o->trybinds[k]; k++)
+		add_bind(j, o->trybinds[k], 0, 1);
+	for (k = 0; o->tryrobinds && o->tryrobinds[k]; k++)
+		add_bind(j, o->tryrobinds[k], 1, 1);
 	jgen_arr_close(j);
-	jgen_key(j, "egressAllowlist");
-	jgen_arr_open(j);
-	for (size_t k = 0; allow && allow[k]; k++)
-		jgen_str(j, allow[k]);
-	jgen_arr_close(j);
-	/* Paths as the caller typed them: relative to the cwd, ~ to
-	 * $HOME (issue 11: a relative entry was dropped silently). */
-	jgen_key(j, "denyRead");
-	jgen_arr_open(j);
-	for (size_t k = 0; deny_read && deny_read[k]; k++) {
-		char *a = expand_path(deny_read[k]);
+}
 
-		jgen_str(j, a);
-		free(a);
-	}
-	jgen_arr_close(j);
-	jgen_key(j, "denyWrite");
-	jgen_arr_open(j);
-	for (size_t k = 0; deny_write && deny_write[k]; k++) {
-		char *a = expand_path(deny_write[k]);
-
-		jgen_str(j, a);
-		free(a);
-	}
-	jgen_arr_close(j);
-#ifdef AIRLOCK_TEST_BUILD
-	if (unlisted != NULL)
-		jgen_kstr(j, "testUnlistedBind", unlisted);
-#endif
-	/* An agent's own state (its config dir): writable in every mode. */
-	if (ad != NULL && ad->runner_state != NULL) {
-		jgen_key(j, "runnerStateDirs");
-		jgen_arr_open(j);
-		for (size_t k = 0; ad->runner_state[k] != NULL; k++)
-			jgen_str(j, ad->runner_state[k]);
-		jgen_arr_close(j);
-	}
-	if (ad != NULL && ad->runner_private != NULL) {
-		jgen_key(j, "runnerPrivateDirs");
-		jgen_arr_open(j);
-		for (size_t k = 0; ad->runner_private[k] != NULL; k++)
-			jgen_str(j, ad->runner_private[k]);
-		jgen_arr_close(j);
-	}
-	if (ad != NULL && ad->no_push_gateway)
+/* What an adapter adds: an agent's own state, writable in every mode. */
+static void
+spec_adapter(struct jgen *j, const struct run_adapter *ad)
+{
+	if (ad == NULL)
+		return;
+	if (ad->runner_state != NULL)
+		spec_strs(j, "runnerStateDirs", ad->runner_state, 0);
+	if (ad->runner_private != NULL)
+		spec_strs(j, "runnerPrivateDirs", ad->runner_private, 0);
+	if (ad->no_push_gateway)
 		jgen_kbool(j, "pushGateway", 0);
-	if (origin != NULL)
-		jgen_kstr(j, "originRepo", origin);
-	if (seen != NULL)
-		jgen_kstr(j, "workspaceOrigin", seen);
+}
+
+/* The spec (SPEC §3) of sandbox.launch. */
+static void
+spec_body(struct jgen *j, const struct run_ctx *rc)
+{
+	const struct run_opts *o = &rc->o;
+
+	jgen_obj_open(j);
+	jgen_kstr(j, "sessionId", rc->sid);
+	jgen_kstr(j, "workspaceId", rc->ws);
+	jgen_kstr(j, "mode", o->mode);
+	/* In a conversation, airlockd mounts what the conversation has
+	 * (R-W4) and the agent's own directory is the working one. */
+	if (o->conv != NULL) {
+		jgen_kstr(j, "conversationId", o->conv);
+		jgen_kstr(j, "agentId", o->agent != NULL ? o->agent : "");
+	} else
+		jgen_kstr(j, "guestWorkdir", rc->ws);
+	jgen_kbool(j, "networkEnabled", o->network);
+	if (o->sandbox != NULL && strcmp(o->sandbox, "off") == 0)
+		jgen_kstr(j, "backend", "none");
+	spec_binds(j, rc);
+	spec_strs(j, "egressAllowlist", o->allow, 0);
+	spec_strs(j, "denyRead", o->deny_read, 1);
+	spec_strs(j, "denyWrite", o->deny_write, 1);
+#ifdef AIRLOCK_TEST_BUILD
+	if (o->unlisted != NULL)
+		jgen_kstr(j, "testUnlistedBind", o->unlisted);
+#endif
+	spec_adapter(j, rc->ad);
+	if (o->origin != NULL)
+		jgen_kstr(j, "originRepo", o->origin);
+	if (rc->seen != NULL)
+		jgen_kstr(j, "workspaceOrigin", rc->seen);
 	jgen_key(j, "limits");
 	jgen_obj_open(j);
-	jgen_kint(j, "timeoutSec", (long long)timeout);
-	jgen_kint(j, "memoryBytes", (long long)memory);
-	jgen_kint(j, "pids", (long long)pids);
-	jgen_kint(j, "outputBytes", (long long)(output != 0 ? output :
+	jgen_kint(j, "timeoutSec", (long long)o->timeout);
+	jgen_kint(j, "memoryBytes", (long long)o->memory);
+	jgen_kint(j, "pids", (long long)o->pids);
+	jgen_kint(j, "outputBytes", (long long)(o->output != 0 ? o->output :
 	    RUN_DEFAULT_OUTPUT));
 	jgen_obj_close(j);
 	jgen_obj_close(j);
-	jgen_key(j, "env");
-	jgen_arr_open(j);
-	for (char **e = environ; e != NULL && *e != NULL; e++)
-		jgen_str(j, *e);
-	jgen_arr_close(j);
+}
+
+/* sandbox.launch's params: the spec, plus this client's environment,
+ * which airlockd filters through its allowlist. */
+static char *
+run_launch_params(const struct run_ctx *rc)
+{
+	struct jgen	*j = jgen_new();
+	char		*params, *sf;
+	const char	*home = getenv("HOME");
+
+	jgen_obj_open(j);
+	jgen_key(j, "spec");
+	spec_body(j, rc);
+	spec_strs(j, "env", environ, 0);
 	/* A shared airlockd serves this run with our settings and $HOME
 	 * (the secret set is ours); a private one was started with them. */
-	if (sock != NULL) {
-		char *sf = settings != NULL ? expand_path(settings) : NULL;
-
-		if (getenv("HOME") != NULL && getenv("HOME")[0] == '/')
-			jgen_kstr(j, "home", getenv("HOME"));
-		if (sf != NULL)
+	if (rc->o.sock != NULL) {
+		if (home != NULL && home[0] == '/')
+			jgen_kstr(j, "home", home);
+		if (rc->o.settings != NULL) {
+			sf = cli_expand_path(rc->o.settings);
 			jgen_kstr(j, "settingsFile", sf);
-		free(sf);
+			free(sf);
+		}
 	}
-	jgen_key(j, "passEnv");
-	jgen_arr_open(j);
-	for (size_t k = 0; envs && envs[k]; k++)
-		jgen_str(j, envs[k]);
-	jgen_arr_close(j);
+	spec_strs(j, "passEnv", rc->o.envs, 0);
 	/* Built by the exec that follows (R-R1): our exec is on its way
 	 * while the sandbox is built, instead of after its answer. */
 	jgen_kbool(j, "lazy", 1);
 	jgen_obj_close(j);
 	params = xstrndup(jgen_buf(j, NULL), SIZE_MAX);
-	res = rpc_call(&rpc, "sandbox.launch", params, on_event, &st, &code,
-	    err, sizeof(err));
-	free(params);
 	jgen_free(j);
+	return params;
+}
+
+/* sandbox.launch; 0, or the status to exit with. */
+static int
+run_launch(struct run_ctx *rc)
+{
+	struct json		*res;
+	const struct json	*x, *passed;
+	const char		*b, *why;
+	char			*params = run_launch_params(rc);
+	int			 code;
+	size_t			 k;
+
+	res = rpc_call(&rc->rpc, "sandbox.launch", params, on_event, &rc->st,
+	    &code, rc->err, sizeof(rc->err));
+	free(params);
 	if (res == NULL) {
 		fprintf(stderr, "airlock: the sandbox could not be built: %s\n",
-		    run_words(err, conv == NULL ? ws : NULL, binds, robinds,
-		    trybinds, tryrobinds, allow, envs));
-		rpc_close(&rpc);
+		    run_words(rc->err, &rc->o, rc->o.conv == NULL ? rc->ws :
+		    NULL));
 		return EXIT_SANDBOX;
 	}
 	/* A native terminal never runs on the host under that label. */
-	if (ad != NULL && ad->require_sandbox &&
-	    json_get_str(res, "backend") != NULL &&
-	    strcmp(json_get_str(res, "backend"), "none") == 0) {
+	b = json_get_str(res, "backend");
+	if (rc->ad != NULL && rc->ad->require_sandbox && b != NULL &&
+	    strcmp(b, "none") == 0) {
+		why = json_get_str(res, "unsandboxedReason");
 		fprintf(stderr, "airlock: no sandbox here (%s): refusing to "
-		    "run unconfined\n", json_get_str(res,
-		    "unsandboxedReason") != NULL ? vis(json_get_str(res,
-		    "unsandboxedReason")) : "backend none");
+		    "run unconfined\n", why != NULL ? vis(why) :
+		    "backend none");
 		json_free(res);
-		st.exit_code = EXIT_SANDBOX;
-		goto out;
+		return EXIT_SANDBOX;
 	}
 	unconfined_say(res);
+	x = json_get(res, "allowTerminalControl");
+	rc->allow_tc = x != NULL && x->type == JSON_BOOL && x->boolean;
 	/* Each variable passed on purpose, named once (never its value). */
-	xid = json_get(res, "allowTerminalControl");
-	allow_tc = xid != NULL && xid->type == JSON_BOOL && xid->boolean;
 	passed = json_get(res, "passedEnv");
-	for (size_t k = 0; passed != NULL && k < passed->n; k++)
+	for (k = 0; passed != NULL && k < passed->n; k++)
 		if (passed->items[k]->type == JSON_STRING)
 			fprintf(stderr, "airlock: passing %s into the "
 			    "sandbox\n", passed->items[k]->str);
 	json_free(res);
+	return 0;
+}
 
-	/*
-	 * Three pipes of ours carry the command's stdin, stdout and stderr
-	 * through airlockd: every byte once, and a full pipe makes the
-	 * command wait (flow control), never loses output.  A terminal
-	 * inside when our stdin is one (ssh -t, docker -it).
-	 */
-	memset(&io, 0, sizeof(io));
-	io.ibuf = run_ibuf;
-	if (tty == -1)
-		tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	io.tty = tty;
-	io.filter = isatty(STDOUT_FILENO) && !allow_tc;
-	tf_init(&io.tf);
-	if (ad != NULL && ad->acp) {
-		io.acp = ad;
-		acpf_init(&io.af);
+/*
+ * Three pipes of ours carry the command's stdin, stdout and stderr
+ * through airlockd: every byte once, and a full pipe makes the command
+ * wait (flow control), never loses output.  A terminal inside when our
+ * stdin is one (ssh -t, docker -it).  pfd: the command's ends at 0, 3, 5.
+ */
+static int
+run_io_setup(struct run_ctx *rc, struct run_io *io, int pfd[6])
+{
+	memset(io, 0, sizeof(*io));
+	io->ibuf = run_ibuf;
+	if (rc->o.tty == -1)
+		rc->o.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	io->tty = rc->o.tty;
+	io->filter = isatty(STDOUT_FILENO) && !rc->allow_tc;
+	tf_init(&io->tf);
+	if (rc->ad != NULL && rc->ad->acp) {
+		io->acp = rc->ad;
+		acpf_init(&io->af);
 	}
 	if (pipe2(pfd, O_CLOEXEC) == -1 || pipe2(pfd + 2, O_CLOEXEC) == -1 ||
 	    pipe2(pfd + 4, O_CLOEXEC) == -1) {
 		fprintf(stderr, "airlock: pipe: %s\n", strerror(errno));
-		st.exit_code = EXIT_SANDBOX;
-		goto out;
+		return -1;
 	}
 	(void)fcntl(pfd[2], F_SETPIPE_SZ, 1 << 20);
 	(void)fcntl(pfd[1], F_SETFL, O_NONBLOCK);
-	io.in = pfd[1];
-	io.src = STDIN_FILENO;
-	io.out = pfd[2];
-	io.err = pfd[4];
-	{
-		int	 give[3] = { pfd[0], pfd[3], pfd[5] };
-		struct winsize wsz;
+	io->in = pfd[1];
+	io->src = STDIN_FILENO;
+	io->out = pfd[2];
+	io->err = pfd[4];
+	return 0;
+}
 
-		j = jgen_new();
+/* sandbox.exec's params: the command, where it starts, its terminal. */
+static char *
+run_exec_params(const struct run_ctx *rc)
+{
+	struct jgen	*j = jgen_new();
+	struct winsize	 wsz;
+	char		*params;
+	int		 k;
+
+	jgen_obj_open(j);
+	jgen_kstr(j, "sessionId", rc->sid);
+	if (rc->o.conv == NULL || rc->o.chdir != NULL)
+		jgen_kstr(j, "cwd", rc->cwd);
+	jgen_kstr(j, "stdio", "pipes");
+	if (rc->o.tty) {
+		if (ioctl(STDIN_FILENO, TIOCGWINSZ, &wsz) == -1)
+			wsz.ws_row = 24, wsz.ws_col = 80;
+		jgen_key(j, "tty");
 		jgen_obj_open(j);
-		jgen_kstr(j, "sessionId", sid);
-		if (conv == NULL)
-			jgen_kstr(j, "cwd", cwd);
-		jgen_kstr(j, "stdio", "pipes");
-		if (tty) {
-			if (ioctl(STDIN_FILENO, TIOCGWINSZ, &wsz) == -1)
-				wsz.ws_row = 24, wsz.ws_col = 80;
-			jgen_key(j, "tty");
-			jgen_obj_open(j);
-			jgen_kint(j, "rows", wsz.ws_row);
-			jgen_kint(j, "cols", wsz.ws_col);
-			jgen_obj_close(j);
-		}
-		jgen_key(j, "argv");
-		jgen_arr_open(j);
-		for (; i < argc; i++)
-			jgen_str(j, argv[i]);
-		jgen_arr_close(j);
+		jgen_kint(j, "rows", wsz.ws_row);
+		jgen_kint(j, "cols", wsz.ws_col);
 		jgen_obj_close(j);
-		res = rpc_call_fds(&rpc, "sandbox.exec", jgen_buf(j, NULL),
-		    give, 3, on_event, &st, &code, err, sizeof(err));
-		jgen_free(j);
-		close(pfd[0]);
-		close(pfd[3]);
-		close(pfd[5]);
 	}
+	jgen_key(j, "argv");
+	jgen_arr_open(j);
+	for (k = 0; k < rc->ncmd; k++)
+		jgen_str(j, rc->cmd[k]);
+	jgen_arr_close(j);
+	jgen_obj_close(j);
+	params = xstrndup(jgen_buf(j, NULL), SIZE_MAX);
+	jgen_free(j);
+	return params;
+}
+
+/* sandbox.exec with the pipes' far ends; 0, or the status to exit with. */
+static int
+run_exec(struct run_ctx *rc, struct run_io *io)
+{
+	struct json		*res;
+	const struct json	*x;
+	char			*params;
+	int			 pfd[6], code;
+
+	if (run_io_setup(rc, io, pfd) == -1)
+		return EXIT_SANDBOX;
+	params = run_exec_params(rc);
+	{
+		int give[3] = { pfd[0], pfd[3], pfd[5] };
+
+		res = rpc_call_fds(&rc->rpc, "sandbox.exec", params, give, 3,
+		    on_event, &rc->st, &code, rc->err, sizeof(rc->err));
+	}
+	free(params);
+	close(pfd[0]);
+	close(pfd[3]);
+	close(pfd[5]);
 	if (res == NULL) {
 		/* The sandbox is built for this exec (lazy). */
-		const char *w = run_words(err, conv == NULL ? ws : NULL,
-		    binds, robinds, trybinds, tryrobinds, allow, envs);
+		const char *w = run_words(rc->err, &rc->o, rc->o.conv ==
+		    NULL ? rc->ws : NULL);
 
 		if (code == -32000)	/* RPC_SANDBOX_ERROR */
 			fprintf(stderr, "airlock: the sandbox could not be "
 			    "built: %s\n", w);
 		else
 			fprintf(stderr, "airlock: %s\n", w);
-		st.exit_code = code == 0 || code == -32000 ?
-		    EXIT_SANDBOX : code == -32010 ? EXIT_NOT_FOUND :
-		    EXIT_CANNOT_RUN;
-		goto out;
+		return code == 0 || code == -32000 ? EXIT_SANDBOX :
+		    code == -32010 ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 	}
-	xid = json_get(res, "execId");
-	st.exec_id = xid != NULL && xid->is_int ? (long)xid->integer : -1;
+	x = json_get(res, "execId");
+	rc->st.exec_id = x != NULL && x->is_int ? (long)x->integer : -1;
 	/* No terminal where there is no sandbox (--sandbox off): pipes. */
-	xid = json_get(res, "tty");
-	io.tty = tty && xid != NULL && xid->type == JSON_BOOL && xid->boolean;
+	x = json_get(res, "tty");
+	io->tty = rc->o.tty && x != NULL && x->type == JSON_BOOL &&
+	    x->boolean;
 	json_free(res);
+	return 0;
+}
 
-	/* Our signals come to the loop; the command gets them. */
+/* Our signals come to the loop, our terminal goes raw; then the loop. */
+static int
+run_attached(struct run_ctx *rc, struct run_io *io)
+{
+	struct termios	raw;
+	sigset_t	sigs;
+	int		sfd, code;
+
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
@@ -1385,48 +1140,100 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if ((sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) == -1) {
 		fprintf(stderr, "airlock: signalfd: %s\n", strerror(errno));
-		st.exit_code = EXIT_SANDBOX;
-		goto out;
+		return EXIT_SANDBOX;
 	}
-	if (io.tty && isatty(STDIN_FILENO) &&
-	    tcgetattr(STDIN_FILENO, &io.saved) == 0) {
-		struct termios raw = io.saved;
-
+	if (io->tty && isatty(STDIN_FILENO) &&
+	    tcgetattr(STDIN_FILENO, &io->saved) == 0) {
 		/* Raw: Ctrl-C, Ctrl-Z and the rest reach the terminal
 		 * inside as bytes; restored on every way out. */
+		raw = io->saved;
 		cfmakeraw(&raw);
-		raw_io = &io;
+		raw_io = io;
 		atexit(raw_restore);
 		if (tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) == 0)
-			io.raw = 1;
+			io->raw = 1;
 	}
-	st.exit_code = run_loop(&rpc, &st, &io, sid, sfd, kill_after);
+	code = run_loop(&rc->rpc, &rc->st, io, rc->sid, sfd,
+	    rc->o.kill_after);
 	close(sfd);
-out:
+	return code;
+}
+
+/* The sandbox removed, the summary said, everything freed. */
+static void
+run_finish(struct run_ctx *rc, struct run_io *io)
+{
+	struct json	*res;
+	char		 buf[128];
+	int		 code;
+
 	raw_restore();
-	acpf_free(&io.af);
-	snprintf(ws, sizeof(ws), "{\"sessionId\":\"%s\"}", sid);
-	res = rpc_call(&rpc, "sandbox.destroy", ws, on_event, &st, &code,
-	    err, sizeof(err));
+	acpf_free(&io->af);
+	snprintf(buf, sizeof(buf), "{\"sessionId\":\"%s\"}", rc->sid);
+	res = rpc_call(&rc->rpc, "sandbox.destroy", buf, on_event, &rc->st,
+	    &code, rc->err, sizeof(rc->err));
 	json_free(res);
-	rpc_close(&rpc);
-	if (!quiet)
-		violation_summary(&st);
+	rpc_close(&rc->rpc);
+	if (!rc->o.quiet)
+		violation_summary(&rc->st);
 	/* Said when the run starts and again here, --quiet or not. */
-	opened_say(&st);
-	strv_free(st.opened);
-	explain_free(&st.ex);
-	if (st.events != NULL)
-		fclose(st.events);
-	strv_free(binds);
-	strv_free(robinds);
-	strv_free(trybinds);
-	strv_free(tryrobinds);
-	strv_free(envs);
-	strv_free(allow);
-	strv_free(deny_read);
-	strv_free(deny_write);
-	strv_free(extra);
-	free(origin_buf);
-	return st.exit_code;
+	opened_say(&rc->st);
+	strv_free(rc->st.opened);
+	explain_free(&rc->st.ex);
+	if (rc->st.events != NULL)
+		fclose(rc->st.events);
+}
+
+static void
+run_ctx_free(struct run_ctx *rc)
+{
+	run_opts_free(&rc->o);
+	strv_free(rc->extra);
+	free(rc->origin_buf);
+	free(rc);
+}
+
+/*
+ * The run, for `airlock run` (ad NULL) and for the adapters that launch
+ * an agent the same way with their own state (`airlock claude`).
+ */
+int
+cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
+{
+	static struct run_io io;	/* raw_io points here */
+	struct run_ctx	*rc = xcalloc(1, sizeof(*rc));
+	char		 prog[64];
+	int		 i, code;
+
+	/* A write to a gone airlockd or reader is an error, not a death
+	 * by SIGPIPE (the command's own disposition is reset inside). */
+	signal(SIGPIPE, SIG_IGN);
+	rc->ad = ad;
+	rc->oq.pid = rc->oq.fd = rc->local = -1;
+	run_opts_init(&rc->o);
+	/* argv[0]: run, or the adapter's own name (claude, acp, shell). */
+	snprintf(prog, sizeof(prog), "airlock %s", argv[0]);
+	i = cli_opt_parse(CLI_RUN, prog, run_head, argc, argv, &rc->o);
+	if (i >= argc)
+		cli_opt_usage_error(prog, "no command given");
+	if (argv[i][0] == '\0')
+		cli_opt_usage_error(prog, "the command is an empty word "
+		    "(\"\"): give a program's name or path");
+	rc->cmd = argv + i;
+	rc->ncmd = argc - i;
+	if (run_start_private(rc) == -1) {
+		run_ctx_free(rc);
+		return EXIT_SANDBOX;
+	}
+	if ((code = run_prepare(rc)) != 0 || run_connect(rc) == -1) {
+		rpc_close(&rc->rpc);
+		run_ctx_free(rc);
+		return code != 0 ? code : EXIT_SANDBOX;
+	}
+	memset(&io, 0, sizeof(io));
+	if ((code = run_launch(rc)) == 0 && (code = run_exec(rc, &io)) == 0)
+		code = run_attached(rc, &io);
+	run_finish(rc, &io);
+	run_ctx_free(rc);
+	return code;
 }

@@ -17,32 +17,32 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/xmalloc.h"
+
+static const char shell_head[] =
+"usage: airlock shell [options] [-- SHELL [ARG...]]\n"
+"  A shell (yours, or SHELL) in the terminal profile: the directory and\n"
+"  $HOME writable, the network open through airlock's proxy, the secret\n"
+"  set unreadable, no push gateway.  Fails (125) where no sandbox can be\n"
+"  built.  See airlock(1).\n"
+"options:\n";
 
 int
 cli_shell_main(int argc, char **argv)
 {
 	struct run_adapter ad;
+	struct run_opts	 o;
 	struct passwd	*pw;
-	const char	*cwd = NULL, *settings = NULL, *home, *shell;
+	const char	*cwd, *settings, *home, *shell;
 	char		**rargv = NULL, here[PATH_MAX];
 	int		 i, n, rc;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(argv[i], "--cwd") == 0 && i + 1 < argc)
-			cwd = argv[++i];
-		else if (strcmp(argv[i], "--settings") == 0 && i + 1 < argc)
-			settings = argv[++i];
-		else {
-			fprintf(stderr, "usage: airlock shell [--cwd DIR] "
-			    "[--settings FILE] [-- SHELL [ARG...]]\n");
-			return 2;
-		}
-	}
+	run_opts_init(&o);
+	i = cli_opt_parse(CLI_SHELL, "airlock shell", shell_head, argc, argv,
+	    &o);
+	cwd = o.workspace;
+	settings = o.settings;
 	if (cwd == NULL)
 		cwd = getcwd(here, sizeof(here)) != NULL ? here : "/";
 	if ((home = getenv("HOME")) == NULL || home[0] != '/') {

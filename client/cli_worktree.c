@@ -93,40 +93,36 @@ print_ls(const struct json *res)
 		    "being made", vis(json_get_str(sp->items[i], "since")));
 }
 
-int
-cli_worktree_main(int argc, char **argv)
-{
-	struct wt_progress prog = { 0, 0 };
-	struct rpc	 rpc;
-	struct json	*res;
-	struct jgen	*j;
-	const char	*sock = NULL, *settings = NULL, *conv = NULL, *cmd;
-	const char	*method, *buf;
-	char		**agents = NULL, **repos = NULL, **extra = NULL;
-	char		 err[1024], real[PATH_MAX];
-	size_t		 len, k;
-	int		 i, code, json_out = 0, rc = 0;
+struct wt_opts {
+	const char	*sock, *settings, *conv;
+	char		**agents, **repos;
+	int		 json_out;
+};
 
-	if (argc < 2)
-		wt_usage();
-	cmd = argv[1];
+/* The options and repositories after the verb; -1: exit 2 said. */
+static int
+wt_options(int argc, char **argv, struct wt_opts *o)
+{
+	char	real[PATH_MAX];
+	int	i;
+
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (strcmp(a, "--json") == 0)
-			json_out = 1;
+			o->json_out = 1;
 		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(usage_text, stdout);
-			return 0;
+			exit(0);
 		} else if (a[0] == '-' && a[1] == '-' && i + 1 < argc) {
 			if (strcmp(a, "--socket") == 0)
-				sock = argv[++i];
+				o->sock = argv[++i];
 			else if (strcmp(a, "--settings") == 0)
-				settings = argv[++i];
+				o->settings = argv[++i];
 			else if (strcmp(a, "--conversation") == 0)
-				conv = argv[++i];
+				o->conv = argv[++i];
 			else if (strcmp(a, "--agent") == 0)
-				agents = strv_add(agents, argv[++i]);
+				o->agents = strv_add(o->agents, argv[++i]);
 			else
 				wt_usage();
 		} else if (a[0] == '-')
@@ -134,49 +130,89 @@ cli_worktree_main(int argc, char **argv)
 		else if (realpath(a, real) == NULL) {
 			fprintf(stderr, "airlock worktree: %s: %s\n", a,
 			    strerror(errno));
-			return 2;
+			return -1;
 		} else
-			repos = strv_add(repos, real);
+			o->repos = strv_add(o->repos, real);
 	}
-	if (strcmp(cmd, "provision") == 0) {
-		if (conv == NULL || (repos == NULL && agents == NULL))
-			wt_usage();
-		method = "worktree.provision";
-	} else if (strcmp(cmd, "ls") == 0 || strcmp(cmd, "list") == 0) {
-		if (conv != NULL || repos != NULL || agents != NULL)
-			wt_usage();
-		method = "worktree.list";
-	} else if (strcmp(cmd, "rm") == 0 || strcmp(cmd, "remove") == 0) {
-		if (conv == NULL || repos != NULL || agents != NULL)
-			wt_usage();
-		method = "worktree.remove";
-	} else
-		wt_usage();
+	return 0;
+}
 
-	j = jgen_new();
+/* The verb's method, its arguments checked (wt_usage() if wrong). */
+static const char *
+wt_method(const char *cmd, const struct wt_opts *o)
+{
+	if (strcmp(cmd, "provision") == 0) {
+		if (o->conv == NULL || (o->repos == NULL && o->agents == NULL))
+			wt_usage();
+		return "worktree.provision";
+	}
+	if (strcmp(cmd, "ls") == 0 || strcmp(cmd, "list") == 0) {
+		if (o->conv != NULL || o->repos != NULL || o->agents != NULL)
+			wt_usage();
+		return "worktree.list";
+	}
+	if (strcmp(cmd, "rm") == 0 || strcmp(cmd, "remove") == 0) {
+		if (o->conv == NULL || o->repos != NULL || o->agents != NULL)
+			wt_usage();
+		return "worktree.remove";
+	}
+	wt_usage();
+	return NULL;
+}
+
+static struct jgen *
+wt_params(const char *method, const struct wt_opts *o)
+{
+	struct jgen	*j = jgen_new();
+	size_t		 k;
+
 	jgen_obj_open(j);
-	if (conv != NULL)
-		jgen_kstr(j, "conversationId", conv);
+	if (o->conv != NULL)
+		jgen_kstr(j, "conversationId", o->conv);
 	if (strcmp(method, "worktree.provision") == 0) {
 		jgen_key(j, "repos");
 		jgen_arr_open(j);
-		for (k = 0; repos != NULL && repos[k] != NULL; k++)
-			jgen_str(j, repos[k]);
+		for (k = 0; o->repos != NULL && o->repos[k] != NULL; k++)
+			jgen_str(j, o->repos[k]);
 		jgen_arr_close(j);
 		jgen_key(j, "agents");
 		jgen_arr_open(j);
-		for (k = 0; agents != NULL && agents[k] != NULL; k++)
-			jgen_str(j, agents[k]);
+		for (k = 0; o->agents != NULL && o->agents[k] != NULL; k++)
+			jgen_str(j, o->agents[k]);
 		jgen_arr_close(j);
 	}
 	jgen_obj_close(j);
+	return j;
+}
 
-	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
-	    sock[0] == '\0')
-		sock = NULL;
-	extra = rpc_private_args(NULL, settings);
-	if ((sock != NULL ? rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) :
-	    rpc_open_private(&rpc, extra, err, sizeof(err))) == -1) {
+int
+cli_worktree_main(int argc, char **argv)
+{
+	struct wt_progress prog = { 0, 0 };
+	struct wt_opts	 o;
+	struct rpc	 rpc;
+	struct json	*res;
+	struct jgen	*j;
+	const char	*cmd, *method, *buf;
+	char		**extra = NULL, err[1024];
+	size_t		 len;
+	int		 code, rc = 0;
+
+	if (argc < 2)
+		wt_usage();
+	cmd = argv[1];
+	memset(&o, 0, sizeof(o));
+	if (wt_options(argc, argv, &o) == -1)
+		return 2;
+	method = wt_method(cmd, &o);
+	j = wt_params(method, &o);
+	if (o.sock == NULL && (o.sock = getenv("AIRLOCK_SOCKET")) != NULL &&
+	    o.sock[0] == '\0')
+		o.sock = NULL;
+	extra = rpc_private_args(NULL, o.settings);
+	if ((o.sock != NULL ? rpc_open(&rpc, o.sock, 0, NULL, err,
+	    sizeof(err)) : rpc_open_private(&rpc, extra, err,
+	    sizeof(err))) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
 		rc = 1;
 		goto out;
@@ -191,7 +227,7 @@ cli_worktree_main(int argc, char **argv)
 		fprintf(stderr, "airlock worktree %s: %s\n", cmd, err);
 		rc = 1;
 	} else {
-		if (strcmp(method, "worktree.list") == 0 && !json_out &&
+		if (strcmp(method, "worktree.list") == 0 && !o.json_out &&
 		    isatty(STDOUT_FILENO))
 			print_ls(res);
 		else
@@ -201,8 +237,8 @@ cli_worktree_main(int argc, char **argv)
 	rpc_close(&rpc);
 out:
 	jgen_free(j);
-	strv_free(agents);
-	strv_free(repos);
+	strv_free(o.agents);
+	strv_free(o.repos);
 	strv_free(extra);
 	return rc;
 }

@@ -66,7 +66,7 @@ git push -q origin feature 2>&1 && echo "  ok: feature pushed"
 AGENT
 
 say "airlock status"
-"$AIRLOCK" status | python3 -c 'import json,sys; s=json.load(sys.stdin); print("  available=%s backend=%s landlockAbi=%s proxyd=%s gatewayd=%s" % (s["available"], s["backend"], s["landlockAbi"], s["daemons"]["proxyd"]["running"], s["daemons"]["gatewayd"]["running"]))'
+"$AIRLOCK" status --json | python3 -c 'import json,sys; s=json.load(sys.stdin); print("  available=%s backend=%s landlockAbi=%s proxyd=%s gatewayd=%s" % (s["available"], s["backend"], s["landlockAbi"], s["daemons"]["proxyd"]["running"], s["daemons"]["gatewayd"]["running"]))'
 
 say "airlock run --settings settings.json -- sh agent.sh   (workspace: a clone of acme/app)"
 cd "$D/app" || exit 1

@@ -37,6 +37,9 @@ TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 TEST_PKGS="$TEST_PKGS ripgrep"
 # zsh (with its zpty module) drives the zsh completion's test.
 TEST_PKGS="$TEST_PKGS zsh"
+# groff-base: cli.sh renders airlock(1) (groff -mandoc, what man -l runs)
+# to check its SYNOPSIS line breaks.
+TEST_PKGS="$TEST_PKGS groff-base"
 # git-lfs: gitcfg_allow.sh's host-side `git lfs pull` (a custom transfer
 # agent in a repository's config is a program the host runs).
 TEST_PKGS="$TEST_PKGS git-lfs"
@@ -63,7 +66,8 @@ missing() {
 	for p in libevent yajl libcap libseccomp check openssl zlib; do
 		pkg-config --exists "$p" 2>/dev/null || echo "pkg-config $p"
 	done
-	for t in git curl lighttpd openssl clang bwrap setpriv ssh zsh git-lfs; do
+	for t in git curl lighttpd openssl clang bwrap setpriv ssh zsh git-lfs \
+	    groff; do
 		have_cmd "$t" || echo "command $t"
 	done
 	for f in /usr/sbin/mkfs.xfs /usr/sbin/mkfs.btrfs /usr/sbin/filefrag; do

@@ -584,6 +584,44 @@ alias_expand(struct ctx *cx, struct an *a, const struct sh_word *w,
 }
 
 /*
+ * A command given as a path is judged by its last component only when
+ * the path may be an installed tool: a directory on the way is one where
+ * programs live (bin, sbin, libexec, lib, git-core, alternatives,
+ * node_modules/.bin) or the path is under /usr, /opt, /nix, /snap or
+ * /gnu.  Any such component anywhere counts, ".." included, so
+ * /usr/bin/sudo, /bin/../usr/bin/sudo and ../../usr/bin/sudo are all
+ * sudo.  Any other path (/etc/passwd, ./build/passwd, ~/proj/tools/x)
+ * is a program of its own, judged as a command the table does not know:
+ * its name tells nothing about what it does, as a link named x to sudo
+ * already shows.
+ */
+static int
+program_path(const char *w)
+{
+	static const char *const dirs[] = { "bin", "sbin", "libexec", "lib",
+	    "lib32", "lib64", "libx32", "git-core", "alternatives", ".bin",
+	    NULL };
+	static const char *const tops[] = { "usr", "opt", "nix", "snap",
+	    "gnu", NULL };
+	const char	*p, *e, *last = strrchr(w, '/');
+	size_t		 n, k;
+
+	if (last == NULL)
+		return 0;
+	for (p = w; p < last; p = e + 1) {
+		e = strchr(p, '/');
+		n = (size_t)(e - p);
+		for (k = 0; dirs[k] != NULL; k++)
+			if (strlen(dirs[k]) == n && strncmp(p, dirs[k], n) == 0)
+				return 0;
+		for (k = 0; p == w + 1 && tops[k] != NULL; k++)
+			if (strlen(tops[k]) == n && strncmp(p, tops[k], n) == 0)
+				return 0;
+	}
+	return 1;
+}
+
+/*
  * Classify one command's words: look the name up in the table and let its
  * handler record what the command does or move to the command it wraps.
  * Wrappers loop (MAX_UNWRAP) rather than recurse; find -exec recurses once
@@ -624,7 +662,7 @@ cls_analyze(struct ctx *cx, struct an *a, const struct sh_word *w, size_t n,
 		}
 		if (alias_expand(cx, a, c.w, c.n, c.nest))
 			return;
-		c.t = cls_lookup(c.name);
+		c.t = cls_lookup(program_path(c.w[0].text) ? "" : c.name);
 		if (c.t->fn(&c) == CLS_DONE)
 			return;
 	}

@@ -19,6 +19,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))
 
+# test_cliopt checks the client's option table (client/cli_opt.c).
+$(BUILD)/tests/test_cliopt: $(BUILD)/obj/client/cli_opt.o
+
 # test_relay drives proxyd's splice relay itself, on loopback TCP.
 $(BUILD)/tests/test_relay: $(BUILD)/obj/proxyd/relay.o
 
@@ -64,7 +67,7 @@ $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 # hook: hardening.sh greps $(BUILD)/airlock*.
 TB := $(BUILD)/test
 TB_HOOK_SRCS := client/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c \
-	client/cli_acp.c
+	client/cli_acp.c client/cli_opt.c
 tb_objs = $(foreach f,$(1),$(if $(filter $(f),$(TB_HOOK_SRCS)),$(TB)/obj/$(f:%.c=%.o),$(BUILD)/obj/$(f:%.c=%.o)))
 $(TB)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree fs version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree fs version help" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -29,14 +29,14 @@ _airlock()
 	--sandbox|--network)
 		COMPREPLY=($(compgen -W "on off" -- "$cur"))
 		return 0 ;;
-	--workspace|--bind|--ro-bind|--bind-try|--ro-bind-try|--deny-read|\
+	--workspace|--chdir|--bind|--ro-bind|--bind-try|--ro-bind-try|--deny-read|\
 	    --deny-write)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return 0 ;;
 	--settings|--events|--socket|--claude)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0 ;;
-	--env)
+	--env|-e)
 		COMPREPLY=($(compgen -e -- "$cur"))
 		return 0 ;;
 	--timeout|--kill-after|--memory|--output-limit|--pids|--allow-domain|\
@@ -46,26 +46,26 @@ _airlock()
 		COMPREPLY=($(compgen -W "fs terminal all none" -- "$cur"))
 		return 0 ;;
 	esac
+	# The options of run, claude and acp (client/cli_opt.c's table;
+	# tests/integration/cli.sh compares the two).
+	local runopts="--workspace --chdir --mode --bind --ro-bind --bind-try
+	    --ro-bind-try --deny-read --deny-write --network --allow-domain
+	    --timeout --kill-after --memory --pids --output-limit -e --env
+	    --sandbox --settings --origin --socket --events --conversation
+	    --agent -t -T --no-policy-check --quiet -h --help"
 	case $cmd in
+	help)
+		[ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run claude
+		    acp shell matrix status policy hook proxy-connect approve
+		    audit worktree fs version" -- "$cur")) ;;
 	run)
-		COMPREPLY=($(compgen -W "--workspace --mode --bind --ro-bind
-		    --bind-try --ro-bind-try --events --sandbox --settings
-		    --timeout --kill-after --memory --output-limit --pids
-		    --network --allow-domain --deny-read --deny-write --origin
-		    --env --socket --no-policy-check --quiet --conversation
-		    --agent -t -T -h --help --" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;
 	claude)
-		COMPREPLY=($(compgen -W "--claude --workspace --mode --bind
-		    --ro-bind --events --settings --timeout --memory --pids
-		    --allow-domain --deny-read --deny-write --origin --socket
-		    --quiet --" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$runopts --claude --" -- "$cur")) ;;
 	acp)
-		COMPREPLY=($(compgen -W "--pass-through --workspace --mode
-		    --bind --ro-bind --events --sandbox --settings --timeout
-		    --memory --pids --network --allow-domain --deny-read
-		    --deny-write --origin --socket --quiet --" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$runopts --pass-through --" -- "$cur")) ;;
 	shell)
-		COMPREPLY=($(compgen -W "--cwd --settings --" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--cwd --settings -h --help --" -- "$cur")) ;;
 	matrix)
 		COMPREPLY=($(compgen -W "--sandbox --network --settings
 		    --socket --json" -- "$cur")) ;;

@@ -185,7 +185,7 @@ sleep 0.5
 as_user "$AIRLOCK" run --socket "$W/d.sock" --workspace "$W" \
     --allow-domain "localhost:$PORT" -- curl -sf -m 5 "http://localhost:$PORT/" >/dev/null 2>&1
 check "a new session after the restart works" [ $? -eq 0 ]
-st=$(as_user "$AIRLOCK" status --socket "$W/d.sock")
+st=$(as_user "$AIRLOCK" status --socket "$W/d.sock" --json)
 case $st in
 *'"proxyd":{"running":true'*'"starts":2'*) ok "status shows proxyd restarted" ;;
 *) not_ok "status shows proxyd restarted"; diag "$st" ;;

@@ -103,7 +103,7 @@ as_user "$AIRLOCK" run --workspace "$W" --sandbox off --events "$W/off.jsonl" \
 check "--sandbox off: the command ran unconfined" [ -e "$OUT/off.txt" ]
 check "--sandbox off: the events say backend none" \
     grep -q '"type":"ready".*"backend":"none"' "$W/off.jsonl"
-st=$(as_user env AIRLOCK_SANDBOX=off "$AIRLOCK" status)
+st=$(as_user env AIRLOCK_SANDBOX=off "$AIRLOCK" status --json)
 case $st in
 *'"enabled":false'*'"backend":"none"'*) ok "status says the sandbox is disabled" ;;
 *) not_ok "status says the sandbox is disabled"; diag "$st" ;;

@@ -468,7 +468,7 @@ check "env: no injected value anywhere; an allowed TERM passes (control)" \
     printf '%s\n' \"\$1\" | grep -qx TERM=airlock-term-passes" sh "$out"
 
 # ---- status (R-L5, R-S4) ----
-st=$(as_user "$AIRLOCK" status 2>/dev/null)
+st=$(as_user "$AIRLOCK" status --json 2>/dev/null)
 kabi=$(as_user "$TS" landlock-abi 2>/dev/null)
 check "status: the kernel's Landlock ABI ($kabi) and exactly its gaps" \
     python3 - "$st" "$kabi" <<'PY'

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The option table of the commands that build a sandbox, its parser and
+ * its help (cli_opt.h).  Each value is checked here, where the option is
+ * named, so a bad one is refused with what is accepted before anything
+ * starts.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/cli.h"
+#include "client/cli_opt.h"
+#include "common/host/paths.h"
+#include "common/vis.h"
+#include "common/xmalloc.h"
+#include "policy/domain.h"
+
+/* A day of wall time and 4096 processes: defaults a real run never hits
+ * (the man page's LIMITS). */
+#define RUN_DEFAULT_TIMEOUT	(24 * 3600)
+#define RUN_DEFAULT_PIDS	4096
+
+/* The command named in messages ("airlock run"), set by the parser. */
+static const char *opt_prog = "airlock run";
+
+void
+cli_opt_usage_error(const char *prog, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(%s --help for the options)\n", prog);
+	exit(2);
+}
+
+#define BAD(...)	cli_opt_usage_error(opt_prog, __VA_ARGS__)
+
+/* 123, 123K/M/G (binary), optional "iB"/"B"; > 0. */
+static int
+parse_size(const char *s, uint64_t *out)
+{
+	char		*end;
+	unsigned long long v;
+	int		 shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	case 't': case 'T':
+		shift = 40;
+		break;
+	}
+	if (shift != 0) {
+		end++;
+		if (*end == 'i' && end[1] == 'B')
+			end += 2;
+	}
+	if (*end == 'B')
+		end++;
+	if (*end != '\0' || v == 0 || v > (UINT64_MAX >> shift))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
+/* 90, 90s, 15m, 2h; > 0 and at most a year. */
+static int
+parse_duration(const char *s, unsigned long *out)
+{
+	char		*end;
+	unsigned long	 v, mul = 1;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || end == s)
+		return -1;
+	if (*end == 's')
+		end++;
+	else if (*end == 'm')
+		mul = 60, end++;
+	else if (*end == 'h')
+		mul = 3600, end++;
+	if (*end != '\0' || v == 0 || v > 366UL * 86400 / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+static int
+parse_count(const char *s, unsigned long *out, unsigned long max)
+{
+	char	*end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return errno != 0 || *end != '\0' || *out == 0 || *out > max ? -1 : 0;
+}
+
+static int
+one_of(const char *v, const char *const *set)
+{
+	for (; *set != NULL; set++)
+		if (strcmp(v, *set) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const modes[] = {
+	"chat", "plan", "review", "orchestrate", NULL,
+};
+static const char *const onoff[] = { "on", "off", NULL };
+
+/* ~ and ~/x against the caller's $HOME; a relative path against the cwd. */
+char *
+cli_expand_path(const char *p)
+{
+	const char	*home;
+	char		 cwd[PATH_MAX], *r;
+
+	if (p[0] == '~' && (p[1] == '\0' || p[1] == '/')) {
+		if ((home = getenv("HOME")) == NULL || home[0] != '/') {
+			fprintf(stderr, "airlock: %s: $HOME is not set\n", p);
+			exit(125);
+		}
+		xasprintf(&r, "%s%s", home, p + 1);
+		return r;
+	}
+	if (p[0] == '/')
+		return xstrdup(p);
+	if (getcwd(cwd, sizeof(cwd)) == NULL) {
+		fprintf(stderr, "airlock: getcwd: %s\n", strerror(errno));
+		exit(125);
+	}
+	xasprintf(&r, "%s/%s", cwd, p);
+	return r;
+}
+
+/*
+ * SRC:DST, as docker's -v and bwrap's two words say it: the sandbox shows
+ * a host path only at that same path (its protections, deny-read masks
+ * and Landlock rules are all written in host paths), so DST must name
+ * SRC; any other DST is refused rather than silently binding elsewhere.
+ * A value that names an existing path whole is that path, colon or not.
+ * Returns SRC (malloc'd).
+ */
+static char *
+bind_source(const char *opt, const char *v)
+{
+	char	 rs[PATH_MAX], rd[PATH_MAX], *src, *dst, *c, *a;
+
+	a = cli_expand_path(v);
+	if (realpath(a, rs) != NULL || (c = strrchr(v, ':')) == NULL) {
+		free(a);
+		return xstrdup(v);
+	}
+	free(a);
+	src = xstrndup(v, (size_t)(c - v));
+	if (src[0] == '\0' || c[1] == '\0')
+		BAD("%s %s: SRC:DST with both paths given", opt, v);
+	a = cli_expand_path(src);
+	dst = cli_expand_path(c + 1);
+	airlock_path_clean(a);
+	airlock_path_clean(dst);
+	if (strcmp(a, dst) != 0 && !(realpath(a, rs) != NULL &&
+	    (strcmp(rs, dst) == 0 || (realpath(dst, rd) != NULL &&
+	    strcmp(rs, rd) == 0))))
+		BAD("%s %s: the sandbox shows a host path only at that same "
+		    "path, so DST must be %s (or leave \":DST\" out); a "
+		    "different destination is not supported", opt, v, a);
+	free(a);
+	free(dst);
+	return src;
+}
+
+static void
+add_to(char ***set, const char *opt, const char *v, int bind)
+{
+	char	*s = bind ? bind_source(opt, v) : xstrdup(v);
+
+	*set = strv_add(*set, s);
+	free(s);
+}
+
+#define SETTER(fn)	static void fn(struct run_opts *o, const char *v)
+
+SETTER(set_workspace) { o->workspace = v; }
+SETTER(set_events) { o->events = v; }
+SETTER(set_settings) { o->settings = v; }
+SETTER(set_socket) { o->sock = v; }
+SETTER(set_origin) { o->origin = v; }
+SETTER(set_conv) { o->conv = v; }
+SETTER(set_agent) { o->agent = v; }
+SETTER(set_chdir) { o->chdir = v; }
+SETTER(set_bind) { add_to(&o->binds, "--bind", v, 1); }
+SETTER(set_robind) { add_to(&o->robinds, "--ro-bind", v, 1); }
+SETTER(set_trybind) { add_to(&o->trybinds, "--bind-try", v, 1); }
+SETTER(set_tryrobind) { add_to(&o->tryrobinds, "--ro-bind-try", v, 1); }
+SETTER(set_deny_read)
+{
+	if (v[0] == '\0')
+		BAD("--deny-read \"\": a path or glob");
+	add_to(&o->deny_read, NULL, v, 0);
+}
+
+SETTER(set_deny_write)
+{
+	if (v[0] == '\0')
+		BAD("--deny-write \"\": a path or glob");
+	add_to(&o->deny_write, NULL, v, 0);
+}
+SETTER(set_quiet) { (void)v; o->quiet = 1; }
+SETTER(set_nocheck) { (void)v; o->no_policy_check = 1; }
+SETTER(set_tty) { (void)v; o->tty = 1; }
+SETTER(set_notty) { (void)v; o->tty = 0; }
+#ifdef AIRLOCK_TEST_BUILD
+SETTER(set_unlisted) { o->unlisted = v; }
+#endif
+
+SETTER(set_mode)
+{
+	if (!one_of(v, modes))
+		BAD("--mode %s: one of chat, plan, review, orchestrate", v);
+	o->mode = v;
+}
+
+SETTER(set_sandbox)
+{
+	if (!one_of(v, onoff))
+		BAD("--sandbox %s: on or off", v);
+	o->sandbox = v;
+}
+
+SETTER(set_network)
+{
+	if (!one_of(v, onoff))
+		BAD("--network %s: on or off", v);
+	o->network = strcmp(v, "on") == 0;
+}
+
+SETTER(set_timeout)
+{
+	if (parse_duration(v, &o->timeout) == -1)
+		BAD("--timeout %s: a duration such as 90, 90s, 15m or 2h", v);
+}
+
+SETTER(set_kill_after)
+{
+	if (parse_duration(v, &o->kill_after) == -1)
+		BAD("--kill-after %s: a duration such as 5, 5s or 1m", v);
+}
+
+SETTER(set_memory)
+{
+	if (parse_size(v, &o->memory) == -1)
+		BAD("--memory %s: a size such as 512M or 4G", v);
+}
+
+SETTER(set_output)
+{
+	if (parse_size(v, &o->output) == -1)
+		BAD("--output-limit %s: a size such as 64M or 1G", v);
+}
+
+SETTER(set_pids)
+{
+	if (parse_count(v, &o->pids, 4194304) == -1)
+		BAD("--pids %s: a number of processes, 1 to 4194304", v);
+}
+
+/*
+ * NULL when v is a valid pattern; else a message naming v and what is
+ * accepted.  The parser's own reasons speak of its internals ("invalid
+ * port" for a URL), so the common mistakes are named first.
+ */
+const char *
+egress_pattern_error(const char *flag, const char *v, char *buf, size_t len)
+{
+	const char	*why, *accepted = "a host name (example.com), a "
+	    "wildcard (*.example.com), either with :PORT, or an IP address "
+	    "or CIDR range";
+	const char	*s;
+
+	if (dom_pattern_valid(v, &why))
+		return NULL;
+	if ((s = strstr(v, "://")) != NULL) {
+		char	host[256];
+		size_t	n = strcspn(s + 3, "/?#");
+
+		snprintf(host, sizeof(host), "%.*s", (int)n, s + 3);
+		snprintf(buf, len, "%s %s: a domain, not a URL: give %s "
+		    "(here: %s %s)", flag, vis(v), accepted, flag, vis(host));
+	} else if (v[0] == '\0')
+		snprintf(buf, len, "%s needs a domain: %s", flag, accepted);
+	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
+		snprintf(buf, len, "%s %s: a domain has no path: give %s",
+		    flag, vis(v), accepted);
+	else
+		snprintf(buf, len, "%s %s: not a domain pattern (%s): give %s",
+		    flag, vis(v), why, accepted);
+	return buf;
+}
+
+SETTER(set_allow)
+{
+	char	note[320], bad[1024];
+
+	if (egress_pattern_error("--allow-domain", v, bad,
+	    sizeof(bad)) != NULL)
+		BAD("%s", bad);
+	o->allow = strv_add(o->allow, v);
+	if (dom_pattern_note(v, note, sizeof(note)) != NULL)
+		fprintf(stderr, "airlock: warning: --allow-domain '%s' %s\n",
+		    v, note);
+}
+
+/* NAME=VALUE, or NAME alone for the caller's own value (docker -e). */
+SETTER(set_env)
+{
+	static const char namech[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_";
+	char	*kv;
+
+	if (v[0] == '\0' || v[0] == '=' || (v[0] >= '0' && v[0] <= '9') ||
+	    strspn(v, namech) != strcspn(v, "="))
+		BAD("--env %s: NAME or NAME=VALUE, NAME of letters, digits "
+		    "and _ not starting with a digit", v);
+	if (strchr(v, '=') == NULL) {
+		if (getenv(v) == NULL)
+			BAD("--env %s: not set in this environment", v);
+		xasprintf(&kv, "%s=%s", v, getenv(v));
+	} else
+		kv = xstrdup(v);
+	o->envs = strv_add(o->envs, kv);
+	free(kv);
+}
+
+#define A	CLI_ADAPTERS
+const struct cli_opt cli_opts[] = {
+	{ "--workspace", NULL, "DIR", A, "the workspace (default: the top "
+	    "of the git repository the caller is in, else the cwd)",
+	    set_workspace },
+	{ "--chdir", NULL, "DIR", A, "the command's working directory "
+	    "(default: the caller's, when inside the workspace)", set_chdir },
+	{ "--mode", NULL, "MODE", A, "chat, plan, review or orchestrate "
+	    "(default chat)", set_mode },
+	{ "--bind", NULL, "SRC[:DST]", A, "bind a host path writable "
+	    "(DST, if given, must be SRC)", set_bind },
+	{ "--ro-bind", NULL, "SRC[:DST]", A, "bind a host path read-only",
+	    set_robind },
+	{ "--bind-try", NULL, "SRC[:DST]", A, "as --bind, only if SRC "
+	    "exists", set_trybind },
+	{ "--ro-bind-try", NULL, "SRC[:DST]", A, "as --ro-bind, only if SRC "
+	    "exists", set_tryrobind },
+	{ "--deny-read", NULL, "PATH", A, "a path or glob the command may "
+	    "not read", set_deny_read },
+	{ "--deny-write", NULL, "PATH", A, "a path or glob the command may "
+	    "not write", set_deny_write },
+	{ "--network", NULL, "on|off", A, "network through the proxy, or "
+	    "none", set_network },
+	{ "--allow-domain", NULL, "PATTERN", A, "a domain the network may "
+	    "reach (host, *.host or *)", set_allow },
+	{ "--timeout", NULL, "DURATION", A, "wall time (s, m, h; default "
+	    "24h)", set_timeout },
+	{ "--kill-after", NULL, "DURATION", A, "kill this long after the "
+	    "first forwarded signal", set_kill_after },
+	{ "--memory", NULL, "SIZE", A, "memory (K, M, G; default three "
+	    "quarters of the machine's)", set_memory },
+	{ "--pids", NULL, "N", A, "processes (default 4096)", set_pids },
+	{ "--output-limit", NULL, "SIZE", A, "output per stream (default "
+	    "16G)", set_output },
+	{ "--env", "-e", "NAME[=VALUE]", A, "pass one variable on purpose "
+	    "(NAME alone: the caller's value)", set_env },
+	{ "--sandbox", NULL, "on|off", A, "off runs the command "
+	    "unconfined, with a warning", set_sandbox },
+	{ "--settings", NULL, "FILE", A | CLI_SHELL, "a settings file "
+	    "instead of the default", set_settings },
+	{ "--origin", NULL, "URL", A, "the repository pushes may go to",
+	    set_origin },
+	{ "--socket", NULL, "PATH", A, "a shared airlockd (also "
+	    "AIRLOCK_SOCKET)", set_socket },
+	{ "--events", NULL, "FILE", A, "the session's events, one JSON "
+	    "object a line", set_events },
+	{ "--conversation", NULL, "ID", A, "run in a provisioned "
+	    "conversation (with --agent)", set_conv },
+	{ "--agent", NULL, "AGENT", A, "as this agent of the conversation",
+	    set_agent },
+	{ "-t", NULL, NULL, A, "a terminal inside, even without one outside",
+	    set_tty },
+	{ "-T", NULL, NULL, A, "no terminal inside", set_notty },
+	{ "--no-policy-check", NULL, NULL, A, "do not judge the command "
+	    "line first", set_nocheck },
+	{ "--quiet", NULL, NULL, A, "no summary of refusals afterwards",
+	    set_quiet },
+	{ "--claude", NULL, "PATH", CLI_CLAUDE, "the Claude Code CLI to run "
+	    "(default: claude on PATH)", NULL },
+	{ "--pass-through", NULL, "fs|terminal|all|none", CLI_ACP, "which "
+	    "of the agent's requests reach the editor", NULL },
+	{ "--cwd", NULL, "DIR", CLI_SHELL, "the shell's directory "
+	    "(default: the cwd)", set_workspace },
+	{ "--help", "-h", NULL, A | CLI_SHELL, "this help", NULL },
+#ifdef AIRLOCK_TEST_BUILD
+	/* Test build only (tests/tests.mk), never shipped. */
+	{ "--test-unlisted-bind", NULL, "PATH", CLI_RUN, NULL, set_unlisted },
+#endif
+	{ NULL, NULL, NULL, 0, NULL, NULL },
+};
+#undef A
+
+void
+run_opts_init(struct run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = "chat";
+	o->timeout = RUN_DEFAULT_TIMEOUT;
+	o->pids = RUN_DEFAULT_PIDS;
+	o->network = 1;
+	o->tty = -1;
+}
+
+void
+run_opts_free(struct run_opts *o)
+{
+	strv_free(o->binds);
+	strv_free(o->robinds);
+	strv_free(o->trybinds);
+	strv_free(o->tryrobinds);
+	strv_free(o->envs);
+	strv_free(o->allow);
+	strv_free(o->deny_read);
+	strv_free(o->deny_write);
+}
+
+const struct cli_opt *
+cli_opt_find(unsigned cmd, const char *name, size_t len)
+{
+	const struct cli_opt	*o;
+
+	for (o = cli_opts; o->name != NULL; o++)
+		if ((o->cmds & cmd) && ((strlen(o->name) == len &&
+		    strncmp(name, o->name, len) == 0) || (o->alias != NULL &&
+		    strlen(o->alias) == len && strncmp(name, o->alias,
+		    len) == 0)))
+			return o;
+	return NULL;
+}
+
+/* The run option name[0..len) if it takes a value, by its long name. */
+const char *
+cli_run_valued(const char *name, size_t len)
+{
+	const struct cli_opt *o = cli_opt_find(CLI_RUN, name, len);
+
+	return o != NULL && o->metavar != NULL ? o->name : NULL;
+}
+
+int
+cli_opt_parse(unsigned cmd, const char *prog, const char *head, int argc,
+    char **argv, struct run_opts *ro)
+{
+	const struct cli_opt	*o;
+	const char		*a, *v;
+	size_t			 n;
+	int			 i;
+
+	opt_prog = prog;
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return i + 1;
+		if (a[0] != '-' || a[1] == '\0')
+			return i;
+		n = a[1] == '-' ? strcspn(a, "=") : strlen(a);
+		if ((o = cli_opt_find(cmd, a, n)) == NULL)
+			BAD("unknown option %.*s", (int)n, a);
+		if (strcmp(o->name, "--help") == 0) {
+			fputs(head, stdout);
+			cli_opt_help(stdout, cmd);
+			exit(0);
+		}
+		if (o->metavar == NULL) {
+			if (a[n] == '=')
+				BAD("%s takes no value", o->name);
+			v = NULL;
+		} else if (a[n] == '=')
+			v = a + n + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else
+			BAD("%s needs a value (%s)", o->name, o->metavar);
+		if (o->set != NULL)
+			o->set(ro, v);
+	}
+	return i;
+}
+
+/* text from column 27, wrapped before column 80. */
+static void
+help_wrap(FILE *f, const char *text)
+{
+	const char	*p = text, *sp;
+	size_t		 n;
+
+	while (*p != '\0') {
+		n = strlen(p);
+		if (n > 52) {
+			for (sp = p + 52; sp > p && *sp != ' '; sp--)
+				;
+			n = sp > p ? (size_t)(sp - p) : 52;
+		}
+		fprintf(f, "%.*s\n", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (*p != '\0')
+			fprintf(f, "%27s", "");
+	}
+}
+
+void
+cli_opt_help(FILE *f, unsigned cmd)
+{
+	const struct cli_opt	*o;
+	char			 head[64];
+	int			 w;
+
+	for (o = cli_opts; o->name != NULL; o++) {
+		if (!(o->cmds & cmd) || o->help == NULL)
+			continue;
+		w = snprintf(head, sizeof(head), "%s%s%s%s%s",
+		    o->alias != NULL ? o->alias : "", o->alias != NULL ?
+		    ", " : "", o->name, o->metavar != NULL ? " " : "",
+		    o->metavar != NULL ? o->metavar : "");
+		if (w < 24)
+			fprintf(f, "  %-24s ", head);
+		else
+			fprintf(f, "  %s\n%27s", head, "");
+		help_wrap(f, o->help);
+	}
+}

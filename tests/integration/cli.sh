@@ -1,0 +1,236 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# The client's shape for people (issue 26): --help and `help CMD` for
+# every command, an unknown command named with the nearest one, status
+# as text (and JSON with --json), the man page's SYNOPSIS one command a
+# line, the option table (client/cli_opt.c, printed by CMD --help) in
+# agreement with the man page and both completions, and the habits of
+# bwrap and docker: --chdir, -e NAME[=VALUE], --bind SRC:DST, a path
+# given as the command run as a program.  Sandboxes run as the
+# unprivileged user.
+. "$(dirname "$0")/lib.sh"
+plan 34
+W=$(mkwork)
+cd "$W" || exit 1
+TOP=${AIRLOCK_TOP:?}
+MAN="$TOP/contrib/man/airlock.1"
+C="$TOP/contrib/completion"
+A() { as_user "$AIRLOCK" "$@"; }
+
+# ---- help for every command ----
+A --help >"$W/help" 2>"$W/help.err"
+check "airlock --help exits 0 on stdout" sh -c \
+    '[ $1 -eq 0 ] && grep -q "^  run " "$2" && [ ! -s "$3" ]' sh $? \
+    "$W/help" "$W/help.err"
+# The commands: those the bare usage (on stderr, exit 2) lists.
+A >/dev/null 2>"$W/usage"
+SUBS=$(sed -n 's/^  \([a-z][a-z-]*\).*/\1/p' "$W/usage")
+check "the command list has a dozen commands" \
+    [ "$(printf '%s\n' "$SUBS" | wc -l)" -ge 12 ]
+bad=""
+for s in $SUBS; do
+	A "$s" --help >"$W/h.$s" 2>/dev/null || bad="$bad $s(exit $?)"
+	# A description, not just a usage line: two lines at least.
+	[ "$(wc -l <"$W/h.$s")" -ge 2 ] || bad="$bad $s(short)"
+	grep -q "usage: airlock $s" "$W/h.$s" || bad="$bad $s(usage)"
+done
+check "every command's --help exits 0 with its own text [$bad]" [ -z "$bad" ]
+bad=""
+for s in $SUBS; do
+	A help "$s" >"$W/hh.$s" 2>/dev/null || bad="$bad $s(exit $?)"
+	cmp -s "$W/h.$s" "$W/hh.$s" || bad="$bad $s(differs)"
+done
+check "airlock help CMD is CMD --help [$bad]" [ -z "$bad" ]
+bad=""
+for s in status fs shell worktree matrix approve audit; do
+	A "$s" -h >/dev/null 2>&1 || bad="$bad $s"
+done
+check "-h as well [$bad]" [ -z "$bad" ]
+A fs --workspace >/dev/null 2>"$W/fsv"
+check "fs: an option without its value is named" sh -c \
+    '[ $1 -eq 2 ] && grep -q -- "--workspace needs a value" "$2"' sh $? \
+    "$W/fsv"
+A worktree ls --help >"$W/wl" 2>&1
+check "help after a verb (worktree ls --help)" sh -c \
+    '[ $1 -eq 0 ] && grep -q "usage: airlock worktree" "$2"' sh $? "$W/wl"
+
+# ---- unknown commands ----
+A runn -- true >/dev/null 2>"$W/unk"
+check "airlock runn: exit 2, unknown command, did you mean run" sh -c \
+    '[ $1 -eq 2 ] && grep -q "unknown command \"runn\"" "$2" &&
+    grep -q "did you mean \"run\"" "$2"' sh $? "$W/unk"
+A stauts >/dev/null 2>"$W/unk2"
+check "  a transposition finds status" grep -q 'did you mean "status"' \
+    "$W/unk2"
+A xyzzy >/dev/null 2>"$W/unk3"
+check "  nothing near: no suggestion, one line and the hint" sh -c \
+    '[ $1 -eq 2 ] && grep -q "unknown command \"xyzzy\"" "$2" &&
+    ! grep -q "did you mean" "$2" && [ "$(wc -l <"$2")" -eq 2 ]' sh $? \
+    "$W/unk3"
+
+# ---- status ----
+A status >"$W/st" 2>&1
+check "status (not a terminal) prints text for a person, with labels" sh -c \
+    '[ $1 -eq 0 ] && grep -q "^sandbox:   available" "$2" &&
+    ! grep -q "^{" "$2" && grep -q "^  Landlock ABI  " "$2" &&
+    ! grep -Eq "landlockAbi|ptraceBlocked|installHint" "$2"' sh $? "$W/st"
+A status --json >"$W/stj" 2>&1
+check "status --json parses as JSON with the host's fields" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["available"] is True and "daemons" in s and "landlockAbi" in s
+' "$W/stj"
+
+# ---- the man page ----
+render() {	# the page as a person reads it, 80 columns, no formatting
+	if command -v man >/dev/null 2>&1; then
+		MANWIDTH=80 man -l "$1" 2>/dev/null
+	elif command -v groff >/dev/null 2>&1; then
+		groff -mandoc -Tutf8 -rLL=80n -P-cbou "$1" 2>/dev/null
+	else
+		echo "neither man nor groff (contrib/install-deps.sh)" >&2
+	fi
+}
+render "$MAN" | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' >"$W/syn"
+bad=""
+for s in $SUBS; do
+	grep -Eq "^     airlock $s( |\$)" "$W/syn" || bad="$bad $s"
+done
+check "man SYNOPSIS: each command starts its own line [$bad]" \
+    sh -c '[ -z "$1" ] && [ "$(wc -l <"$2")" -gt 20 ]' sh "$bad" "$W/syn"
+# Each command of the source's SYNOPSIS (a .Cm naming one, or the
+# generic "airlock subcommand --help") is a rendered line of its own.
+re=$(printf '%s|' $SUBS)
+nm=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh DESCRIPTION/p' "$MAN" |
+    grep -cE "^\.Cm (${re%|})( |\$)|^\.Ar subcommand\$")
+check "man SYNOPSIS: one rendered line per command ($nm)" \
+    [ "$(grep -c '^     airlock ' "$W/syn")" -eq "$nm" ]
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/syn")"
+
+# ---- the option table against the man page and the completions ----
+opts_of() {	# the options of CMD --help: every -x and --word of its lines
+	A "$1" --help | sed -n 's/^  \(-.*\)/\1/p' | cut -c1-25 |
+	    grep -oE -e '(^|, )--?[a-zA-Z][a-z-]*' | sed 's/^, //' | sort -u
+}
+inman() {	# inman OPT: the man page names OPT as an option (Fl)
+	case $1 in
+	--*) grep -Eq "Fl \\\\-${1#--}([^a-z-]|\$)" "$MAN" ;;
+	*) grep -Eq "Fl ${1#-}([^a-zA-Z-]|\$)" "$MAN" ;;
+	esac
+}
+bad=""
+for s in run claude acp shell; do
+	opts_of "$s" >"$W/o.$s"
+	[ -s "$W/o.$s" ] || bad="$bad $s:none"
+	for o in $(cat "$W/o.$s"); do
+		inman "$o" || bad="$bad $s:$o"
+	done
+done
+check "every table option is in airlock(1) [$bad]" [ -z "$bad" ]
+check "  the table has the new options" sh -c \
+    'for o in --chdir -e --env --bind -t; do
+    grep -qx -e "$o" "$1" || exit 1; done' sh "$W/o.run"
+# The man page's run options (the .It list of "airlock run") and the
+# options of each SYNOPSIS line, each in its command's table.
+sed -n '/^\.Ss airlock run$/,/^\.El$/p' "$MAN" | grep '^\.It Fl' |
+    grep -oE 'Fl (\\-[a-z][a-z-]*|[a-zA-Z])' | sed 's/^Fl //; s/^\\-/--/; s/^\([a-zA-Z]\)$/-\1/' |
+    sort -u >"$W/man.run"
+bad=""
+for o in $(cat "$W/man.run"); do
+	grep -qx -e "$o" "$W/o.run" || bad="$bad $o"
+done
+check "every run option of airlock(1) is in the table [$bad]" sh -c \
+    '[ -z "$1" ] && [ "$(wc -l <"$2")" -ge 25 ]' sh "$bad" "$W/man.run"
+bad=""
+for s in claude acp shell; do
+	for o in $(grep -E "^     airlock $s " "$W/syn" | grep -oE -- '--[a-z][a-z-]*'); do
+		grep -qx -e "$o" "$W/o.$s" || bad="$bad $s:$o"
+	done
+done
+check "the SYNOPSIS options of claude, acp, shell are in the table [$bad]" \
+    [ -z "$bad" ]
+
+bcomp() {	# bcomp WORDS...: what bash completes for the last word
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+	    _airlock; printf "%s\n" "${COMPREPLY[@]}"' sh "$C/airlock.bash" "$@"
+}
+zcomp() {	# zcomp LINE: what zsh completes at the end of LINE
+	rm -f "$W/z.out"
+	timeout 20 zsh -f "$TOP/tests/helpers/zsh_complete.zsh" \
+	    "$C" "$W/z.out" "$1" >/dev/null 2>&1
+	sed 's/^ *//' "$W/z.out" | grep -v '^#done$' | sort -u
+}
+both() {	# both CMD WHICH: the options bash or zsh offers after CMD -
+	if [ "$2" = bash ]; then bcomp airlock "$1" -; else
+		zcomp "airlock $1 -"; fi | grep -E '^-' | grep -vx -e '--' -e '-' |
+	    sort -u
+}
+for sh in bash zsh; do
+	bad=""
+	for s in run claude acp shell; do
+		both "$s" "$sh" >"$W/c.$sh.$s"
+		bad="$bad$(comm -3 "$W/o.$s" "$W/c.$sh.$s" | tr -d '\t' |
+		    sed "s/^/ $s:/" | tr '\n' ' ')"
+	done
+	check "$sh completion offers exactly the table's options [$bad]" \
+	    [ -z "$bad" ]
+done
+
+check "bash and zsh complete help's command" sh -c \
+    '[ "$1" = worktree ] && [ "$2" = worktree ]' sh \
+    "$(bcomp airlock help wo)" "$(zcomp 'airlock help wo')"
+
+# ---- habits: --bind SRC:DST, --chdir, -e ----
+mkdir -p "$W/ws/sub" "$W/other"
+chown -R "$TUSER" "$W/ws" "$W/other"
+A run --workspace "$W/ws" -- sh -c "echo x > '$W/other/f'" 2>/dev/null
+check "control: without a bind the other directory is not writable" \
+    [ ! -e "$W/other/f" ]
+A run --workspace "$W/ws" --bind "$W/other:$W/other" -- \
+    sh -c "echo bound > '$W/other/f'" 2>"$W/b.err"
+check "--bind SRC:DST with DST = SRC binds it writable" sh -c \
+    '[ "$(cat "$1" 2>/dev/null)" = bound ]' sh "$W/other/f"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/b.err")"
+A run --workspace "$W/ws" --ro-bind "$W/other:$W/other" -- \
+    cat "$W/other/f" >"$W/rb.out" 2>&1
+check "--ro-bind SRC:DST reads it" grep -qx bound "$W/rb.out"
+A run --workspace "$W/ws" --bind "$W/other:/srv/else" -- true \
+    >/dev/null 2>"$W/bd.err"
+check "--bind SRC:DST elsewhere: refused (2), saying DST must be SRC" sh -c \
+    '[ $1 -eq 2 ] && grep -q "DST must be $3" "$2"' sh $? "$W/bd.err" \
+    "$W/other"
+out=$(A run --workspace "$W/ws" -- pwd 2>/dev/null)
+check "control: the command starts in the workspace ($out)" \
+    [ "$out" = "$W/ws" ]
+out=$(cd "$W/ws" && A run --workspace "$W/ws" --chdir sub -- pwd 2>/dev/null)
+check "--chdir DIR (relative to the cwd) starts it there ($out)" \
+    [ "$out" = "$W/ws/sub" ]
+out=$(A run --workspace "$W/ws" --chdir /tmp -- pwd 2>/dev/null)
+check "--chdir to the sandbox's own /tmp ($out)" [ "$out" = /tmp ]
+out=$(as_user env MY_TOKEN=tok-1 "$AIRLOCK" run --workspace "$W/ws" -- \
+    sh -c 'echo "[$MY_TOKEN]"' 2>/dev/null)
+check "control: MY_TOKEN is not passed by default ($out)" [ "$out" = "[]" ]
+out=$(as_user env MY_TOKEN=tok-1 "$AIRLOCK" run --workspace "$W/ws" \
+    -e MY_TOKEN -e OTHER_KEY=v2 -- \
+    sh -c 'echo "[$MY_TOKEN][$OTHER_KEY]"' 2>/dev/null)
+check "-e NAME takes the caller's value, -e NAME=VALUE the given ($out)" \
+    [ "$out" = "[tok-1][v2]" ]
+A run -e 1BAD=x -- true >/dev/null 2>"$W/e.err"
+check "-e with a name starting with a digit: refused naming it" sh -c \
+    '[ $1 -eq 2 ] && grep -q "1BAD=x" "$2"' sh $? "$W/e.err"
+
+# ---- a path given as the command ----
+cp /bin/true "$W/ws/passwd"
+chown "$TUSER" "$W/ws/passwd"
+A run --workspace "$W/ws" -- "$W/ws/passwd" >/dev/null 2>"$W/p.err"
+check "a program named passwd given by its path runs (exit $?)" sh -c \
+    '[ $1 -eq 0 ] && ! grep -q "privileges" "$2"' sh $? "$W/p.err"
+A run --workspace "$W/ws" -- /etc/passwd >/dev/null 2>"$W/p2.err"
+check "/etc/passwd is run (126, not executable), not judged as passwd" \
+    sh -c '[ $1 -eq 126 ] && ! grep -q "privileges" "$2"' sh $? "$W/p2.err"
+A run --workspace "$W/ws" -- /usr/bin/sudo id >/dev/null 2>"$W/s.err"
+check "/usr/bin/sudo is still judged as sudo (refused)" sh -c \
+    '[ $1 -ne 0 ] && grep -q "sudo changes privileges" "$2"' sh $? \
+    "$W/s.err"
+finish
