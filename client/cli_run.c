@@ -1049,8 +1049,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 		return EXIT_SANDBOX;
 	}
 	/* R-C4: the command line itself, before anything starts. */
-	if ((code = cli_run_guard(mode, settings, argv + i,
-	    no_policy_check)) != 0) {
+	if ((code = cli_run_guard_sock(mode, settings, argv + i,
+	    no_policy_check, sock)) != 0) {
 		rpc_close(&rpc);
 		return code;
 	}
