@@ -7,15 +7,22 @@
 # command, n does not and is reported as that person's no.  With nobody
 # to ask the refusal says how to go on; on a terminal (a real pty) an n
 # is the person's no too, never "no approver".  The approve path under
-# AddressSanitizer: the socket it names is not read after free.
+# AddressSanitizer: the socket it names is not read after free.  A
+# gateway push rule whose action is ask reaches `airlock approve` too
+# (a real smart-HTTP upstream, lib/upstream.sh).
 . "$(dirname "$0")/lib.sh"
-plan 19
+. "$(dirname "$0")/lib/upstream.sh"
+plan 23
 W=$(mkwork)
 cd "$W" || exit 1
 RT=$(mkwork)	# an XDG_RUNTIME_DIR with no airlockd in it
 S="$W/d.sock"
 pids=
-cleanup() { for p in $pids; do kill "$p" 2>/dev/null; done; }
+UPD=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	[ -n "$UPD" ] && { upstream_stop; rm -rf "$UPD"; }
+}
 trap cleanup EXIT
 CMD='touch "$0"; git push origin main'
 
@@ -164,6 +171,73 @@ check_sh "  never \"no approver\", no how-to-go-on" \
 out=$(on_pty y tty-y.mark)
 check_sh "  control: y on the terminal runs it" '[ -e "$W/tty-y.mark" ]' ||
     diag "$out"
+
+# A gateway push rule that asks, during a run of a shared airlockd:
+# `airlock approve` answers it (the run's own command line is not judged
+# here, --no-policy-check, so the ref is the one question).
+upstream_up
+G=$(mkwork)
+cat >"$G/settings.json" <<JSON
+{ "git": {
+    "codeHosts": [ { "name": "github",
+      "pushUrlPrefixes": ["https://github.com/"],
+      "upstream": "$UP_HTTPS_URL", "caBundle": "$UP_CA" } ],
+    "linkedRepos": [],
+    "pushRules": [ { "ref": "refs/heads/release/*", "action": "ask" },
+                   { "ref": "refs/heads/*", "action": "allow" } ] },
+  "credentials": { "file": "$G/credentials.json" } }
+JSON
+printf '{ "github": { "writeToken": "%s" } }\n' "$TOKEN" >"$G/credentials.json"
+git clone -q "$UPD/repos/acme/app.git" "$G/app"
+git -C "$G/app" remote set-url origin https://github.com/acme/app.git
+git -C "$G/app" -c user.name=a -c user.email=a@example.invalid \
+    commit -q --allow-empty -m work
+chown -R "$TUSER" "$G"
+chmod 0600 "$G/credentials.json"
+GS="$G/d.sock"
+spawn_user env XDG_STATE_HOME="$G" XDG_RUNTIME_DIR="$RT" "$AIRLOCKD" \
+    --quiet --settings "$G/settings.json" --socket "$GS" 2>"$G/d.err"
+pids="$pids $!"
+i=0
+while [ ! -S "$GS" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mkfifo "$G/answers"
+chmod 0666 "$G/answers"
+spawn_user sh -c 'exec "$1" approve --socket "$2" <"$3" >"$4" 2>&1' sh \
+    "$AIRLOCK" "$GS" "$G/answers" "$G/appr.out"
+pids="$pids $!"
+exec 7>"$G/answers"
+i=0
+while ! grep -q '^approving for airlockd' "$G/appr.out" 2>/dev/null &&
+    [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+gw_push() {	# gw_push REF ANSWER: a push the approver answers
+	n0=$(grep -c 'allow? \[y/n/a\]' "$G/appr.out")
+	as_user env XDG_STATE_HOME="$G" XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run \
+	    --no-policy-check --socket "$GS" --workspace "$G/app" -- \
+	    git push -q origin "HEAD:$1" </dev/null >"$G/push.out" 2>&1 &
+	rp=$!
+	i=0
+	while [ "$(grep -c 'allow? \[y/n/a\]' "$G/appr.out")" -le "$n0" ] &&
+	    [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	echo "$2" >&7
+	wait $rp
+	rc=$?
+}
+GHEAD=$(git -c safe.directory='*' -C "$G/app" rev-parse HEAD)
+gw_push refs/heads/release/a y
+check_sh "gateway ask rule: airlock approve sees the ref, y pushes it (exit $rc)" \
+    '[ "$rc" -eq 0 ] &&
+    [ "$(upstream_ref acme/app.git refs/heads/release/a)" = "$GHEAD" ]' ||
+    diag "$(cat "$G/push.out" "$G/appr.out")"
+check "  the approver was shown the session, action and ref" grep -q \
+    "session [^ ]*: git-push refs/heads/release/a (" "$G/appr.out"
+gw_push refs/heads/release/b n
+check_sh "  n refuses it (exit $rc): not upstream" \
+    '[ "$rc" -ne 0 ] &&
+    [ -z "$(upstream_ref acme/app.git refs/heads/release/b)" ]'
+check_sh "  git says the approver denied it, not \"no approver\"" \
+    'grep -q "denied by approver" "$G/push.out" &&
+    ! grep -qi "no approver" "$G/push.out"' || diag "$(cat "$G/push.out")"
+exec 7>&-
 
 # The approve path under AddressSanitizer (build/asan/airlock, make
 # asan-client): with no listener it names the socket it tried, read
