@@ -12,7 +12,7 @@
 # (a real smart-HTTP upstream, lib/upstream.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 23
+plan 25
 W=$(mkwork)
 cd "$W" || exit 1
 RT=$(mkwork)	# an XDG_RUNTIME_DIR with no airlockd in it
@@ -185,6 +185,7 @@ cat >"$G/settings.json" <<JSON
     "linkedRepos": [],
     "pushRules": [ { "ref": "refs/heads/release/*", "action": "ask" },
                    { "ref": "refs/heads/*", "action": "allow" } ] },
+  "approvals": { "timeoutSeconds": 2 },
   "credentials": { "file": "$G/credentials.json" } }
 JSON
 printf '{ "github": { "writeToken": "%s" } }\n' "$TOKEN" >"$G/credentials.json"
@@ -222,6 +223,18 @@ gw_push() {	# gw_push REF ANSWER: a push the approver answers
 	wait $rp
 	rc=$?
 }
+# Nobody answers by the deadline (approvals.timeoutSeconds 2): refused,
+# and said so; then the approver's late answer finds nothing to decide.
+as_user env XDG_STATE_HOME="$G" XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run \
+    --socket "$GS" --workspace "$G" -- sh -c "$CMD" late.mark </dev/null \
+    >/dev/null 2>"$G/late.err"
+rc=$?
+echo n >&7
+check_sh "an ask nobody answers: refused at the deadline (exit $rc), not run" \
+    '[ "$rc" -eq 126 ] && [ ! -e "$G/late.mark" ]'
+check "  said as such, not as a no or \"no approver\"" grep -qx \
+    "airlock: refused: no answer from the approver within 2 s: git push changes a remote repository \[ask:git-push\]" \
+    "$G/late.err" || diag "$(cat "$G/late.err")"
 GHEAD=$(git -c safe.directory='*' -C "$G/app" rev-parse HEAD)
 gw_push refs/heads/release/a y
 check_sh "gateway ask rule: airlock approve sees the ref, y pushes it (exit $rc)" \
