@@ -70,7 +70,7 @@ enum guard_answer {
 	ANS_NONE,		/* nobody to ask */
 	ANS_YES,
 	ANS_NO,			/* a person said no */
-	ANS_UNANSWERED,		/* put to an approver, who did not answer */
+	ANS_UNANSWERED,		/* asked, but nobody answered */
 };
 
 /* The person at the terminal approves an ask, or not. */

@@ -52,7 +52,7 @@
  * counted up from r1.
  */
 #define SV_RID_BYTES		12
-#define SV_ASK_MAX		65536	/* approvals.ask: target, reason */
+#define SV_ASK_MAX		65536	/* approvals.ask: the longest text */
 
 struct approver {
 	struct approver	*next;
