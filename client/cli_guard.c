@@ -21,6 +21,7 @@
  * policy refuses) weakens nothing, unless the managed layer sets rules,
  * which it then cannot skip.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,17 +162,25 @@ approver_approves(const char *sock, const char *line, const char *reason,
 /* An ask: the terminal's person, else a connected approver. */
 static enum guard_answer
 ask_someone(const char *sock, const char *line, const struct pol_result *r,
-    const char *rule, char *who, size_t wholen)
+    const char *rule, int unsandboxed, char *who, size_t wholen)
 {
 	const char	*reason = r->reason != NULL ? r->reason : "";
+	char		 cwd[PATH_MAX], *where;
 	enum guard_answer a;
 
 	snprintf(who, wholen, "you");
 	if ((a = tty_approves(reason, rule)) != ANS_NONE)
 		return a;
-	if ((a = approver_approves(sock, line, reason, rule, who,
+	/* The approver is elsewhere: tell them where it would run. */
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		snprintf(cwd, sizeof(cwd), "?");
+	xasprintf(&where, "%s; in %s, %s", reason, cwd, unsandboxed ?
+	    "on the host WITHOUT a sandbox (--sandbox off)" :
+	    "in a sandbox");
+	if ((a = approver_approves(sock, line, where, rule, who,
 	    wholen)) == ANS_YES)
 		fprintf(stderr, "airlock: allowed by %s\n", vis(who));
+	free(where);
 	return a;
 }
 
@@ -234,12 +243,13 @@ int
 cli_run_guard(const char *mode_name, const char *settings_file,
     char *const *argv, int skip)
 {
-	return cli_run_guard_sock(mode_name, settings_file, argv, skip, NULL);
+	return cli_run_guard_sock(mode_name, settings_file, argv, skip, NULL,
+	    0);
 }
 
 int
 cli_run_guard_sock(const char *mode_name, const char *settings_file,
-    char *const *argv, int skip, const char *sock)
+    char *const *argv, int skip, const char *sock, int unsandboxed)
 {
 	struct settings		 s;
 	struct pol_result	*r;
@@ -282,7 +292,7 @@ cli_run_guard_sock(const char *mode_name, const char *settings_file,
 	snprintf(rule, sizeof(rule), "%s", r->rule != NULL ? r->rule : "");
 	/* R-C4: ask with no approver is deny; a terminal is one. */
 	if (r->verdict == POL_ASK && (ans = ask_someone(sock, line, r, rule,
-	    who, sizeof(who))) == ANS_YES)
+	    unsandboxed, who, sizeof(who))) == ANS_YES)
 		v = POL_ALLOW;
 	else
 		v = pol_guard_finish(r->verdict, ans != ANS_NONE, rule,

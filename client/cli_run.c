@@ -1050,7 +1050,8 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	}
 	/* R-C4: the command line itself, before anything starts. */
 	if ((code = cli_run_guard_sock(mode, settings, argv + i,
-	    no_policy_check, sock)) != 0) {
+	    no_policy_check, sock, sandbox != NULL &&
+	    strcmp(sandbox, "off") == 0)) != 0) {
 		rpc_close(&rpc);
 		return code;
 	}

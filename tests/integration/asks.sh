@@ -12,7 +12,7 @@
 # (a real smart-HTTP upstream, lib/upstream.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 25
+plan 26
 W=$(mkwork)
 cd "$W" || exit 1
 RT=$(mkwork)	# an XDG_RUNTIME_DIR with no airlockd in it
@@ -64,7 +64,7 @@ ask_run yes y
 check_sh "no terminal, approver connected: y runs the command (marker made)" \
     '[ -e "$W/yes.mark" ]' || diag "$(cat "$W/yes.err" "$W/appr.out")"
 check "  the approver was shown exactly the command line" grep -qF \
-    "airlock run, before its sandbox: command 'sh' '-c' 'touch \"\$0\"; git push origin main' 'yes.mark' (ask:git-push: git push changes a remote repository)" \
+    "airlock run, before its sandbox: command 'sh' '-c' 'touch \"\$0\"; git push origin main' 'yes.mark' (ask:git-push: git push changes a remote repository; in $W, in a sandbox)" \
     "$W/appr.out"
 check "  the run says who allowed it" \
     grep -q '^airlock: allowed by the approver on connection [0-9]*$' \
@@ -100,6 +100,21 @@ check_sh "  a control character in the command reaches the approver escaped" \
     '! grep -q "$(printf "\033")" "$W/appr.out" &&
     grep -q "esc\\\\033\[2Jx\|esc\\\\x1b\[2Jx\|esc\\\\e\[2Jx" "$W/appr.out"' ||
     diag "$(grep esc "$W/appr.out")"
+
+# --sandbox off: the approver is told it would run on the host.
+as_user env XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run --socket "$S" \
+    --sandbox off --workspace "$W" -- sh -c "$CMD" host.mark </dev/null \
+    >/dev/null 2>&1 &
+rp=$!
+i=0
+while ! grep -q "'host.mark'.*allow?" "$W/appr.out" && [ $i -lt 150 ]; do
+	sleep 0.1; i=$((i + 1)); done
+echo n >&7
+wait $rp
+check_sh "  a run with --sandbox off is shown as on the host, and n refuses it" \
+    'grep "'"'host.mark'"'" "$W/appr.out" |
+    grep -q "on the host WITHOUT a sandbox (--sandbox off)" &&
+    [ ! -e "$W/host.mark" ]' || diag "$(grep host.mark "$W/appr.out")"
 
 # A "session" answer ("a") to a run without a session is once: the next
 # run asks again.
