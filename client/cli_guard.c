@@ -21,6 +21,8 @@
  * policy refuses) weakens nothing, unless the managed layer sets rules,
  * which it then cannot skip.
  */
+#include <sys/socket.h>
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,8 @@ approver_approves(const char *sock, const char *line, const char *reason,
 	const char	*dec;
 	char		 err[512];
 	int		 code;
+	struct ucred	 cr;
+	socklen_t	 crlen = sizeof(cr);
 	enum guard_answer a;
 
 	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
@@ -119,6 +123,19 @@ approver_approves(const char *sock, const char *line, const char *reason,
 		sock = NULL;
 	if (rpc_open(&rpc, sock, 0, NULL, err, sizeof(err)) == -1)
 		return ANS_NONE;
+	/*
+	 * Only our own airlockd answers for us: the default socket's
+	 * fallback directory (/tmp/airlock-UID) is one another user could
+	 * have made first, to listen there and say yes.
+	 */
+	if (getsockopt(rpc.fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen) == -1 ||
+	    cr.uid != getuid()) {
+		fprintf(stderr, "airlock: not asking the listener on %s: it is "
+		    "not yours\n", sock != NULL ? vis(sock) :
+		    "the default socket");
+		rpc_close(&rpc);
+		return ANS_NONE;
+	}
 	j = jgen_new();
 	jgen_obj_open(j);
 	jgen_kstr(j, "target", line);

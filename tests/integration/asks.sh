@@ -12,7 +12,7 @@
 # (a real smart-HTTP upstream, lib/upstream.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 26
+plan 28
 W=$(mkwork)
 cd "$W" || exit 1
 RT=$(mkwork)	# an XDG_RUNTIME_DIR with no airlockd in it
@@ -150,6 +150,50 @@ as_user env XDG_RUNTIME_DIR="$RT" "$AIRLOCK" run --workspace "$W" -- \
     sh -c "$CMD" priv.mark </dev/null >/dev/null 2>"$W/priv.err"
 check_sh "a private airlockd, nothing on the default socket: the same refusal" \
     '[ ! -e "$W/priv.mark" ] && grep -q "^airlock: to go on:" "$W/priv.err"'
+
+# A listener that is not the user's, on the default socket, says yes to
+# everything (its /tmp/airlock-UID fallback is a directory another user
+# could make first): a private run does not ask it.  The control: the
+# same listener as the user is asked, and its yes runs the command.
+cat >"$W/fake_yes.py" <<'PY'
+import json, os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777); s.listen(4)
+while True:
+    c, _ = s.accept()
+    f = c.makefile("rwb")
+    for line in f:
+        m = json.loads(line)
+        f.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result":
+            {"allowed": True, "decision": "allow"}}).encode() + b"\n")
+        f.flush()
+PY
+chmod 0644 "$W/fake_yes.py"
+mkdir -p "$W/rt-other/airlock" "$W/rt-mine/airlock"
+chmod 0755 "$W/rt-other" "$W/rt-other/airlock"
+chown -R "$TUSER" "$W/rt-mine"
+python3 "$W/fake_yes.py" "$W/rt-other/airlock/airlockd.sock" &
+pids="$pids $!"
+spawn_user python3 "$W/fake_yes.py" "$W/rt-mine/airlock/airlockd.sock"
+pids="$pids $!"
+i=0
+while { [ ! -S "$W/rt-other/airlock/airlockd.sock" ] ||
+    [ ! -S "$W/rt-mine/airlock/airlockd.sock" ]; } && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1)); done
+as_user env XDG_RUNTIME_DIR="$W/rt-mine" "$AIRLOCK" run --workspace "$W" \
+    -- sh -c "$CMD" mine.mark </dev/null >/dev/null 2>"$W/mine.err"
+check "control: a private run asks the user's own default socket; yes runs it" \
+    [ -e "$W/mine.mark" ]
+as_user env XDG_RUNTIME_DIR="$W/rt-other" "$AIRLOCK" run --workspace "$W" \
+    -- sh -c "$CMD" other.mark </dev/null >/dev/null 2>"$W/other.err"
+if [ "$(id -u)" -eq 0 ] && [ "$TUSER" != root ]; then
+	check_sh "another user's listener on the default socket is not asked" \
+	    '[ ! -e "$W/other.mark" ] &&
+	    grep -q "not asking the listener on the default socket: it is not yours" \
+	    "$W/other.err"' || diag "$(cat "$W/other.err")"
+else
+	ok "another user's listener # SKIP needs root"
+fi
 
 # On a terminal (a real pty): the person answers n, then y.
 on_pty() {	# on_pty ANSWER MARK: airlock run on a pty, answer the ask
