@@ -98,10 +98,12 @@ tty_approves(const char *reason, const char *rule)
 }
 
 /*
- * Without a terminal: the approvers of the airlockd on sock (NULL: the
- * default socket) answer, through approvals.ask; the wait ends with an
- * answer, airlockd's deadline or the last approver leaving.  who gets
- * the approver's name for the messages.
+ * Without a terminal: the approvers of the airlockd on sock (NULL:
+ * AIRLOCK_SOCKET, else the default socket) answer, through
+ * approvals.ask; the wait ends with an answer, airlockd's deadline or the
+ * last approver leaving.  An airlockd that cannot take the question (too
+ * many waiting, an older one) counts as nobody to ask.  who gets the
+ * approver's name for the messages.
  */
 static enum guard_answer
 approver_approves(const char *sock, const char *line, const char *reason,
