@@ -84,7 +84,7 @@ demo: deps
 	@sh contrib/demo.sh $(BUILD)
 
 check: deps
-	@$(MAKE) --no-print-directory all unit-bins fuzz-bins
+	@$(MAKE) --no-print-directory all unit-bins fuzz-bins asan-client
 	@sh tests/run.sh $(BUILD)
 
 bench: deps

@@ -42,7 +42,7 @@ approve_request(const struct json *p, void *arg)
 {
 	struct approve_ctx *ctx = arg;
 	struct jgen	*j;
-	const char	*rid, *buf, *dec = "deny", *scope = "once";
+	const char	*rid, *buf, *dec = "deny", *scope = "once", *sid;
 	char		 line[64];
 	size_t		 len;
 
@@ -57,8 +57,11 @@ approve_request(const struct json *p, void *arg)
 	/* untrusted: every field, from a sandbox (the command) or from
 	 * whichever client asked; escaped so that none can erase or
 	 * rewrite what the approver reads. */
-	printf("[%s] session %s: %s %s (%s: %s) until %s  allow? [y/n/a] ",
-	    vis(rid), vis(json_get_str(p, "sessionId")),
+	sid = json_get_str(p, "sessionId");
+	printf("[%s] %s%s: %s %s (%s: %s) until %s  allow? [y/n/a] ",
+	    vis(rid), sid != NULL && sid[0] != '\0' ? "session " :
+	    "airlock run, before its sandbox", sid != NULL && sid[0] != '\0' ?
+	    vis(sid) : "",
 	    vis(json_get_str(p, "action")), vis(json_get_str(p, "target")),
 	    vis(json_get_str(p, "rule")), vis(json_get_str(p, "reason")),
 	    vis(json_get_str(p, "deadline")));
@@ -71,7 +74,9 @@ approve_request(const struct json *p, void *arg)
 		dec = "allow";
 	else if (line[0] == 'a' || line[0] == 'A') {
 		dec = "allow";
-		scope = "session";
+		/* No session yet: airlockd takes it as once. */
+		if (sid != NULL && sid[0] != '\0')
+			scope = "session";
 	}
 	j = jgen_new();
 	jgen_obj_open(j);

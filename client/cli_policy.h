@@ -16,6 +16,11 @@ int	cli_hook_main(int argc, char **argv);
  */
 int	cli_run_guard(const char *mode, const char *settings_file,
 	    char *const *argv, int skip);
+/* The same; an ask without a terminal goes to the approvers of the
+ * airlockd on sock (NULL: AIRLOCK_SOCKET, else the default socket), told
+ * where the command runs (unsandboxed: on the host, --sandbox off). */
+int	cli_run_guard_sock(const char *mode, const char *settings_file,
+	    char *const *argv, int skip, const char *sock, int unsandboxed);
 /* `airlock proxy-connect`: ssh's ProxyCommand in a sandbox (SOCKS5). */
 int	cli_proxyconnect_main(int argc, char **argv);
 

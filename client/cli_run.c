@@ -769,8 +769,10 @@ run_prepare(struct run_ctx *rc)
 	int		code;
 	size_t		k;
 
-	if ((code = cli_run_guard(rc->o.mode, rc->o.settings, rc->cmd,
-	    rc->o.no_policy_check)) != 0)
+	/* R-C4: the command line itself, before anything starts. */
+	if ((code = cli_run_guard_sock(rc->o.mode, rc->o.settings, rc->cmd,
+	    rc->o.no_policy_check, rc->o.sock, rc->o.sandbox != NULL &&
+	    strcmp(rc->o.sandbox, "off") == 0)) != 0)
 		return code;
 	if (rc->o.memory == 0 && sysinfo(&si) == 0)
 		rc->o.memory = (uint64_t)si.totalram * si.mem_unit / 4 * 3;

@@ -341,6 +341,9 @@ void		 sv_approvals_subscribe(struct sv_client *,
 		    const struct json *id, const struct json *params);
 void		 sv_approvals_answer(struct sv_client *, const struct json *id,
 		    const struct json *params);
+/* A client's own command line, before its run has a session. */
+void		 sv_approvals_ask(struct sv_client *, const struct json *id,
+		    const struct json *params);
 void		 sv_approvals_client_gone(struct sv_client *);
 int		 sv_approvals_is_approver(const struct sv_client *);
 /* "scope":"session" answers: the session's standing allowances (an

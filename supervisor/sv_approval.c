@@ -19,6 +19,13 @@
  *
  * Untrusted: every answer (its client is this user, but any of its
  * connections may answer; only subscribed ones are listened to).
+ *
+ * approvals.ask puts a client's own question to the approvers before it
+ * has a session: `airlock run` without a terminal, whose command line
+ * its guard judged "ask" (client/cli_guard.c).  Its session id is ""
+ * and an answer's "session" scope counts as "once" there: with no
+ * session to end, a standing allowance would outlive every run.  The
+ * asker leaving cancels its question.
  */
 #include <sys/random.h>
 
@@ -45,6 +52,7 @@
  * counted up from r1.
  */
 #define SV_RID_BYTES		12
+#define SV_ASK_MAX		65536	/* approvals.ask: the longest text */
 
 struct approver {
 	struct approver	*next;
@@ -64,6 +72,7 @@ struct approval {
 	struct event	*timer;
 	sv_approval_cb	 cb;
 	void		*arg;
+	struct sv_client *asker;	/* approvals.ask: who waits */
 };
 
 struct standing {
@@ -78,6 +87,12 @@ static struct approver	*approvers;
 static struct approval	*pending;
 static struct standing	*standings;
 static unsigned		 npending;
+/*
+ * While a decision's callback runs: the approver who answered (NULL
+ * when nobody did) and how it was decided, for approvals.ask's reply.
+ */
+static const struct sv_client	*decided_by;
+static const char		*decided_as;
 
 static void
 rid_new(char *rid, size_t len)
@@ -162,7 +177,11 @@ decide(struct approval *a, int allowed, const char *why,
 	jgen_free(j);
 	log_info("approval %s (%s %s, session %s): %s, %s", a->rid,
 	    a->action, a->target, a->sid, decision, why);
+	decided_by = by;
+	decided_as = decision;
 	a->cb(a->arg, allowed, rule);
+	decided_by = NULL;
+	decided_as = NULL;
 	approval_free(a);
 }
 
@@ -196,10 +215,10 @@ sv_approval_standing(const char *sid, const char *action, const char *target,
 	return 0;
 }
 
-void
-sv_approval_request(const char *sid, const char *action, const char *target,
+static void
+approval_put(const char *sid, const char *action, const char *target,
     unsigned classes, const char *rule, const char *reason,
-    sv_approval_cb cb, void *arg)
+    sv_approval_cb cb, void *arg, struct sv_client *asker)
 {
 	struct approval	*a;
 	struct jgen	*j;
@@ -228,7 +247,9 @@ sv_approval_request(const char *sid, const char *action, const char *target,
 		sv_audit(sid, action, target, "deny", why, NULL);
 		if (s != NULL)
 			event_violation(s, action, target, NULL);
+		decided_as = approvers == NULL ? "noApprover" : "busy";
 		cb(arg, 0, why);
+		decided_as = NULL;
 		return;
 	}
 	a = xcalloc(1, sizeof(*a));
@@ -241,6 +262,7 @@ sv_approval_request(const char *sid, const char *action, const char *target,
 	a->classes = classes;
 	a->cb = cb;
 	a->arg = arg;
+	a->asker = asker;
 	dl = time(NULL) + secs;
 	gmtime_r(&dl, &tm);
 	strftime(a->deadline, sizeof(a->deadline), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -272,6 +294,86 @@ sv_approval_request(const char *sid, const char *action, const char *target,
 	jgen_free(j);
 	log_info("approval %s: %s %s (session %s) put to the approvers",
 	    a->rid, action, target, sid);
+}
+
+void
+sv_approval_request(const char *sid, const char *action, const char *target,
+    unsigned classes, const char *rule, const char *reason,
+    sv_approval_cb cb, void *arg)
+{
+	approval_put(sid, action, target, classes, rule, reason, cb, arg,
+	    NULL);
+}
+
+struct ask {
+	struct sv_client *c;
+	struct json	*id;
+};
+
+/* approvals.ask decided: tell the asker what and who. */
+static void
+ask_done(void *arg, int allowed, const char *why)
+{
+	struct ask	*k = arg;
+	struct jgen	*j = jgen_new();
+	const char	*buf;
+	size_t		 len;
+
+	jgen_obj_open(j);
+	jgen_kbool(j, "allowed", allowed);
+	jgen_kstr(j, "decision", decided_as != NULL ? decided_as :
+	    allowed ? "allow" : "deny");
+	jgen_kstr(j, "rule", why);
+	if (decided_by != NULL) {
+		jgen_key(j, "approver");
+		jgen_obj_open(j);
+		jgen_kint(j, "connection", sv_client_id(decided_by));
+		jgen_kint(j, "uid", sv_client_uid(decided_by));
+		jgen_obj_close(j);
+	}
+	if (!allowed && decided_as != NULL &&
+	    strcmp(decided_as, "timeout") == 0)
+		jgen_kint(j, "timeoutSeconds", sv_settings.approvals_timeout ?
+		    sv_settings.approvals_timeout : 60);
+	jgen_obj_close(j);
+	buf = jgen_buf(j, &len);
+	sv_client_result(k->c, k->id, buf, len);
+	jgen_free(j);
+	json_free(k->id);
+	sv_client_unref(k->c);
+	free(k);
+}
+
+/*
+ * approvals.ask {target, rule?, reason?}: a command line a client asks
+ * about before its run has a session.  untrusted: every field, shown to
+ * the approvers (who escape it) and written to the audit log as sent.
+ */
+void
+sv_approvals_ask(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	const char	*target = json_get_str(params, "target");
+	const char	*rule = json_get_str(params, "rule");
+	const char	*reason = json_get_str(params, "reason");
+	struct ask	*k;
+
+	/* A NUL inside would show the approver less than was asked. */
+	if (target == NULL || target[0] == '\0' ||
+	    strlen(target) != json_get(params, "target")->len ||
+	    strlen(target) > SV_ASK_MAX || (rule != NULL &&
+	    strlen(rule) > 256) || (reason != NULL &&
+	    strlen(reason) > SV_ASK_MAX)) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, "expected "
+		    "{target: the command line, rule, reason}, each "
+		    "shorter than 64 KiB");
+		return;
+	}
+	k = xcalloc(1, sizeof(*k));
+	k->c = c;
+	sv_client_ref(c);
+	k->id = dup_id(id);
+	approval_put("", "command", target, 0, rule, reason, ask_done, k, c);
 }
 
 void
@@ -336,6 +438,8 @@ sv_approvals_answer(struct sv_client *c, const struct json *id,
 		return;
 	}
 	allow = strcmp(dec, "allow") == 0;
+	if (a->sid[0] == '\0')
+		scope = NULL;	/* no session: once */
 	if (allow && scope != NULL && strcmp(scope, "session") == 0 &&
 	    !sv_approval_standing(a->sid, a->action, a->target, a->rule)) {
 		t = xcalloc(1, sizeof(*t));
@@ -369,7 +473,14 @@ void
 sv_approvals_client_gone(struct sv_client *c)
 {
 	struct approver	**pp, *p;
+	struct approval	*a, *next;
 
+	/* Its own questions first: nobody waits for their answers. */
+	for (a = pending; a != NULL; a = next) {
+		next = a->next;
+		if (a->asker == c)
+			decide(a, 0, "(the asker left)", NULL, "cancelled");
+	}
 	for (pp = &approvers; (p = *pp) != NULL;) {
 		if (p->c == c) {
 			*pp = p->next;

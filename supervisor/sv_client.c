@@ -379,6 +379,7 @@ static const struct sv_method {
 	{ "sandbox.input",	sv_session_input,	SV_SB_LIVE },
 	{ "approvals.subscribe", sv_approvals_subscribe, 0 },
 	{ "approvals.answer",	sv_approvals_answer,	0 },
+	{ "approvals.ask",	sv_approvals_ask,	0 },
 	{ "terminal.open",	sv_terminal_open,	0 },
 	{ "terminal.input",	sv_terminal_input,	0 },
 	{ "terminal.resize",	sv_terminal_resize,	0 },
