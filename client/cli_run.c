@@ -768,9 +768,15 @@ run_loop(struct rpc *rpc, struct run_state *st, struct run_io *io,
 		    read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			int sig = (int)si.ssi_signo;
 
+			/* A terminal inside gets the new size (its kernel
+			 * signals the foreground group); pipes, the signal
+			 * itself, as airlock(1) says. */
+			if (sig == SIGWINCH && io->tty) {
+				send_winsize(rpc, sid, st->exec_id);
+				continue;
+			}
 			if (sig == SIGWINCH) {
-				if (io->tty)
-					send_winsize(rpc, sid, st->exec_id);
+				send_signal(rpc, sid, st->exec_id, sig);
 				continue;
 			}
 			if (sig == SIGINT && now_s() - last_int < 1.0) {

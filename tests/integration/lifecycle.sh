@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Signals and lifecycle of `airlock run` (issue 26): a signal sent to the
+# caller's process group reaches the command, not the private airlockd
+# (which has a session of its own), so the command's trap runs and its
+# status is the run's; the private airlockd and the sandbox still end
+# when the client is killed; SIGWINCH reaches a command without a
+# terminal; two Ctrl-C on a terminal end a command that traps INT; a
+# launch that fails frees its session id.
+. "$(dirname "$0")/lib.sh"
+plan 16
+W=$(mkwork)
+cd "$W" || exit 1
+D=$(dirname "$0")
+R() { as_user "$AIRLOCK" run --workspace "$W" "$@"; }
+
+# wait_file F: up to 10 s for F to appear
+wait_file() {
+	_i=0
+	while [ ! -e "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -e "$1" ]
+}
+
+# 1. timeout(1) signals its whole process group, the private airlockd
+# with it unless that has a session of its own.
+out=$(as_user timeout --preserve-status 4 "$AIRLOCK" run --workspace "$W" -- sh -c \
+    'trap "echo T; exit 3" TERM; : >ready.t; sleep 9' 2>"$W/t.err")
+rc=$?
+diag "timeout: rc $rc, out '$out', err: $(cat "$W/t.err")"
+check_sh "timeout's group SIGTERM: the command's trap runs (rc $rc)" \
+    '[ "$out" = T ] && [ $rc -eq 3 ]'
+check "  and no 'connection lost'" fails grep -q "connection lost" "$W/t.err"
+
+# kill -SIG -PGID on a client that leads its own group (an interactive
+# shell's job): the command's trap, its status.
+grp_run() {	# grp_run SIG READY: the run's "out rc"
+	as_user python3 - "$AIRLOCK" "$W" "$1" "$2" <<'PY'
+import os, signal, subprocess, sys, time
+air, w, sig, ready = sys.argv[1:5]
+sig = getattr(signal, "SIG" + sig)
+cmd = 'trap "echo C; exit 5" %s; : >%s; sleep 9' % (sig.name[3:], ready)
+p = subprocess.Popen([air, "run", "--workspace", w, "--", "sh", "-c", cmd],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, start_new_session=True,
+                     preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                      signal.SIG_DFL))
+for _ in range(100):
+    if os.path.exists(os.path.join(w, ready)):
+        break
+    time.sleep(0.1)
+os.killpg(p.pid, sig)
+out, err = p.communicate(timeout=20)
+sys.stderr.write(err.decode())
+print(out.decode().strip(), p.returncode)
+PY
+}
+r=$(grp_run TERM ready.g1 2>"$W/g1.err")
+diag "kill -TERM -PGID: $r; $(cat "$W/g1.err")"
+check "kill -TERM -PGID: the command's trap and status ($r)" [ "$r" = "C 5" ]
+r=$(grp_run INT ready.g2 2>"$W/g2.err")
+diag "kill -INT -PGID: $r; $(cat "$W/g2.err")"
+check "kill -INT -PGID: the command's trap and status ($r)" [ "$r" = "C 5" ]
+
+# Control: the same command outside airlock gives the same answer.
+r=$(as_user sh -c 'trap "echo C; exit 5" TERM; kill -TERM $$; sleep 1')
+check "  control: the trap outside airlock prints C" [ "$r" = C ]
+
+# The private airlockd still ends with its client: kill -KILL the client,
+# the daemon and the sandboxed command are gone within a few seconds.
+spawn_user "$AIRLOCK" run --workspace "$W" -- sh -c \
+    ': >ready.k; exec sleep 31337' </dev/null >/dev/null 2>&1
+cpid=$!
+wait_file "$W/ready.k"
+dpid=$(pgrep -P "$cpid" airlockd | head -1)
+check "the private airlockd runs ($dpid)" [ -n "$dpid" ]
+kill -KILL "$cpid"
+wait "$cpid" 2>/dev/null
+i=0
+while [ $i -lt 50 ] && { kill -0 "$dpid" 2>/dev/null ||
+    pgrep -x -f "sleep 31337" >/dev/null; }; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "  kill -KILL of the client: the private airlockd is gone" \
+    fails kill -0 "$dpid"
+check "  and the sandboxed command too" fails pgrep -x -f "sleep 31337"
+
+# 2. SIGWINCH without a terminal reaches the command.
+spawn_user "$AIRLOCK" run --workspace "$W" -- sh -c \
+    'trap "echo W; exit 4" WINCH; : >ready.w; i=0
+    while [ $i -lt 80 ]; do sleep 0.1; i=$((i+1)); done; exit 9' \
+    </dev/null >"$W/w.out" 2>"$W/w.err"
+wpid=$!
+wait_file "$W/ready.w"
+kill -WINCH "$wpid"
+wait "$wpid"
+rc=$?
+check_sh "SIGWINCH without a terminal reaches the command (rc $rc)" \
+    '[ $rc -eq 4 ] && grep -qx W "$W/w.out"'
