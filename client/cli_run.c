@@ -524,6 +524,9 @@ struct run_io {
 	struct termios	 saved;
 	const struct run_adapter *acp;	/* stdout is ACP: acp_out() */
 	struct acpf	 af;
+	double		 intr_at;	/* raw: our last Ctrl-C key, or 0 */
+	size_t		 intr_out;	/* output bytes since it */
+	int		 intr_kill;	/* a second one: kill the sandbox */
 };
 
 static struct run_io *raw_io;
@@ -607,8 +610,10 @@ pump_out(struct run_io *io, int from, int to)
 	if (from == io->out && !io->filter && !io->nosplice &&
 	    io->acp == NULL) {
 		n = splice(from, NULL, to, NULL, 1 << 20, SPLICE_F_MOVE);
-		if (n > 0)
+		if (n > 0) {
+			io->intr_out += (size_t)n;
 			return 0;
+		}
 		if (n == 0)
 			return -1;
 		if (errno == EINTR || errno == EAGAIN)
@@ -622,6 +627,7 @@ pump_out(struct run_io *io, int from, int to)
 		return 0;
 	if (n <= 0)
 		return -1;
+	io->intr_out += (size_t)n;
 	/* Our reader gone (`| head`): closing our end stops the command's
 	 * stream, as a pipe would have. */
 	if (from == io->out && io->acp != NULL)
@@ -631,6 +637,32 @@ pump_out(struct run_io *io, int from, int to)
 		return write_all(to, fbuf, m);
 	}
 	return write_all(to, buf, (size_t)n);
+}
+
+static double now_s(void);
+
+/*
+ * In raw mode Ctrl-C is a byte for the terminal inside, not a signal to
+ * us: a command that traps INT would keep it for ever.  A second Ctrl-C
+ * key within a second kills the sandbox, as without a terminal -- unless
+ * the command answered the first with output beyond the echoed "^C" (a
+ * shell's new prompt, an agent's "press Ctrl-C again"): a command that
+ * answers is not stuck, and double Ctrl-C at a prompt is common.  A key
+ * is a read of that one byte alone; pasted text is not counted.
+ */
+static void
+intr_key(struct run_io *io, const char *buf, ssize_t n)
+{
+	double	t;
+
+	if (!io->raw || n != 1 ||
+	    (unsigned char)buf[0] != io->saved.c_cc[VINTR])
+		return;
+	t = now_s();
+	if (io->intr_at > 0 && t - io->intr_at < 1.0 && io->intr_out <= 4)
+		io->intr_kill = 1;
+	io->intr_at = t;
+	io->intr_out = 0;
 }
 
 /* Our stdin to the command's: read when there is room, write what fits. */
@@ -654,7 +686,8 @@ pump_in(struct run_io *io, int readable)
 			}
 			io->ibuf[0] = 0x04;
 			n = 1;
-		}
+		} else
+			intr_key(io, io->ibuf, n);
 		io->ioff = 0;
 		io->ilen = (size_t)n;
 	}
@@ -807,6 +840,10 @@ run_loop(struct rpc *rpc, struct run_state *st, struct run_io *io,
 		if (pfd[4].fd != -1 && pfd[4].revents & (POLLIN | POLLHUP |
 		    POLLERR))
 			pump_in(io, 1);
+		if (io->intr_kill && forced == -1) {
+			send_signal(rpc, sid, st->exec_id, SIGKILL);
+			forced = 128 + SIGINT;
+		}
 		if (pfd[5].fd != -1 && pfd[5].revents & (POLLOUT | POLLERR))
 			pump_in(io, 0);
 	}

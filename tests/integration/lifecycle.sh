@@ -85,8 +85,8 @@ while [ $i -lt 50 ] && { kill -0 "$dpid" 2>/dev/null ||
 	sleep 0.1
 	i=$((i + 1))
 done
-check "  kill -KILL of the client: the private airlockd is gone" \
-    fails kill -0 "$dpid"
+gone() { ! kill -0 "$1" 2>/dev/null; }
+check "  kill -KILL of the client: the private airlockd is gone" gone "$dpid"
 check "  and the sandboxed command too" fails pgrep -x -f "sleep 31337"
 
 # 2. SIGWINCH without a terminal reaches the command.
@@ -101,3 +101,62 @@ wait "$wpid"
 rc=$?
 check_sh "SIGWINCH without a terminal reaches the command (rc $rc)" \
     '[ $rc -eq 4 ] && grep -qx W "$W/w.out"'
+
+# 3. Two Ctrl-C on a terminal (raw mode: the key is a byte for the pty
+# inside) end a command that traps INT; a command that answers the first
+# (a prompt) is left alone.
+pty_ctrlc() {	# pty_ctrlc SCRIPT READY: "rc output"
+	as_user python3 - "$AIRLOCK" "$W" "$1" "$2" <<'PY'
+import os, pty, select, sys, time
+air, w, script, ready = sys.argv[1:5]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(air, [air, "run", "--workspace", w, "--", "sh", "-c", script])
+out = b""
+def drain(t):
+    global out
+    end = time.time() + t
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                d = os.read(fd, 4096)
+            except OSError:
+                return
+            if not d:
+                return
+            out += d
+for _ in range(200):
+    if os.path.exists(os.path.join(w, ready)):
+        break
+    drain(0.05)
+drain(0.3)
+os.write(fd, b"\x03")
+drain(1.5)
+alive = os.waitpid(pid, os.WNOHANG)[0] == 0
+os.write(fd, b"\x03")
+drain(0.4)
+os.write(fd, b"\x03")
+drain(5)
+try:
+    _, st = os.waitpid(pid, 0)
+except ChildProcessError:
+    st = 0
+sys.stderr.write(repr(out) + "\n")
+print("alive" if alive else "dead", os.waitstatus_to_exitcode(st),
+      out.count(b"still here"))
+PY
+}
+r=$(pty_ctrlc 'trap "" INT; : >ready.c1; sleep 20; exit 7' ready.c1 \
+    2>"$W/c1.err")
+diag "stuck: $r $(cat "$W/c1.err")"
+check "a terminal, a command ignoring INT: one Ctrl-C leaves it running" \
+    [ "${r%% *}" = alive ]
+check "  two within a second end the run, status 130 ($r)" \
+    [ "$(echo "$r" | cut -d' ' -f2)" = 130 ]
+r=$(pty_ctrlc 'trap "echo still here" INT; : >ready.c2; i=0
+    while [ $i -lt 40 ]; do sleep 0.1; i=$((i+1)); done; exit 7' ready.c2 \
+    2>"$W/c2.err")
+diag "answering: $r $(cat "$W/c2.err")"
+check "  a command that answers each Ctrl-C is not killed ($r)" \
+    [ "$r" = "alive 7 3" ]
