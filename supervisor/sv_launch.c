@@ -529,6 +529,7 @@ bad_spec:
 	/* originRepo may be a remote URL: keep "owner/name". */
 	origin_normalise(&spec.origin_repo);
 	origin_normalise(&spec.workspace_origin);
+	(void)sv_session_replace_failed(c, spec.session_id);
 	if (sv_session_find(spec.session_id) != NULL) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "sessionId: a session with this id exists");

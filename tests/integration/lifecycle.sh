@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 15
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -160,3 +160,39 @@ r=$(pty_ctrlc 'trap "echo still here" INT; : >ready.c2; i=0
 diag "answering: $r $(cat "$W/c2.err")"
 check "  a command that answers each Ctrl-C is not killed ($r)" \
     [ "$r" = "alive 7 3" ]
+
+# 4. A launch that fails (not lazy) frees its session id: the same id
+# launches again.  The test build's airlockd takes a bind it does not
+# check (testUnlistedBind), which the launcher then cannot make.
+as_user python3 - "$B/test/airlockd" "$W" "$STAGE/tests/helpers" \
+    >"$W/relaunch.out" 2>&1 <<'PY'
+import sys
+airlockd, ws, helpers = sys.argv[1:4]
+sys.path.insert(0, helpers)
+from airlockd_rpc import connect
+p, a, f, call = connect(airlockd)
+def spec(**kw):
+    s = {"sessionId": "again", "bindMounts": [{"hostPath": ws}],
+         "guestWorkdir": ws}
+    s.update(kw)
+    return {"spec": s}
+r = call("sandbox.launch", spec(testUnlistedBind=ws + "/gone-before-build"))
+print("first", "error" in r, r.get("error", {}).get("message"))
+r = call("sandbox.status", {"sessionId": "again"})
+print("status", r.get("result", {}).get("state"))
+r = call("sandbox.launch", spec())
+print("second", "error" not in r, r.get("error", {}).get("message"))
+r = call("sandbox.exec", {"sessionId": "again", "argv": ["true"]})
+print("exec", "error" not in r)
+# Someone else's id is not taken over: a live session keeps its id.
+r = call("sandbox.launch", spec())
+print("live", r.get("error", {}).get("message"))
+call("sandbox.destroy", {"sessionId": "again"})
+PY
+diag "$(cat "$W/relaunch.out")"
+check "a failed launch is reported (control)" \
+    grep -q "^first True .*gone-before-build" "$W/relaunch.out"
+check "  the same id launches again" \
+    grep -q "^second True" "$W/relaunch.out"
+check "  and a live session still keeps its id" \
+    grep -q "^live sessionId: a session with this id exists" "$W/relaunch.out"
