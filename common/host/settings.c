@@ -239,6 +239,7 @@ settings_defaults(struct settings *s)
 	}
 	s->env_pass = strv_empty();
 	s->acp_pass_through = strv_empty();
+	s->acp_permission_timeout = SETTINGS_ACP_PERMISSION_TIMEOUT;
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
 	pol_rules_default(s->rules);
@@ -892,7 +893,8 @@ merge_worktrees(struct mctx *m, const struct json *o)
 	return 0;
 }
 
-/* acp.passThrough: what `airlock acp` leaves to the editor. */
+/* acp.passThrough: what `airlock acp` leaves to the editor;
+ * acp.permissionTimeout: how long it waits for the editor's answer. */
 static int
 merge_acp(struct mctx *m, const struct json *o)
 {
@@ -906,9 +908,22 @@ merge_acp(struct mctx *m, const struct json *o)
 		char sp[128];
 
 		snprintf(sp, sizeof(sp), "acp.%s", o->keys[i]);
+		v = o->items[i];
+		if (strcmp(o->keys[i], "permissionTimeout") == 0) {
+			int c;
+
+			if (!v->is_int || v->integer < 0 ||
+			    v->integer > 86400)
+				return fail(m, sp, "expected a number of "
+				    "seconds, 0 (wait for ever) to 86400");
+			if ((c = claim(m, sp, sp)) <= 0)
+				return c;
+			if (m->apply)
+				m->s->acp_permission_timeout = (int)v->integer;
+			continue;
+		}
 		if (strcmp(o->keys[i], "passThrough") != 0)
 			return fail(m, sp, "unknown key");
-		v = o->items[i];
 		for (k = 0; v->type == JSON_ARRAY && k < v->n; k++)
 			if (v->items[k]->type == JSON_STRING &&
 			    !in_list(v->items[k]->str, what))

@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 19
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -196,3 +196,65 @@ check "  the same id launches again" \
     grep -q "^second True" "$W/relaunch.out"
 check "  and a live session still keeps its id" \
     grep -q "^live sessionId: a session with this id exists" "$W/relaunch.out"
+
+# 5. An ACP agent's session/request_permission that the editor never
+# answers: after acp.permissionTimeout seconds airlock answers from its
+# policy (ls: allow).  An editor that answers in time is relayed as is.
+cat >"$W/agent.sh" <<'AG'
+printf '%s\n' '{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t","kind":"execute","rawInput":{"command":"ls"}},"options":[{"optionId":"yes","name":"Allow","kind":"allow_once"},{"optionId":"no","name":"Reject","kind":"reject_once"}]}}'
+read -r line
+printf '%s\n' "$line" >"$1"
+AG
+printf '{"acp":{"permissionTimeout":2}}\n' >"$W/acp.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/agent.sh" "$W/acp.json"
+acp_editor() {	# acp_editor ANSWER(yes|silent) OUT: "seconds rc"
+	as_user python3 - "$AIRLOCK" "$W" "$1" "$2" <<'PY'
+import json, os, select, subprocess, sys, time
+air, w, mode, out = sys.argv[1:5]
+p = subprocess.Popen([air, "acp", "--workspace", w, "--settings",
+                      w + "/acp.json", "--", "sh", w + "/agent.sh", out],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+t0 = time.time()
+buf = b""
+while time.time() - t0 < 30 and p.poll() is None:
+    r, _, _ = select.select([p.stdout], [], [], 0.2)
+    if not r:
+        continue
+    d = os.read(p.stdout.fileno(), 65536)
+    if not d:
+        break
+    buf += d
+    while b"\n" in buf:
+        line, buf = buf.split(b"\n", 1)
+        m = json.loads(line)
+        if m.get("method") == "session/request_permission":
+            t0 = time.time()
+            if mode == "no":
+                p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": m["id"],
+                    "result": {"outcome": {"outcome": "selected",
+                    "optionId": "no"}}}).encode() + b"\n")
+                p.stdin.flush()
+try:
+    p.wait(timeout=max(1, 30 - (time.time() - t0)))
+except subprocess.TimeoutExpired:
+    p.kill()
+print("%.1f" % (time.time() - t0), p.wait())
+PY
+}
+r=$(acp_editor silent "$W/perm1.out" 2>"$W/acp1.err")
+diag "silent editor: $r $(cat "$W/perm1.out" "$W/acp1.err" 2>/dev/null)"
+check_sh "an unanswered permission request: airlock answers after the deadline ($r)" \
+    'grep -q "\"optionId\":\"yes\"" "$W/perm1.out" &&
+    [ "${r%%.*}" -ge 2 ] && [ "${r%%.*}" -lt 10 ]'
+check "  and says so on stderr, naming the setting" \
+    grep -q "acp.permissionTimeout" "$W/acp1.err"
+r=$(acp_editor no "$W/perm2.out" 2>"$W/acp2.err")
+diag "answering editor: $r $(cat "$W/perm2.out" 2>/dev/null)"
+check "  control: the editor's own answer (no) reaches the agent" \
+    grep -q '"optionId":"no"' "$W/perm2.out"
+printf '{"acp":{"permissionTimeout":"soon"}}\n' >"$W/bad.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/bad.json"
+as_user "$AIRLOCK" acp --settings "$W/bad.json" -- true </dev/null \
+    >/dev/null 2>"$W/bad.err"
+check "  a bad acp.permissionTimeout is named with what is accepted" \
+    grep -q "acp.permissionTimeout.*seconds" "$W/bad.err"
