@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 21
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -258,3 +258,41 @@ as_user "$AIRLOCK" acp --settings "$W/bad.json" -- true </dev/null \
     >/dev/null 2>"$W/bad.err"
 check "  a bad acp.permissionTimeout is named with what is accepted" \
     grep -q "acp.permissionTimeout.*seconds" "$W/bad.err"
+
+# 6. A refused fs.applyPatch names its target in the violation event:
+# the protected file it would add, and in review mode the patch's file.
+as_user python3 - "$AIRLOCKD" "$W" "$STAGE/tests/helpers" \
+    >"$W/patch.out" 2>&1 <<'PY'
+import json, sys
+airlockd, ws, helpers = sys.argv[1:4]
+sys.path.insert(0, helpers)
+from airlockd_rpc import connect
+p, a, f, _ = connect(airlockd)
+events, n = [], [0]
+def call(method, params):
+    n[0] += 1
+    f.write(json.dumps({"jsonrpc": "2.0", "id": n[0], "method": method,
+                        "params": params}).encode() + b"\n")
+    f.flush()
+    while True:
+        m = json.loads(f.readline())
+        if m.get("id") == n[0]:
+            return m
+        if "params" in m:
+            events.append(m["params"])
+for sid, mode in (("pc", "chat"), ("pr", "review")):
+    call("sandbox.launch", {"spec": {"sessionId": sid, "mode": mode,
+         "guestWorkdir": ws, "bindMounts": [{"hostPath": ws}]}})
+    name = "x.key" if mode == "chat" else "notes.txt"
+    r = call("fs.applyPatch", {"sessionId": sid, "patch":
+             "*** Begin Patch\n*** Add File: %s\n+k\n*** End Patch\n" % name})
+    print(mode, r.get("error", {}).get("data", {}).get("rule"),
+          [e.get("target") for e in events if e.get("type") == "violation"
+           and e.get("action") == "fs.applyPatch"][-1:])
+    call("sandbox.destroy", {"sessionId": sid})
+PY
+diag "$(cat "$W/patch.out")"
+check "a refused fs.applyPatch names the protected file it would add" \
+    grep -q "^chat protected-name \['x.key'\]" "$W/patch.out"
+check "  and in review mode the patch's file" \
+    grep -q "^review read-only-mode \['notes.txt'\]" "$W/patch.out"
