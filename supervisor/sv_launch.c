@@ -70,6 +70,32 @@ launch_failed(struct sv_session *s, const char *why)
 }
 
 /*
+ * R-H5: a microvm asked for is refused loudly, naming what is missing:
+ * the kernel's KVM device (absent, or closed to airlockd's user) and the
+ * VM monitor, which this airlock does not have (no microvm backend is
+ * built in), so that the user knows neither a group nor a package alone
+ * will do.
+ */
+static void
+microvm_refusal(char *err, size_t errlen)
+{
+	char	kvm[160];
+
+	if (access("/dev/kvm", F_OK) == -1)
+		snprintf(kvm, sizeof(kvm), "/dev/kvm does not exist (no KVM: "
+		    "virtualisation off or not exposed to this machine)");
+	else if (access("/dev/kvm", R_OK | W_OK) == -1)
+		snprintf(kvm, sizeof(kvm), "/dev/kvm is not open to uid %u "
+		    "(the kvm group)", (unsigned)getuid());
+	else
+		snprintf(kvm, sizeof(kvm), "/dev/kvm is usable");
+	snprintf(err, errlen, "backend microvm cannot boot a VM here: %s; "
+	    "and this airlock has no VM monitor (no microvm backend is "
+	    "built in); the native backend (the default) is what it has",
+	    kvm);
+}
+
+/*
  * The session's pid namespace, seen through the launcher's
  * pid_for_children: init itself is not dumpable (nothing inside may
  * ptrace the process that holds the channel), the waiting launcher
@@ -548,8 +574,8 @@ bad_spec:
 	want = spec.backend != NULL ? sv_backend_parse(spec.backend) :
 	    SV_BACKEND_NATIVE;
 	if (want == SV_BACKEND_MICROVM) {
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, "backend microvm "
-		    "was asked for and this host cannot boot a VM");
+		microvm_refusal(err, sizeof(err));
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
 		strv_free(pass);
 		goto bad_spec;
 	}

@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 22
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -296,3 +296,19 @@ check "a refused fs.applyPatch names the protected file it would add" \
     grep -q "^chat protected-name \['x.key'\]" "$W/patch.out"
 check "  and in review mode the patch's file" \
     grep -q "^review read-only-mode \['notes.txt'\]" "$W/patch.out"
+
+# The microvm refusal names what is missing: /dev/kvm and the VM monitor.
+as_user python3 - "$AIRLOCKD" "$W" "$STAGE/tests/helpers" \
+    >"$W/vm.out" 2>&1 <<'PY'
+import sys
+airlockd, ws, helpers = sys.argv[1:4]
+sys.path.insert(0, helpers)
+from airlockd_rpc import connect
+p, a, f, call = connect(airlockd)
+r = call("sandbox.launch", {"spec": {"sessionId": "vm", "backend": "microvm",
+         "guestWorkdir": ws, "bindMounts": [{"hostPath": ws}]}})
+print(r.get("error", {}).get("message"))
+PY
+diag "$(cat "$W/vm.out")"
+check_sh "the microvm refusal names /dev/kvm and the missing VM monitor" \
+    'grep -q "/dev/kvm" "$W/vm.out" && grep -q "no VM monitor" "$W/vm.out"'
