@@ -32,6 +32,7 @@
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
 #include "common/host/paths.h"
+#include "common/host/wsorigin.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/termfilter.h"
@@ -68,7 +69,32 @@ struct run_state {
 	size_t	 nviol;
 	char	**opened;		/* built-in write rules that
 					   settings' allowWrite opened */
+	const char *ws;			/* the workspace, for messages */
 };
+
+/*
+ * The workspace's git origin is not the one airlock recorded: said once,
+ * with where the record is and the one command that accepts the new
+ * origin (--origin makes a choice the record).  untrusted: the new
+ * origin is the workspace's config, which the agent could write.
+ */
+static void
+origin_changed_say(const struct run_state *st, const char *now)
+{
+	char	*rec = NULL, *file, *n;
+
+	n = xstrdup(vis(now != NULL ? now : "(none)"));
+	file = wsorigin_record(st->ws, &rec);
+	fprintf(stderr, "airlock: this workspace's git origin is now %s, "
+	    "but airlock recorded %s%s%s; pushes still go only to %s.  To "
+	    "accept the new origin: airlock run --origin %s -- true\n",
+	    n, rec != NULL ? rec : "no origin",
+	    file != NULL ? " in " : "", file != NULL ? file : "",
+	    rec != NULL ? rec : "repositories linked to the session", n);
+	free(n);
+	free(rec);
+	free(file);
+}
 
 /* Count one violation event by its action (the summary's classes). */
 static void
@@ -292,16 +318,12 @@ on_event(const struct json *ev, void *arg)
 		    (int)code->integer : 255;
 		st->done = 1;
 	} else if (strcmp(type, "violation") == 0) {
-		violation_count(st, json_get_str(ev, "action"));
+		/* An origin change is no refusal: said once, not summed. */
 		if ((buf = json_get_str(ev, "action")) != NULL &&
-		    strcmp(buf, "git-origin-changed") == 0) {
-			const char *t = json_get_str(ev, "target");
-
-			fprintf(stderr, "airlock: the workspace's origin is "
-			    "now %s; pushes still go only to the repository "
-			    "recorded the first time airlock ran here "
-			    "(--origin changes it)\n", vis(t));
-		}
+		    strcmp(buf, "git-origin-changed") == 0)
+			origin_changed_say(st, json_get_str(ev, "target"));
+		else
+			violation_count(st, buf);
 	} else if (strcmp(type, "rules-opened") == 0 &&
 	    (x = json_get(ev, "rules")) != NULL && x->type == JSON_ARRAY &&
 	    st->opened == NULL) {
@@ -1178,6 +1200,7 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	if (origin == NULL && conv == NULL)
 		seen = local == 0 ? origin_buf :
 		    (origin_buf = origin_read(&oq));
+	st.ws = ws;
 	snprintf(sid, sizeof(sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
 

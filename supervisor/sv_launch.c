@@ -657,8 +657,18 @@ bad_spec:
 	s->lazy = json_get_bool(params, "lazy", 0);
 	s->uid = sv_client_uid(c);
 	event_simple(s, "starting");
+	/*
+	 * A change is one the client saw: a caller that did not look at
+	 * the workspace's config (airlock fs, worktree, matrix) has nothing
+	 * to compare, and says nothing about pushes.  The client tells the
+	 * user; the log keeps it as information.
+	 */
+	if (origin_changed != NULL && spec.workspace_origin == NULL) {
+		free(origin_changed);
+		origin_changed = NULL;
+	}
 	if (origin_changed != NULL) {
-		log_warnx("session %s: the workspace's origin is now %s, not "
+		log_info("session %s: the workspace's origin is now %s, not "
 		    "the recorded %s: pushes still go only to %s", s->id,
 		    origin_changed, s->spec.origin_repo ? s->spec.origin_repo :
 		    "(none)", s->spec.origin_repo ? s->spec.origin_repo :

@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 27
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -312,3 +312,29 @@ PY
 diag "$(cat "$W/vm.out")"
 check_sh "the microvm refusal names /dev/kvm and the missing VM monitor" \
     'grep -q "/dev/kvm" "$W/vm.out" && grep -q "no VM monitor" "$W/vm.out"'
+
+# 7. An origin change: one message naming where the origin is recorded
+# and the command that accepts the new one; airlock fs never warns.
+G=$(mkwork)
+as_user sh -c "cd '$G' && git init -q && git remote add origin \
+    https://github.com/first-owner/one.git && echo x >f.txt"
+as_user sh -c "cd '$G' && '$AIRLOCK' run -- true" 2>"$W/o1.err"
+as_user git -C "$G" remote set-url origin https://github.com/other-owner/two.git
+as_user sh -c "cd '$G' && '$AIRLOCK' run -- true" 2>"$W/o2.err"
+diag "after set-url: $(cat "$W/o2.err")"
+check "an origin change is said on one line" \
+    [ "$(grep -c origin "$W/o2.err")" -eq 1 ]
+check_sh "  naming the record's file and the command that accepts it" \
+    'grep -q "recorded first-owner/one in .*/origins/" "$W/o2.err" &&
+    grep -q "airlock run --origin other-owner/two -- true" "$W/o2.err"'
+as_user sh -c "cd '$G' && '$AIRLOCK' fs read f.txt" >/dev/null 2>"$W/o3.err"
+diag "fs: $(cat "$W/o3.err")"
+check "airlock fs says nothing about the origin" \
+    fails grep -q origin "$W/o3.err"
+as_user sh -c "cd '$G' && '$AIRLOCK' run --origin other-owner/two -- true" \
+    2>"$W/o4.err"
+as_user sh -c "cd '$G' && '$AIRLOCK' run -- true" 2>"$W/o5.err"
+check "  the suggested command accepts the new origin: no more messages" \
+    fails grep -q origin "$W/o5.err"
+check "  (control: the first run recorded it silently)" \
+    fails grep -q origin "$W/o1.err"
