@@ -41,6 +41,9 @@ usage(void)
 "  audit [--session ID] [--since RFC3339]\n"
 "                                  the audit log of decisions\n"
 "  worktree provision|ls|rm       a conversation's copy-on-write copies\n"
+"  settings [--explain] [--settings F]\n"
+"                                  the effective settings, and with\n"
+"                                  --explain the file of each value\n"
 "  version\n"
 "See airlock(1).\n");
 	exit(2);
@@ -231,6 +234,8 @@ main(int argc, char *argv[])
 		return cli_audit_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "worktree") == 0)
 		return cli_worktree_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "settings") == 0)
+		return cli_settings_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("airlock %s\n", AIRLOCK_VERSION);

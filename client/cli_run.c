@@ -46,15 +46,7 @@ extern char **environ;
 #define EXIT_CANNOT_RUN	126
 #define EXIT_NOT_FOUND	127
 
-/*
- * Defaults that a real agent run does not hit (docs/LIMITS in the man
- * page): a day of wall time, 4096 processes, 16 GiB of output per
- * stream, and three quarters of the machine's memory.
- */
-#define RUN_DEFAULT_TIMEOUT	(24 * 3600)
-#define RUN_DEFAULT_PIDS	4096
-/* The output passes through, nothing is held: a cap for runaways only. */
-#define RUN_DEFAULT_OUTPUT	(16ULL << 30)
+/* RUN_DEFAULT_*: client/cli.h (airlock settings --explain shows them). */
 
 struct run_state {
 	FILE	*events;

@@ -189,6 +189,7 @@ settings_free(struct settings *s)
 	free(s->worktrees_dir);
 	strv_free(s->locked);
 	strv_free(s->notes);
+	strv_free(s->sources);
 	free(s->managed_file);
 	free(s->unsandboxed_from);
 	memset(s, 0, sizeof(*s));
@@ -979,6 +980,43 @@ merge_root(struct mctx *m, const struct json *root)
 	return rv;
 }
 
+/*
+ * Which file set each key (settings --explain): every leaf of the layer,
+ * spelled as in the file, "key\tfile", replacing an earlier layer's.
+ */
+static void
+record_sources(struct settings *s, const struct json *v, const char *key,
+    const char *file)
+{
+	char	*k, *e;
+	size_t	 i, kl;
+
+	if (v->type == JSON_OBJECT && v->n > 0) {
+		for (i = 0; i < v->n; i++) {
+			if (key == NULL)
+				k = xstrdup(v->keys[i]);
+			else
+				xasprintf(&k, "%s.%s", key, v->keys[i]);
+			record_sources(s, v->items[i], k, file);
+			free(k);
+		}
+		return;
+	}
+	if (key == NULL)
+		return;
+	kl = strlen(key);
+	for (i = 0; s->sources != NULL && s->sources[i] != NULL; i++)
+		if (strncmp(s->sources[i], key, kl) == 0 &&
+		    s->sources[i][kl] == '\t') {
+			free(s->sources[i]);
+			xasprintf(&s->sources[i], "%s\t%s", key, file);
+			return;
+		}
+	xasprintf(&e, "%s\t%s", key, file);
+	s->sources = strv_add(s->sources, e);
+	free(e);
+}
+
 int
 settings_merge_text(struct settings *s, const char *text, size_t len,
     const char *origin, int managed, char *err, size_t errlen)
@@ -1006,6 +1044,8 @@ settings_merge_text(struct settings *s, const char *text, size_t len,
 		m.apply = 1;
 		rv = merge_root(&m, root);
 		strv_free(m.seen);
+		if (rv == 0)
+			record_sources(s, root, NULL, m.origin);
 		if (managed) {
 			free(s->managed_file);
 			s->managed_file = xstrdup(m.origin);
@@ -1104,6 +1144,37 @@ load_one(struct settings *s, const char *path, int optional, int managed,
 	return rv;
 }
 
+/*
+ * An srt user's settings: with no airlock settings file of the user's
+ * and a ~/.srt-settings.json (sandbox-runtime's), that file is the user
+ * layer -- its format is understood (srt.sh) -- and a note says so, once
+ * per command that prints notes.  Returns the file to load; frees def
+ * when it is replaced.
+ */
+static char *
+srt_fallback(struct settings *s, char *def)
+{
+	char		*srt;
+	struct stat	 st;
+
+	if (def == NULL || stat(def, &st) == 0 || errno != ENOENT)
+		return def;
+	srt = settings_expand_home("~/.srt-settings.json");
+	if (srt == NULL || stat(srt, &st) == -1) {
+		free(srt);
+		return def;
+	}
+	{
+		char *n;
+
+		xasprintf(&n, "no %s: using srt's settings, %s", def, srt);
+		s->notes = strv_add(s->notes, n);
+		free(n);
+	}
+	free(def);
+	return srt;
+}
+
 int
 settings_load(struct settings *s, const char *user_file, const char *cli_file,
     const char *managed_file, char *err, size_t errlen)
@@ -1111,8 +1182,10 @@ settings_load(struct settings *s, const char *user_file, const char *cli_file,
 	char	*def = NULL;
 	int	 rv;
 
-	if (user_file == NULL)
+	if (user_file == NULL) {
 		def = settings_expand_home("~/.config/airlock/settings.json");
+		def = srt_fallback(s, def);
+	}
 	rv = load_one(s, user_file != NULL ? user_file : def,
 	    user_file == NULL, 0, err, errlen);
 	free(def);

@@ -60,6 +60,8 @@ struct settings {
 					   repositories keep a spare copy;
 					   default 4, 0: none */
 	char		**locked;	/* dotted keys set by the managed layer */
+	char		**sources;	/* "key\tfile": the layer that set
+					   each key last (settings --explain) */
 	char		**notes;	/* things ignored while merging, for
 					   the user: unsupported srt keys,
 					   keys a managed layer locked */

@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 35
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -338,3 +338,47 @@ check "  the suggested command accepts the new origin: no more messages" \
     fails grep -q origin "$W/o5.err"
 check "  (control: the first run recorded it silently)" \
     fails grep -q origin "$W/o1.err"
+
+# 8. The documented defaults are the code's: airlock(1), docs/SETTINGS.md
+# and docs/SECURITY.md against `airlock settings --explain`.
+DOCS=${AIRLOCK_TOP:?run through tests/run.sh}
+as_user "$AIRLOCK" settings --explain >"$W/explain.out" 2>"$W/explain.err"
+check "airlock settings --explain runs" [ -s "$W/explain.out" ]
+ex() { awk -v k="$1" 'index($0, k " ") == 1 { sub("^" k " +", ""); print $1 }' \
+    "$W/explain.out"; }
+bad=""
+for key in sandbox.enabled sandbox.failIfUnavailable \
+    sandbox.allowUnsandboxedCommands sandbox.network.maxConnections \
+    approvals.timeoutSeconds worktrees.spares acp.permissionTimeout; do
+	doc=$(grep "^| \`$key\` |" "$DOCS/docs/SETTINGS.md" |
+	    awk -F'|' '{ print $4 }' | tr -d ' `')
+	[ "$doc" = "$(ex "$key")" ] || bad="$bad $key(doc $doc, code $(ex "$key"))"
+done
+check "docs/SETTINGS.md's defaults are the code's:${bad:- all}" [ -z "$bad" ]
+MAN="$DOCS/contrib/man/airlock.1"
+mandef() { sed -n "/^.It Fl \\\\-$1 /,/^Default/p" "$MAN" |
+    sed -n 's/^Default: \(.*\)\.$/\1/p'; }
+check "airlock(1) --output-limit default is the code's ($(mandef output-limit))" \
+    [ "$(mandef output-limit)" = "$(ex "run --output-limit")" ]
+check "airlock(1) --pids default is the code's ($(mandef pids))" \
+    [ "$(mandef pids)" = "$(ex "run --pids")" ]
+check "airlock(1) and SECURITY.md give airlock run's output cap as 16 GiB" \
+    sh -c "grep -q 'capped at 16 GiB' '$MAN' &&
+    grep -q '16 GiB by default for .airlock run' '$DOCS/docs/SECURITY.md'"
+printf '{"worktrees":{"spares":2}}\n' >"$W/sp.json"
+chmod 644 "$W/sp.json"
+as_user "$AIRLOCK" settings --explain --settings "$W/sp.json" \
+    >"$W/sp.out" 2>&1
+diag "$(grep spares "$W/sp.out")"
+check "  and the explained file of a value a settings file sets" \
+    grep -q "^worktrees.spares  *2  *$W/sp.json" "$W/sp.out"
+
+# AIRLOCK_DEBUG: documented, and its trace names the command.
+as_user env AIRLOCK_DEBUG=1 "$AIRLOCK" run --workspace "$W" -- \
+    sh -c 'echo dbg-marker' >/dev/null 2>"$W/dbg.err"
+check "AIRLOCK_DEBUG: the trace names the command" \
+    grep -q "debug: .*exec .sh -c echo dbg-marker" "$W/dbg.err"
+as_user "$AIRLOCK" run --workspace "$W" -- true 2>"$W/nodbg.err"
+check "  (control: without it, no trace) and airlock(1) documents it" sh -c "
+    ! grep -q debug: '$W/nodbg.err' &&
+    grep -q '^.It Ev AIRLOCK_DEBUG' '$MAN'"
