@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 42
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -382,3 +382,43 @@ as_user "$AIRLOCK" run --workspace "$W" -- true 2>"$W/nodbg.err"
 check "  (control: without it, no trace) and airlock(1) documents it" sh -c "
     ! grep -q debug: '$W/nodbg.err' &&
     grep -q '^.It Ev AIRLOCK_DEBUG' '$MAN'"
+
+# 9. An srt user: no airlock settings file and a ~/.srt-settings.json:
+# airlock uses it and says so once on stderr.
+H=$(mkwork)
+S=$(mkwork)
+echo srt-hidden >"$S/hidden.txt"
+printf '{"filesystem":{"denyRead":["%s/hidden.txt"]}}\n' "$S" \
+    >"$H/.srt-settings.json"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H" "$S"
+as_user env HOME="$H" "$AIRLOCK" run --workspace "$S" -- \
+    cat "$S/hidden.txt" >"$W/srt.out" 2>"$W/srt.err"
+diag "srt: $(cat "$W/srt.out" "$W/srt.err")"
+check "~/.srt-settings.json is used without an airlock settings file" \
+    fails grep -q srt-hidden "$W/srt.out"
+check "  and said once on stderr" \
+    [ "$(grep -c "using srt's settings, $H/.srt-settings.json" "$W/srt.err")" -eq 1 ]
+as_user env HOME="$H" "$AIRLOCK" settings --explain >"$W/srt.ex" 2>/dev/null
+check "  settings --explain names it as the file of its values" \
+    grep -q "^filesystem.denyRead .*$H/.srt-settings.json" "$W/srt.ex"
+mkdir -p "$H/.config/airlock"
+echo '{}' >"$H/.config/airlock/settings.json"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H"
+as_user env HOME="$H" "$AIRLOCK" run --workspace "$S" -- \
+    cat "$S/hidden.txt" >"$W/srt2.out" 2>"$W/srt2.err"
+check_sh "  control: with an airlock settings file srt's is not read" \
+    'grep -q srt-hidden "$W/srt2.out" && ! grep -q srt "$W/srt2.err"'
+
+# Attack: an agent whose workspace is the home writes srt's file to
+# loosen the next run (rewrite it, or create it where there is none).
+rm -rf "$H/.config"
+H2=$(mkwork)
+as_user env HOME="$H" "$AIRLOCK" run --workspace "$H" -- sh -c \
+    "echo '{}' >'$H/.srt-settings.json'" >/dev/null 2>&1
+check "an agent cannot rewrite ~/.srt-settings.json" \
+    grep -q denyRead "$H/.srt-settings.json"
+as_user env HOME="$H2" "$AIRLOCK" run --workspace "$H2" -- sh -c \
+    "echo '{}' >'$H2/.srt-settings.json'; echo '{}' >'$H2/other.json'" \
+    >/dev/null 2>&1
+check "  nor create it" [ ! -e "$H2/.srt-settings.json" ]
+check "  (control: another file there is written)" [ -e "$H2/other.json" ]
