@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree fs version" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree settings fs version" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -66,6 +66,8 @@ _airlock()
 		    --deny-write --origin --socket --quiet --" -- "$cur")) ;;
 	shell)
 		COMPREPLY=($(compgen -W "--cwd --settings --" -- "$cur")) ;;
+	settings)
+		COMPREPLY=($(compgen -W "--explain --settings" -- "$cur")) ;;
 	matrix)
 		COMPREPLY=($(compgen -W "--sandbox --network --settings
 		    --socket --json" -- "$cur")) ;;
