@@ -9,7 +9,7 @@
 # terminal; two Ctrl-C on a terminal end a command that traps INT; a
 # launch that fails frees its session id.
 . "$(dirname "$0")/lib.sh"
-plan 42
+plan 44
 W=$(mkwork)
 cd "$W" || exit 1
 D=$(dirname "$0")
@@ -422,3 +422,35 @@ as_user env HOME="$H2" "$AIRLOCK" run --workspace "$H2" -- sh -c \
     >/dev/null 2>&1
 check "  nor create it" [ ! -e "$H2/.srt-settings.json" ]
 check "  (control: another file there is written)" [ -e "$H2/other.json" ]
+
+# Attack on the freed id: on a shared airlockd, another connection of the
+# same user cannot take over a failed session's id; its owner can.
+SD=$(mkwork)
+spawn_user env HOME="$SD" "$B/test/airlockd" --socket "$SD/d.sock" \
+    2>"$SD/d.err"
+spid=$!
+as_user timeout 60 python3 - "$SD/d.sock" "$W" "$STAGE/tests/helpers" \
+    >"$W/shared.out" 2>&1 <<'PY'
+import sys
+sock, ws, helpers = sys.argv[1:4]
+sys.path.insert(0, helpers)
+from airlockd_rpc import Client
+a, b = Client(sock), Client(sock)
+def spec(**kw):
+    s = {"sessionId": "owned", "bindMounts": [{"hostPath": ws}],
+         "guestWorkdir": ws}
+    s.update(kw)
+    return {"spec": s}
+r = a.call("sandbox.launch", spec(testUnlistedBind=ws + "/gone"))
+print("a-failed", "error" in r)
+r = b.call("sandbox.launch", spec())
+print("b", r.get("error", {}).get("message"))
+r = a.call("sandbox.launch", spec())
+print("a-again", "error" not in r, r.get("error"))
+PY
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+diag "$(cat "$W/shared.out")"
+check "another connection cannot take a failed session's id" \
+    grep -q "^b sessionId: a session with this id exists" "$W/shared.out"
+check "  its owner launches it again" grep -q "^a-again True" "$W/shared.out"
