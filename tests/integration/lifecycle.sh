@@ -247,7 +247,7 @@ check_sh "an unanswered permission request: airlock answers after the deadline (
     'grep -q "\"optionId\":\"yes\"" "$W/perm1.out" &&
     [ "${r%%.*}" -ge 2 ] && [ "${r%%.*}" -lt 10 ]'
 check "  and says so on stderr, naming the setting" \
-    grep -q "acp.permissionTimeout" "$W/acp1.err"
+    grep -q "did not answer .*(acp.permissionTimeout)" "$W/acp1.err"
 r=$(acp_editor no "$W/perm2.out" 2>"$W/acp2.err")
 diag "answering editor: $r $(cat "$W/perm2.out" 2>/dev/null)"
 check "  control: the editor's own answer (no) reaches the agent" \
