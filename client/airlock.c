@@ -98,6 +98,12 @@ static const struct cli_cmd cmds[] = {
 	    "conversation; ls: the conversations; rm --conversation ID:\n"
 	    "remove one.  Options: --settings FILE, --socket PATH, --json.\n",
 	    0 },
+	{ "settings", cli_settings_main, "[--explain] [--settings F]",
+	    "the effective settings",
+	    "Prints the effective settings airlock would use here; with\n"
+	    "--explain, the file each value came from, and run's built-in\n"
+	    "limits.  --settings FILE adds a settings file as run's does.\n",
+	    1 },
 	{ "version", version_main, "", "print airlock's version", NULL, 0 },
 	{ "help", NULL, "[CMD]", "this list, or what CMD does", NULL, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0 },

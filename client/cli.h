@@ -67,7 +67,18 @@ struct run_adapter {
 	int		 acp_pass_term;	/* terminal/ requests may too */
 };
 
+/*
+ * Defaults of airlock run that a real agent run does not hit (LIMITS in
+ * the man page): a day of wall time, 4096 processes, 16 GiB of output
+ * per stream, and three quarters of the machine's memory.
+ */
+#define RUN_DEFAULT_TIMEOUT	(24 * 3600)
+#define RUN_DEFAULT_PIDS	4096
+/* The output passes through, nothing is held: a cap for runaways only. */
+#define RUN_DEFAULT_OUTPUT	(16ULL << 30)
+
 int	 cli_run_main(int argc, char **argv);
+int	 cli_settings_main(int argc, char **argv);
 /* The run option name[0..len) if it is one (all take a value), or NULL. */
 const char *cli_run_valued(const char *name, size_t len);
 int	 cli_run_adapter(int argc, char **argv, const struct run_adapter *);

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client/cli.h"
@@ -97,6 +98,7 @@ struct acp_run {
 	int		 unconfined, no_check, raw, pfs, pterm;
 	char		**rargv;	/* airlock run's arguments */
 	char		 rules[POL_CLASS_MAX + 1];
+	char		 ptimeout[16];	/* acp.permissionTimeout */
 	char		 ws[PATH_MAX];
 };
 
@@ -184,6 +186,8 @@ acp_settings(struct acp_run *ar)
 		return 125;
 	}
 	settings_print_notes(&set, "airlock acp");
+	snprintf(ar->ptimeout, sizeof(ar->ptimeout), "%d",
+	    set.acp_permission_timeout);
 	for (k = 0; k < POL_CLASS_MAX; k++)
 		ar->rules[k] = (char)('0' + set.rules[k]);
 	ar->rules[POL_CLASS_MAX] = '\0';
@@ -246,6 +250,7 @@ acp_relay_argv(struct acp_run *ar)
 	ar->rargv = strv_add(ar->rargv, ar->pfs && ar->pterm ? "all" :
 	    ar->pfs ? "fs" : ar->pterm ? "terminal" : "none");
 	ar->rargv = strv_add(ar->rargv, ar->rules);
+	ar->rargv = strv_add(ar->rargv, ar->ptimeout);
 	ar->rargv = strv_add(ar->rargv, "--");
 	return 0;
 }
@@ -319,6 +324,9 @@ struct term {
 struct perm {
 	char		*id;	/* the agent's id, as JSON text */
 	struct json	*params;
+	double		 asked;	/* when it went to the editor */
+	int		 late;	/* answered by airlock: the editor's
+				   answer, if it comes, is dropped */
 };
 
 struct relay {
@@ -333,6 +341,7 @@ struct relay {
 	struct perm	 perms[ACP_PENDING_MAX];
 	enum pol_verdict rules[POL_CLASS_MAX];
 	unsigned long	 dropped;	/* lines not relayed (drop_line()) */
+	long		 perm_timeout;	/* acp.permissionTimeout, 0: none */
 };
 
 static void
@@ -1051,6 +1060,55 @@ perm_done(struct perm *pm)
 	json_free(pm->params);
 	pm->id = NULL;
 	pm->params = NULL;
+	pm->late = 0;
+}
+
+static double
+perm_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * An editor that never answers a permission request would hold the
+ * agent for ever: after acp.permissionTimeout seconds airlock answers
+ * from its own policy, as when the editor answers with an error.  The
+ * slot stays (late) so that the editor's answer, if it comes after all,
+ * is dropped rather than given to the agent as a second one.  Returns
+ * the milliseconds until the next deadline, -1 for none.
+ */
+static int
+perm_expire(struct relay *r)
+{
+	double	now = perm_now(), left, next = -1;
+	size_t	i;
+
+	if (r->perm_timeout <= 0)
+		return -1;
+	for (i = 0; i < ACP_PENDING_MAX; i++) {
+		struct perm *pm = &r->perms[i];
+
+		if (pm->id == NULL || pm->late)
+			continue;
+		left = pm->asked + (double)r->perm_timeout - now;
+		if (left <= 0) {
+			fprintf(stderr, "airlock acp: the editor did not "
+			    "answer a permission request within %ld s "
+			    "(acp.permissionTimeout); airlock's policy "
+			    "answers\n", r->perm_timeout);
+			answer_permission(r, pm);
+			json_free(pm->params);
+			pm->params = NULL;
+			pm->late = 1;
+			continue;
+		}
+		if (next == -1 || left < next)
+			next = left;
+	}
+	return next < 0 ? -1 : (int)(next * 1000) + 1;
 }
 
 /* ---- the two directions ---- */
@@ -1181,6 +1239,8 @@ from_agent(struct relay *r, char *line, size_t len)
 			;
 		if (i < ACP_PENDING_MAX) {
 			r->perms[i].id = json_text(json_get(m, "id"));
+			r->perms[i].asked = perm_now();
+			r->perms[i].late = 0;
 			idtext = json_text(json_get(m, "params"));
 			r->perms[i].params = json_parse(idtext, strlen(idtext),
 			    NULL, 0);
@@ -1275,7 +1335,11 @@ from_editor(struct relay *r, char *line, size_t len)
 	}
 	if (k == ACPF_RESPONSE &&
 	    (pm = perm_find(r, json_get(m, "id"))) != NULL) {
-		if (json_get(m, "error") != NULL) {
+		if (pm->late)
+			fprintf(stderr, "airlock acp: the editor's late answer "
+			    "to a permission request is dropped: airlock "
+			    "answered it\n");
+		else if (json_get(m, "error") != NULL) {
 			fprintf(stderr, "airlock acp: the editor answered the "
 			    "permission request with an error; airlock's "
 			    "policy answers\n");
@@ -1316,7 +1380,8 @@ reap(struct relay *r, pid_t agent, int *agent_status, int *agent_done)
 }
 
 /*
- * argv: acp-relay WORKSPACE MODE PASS RULES -- AGENT [ARG...], from
+ * argv: acp-relay WORKSPACE MODE PASS RULES PERMTIMEOUT -- AGENT [ARG...],
+ * from
  * cli_acp_main() through the sandbox; not for people.
  */
 /*
@@ -1329,9 +1394,9 @@ relay_args(struct relay *r, int argc, char **argv)
 {
 	size_t	i;
 
-	if (argc < 7 || strcmp(argv[5], "--") != 0 || argv[1][0] != '/') {
+	if (argc < 8 || strcmp(argv[6], "--") != 0 || argv[1][0] != '/') {
 		fprintf(stderr, "usage: airlock acp-relay WORKSPACE MODE PASS "
-		    "RULES -- AGENT [ARG...]\n");
+		    "RULES PERMTIMEOUT -- AGENT [ARG...]\n");
 		return -1;
 	}
 	memset(r, 0, sizeof(*r));
@@ -1339,6 +1404,7 @@ relay_args(struct relay *r, int argc, char **argv)
 	if (pol_mode_parse(argv[2], &r->mode) == -1)
 		r->mode = POL_MODE_CHAT;
 	(void)pass_parse(argv[3], &r->pass_fs, &r->pass_term);
+	r->perm_timeout = strtol(argv[5], NULL, 10);
 	for (i = 0; i < POL_CLASS_MAX; i++)
 		r->rules[i] = strlen(argv[4]) == POL_CLASS_MAX &&
 		    argv[4][i] >= '0' && argv[4][i] <= '2' ?
@@ -1440,7 +1506,7 @@ cli_acp_relay_main(int argc, char **argv)
 
 	if (relay_args(&r, argc, argv) == -1)
 		return 2;
-	if ((agent = relay_spawn(argv + 6, in, out, &sfd)) == -1)
+	if ((agent = relay_spawn(argv + 7, in, out, &sfd)) == -1)
 		return 125;
 	r.to_agent = in[1];
 	r.to_editor = STDOUT_FILENO;
@@ -1460,11 +1526,12 @@ cli_acp_relay_main(int argc, char **argv)
 				pfd[n].fd = r.terms[i]->fd;
 				pfd[n++].events = POLLIN;
 			}
-		if (poll(pfd, (nfds_t)n, -1) == -1) {
+		if (poll(pfd, (nfds_t)n, perm_expire(&r)) == -1) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		(void)perm_expire(&r);
 		/* Output before exits, so that an exit sees all of it. */
 		for (rc = 3; rc < n; rc++) {
 			if (!(pfd[rc].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -1495,8 +1562,9 @@ cli_acp_relay_main(int argc, char **argv)
 				eof_ed = 1;
 				for (i = 0; i < ACP_PENDING_MAX; i++)
 					if (r.perms[i].id != NULL) {
-						answer_permission(&r,
-						    &r.perms[i]);
+						if (!r.perms[i].late)
+							answer_permission(&r,
+							    &r.perms[i]);
 						perm_done(&r.perms[i]);
 					}
 				close(r.to_agent);

@@ -63,7 +63,14 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 		return -1;
 	}
 	if (pid == 0) {
-		/* The private supervisor lives exactly as long as we do. */
+		/*
+		 * The private supervisor lives exactly as long as we do,
+		 * and in a session of its own: a signal sent to the
+		 * caller's process group (timeout(1), kill -TERM -PGID,
+		 * Ctrl-C on a pipeline) is ours to forward to the
+		 * command, and would otherwise end the supervisor first.
+		 */
+		(void)setsid();
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (dup2(sp[1], 3) == -1)
 			_exit(127);

@@ -34,6 +34,7 @@
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
 #include "common/host/paths.h"
+#include "common/host/wsorigin.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/termfilter.h"
@@ -46,12 +47,7 @@ extern char **environ;
 #define EXIT_CANNOT_RUN	126
 #define EXIT_NOT_FOUND	127
 
-/*
- * 16 GiB of output per stream: the output passes through, nothing is
- * held, so this is a cap for runaways only (the other defaults are in
- * cli_opt.c's table).
- */
-#define RUN_DEFAULT_OUTPUT	(16ULL << 30)
+/* RUN_DEFAULT_*: client/cli.h (airlock settings --explain shows them). */
 
 struct run_state {
 	FILE	*events;
@@ -63,7 +59,32 @@ struct run_state {
 					   after the run */
 	char	**opened;		/* built-in write rules that
 					   settings' allowWrite opened */
+	const char *ws;			/* the workspace, for messages */
 };
+
+/*
+ * The workspace's git origin is not the one airlock recorded: said once,
+ * with where the record is and the one command that accepts the new
+ * origin (--origin makes a choice the record).  untrusted: the new
+ * origin is the workspace's config, which the agent could write.
+ */
+static void
+origin_changed_say(const struct run_state *st, const char *now)
+{
+	char	*rec = NULL, *file, *n;
+
+	n = xstrdup(vis(now != NULL ? now : "(none)"));
+	file = wsorigin_record(st->ws, &rec);
+	fprintf(stderr, "airlock: this workspace's git origin is now %s, "
+	    "but airlock recorded %s%s%s; pushes still go only to %s.  To "
+	    "accept the new origin: airlock run --origin %s -- true\n",
+	    n, rec != NULL ? rec : "no origin",
+	    file != NULL ? " in " : "", file != NULL ? file : "",
+	    rec != NULL ? rec : "repositories linked to the session", n);
+	free(n);
+	free(rec);
+	free(file);
+}
 
 /*
  * The built-in write protections settings' allowWrite opened on purpose
@@ -148,18 +169,15 @@ on_event(const struct json *ev, void *arg)
 		    (int)code->integer : 255;
 		st->done = 1;
 	} else if (strcmp(type, "violation") == 0) {
-		explain_add(&st->ex, json_get_str(ev, "action"),
-		    json_get_str(ev, "target"), json_get_str(ev, "reason") ?
-		    json_get_str(ev, "reason") : json_get_str(ev, "rule"));
+		/* An origin change is no refusal: said once, not summed. */
 		if ((buf = json_get_str(ev, "action")) != NULL &&
-		    strcmp(buf, "git-origin-changed") == 0) {
-			const char *t = json_get_str(ev, "target");
-
-			fprintf(stderr, "airlock: the workspace's origin is "
-			    "now %s; pushes still go only to the repository "
-			    "recorded the first time airlock ran here "
-			    "(--origin changes it)\n", vis(t));
-		}
+		    strcmp(buf, "git-origin-changed") == 0)
+			origin_changed_say(st, json_get_str(ev, "target"));
+		else
+			explain_add(&st->ex, buf, json_get_str(ev, "target"),
+			    json_get_str(ev, "reason") != NULL ?
+			    json_get_str(ev, "reason") :
+			    json_get_str(ev, "rule"));
 	} else if (strcmp(type, "rules-opened") == 0 &&
 	    (x = json_get(ev, "rules")) != NULL && x->type == JSON_ARRAY &&
 	    st->opened == NULL) {
@@ -357,6 +375,9 @@ struct run_io {
 	struct termios	 saved;
 	const struct run_adapter *acp;	/* stdout is ACP: acp_out() */
 	struct acpf	 af;
+	double		 intr_at;	/* raw: our last Ctrl-C key, or 0 */
+	size_t		 intr_out;	/* output bytes since it */
+	int		 intr_kill;	/* a second one: kill the sandbox */
 };
 
 static struct run_io *raw_io;
@@ -440,8 +461,10 @@ pump_out(struct run_io *io, int from, int to)
 	if (from == io->out && !io->filter && !io->nosplice &&
 	    io->acp == NULL) {
 		n = splice(from, NULL, to, NULL, 1 << 20, SPLICE_F_MOVE);
-		if (n > 0)
+		if (n > 0) {
+			io->intr_out += (size_t)n;
 			return 0;
+		}
 		if (n == 0)
 			return -1;
 		if (errno == EINTR || errno == EAGAIN)
@@ -455,6 +478,7 @@ pump_out(struct run_io *io, int from, int to)
 		return 0;
 	if (n <= 0)
 		return -1;
+	io->intr_out += (size_t)n;
 	/* Our reader gone (`| head`): closing our end stops the command's
 	 * stream, as a pipe would have. */
 	if (from == io->out && io->acp != NULL)
@@ -464,6 +488,32 @@ pump_out(struct run_io *io, int from, int to)
 		return write_all(to, fbuf, m);
 	}
 	return write_all(to, buf, (size_t)n);
+}
+
+static double now_s(void);
+
+/*
+ * In raw mode Ctrl-C is a byte for the terminal inside, not a signal to
+ * us: a command that traps INT would keep it for ever.  A second Ctrl-C
+ * key within a second kills the sandbox, as without a terminal -- unless
+ * the command answered the first with output beyond the echoed "^C" (a
+ * shell's new prompt, an agent's "press Ctrl-C again"): a command that
+ * answers is not stuck, and double Ctrl-C at a prompt is common.  A key
+ * is a read of that one byte alone; pasted text is not counted.
+ */
+static void
+intr_key(struct run_io *io, const char *buf, ssize_t n)
+{
+	double	t;
+
+	if (!io->raw || n != 1 ||
+	    (unsigned char)buf[0] != io->saved.c_cc[VINTR])
+		return;
+	t = now_s();
+	if (io->intr_at > 0 && t - io->intr_at < 1.0 && io->intr_out <= 4)
+		io->intr_kill = 1;
+	io->intr_at = t;
+	io->intr_out = 0;
 }
 
 /* Our stdin to the command's: read when there is room, write what fits. */
@@ -487,7 +537,8 @@ pump_in(struct run_io *io, int readable)
 			}
 			io->ibuf[0] = 0x04;
 			n = 1;
-		}
+		} else
+			intr_key(io, io->ibuf, n);
 		io->ioff = 0;
 		io->ilen = (size_t)n;
 	}
@@ -601,9 +652,15 @@ run_loop(struct rpc *rpc, struct run_state *st, struct run_io *io,
 		    read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			int sig = (int)si.ssi_signo;
 
+			/* A terminal inside gets the new size (its kernel
+			 * signals the foreground group); pipes, the signal
+			 * itself, as airlock(1) says. */
+			if (sig == SIGWINCH && io->tty) {
+				send_winsize(rpc, sid, st->exec_id);
+				continue;
+			}
 			if (sig == SIGWINCH) {
-				if (io->tty)
-					send_winsize(rpc, sid, st->exec_id);
+				send_signal(rpc, sid, st->exec_id, sig);
 				continue;
 			}
 			if (sig == SIGINT && now_s() - last_int < 1.0) {
@@ -634,6 +691,10 @@ run_loop(struct rpc *rpc, struct run_state *st, struct run_io *io,
 		if (pfd[4].fd != -1 && pfd[4].revents & (POLLIN | POLLHUP |
 		    POLLERR))
 			pump_in(io, 1);
+		if (io->intr_kill && forced == -1) {
+			send_signal(rpc, sid, st->exec_id, SIGKILL);
+			forced = 128 + SIGINT;
+		}
 		if (pfd[5].fd != -1 && pfd[5].revents & (POLLOUT | POLLERR))
 			pump_in(io, 0);
 	}
@@ -832,6 +893,7 @@ run_connect(struct run_ctx *rc)
 	if (ask)
 		rc->seen = rc->local == 0 ? rc->origin_buf :
 		    (rc->origin_buf = origin_read(&rc->oq));
+	rc->st.ws = rc->ws;
 	snprintf(rc->sid, sizeof(rc->sid), "run-%d-%ld", (int)getpid(),
 	    (long)time(NULL));
 	return 0;

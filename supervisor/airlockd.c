@@ -159,7 +159,8 @@ main(int argc, char *argv[])
 
 	/* R-H1..R-H3: probe once; exactly one startup line (a private
 	 * airlockd under `airlock run --quiet` keeps it to itself). */
-	if (quiet) {
+	/* AIRLOCK_DEBUG asks for the trace even of a private airlockd. */
+	if (quiet && getenv("AIRLOCK_DEBUG") == NULL) {
 		log_setverbose(-1);
 		setenv("AIRLOCK_LOG_QUIET", "1", 1);	/* for the children */
 	} else

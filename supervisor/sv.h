@@ -283,6 +283,7 @@ int		 sv_session_when_built(struct sv_client *,
 		    struct sv_session *, sv_built_fn, void *arg);
 const struct sv_spec *sv_session_spec(const struct sv_session *);
 struct sv_session *sv_session_owned(struct sv_client *, const char *sid);
+int		 sv_session_replace_failed(struct sv_client *, const char *sid);
 int		 sv_session_confined(const struct sv_session *);
 void		 sv_session_violation_rule(const char *sid, const char *action,
 		    const char *target, const char *rule);

@@ -37,6 +37,7 @@
 #include "common/host/paths.h"
 #include "common/host/wsorigin.h"
 #include "common/log.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/classify.h"
 #include "policy/domain.h"
@@ -183,6 +184,26 @@ exec_bytes(const struct sv_xreq *r)
  * Start a parsed exec in its session, if that is still running; 1 when
  * it waits for the session's lazy build instead (the session keeps r).
  */
+/*
+ * AIRLOCK_DEBUG: the trace names the command each exec runs, so that a
+ * run's lines can be told apart.  untrusted: the argv is the client's
+ * (an agent's command line): escaped, and cut to a line.
+ */
+static void
+exec_trace(const struct sv_session *s, const struct sv_xreq *r, int host)
+{
+	char	line[600];
+	size_t	i, n = 0;
+
+	line[0] = '\0';
+	for (i = 0; r->argv != NULL && r->argv[i] != NULL &&
+	    n < sizeof(line) - 1; i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s",
+		    i > 0 ? " " : "", r->argv[i]);
+	log_debug("session %s: exec `%s`%s", s->id, vis(line),
+	    host ? " (unconfined)" : "");
+}
+
 static int
 exec_start(struct sv_xreq *r)
 {
@@ -210,6 +231,7 @@ exec_start(struct sv_xreq *r)
 		return 0;
 	}
 	host = s->backend == SV_BACKEND_NONE || r->unsandboxed;
+	exec_trace(s, r, host);
 	if (r->cwd == NULL)
 		r->cwd = xstrdup(s->plan.workdir);
 	if (r->envp == NULL) {

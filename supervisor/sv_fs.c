@@ -77,6 +77,48 @@ is_under(const char *p, const char *dir)
 	    (n == 1 && dir[0] == '/'));
 }
 
+/*
+ * The files a patch names (either format fs.applyPatch takes), for a
+ * refusal made before the patch is parsed: the first one, and how many
+ * more.  untrusted: the patch is the caller's text; only its first
+ * kilobytes of names are looked at, each name cut at the line's end.
+ */
+static void
+patch_target(const char *patch, char *out, size_t outlen)
+{
+	static const char *const mark[] = {
+		"*** Add File: ", "*** Update File: ", "*** Delete File: ",
+		"+++ b/", "+++ ", NULL,
+	};
+	const char	*l, *nl, *name;
+	size_t		 k, n, more = 0;
+
+	out[0] = '\0';
+	for (l = patch; l != NULL && *l != '\0'; l = nl != NULL ? nl + 1 :
+	    NULL) {
+		nl = strchr(l, '\n');
+		n = nl != NULL ? (size_t)(nl - l) : strlen(l);
+		for (k = 0; mark[k] != NULL; k++)
+			if (n > strlen(mark[k]) &&
+			    strncmp(l, mark[k], strlen(mark[k])) == 0)
+				break;
+		if (mark[k] == NULL)
+			continue;
+		name = l + strlen(mark[k]);
+		n -= strlen(mark[k]);
+		if (n == 9 && strncmp(name, "/dev/null", 9) == 0)
+			continue;
+		if (out[0] != '\0') {
+			more++;
+			continue;
+		}
+		snprintf(out, outlen, "%.*s", (int)(n < 512 ? n : 512), name);
+	}
+	if (more > 0 && strlen(out) + 32 < outlen)
+		snprintf(out + strlen(out), outlen - strlen(out),
+		    " (and %zu more)", more);
+}
+
 /* The refusal as the client sees it, and as the session's event. */
 static void
 refuse(struct fs_call *f, const struct json *ans)
@@ -330,8 +372,15 @@ fs_method(struct sv_client *c, const struct json *id,
 	/* R-S5: refused before anything is touched, or even run. */
 	if (writes && pol_mode_readonly(sp->mode)) {
 		const char	*path = json_get_str(params, "path");
+		const char	*patch = json_get_str(params, "patch");
 		struct json	*d;
-		char		 text[300];
+		char		 text[300], named[600];
+
+		/* A patch names its files inside: the first is the target. */
+		if (path == NULL && patch != NULL) {
+			patch_target(patch, named, sizeof(named));
+			path = named;
+		}
 
 		snprintf(text, sizeof(text), "read-only-mode: the session is "
 		    "in %s mode; %s is refused", pol_mode_name(sp->mode),

@@ -71,6 +71,32 @@ launch_failed(struct sv_session *s, const char *why)
 }
 
 /*
+ * R-H5: a microvm asked for is refused loudly, naming what is missing:
+ * the kernel's KVM device (absent, or closed to airlockd's user) and the
+ * VM monitor, which this airlock does not have (no microvm backend is
+ * built in), so that the user knows neither a group nor a package alone
+ * will do.
+ */
+static void
+microvm_refusal(char *err, size_t errlen)
+{
+	char	kvm[160];
+
+	if (access("/dev/kvm", F_OK) == -1)
+		snprintf(kvm, sizeof(kvm), "/dev/kvm does not exist (no KVM: "
+		    "virtualisation off or not exposed to this machine)");
+	else if (access("/dev/kvm", R_OK | W_OK) == -1)
+		snprintf(kvm, sizeof(kvm), "/dev/kvm is not open to uid %u "
+		    "(the kvm group)", (unsigned)getuid());
+	else
+		snprintf(kvm, sizeof(kvm), "/dev/kvm is usable");
+	snprintf(err, errlen, "backend microvm cannot boot a VM here: %s; "
+	    "and this airlock has no VM monitor (no microvm backend is "
+	    "built in); the native backend (the default) is what it has",
+	    kvm);
+}
+
+/*
  * The session's pid namespace, seen through the launcher's
  * pid_for_children: init itself is not dumpable (nothing inside may
  * ptrace the process that holds the channel), the waiting launcher
@@ -530,6 +556,7 @@ bad_spec:
 	/* originRepo may be a remote URL: keep "owner/name". */
 	origin_normalise(&spec.origin_repo);
 	origin_normalise(&spec.workspace_origin);
+	(void)sv_session_replace_failed(c, spec.session_id);
 	if (sv_session_find(spec.session_id) != NULL) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS,
 		    "sessionId: a session with this id exists");
@@ -548,8 +575,8 @@ bad_spec:
 	want = spec.backend != NULL ? sv_backend_parse(spec.backend) :
 	    SV_BACKEND_NATIVE;
 	if (want == SV_BACKEND_MICROVM) {
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, "backend microvm "
-		    "was asked for and this host cannot boot a VM");
+		microvm_refusal(err, sizeof(err));
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
 		strv_free(pass);
 		goto bad_spec;
 	}
@@ -631,8 +658,18 @@ bad_spec:
 	s->lazy = json_get_bool(params, "lazy", 0);
 	s->uid = sv_client_uid(c);
 	event_simple(s, "starting");
+	/*
+	 * A change is one the client saw: a caller that did not look at
+	 * the workspace's config (airlock fs, worktree, matrix) has nothing
+	 * to compare, and says nothing about pushes.  The client tells the
+	 * user; the log keeps it as information.
+	 */
+	if (origin_changed != NULL && spec.workspace_origin == NULL) {
+		free(origin_changed);
+		origin_changed = NULL;
+	}
 	if (origin_changed != NULL) {
-		log_warnx("session %s: the workspace's origin is now %s, not "
+		log_info("session %s: the workspace's origin is now %s, not "
 		    "the recorded %s: pushes still go only to %s", s->id,
 		    origin_changed, s->spec.origin_repo ? s->spec.origin_repo :
 		    "(none)", s->spec.origin_repo ? s->spec.origin_repo :

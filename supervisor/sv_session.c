@@ -606,6 +606,24 @@ session_destroy(struct sv_session *s)
 	session_free(s);
 }
 
+/*
+ * A session of this client's whose sandbox failed (state "error") keeps
+ * its id only to report why: a new sandbox.launch with that id replaces
+ * it, as a retry of the same launch should.  Returns 1 when one was.
+ */
+int
+sv_session_replace_failed(struct sv_client *c, const char *sid)
+{
+	struct sv_session *s;
+
+	if ((s = sv_session_owned(c, sid)) == NULL || s->state != ST_ERROR)
+		return 0;
+	log_info("session %s: launched again, its failed sandbox forgotten",
+	    s->id);
+	session_destroy(s);
+	return 1;
+}
+
 void
 sv_session_destroy(struct sv_client *c, const struct json *id,
     const struct json *params)

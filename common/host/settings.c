@@ -189,6 +189,7 @@ settings_free(struct settings *s)
 	free(s->worktrees_dir);
 	strv_free(s->locked);
 	strv_free(s->notes);
+	strv_free(s->sources);
 	free(s->managed_file);
 	free(s->unsandboxed_from);
 	memset(s, 0, sizeof(*s));
@@ -239,6 +240,7 @@ settings_defaults(struct settings *s)
 	}
 	s->env_pass = strv_empty();
 	s->acp_pass_through = strv_empty();
+	s->acp_permission_timeout = SETTINGS_ACP_PERMISSION_TIMEOUT;
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
 	pol_rules_default(s->rules);
@@ -892,7 +894,8 @@ merge_worktrees(struct mctx *m, const struct json *o)
 	return 0;
 }
 
-/* acp.passThrough: what `airlock acp` leaves to the editor. */
+/* acp.passThrough: what `airlock acp` leaves to the editor;
+ * acp.permissionTimeout: how long it waits for the editor's answer. */
 static int
 merge_acp(struct mctx *m, const struct json *o)
 {
@@ -906,9 +909,22 @@ merge_acp(struct mctx *m, const struct json *o)
 		char sp[128];
 
 		snprintf(sp, sizeof(sp), "acp.%s", o->keys[i]);
+		v = o->items[i];
+		if (strcmp(o->keys[i], "permissionTimeout") == 0) {
+			int c;
+
+			if (!v->is_int || v->integer < 0 ||
+			    v->integer > 86400)
+				return fail(m, sp, "expected a number of "
+				    "seconds, 0 (wait for ever) to 86400");
+			if ((c = claim(m, sp, sp)) <= 0)
+				return c;
+			if (m->apply)
+				m->s->acp_permission_timeout = (int)v->integer;
+			continue;
+		}
 		if (strcmp(o->keys[i], "passThrough") != 0)
 			return fail(m, sp, "unknown key");
-		v = o->items[i];
 		for (k = 0; v->type == JSON_ARRAY && k < v->n; k++)
 			if (v->items[k]->type == JSON_STRING &&
 			    !in_list(v->items[k]->str, what))
@@ -964,6 +980,43 @@ merge_root(struct mctx *m, const struct json *root)
 	return rv;
 }
 
+/*
+ * Which file set each key (settings --explain): every leaf of the layer,
+ * spelled as in the file, "key\tfile", replacing an earlier layer's.
+ */
+static void
+record_sources(struct settings *s, const struct json *v, const char *key,
+    const char *file)
+{
+	char	*k, *e;
+	size_t	 i, kl;
+
+	if (v->type == JSON_OBJECT && v->n > 0) {
+		for (i = 0; i < v->n; i++) {
+			if (key == NULL)
+				k = xstrdup(v->keys[i]);
+			else
+				xasprintf(&k, "%s.%s", key, v->keys[i]);
+			record_sources(s, v->items[i], k, file);
+			free(k);
+		}
+		return;
+	}
+	if (key == NULL)
+		return;
+	kl = strlen(key);
+	for (i = 0; s->sources != NULL && s->sources[i] != NULL; i++)
+		if (strncmp(s->sources[i], key, kl) == 0 &&
+		    s->sources[i][kl] == '\t') {
+			free(s->sources[i]);
+			xasprintf(&s->sources[i], "%s\t%s", key, file);
+			return;
+		}
+	xasprintf(&e, "%s\t%s", key, file);
+	s->sources = strv_add(s->sources, e);
+	free(e);
+}
+
 int
 settings_merge_text(struct settings *s, const char *text, size_t len,
     const char *origin, int managed, char *err, size_t errlen)
@@ -991,6 +1044,8 @@ settings_merge_text(struct settings *s, const char *text, size_t len,
 		m.apply = 1;
 		rv = merge_root(&m, root);
 		strv_free(m.seen);
+		if (rv == 0)
+			record_sources(s, root, NULL, m.origin);
 		if (managed) {
 			free(s->managed_file);
 			s->managed_file = xstrdup(m.origin);
@@ -1089,6 +1144,37 @@ load_one(struct settings *s, const char *path, int optional, int managed,
 	return rv;
 }
 
+/*
+ * An srt user's settings: with no airlock settings file of the user's
+ * and a ~/.srt-settings.json (sandbox-runtime's), that file is the user
+ * layer -- its format is understood (srt.sh) -- and a note says so, once
+ * per command that prints notes.  Returns the file to load; frees def
+ * when it is replaced.
+ */
+static char *
+srt_fallback(struct settings *s, char *def)
+{
+	char		*srt;
+	struct stat	 st;
+
+	if (def == NULL || stat(def, &st) == 0 || errno != ENOENT)
+		return def;
+	srt = settings_expand_home("~/.srt-settings.json");
+	if (srt == NULL || stat(srt, &st) == -1) {
+		free(srt);
+		return def;
+	}
+	{
+		char *n;
+
+		xasprintf(&n, "no %s: using srt's settings, %s", def, srt);
+		s->notes = strv_add(s->notes, n);
+		free(n);
+	}
+	free(def);
+	return srt;
+}
+
 int
 settings_load(struct settings *s, const char *user_file, const char *cli_file,
     const char *managed_file, char *err, size_t errlen)
@@ -1096,8 +1182,10 @@ settings_load(struct settings *s, const char *user_file, const char *cli_file,
 	char	*def = NULL;
 	int	 rv;
 
-	if (user_file == NULL)
+	if (user_file == NULL) {
 		def = settings_expand_home("~/.config/airlock/settings.json");
+		def = srt_fallback(s, def);
+	}
 	rv = load_one(s, user_file != NULL ? user_file : def,
 	    user_file == NULL, 0, err, errlen);
 	free(def);

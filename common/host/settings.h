@@ -60,6 +60,8 @@ struct settings {
 					   repositories keep a spare copy;
 					   default 4, 0: none */
 	char		**locked;	/* dotted keys set by the managed layer */
+	char		**sources;	/* "key\tfile": the layer that set
+					   each key last (settings --explain) */
 	char		**notes;	/* things ignored while merging, for
 					   the user: unsupported srt keys,
 					   keys a managed layer locked */
@@ -71,6 +73,9 @@ struct settings {
 					   allowUnsandboxedCommands */
 	char		**acp_pass_through; /* acp.passThrough: "fs",
 					   "terminal" (`airlock acp`) */
+	int		  acp_permission_timeout; /* acp.permissionTimeout:
+					   seconds the editor has to answer a
+					   permission request; 0: no limit */
 	unsigned	  max_connections; /* sandbox.network.maxConnections:
 					   a session's connections open at
 					   once in proxyd */
@@ -79,6 +84,9 @@ struct settings {
 /* sandbox.network.maxConnections: its default and its largest value. */
 #define SETTINGS_MAX_CONNECTIONS	1024
 #define SETTINGS_MAX_CONNECTIONS_MAX	65536
+/* acp.permissionTimeout: seconds an editor has to answer an agent's
+ * session/request_permission before airlock answers from its policy. */
+#define SETTINGS_ACP_PERMISSION_TIMEOUT	300
 
 #define SETTINGS_MANAGED_PATH	"/etc/airlock/managed-settings.json"
 

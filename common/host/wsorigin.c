@@ -217,3 +217,25 @@ out:
 	free(file);
 	return rc;
 }
+
+/*
+ * Where the workspace's origin is recorded, and what the record says
+ * (NULL: none), for a message to the user; NULL when nothing can be
+ * recorded for it.  free() both.
+ */
+char *
+wsorigin_record(const char *workspace, char **recorded)
+{
+	char		 path[PATH_MAX], *state, *file;
+	struct stat	 st;
+
+	*recorded = NULL;
+	if (workspace == NULL || realpath(workspace, path) == NULL ||
+	    stat(path, &st) == -1 || (state = airlock_state_dir()) == NULL)
+		return NULL;
+	xasprintf(&file, "%s/origins/%016llx", state,
+	    (unsigned long long)fnv64(path));
+	free(state);
+	(void)record_read(file, path, &st, recorded);
+	return file;
+}

@@ -25,4 +25,8 @@ int	 wsorigin_fix(const char *workspace, const char *chosen,
 	    const char *seen, char **origin, char **changed, char *err,
 	    size_t errlen);
 
+/* The record's file (NULL: none can be) and the origin it holds
+ * (*recorded, NULL: none).  free() both. */
+char	*wsorigin_record(const char *workspace, char **recorded);
+
 #endif

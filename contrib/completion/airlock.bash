@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree fs version help" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -57,7 +57,7 @@ _airlock()
 	help)
 		[ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run claude
 		    acp shell matrix status policy hook proxy-connect approve
-		    audit worktree fs version" -- "$cur")) ;;
+		    audit worktree settings fs version" -- "$cur")) ;;
 	run)
 		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;
 	claude)
@@ -66,6 +66,8 @@ _airlock()
 		COMPREPLY=($(compgen -W "$runopts --pass-through --" -- "$cur")) ;;
 	shell)
 		COMPREPLY=($(compgen -W "--cwd --settings -h --help --" -- "$cur")) ;;
+	settings)
+		COMPREPLY=($(compgen -W "--explain --settings -h --help" -- "$cur")) ;;
 	matrix)
 		COMPREPLY=($(compgen -W "--sandbox --network --settings
 		    --socket --json" -- "$cur")) ;;

@@ -211,7 +211,7 @@ check "after set-url origin to an unlinked repository, the push is refused (exit
 check "... and nothing reaches it" [ -z "$(upstream_ref acme/other.git refs/heads/stolen)" ]
 check "... the changed origin is a violation event" \
     grep -q '"action":"git-origin-changed","target":"acme/other"' "$W/app.ev"
-check "... and said on stderr" grep -q "airlock: the workspace's origin is now acme/other" "$W/o6"
+check "... and said on stderr" grep -q "airlock: this workspace's git origin is now acme/other" "$W/o6"
 as_user git -C "$W/app" remote set-url origin https://github.com/acme/app.git
 
 # ---- 4. push options in any spelling never reach upstream ----
