@@ -14,7 +14,7 @@
 # refs/airlock/held/) and restores such an index entry.  Controls: the
 # same done by the user outside the sandbox does fire the marker.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 57
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -30,6 +30,8 @@ sbx() {
 	    --events "$EV.1" -- sh -c "$2" >"$EV.out" 2>"$EV.err"
 	_rc=$?
 	cat "$EV.1" >>"$EV" 2>/dev/null
+	[ $_rc -eq 0 ] || diag "exit $_rc: $(cat "$EV.err")"
+	[ -z "$CM_DEBUG" ] || cat "$EV.err" >>"$CM_DEBUG"
 	return $_rc
 }
 GC='git -c user.name=a -c user.email=a@a'
@@ -72,9 +74,9 @@ mkrepo r1
 L1=$(u "git -C '$W/r1' rev-parse HEAD")
 check "inside: a hook committed by update-index --cacheinfo" \
     sbx "$W/r1" "$(plant idx .husky/_/pre-commit) && $GC commit -qm evil"
+check "main is back at its launch value" head_is r1 main "$L1"
 check "the host's reset --hard and commit run no hook" \
     fails host_fires r1 idx "git reset -q --hard"
-check "main is back at its launch value" head_is r1 main "$L1"
 check "the agent's commit is kept under refs/airlock/held/" \
     held_ref r1 refs/heads/main
 check "the run's summary names the path" \
@@ -97,11 +99,11 @@ L2=$(u "git -C '$W/r2' rev-parse HEAD")
 check "inside: commit-tree + update-ref of a hook" sbx "$W/r2" \
     "I=/tmp/alt-index; export GIT_INDEX_FILE=\$I; git read-tree HEAD &&
     $(plant ct .husky/_/pre-commit) && t=\$(git write-tree) &&
-    c=\$(echo x | git commit-tree \$t -p HEAD) && unset GIT_INDEX_FILE &&
+    c=\$(echo x | $GC commit-tree \$t -p HEAD) && unset GIT_INDEX_FILE &&
     git update-ref refs/heads/main \$c || { rm -f \$I; false; }"
+check "main is back at its launch value" head_is r2 main "$L2"
 check "the host's reset --hard and commit run no hook" \
     fails host_fires r2 ct "git reset -q --hard"
-check "main is back at its launch value" head_is r2 main "$L2"
 
 # ---- 3. staged, not committed ----
 mkrepo r3
@@ -149,10 +151,10 @@ L6=$(u "git -C '$W/r6' rev-parse HEAD")
 check "inside: a hook committed on a detached HEAD" \
     sbx "$W/r6" "git checkout -q --detach && $(plant det .husky/_/pre-commit) &&
     $GC commit -qm evil"
-check "the host's reset --hard runs no hook" \
-    fails host_fires r6 det "git reset -q --hard"
 check "HEAD is back on main, at its launch value" \
     head_is r6 HEAD "$L6"
+check "the host's reset --hard runs no hook" \
+    fails host_fires r6 det "git reset -q --hard"
 
 # ---- 7. a symlink, a gitlink, a case variant ----
 mkrepo r7
@@ -202,9 +204,57 @@ while [ ! -e "$W/rb/.a" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
 check "a second run starts after the first committed, commits on top" \
     sbx "$W/rb" "echo y > y && git add y && $GC commit -qm clean && touch .b"
 wait $A
+check "main is back at the value before both runs" head_is rb main "$Lb"
 check "the host's reset --hard runs no hook" \
     fails host_fires rb two "git reset -q --hard"
-check "main is back at the value before both runs" head_is rb main "$Lb"
+
+# ---- 11. other routes to the same state ----
+# A branch renamed after the commit: main is gone, HEAD on the new name.
+mkrepo rd
+Ld=$(u "git -C '$W/rd' rev-parse HEAD")
+check "inside: the hook committed, then main renamed" \
+    sbx "$W/rd" "$(plant ren .husky/_/pre-commit) && $GC commit -qm evil &&
+    git branch -m main other"
+check "main is back at its launch value, HEAD on it" \
+    head_is rd HEAD "$Ld"
+check "the host's reset --hard runs no hook" \
+    fails host_fires rd ren "git reset -q --hard"
+# ORIG_HEAD: the commit made and undone, its name left for the host's
+# `git reset --hard ORIG_HEAD`.
+mkrepo re
+check "inside: the hook committed and reset away (ORIG_HEAD names it)" \
+    sbx "$W/re" "$(plant orig .husky/_/pre-commit) && $GC commit -qm evil &&
+    git reset -q --soft HEAD~1 && git rm -q --cached .husky/_/pre-commit"
+check "ORIG_HEAD is put back, named" grep -q "put back ORIG_HEAD" "$EV.err"
+check "the host's reset --hard ORIG_HEAD runs no hook" \
+    fails host_fires re orig "git reset -q --hard ORIG_HEAD"
+# git stash: the staged hook kept in refs/stash for the host's pop.
+mkrepo rf
+check "inside: the hook staged and stashed" \
+    sbx "$W/rf" "$(plant stash .husky/_/pre-commit) && $GC stash -q"
+check "the host's stash pop runs no hook" \
+    fails host_fires rf stash "git stash pop -q"
+# A repository made inside: no snapshot, everything in it is new.
+check "inside: git init, .claude/settings.json committed" \
+    sbx "$W" "git init -q -b main rg && cd rg &&
+    $(plant new .claude/settings.json) && $GC commit -qm evil"
+u "cd '$W/rg' && git reset -q --hard" >/dev/null 2>&1
+check "the host's reset --hard there writes no .claude/settings.json" \
+    test ! -e "$W/rg/.claude/settings.json"
+# .gitmodules by its content, as inside: a safe one passes.
+mkrepo rh
+check "inside: a .gitmodules with an https URL committed" \
+    sbx "$W/rh" "b=\$(printf '[submodule \"m\"]\\n\\tpath = m\\n\\turl = https://example.com/m.git\\n' |
+    git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 100644,\$b,.gitmodules && $GC commit -qm mods"
+check "is kept: .gitmodules judged by its content" \
+    fails grep -q held "$EV.err"
+mkrepo ri
+check "inside: a .gitmodules with update = !command committed" \
+    sbx "$W/ri" "b=\$(printf '[submodule \"m\"]\\n\\tpath = m\\n\\tupdate = !sh\\n' |
+    git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 100644,\$b,.gitmodules && $GC commit -qm mods"
+check "is held" grep -q 'held refs/heads/main.*\.gitmodules' "$EV.err"
 
 # ---- 10. porcelain keeps working: an ordinary commit is not held ----
 mkrepo rc
