@@ -38,6 +38,7 @@
 #define CM_OUT_MAX	(64U << 20)	/* what one git prints */
 #define CM_INDEX_MAX	(64U << 20)	/* an index kept at launch */
 #define CM_PATHS	16		/* paths named per held ref */
+#define CM_PERREF	32		/* refs judged one by one */
 #define CM_NULL_SHA	"0000000000000000000000000000000000000000"
 #define CM_EMPTY_TREE	"4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -617,25 +618,65 @@ cm_tip(struct cm_judge *j, const char *tip, const char *type,
 	return !ok;
 }
 
-/* The launch value of ref in a for-each-ref text, or NULL. */
-static const char *
-cm_old(const char *refs, const char *name, char *buf, size_t len)
-{
-	const char	*p, *e;
-	size_t		 n = strlen(name);
+/* One ref of a for-each-ref text: "sha name". */
+struct cm_lref {
+	const char	*name;
+	char		 sha[72];
+};
 
-	for (p = refs; p != NULL && *p != '\0'; p = e + 1) {
-		if ((e = strchr(p, '\n')) == NULL)
-			e = p + strlen(p);
-		if ((size_t)(e - p) > 41 && (size_t)(e - p) - 41 == n &&
-		    strncmp(p + 41, name, n) == 0) {
-			snprintf(buf, len, "%.40s", p);
-			return buf;
+static int
+cm_lref_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct cm_lref *)a)->name,
+	    ((const struct cm_lref *)b)->name);
+}
+
+static int
+cm_sha_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The refs of a for-each-ref text (format "%(objectname) %(refname)"),
+ * sorted by name; text is cut into its lines (names point into it).
+ */
+static struct cm_lref *
+cm_lrefs(char *text, size_t *np)
+{
+	struct cm_lref	*v = NULL;
+	size_t		 n = 0, cap = 0, k;
+	char		*line, *next, *sp;
+
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((sp = strchr(line, ' ')) == NULL ||
+		    (k = (size_t)(sp - line)) >= sizeof(v->sha))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xreallocarray(v, cap, sizeof(*v));
 		}
-		if (*e == '\0')
-			break;
+		memcpy(v[n].sha, line, k);
+		v[n].sha[k] = '\0';
+		v[n++].name = sp + 1;
 	}
-	return NULL;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cm_lref_cmp);
+	*np = n;
+	return v;
+}
+
+/* The launch value of ref, or NULL. */
+static const char *
+cm_old(const struct cm_lref *v, size_t n, const char *name)
+{
+	struct cm_lref	 key, *f;
+
+	key.name = name;
+	f = n ? bsearch(&key, v, n, sizeof(*v), cm_lref_cmp) : NULL;
+	return f != NULL ? f->sha : NULL;
 }
 
 static int
@@ -649,6 +690,20 @@ cm_run(const char *gitdir, const char *top, const char *a0, const char *a1,
 	return o == NULL ? -1 : 0;
 }
 
+
+/* A growing string: s appended to *buf (*len bytes of *cap). */
+static void
+cm_cat(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*buf = xreallocarray(*buf, 1, *cap);
+	}
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+}
 
 /* s and its NUL at the end of buf (*len bytes). */
 static char *
@@ -702,7 +757,7 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 			 nmode[8], osha[72], nsha[72], st, key[PATH_MAX + 100];
 	const char	*p, *end, *path;
 	size_t		 len, llen = 0, flen = 0;
-	int		 n = 0, ln;
+	int		 n = 0, ln, tried = 0;
 
 	if ((out = cm_git(lw->gitdir, top, NULL, di, NULL, 0, &len)) ==
 	    NULL) {
@@ -711,7 +766,6 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 		    &len)) == NULL)
 			return 0;
 	}
-	launch = cm_launch_entries(lw, &llen);
 	for (p = out, end = out + len; p < end; p = path + strlen(path) + 1) {
 		if (sscanf(p, ":%7s %7s %71s %71s %c", omode, nmode, osha,
 		    nsha, &st) != 5 || (path = p + strlen(p) + 1) >= end)
@@ -724,6 +778,10 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 		if (j->bad == NULL)
 			continue;
 		/* The same entry at launch: the user staged it. */
+		if (launch == NULL && !tried) {
+			launch = cm_launch_entries(lw, &llen);
+			tried = 1;
+		}
 		ln = snprintf(key, sizeof(key), "%s %s 0\t%s", nmode, nsha,
 		    path);
 		if (launch != NULL && st != 'U')
@@ -758,17 +816,87 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 	return n;
 }
 
+/*
+ * update-ref --stdin of cmds, all or nothing; if that fails (the host
+ * moved one of the refs meanwhile), each held ref and its restore on
+ * their own, two lines at a time.
+ */
+static void
+cm_update(const char *common, const char *cmds)
+{
+	static const char *const ur[] = { "update-ref", "--stdin", NULL };
+	const char	*p, *e;
+	char		*o;
+	int		 nl;
+
+	if ((o = cm_git(common, NULL, NULL, ur, cmds, strlen(cmds),
+	    NULL)) != NULL) {
+		free(o);
+		return;
+	}
+	for (p = cmds; *p != '\0'; p = e) {
+		for (e = p, nl = 0; *e != '\0' && nl < 2; e++)
+			if (*e == '\n')
+				nl++;
+		o = cm_git(common, NULL, NULL, ur, p, (size_t)(e - p), NULL);
+		free(o);
+	}
+}
+
+/* A ref that moved during the run. */
+struct cm_moved {
+	const char	*name;
+	const char	*old;		/* its launch value, NULL if new */
+	char		 sha[72];
+	char		 type[16];	/* peeled: commit, tree, blob */
+};
+
+/* The peeled types of the moved refs' values, by one cat-file. */
+static void
+cm_types(const char *common, struct cm_moved *mv, size_t n)
+{
+	static const char *const bc[] = { "cat-file",
+	    "--batch-check=%(objecttype)", NULL };
+	char	*in = xcalloc(n, 80), *q = in, *out, *line, *next;
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		q += sprintf(q, "%s^{}\n", mv[i].sha);
+	out = cm_git(common, NULL, NULL, bc, in, (size_t)(q - in), NULL);
+	free(in);
+	/* One line per object, in order ("X missing" if none). */
+	for (i = 0, line = out; out != NULL && i < n && line != NULL &&
+	    *line != '\0'; i++, line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if (strchr(line, ' ') == NULL)
+			snprintf(mv[i].type, sizeof(mv[i].type), "%s", line);
+	}
+	free(out);
+	/* Not known: judged as a commit (rev-list fails: held). */
+	for (i = 0; i < n; i++)
+		if (mv[i].type[0] == '\0')
+			snprintf(mv[i].type, sizeof(mv[i].type), "commit");
+}
+
 /* One repository: its refs, then each work tree's HEAD and index. */
 static void
 cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
     const char *sid, commits_report *report, void *arg)
 {
 	static const char *const fer[] = { "for-each-ref",
-	    "--format=%(objectname) %(objecttype) %(refname)", NULL };
+	    "--format=%(objectname) %(refname)", NULL };
 	struct cm_judge	 j;
 	struct cm_repo	 tmp;
+	struct cm_moved	*mv = NULL;
+	size_t		 nmv = 0;
+	char		*upd = NULL;
+	size_t		 ulen = 0, ucap = 0, tl, tc;
+	char		**batch;
 	char		*now, *known = NULL, *line, *next, *k, *held, *take;
-	char		 old[48], sha[48], type[16];
+	char		 old[256], sha[72], **heldv = NULL;
+	struct cm_lref	*lrefs;
+	size_t		 nl, nh;
 	const char	*name, *o;
 	size_t		 i, w;
 	int		 any = 0;
@@ -781,38 +909,41 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		return;
 	/* What the host already had: the launch values, less those another
 	 * session has since held (its launch came after such a commit). */
-	for (line = r->refs; line != NULL && *line != '\0'; line = next) {
+	lrefs = cm_lrefs(r->refs, &nl);
+	for (line = now; line != NULL && *line != '\0'; line = next) {
 		next = strchr(line, '\n');
 		if (next != NULL)
 			next++;
-		if (strlen(line) < 41)
-			break;
-		snprintf(sha, sizeof(sha), "%.40s", line);
-		if (strstr(now, sha) != NULL) {
-			/* held by another session: not known */
-			char	pat[80];
-
-			snprintf(pat, sizeof(pat), "%s commit refs/airlock/"
-			    "held/", sha);
-			if (strstr(now, pat) != NULL)
-				continue;
-		}
-		xasprintf(&k, "%s^%s\n", known ? known : "", sha);
-		free(known);
-		known = k;
+		if (sscanf(line, "%71s %255s", sha, old) == 2 &&
+		    strncmp(old, "refs/airlock/held/", 18) == 0)
+			heldv = strv_add(heldv, sha);
 	}
-	if (known == NULL)
-		known = xstrdup("");
+	nh = strv_len(heldv);
+	if (nh > 1)
+		qsort(heldv, nh, sizeof(*heldv), cm_sha_cmp);
+	known = xcalloc(nl + 1, sizeof(lrefs[0].sha) + 2);
+	for (i = 0, k = known; i < nl; i++) {
+		const char *key = lrefs[i].sha;
+
+		if (nh > 0 && bsearch(&key, heldv, nh, sizeof(*heldv),
+		    cm_sha_cmp) != NULL)
+			continue;
+		k += sprintf(k, "^%s\n", lrefs[i].sha);
+	}
+	strv_free(heldv);
+	/* The refs that moved or are new, and what their values are
+	 * (peeled: a tag of a tree is a tree): one git each, for any
+	 * number of refs. */
 	for (line = now; *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) == NULL)
 			next = line + strlen(line);
 		else
 			*next++ = '\0';
-		if (sscanf(line, "%47s %15s", sha, type) != 2 ||
-		    (name = strchr(strchr(line, ' ') + 1, ' ')) == NULL)
+		if (sscanf(line, "%71s", sha) != 1 ||
+		    (name = strchr(line, ' ')) == NULL)
 			continue;
 		name++;
-		o = cm_old(r->refs, name, old, sizeof(old));
+		o = cm_old(lrefs, nl, name);
 		if (o != NULL && strcmp(o, sha) == 0)
 			continue;
 		/* What a session held (or the sandbox named so) is no
@@ -820,26 +951,73 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		 * by the name the summary gives. */
 		if (strncmp(name, "refs/airlock/held/", 18) == 0)
 			continue;
+		mv = xreallocarray(mv, nmv + 1, sizeof(*mv));
+		mv[nmv].name = name;
+		mv[nmv].old = o;
+		snprintf(mv[nmv].sha, sizeof(mv[nmv].sha), "%s", sha);
+		mv[nmv].type[0] = '\0';
+		nmv++;
+	}
+	if (nmv > 0)
+		cm_types(r->common, mv, nmv);
+	/* All the new commits at once: in the usual run nothing is
+	 * protected and this is all.  Else each ref on its own, or past
+	 * CM_PERREF refs, every moved ref with what the batch found. */
+	batch = NULL;
+	for (i = 0, k = NULL, tl = tc = 0; i < nmv; i++)
+		if (strcmp(mv[i].type, "commit") == 0) {
+			cm_cat(&k, &tl, &tc, mv[i].sha);
+			cm_cat(&k, &tl, &tc, "\n");
+		}
+	if (k != NULL) {
+		cm_cat(&k, &tl, &tc, known);
+		held = k;
 		strv_free(j.bad);
 		j.bad = NULL;
-		if (!cm_tip(&j, sha, type, known))
+		if (cm_tip(&j, held, "commit", "") != 0)
+			batch = j.bad;
+		j.bad = NULL;
+		free(held);
+	}
+	for (i = 0; i < nmv; i++) {
+		strv_free(j.bad);
+		j.bad = NULL;
+		if (strcmp(mv[i].type, "commit") == 0) {
+			if (batch == NULL)
+				continue;
+			if (nmv > CM_PERREF) {
+				for (w = 0; batch[w] != NULL; w++)
+					j.bad = strv_add(j.bad, batch[w]);
+			} else if (!cm_tip(&j, mv[i].sha, "commit", known))
+				continue;
+		} else if (i >= CM_PERREF)
+			j.bad = strv_add(j.bad, "(too many refs to judge)");
+		else if (!cm_tip(&j, mv[i].sha, mv[i].type, known))
 			continue;
+		name = mv[i].name;
+		o = mv[i].old;
 		xasprintf(&held, "refs/airlock/held/%s/%s", sid, name);
-		cm_run(r->common, NULL, "update-ref", held, sha, NULL, NULL);
-		if (o != NULL)
-			cm_run(r->common, NULL, "update-ref", name, o, sha,
-			    NULL);
-		else
-			cm_run(r->common, NULL, "update-ref", "-d", name, sha,
-			    NULL);
+		/* One transaction for all: the commit kept, the ref back
+		 * (only if it still has the value judged). */
+		xasprintf(&take, "update %s %s\n%s %s %s%s%s\n", held,
+		    mv[i].sha, o != NULL ? "update" : "delete", name,
+		    o != NULL ? o : mv[i].sha, o != NULL ? " " : "",
+		    o != NULL ? mv[i].sha : "");
+		cm_cat(&upd, &ulen, &ucap, take);
+		free(take);
 		xasprintf(&take, "git -C %s update-ref %s %s", r->top, name,
 		    held);
-		for (i = 0; j.bad[i] != NULL; i++)
-			report(arg, "ref", r->top, name, j.bad[i], held, take);
+		for (w = 0; j.bad[w] != NULL; w++)
+			report(arg, "ref", r->top, name, j.bad[w], held, take);
 		any = 1;
 		free(held);
 		free(take);
 	}
+	strv_free(batch);
+	if (upd != NULL)
+		cm_update(r->common, upd);
+	free(upd);
+	free(mv);
 	strv_free(j.bad);
 	j.bad = NULL;
 
@@ -890,8 +1068,12 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 			    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
 				continue;
 			for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
-				snprintf(sha, sizeof(sha), "%.40s", q);
-				if (cm_tip(&j, sha, "commit", known))
+				size_t	hx = strspn(q, "0123456789abcdef");
+
+				snprintf(sha, sizeof(sha), "%.*s",
+				    (int)(hx < 64 ? hx : 64), q);
+				if (hx >= 40 && cm_tip(&j, sha, "commit",
+				    known))
 					break;
 				q = strchr(q, '\n');
 				q = q != NULL ? q + 1 : NULL;
@@ -931,8 +1113,8 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 					/* The branch it was on, renamed or
 					 * deleted: back at its launch value
 					 * (only if it is still absent). */
-					if ((o = cm_old(r->refs, lw->head + 5,
-					    old, sizeof(old))) != NULL)
+					if ((o = cm_old(lrefs, nl,
+					    lw->head + 5)) != NULL)
 						cm_run(r->common, NULL,
 						    "update-ref", lw->head + 5,
 						    o, CM_NULL_SHA, NULL);
@@ -956,6 +1138,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		free(tmp.wts[w].top);
 	}
 	free(tmp.wts);
+	free(lrefs);
 	free(known);
 	free(now);
 }
