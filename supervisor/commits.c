@@ -567,10 +567,13 @@ static int
 cm_tip(struct cm_judge *j, const char *tip, const char *type,
     const char *known)
 {
-	static const char *const revl[] = { "rev-list", "--stdin", NULL };
-	static const char *const dt[] = { "diff-tree", "--stdin", "-r",
-	    "-m", "--root", "--no-renames", "--no-commit-id", "-z",
-	    "--raw", "--full-index", NULL };
+	/* One process: the commits (rev-list's walk) and their raw
+	 * diffs (diff-tree's), nothing a config could turn into a
+	 * program (no signatures, external diffs, text conversions). */
+	static const char *const lg[] = { "-c", "log.showSignature=false",
+	    "log", "--stdin", "--format=format:", "-z", "-m", "-r",
+	    "--root", "--raw", "--no-renames", "--no-abbrev",
+	    "--no-ext-diff", "--no-textconv", "--no-color", NULL };
 	const char	*lst[] = { "ls-tree", "-r", "-z", "--full-tree",
 	    NULL, NULL };
 	char		*in, *out, tr[80];
@@ -584,8 +587,9 @@ cm_tip(struct cm_judge *j, const char *tip, const char *type,
 		lst[4] = tr;
 		if ((out = cm_git(j->common, NULL, NULL, lst, NULL, 0,
 		    &len)) == NULL) {
-			/* A tag of a blob: nothing to check out. */
-			return 0;
+			j->bad = strv_add(j->bad, "(the tree could not be "
+			    "read)");
+			return 1;
 		}
 		/* "mode type sha\tpath\0" */
 		for (char *p = out; p < out + len; p += strlen(p) + 1) {
@@ -599,14 +603,7 @@ cm_tip(struct cm_judge *j, const char *tip, const char *type,
 		return j->bad != NULL;
 	}
 	xasprintf(&in, "%s\n%s", tip, known);
-	out = cm_git(j->common, NULL, NULL, revl, in, strlen(in), &len);
-	free(in);
-	if (out == NULL) {
-		j->bad = strv_add(j->bad, "(the commits could not be read)");
-		return 1;
-	}
-	in = out;
-	out = cm_git(j->common, NULL, NULL, dt, in, len, &len);
+	out = cm_git(j->common, NULL, NULL, lg, in, strlen(in), &len);
 	free(in);
 	if (out == NULL) {
 		j->bad = strv_add(j->bad, "(the commits could not be read)");
@@ -879,6 +876,18 @@ cm_types(const char *common, struct cm_moved *mv, size_t n)
 			snprintf(mv[i].type, sizeof(mv[i].type), "commit");
 }
 
+/* A value of unknown type (a HEAD or pseudo ref's text). */
+static int
+cm_tip_any(struct cm_judge *j, const char *sha, const char *known)
+{
+	struct cm_moved	m;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.sha, sizeof(m.sha), "%s", sha);
+	cm_types(j->common, &m, 1);
+	return cm_tip(j, m.sha, m.type, known);
+}
+
 /* One repository: its refs, then each work tree's HEAD and index. */
 static void
 cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
@@ -958,6 +967,8 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		mv[nmv].type[0] = '\0';
 		nmv++;
 	}
+	/* The types first: `git log` passes over a tree or a blob it is
+	 * given without a word. */
 	if (nmv > 0)
 		cm_types(r->common, mv, nmv);
 	/* All the new commits at once: in the usual run nothing is
@@ -1044,7 +1055,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		j.top = lw->top;
 		if (cur.head != NULL && strncmp(cur.head, "ref: ", 5) != 0 &&
 		    (lw->head == NULL || strcmp(cur.head, lw->head) != 0) &&
-		    cm_tip(&j, cur.head, "commit", known)) {
+		    cm_tip_any(&j, cur.head, known)) {
 			for (i = 0; j.bad[i] != NULL; i++)
 				report(arg, "ref", lw->top, "HEAD", j.bad[i],
 				    NULL, NULL);
@@ -1072,8 +1083,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 
 				snprintf(sha, sizeof(sha), "%.*s",
 				    (int)(hx < 64 ? hx : 64), q);
-				if (hx >= 40 && cm_tip(&j, sha, "commit",
-				    known))
+				if (hx >= 40 && cm_tip_any(&j, sha, known))
 					break;
 				q = strchr(q, '\n');
 				q = q != NULL ? q + 1 : NULL;

@@ -14,7 +14,7 @@
 # refs/airlock/held/) and restores such an index entry.  Controls: the
 # same done by the user outside the sandbox does fire the marker.
 . "$(dirname "$0")/lib.sh"
-plan 57
+plan 61
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -255,6 +255,21 @@ check "inside: a .gitmodules with update = !command committed" \
     git hash-object -w --stdin) &&
     git update-index --add --cacheinfo 100644,\$b,.gitmodules && $GC commit -qm mods"
 check "is held" grep -q 'held refs/heads/main.*\.gitmodules' "$EV.err"
+
+# A ref to a tree (git checkout takes a tree-ish) and one to a blob.
+mkrepo rj
+check "inside: a tag naming a tree with the hook, one naming a blob" \
+    sbx "$W/rj" "I=/tmp/alt-index; export GIT_INDEX_FILE=\$I;
+    git read-tree HEAD && $(plant tree .husky/_/pre-commit) &&
+    t=\$(git write-tree) && git update-ref refs/tags/tr \$t &&
+    echo \$t > .git/MERGE_HEAD &&
+    git update-ref refs/tags/bl \$(echo data | git hash-object -w --stdin)"
+check "the host's checkout of the tree runs no hook" \
+    fails host_fires rj tree "git checkout -q tr -- ."
+check "nor a checkout of MERGE_HEAD, written by hand to name the tree" \
+    fails host_fires rj tree "git checkout -q MERGE_HEAD -- ."
+check_sh "the tree's tag is held, the blob's kept" \
+    "grep -q 'held refs/tags/tr' '$EV.err' && ! grep -q 'refs/tags/bl' '$EV.err'"
 
 # ---- 10. porcelain keeps working: an ordinary commit is not held ----
 mkrepo rc
