@@ -52,7 +52,6 @@ struct cm_wt {
 	char	*head;		/* HEAD's text at launch, NULL if new */
 	char	*index;		/* the index's bytes at launch */
 	size_t	 indexlen;
-	int	 hasindex;	/* index is the launch index */
 	char	*pseudo[8];	/* cm_pseudo's texts at launch */
 };
 
@@ -60,7 +59,6 @@ struct cm_repo {
 	char	*common;	/* the common git directory */
 	char	*top;		/* the main work tree */
 	char	*refs;		/* for-each-ref at launch: "sha name\n" */
-	int	 known;		/* there at launch */
 	struct cm_wt *wts;
 	size_t	 nwts;
 };
@@ -279,7 +277,6 @@ cm_wt_take(struct cm_wt *w)
 	}
 	snprintf(p, sizeof(p), "%s/index", w->gitdir);
 	w->index = cm_read(p, CM_INDEX_MAX, &w->indexlen);
-	w->hasindex = 1;
 }
 
 /* The work trees of a repository: the main one, then worktrees/. */
@@ -372,7 +369,6 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	memset(r, 0, sizeof(*r));
 	r->common = xstrdup(real);
 	r->top = xstrdup(top);
-	r->known = launch;
 	if (launch) {
 		r->refs = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL);
 		if (r->refs == NULL)
@@ -473,7 +469,7 @@ struct cm_judge {
 	char		**bad;		/* protected paths found */
 };
 
-/* Whether a blob's text (a .gitmodules, a link's target): NULL if not. */
+/* A blob's bytes (a .gitmodules, a link's target), or NULL. */
 static char *
 cm_blob(const char *common, const char *sha, size_t *len)
 {
@@ -546,11 +542,13 @@ cm_raw(struct cm_judge *j, const char *out, size_t len)
 			continue;
 		}
 		/* ":100644 100644 <sha> <sha> M" */
-		if (sscanf(p, ":%*7s %7s %*71s %71s %c", mode, sha, &st) != 3)
+		/* git's own text: anything else is not judged, so held */
+		if (sscanf(p, ":%*7s %7s %*71s %71s %c", mode, sha, &st) !=
+		    3 || (path = p + strlen(p) + 1) >= end) {
+			j->bad = strv_add(j->bad, "(git's output did not "
+			    "parse)");
 			break;
-		path = p + strlen(p) + 1;
-		if (path >= end)
-			break;
+		}
 		if (st != 'D')
 			cm_entry(j, path, mode, sha);
 		p = path + strlen(path) + 1;
