@@ -886,6 +886,59 @@ cm_tip_any(struct cm_judge *j, const char *sha, const char *known)
 	return cm_tip(j, m.sha, m.type, known);
 }
 
+/*
+ * Where a held ref goes back to: its launch value, unless another
+ * session has since held that very value (this one's launch came after
+ * that commit): then what that session put the ref back to
+ * (refs/airlock/was/<session>/<ref>), if that is judged clean too, since
+ * the sandbox may write refs/airlock/ as well; else nowhere (NULL: the
+ * ref is deleted, its commit kept).  air: "sha name" of refs/airlock/.
+ */
+static const char *
+cm_target(struct cm_judge *j, char *const *air, const char *name,
+    const char *old, const char *known, char *buf, size_t len)
+{
+	struct cm_judge	 k = *j;
+	const char	*sp, *rest, *sl;
+	char		*want;
+	size_t		 i, n, sn;
+	int		 held = 0;
+
+	if (old == NULL)
+		return NULL;
+	n = strlen(old);
+	for (i = 0; air != NULL && air[i] != NULL; i++) {
+		sp = strchr(air[i], ' ');
+		if (sp == NULL || (size_t)(sp - air[i]) != n ||
+		    strncmp(air[i], old, n) != 0 ||
+		    strncmp(sp + 1, "refs/airlock/held/", 18) != 0)
+			continue;
+		rest = sp + 1 + 18;
+		if ((sl = strchr(rest, '/')) == NULL ||
+		    strcmp(sl + 1, name) != 0)
+			continue;
+		held = 1;
+		sn = (size_t)(sl - rest);
+		xasprintf(&want, "refs/airlock/was/%.*s/%s", (int)sn, rest,
+		    name);
+		for (i = 0; air[i] != NULL; i++)
+			if ((sp = strchr(air[i], ' ')) != NULL &&
+			    strcmp(sp + 1, want) == 0)
+				break;
+		free(want);
+		if (air[i] == NULL || (size_t)(sp - air[i]) >= len)
+			return NULL;
+		snprintf(buf, len, "%.*s", (int)(sp - air[i]), air[i]);
+		k.bad = NULL;
+		if (cm_tip_any(&k, buf, known)) {
+			strv_free(k.bad);
+			return NULL;
+		}
+		return buf;
+	}
+	return held ? NULL : old;
+}
+
 /* One repository: its refs, then each work tree's HEAD and index. */
 static void
 cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
@@ -897,7 +950,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	struct cm_repo	 tmp;
 	struct cm_moved	*mv = NULL;
 	size_t		 nmv = 0;
-	char		*upd = NULL;
+	char		*upd = NULL, **air = NULL, tgt[72];
 	size_t		 ulen = 0, ucap = 0, tl, tc;
 	char		**batch;
 	char		*now, *known = NULL, *line, *next, *k, *held, *take;
@@ -924,6 +977,12 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		if (sscanf(line, "%71s %255s", sha, old) == 2 &&
 		    strncmp(old, "refs/airlock/held/", 18) == 0)
 			heldv = strv_add(heldv, sha);
+		if (sscanf(line, "%71s %255s", sha, old) == 2 &&
+		    strncmp(old, "refs/airlock/", 13) == 0) {
+			xasprintf(&k, "%s %s", sha, old);
+			air = strv_add(air, k);
+			free(k);
+		}
 	}
 	nh = strv_len(heldv);
 	if (nh > 1)
@@ -956,7 +1015,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		/* What a session held (or the sandbox named so) is no
 		 * ref the host's git checks out unasked: the user takes it
 		 * by the name the summary gives. */
-		if (strncmp(name, "refs/airlock/held/", 18) == 0)
+		if (strncmp(name, "refs/airlock/", 13) == 0)
 			continue;
 		mv = xreallocarray(mv, nmv + 1, sizeof(*mv));
 		mv[nmv].name = name;
@@ -1004,7 +1063,8 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		else if (!cm_tip(&j, mv[i].sha, mv[i].type, known))
 			continue;
 		name = mv[i].name;
-		o = mv[i].old;
+		o = cm_target(&j, air, name, mv[i].old, known, tgt,
+		    sizeof(tgt));
 		xasprintf(&held, "refs/airlock/held/%s/%s", sid, name);
 		/* One transaction for all: the commit kept, the ref back
 		 * (only if it still has the value judged). */
@@ -1014,6 +1074,14 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		    o != NULL ? mv[i].sha : "");
 		cm_cat(&upd, &ulen, &ucap, take);
 		free(take);
+		/* What it went back to, for a later session whose launch
+		 * saw the held commit (cm_target). */
+		if (o != NULL) {
+			xasprintf(&take, "update refs/airlock/was/%s/%s %s\n",
+			    sid, name, o);
+			cm_cat(&upd, &ulen, &ucap, take);
+			free(take);
+		}
 		xasprintf(&take, "git -C %s update-ref %s %s", r->top, name,
 		    held);
 		for (w = 0; j.bad[w] != NULL; w++)
@@ -1121,8 +1189,10 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 					/* The branch it was on, renamed or
 					 * deleted: back at its launch value
 					 * (only if it is still absent). */
-					if ((o = cm_old(lrefs, nl,
-					    lw->head + 5)) != NULL)
+					if ((o = cm_target(&j, air,
+					    lw->head + 5, cm_old(lrefs, nl,
+					    lw->head + 5), known, tgt,
+					    sizeof(tgt))) != NULL)
 						cm_run(r->common, NULL,
 						    "update-ref", lw->head + 5,
 						    o, CM_NULL_SHA, NULL);
@@ -1146,6 +1216,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		free(tmp.wts[w].top);
 	}
 	free(tmp.wts);
+	strv_free(air);
 	free(lrefs);
 	free(known);
 	free(now);

@@ -14,7 +14,7 @@
 # refs/airlock/held/) and restores such an index entry.  Controls: the
 # same done by the user outside the sandbox does fire the marker.
 . "$(dirname "$0")/lib.sh"
-plan 61
+plan 65
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -270,6 +270,41 @@ check "nor a checkout of MERGE_HEAD, written by hand to name the tree" \
     fails host_fires rj tree "git checkout -q MERGE_HEAD -- ."
 check_sh "the tree's tag is held, the blob's kept" \
     "grep -q 'held refs/tags/tr' '$EV.err' && ! grep -q 'refs/tags/bl' '$EV.err'"
+
+# What the user staged before the run is the user's: kept.
+mkrepo rk
+u "cd '$W/rk' && mkdir .vscode && echo '{}' > .vscode/settings.json &&
+    git add .vscode/settings.json"
+check "inside: another file added beside the user's staged .vscode" \
+    sbx "$W/rk" "echo y > y && git add y"
+check_sh "the user's staged entry stays, nothing said" \
+    "u \"git -C '$W/rk' ls-files .vscode\" | grep -q settings.json &&
+    ! grep -q 'restored' '$EV.err'"
+# Two runs the other way round: the first ends (and holds) while the
+# second, started after its commit, still runs and commits on top.
+mkrepo rl
+Ll=$(u "git -C '$W/rl' rev-parse HEAD")
+as_user "$AIRLOCK" run --no-policy-check --workspace "$W/rl" -- sh -c \
+    "$(plant two2 .husky/_/pre-commit) && $GC commit -qm evil && touch .a &&
+    while [ ! -e .b ]; do sleep 0.1; done" \
+    >/dev/null 2>&1 &
+A=$!
+n=0
+while [ ! -e "$W/rl/.a" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+as_user "$AIRLOCK" run --no-policy-check --workspace "$W/rl" -- sh -c \
+    "x=\$(git rev-parse HEAD); touch .b; while [ ! -e .c ]; do sleep 0.1; done;
+    git update-ref refs/heads/main \$x && git reset -q --soft \$x &&
+    echo z > z && git add z && $GC commit -qm clean" >/dev/null 2>"$EV.err" &
+B=$!
+n=0
+while [ ! -e "$W/rl/.b" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+wait $A
+touch "$W/rl/.c"
+wait $B
+check_sh "the second run's commit on the held one is held too" \
+    "[ \"\$(u \"git -C '$W/rl' rev-parse main\")\" = '$Ll' ]"
+check "the host's reset --hard runs no hook" \
+    fails host_fires rl two2 "git reset -q --hard"
 
 # ---- 10. porcelain keeps working: an ordinary commit is not held ----
 mkrepo rc
