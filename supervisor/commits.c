@@ -939,37 +939,33 @@ cm_target(struct cm_judge *j, char *const *air, const char *name,
 	return held ? NULL : old;
 }
 
-/* One repository: its refs, then each work tree's HEAD and index. */
-static void
-cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
-    const char *sid, commits_report *report, void *arg)
-{
-	static const char *const fer[] = { "for-each-ref",
-	    "--format=%(objectname) %(refname)", NULL };
+/* What one repository's judge works with. */
+struct cm_ctx {
+	struct cm_repo	*r;
 	struct cm_judge	 j;
-	struct cm_repo	 tmp;
-	struct cm_moved	*mv = NULL;
-	size_t		 nmv = 0;
-	char		*upd = NULL, **air = NULL, tgt[72];
-	size_t		 ulen = 0, ucap = 0, tl, tc;
-	char		**batch;
-	char		*now, *known = NULL, *line, *next, *k, *held, *take;
-	char		 old[256], sha[72], **heldv = NULL;
-	struct cm_lref	*lrefs;
-	size_t		 nl, nh;
-	const char	*name, *o;
-	size_t		 i, w;
-	int		 any = 0;
+	const char	*sid;
+	commits_report	*report;
+	void		*arg;
+	char		*known;		/* "^sha\n" of the launch values */
+	char		**air;		/* "sha name" of refs/airlock/ */
+	struct cm_lref	*lrefs;		/* the launch refs, by name */
+	size_t		 nl;
+	int		 any;		/* something held */
+};
 
-	memset(&j, 0, sizeof(j));
-	j.rules = rules;
-	j.common = r->common;
-	j.top = r->top;
-	if ((now = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL)) == NULL)
-		return;
-	/* What the host already had: the launch values, less those another
-	 * session has since held (its launch came after such a commit). */
-	lrefs = cm_lrefs(r->refs, &nl);
+/*
+ * What the host already had: the launch values, less those another
+ * session has since held (its launch came after such a commit); and
+ * the refs under refs/airlock/ now.  now: for-each-ref's text.
+ */
+static void
+cm_known(struct cm_ctx *c, const char *now)
+{
+	const char	*line, *next;
+	char		 old[256], sha[72], **heldv = NULL, *k;
+	size_t		 i, nh;
+
+	c->lrefs = cm_lrefs(c->r->refs, &c->nl);
 	for (line = now; line != NULL && *line != '\0'; line = next) {
 		next = strchr(line, '\n');
 		if (next != NULL)
@@ -980,25 +976,40 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		if (sscanf(line, "%71s %255s", sha, old) == 2 &&
 		    strncmp(old, "refs/airlock/", 13) == 0) {
 			xasprintf(&k, "%s %s", sha, old);
-			air = strv_add(air, k);
+			c->air = strv_add(c->air, k);
 			free(k);
 		}
 	}
 	nh = strv_len(heldv);
 	if (nh > 1)
 		qsort(heldv, nh, sizeof(*heldv), cm_sha_cmp);
-	known = xcalloc(nl + 1, sizeof(lrefs[0].sha) + 2);
-	for (i = 0, k = known; i < nl; i++) {
-		const char *key = lrefs[i].sha;
+	c->known = xcalloc(c->nl + 1, sizeof(c->lrefs[0].sha) + 2);
+	for (i = 0, k = c->known; i < c->nl; i++) {
+		const char *key = c->lrefs[i].sha;
 
 		if (nh > 0 && bsearch(&key, heldv, nh, sizeof(*heldv),
 		    cm_sha_cmp) != NULL)
 			continue;
-		k += sprintf(k, "^%s\n", lrefs[i].sha);
+		k += sprintf(k, "^%s\n", c->lrefs[i].sha);
 	}
 	strv_free(heldv);
+}
+
+/*
+ * The refs that moved or are new: judged, and held if they reach a
+ * protected path.  now: for-each-ref's text, cut into lines here.
+ */
+static void
+cm_hold_refs(struct cm_ctx *c, char *now)
+{
+	struct cm_moved	*mv = NULL;
+	char		*upd = NULL, tgt[72], **batch, *line, *next, *k;
+	char		*held, *take, sha[72];
+	size_t		 nmv = 0, ulen = 0, ucap = 0, tl, tc, i, w;
+	const char	*name, *o;
+
 	/* The refs that moved or are new, and what their values are
-	 * (peeled: a tag of a tree is a tree): one git each, for any
+	 * (peeled: a tag of a tree is a tree): one git each, for c->any
 	 * number of refs. */
 	for (line = now; *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) == NULL)
@@ -1009,7 +1020,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		    (name = strchr(line, ' ')) == NULL)
 			continue;
 		name++;
-		o = cm_old(lrefs, nl, name);
+		o = cm_old(c->lrefs, c->nl, name);
 		if (o != NULL && strcmp(o, sha) == 0)
 			continue;
 		/* What a session held (or the sandbox named so) is no
@@ -1027,7 +1038,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	/* The types first: `git log` passes over a tree or a blob it is
 	 * given without a word. */
 	if (nmv > 0)
-		cm_types(r->common, mv, nmv);
+		cm_types(c->r->common, mv, nmv);
 	/* All the new commits at once: in the usual run nothing is
 	 * protected and this is all.  Else each ref on its own, or past
 	 * CM_PERREF refs, every moved ref with what the batch found. */
@@ -1038,34 +1049,34 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 			cm_cat(&k, &tl, &tc, "\n");
 		}
 	if (k != NULL) {
-		cm_cat(&k, &tl, &tc, known);
+		cm_cat(&k, &tl, &tc, c->known);
 		held = k;
-		strv_free(j.bad);
-		j.bad = NULL;
-		if (cm_tip(&j, held, "commit", "") != 0)
-			batch = j.bad;
-		j.bad = NULL;
+		strv_free(c->j.bad);
+		c->j.bad = NULL;
+		if (cm_tip(&c->j, held, "commit", "") != 0)
+			batch = c->j.bad;
+		c->j.bad = NULL;
 		free(held);
 	}
 	for (i = 0; i < nmv; i++) {
-		strv_free(j.bad);
-		j.bad = NULL;
+		strv_free(c->j.bad);
+		c->j.bad = NULL;
 		if (strcmp(mv[i].type, "commit") == 0) {
 			if (batch == NULL)
 				continue;
 			if (nmv > CM_PERREF) {
 				for (w = 0; batch[w] != NULL; w++)
-					j.bad = strv_add(j.bad, batch[w]);
-			} else if (!cm_tip(&j, mv[i].sha, "commit", known))
+					c->j.bad = strv_add(c->j.bad, batch[w]);
+			} else if (!cm_tip(&c->j, mv[i].sha, "commit", c->known))
 				continue;
 		} else if (i >= CM_PERREF)
-			j.bad = strv_add(j.bad, "(too many refs to judge)");
-		else if (!cm_tip(&j, mv[i].sha, mv[i].type, known))
+			c->j.bad = strv_add(c->j.bad, "(too many refs to judge)");
+		else if (!cm_tip(&c->j, mv[i].sha, mv[i].type, c->known))
 			continue;
 		name = mv[i].name;
-		o = cm_target(&j, air, name, mv[i].old, known, tgt,
+		o = cm_target(&c->j, c->air, name, mv[i].old, c->known, tgt,
 		    sizeof(tgt));
-		xasprintf(&held, "refs/airlock/held/%s/%s", sid, name);
+		xasprintf(&held, "refs/airlock/held/%s/%s", c->sid, name);
 		/* One transaction for all: the commit kept, the ref back
 		 * (only if it still has the value judged). */
 		xasprintf(&take, "update %s %s\n%s %s %s%s%s\n", held,
@@ -1078,147 +1089,209 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		 * saw the held commit (cm_target). */
 		if (o != NULL) {
 			xasprintf(&take, "update refs/airlock/was/%s/%s %s\n",
-			    sid, name, o);
+			    c->sid, name, o);
 			cm_cat(&upd, &ulen, &ucap, take);
 			free(take);
 		}
-		xasprintf(&take, "git -C %s update-ref %s %s", r->top, name,
+		xasprintf(&take, "git -C %s update-ref %s %s", c->r->top, name,
 		    held);
-		for (w = 0; j.bad[w] != NULL; w++)
-			report(arg, "ref", r->top, name, j.bad[w], held, take);
-		any = 1;
+		for (w = 0; c->j.bad[w] != NULL; w++)
+			c->report(c->arg, "ref", c->r->top, name, c->j.bad[w], held, take);
+		c->any = 1;
 		free(held);
 		free(take);
 	}
 	strv_free(batch);
 	if (upd != NULL)
-		cm_update(r->common, upd);
+		cm_update(c->r->common, upd);
 	free(upd);
 	free(mv);
-	strv_free(j.bad);
-	j.bad = NULL;
+	strv_free(c->j.bad);
+	c->j.bad = NULL;
 
-	/* Each work tree: a HEAD detached at a new commit, a HEAD left on
-	 * a branch now gone, pseudo refs, then the index. */
+}
+
+/* The commit the main work tree's HEAD named at launch, or NULL. */
+static const char *
+cm_main_head(struct cm_ctx *c)
+{
+	const char	*h;
+
+	if (c->r->nwts == 0 || (h = c->r->wts[0].head) == NULL)
+		return NULL;
+	if (strncmp(h, "ref: ", 5) == 0)
+		return cm_old(c->lrefs, c->nl, h + 5);
+	return h;
+}
+
+/*
+ * One work tree: a HEAD detached at a new commit, pseudo refs, a HEAD
+ * left on a branch a hold removed, then the index.  lw: its state at
+ * launch (all NULL for a work tree added during the run).
+ */
+static void
+cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
+{
+	struct cm_wt	 cur;
+	char		 p[PATH_MAX + 32], sha[72], tgt[72];
+	const char	*o;
+	size_t		 i;
+
+	memset(&cur, 0, sizeof(cur));
+	cur.gitdir = lw->gitdir;
+	cur.top = lw->top;
+	cm_wt_take(&cur);
+	c->j.top = lw->top;
+	if (cur.head != NULL && strncmp(cur.head, "ref: ", 5) != 0 &&
+	    (lw->head == NULL || strcmp(cur.head, lw->head) != 0) &&
+	    cm_tip_any(&c->j, cur.head, c->known)) {
+		for (i = 0; c->j.bad[i] != NULL; i++)
+			c->report(c->arg, "ref", lw->top, "HEAD", c->j.bad[i],
+			    NULL, NULL);
+		strv_free(c->j.bad);
+		c->j.bad = NULL;
+		c->any = 1;
+		if (lw->head != NULL && strncmp(lw->head, "ref: ", 5)
+		    == 0)
+			cm_run(lw->gitdir, NULL, "symbolic-ref", "HEAD",
+			    lw->head + 5, NULL, NULL);
+		else if (lw->head != NULL)
+			cm_run(lw->gitdir, NULL, "update-ref",
+			    "--no-deref", "HEAD", lw->head, NULL);
+		else if ((o = cm_main_head(c)) == NULL ||
+		    cm_run(lw->gitdir, NULL, "update-ref", "--no-deref",
+		    "HEAD", o, NULL) == -1) {
+			/* A work tree added during the run: at the main
+			 * one's launch commit, or no work tree at all. */
+			snprintf(p, sizeof(p), "%s/HEAD", lw->gitdir);
+			unlink(p);
+		}
+	}
+	/* ORIG_HEAD and the like name commits the host's
+	 * `git reset --hard ORIG_HEAD` checks out. */
+	for (i = 0; cm_pseudo[i] != NULL; i++) {
+		char	*t, *q;
+
+		if (cur.pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
+		    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
+			continue;
+		for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
+			size_t	hx = strspn(q, "0123456789abcdef");
+
+			snprintf(sha, sizeof(sha), "%.*s",
+			    (int)(hx < 64 ? hx : 64), q);
+			if (hx >= 40 && cm_tip_any(&c->j, sha, c->known))
+				break;
+			q = strchr(q, '\n');
+			q = q != NULL ? q + 1 : NULL;
+		}
+		if (c->j.bad == NULL)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", lw->gitdir,
+		    cm_pseudo[i]);
+		if (lw->pseudo[i] != NULL) {
+			int fd = open(p, O_WRONLY | O_TRUNC |
+			    O_NOFOLLOW | O_CLOEXEC);
+
+			if (fd != -1) {
+				t = lw->pseudo[i];
+				(void)!write(fd, t, strlen(t));
+				close(fd);
+			}
+		} else
+			unlink(p);
+		c->report(c->arg, "pseudo", lw->top, cm_pseudo[i],
+		    c->j.bad[0], NULL, NULL);
+		strv_free(c->j.bad);
+		c->j.bad = NULL;
+		c->any = 1;
+	}
+	/* A HEAD on a branch a hold deleted: back to launch. */
+	if (c->any && cur.head != NULL && lw->head != NULL &&
+	    strcmp(cur.head, lw->head) != 0 &&
+	    strncmp(cur.head, "ref: ", 5) == 0) {
+		snprintf(p, sizeof(p), "%s", cur.head + 5);
+		if (cm_run(lw->gitdir, NULL, "rev-parse", "-q",
+		    "--verify", p, NULL) == -1) {
+			if (strncmp(lw->head, "ref: ", 5) == 0) {
+				cm_run(lw->gitdir, NULL,
+				    "symbolic-ref", "HEAD",
+				    lw->head + 5, NULL, NULL);
+				/* The branch it was on, renamed or
+				 * deleted: back at its launch value
+				 * (only if it is still absent). */
+				if ((o = cm_target(&c->j, c->air,
+				    lw->head + 5, cm_old(c->lrefs, c->nl,
+				    lw->head + 5), c->known, tgt,
+				    sizeof(tgt))) != NULL)
+					cm_run(c->r->common, NULL,
+					    "update-ref", lw->head + 5,
+					    o, CM_NULL_SHA, NULL);
+			} else
+				cm_run(lw->gitdir, NULL, "update-ref",
+				    "--no-deref", "HEAD", lw->head,
+				    NULL);
+		}
+	}
+	free(cur.head);
+	for (i = 0; i < 8; i++)
+		free(cur.pseudo[i]);
+	if (cur.index != NULL && !(lw->index != NULL &&
+	    lw->indexlen == cur.indexlen &&
+	    memcmp(lw->index, cur.index, cur.indexlen) == 0))
+		c->any |= cm_index(&c->j, lw, lw->top, c->report, c->arg) > 0;
+	free(cur.index);
+}
+
+/* One repository: its refs, then each work tree's HEAD and index. */
+static void
+cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
+    const char *sid, commits_report *report, void *arg)
+{
+	static const char *const fer[] = { "for-each-ref",
+	    "--format=%(objectname) %(refname)", NULL };
+	struct cm_ctx	 c;
+	struct cm_repo	 tmp;
+	struct cm_wt	 none;
+	const struct cm_wt *lw;
+	char		*now;
+	size_t		 i, w;
+
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	c.j.rules = rules;
+	c.j.common = r->common;
+	c.j.top = r->top;
+	c.sid = sid;
+	c.report = report;
+	c.arg = arg;
+	if ((now = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL)) == NULL)
+		return;
+	cm_known(&c, now);
+	cm_hold_refs(&c, now);
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.common = r->common;
 	tmp.top = r->top;
 	cm_wts(&tmp, 0);
 	for (w = 0; w < tmp.nwts; w++) {
-		struct cm_wt	 cur, none, *lw = &none;
-		char		 p[PATH_MAX + 32];
-
 		memset(&none, 0, sizeof(none));
 		none.gitdir = tmp.wts[w].gitdir;
 		none.top = tmp.wts[w].top;
+		lw = &none;
 		for (i = 0; i < r->nwts; i++)
 			if (strcmp(r->wts[i].gitdir, none.gitdir) == 0)
 				lw = &r->wts[i];
-		memset(&cur, 0, sizeof(cur));
-		cur.gitdir = lw->gitdir;
-		cur.top = lw->top;
-		cm_wt_take(&cur);
-		j.top = lw->top;
-		if (cur.head != NULL && strncmp(cur.head, "ref: ", 5) != 0 &&
-		    (lw->head == NULL || strcmp(cur.head, lw->head) != 0) &&
-		    cm_tip_any(&j, cur.head, known)) {
-			for (i = 0; j.bad[i] != NULL; i++)
-				report(arg, "ref", lw->top, "HEAD", j.bad[i],
-				    NULL, NULL);
-			strv_free(j.bad);
-			j.bad = NULL;
-			any = 1;
-			if (lw->head != NULL && strncmp(lw->head, "ref: ", 5)
-			    == 0)
-				cm_run(lw->gitdir, NULL, "symbolic-ref", "HEAD",
-				    lw->head + 5, NULL, NULL);
-			else if (lw->head != NULL)
-				cm_run(lw->gitdir, NULL, "update-ref",
-				    "--no-deref", "HEAD", lw->head, NULL);
-		}
-		/* ORIG_HEAD and the like name commits the host's
-		 * `git reset --hard ORIG_HEAD` checks out. */
-		for (i = 0; cm_pseudo[i] != NULL; i++) {
-			char	*t, *q;
-
-			if (cur.pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
-			    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
-				continue;
-			for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
-				size_t	hx = strspn(q, "0123456789abcdef");
-
-				snprintf(sha, sizeof(sha), "%.*s",
-				    (int)(hx < 64 ? hx : 64), q);
-				if (hx >= 40 && cm_tip_any(&j, sha, known))
-					break;
-				q = strchr(q, '\n');
-				q = q != NULL ? q + 1 : NULL;
-			}
-			if (j.bad == NULL)
-				continue;
-			snprintf(p, sizeof(p), "%s/%s", lw->gitdir,
-			    cm_pseudo[i]);
-			if (lw->pseudo[i] != NULL) {
-				int fd = open(p, O_WRONLY | O_TRUNC |
-				    O_NOFOLLOW | O_CLOEXEC);
-
-				if (fd != -1) {
-					t = lw->pseudo[i];
-					(void)!write(fd, t, strlen(t));
-					close(fd);
-				}
-			} else
-				unlink(p);
-			report(arg, "pseudo", lw->top, cm_pseudo[i],
-			    j.bad[0], NULL, NULL);
-			strv_free(j.bad);
-			j.bad = NULL;
-			any = 1;
-		}
-		/* A HEAD on a branch a hold deleted: back to launch. */
-		if (any && cur.head != NULL && lw->head != NULL &&
-		    strcmp(cur.head, lw->head) != 0 &&
-		    strncmp(cur.head, "ref: ", 5) == 0) {
-			snprintf(p, sizeof(p), "%s", cur.head + 5);
-			if (cm_run(lw->gitdir, NULL, "rev-parse", "-q",
-			    "--verify", p, NULL) == -1) {
-				if (strncmp(lw->head, "ref: ", 5) == 0) {
-					cm_run(lw->gitdir, NULL,
-					    "symbolic-ref", "HEAD",
-					    lw->head + 5, NULL, NULL);
-					/* The branch it was on, renamed or
-					 * deleted: back at its launch value
-					 * (only if it is still absent). */
-					if ((o = cm_target(&j, air,
-					    lw->head + 5, cm_old(lrefs, nl,
-					    lw->head + 5), known, tgt,
-					    sizeof(tgt))) != NULL)
-						cm_run(r->common, NULL,
-						    "update-ref", lw->head + 5,
-						    o, CM_NULL_SHA, NULL);
-				} else
-					cm_run(lw->gitdir, NULL, "update-ref",
-					    "--no-deref", "HEAD", lw->head,
-					    NULL);
-			}
-		}
-		free(cur.head);
-		for (i = 0; i < 8; i++)
-			free(cur.pseudo[i]);
-		if (cur.index != NULL && !(lw->index != NULL &&
-		    lw->indexlen == cur.indexlen &&
-		    memcmp(lw->index, cur.index, cur.indexlen) == 0))
-			any |= cm_index(&j, lw, lw->top, report, arg) > 0;
-		free(cur.index);
+		cm_wt_judge(&c, lw);
 	}
 	for (w = 0; w < tmp.nwts; w++) {
 		free(tmp.wts[w].gitdir);
 		free(tmp.wts[w].top);
 	}
 	free(tmp.wts);
-	strv_free(air);
-	free(lrefs);
-	free(known);
+	strv_free(c.j.bad);
+	strv_free(c.air);
+	free(c.lrefs);
+	free(c.known);
 	free(now);
 }
 

@@ -14,7 +14,7 @@
 # refs/airlock/held/) and restores such an index entry.  Controls: the
 # same done by the user outside the sandbox does fire the marker.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 67
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -191,6 +191,12 @@ check "the host's reset --hard in the worktree runs no hook" \
     fails host_fires ra/wt wt "git reset -q --hard"
 check "nor a checkout -- . in the detached one" \
     fails host_fires ra/wd wd "git checkout -q -- ."
+check "inside: a worktree added detached at a commit of the hook" \
+    sbx "$W/ra" "$(plant wd2 .husky/_/pre-commit) && $GC commit -qm evil &&
+    git worktree add -q --no-checkout --detach wd2 HEAD &&
+    git reset -q --soft HEAD~1 && git rm -q --cached .husky/_/pre-commit"
+check "the host's reset --hard in it runs no hook" \
+    fails host_fires ra/wd2 wd2 "git reset -q --hard"
 
 # ---- 9. two runs on one repository ----
 mkrepo rb
