@@ -19,6 +19,10 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(UNIT_PKGS))
 
+# test_tlsca makes proxyd's per-session CA and checks its leaves.
+$(BUILD)/tests/test_tlsca: $(BUILD)/obj/proxyd/tlsca.o
+$(BUILD)/tests/test_tlsca: UNIT_PKGS += openssl
+
 # test_relay drives proxyd's splice relay itself, on loopback TCP.
 $(BUILD)/tests/test_relay: $(BUILD)/obj/proxyd/relay.o
 
