@@ -885,6 +885,10 @@ merge_mask_one(struct mctx *m, const struct json *o, size_t idx,
 			for (k = 0; k < c->n; k++)
 				if (get_string(m, sp, c->items[k], 0) == -1)
 					return -1;
+			/* As in the credentials file: no $PATH search. */
+			if (c->items[0]->str[0] != '/')
+				return fail(m, sp, "the command's program must "
+				    "be an absolute path");
 		} else
 			return fail(m, sp, "unknown key (expected name, host, "
 			    "header, query, basic or source)");

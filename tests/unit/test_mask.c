@@ -4,15 +4,19 @@
  * (common/mask.c), the request-head rewrite toward the key's own host,
  * the refusal toward any other, and the credentials.mask settings.
  */
+#include <sys/stat.h>
+
 #include <check.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/b64.h"
 #include "common/host/settings.h"
 #include "common/mask.h"
+#include "supervisor/credentials.h"
 #include "tests/unit/unit.h"
 
 #define REAL	"sk-ant-api03-REALsecretVALUE0123456789abcdefXYZ"
@@ -189,7 +193,7 @@ START_TEST(settings_parse)
 	    "{\"name\": \"ANTHROPIC_API_KEY\", \"host\": \"API.anthropic.com\","
 	    " \"header\": \"x-api-key\", \"source\": \"file\"},"
 	    "{\"name\": \"T\", \"host\": \"h.example\", \"basic\": true,"
-	    " \"source\": {\"command\": [\"pass\", \"show\", \"t\"]}}]}}";
+	    " \"source\": {\"command\": [\"/usr/bin/pass\", \"show\", \"t\"]}}]}}";
 
 	settings_defaults(&s);
 	ck_assert_int_eq(settings_merge_text(&s, ok, strlen(ok), "u.json", 0,
@@ -226,6 +230,10 @@ START_TEST(settings_errors)
 		    "\"host\": \"h\", \"header\": \"X\", \"source\": \"env\"}]}}",
 		    "credentials.mask[0].source: expected \"file\"" },
 		{ "{\"credentials\": {\"mask\": [{\"name\": \"A\", "
+		    "\"host\": \"h\", \"header\": \"X\", \"source\": "
+		    "{\"command\": [\"pass\"]}}]}}",
+		    "credentials.mask[0].source: the command's program must" },
+		{ "{\"credentials\": {\"mask\": [{\"name\": \"A\", "
 		    "\"host\": \"h\", \"header\": \"X\", \"value\": \"s\"}]}}",
 		    "credentials.mask[0].value: unknown key" },
 		{ "{\"credentials\": {\"mask\": [{\"name\": \"A\", \"host\": "
@@ -249,6 +257,52 @@ START_TEST(settings_errors)
 }
 END_TEST
 
+START_TEST(value_from_file_or_command)
+{
+	struct mask_setting	 ms = { "API_KEY", "api.example", MASK_HEADER,
+	    "Authorization", NULL };
+	struct cred_store	*cs;
+	char			 path[] = "/tmp/test_mask.XXXXXX", err[256];
+	char			*v, *ph;
+	char			*cmd[] = { "/bin/echo", REAL, NULL };
+	int			 fd;
+	static const char	 text[] = "{\"API_KEY\": {\"value\": \"" REAL
+	    "\"}, \"other\": {\"readToken\": \"r\"}}";
+
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	ck_assert_ptr_nonnull(cs = cred_load(path, err, sizeof(err)));
+	ck_assert_ptr_nonnull(v = cred_mask_value(cs, &ms, err, sizeof(err)));
+	ck_assert_str_eq(v, REAL);
+	ck_assert_ptr_nonnull(ph = cred_mask_placeholder(v, err,
+	    sizeof(err)));
+	ck_assert_uint_eq(strlen(ph), strlen(REAL));
+	ck_assert_str_ne(ph, REAL);
+	ck_assert(strncmp(ph, "sk-ant-api03-", 13) == 0);
+	free(ph);
+	cred_secret_free(v);
+	/* A missing entry: the error names it and holds no value. */
+	ms.name = "NOPE";
+	ck_assert_ptr_null(cred_mask_value(cs, &ms, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "no credentials entry NOPE"));
+	ms.name = "other";
+	ck_assert_ptr_null(cred_mask_value(cs, &ms, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "has no \"value\""));
+	/* The entry's own command. */
+	ms.command = cmd;
+	ck_assert_ptr_nonnull(v = cred_mask_value(NULL, &ms, err,
+	    sizeof(err)));
+	ck_assert_str_eq(v, REAL);
+	cred_secret_free(v);
+	cred_free(cs);
+	unlink(path);
+	ck_assert_ptr_null(cred_mask_placeholder("short-1234", err,
+	    sizeof(err)));
+	ck_assert_ptr_null(strstr(err, "1234"));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -264,6 +318,7 @@ main(void)
 	tcase_add_test(tc, bad_heads);
 	tcase_add_test(tc, settings_parse);
 	tcase_add_test(tc, settings_errors);
+	tcase_add_test(tc, value_from_file_or_command);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
