@@ -206,19 +206,23 @@ head_shape(const char *h, size_t len, char *why, size_t whylen)
 			if (s1 == NULL || s1 == p || s2 == NULL ||
 			    s2 == s1 + 1 || (size_t)(nl - 1 - s2 - 1) < 8 ||
 			    strncmp(s2 + 1, "HTTP/1.", 7) != 0)
-				return bad(why, whylen, "not an HTTP/1 request line");
+				return bad(why, whylen,
+				    "not an HTTP/1 request line");
 			first = 0;
 		} else {
 			const char *c;
 
 			if (*p == ' ' || *p == '\t')
-				return bad(why, whylen, "folded header line");
+				return bad(why, whylen,
+				    "folded header line");
 			c = memchr(p, ':', (size_t)(nl - p));
 			if (c == NULL || c == p)
-				return bad(why, whylen, "header line without a name");
+				return bad(why, whylen,
+				    "header line without a name");
 			for (q = p; q < c; q++)
 				if (*q <= ' ' || *q == 0x7f)
-					return bad(why, whylen, "bad byte in a header name");
+					return bad(why, whylen,
+					    "bad byte in a header name");
 		}
 		p = nl + 1;
 	}

@@ -193,7 +193,8 @@ START_TEST(settings_parse)
 	    "{\"name\": \"ANTHROPIC_API_KEY\", \"host\": \"API.anthropic.com\","
 	    " \"header\": \"x-api-key\", \"source\": \"file\"},"
 	    "{\"name\": \"T\", \"host\": \"h.example\", \"basic\": true,"
-	    " \"source\": {\"command\": [\"/usr/bin/pass\", \"show\", \"t\"]}}]}}";
+	    " \"source\": {\"command\": [\"/usr/bin/pass\", \"show\","
+	    " \"t\"]}}]}}";
 
 	settings_defaults(&s);
 	ck_assert_int_eq(settings_merge_text(&s, ok, strlen(ok), "u.json", 0,
@@ -227,7 +228,8 @@ START_TEST(settings_errors)
 		    "\"host\": \"h\", \"query\": \"k\", \"header\": \"X\"}]}}",
 		    "needs exactly one of" },
 		{ "{\"credentials\": {\"mask\": [{\"name\": \"A\", "
-		    "\"host\": \"h\", \"header\": \"X\", \"source\": \"env\"}]}}",
+		    "\"host\": \"h\", \"header\": \"X\", "
+		    "\"source\": \"env\"}]}}",
 		    "credentials.mask[0].source: expected \"file\"" },
 		{ "{\"credentials\": {\"mask\": [{\"name\": \"A\", "
 		    "\"host\": \"h\", \"header\": \"X\", \"source\": "
