@@ -7,6 +7,7 @@
  * timeout; its output is read into a secret buffer.
  */
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 
 #include "common/host/settings.h"
 #include "common/json.h"
+#include "common/mask.h"
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
 
@@ -34,6 +36,7 @@ struct cred_host {
 	char	 *name;
 	char	 *write_token;		/* secret */
 	char	 *read_token;		/* secret */
+	char	 *value;		/* secret: a masked credential */
 	char	**command;
 };
 
@@ -102,6 +105,7 @@ cred_free(struct cred_store *cs)
 		free(cs->hosts[i].name);
 		cred_secret_free(cs->hosts[i].write_token);
 		cred_secret_free(cs->hosts[i].read_token);
+		cred_secret_free(cs->hosts[i].value);
 		strv_free(cs->hosts[i].command);
 	}
 	free(cs->hosts);
@@ -137,7 +141,15 @@ parse_host(struct cred_host *h, const char *name, const struct json *o,
 	}
 	for (k = 0; k < o->n; k++) {
 		v = o->items[k];
-		if (strcmp(o->keys[k], "writeToken") == 0 ||
+		if (strcmp(o->keys[k], "value") == 0) {
+			/* credentials.mask's entry: never quoted either. */
+			if (!token_ok(v)) {
+				snprintf(err, errlen, "%s: %s.value: not a "
+				    "token string", path, name);
+				return -1;
+			}
+			h->value = cred_secret_dup(v->str, v->len);
+		} else if (strcmp(o->keys[k], "writeToken") == 0 ||
 		    strcmp(o->keys[k], "readToken") == 0) {
 			/* Never quote the value: it is a secret. */
 			if (!token_ok(v)) {
@@ -181,7 +193,8 @@ parse_host(struct cred_host *h, const char *name, const struct json *o,
 			return -1;
 		}
 	}
-	if (h->command != NULL && (h->write_token || h->read_token)) {
+	if (h->command != NULL && (h->write_token || h->read_token ||
+	    h->value)) {
 		snprintf(err, errlen, "%s: %s: both tokens and a command",
 		    path, name);
 		return -1;
@@ -389,4 +402,65 @@ cred_token(const struct settings *s, const char *host, int write, char *err,
 	t = cred_get(cs, host, write, err, errlen);
 	cred_free(cs);
 	return t;
+}
+
+char *
+cred_mask_value(struct cred_store *cs, const struct mask_setting *m,
+    char *err, size_t errlen)
+{
+	const struct cred_host *h = NULL;
+	size_t		 i;
+
+	if (m->command != NULL)
+		return run_command(m->command, 0, err, errlen);
+	for (i = 0; cs != NULL && i < cs->nhosts; i++)
+		if (strcmp(cs->hosts[i].name, m->name) == 0)
+			h = &cs->hosts[i];
+	if (h == NULL) {
+		snprintf(err, errlen, "no credentials entry %s for "
+		    "credentials.mask", m->name);
+		return NULL;
+	}
+	if (h->command != NULL)
+		return run_command(h->command, 0, err, errlen);
+	if (h->value == NULL) {
+		snprintf(err, errlen, "credentials entry %s has no \"value\" "
+		    "(credentials.mask)", m->name);
+		return NULL;
+	}
+	return cred_secret_dup(h->value, strlen(h->value));
+}
+
+char *
+cred_mask_placeholder(const char *real, char *err, size_t errlen)
+{
+	unsigned char	 rnd[MASK_VALUE_MAX];
+	size_t		 n = strlen(real), got = 0;
+	ssize_t		 r;
+	char		*out;
+
+	if (n == 0 || n > MASK_VALUE_MAX) {
+		snprintf(err, errlen, "credential of %zu bytes cannot be "
+		    "masked", n);
+		return NULL;
+	}
+	while (got < n) {
+		if ((r = getrandom(rnd + got, n - got, 0)) == -1) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "getrandom: %s",
+			    strerror(errno));
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	out = xmalloc(n + 1);
+	if (mask_placeholder(real, rnd, n, out, n + 1) == -1) {
+		free(out);
+		snprintf(err, errlen, "credential too short to mask (fewer "
+		    "than 16 letters or digits after its prefix)");
+		out = NULL;
+	}
+	explicit_bzero(rnd, sizeof(rnd));
+	return out;
 }

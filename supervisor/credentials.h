@@ -30,6 +30,23 @@ char		*cred_get(struct cred_store *, const char *host, int write,
 char		*cred_token(const struct settings *, const char *host,
 		    int write, char *err, size_t errlen);
 
+/*
+ * The real value of a credentials.mask entry, as a secret buffer: its
+ * source command's first line, or the file's entry named like its
+ * variable, { "value": "..." } or { "command": [...] }.  cs may be NULL
+ * when the entry has a command.  NULL with a message (never the value).
+ */
+struct mask_setting;
+char		*cred_mask_value(struct cred_store *,
+		    const struct mask_setting *, char *err, size_t errlen);
+
+/*
+ * A fresh placeholder of real's shape (common/mask.h); free() it (it is
+ * not a secret).  NULL with a message (never the value).
+ */
+char		*cred_mask_placeholder(const char *real, char *err,
+		    size_t errlen);
+
 /* Secret strings: DONTDUMP pages, zeroed on free.  NULL-safe free. */
 char		*cred_secret_dup(const char *, size_t len);
 void		 cred_secret_free(char *);

@@ -586,6 +586,21 @@ bad_spec:
 		strv_free(pass);
 		goto bad_spec;
 	}
+	if (set->nmasks > 0) {
+		/*
+		 * A masked credential needs proxyd to terminate TLS toward
+		 * its host, which it does not do yet: a session started
+		 * anyway would hand the agent a variable that cannot work,
+		 * and a user would believe a setting that does nothing.
+		 */
+		snprintf(err, sizeof(err), "credentials.mask (%s for %s) is "
+		    "not enforced yet: proxyd cannot terminate TLS; remove "
+		    "credentials.mask from the settings to start",
+		    set->masks[0].name, set->masks[0].host);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		strv_free(pass);
+		goto bad_spec;
+	}
 	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
 	    strcmp(spec.backend, "none") == 0) {
 		/* R-C5: managed policy wins over the caller's wish. */

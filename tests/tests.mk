@@ -21,6 +21,9 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_SV_OBJS) $(LIBPOL
 
 # test_cliopt checks the client's option table (client/cli_opt.c).
 $(BUILD)/tests/test_cliopt: $(BUILD)/obj/client/cli_opt.o
+# test_tlsca makes proxyd's per-session CA and checks its leaves.
+$(BUILD)/tests/test_tlsca: $(BUILD)/obj/proxyd/tlsca.o
+$(BUILD)/tests/test_tlsca: UNIT_PKGS += openssl
 
 # test_relay drives proxyd's splice relay itself, on loopback TCP.
 $(BUILD)/tests/test_relay: $(BUILD)/obj/proxyd/relay.o

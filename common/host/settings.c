@@ -14,6 +14,7 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 
 #include "common/host/settings.h"
 #include "common/json.h"
+#include "common/mask.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/guard.h"
@@ -192,6 +194,7 @@ settings_free(struct settings *s)
 	strv_free(s->sources);
 	free(s->managed_file);
 	free(s->unsandboxed_from);
+	settings_masks_free(s->masks, s->nmasks);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -779,6 +782,181 @@ merge_git(struct mctx *m, const struct json *o)
 	return 0;
 }
 
+void
+settings_masks_free(struct mask_setting *ms, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; ms != NULL && i < n; i++) {
+		free(ms[i].name);
+		free(ms[i].host);
+		free(ms[i].field);
+		strv_free(ms[i].command);
+	}
+	free(ms);
+}
+
+/* A variable name a shell accepts: [A-Za-z_][A-Za-z0-9_]*. */
+static int
+mask_name_ok(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* A host name as the allowlist spells one: no port, no wildcard. */
+static int
+mask_host_ok(const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (n == 0 || n > 253 || *s == '.' || s[n - 1] == '.')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '.')
+			return 0;
+	return 1;
+}
+
+/* An HTTP token (a header or parameter name). */
+static int
+mask_field_ok(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f || *s == ':' ||
+		    *s == '=' || *s == '&' || *s == '?' || *s == '#')
+			return 0;
+	return 1;
+}
+
+/* One credentials.mask[i]: checked, and copied into ms when applying. */
+static int
+merge_mask_one(struct mctx *m, const struct json *o, size_t idx,
+    struct mask_setting *ms)
+{
+	const struct json *v;
+	char		   sp[128];
+	size_t		   j, k, nwhere = 0;
+
+	snprintf(sp, sizeof(sp), "credentials.mask[%zu]", idx);
+	if (want_object(m, sp, o) == -1)
+		return -1;
+	for (j = 0; j < o->n; j++) {
+		const char *kk = o->keys[j];
+
+		v = o->items[j];
+		snprintf(sp, sizeof(sp), "credentials.mask[%zu].%s", idx, kk);
+		if (strcmp(kk, "name") == 0 || strcmp(kk, "host") == 0 ||
+		    strcmp(kk, "header") == 0 || strcmp(kk, "query") == 0) {
+			if (get_string(m, sp, v, 0) == -1)
+				return -1;
+			if (kk[0] == 'n' && !mask_name_ok(v->str))
+				return fail(m, sp, "\"%s\" is not a variable "
+				    "name", v->str);
+			if (kk[0] == 'h' && !mask_host_ok(v->str))
+				return fail(m, sp, "\"%s\" is not a host name "
+				    "(no port, no wildcard)", v->str);
+			if ((kk[0] == 'q' || kk[1] == 'e') &&
+			    !mask_field_ok(v->str))
+				return fail(m, sp, "\"%s\" is not a %s name",
+				    v->str, kk[0] == 'q' ? "parameter" :
+				    "header");
+			if (kk[0] == 'q' || kk[1] == 'e')
+				nwhere++;
+		} else if (strcmp(kk, "basic") == 0) {
+			if (v->type != JSON_BOOL || !v->boolean)
+				return fail(m, sp, "expected true");
+			nwhere++;
+		} else if (strcmp(kk, "source") == 0) {
+			const struct json *c;
+
+			if (v->type == JSON_STRING &&
+			    strcmp(v->str, "file") == 0)
+				continue;
+			if (v->type != JSON_OBJECT || v->n != 1 ||
+			    (c = json_get(v, "command")) == NULL ||
+			    c->type != JSON_ARRAY || c->n == 0)
+				return fail(m, sp, "expected \"file\" or "
+				    "{\"command\": [\"prog\", ...]}");
+			for (k = 0; k < c->n; k++)
+				if (get_string(m, sp, c->items[k], 0) == -1)
+					return -1;
+			/* As in the credentials file: no $PATH search. */
+			if (c->items[0]->str[0] != '/')
+				return fail(m, sp, "the command's program must "
+				    "be an absolute path");
+		} else
+			return fail(m, sp, "unknown key (expected name, host, "
+			    "header, query, basic or source)");
+	}
+	snprintf(sp, sizeof(sp), "credentials.mask[%zu]", idx);
+	if (json_get_str(o, "name") == NULL || json_get_str(o, "host") == NULL)
+		return fail(m, sp, "needs \"name\" and \"host\"");
+	if (nwhere != 1)
+		return fail(m, sp, "needs exactly one of \"header\", "
+		    "\"query\" or \"basic\" (where the real value goes)");
+	if (ms == NULL)
+		return 0;
+	ms->name = xstrdup(json_get_str(o, "name"));
+	ms->host = xstrdup(json_get_str(o, "host"));
+	for (k = 0; ms->host[k] != '\0'; k++)
+		ms->host[k] = (char)tolower((unsigned char)ms->host[k]);
+	if (json_get_str(o, "header") != NULL) {
+		ms->where = MASK_HEADER;
+		ms->field = xstrdup(json_get_str(o, "header"));
+	} else if (json_get_str(o, "query") != NULL) {
+		ms->where = MASK_QUERY;
+		ms->field = xstrdup(json_get_str(o, "query"));
+	} else
+		ms->where = MASK_BASIC;
+	if ((v = json_get(o, "source")) != NULL && v->type == JSON_OBJECT) {
+		v = json_get(v, "command");
+		ms->command = strv_empty();
+		for (k = 0; k < v->n; k++)
+			ms->command = strv_add(ms->command, v->items[k]->str);
+	}
+	return 0;
+}
+
+/* credentials.mask: the whole list, replaced per layer. */
+static int
+merge_masks(struct mctx *m, const struct json *a)
+{
+	struct mask_setting *ms;
+	size_t		     i, j;
+	int		     c;
+
+	if (a->type != JSON_ARRAY)
+		return fail(m, "credentials.mask", "expected array, got %s",
+		    json_type_name(a->type));
+	for (i = 0; i < a->n; i++) {
+		if (merge_mask_one(m, a->items[i], i, NULL) == -1)
+			return -1;
+		for (j = 0; j < i; j++)
+			if (strcmp(json_get_str(a->items[i], "name"),
+			    json_get_str(a->items[j], "name")) == 0)
+				return fail(m, "credentials.mask", "name \"%s\" "
+				    "given twice", json_get_str(a->items[i],
+				    "name"));
+	}
+	if ((c = claim(m, "credentials.mask", "credentials.mask")) <= 0 ||
+	    !m->apply)
+		return c;
+	ms = xcalloc(a->n ? a->n : 1, sizeof(*ms));
+	for (i = 0; i < a->n; i++)
+		merge_mask_one(m, a->items[i], i, &ms[i]);
+	settings_masks_free(m->s->masks, m->s->nmasks);
+	m->s->masks = ms;
+	m->s->nmasks = a->n;
+	return 0;
+}
+
 static int
 merge_credentials(struct mctx *m, const struct json *o)
 {
@@ -795,6 +973,11 @@ merge_credentials(struct mctx *m, const struct json *o)
 		return 0;
 	}
 	for (i = 0; i < o->n; i++) {
+		if (!m->srt && strcmp(o->keys[i], "mask") == 0) {
+			if (merge_masks(m, o->items[i]) == -1)
+				return -1;
+			continue;
+		}
 		if (strcmp(o->keys[i], "file") != 0) {
 			char sp[128];
 

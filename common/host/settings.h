@@ -31,6 +31,20 @@ struct push_rule {
 	enum pol_verdict action;
 };
 
+/*
+ * credentials.mask[]: a credential the sandbox sees only as a placeholder
+ * in variable `name`; the real value is read by airlockd (the credentials
+ * file's entry `name`, or a command) and belongs on the wire toward
+ * `host` alone.
+ */
+struct mask_setting {
+	char	 *name;		/* environment variable inside */
+	char	 *host;		/* lower case, no port */
+	int	  where;	/* enum mask_where (common/mask.h) */
+	char	 *field;	/* header or query parameter; NULL: basic */
+	char	**command;	/* source {"command": [...]}; NULL: file */
+};
+
 struct settings {
 	int		  sandbox_enabled;		/* default 1 */
 	int		  fail_if_unavailable;		/* default 0 */
@@ -79,6 +93,8 @@ struct settings {
 	unsigned	  max_connections; /* sandbox.network.maxConnections:
 					   a session's connections open at
 					   once in proxyd */
+	struct mask_setting *masks;	/* credentials.mask */
+	size_t		  nmasks;
 };
 
 /* sandbox.network.maxConnections: its default and its largest value. */
@@ -116,6 +132,7 @@ int	settings_is_locked(const struct settings *, const char *dotted_key);
 const char *settings_forbid_unconfined(const struct settings *, char *buf,
 	    size_t len);
 void	settings_free(struct settings *);
+void	settings_masks_free(struct mask_setting *, size_t);
 /* The push rules (git.pushRules) decide one ref update; see policy/push.h. */
 enum pol_verdict settings_push_decide(const struct settings *,
 	    const char *ref, enum pol_push_kind, char *reason,
