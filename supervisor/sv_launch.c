@@ -496,6 +496,112 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The spec's lists that cannot be applied stop the launch: a bad
+ * allowlist pattern, a denyRead or denyWrite entry.  1 after the
+ * client has its error.
+ */
+static int
+spec_entries_bad(struct sv_client *c, const struct json *id,
+    const struct sv_spec *spec)
+{
+	char		err[512];
+	const char	*why;
+	size_t		i;
+
+	for (i = 0; spec->egress_allowlist && spec->egress_allowlist[i];
+	    i++)
+		if (!dom_pattern_valid(spec->egress_allowlist[i], &why)) {
+			snprintf(err, sizeof(err), "egressAllowlist[%zu]: "
+			    "\"%s\": %s", i, spec->egress_allowlist[i], why);
+			sv_client_error(c, id, RPC_INVALID_PARAMS, err);
+			return 1;
+		}
+	for (i = 0; spec->deny_read && spec->deny_read[i]; i++)
+		if (deny_entry_bad(c, id, "denyRead", i, spec->deny_read[i]))
+			return 1;
+	for (i = 0; spec->deny_write && spec->deny_write[i]; i++)
+		if (deny_entry_bad(c, id, "denyWrite", i, spec->deny_write[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * R-H4, R-H5: which backend, and why a session runs unconfined; never
+ * an unconfined fallback where the settings or the host forbid it.  -1
+ * after the client has its error.
+ */
+static int
+launch_backend(struct sv_client *c, const struct json *id,
+    const struct sv_spec *spec, const struct settings *set,
+    enum sv_backend *want, const char **unconfined)
+{
+	char	err[512];
+
+	*want = spec->backend != NULL ? sv_backend_parse(spec->backend) :
+	    SV_BACKEND_NATIVE;
+	if (*want == SV_BACKEND_MICROVM) {
+		microvm_refusal(err, sizeof(err));
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		return -1;
+	}
+	if (set->nmasks > 0) {
+		/*
+		 * A masked credential needs proxyd to terminate TLS toward
+		 * its host, which it does not do yet: a session started
+		 * anyway would hand the agent a variable that cannot work,
+		 * and a user would believe a setting that does nothing.
+		 */
+		snprintf(err, sizeof(err), "credentials.mask (%s for %s) is "
+		    "not enforced yet: proxyd cannot terminate TLS; remove "
+		    "credentials.mask from the settings to start",
+		    set->masks[0].name, set->masks[0].host);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		return -1;
+	}
+	if (spec->backend != NULL && *want == SV_BACKEND_NONE &&
+	    strcmp(spec->backend, "none") == 0) {
+		/* R-C5: managed policy wins over the caller's wish. */
+		if (settings_forbid_unconfined(set, err,
+		    sizeof(err)) != NULL) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "backend \"none\" "
+			    "(--sandbox off) refused: %s", err);
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
+			return -1;
+		}
+		*want = SV_BACKEND_NONE;
+		*unconfined = "the client asked for it (--sandbox off)";
+	} else if (!ssandbox_on) {
+		*want = SV_BACKEND_NONE;
+		*unconfined = "airlockd runs with --sandbox off (or "
+		    "AIRLOCK_SANDBOX=off)";
+	} else if (!set->sandbox_enabled) {
+		*want = SV_BACKEND_NONE;
+		*unconfined = "sandbox.enabled is false in the settings";
+	} else if (sprobe->ptrace_blocked) {
+		/* Every write would fail: refuse, never run unconfined. */
+		snprintf(err, sizeof(err), "cannot start a sandbox: %s",
+		    sprobe->reasons[0]);
+		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+		return -1;
+	} else if (!sprobe->available) {
+		if (set->fail_if_unavailable) {
+			snprintf(err, sizeof(err), "no OS-native agent "
+			    "sandbox on this host (%s) and "
+			    "sandbox.failIfUnavailable is set",
+			    sprobe->install_hint);
+			sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+			return -1;
+		}
+		*want = SV_BACKEND_NONE;
+		*unconfined = "no OS-native agent sandbox on this host";
+	} else
+		*want = SV_BACKEND_NATIVE;
+	return 0;
+}
+
 void
 sv_session_launch(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -517,24 +623,8 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 		return;
 	}
 	sv_spec_canonical(&spec);
-	for (i = 0; spec.egress_allowlist && spec.egress_allowlist[i]; i++) {
-		const char *why;
-
-		if (!dom_pattern_valid(spec.egress_allowlist[i], &why)) {
-			snprintf(err, sizeof(err), "egressAllowlist[%zu]: "
-			    "\"%s\": %s", i, spec.egress_allowlist[i], why);
-			sv_client_error(c, id, RPC_INVALID_PARAMS, err);
-			sv_spec_free(&spec);
-			return;
-		}
-	}
-	/* issue 11: an entry that cannot be applied stops the launch. */
-	for (i = 0; spec.deny_read && spec.deny_read[i]; i++)
-		if (deny_entry_bad(c, id, "denyRead", i, spec.deny_read[i]))
-			goto bad_spec;
-	for (i = 0; spec.deny_write && spec.deny_write[i]; i++)
-		if (deny_entry_bad(c, id, "denyWrite", i, spec.deny_write[i]))
-			goto bad_spec;
+	if (spec_entries_bad(c, id, &spec))
+		goto bad_spec;
 	/*
 	 * A shared airlockd serves the caller with the caller's settings
 	 * file and $HOME (so the secret set is the caller's, not this
@@ -571,73 +661,10 @@ bad_spec:
 	}
 	sv_spec_canonical(&spec);
 
-	/* R-H4, R-H5: which backend. */
-	want = spec.backend != NULL ? sv_backend_parse(spec.backend) :
-	    SV_BACKEND_NATIVE;
-	if (want == SV_BACKEND_MICROVM) {
-		microvm_refusal(err, sizeof(err));
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
+	if (launch_backend(c, id, &spec, set, &want, &unconfined) == -1) {
 		strv_free(pass);
 		goto bad_spec;
 	}
-	if (set->nmasks > 0) {
-		/*
-		 * A masked credential needs proxyd to terminate TLS toward
-		 * its host, which it does not do yet: a session started
-		 * anyway would hand the agent a variable that cannot work,
-		 * and a user would believe a setting that does nothing.
-		 */
-		snprintf(err, sizeof(err), "credentials.mask (%s for %s) is "
-		    "not enforced yet: proxyd cannot terminate TLS; remove "
-		    "credentials.mask from the settings to start",
-		    set->masks[0].name, set->masks[0].host);
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-		strv_free(pass);
-		goto bad_spec;
-	}
-	if (spec.backend != NULL && want == SV_BACKEND_NONE &&
-	    strcmp(spec.backend, "none") == 0) {
-		/* R-C5: managed policy wins over the caller's wish. */
-		if (settings_forbid_unconfined(set, err,
-		    sizeof(err)) != NULL) {
-			char msg[600];
-
-			snprintf(msg, sizeof(msg), "backend \"none\" "
-			    "(--sandbox off) refused: %s", err);
-			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
-			strv_free(pass);
-			goto bad_spec;
-		}
-		want = SV_BACKEND_NONE;
-		unconfined = "the client asked for it (--sandbox off)";
-	} else if (!ssandbox_on) {
-		want = SV_BACKEND_NONE;
-		unconfined = "airlockd runs with --sandbox off (or "
-		    "AIRLOCK_SANDBOX=off)";
-	} else if (!set->sandbox_enabled) {
-		want = SV_BACKEND_NONE;
-		unconfined = "sandbox.enabled is false in the settings";
-	} else if (sprobe->ptrace_blocked) {
-		/* Every write would fail: refuse, never run unconfined. */
-		snprintf(err, sizeof(err), "cannot start a sandbox: %s",
-		    sprobe->reasons[0]);
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-		strv_free(pass);
-		goto bad_spec;
-	} else if (!sprobe->available) {
-		if (set->fail_if_unavailable) {
-			snprintf(err, sizeof(err), "no OS-native agent "
-			    "sandbox on this host (%s) and "
-			    "sandbox.failIfUnavailable is set",
-			    sprobe->install_hint);
-			sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-			strv_free(pass);
-			goto bad_spec;
-		}
-		want = SV_BACKEND_NONE;
-		unconfined = "no OS-native agent sandbox on this host";
-	} else
-		want = SV_BACKEND_NATIVE;
 
 	/* The upstream is the user's, recorded outside (issue 14). */
 	if (wsorigin_fix(spec.workspace_id != NULL &&
