@@ -674,20 +674,30 @@ explain_words(const char *msg, const struct explain_fields *f, char *out,
 /*
  * The settings files a private airlockd would read, checked first: a
  * bad one is said once, by the client, and the command fails (airlockd
- * would otherwise die with its own line and leave a status behind that
- * looked like an answer).
+ * would otherwise die with its own line, racing ours, and leave a
+ * status behind that looked like an answer).  The error goes to err.
  */
 int
-explain_settings_check(const char *cli_file)
+explain_settings_error(const char *cli_file, char *err, size_t errlen)
 {
 	struct settings	s;
-	char		err[1024];
 	int		rv;
 
 	settings_defaults(&s);
-	if ((rv = settings_load(&s, NULL, cli_file, NULL, err,
-	    sizeof(err))) == -1)
-		fprintf(stderr, "airlock: %s\n", err);
+	rv = settings_load(&s, NULL, cli_file, NULL, err, errlen);
 	settings_free(&s);
 	return rv;
+}
+
+/* explain_settings_error, said on stderr. */
+int
+explain_settings_check(const char *cli_file)
+{
+	char	err[1024];
+
+	if (explain_settings_error(cli_file, err, sizeof(err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", err);
+		return -1;
+	}
+	return 0;
 }

@@ -43,6 +43,7 @@ struct explain_fields {
 const char *explain_words(const char *msg, const struct explain_fields *,
 	    char *out, size_t len);
 /* The settings files checked before a private airlockd: 0, or -1 said. */
+int	explain_settings_error(const char *, char *, size_t);
 int	explain_settings_check(const char *cli_file);
 
 /*

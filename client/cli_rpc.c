@@ -32,10 +32,18 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 {
 	int		 sp[2], serr;
 	char		*path, **argv = NULL;
+	const char	*settings = NULL;
 	size_t		 i;
 	pid_t		 pid;
 	sigset_t	 all, old;
 
+	/* Settings airlockd would refuse start none: its fatal line would
+	 * race the client's own. */
+	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+		if (strcmp(extra[i], "--settings") == 0 && extra[i + 1] != NULL)
+			settings = extra[i + 1];
+	if (explain_settings_error(settings, err, errlen) == -1)
+		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
 		return -1;

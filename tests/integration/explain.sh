@@ -8,7 +8,7 @@
 # entry came from, and every error a person reads is said once, without
 # spec ids, message names or airlockd's JSON field names.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 32
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -142,6 +142,8 @@ err envinj run --env LD_PRELOAD=x -- true
 err bindproc run --bind /proc -- true
 err bindmissing run --bind "$W/missing" -- true
 err badset run --settings "$W/bad.json" -- true
+err wtbadset worktree ls --settings "$W/bad.json"
+err fsbadset fs --settings "$W/bad.json" read "$W/bad.json"
 err timeout run --timeout soon -- true
 err mode run --mode nap -- true
 err unknownopt run --frobnicate -- true
@@ -186,6 +188,8 @@ check_sh "a bind error names the flag and path typed" \
     'grep -qF -- "--bind /proc: /proc would hide" "$W/e.bindproc"'
 check_sh "a bad settings file fails status, said once" \
     '[ "$(cat "$W/e.status.rc")" -ne 0 ] && [ "$(grep -c "sandbox.bogus: unknown key" "$W/e.status")" -eq 1 ]'
+check_sh "a bad settings file: worktree and fs name it, airlockd is not started" \
+    'grep -qF "bad.json: key sandbox.bogus: unknown key" "$W/e.wtbadset" && grep -qF "bad.json: key sandbox.bogus: unknown key" "$W/e.fsbadset" && ! grep -q "connection closed" "$W/e.wtbadset" "$W/e.fsbadset"'
 check_sh "an empty --deny-read is a usage error" \
     'grep -qF -- "--deny-read \"\": a path or glob" "$W/e.denyempty" && [ "$(cat "$W/e.denyempty.rc")" -eq 2 ]'
 check_sh "too large an environment is an error, not airlockd's end" \
