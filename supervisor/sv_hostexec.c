@@ -45,13 +45,24 @@
 #include "supervisor/sv_gw.h"
 #include "supervisor/sv_sess.h"
 
+/* The child's failure before its command ran: which step (0 close_range,
+ * 1 chdir, 2 execve) and errno, to the parent. */
+static void __attribute__((noreturn))
+host_exec_fail(int fd, int step, int e)
+{
+	int	rep[2] = { step, e };
+
+	(void)!write(fd, rep, sizeof(rep));
+	_exit(127);
+}
+
 int
 host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
     char *const envp[], char *errbuf, size_t errlen, int *errnop)
 {
 	const struct settings *set;
 	char	why[512];
-	int	out[2], err[2], ep[2], e = 0;
+	int	out[2], err[2], ep[2], e = 0, rep[2];
 	pid_t	pid;
 	ssize_t	n;
 
@@ -92,35 +103,38 @@ host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
 		 * inherited from its own parent is not close-on-exec.  ep[1]
 		 * stays open until the exec, to report its failure. */
 		if (syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) ==
-		    -1) {
-			e = errno;
-			(void)!write(ep[1], &e, sizeof(e));
-			_exit(127);
-		}
-		if (chdir(cwd) == -1) {
-			e = errno;
-			(void)!write(ep[1], &e, sizeof(e));
-			_exit(127);
-		}
+		    -1)
+			host_exec_fail(ep[1], 0, errno);
+		if (chdir(cwd) == -1)
+			host_exec_fail(ep[1], 1, errno);
 		execvpe(argv[0], argv, envp);
-		e = errno;
-		(void)!write(ep[1], &e, sizeof(e));
-		_exit(127);
+		host_exec_fail(ep[1], 2, errno);
 	}
 	close(out[1]);
 	close(err[1]);
 	close(ep[1]);
 	do {
-		n = read(ep[0], &e, sizeof(e));
+		n = read(ep[0], rep, sizeof(rep));
 	} while (n == -1 && errno == EINTR);
 	close(ep[0]);
-	if (n == sizeof(e)) {
+	if (n == sizeof(rep)) {
 		close(out[0]);
 		close(err[0]);
 		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
 			;
-		*errnop = e;
-		snprintf(errbuf, errlen, "%s: %s", argv[0], strerror(e));
+		/* *errnop is the command's own: only the command missing
+		 * is "not found" (127), not a missing working directory. */
+		*errnop = rep[0] == 2 ? rep[1] : 0;
+		e = rep[1];
+		if (rep[0] == 1)
+			snprintf(errbuf, errlen, "chdir %s: %s", cwd,
+			    strerror(e));
+		else if (rep[0] == 0)
+			snprintf(errbuf, errlen, "close_range: %s",
+			    strerror(e));
+		else
+			snprintf(errbuf, errlen, "%s: %s", argv[0],
+			    strerror(e));
 		return -1;
 	}
 	x->pid = pid;

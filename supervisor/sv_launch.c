@@ -257,8 +257,11 @@ launcher_exec_failed(struct sv_session *s, struct msg *m)
 	}
 	snprintf(msgtxt, sizeof(msgtxt), "%s: %s", what, strerror((int)err));
 	if (x->reply_id != NULL) {
-		sv_client_error(s->owner, x->reply_id,
-		    err == ENOENT ? -32010 : -32011, msgtxt);
+		/* Not found (127) is the command itself missing, not a
+		 * working directory or anything else before it. */
+		sv_client_error(s->owner, x->reply_id, err == ENOENT &&
+		    strncmp(what, "execve ", 7) == 0 ? -32010 : -32011,
+		    msgtxt);
 		json_free(x->reply_id);
 		x->reply_id = NULL;
 	}

@@ -8,7 +8,7 @@
 # entry came from, and every error a person reads is said once, without
 # spec ids, message names or airlockd's JSON field names.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -148,6 +148,8 @@ err timeout run --timeout soon -- true
 err mode run --mode nap -- true
 err unknownopt run --frobnicate -- true
 err notfound run -- /nonexistent/cmd
+err nochdir run --chdir /nonexistent -- true
+err nochdiroff run --sandbox off --chdir /nonexistent -- true
 err egressurl policy egress --allow-domain https://x.example.test/
 err egressnet policy egress --network maybe
 err conv run --conversation 'x/y' --agent a -- true
@@ -190,6 +192,8 @@ check_sh "a bad settings file fails status, said once" \
     '[ "$(cat "$W/e.status.rc")" -ne 0 ] && [ "$(grep -c "sandbox.bogus: unknown key" "$W/e.status")" -eq 1 ]'
 check_sh "a bad settings file: worktree and fs name it, airlockd is not started" \
     'grep -qF "bad.json: key sandbox.bogus: unknown key" "$W/e.wtbadset" && grep -qF "bad.json: key sandbox.bogus: unknown key" "$W/e.fsbadset" && ! grep -q "connection closed" "$W/e.wtbadset" "$W/e.fsbadset"'
+check_sh "a missing --chdir is named, and is not 'command not found' (126, not 127)" \
+    'grep -qF "chdir /nonexistent: No such file" "$W/e.nochdir" && [ "$(cat "$W/e.nochdir.rc")" -eq 126 ] && grep -qF "chdir /nonexistent: No such file" "$W/e.nochdiroff" && [ "$(cat "$W/e.nochdiroff.rc")" -eq 126 ] && [ "$(cat "$W/e.notfound.rc")" -eq 127 ]'
 check_sh "an empty --deny-read is a usage error" \
     'grep -qF -- "--deny-read \"\": a path or glob" "$W/e.denyempty" && [ "$(cat "$W/e.denyempty.rc")" -eq 2 ]'
 check_sh "too large an environment is an error, not airlockd's end" \
