@@ -79,8 +79,6 @@ struct run_adapter {
 
 int	 cli_run_main(int argc, char **argv);
 int	 cli_settings_main(int argc, char **argv);
-/* The run option name[0..len) if it is one (all take a value), or NULL. */
-const char *cli_run_valued(const char *name, size_t len);
 int	 cli_run_adapter(int argc, char **argv, const struct run_adapter *);
 int	 cli_claude_main(int argc, char **argv);
 int	 cli_acp_main(int argc, char **argv);

@@ -102,69 +102,38 @@ struct acp_run {
 	char		 ws[PATH_MAX];
 };
 
-/*
- * Run options up to "--" (or the first word that is not one), passed on
- * to the run; the relay's own read on the way.  Returns the agent's
- * index, or -1 (exit 2).
- */
+/* One of the run's options on its way (cli_opt_walk): the relay's own
+ * are read; --pass-through and --no-policy-check stay here. */
 static int
-acp_options(struct acp_run *ar, int argc, char **argv)
+acp_option(void *arg, const struct cli_opt *o, const char *a, const char *v)
 {
-	const char	*a, *end, *v, *opt;
-	size_t		 olen;
-	int		 i;
+	struct acp_run	*ar = arg;
 
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		if (strcmp(a, "--") == 0)
-			return i + 1;
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-			acp_usage(0);
-		if (a[0] != '-')
-			break;
-		olen = strcspn(a, "=");
-		if (olen == 14 && strncmp(a, "--pass-through", 14) == 0)
-			opt = "--pass-through";
-		else
-			opt = cli_run_valued(a, olen);
-		if (opt == NULL) {
-			if (strcmp(a, "--no-policy-check") == 0)
-				ar->no_check = 1;
+	if (o == NULL) {
 #ifdef AIRLOCK_TEST_BUILD
-			/* The test build only: no relay at all, the agent's
-			 * stdout straight to this side's check (acp_out()). */
-			else if (strcmp(a, "--test-no-relay") == 0)
-				ar->raw = 1;
+		/* The test build only: no relay at all, the agent's stdout
+		 * straight to this side's check (acp_out()). */
+		if (strcmp(a, "--test-no-relay") == 0)
+			return ar->raw = 1;
 #endif
-			else
-				ar->rargv = strv_add(ar->rargv, a);
-			continue;
-		}
-		end = a + olen;
-		if (*end == '=')
-			v = end + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else {
-			fprintf(stderr, "airlock acp: %s needs a value\n", a);
-			return -1;
-		}
-		if (strncmp(a, "--pass-through", 14) == 0) {
-			ar->pass = v;
-			continue;
-		}
-		if (strncmp(a, "--workspace", 11) == 0)
-			ar->workspace = v;
-		else if (strncmp(a, "--mode", 6) == 0)
-			ar->mode = v;
-		else if (strncmp(a, "--sandbox", 9) == 0)
-			ar->unconfined = strcmp(v, "off") == 0;
-		else if (strncmp(a, "--settings", 10) == 0)
-			ar->settings = v;
-		ar->rargv = strv_add(ar->rargv, opt);
-		ar->rargv = strv_add(ar->rargv, v);
+		(void)a;
+		return 0;
 	}
-	return i;
+	if (strcmp(o->name, "--help") == 0)
+		acp_usage(0);
+	if (strcmp(o->name, "--pass-through") == 0)
+		ar->pass = v;
+	else if (strcmp(o->name, "--no-policy-check") == 0)
+		return ar->no_check = 1;
+	else if (strcmp(o->name, "--workspace") == 0)
+		ar->workspace = v;
+	else if (strcmp(o->name, "--mode") == 0)
+		ar->mode = v;
+	else if (strcmp(o->name, "--sandbox") == 0)
+		ar->unconfined = strcmp(v, "off") == 0;
+	else if (strcmp(o->name, "--settings") == 0)
+		ar->settings = v;
+	return 0;
 }
 
 /*
@@ -265,8 +234,8 @@ cli_acp_main(int argc, char **argv)
 	memset(&ar, 0, sizeof(ar));
 	ar.mode = "chat";
 	ar.rargv = strv_add(NULL, "acp");
-	if ((i = acp_options(&ar, argc, argv)) == -1)
-		return 2;
+	i = cli_opt_walk(CLI_ACP, "airlock acp", argc, argv, acp_option, &ar,
+	    &ar.rargv);
 	if (i >= argc) {
 		fprintf(stderr, "airlock acp: no agent given\n");
 		acp_usage(2);

@@ -289,20 +289,6 @@ claude_usage(int code)
 	exit(code);
 }
 
-/* A run option or --claude, all of which take a value. */
-static int
-is_valued(const char *a, const char **name_end)
-{
-	size_t	 n = strcspn(a, "=");
-
-	if ((n == 8 && strncmp(a, "--claude", 8) == 0) ||
-	    cli_run_valued(a, n) != NULL) {
-		*name_end = a + n;
-		return 1;
-	}
-	return 0;
-}
-
 /* `claude` on PATH, resolved; NULL when there is none. */
 static char *
 find_claude(const char *given)
@@ -553,55 +539,30 @@ struct claude_run {
 	char		 home[PATH_MAX];
 };
 
-/*
- * Run options up to "--" (or the first word that is not one), passed on
- * to the run; the few the CLI's own set-up needs are read on the way.
- * Returns the index of the CLI's first argument, or -1 (exit 2).
- */
+/* One of the run's options on its way (cli_opt_walk): the few the CLI's
+ * own set-up needs are read; --claude is ours alone. */
 static int
-claude_options(struct claude_run *cr, int argc, char **argv)
+claude_option(void *arg, const struct cli_opt *o, const char *a,
+    const char *v)
 {
-	const char	*a, *end, *v;
-	int		 i;
+	struct claude_run	*cr = arg;
 
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		if (strcmp(a, "--") == 0)
-			return i + 1;
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-			claude_usage(0);
-		if (a[0] != '-')
-			break;
-		if (!is_valued(a, &end)) {
-			cr->rargv = strv_add(cr->rargv, a);
-			continue;
-		}
-		if (*end == '=')
-			v = end + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else {
-			fprintf(stderr, "airlock claude: %s needs a value\n",
-			    a);
-			return -1;
-		}
-		if (strncmp(a, "--claude", 8) == 0) {
-			cr->given = v;
-			continue;
-		}
-		if (strncmp(a, "--mode", 6) == 0)
-			cr->mode = v;
-		else if (strncmp(a, "--settings", 10) == 0)
-			cr->settings = v;
-		else if (strncmp(a, "--network", 9) == 0)
-			cr->network = strcmp(v, "off") != 0;
-		else if (strncmp(a, "--sandbox", 9) == 0)
-			cr->unconfined = strcmp(v, "off") == 0;
-		cr->rargv = strv_add(cr->rargv, a);
-		if (*end != '=')
-			cr->rargv = strv_add(cr->rargv, v);
-	}
-	return i;
+	(void)a;
+	if (o == NULL)
+		return 0;
+	if (strcmp(o->name, "--help") == 0)
+		claude_usage(0);
+	if (strcmp(o->name, "--claude") == 0)
+		cr->given = v;
+	else if (strcmp(o->name, "--mode") == 0)
+		cr->mode = v;
+	else if (strcmp(o->name, "--settings") == 0)
+		cr->settings = v;
+	else if (strcmp(o->name, "--network") == 0)
+		cr->network = strcmp(v, "off") != 0;
+	else if (strcmp(o->name, "--sandbox") == 0)
+		cr->unconfined = strcmp(v, "off") == 0;
+	return 0;
 }
 
 /* dir/name[k] made (0700) and added to *set; -1 with a message. */
@@ -768,8 +729,8 @@ cli_claude_main(int argc, char **argv)
 	cr.mode = "chat";
 	cr.network = 1;
 	cr.rargv = strv_add(NULL, "claude");
-	if ((i = claude_options(&cr, argc, argv)) == -1)
-		return 2;
+	i = cli_opt_walk(CLI_CLAUDE, "airlock claude", argc, argv,
+	    claude_option, &cr, &cr.rargv);
 	if ((rc = claude_check(&cr, &claude)) != 0)
 		return rc;
 	if (claude_state_dirs(&cr) == -1)

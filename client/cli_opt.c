@@ -471,15 +471,6 @@ cli_opt_find(unsigned cmd, const char *name, size_t len)
 	return NULL;
 }
 
-/* The run option name[0..len) if it takes a value, by its long name. */
-const char *
-cli_run_valued(const char *name, size_t len)
-{
-	const struct cli_opt *o = cli_opt_find(CLI_RUN, name, len);
-
-	return o != NULL && o->metavar != NULL ? o->name : NULL;
-}
-
 int
 cli_opt_parse(unsigned cmd, const char *prog, const char *head, int argc,
     char **argv, struct run_opts *ro)
@@ -517,6 +508,56 @@ cli_opt_parse(unsigned cmd, const char *prog, const char *head, int argc,
 		if (o->set != NULL)
 			o->set(ro, v);
 	}
+	return i;
+}
+
+int
+cli_opt_walk(unsigned cmd, const char *prog, int argc, char **argv,
+    int (*fn)(void *, const struct cli_opt *, const char *, const char *),
+    void *arg, char ***pass)
+{
+	const struct cli_opt	*o;
+	struct run_opts		 scratch;
+	const char		*a, *v;
+	size_t			 n;
+	int			 i;
+
+	opt_prog = prog;
+	run_opts_init(&scratch);
+	for (i = 1; i < argc; i++) {
+		a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0')
+			break;
+		n = a[1] == '-' ? strcspn(a, "=") : strlen(a);
+		if ((o = cli_opt_find(cmd, a, n)) == NULL) {
+			if (fn(arg, NULL, a, NULL))
+				continue;
+			BAD("unknown option %.*s", (int)n, a);
+		}
+		if (o->metavar == NULL) {
+			if (a[n] == '=')
+				BAD("%s takes no value", o->name);
+			v = NULL;
+		} else if (a[n] == '=')
+			v = a + n + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else
+			BAD("%s needs a value (%s)", o->name, o->metavar);
+		/* A bad value is said now, before the adapter's set-up. */
+		if (o->set != NULL)
+			o->set(&scratch, v);
+		if (fn(arg, o, a, v) || o->set == NULL)
+			continue;
+		*pass = strv_add(*pass, o->name);
+		if (v != NULL)
+			*pass = strv_add(*pass, v);
+	}
+	run_opts_free(&scratch);
 	return i;
 }
 

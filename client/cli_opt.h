@@ -57,6 +57,19 @@ const struct cli_opt *cli_opt_find(unsigned cmd, const char *name,
  */
 int	 cli_opt_parse(unsigned cmd, const char *prog, const char *head,
 	    int argc, char **argv, struct run_opts *);
+/*
+ * The adapters' walk (claude, acp) over cmd's options from argv[1], up
+ * to the command's first word, whose index it returns.  Each option goes
+ * to fn(arg, option, word as typed, value or NULL), which returns 1 when
+ * it took it; else the option (by its long name) and its value are added
+ * to *pass, the run's arguments, unless the table leaves it to the
+ * command (set NULL).  A word the table does not know goes to fn with a
+ * NULL option: 0 makes it an unknown option (exit 2).  Bad values exit 2
+ * as cli_opt_parse's do.
+ */
+int	 cli_opt_walk(unsigned cmd, const char *prog, int argc, char **argv,
+	    int (*fn)(void *, const struct cli_opt *, const char *,
+	    const char *), void *arg, char ***pass);
 /* ~ and ~/x against $HOME, a relative path against the cwd (malloc'd). */
 char	*cli_expand_path(const char *);
 /* The option list of cmd's --help. */
