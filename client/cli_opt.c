@@ -471,67 +471,27 @@ cli_opt_find(unsigned cmd, const char *name, size_t len)
 	return NULL;
 }
 
-int
-cli_opt_parse(unsigned cmd, const char *prog, const char *head, int argc,
-    char **argv, struct run_opts *ro)
+/*
+ * cmd's options from argv[1], each checked and stored in ro by the
+ * table's setter, then shown to fn (cli_opt_walk's contract); passed on
+ * in *pass when pass is not NULL.  The index of the command's first word.
+ */
+static int
+opt_walk(unsigned cmd, int argc, char **argv, struct run_opts *ro,
+    int (*fn)(void *, const struct cli_opt *, const char *, const char *),
+    void *arg, char ***pass)
 {
 	const struct cli_opt	*o;
 	const char		*a, *v;
 	size_t			 n;
 	int			 i;
 
-	opt_prog = prog;
 	for (i = 1; i < argc; i++) {
 		a = argv[i];
 		if (strcmp(a, "--") == 0)
 			return i + 1;
 		if (a[0] != '-' || a[1] == '\0')
 			return i;
-		n = a[1] == '-' ? strcspn(a, "=") : strlen(a);
-		if ((o = cli_opt_find(cmd, a, n)) == NULL)
-			BAD("unknown option %.*s", (int)n, a);
-		if (strcmp(o->name, "--help") == 0) {
-			fputs(head, stdout);
-			cli_opt_help(stdout, cmd);
-			exit(0);
-		}
-		if (o->metavar == NULL) {
-			if (a[n] == '=')
-				BAD("%s takes no value", o->name);
-			v = NULL;
-		} else if (a[n] == '=')
-			v = a + n + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			BAD("%s needs a value (%s)", o->name, o->metavar);
-		if (o->set != NULL)
-			o->set(ro, v);
-	}
-	return i;
-}
-
-int
-cli_opt_walk(unsigned cmd, const char *prog, int argc, char **argv,
-    int (*fn)(void *, const struct cli_opt *, const char *, const char *),
-    void *arg, char ***pass)
-{
-	const struct cli_opt	*o;
-	struct run_opts		 scratch;
-	const char		*a, *v;
-	size_t			 n;
-	int			 i;
-
-	opt_prog = prog;
-	run_opts_init(&scratch);
-	for (i = 1; i < argc; i++) {
-		a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || a[1] == '\0')
-			break;
 		n = a[1] == '-' ? strcspn(a, "=") : strlen(a);
 		if ((o = cli_opt_find(cmd, a, n)) == NULL) {
 			if (fn(arg, NULL, a, NULL))
@@ -548,15 +508,61 @@ cli_opt_walk(unsigned cmd, const char *prog, int argc, char **argv,
 			v = argv[++i];
 		else
 			BAD("%s needs a value (%s)", o->name, o->metavar);
-		/* A bad value is said now, before the adapter's set-up. */
 		if (o->set != NULL)
-			o->set(&scratch, v);
-		if (fn(arg, o, a, v) || o->set == NULL)
+			o->set(ro, v);
+		if (fn(arg, o, a, v) || o->set == NULL || pass == NULL)
 			continue;
 		*pass = strv_add(*pass, o->name);
 		if (v != NULL)
 			*pass = strv_add(*pass, v);
 	}
+	return i;
+}
+
+struct parse_ctx {
+	unsigned	 cmd;
+	const char	*head;
+};
+
+/* cli_opt_parse's look at each option: --help only. */
+static int
+parse_help(void *arg, const struct cli_opt *o, const char *a, const char *v)
+{
+	const struct parse_ctx	*pc = arg;
+
+	(void)a;
+	(void)v;
+	if (o != NULL && strcmp(o->name, "--help") == 0) {
+		fputs(pc->head, stdout);
+		cli_opt_help(stdout, pc->cmd);
+		exit(0);
+	}
+	return 0;
+}
+
+int
+cli_opt_parse(unsigned cmd, const char *prog, const char *head, int argc,
+    char **argv, struct run_opts *ro)
+{
+	struct parse_ctx	pc = { cmd, head };
+
+	opt_prog = prog;
+	return opt_walk(cmd, argc, argv, ro, parse_help, &pc, NULL);
+}
+
+int
+cli_opt_walk(unsigned cmd, const char *prog, int argc, char **argv,
+    int (*fn)(void *, const struct cli_opt *, const char *, const char *),
+    void *arg, char ***pass)
+{
+	struct run_opts	scratch;
+	int		i;
+
+	/* The values are checked now, before the adapter's set-up; the
+	 * run they are passed to stores them. */
+	opt_prog = prog;
+	run_opts_init(&scratch);
+	i = opt_walk(cmd, argc, argv, &scratch, fn, arg, pass);
 	run_opts_free(&scratch);
 	return i;
 }
