@@ -181,10 +181,6 @@ exec_bytes(const struct sv_xreq *r)
 }
 
 /*
- * Start a parsed exec in its session, if that is still running; 1 when
- * it waits for the session's lazy build instead (the session keeps r).
- */
-/*
  * AIRLOCK_DEBUG: the trace names the command each exec runs, so that a
  * run's lines can be told apart.  untrusted: the argv is the client's
  * (an agent's command line): escaped, and cut to a line.
@@ -204,14 +200,108 @@ exec_trace(const struct sv_session *s, const struct sv_xreq *r, int host)
 	    host ? " (unconfined)" : "");
 }
 
+/*
+ * The exec's record in its session, its streams from r: the client's
+ * pipes, or a pipe of ours (in) that sandbox.input feeds, or a terminal.
+ */
+static struct sv_exec *
+exec_new(struct sv_session *s, struct sv_xreq *r, int host, int in[2])
+{
+	struct sv_exec	*x;
+
+	x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->id = ++s->next_exec;
+	x->out.fd = x->err.fd = x->in.fd = -1;
+	x->out.dst = x->err.dst = x->in.dst = x->stdin_fd = -1;
+	x->input_fd = -1;
+	x->unsandboxed = r->unsandboxed;
+	if (r->pipes) {
+		x->stdin_fd = r->pfd[0];
+		x->out.dst = r->pfd[1];
+		x->err.dst = r->pfd[2];
+		r->pfd[0] = r->pfd[1] = r->pfd[2] = -1;
+		x->pty = r->pty && !host;
+	} else if (in[0] != -1) {
+		x->stdin_fd = in[0];
+		x->pty = r->pty && !host;
+		x->events_in = 1;
+		if (x->pty)
+			close(in[1]);	/* the terminal's master takes input */
+		else {
+			x->input_fd = in[1];
+			(void)fcntl(in[1], F_SETFL, O_NONBLOCK);
+		}
+	}
+	x->text = r->text;
+	x->viol_start = s->nviolations;
+	x->next = s->execs;
+	s->execs = x;
+	set_state(s, ST_ACTIVE);
+	if (r->timeout_sec > 0) {
+		x->own_timeout = r->own_timeout;
+		exec_timeout_arm(x, r->timeout_sec * 1000);
+	}
+	return x;
+}
+
+/* The command to the launcher, in one message with its stdin. */
+static void
+exec_send(struct sv_session *s, struct sv_xreq *r, struct sv_exec *x)
+{
+	struct msgbuf	b;
+	int		io = r->pipes || x->events_in;
+
+	msgbuf_init(&b, io ? MSG_EXEC_IO : MSG_EXEC);
+	msg_put_u32(&b, x->id);
+	if (io)
+		msg_put_u32(&b, x->pty ? EXEC_F_PTY : 0);
+	msg_put_str(&b, r->cwd);
+	msg_put_strv(&b, r->argv);
+	msg_put_strv(&b, r->envp);
+	if (io) {
+		msg_put_u32(&b, r->rows);
+		msg_put_u32(&b, r->cols);
+	}
+	x->reply_id = dup_id(r->id);
+	if (msg_send(&s->link, &b, &x->stdin_fd, io) == -1)
+		session_kill(s, "cannot send to the launcher");
+	else if (x->events_in) {
+		/* The launcher has its own copy. */
+		close(x->stdin_fd);
+		x->stdin_fd = -1;
+	}
+	msgbuf_free(&b);
+}
+
+/* The session r can run in, or NULL after the error is answered. */
+static struct sv_session *
+exec_session(struct sv_xreq *r)
+{
+	struct sv_session *s = sv_session_find(r->sid);
+
+	if (s != NULL && s->owner == r->c && (s->state == ST_WARM ||
+	    s->state == ST_ACTIVE))
+		return s;
+	sv_client_error(r->c, r->id, RPC_SANDBOX_ERROR, s == NULL ?
+	    "the session ended" : s->state == ST_SUSPENDED ?
+	    "the session is suspended (sandbox.resume continues it)" :
+	    s->state == ST_CREATED ? "the sandbox is not ready" :
+	    "the sandbox is not running");
+	return NULL;
+}
+
+/*
+ * Start a parsed exec in its session, if that is still running; 1 when
+ * it waits for the session's lazy build instead (the session keeps r).
+ */
 static int
 exec_start(struct sv_xreq *r)
 {
 	struct sv_session *s = sv_session_find(r->sid);
 	struct sv_exec	*x;
-	struct msgbuf	 b;
 	char		 err[512];
-	int		 e = 0, in[2] = { -1, -1 }, io, host;
+	int		 e = 0, in[2] = { -1, -1 }, host;
 
 	if (!sv_client_alive(r->c))
 		return 0;
@@ -221,15 +311,8 @@ exec_start(struct sv_xreq *r)
 		build_join(s, r);
 		return 1;
 	}
-	if (s == NULL || s->owner != r->c ||
-	    (s->state != ST_WARM && s->state != ST_ACTIVE)) {
-		sv_client_error(r->c, r->id, RPC_SANDBOX_ERROR, s == NULL ?
-		    "the session ended" : s->state == ST_SUSPENDED ?
-		    "the session is suspended (sandbox.resume continues it)" :
-		    s->state == ST_CREATED ? "the sandbox is not ready" :
-		    "the sandbox is not running");
+	if ((s = exec_session(r)) == NULL)
 		return 0;
-	}
 	host = s->backend == SV_BACKEND_NONE || r->unsandboxed;
 	exec_trace(s, r, host);
 	if (r->cwd == NULL)
@@ -261,73 +344,21 @@ exec_start(struct sv_xreq *r)
 		sv_client_error(r->c, r->id, RPC_INTERNAL_ERROR, err);
 		return 0;
 	}
-	x = xcalloc(1, sizeof(*x));
-	x->s = s;
-	x->id = ++s->next_exec;
-	x->out.fd = x->err.fd = x->in.fd = -1;
-	x->out.dst = x->err.dst = x->in.dst = x->stdin_fd = -1;
-	x->input_fd = -1;
-	x->unsandboxed = r->unsandboxed;
-	if (r->pipes) {
-		x->stdin_fd = r->pfd[0];
-		x->out.dst = r->pfd[1];
-		x->err.dst = r->pfd[2];
-		r->pfd[0] = r->pfd[1] = r->pfd[2] = -1;
-		x->pty = r->pty && !host;
-	} else if (in[0] != -1) {
-		x->stdin_fd = in[0];
-		x->pty = r->pty && !host;
-		x->events_in = 1;
-		if (x->pty)
-			close(in[1]);	/* the terminal's master takes input */
-		else {
-			x->input_fd = in[1];
-			(void)fcntl(in[1], F_SETFL, O_NONBLOCK);
-		}
-	}
-	io = r->pipes || x->events_in;
-	x->text = r->text;
-	x->viol_start = s->nviolations;
-	x->next = s->execs;
-	s->execs = x;
-	set_state(s, ST_ACTIVE);
-	if (r->timeout_sec > 0) {
-		x->own_timeout = r->own_timeout;
-		exec_timeout_arm(x, r->timeout_sec * 1000);
-	}
-	if (host) {
-		if (host_exec(x, r->argv, r->cwd, r->envp, err, sizeof(err),
-		    &e) == -1) {
-			sv_client_error(r->c, r->id, e == ENOENT ? -32010 :
-			    -32011, err);
-			x->done = 1;
-			update_active(s);
-		} else {
-			reply_started(r->c, r->id, x);
-			exec_input_flush(x);
-		}
+	x = exec_new(s, r, host, in);
+	if (!host) {
+		exec_send(s, r, x);
 		return 0;
 	}
-	msgbuf_init(&b, io ? MSG_EXEC_IO : MSG_EXEC);
-	msg_put_u32(&b, x->id);
-	if (io)
-		msg_put_u32(&b, x->pty ? EXEC_F_PTY : 0);
-	msg_put_str(&b, r->cwd);
-	msg_put_strv(&b, r->argv);
-	msg_put_strv(&b, r->envp);
-	if (io) {
-		msg_put_u32(&b, r->rows);
-		msg_put_u32(&b, r->cols);
+	if (host_exec(x, r->argv, r->cwd, r->envp, err, sizeof(err), &e) ==
+	    -1) {
+		sv_client_error(r->c, r->id, e == ENOENT ? -32010 : -32011,
+		    err);
+		x->done = 1;
+		update_active(s);
+	} else {
+		reply_started(r->c, r->id, x);
+		exec_input_flush(x);
 	}
-	x->reply_id = dup_id(r->id);
-	if (msg_send(&s->link, &b, &x->stdin_fd, io) == -1)
-		session_kill(s, "cannot send to the launcher");
-	else if (x->events_in) {
-		/* The launcher has its own copy. */
-		close(x->stdin_fd);
-		x->stdin_fd = -1;
-	}
-	msgbuf_free(&b);
 	return 0;
 }
 
@@ -478,21 +509,20 @@ ask_rules(const struct pol_result *pr)
 	return line;
 }
 
-void
-sv_session_exec(struct sv_client *c, const struct json *id,
-    const struct json *params)
+/*
+ * sandbox.exec's parameters, decoded and checked once into a request;
+ * NULL after the error is answered.  *cmdp: the "command" shell line,
+ * or NULL for an argv.
+ */
+static struct sv_xreq *
+xreq_decode(struct sv_client *c, const struct json *id,
+    const struct json *params, const struct sv_session *s,
+    const char **cmdp)
 {
-	struct sv_session *s;
 	struct sv_xreq	*r;
-	struct pol_result *pr;
-	char		**xenv, err[512], rule[256], why[600];
-	const char	*jv, *cmd;
+	const char	*jv, *cmd, *bad = NULL;
 	const struct json *t;
-	const struct settings *set;
 
-	if ((s = session_param(c, id, params)) == NULL)
-		return;
-	set = s->own_settings != NULL ? s->own_settings : ssettings;
 	r = xcalloc(1, sizeof(*r));
 	r->pfd[0] = r->pfd[1] = r->pfd[2] = -1;
 	r->c = c;
@@ -500,34 +530,24 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	r->id = dup_id(id);
 	r->sid = xstrdup(s->id);
 	/* "command": one shell line, judged by policy/ before it runs. */
-	cmd = json_get_str(params, "command");
-	if (cmd != NULL && param(params, "argv") != NULL) {
-		sv_client_error(c, id, RPC_INVALID_PARAMS,
-		    "argv and command: one or the other");
-		goto bad;
-	}
-	if (cmd != NULL) {
-		if (cmd[0] == '\0' || strlen(cmd) !=
-		    param(params, "command")->len) {
-			sv_client_error(c, id, RPC_INVALID_PARAMS,
-			    "command: a non-empty shell line");
-			goto bad;
-		}
+	*cmdp = cmd = json_get_str(params, "command");
+	if (cmd != NULL && param(params, "argv") != NULL)
+		bad = "argv and command: one or the other";
+	else if (cmd != NULL && (cmd[0] == '\0' || strlen(cmd) !=
+	    param(params, "command")->len))
+		bad = "command: a non-empty shell line";
+	else if (cmd != NULL) {
 		r->argv = strv_add(NULL, "/bin/sh");
 		r->argv = strv_add(r->argv, "-c");
 		r->argv = strv_add(r->argv, cmd);
 	} else
 		r->argv = json_strv(param(params, "argv"));
-	if (r->argv == NULL || r->argv[0] == NULL || r->argv[0][0] == '\0') {
-		sv_client_error(c, id, RPC_INVALID_PARAMS,
-		    "argv: a non-empty array of strings");
-		goto bad;
-	}
-	if ((xenv = json_strv(param(params, "env"))) == NULL) {
-		sv_client_error(c, id, RPC_INVALID_PARAMS,
-		    "env: an array of NAME=value strings");
-		goto bad;
-	}
+	if (bad == NULL && (r->argv == NULL || r->argv[0] == NULL ||
+	    r->argv[0][0] == '\0'))
+		bad = "argv: a non-empty array of strings";
+	if (bad == NULL && (r->xenv = json_strv(param(params, "env"))) ==
+	    NULL)
+		bad = "env: an array of NAME=value strings";
 	/*
 	 * "stdio":"pipes": the client passed three pipe ends with this
 	 * request (stdin's read end, stdout's and stderr's write ends) and
@@ -538,14 +558,15 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	 */
 	r->pipes = (jv = json_get_str(params, "stdio")) != NULL &&
 	    strcmp(jv, "pipes") == 0;
-	if (r->pipes && (sv_client_take_fds(c, r->pfd, 3) == -1 ||
-	    !pipe_fd(r->pfd[0]) || !pipe_fd(r->pfd[1]) ||
-	    !pipe_fd(r->pfd[2]))) {
-		strv_free(xenv);
-		sv_client_error(c, id, RPC_INVALID_PARAMS,
-		    "stdio: \"pipes\" needs three pipes passed with the "
-		    "request");
-		goto bad;
+	if (bad == NULL && r->pipes && (sv_client_take_fds(c, r->pfd, 3) ==
+	    -1 || !pipe_fd(r->pfd[0]) || !pipe_fd(r->pfd[1]) ||
+	    !pipe_fd(r->pfd[2])))
+		bad = "stdio: \"pipes\" needs three pipes passed with the "
+		    "request";
+	if (bad != NULL) {
+		sv_client_error(c, id, RPC_INVALID_PARAMS, bad);
+		xreq_free(r);
+		return NULL;
 	}
 	if ((t = param(params, r->pipes ? "tty" : "pty")) != NULL &&
 	    t->type == JSON_OBJECT) {
@@ -571,37 +592,44 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	 * exec_start(), after a lazy session's build. */
 	if ((jv = json_get_str(params, "cwd")) != NULL)
 		r->cwd = xstrdup(jv);
-	r->xenv = xenv;
 	r->unsandboxed = json_get_bool(params, "dangerouslyDisableSandbox",
 	    0);
+	return r;
+}
 
-	/* R-C5: an unsandboxed command, only past the gate. */
-	if (r->unsandboxed) {
-		char *line = cmd != NULL ? xstrdup(cmd) : argv_line(r->argv);
+/* R-C5: an unsandboxed command, only past the gate (the settings, then
+ * a person's answer). */
+static void
+exec_unsandboxed(struct sv_session *s, struct sv_xreq *r, const char *cmd,
+    const struct settings *set)
+{
+	char	err[512], why[600];
+	char	*line = cmd != NULL ? xstrdup(cmd) : argv_line(r->argv);
 
-		if (settings_forbid_unconfined(set, err, sizeof(err)) !=
-		    NULL) {
-			snprintf(why, sizeof(why), "dangerouslyDisableSandbox "
-			    "refused: %s", err);
-			sv_audit(s->id, "sandbox-override", line, "deny",
-			    "sandbox.allowUnsandboxedCommands", NULL);
-			event_violation(s, "sandbox-override", why, NULL);
-			sv_client_error(c, id, RPC_POLICY_DENIED, why);
-			free(line);
-			goto bad;
-		}
+	if (settings_forbid_unconfined(set, err, sizeof(err)) != NULL) {
+		snprintf(why, sizeof(why), "dangerouslyDisableSandbox "
+		    "refused: %s", err);
+		sv_audit(s->id, "sandbox-override", line, "deny",
+		    "sandbox.allowUnsandboxedCommands", NULL);
+		event_violation(s, "sandbox-override", why, NULL);
+		sv_client_error(r->c, r->id, RPC_POLICY_DENIED, why);
+		xreq_free(r);
+	} else
 		sv_approval_request(s->id, "sandbox-override", line, 0,
 		    "sandbox.allowUnsandboxedCommands", "sandboxOverride",
 		    exec_approved, r);
-		free(line);
-		return;
-	}
-	if (cmd == NULL) {
-		if (!exec_start(r))
-			xreq_free(r);
-		return;
-	}
-	/* R-C4: the shell line in the session's mode. */
+	free(line);
+}
+
+/* R-C4: the shell line judged in the session's mode: run, asked or
+ * refused with the rule that refused it. */
+static void
+exec_judge(struct sv_session *s, struct sv_xreq *r, const char *cmd,
+    const struct settings *set)
+{
+	struct pol_result *pr;
+	char		 err[512], rule[256], why[600], *asks;
+
 	pr = pol_check(cmd, strlen(cmd), s->spec.mode, set->rules);
 	snprintf(rule, sizeof(rule), "%s", pr->rule != NULL ? pr->rule : "");
 	snprintf(why, sizeof(why), "%s [%s]", pr->reason != NULL ?
@@ -609,30 +637,47 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	switch (pr->verdict) {
 	case POL_ALLOW:
 		sv_audit(s->id, "command", cmd, "allow", rule, NULL);
-		pol_result_free(pr);
 		if (!exec_start(r))
 			xreq_free(r);
-		return;
-	case POL_ASK: {
-		char *asks = ask_rules(pr);
-
+		break;
+	case POL_ASK:
+		asks = ask_rules(pr);
 		sv_approval_request(s->id, "command", cmd, pr->classes, asks,
 		    pr->reason != NULL ? pr->reason : "ask", exec_approved, r);
 		free(asks);
-		pol_result_free(pr);
-		return;
-	}
+		break;
 	default:
 		sv_audit(s->id, "command", cmd, "deny", rule, NULL);
 		event_violation(s, "command-denied", cmd, NULL);
 		snprintf(err, sizeof(err), "refused by policy (%s mode): "
 		    "%.400s", pol_mode_name(s->spec.mode), why);
-		sv_client_error(c, id, RPC_POLICY_DENIED, err);
-		pol_result_free(pr);
+		sv_client_error(r->c, r->id, RPC_POLICY_DENIED, err);
+		xreq_free(r);
 		break;
 	}
-bad:
-	xreq_free(r);
+	pol_result_free(pr);
+}
+
+void
+sv_session_exec(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	struct sv_session	*s;
+	struct sv_xreq		*r;
+	const struct settings	*set;
+	const char		*cmd;
+
+	if ((s = session_param(c, id, params)) == NULL ||
+	    (r = xreq_decode(c, id, params, s, &cmd)) == NULL)
+		return;
+	set = s->own_settings != NULL ? s->own_settings : ssettings;
+	if (r->unsandboxed)
+		exec_unsandboxed(s, r, cmd, set);
+	else if (cmd == NULL) {
+		if (!exec_start(r))
+			xreq_free(r);
+	} else
+		exec_judge(s, r, cmd, set);
 }
 
 void
