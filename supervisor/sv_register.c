@@ -321,6 +321,10 @@ proxy_env(struct sv_session *s)
 {
 	static const char *const http_names[] = { "HTTP_PROXY",
 	    "HTTPS_PROXY", "http_proxy", "https_proxy" };
+	static const char *const tool_names[] = { "GRPC_PROXY",
+	    "grpc_proxy", "npm_config_proxy", "npm_config_https_proxy",
+	    "YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "PIP_PROXY" };
+	char	*java;
 	size_t	i;
 
 	if (s->dstate[SV_DAEMON_PROXYD] == DS_NONE)
@@ -330,6 +334,26 @@ proxy_env(struct sv_session *s)
 		    LISTEN_PORT_HTTP, "");
 	env_add(s, "ALL_PROXY", "socks5h://127.0.0.1:", LISTEN_PORT_SOCKS, "");
 	env_add(s, "all_proxy", "socks5h://127.0.0.1:", LISTEN_PORT_SOCKS, "");
+	/*
+	 * Tools that read none of those: gRPC, the Google Cloud SDK, the
+	 * JVM (its proxy properties only; its default exceptions would
+	 * send loopback direct, where nothing of the host listens), npm,
+	 * yarn and pip.  Each names the HTTP listener.
+	 */
+	for (i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++)
+		env_add(s, tool_names[i], "http://127.0.0.1:",
+		    LISTEN_PORT_HTTP, "");
+	s->plan.env_base = strv_add(s->plan.env_base,
+	    "CLOUDSDK_PROXY_TYPE=http");
+	s->plan.env_base = strv_add(s->plan.env_base,
+	    "CLOUDSDK_PROXY_ADDRESS=127.0.0.1");
+	env_add(s, "CLOUDSDK_PROXY_PORT", "", LISTEN_PORT_HTTP, "");
+	xasprintf(&java, "JAVA_TOOL_OPTIONS=-Dhttp.proxyHost=127.0.0.1 "
+	    "-Dhttp.proxyPort=%d -Dhttps.proxyHost=127.0.0.1 "
+	    "-Dhttps.proxyPort=%d -Dhttp.nonProxyHosts=", LISTEN_PORT_HTTP,
+	    LISTEN_PORT_HTTP);
+	s->plan.env_base = strv_add(s->plan.env_base, java);
+	free(java);
 	/* airlock's own SOCKS client, bound into the sandbox: no nc. */
 	env_add(s, "GIT_SSH_COMMAND", "ssh -o ProxyCommand='"
 	    AIRLOCK_SANDBOX_SELF " proxy-connect 127.0.0.1:",
