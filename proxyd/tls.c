@@ -41,6 +41,7 @@
 #include "common/http.h"
 #include "common/log.h"
 #include "common/mask.h"
+#include "common/maskstream.h"
 #include "common/msg.h"
 #include "common/pxmask.h"
 #include "common/xmalloc.h"
@@ -63,13 +64,6 @@ struct px_maskset {
 	SSL_CTX			*down;		/* serves the sandbox */
 };
 
-enum {
-	MT_HEAD = 0,
-	MT_LENGTH,
-	MT_CHUNKED,
-	MT_RAW,		/* after an Upgrade: bytes to the same host */
-};
-
 struct px_mitm {
 	TAILQ_ENTRY(px_mitm)	 entry;
 	struct px_session	*s;
@@ -78,9 +72,7 @@ struct px_mitm {
 	uint16_t		 port;
 	struct bufferevent	*cb;		/* the sandbox, TLS */
 	struct bufferevent	*ub;		/* the server, TLS */
-	int			 state;
-	uint64_t		 left;
-	struct http_chunked	 chunk;
+	struct mstream		 rq;		/* the requests' framing */
 	int			 closing;
 	int			 cb_dead;	/* the sandbox's side ended */
 };
@@ -410,77 +402,10 @@ mitm_answer(struct px_mitm *t, int status, const char *reason)
 	mitm_close(t);
 }
 
-/* One request head at the start of in: judged, rewritten, forwarded. */
-static int
-mitm_head(struct px_mitm *t, struct evbuffer *in, struct evbuffer *out)
-{
-	struct http_request req;
-	enum mask_verdict v;
-	const char	*hwhy;
-	unsigned char	*p;
-	char		*rw, why[128], reason[300];
-	size_t		 len, hl, rwlen, which = 0;
-
-	len = evbuffer_get_length(in);
-	if (len > HTTP_HEAD_MAX)
-		len = HTTP_HEAD_MAX;
-	p = evbuffer_pullup(in, (ssize_t)len);
-	/* untrusted: a request head from the sandbox */
-	switch (http_head_scan(p, len, &hl)) {
-	case HTTP_SCAN_MORE:
-		return 0;
-	case HTTP_SCAN_ERROR:
-		mitm_answer(t, 400, "malformed request head");
-		return -1;
-	default:
-		break;
-	}
-	memset(&req, 0, sizeof(req));
-	if (http_request_parse(p, hl, &req, &hwhy) == -1) {
-		mitm_answer(t, 400, hwhy);
-		return -1;
-	}
-	if (req.form != HTTP_FORM_ORIGIN && req.form != HTTP_FORM_ASTERISK) {
-		http_request_free(&req);
-		mitm_answer(t, 400, "origin-form requests only inside TLS");
-		return -1;
-	}
-	v = mask_head((const char *)p, hl, t->host, t->ms->ents, t->ms->nent,
-	    &rw, &rwlen, &which, why, sizeof(why));
-	switch (v) {
-	case MASK_EXFIL:
-		exfil_report(t->s, t->ms->names[which], t->host, t->port,
-		    reason, sizeof(reason));
-		http_request_free(&req);
-		mitm_answer(t, 403, reason);
-		return -1;
-	case MASK_BAD:
-		http_request_free(&req);
-		mitm_answer(t, 400, why);
-		return -1;
-	case MASK_REWRITTEN:
-		evbuffer_add(out, rw, rwlen);
-		mask_head_free(rw, rwlen);
-		break;
-	default:
-		evbuffer_add(out, p, hl);
-		break;
-	}
-	evbuffer_drain(in, hl);
-	if (http_header_get(req.hdrs, req.nhdrs, "upgrade") != NULL)
-		t->state = MT_RAW;
-	else if (req.body == HTTP_BODY_LENGTH && req.content_length > 0) {
-		t->state = MT_LENGTH;
-		t->left = req.content_length;
-	} else if (req.body == HTTP_BODY_CHUNKED) {
-		t->state = MT_CHUNKED;
-		http_chunked_init(&t->chunk);
-	}
-	http_request_free(&req);
-	return 1;
-}
-
-/* The sandbox's bytes: heads judged, bodies passed on by their framing. */
+/*
+ * The sandbox's bytes: each head judged and rewritten as a whole (by
+ * common/maskstream.c), bodies passed on as their head framed them.
+ */
 static void
 mitm_client_read(struct bufferevent *bev, void *arg)
 {
@@ -488,50 +413,48 @@ mitm_client_read(struct bufferevent *bev, void *arg)
 	struct evbuffer	*in = bufferevent_get_input(bev);
 	struct evbuffer	*out = bufferevent_get_output(t->ub);
 	struct evbuffer_iovec v;
-	enum http_chunk_result res;
-	size_t		 n, used, dlen;
-	int		 rc;
+	struct mstream_out o;
+	enum mstream_res res;
+	char		 reason[300];
+	size_t		 len;
 
 	if (t->closing) {
 		evbuffer_drain(in, evbuffer_get_length(in));
 		return;
 	}
-	while (!t->closing && evbuffer_get_length(in) > 0) {
-		switch (t->state) {
-		case MT_HEAD:
-			if ((rc = mitm_head(t, in, out)) == -1)
-				return;
-			if (rc == 0)
-				goto paused;
+	while ((len = evbuffer_get_length(in)) > 0) {
+		/* A head is judged from contiguous bytes; a body as it is. */
+		if (len > HTTP_HEAD_MAX)
+			len = HTTP_HEAD_MAX;
+		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
 			break;
-		case MT_LENGTH:
-			n = evbuffer_get_length(in);
-			if (n > t->left)
-				n = (size_t)t->left;
-			evbuffer_remove_buffer(in, out, n);
-			if ((t->left -= n) == 0)
-				t->state = MT_HEAD;
+		if (v.iov_len < len)
+			v.iov_base = evbuffer_pullup(in, (ssize_t)len);
+		else
+			len = v.iov_len;
+		/* untrusted: the bytes are from the sandbox */
+		res = mstream_step(&t->rq, v.iov_base, len, &o);
+		if (res == MSTREAM_MORE)
 			break;
-		case MT_CHUNKED:
-			if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
-				goto paused;
-			/* untrusted: a chunked body from the sandbox */
-			res = http_chunked_feed(&t->chunk, v.iov_base,
-			    v.iov_len, &used, &dlen);
-			if (res == HTTP_CHUNK_ERROR) {
-				mitm_answer(t, 400, "malformed chunked body");
-				return;
+		if (res == MSTREAM_REFUSE) {
+			if (o.exfil)
+				exfil_report(t->s, t->ms->names[o.which],
+				    t->host, t->port, reason, sizeof(reason));
+			else {
+				snprintf(reason, sizeof(reason), "%s", o.why);
+				log_info("session %s: %s:%u: refused: %s",
+				    t->s->id, t->host, t->port, reason);
 			}
-			evbuffer_remove_buffer(in, out, used);
-			if (res == HTTP_CHUNK_DONE)
-				t->state = MT_HEAD;
-			break;
-		default:
-			evbuffer_add_buffer(out, in);
-			break;
+			mitm_answer(t, o.status, reason);
+			return;
 		}
+		if (res == MSTREAM_HEAD) {
+			evbuffer_add(out, o.out, o.outlen);
+			mstream_out_free(&o);
+			evbuffer_drain(in, o.used);
+		} else
+			evbuffer_remove_buffer(in, out, o.used);
 	}
-paused:
 	/* back-pressure: the server's side writes, then reading resumes */
 	if (evbuffer_get_length(out) > MITM_HIGH)
 		bufferevent_disable(t->cb, EV_READ);
@@ -706,6 +629,7 @@ px_mitm_start(struct px_conn *c, int upfd)
 	t->ms = ms;
 	snprintf(t->host, sizeof(t->host), "%s", c->host);
 	t->port = c->port;
+	mstream_init(&t->rq, t->host, t->port, ms->ents, ms->nent);
 	/* the client's fd moves here: free the rest without closing it */
 	TAILQ_REMOVE(&s->conns, c, entry);
 	px_dial_cancel(c->dial);

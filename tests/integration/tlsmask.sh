@@ -18,9 +18,11 @@
 #     the server's own certificate and the placeholder reaches it as it
 #     is (worthless there);
 #   - a masked host whose server does not verify is refused, never
-#     downgraded: that server gets no request.
+#     downgraded: that server gets no request;
+#   - a request on the masked host's connection whose Host header names
+#     another host (domain fronting) is refused.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 24
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -201,6 +203,16 @@ check "both refusals reported as credential-exfiltration ($n)" [ "$n" -eq 2 ]
 check "the report names the variable, not its value" \
     grep -q "\"target\":\"vm:$P (the placeholder of API_KEY)\"" "$W/e6"
 
+# Domain fronting: the masked host's connection with a Host header that
+# names another host (a shared front end would route the value there).
+run "$W/e10" -- sh -c 'curl -s -m 10 -o /dev/null -w "%{http_code}\n" \
+    -H "Host: vm:'"$P"'" -H "Authorization: Bearer $API_KEY" \
+    https://localhost:'"$P"'/front' >"$W/o10" 2>&1
+check "a Host header naming another host is refused (403)" \
+    grep -q "^403$" "$W/o10"
+check "... and the server never saw that request" \
+    fails grep -q /front "$W/good.log"
+
 # OTHER_KEY goes to vm, its host, as the real value (two masked hosts).
 run "$W/e7" -- sh -c 'curl -sf -m 10 -H "X-Other: $OTHER_KEY" \
     https://vm:'"$P"'/other' >"$W/o7" 2>&1
@@ -233,5 +245,5 @@ check "proxyd says why (the certificate did not verify)" \
 
 # Nothing outside the sandbox carries the values either.
 check "the real values are in no event, log or client output" \
-    fails grep -rqe "$REAL" -e "$OTHER" "$W"/e[0-9] "$W/d.log" "$W"/o[0-9]
+    fails grep -rqe "$REAL" -e "$OTHER" "$W"/e[0-9]* "$W/d.log" "$W"/o[0-9]*
 finish
