@@ -22,7 +22,7 @@
 #   - a request on the masked host's connection whose Host header names
 #     another host (domain fronting) is refused.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 28
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -243,7 +243,62 @@ check "proxyd says why (the certificate did not verify)" \
     grep -q "localhost:$PB: upstream TLS refused: certificate not verified" \
     "$W/d.log"
 
+# airlock claude: ANTHROPIC_API_KEY masked toward the model's host, the
+# real CLI against the mock Messages API serving TLS; the caller's own
+# variable (a decoy here) is not passed either.
+CLAUDE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v claude)
+H=$(mkwork)
+mkdir -p "$H/.claude"
+printf '{"model":"claude-mock","permissions":{"deny":[]}}\n' \
+    >"$H/.claude/settings.json"
+printf '{"numStartups":3,"hasCompletedOnboarding":true}\n' >"$H/.claude.json"
+REALC="sk-ant-api03-$(openssl rand -hex 24)"
+printf '{"ANTHROPIC_API_KEY":{"value":"%s"}}\n' "$REALC" >"$H/cred.json"
+chmod 0600 "$H/cred.json"
+cat >"$H/airlock.json" <<EOF
+{"credentials":{"file":"$H/cred.json","mask":[
+  {"name":"ANTHROPIC_API_KEY","host":"localhost","header":"x-api-key"}]},
+ "sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem"}}}}
+EOF
+cat >"$H/steps.json" <<'EOF'
+[["Bash", {"command": "printf '%s\\n' \"$ANTHROPIC_API_KEY\" >claude-key.txt; env >claude-env.txt", "description": "key"}]]
+EOF
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H"
+: >"$W/mock.log"
+CLAUDE_MOCK_TLS="$W/srv" python3 "$(dirname "$0")/claude_mock.py" "$W" \
+    "$W/mock.log" "$W/mock.port" "$H/steps.json" >/dev/null 2>&1 &
+PIDS="$PIDS $!"
+i=0
+while [ ! -s "$W/mock.port" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+as_user env HOME="$H" \
+    ANTHROPIC_BASE_URL="https://localhost:$(cat "$W/mock.port")" \
+    ANTHROPIC_API_KEY=sk-ant-api03-caller-decoy-value-0123456789 \
+    "$AIRLOCK" claude --settings "$H/airlock.json" -- -p "the key" \
+    >"$W/oc" 2>&1
+rc=$?
+check_sh "airlock claude ran the CLI to its end with a masked key (exit $rc)" \
+    '[ -n "$CLAUDE" ] && [ "$rc" -eq 0 ]'
+[ "$rc" -eq 0 ] || diag "$(tail -5 "$W/oc")"
+keys() {	# keys LOG: the x-api-key values the mock received, one a line
+	python3 -c 'import json, sys
+print("\n".join(sorted({str(json.loads(l).get("apiKey"))
+    for l in open(sys.argv[1])})))' "$1"
+}
+check_sh "the mock received the real key on every request" \
+    '[ -s "$W/mock.log" ] && [ "$(keys "$W/mock.log")" = "$REALC" ]'
+KC=$(cat "$W/claude-key.txt" 2>/dev/null)
+check_sh "the agent's shell saw a placeholder of the key's shape" \
+    '[ ${#KC} -eq ${#REALC} ] && [ "$KC" != "$REALC" ] &&
+    case $KC in sk-ant-api03-*) true;; *) false;; esac'
+check_sh "neither the real key nor the caller's value is in its environment" \
+    '[ -s "$W/claude-env.txt" ] && ! grep -qe "$REALC" -e caller-decoy \
+    "$W/claude-env.txt"'
+
 # Nothing outside the sandbox carries the values either.
 check "the real values are in no event, log or client output" \
-    fails grep -rqe "$REAL" -e "$OTHER" "$W"/e[0-9]* "$W/d.log" "$W"/o[0-9]*
+    fails grep -rqe "$REAL" -e "$OTHER" -e "$REALC" "$W"/e[0-9]* "$W/d.log" \
+    "$W"/o[0-9]* "$W/oc"
 finish
