@@ -143,13 +143,18 @@ px_mask_add(struct msg *m)
 
 	if (pxmask_decode(m, &w, &why) == -1)
 		fatalx("MSG_PX_MASK from airlockd: %s", why);
+	/* A session built again (a lazy one whose build failed) starts
+	 * over: the old set, its CA and connections go. */
+	if ((ms = maskset_find(w.sid)) != NULL && ms->ca != NULL) {
+		log_info("session %s: its masked credentials sent again",
+		    w.sid);
+		px_mask_del(w.sid);
+	}
 	if ((ms = maskset_find(w.sid)) == NULL) {
 		ms = xcalloc(1, sizeof(*ms));
 		ms->sid = xstrdup(w.sid);
 		TAILQ_INSERT_TAIL(&masksets, ms, entry);
 	}
-	if (ms->ca != NULL)
-		fatalx("MSG_PX_MASK for session %s after its end", w.sid);
 	if (ms->nent == PXMASK_MAX)
 		fatalx("session %s: more than %d masked credentials", w.sid,
 		    PXMASK_MAX);
@@ -232,6 +237,8 @@ px_mask_end(struct msg *m)
 	    (ms->up = up_ctx_new(pem, len, err, sizeof(err))) == NULL) {
 		log_warnx("session %s: %s", sid, err);
 		ca_answer(sid, 0, err);
+		/* Nothing of it is kept: a build again sends it all. */
+		px_mask_del(sid);
 		return;
 	}
 	if ((ms->down = SSL_CTX_new(TLS_server_method())) == NULL)

@@ -22,7 +22,7 @@
 #   - a request on the masked host's connection whose Host header names
 #     another host (domain fronting) is refused.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 31
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -126,7 +126,8 @@ run() {
 	    --workspace "$W" --events "$_ev" \
 	    --allow-domain "localhost:$P" --allow-domain "vm:$P" \
 	    --allow-domain "runsc:$P" --allow-domain "localhost:$PB" \
-	    --allow-domain "runsc:$PH" --allow-domain "127.0.0.1:$P" \
+	    --allow-domain "runsc:$PH" --allow-domain "localhost:$PH" \
+	    --allow-domain "127.0.0.1:$P" \
 	    --allow-domain "127.0.0.1:$PH" --no-policy-check -- "$@"
 }
 
@@ -242,6 +243,38 @@ check "... and it received no request" fails grep -q unverified "$W/bad.log"
 check "proxyd says why (the certificate did not verify)" \
     grep -q "localhost:$PB: upstream TLS refused: certificate not verified" \
     "$W/d.log"
+
+# The masked host over plain HTTP: the value never goes in clear, the
+# placeholder is refused there too.
+run "$W/e11" -- sh -c 'curl -s -m 10 -o /dev/null -w "%{http_code}\n" \
+    -H "Authorization: Bearer $API_KEY" http://localhost:'"$PH"'/clear' \
+    >"$W/o11" 2>&1
+check_sh "the placeholder to its own host in clear: 403, never sent" \
+    'grep -q "^403$" "$W/o11" && ! grep -q /clear "$W/plain.log"'
+
+# An --env of a masked name would hand the agent the value: refused.
+as_user "$AIRLOCK" run --socket "$W/d.sock" --settings "$W/settings.json" \
+    --workspace "$W" --env API_KEY=handed-in -- true >"$W/o12" 2>&1
+rc=$?
+check_sh "--env of a masked variable is refused, naming it (exit $rc)" \
+    '[ "$rc" -ne 0 ] && grep -q "API_KEY is masked" "$W/o12"'
+
+# proxyd dies: the masked session ends (its CA and values died with it).
+run "$W/e13" -- sh -c 'curl -sf -m 10 -o /dev/null \
+    https://localhost:'"$P"'/before && echo first-ok; sleep 30;
+    echo still-running' >"$W/o13" 2>&1 &
+RUNPID=$!
+i=0
+while ! grep -q first-ok "$W/o13" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+PX=$(pgrep -u "$TUSER" -P "$DPID" -f airlock-proxyd | head -1)
+[ -n "$PX" ] && kill -KILL "$PX"
+wait "$RUNPID"
+rc=$?
+check_sh "proxyd killed: the masked session ends (exit $rc), nothing after" \
+    '[ -n "$PX" ] && [ "$rc" -ne 0 ] && ! grep -q still-running "$W/o13"'
 
 # airlock claude: ANTHROPIC_API_KEY masked toward the model's host, the
 # real CLI against the mock Messages API serving TLS; the caller's own
