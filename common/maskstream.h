@@ -40,8 +40,8 @@ struct mstream_out {
 	size_t		 outlen;
 	char		*owned;		/* a rewritten head (holds a real
 					   value): mstream_out_free() */
-	int		 status;	/* MSTREAM_REFUSE: 400 or 403 */
-	int		 exfil;		/* 403 for credential-exfiltration */
+	int		 status;	/* MSTREAM_REFUSE: 400, 403 */
+	int		 exfil;		/* credential-exfiltration */
 	size_t		 which;		/* its entry */
 	char		 why[160];	/* never any part of a value */
 };

@@ -56,12 +56,12 @@ struct px_maskset {
 	char			*sid;
 	struct mask_ent		 ents[PXMASK_MAX];
 	char			*names[PXMASK_MAX];
-	X509			*leaf[PXMASK_MAX];	/* per entry's host */
-	EVP_PKEY		*leaf_key;	/* the CA's, for every leaf */
+	X509			*leaf[PXMASK_MAX]; /* per entry's host */
+	EVP_PKEY		*leaf_key;	/* every leaf's */
 	size_t			 nent;
 	struct px_ca		*ca;
-	SSL_CTX			*up;		/* verifies the servers */
-	SSL_CTX			*down;		/* serves the sandbox */
+	SSL_CTX			*up;		/* toward servers */
+	SSL_CTX			*down;		/* toward the sandbox */
 };
 
 struct px_mitm {
@@ -70,11 +70,11 @@ struct px_mitm {
 	struct px_maskset	*ms;
 	char			 host[256];
 	uint16_t		 port;
-	struct bufferevent	*cb;		/* the sandbox, TLS */
-	struct bufferevent	*ub;		/* the server, TLS */
-	struct mstream		 rq;		/* the requests' framing */
+	struct bufferevent	*cb;		/* the sandbox */
+	struct bufferevent	*ub;		/* the server */
+	struct mstream		 rq;		/* the requests */
 	int			 closing;
-	int			 cb_dead;	/* the sandbox's side ended */
+	int			 cb_dead;	/* the sandbox ended */
 };
 
 static TAILQ_HEAD(, px_maskset) masksets = TAILQ_HEAD_INITIALIZER(masksets);

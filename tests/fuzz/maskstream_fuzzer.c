@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (r == MSTREAM_MORE) {
 			if (have == len)
-				break;		/* the sandbox sent no more */
+				break;	/* the sandbox sent no more */
 			have = have + piece < len ? have + piece : len;
 			continue;
 		}
