@@ -621,6 +621,30 @@ claude_state_dirs(struct claude_run *cr)
 	return rc;
 }
 
+/*
+ * Is name a credentials.mask variable of the settings the run will use?
+ * airlockd then gives the sandbox its placeholder (and refuses an --env
+ * of it), so the caller's value is not passed.  Settings that do not
+ * load are airlock run's to report.
+ */
+static int
+claude_masked(const struct claude_run *cr, const char *name)
+{
+	struct settings	 set;
+	char		 err[512];
+	size_t		 i;
+	int		 hit = 0;
+
+	settings_defaults(&set);
+	if (settings_load(&set, NULL, cr->settings, NULL, err,
+	    sizeof(err)) == 0)
+		for (i = 0; i < set.nmasks; i++)
+			if (strcmp(set.masks[i].name, name) == 0)
+				hit = 1;
+	settings_free(&set);
+	return hit;
+}
+
 /* The provider: its host through proxyd, its variables passed. */
 static int
 claude_provider(struct claude_run *cr)
@@ -640,7 +664,8 @@ claude_provider(struct claude_run *cr)
 	cr->rargv = strv_add(cr->rargv, s);
 	free(s);
 	for (k = 0; provider_env[k] != NULL; k++)
-		if (getenv(provider_env[k]) != NULL) {
+		if (getenv(provider_env[k]) != NULL &&
+		    !claude_masked(cr, provider_env[k])) {
 			cr->rargv = strv_add(cr->rargv, "--env");
 			cr->rargv = strv_add(cr->rargv, provider_env[k]);
 		}

@@ -120,6 +120,16 @@ enum msg_dir {
 	    " fds: HTTP listener, SOCKS5 listener")			\
 	X(MSG_PX_SESSION_DEL, 0x0202, MSG_CH_PROXYD, MSG_DOWN, "s", 0,	\
 	    "session id: close its listeners and every tunnel")	\
+	X(MSG_PX_MASK, 0x0203, MSG_CH_PROXYD, MSG_DOWN, "sssussS", 0,	\
+	    "session id, variable name, host, where (MASK_HEADER,"	\
+	    " MASK_QUERY, MASK_BASIC), header or parameter name (\"\""	\
+	    " for basic), placeholder, real value (secret): one masked"\
+	    " credential (common/pxmask.h checks it), sent before"	\
+	    " MSG_PX_MASK_END")						\
+	X(MSG_PX_MASK_END, 0x0204, MSG_CH_PROXYD, MSG_DOWN, "sb", 0,	\
+	    "session id, the PEM certificates that verify upstream"	\
+	    " servers: proxyd makes the session's CA and answers"	\
+	    " MSG_PX_CA")						\
 	X(MSG_PX_VIOLATION, 0x0210, MSG_CH_PROXYD, MSG_UP, "sss", 0,	\
 	    "session id, action (network-outbound, network-connections),"\
 	    " target host:port or the count refused")			\
@@ -127,6 +137,9 @@ enum msg_dir {
 	    "session id, reason: proxyd could not take the session (its"\
 	    " listeners arrived truncated or are not listeners); airlockd"\
 	    " fails that session alone")				\
+	X(MSG_PX_CA, 0x0212, MSG_CH_PROXYD, MSG_UP, "sus", 0,		\
+	    "session id, ok, the session CA's certificate in PEM (its"	\
+	    " key never leaves proxyd) or why there is none")		\
 									\
 	/* ---- gatewayd ---- */					\
 	X(MSG_GW_RUN_ADD, 0x0301, MSG_CH_GATEWAYD, MSG_DOWN, "s", 1,	\

@@ -26,6 +26,9 @@ BUILD_PKGS="$BUILD_PKGS libpcre2-dev"
 TEST_PKGS="git curl lighttpd lighttpd-mod-openssl openssl clang
 libclang-rt-dev bubblewrap util-linux procps iproute2 python3 tar make
 openssh-client"
+# python3-requests: tlsmask.sh runs python requests inside a sandbox, a
+# client that reads REQUESTS_CA_BUNDLE (credential masking's CA).
+TEST_PKGS="$TEST_PKGS python3-requests"
 # Node.js and npm from Debian, for the real Claude Code CLI that
 # tests/integration/claude.sh runs under `airlock claude` (npm, below).
 NODE_PKGS="nodejs npm"
@@ -80,6 +83,8 @@ missing() {
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
 	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"
+	/usr/bin/python3 -c 'import requests' 2>/dev/null ||
+	    echo "python3 module requests (python3-requests)"
 	have_cmd npm || echo "command npm"
 	# The test user's PATH: /usr/local/bin, /usr/bin, /bin.
 	PATH=/usr/local/bin:/usr/bin:/bin command -v claude >/dev/null 2>&1 ||

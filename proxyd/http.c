@@ -526,7 +526,10 @@ http_dialed(int fd, enum px_dial_status st, short seen, const char *reason,
 			px_conn_free(c);
 			return;
 		}
-		px_conn_to_tunnel(c, fd, seen);
+		if (px_mask_host(c->s, c->host))
+			px_mitm_start(c, fd);
+		else
+			px_conn_to_tunnel(c, fd, seen);
 		return;
 	}
 	h->ubev = bufferevent_socket_new(px_base, fd, 0);
@@ -577,8 +580,10 @@ http_request(struct px_conn *c)
 	http_drop_upstream(h);
 	c->state = HS_DIAL;
 	px_reader_off(&c->rd);
+	/* A masked host's socket goes to TLS termination, not the relay. */
 	c->dial = px_dial(c->s, c->host, c->port,
-	    r->form == HTTP_FORM_AUTHORITY, http_dialed, c);
+	    r->form == HTTP_FORM_AUTHORITY && !px_mask_host(c->s, c->host),
+	    http_dialed, c);
 }
 
 static void
@@ -590,6 +595,7 @@ http_client_read(struct bufferevent *bev, void *arg)
 	const char *why;
 	unsigned char *p;
 	size_t	 len, hl;
+	char	 mreason[300];
 
 	h->in_read = 1;
 	while (c->state == HS_HEAD) {
@@ -618,6 +624,17 @@ http_client_read(struct bufferevent *bev, void *arg)
 		if (http_request_parse(p, hl, &h->req, &why) == -1) {
 			h->in_read = 0;
 			http_answer(c, 400, "X-Airlock-Refused", why, why);
+			return;
+		}
+		/* A placeholder toward another host, or in clear. */
+		if ((h->req.form == HTTP_FORM_ABSOLUTE ||
+		    h->req.form == HTTP_FORM_AUTHORITY) &&
+		    px_mask_judge_plain(c->s, p, hl, h->req.host, h->req.port,
+		    h->req.form == HTTP_FORM_AUTHORITY, mreason,
+		    sizeof(mreason)) == -1) {
+			h->in_read = 0;
+			http_answer(c, 403, "X-Airlock-Refused", mreason,
+			    mreason);
 			return;
 		}
 		evbuffer_drain(in, hl);

@@ -36,6 +36,8 @@
 #include <event2/dns.h>
 #include <event2/event.h>
 
+#include <openssl/ssl.h>
+
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/sandbox_self.h"
@@ -94,6 +96,13 @@ px_violation_as(const char *id, const char *action, const char *target)
 	if (msg_send(&px_link, &b, NULL, 0) == -1)
 		fatal("send violation to airlockd");
 	msgbuf_free(&b);
+}
+
+void
+px_send(struct msgbuf *b)
+{
+	if (msg_send(&px_link, b, NULL, 0) == -1)
+		fatal("send %s to airlockd", msg_type_name(b->type));
 }
 
 void
@@ -158,7 +167,14 @@ px_dispatch_airlockd(int fd, short ev, void *arg)
 			if (id == NULL)
 				fatal("strdup");
 			px_session_del(id);
+			px_mask_del(id);
 			free(id);
+			break;
+		case MSG_PX_MASK:
+			px_mask_add(&m);
+			break;
+		case MSG_PX_MASK_END:
+			px_mask_end(&m);
 			break;
 		case MSG_SHUTDOWN:
 			log_info("shutdown requested");
@@ -273,6 +289,13 @@ proxyd_main(void)
 		fatalx("event_base_new");
 	px_dns_init();
 	px_host_addrs();
+	/*
+	 * OpenSSL reads its configuration file once, at its first use:
+	 * now, while files can still be opened, not at a session's first
+	 * terminated connection, where the open would fail (tls.c).
+	 */
+	if (OPENSSL_init_ssl(OPENSSL_INIT_LOAD_CONFIG, NULL) != 1)
+		fatalx("OPENSSL_init_ssl");
 	px_link_ev = event_new(px_base, MSG_CHILD_FD, EV_READ | EV_PERSIST,
 	    px_dispatch_airlockd, NULL);
 	px_sigterm_ev = evsignal_new(px_base, SIGTERM, px_sigterm, NULL);

@@ -55,6 +55,9 @@ void	 px_violation(const struct px_session *, const char *host,
 /* main.c: the same with the action and target given. */
 void	 px_violation_as(const char *id, const char *action,
 	    const char *target);
+/* main.c: send a frame to airlockd (fatal if it cannot). */
+struct msgbuf;
+void	 px_send(struct msgbuf *);
 /* main.c: tell airlockd a session could not be taken (it fails it). */
 void	 px_session_failed(const char *id, const char *reason);
 
@@ -213,5 +216,22 @@ void	 px_relay_shutdown(void);
 size_t	 px_relay_pipes(void);
 /* Close the pool's spare pipes: descriptors for connections. */
 void	 px_relay_trim_pool(void);
+
+/*
+ * tls.c: masked credentials (MSG_PX_MASK, MSG_PX_MASK_END), the session
+ * CA, TLS termination toward a masked host.  px_mask_judge_plain():
+ * a head proxyd reads itself (CONNECT, plain HTTP) toward host; 0 to go
+ * on, -1 refused with reason (reported to airlockd).
+ */
+void	 px_mask_add(struct msg *);
+void	 px_mask_end(struct msg *);
+void	 px_mask_del(const char *sid);
+int	 px_mask_host(const struct px_session *, const char *host);
+int	 px_mask_judge_plain(struct px_session *, const void *head,
+	    size_t len, const char *host, uint16_t port, int connect,
+	    char *reason, size_t reasonlen);
+/* Take over a dialed CONNECT to a masked host (frees the conn). */
+void	 px_mitm_start(struct px_conn *, int upstream);
+void	 px_mitm_close_all(struct px_session *);
 
 #endif

@@ -1,10 +1,9 @@
-# proxyd/: airlock-proxyd, the per-session egress proxies (libevent).
-# tlsca.c (the per-session CA for credential masking) is built and unit
-# tested, and linked into airlock-proxyd once its relay terminates TLS:
-# until then the shipped proxy carries neither it nor OpenSSL.
-PROXYD_SRCS := $(filter-out proxyd/tlsca.c,$(wildcard proxyd/*.c))
-PROXYD_PKGS := libevent libseccomp
-$(BUILD)/obj/proxyd/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(PROXYD_PKGS) openssl)
+# proxyd/: airlock-proxyd, the per-session egress proxies (libevent), and
+# TLS termination toward masked hosts (OpenSSL through libevent_openssl's
+# bufferevents, so the one event loop stays non-blocking).
+PROXYD_SRCS := $(wildcard proxyd/*.c)
+PROXYD_PKGS := libevent libevent_openssl openssl libseccomp
+$(BUILD)/obj/proxyd/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(PROXYD_PKGS))
 $(BUILD)/airlock-proxyd: $(PROXYD_SRCS:%.c=$(BUILD)/obj/%.o) $(LIBPOLICY) $(LIBCOMMON)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(PROXYD_PKGS))
 ifneq ($(PROXYD_SRCS),)

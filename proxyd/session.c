@@ -259,6 +259,7 @@ session_free(struct px_session *s)
 		close(s->socks_fd);
 	px_conn_close_all(s);
 	px_tunnel_close_all(s);
+	px_mitm_close_all(s);
 	egress_rules_free(s->rules);
 	free(s->id);
 	free(s);

@@ -149,6 +149,9 @@ struct sv_plan_ctx {
 	const char		*control_socket; /* airlockd's, if it listens */
 	const char		*caller_runtime; /* the caller's
 						   $XDG_RUNTIME_DIR */
+	const char		*ca_bundle;	/* credentials.mask: the
+						   sandbox's CA bundle */
+	char *const		*mask_env;	/* name, placeholder, ... */
 };
 
 void		 sv_spec_canonical(struct sv_spec *);
@@ -216,6 +219,9 @@ void		 sv_daemons_init(struct event_base *);
 void		 sv_daemons_stop(void);
 int		 sv_daemon_up(enum sv_daemon_kind);
 int		 sv_daemon_present(enum sv_daemon_kind);
+/* sv_mask.c: proxyd's MSG_PX_CA, the CA a masked launch waits for. */
+struct msg;
+void		 sv_mask_ca(struct msg *);
 int		 sv_daemon_ready(enum sv_daemon_kind);
 void		 sv_daemon_want(enum sv_daemon_kind);
 struct msg_link	*sv_daemon_link(enum sv_daemon_kind);

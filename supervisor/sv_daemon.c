@@ -122,6 +122,9 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		target = msg_get_str(m);
 		sv_session_refused(sid, action, target, "network egress");
 		break;
+	case MSG_PX_CA:
+		sv_mask_ca(m);
+		break;
 	case MSG_PX_SESSION_FAILED:
 		sid = msg_get_str(m);
 		sv_sessions_proxy_failed(sid, msg_get_str(m));

@@ -423,12 +423,23 @@ int
 session_build(struct sv_session *s, char *err, size_t errlen)
 {
 	struct sv_plan_ctx ctx;
-	char		*path, **ownp;
+	char		*path, **ownp, *bundle;
 	size_t		 i;
 	int		 fd;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
+	/* Masked credentials: the build waits for proxyd's CA. */
+	switch (sv_mask_begin(s, ctx.settings, err, errlen)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;
+	default:
+		break;
+	}
+	ctx.ca_bundle = bundle = sv_mask_bundle(s, ctx.settings);
+	ctx.mask_env = s->mask_env;
 	ctx.home = s->home;
 	ctx.uid = getuid();
 	ctx.gid = getgid();
@@ -455,6 +466,7 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 		free(path);
 	}
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, errlen) == -1;
+	free(bundle);
 	strv_free(ownp);
 	free((char *)ctx.fs_helper);
 	if (i)
@@ -545,20 +557,6 @@ launch_backend(struct sv_client *c, const struct json *id,
 	    SV_BACKEND_NATIVE;
 	if (*want == SV_BACKEND_MICROVM) {
 		microvm_refusal(err, sizeof(err));
-		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
-		return -1;
-	}
-	if (set->nmasks > 0) {
-		/*
-		 * A masked credential needs proxyd to terminate TLS toward
-		 * its host, which it does not do yet: a session started
-		 * anyway would hand the agent a variable that cannot work,
-		 * and a user would believe a setting that does nothing.
-		 */
-		snprintf(err, sizeof(err), "credentials.mask (%s for %s) is "
-		    "not enforced yet: proxyd cannot terminate TLS; remove "
-		    "credentials.mask from the settings to start",
-		    set->masks[0].name, set->masks[0].host);
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
 		return -1;
 	}

@@ -116,6 +116,7 @@ static void	env_set(char ***, const char *, const char *);
 #define SV_RUN_GITCONFIG_DIR	"/run/airlock"
 #define SV_RUN_GITCONFIG	"/run/airlock/gitconfig"
 #define SV_RUN_CRED_HELPER	"/run/airlock/git-credential"
+#define SV_RUN_CA_BUNDLE	"/run/airlock/ca-bundle.pem"
 
 static int
 has_glob(const char *s)
@@ -2042,6 +2043,35 @@ stage_rules(struct plan_build *pb, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * credentials.mask: the sandbox trusts the session CA (with the system's
+ * certificates) through the file and the variables common tools read,
+ * and each masked variable holds its placeholder.
+ */
+static void
+plan_ca_bundle(struct sv_plan *p, const struct sv_plan_ctx *ctx)
+{
+	static const char *const vars[] = { "SSL_CERT_FILE",
+	    "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO",
+	    "CURL_CA_BUNDLE" };
+	struct msgbuf	b;
+	size_t		i;
+
+	if (ctx->ca_bundle != NULL) {
+		plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+		msgbuf_init(&b, MSG_PLAN_FILE);
+		msg_put_str(&b, SV_RUN_CA_BUNDLE);
+		msg_put_u32(&b, 0444);
+		msg_put_blob(&b, ctx->ca_bundle, strlen(ctx->ca_bundle));
+		plan_frame(p, &b);
+		for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+			env_set(&p->env_base, vars[i], SV_RUN_CA_BUNDLE);
+	}
+	for (i = 0; ctx->mask_env != NULL && ctx->mask_env[i] != NULL &&
+	    ctx->mask_env[i + 1] != NULL; i += 2)
+		env_set(&p->env_base, ctx->mask_env[i], ctx->mask_env[i + 1]);
+}
+
 /* The last frame, the working directory and the base environment. */
 static int
 stage_end(struct plan_build *pb, char *err, size_t errlen)
@@ -2052,6 +2082,7 @@ stage_end(struct plan_build *pb, char *err, size_t errlen)
 
 	(void)err;
 	(void)errlen;
+	plan_ca_bundle(p, pb->ctx);
 	msgbuf_init(&b, MSG_PLAN_END);
 	plan_frame(p, &b);
 	p->workdir = xstrdup(spec->guest_workdir != NULL ?

@@ -288,8 +288,11 @@ unregister_daemons(struct sv_session *s)
 	enum sv_daemon_kind k;
 
 	for (k = 0; k < SV_DAEMON_MAX; k++) {
-		if (s->dstate[k] == DS_REGISTERED &&
-		    (l = sv_daemon_link(k)) != NULL) {
+		/* proxyd also forgets a session's masked values and CA. */
+		if ((s->dstate[k] == DS_REGISTERED || (k == SV_DAEMON_PROXYD &&
+		    s->mask_sent)) && (l = sv_daemon_link(k)) != NULL) {
+			if (k == SV_DAEMON_PROXYD)
+				s->mask_sent = 0;
 			msgbuf_init(&b, del[k]);
 			msg_put_str(&b, s->id);
 			(void)msg_send(l, &b, NULL, 0);
@@ -368,6 +371,22 @@ sv_sessions_daemon_died(enum sv_daemon_kind k, int ready)
 	for (s = sessions; s != NULL; s = s->next) {
 		if (s->state == ST_DESTROYED || s->state == ST_ERROR)
 			continue;
+		/* Masked credentials: the CA and values died with it. */
+		if (k == SV_DAEMON_PROXYD && s->mask_sent) {
+			s->mask_sent = 0;
+			if (s->mask_wait) {
+				s->mask_wait = 0;
+				launch_failed(s, "credentials.mask: "
+				    "airlock-proxyd died before the session's "
+				    "CA was made");
+				continue;
+			}
+			s->dstate[k] = DS_NONE;
+			event_killed(s, NULL, "proxy-died");
+			session_kill(s, "proxyd died: the session's masked "
+			    "credentials and CA went with it");
+			continue;
+		}
 		/*
 		 * One that died before its hello could not be started:
 		 * the connections that wait for it are refused, as when

@@ -133,6 +133,12 @@ struct sv_session {
 	struct sv_xreq	*waiting;	/* commands waiting for the build */
 	char		*settings_path;	/* the caller's settingsFile, real */
 	unsigned	 nviolations;	/* violation events sent */
+	/* credentials.mask (sv_mask.c) */
+	int		 mask_sent;	/* proxyd holds values of ours */
+	int		 mask_wait;	/* the build waits for MSG_PX_CA */
+	char		*mask_ca;	/* the session CA, PEM */
+	char		*mask_upstream;	/* what proxyd verifies with */
+	char		**mask_env;	/* name, placeholder, name, ... */
 };
 
 /* The session table and what it was started with (sv_session.c). */
@@ -158,6 +164,12 @@ struct sv_session *session_param(struct sv_client *, const struct json *id,
 /* sv_launch.c */
 void		 launch_failed(struct sv_session *, const char *why);
 int		 session_build(struct sv_session *, char *err, size_t errlen);
+/* sv_mask.c: credentials.mask at a launch */
+int		 sv_mask_begin(struct sv_session *, const struct settings *,
+		    char *err, size_t errlen);
+char		*sv_mask_bundle(const struct sv_session *,
+		    const struct settings *);
+void		 sv_mask_free(struct sv_session *);
 
 /* sv_event.c */
 void		 now_rfc3339(char *, size_t);

@@ -378,6 +378,7 @@ session_free(struct sv_session *s)
 	}
 	free(s->home);
 	free(s->settings_path);
+	sv_mask_free(s);
 	free(s->error);
 	free(s->id);
 	free(s);

@@ -188,6 +188,7 @@ settings_free(struct settings *s)
 	strv_free(s->linked_repos);
 	push_rules_free(s->push_rules, s->npush_rules);
 	free(s->credentials_file);
+	free(s->tls_upstream_ca);
 	free(s->worktrees_dir);
 	strv_free(s->locked);
 	strv_free(s->notes);
@@ -439,6 +440,40 @@ note_domains(struct mctx *m, const char *sp, const struct json *v)
  * string list (paths with ~ expanded when expand), or one of ignored,
  * sandbox-runtime settings airlock notes and skips.
  */
+/*
+ * sandbox.network.tls: {"upstreamCA": path}, the PEM certificates proxyd
+ * verifies a masked host's server with (docs/SETTINGS.md); without it,
+ * the system's bundle at OpenSSL's compiled-in path.
+ */
+static int
+merge_net_tls(struct mctx *m, const struct json *o, const char *pfx)
+{
+	char	sp[160];
+	size_t	i;
+	int	c;
+
+	if (want_object(m, pfx, o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		snprintf(sp, sizeof(sp), "%s.%s", pfx, o->keys[i]);
+		if (strcmp(o->keys[i], "upstreamCA") != 0)
+			return fail(m, sp, "unknown key (expected "
+			    "upstreamCA)");
+		if (get_string(m, sp, o->items[i], 0) == -1)
+			return -1;
+		if (o->items[i]->len == 0)
+			return fail(m, sp, "empty");
+		if ((c = claim(m, "sandbox.network.tls.upstreamCA", sp)) <= 0)
+			return c;
+		if (m->apply) {
+			free(m->s->tls_upstream_ca);
+			m->s->tls_upstream_ca =
+			    settings_expand_home(o->items[i]->str);
+		}
+	}
+	return 0;
+}
+
 static int
 merge_lists(struct mctx *m, const struct json *o, const char *pfx,
     const char *canon, const struct list_key *keys,
@@ -490,6 +525,10 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 				return c;
 			if (m->apply)
 				m->s->max_connections = (unsigned)v->integer;
+		} else if (strcmp(canon, "sandbox.network") == 0 &&
+		    strcmp(k, "tls") == 0) {
+			if (merge_net_tls(m, o->items[i], sp) == -1)
+				return -1;
 		} else if (strcmp(canon, "sandbox.network") == 0 &&
 		    strcmp(k, "useBaseline") == 0) {
 			if (get_bool(m, key, sp, o->items[i],

@@ -95,6 +95,8 @@ struct settings {
 					   once in proxyd */
 	struct mask_setting *masks;	/* credentials.mask */
 	size_t		  nmasks;
+	char		 *tls_upstream_ca;	/* sandbox.network.tls.
+						   upstreamCA, or NULL */
 };
 
 /* sandbox.network.maxConnections: its default and its largest value. */

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for frame decoding (common/msg.c): arbitrary bytes as
  * a frame on every channel and direction; a frame that validates must be
- * fully readable through msg_get_*() and printable by msg_dump().
+ * fully readable through msg_get_*() and printable by msg_dump(); the
+ * masked-credential frames go through their checks (common/pxmask.c).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 
 #include "common/log.h"
 #include "common/msg.h"
+#include "common/pxmask.h"
 #include "common/xmalloc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -51,6 +53,27 @@ walk(struct msg *m)
 	msg_dump(m, out, sizeof(out));
 }
 
+/* A masked-credential frame that passes its checks is what it says. */
+static void
+pxmask_check(struct msg *m)
+{
+	struct pxmask_wire w;
+	const char	*why, *sid;
+	const void	*pem;
+	size_t		 n;
+
+	if (m->info->type == MSG_PX_MASK) {
+		if (pxmask_decode(m, &w, &why) == 0 &&
+		    (strlen(w.real) != strlen(w.placeholder) ||
+		    strcmp(w.real, w.placeholder) == 0 || w.host[0] == '\0'))
+			abort();
+	} else if (m->info->type == MSG_PX_MASK_END) {
+		if (pxmask_end_decode(m, &sid, &pem, &n, &why) == 0 &&
+		    (n == 0 || memchr(pem, '\0', n) != NULL))
+			abort();
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -66,6 +89,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (msg_decode_mem(data, size, chans[i], (uint8_t)d,
 			    &m, &why) == 0) {
 				walk(&m);
+				msg_free(&m);
+			}
+			if (msg_decode_mem(data, size, chans[i], (uint8_t)d,
+			    &m, &why) == 0) {
+				pxmask_check(&m);
 				msg_free(&m);
 			}
 		}

@@ -9,13 +9,17 @@
 # env.txt, then a closing text.  Streams server-sent events as the API does
 # (message_start, content_block_*, message_delta, message_stop) when the
 # request asks for a stream.  Every request body is appended to LOG, one
-# JSON object a line, for the test to read the tool results.
+# JSON object a line with its x-api-key header ("apiKey"), for the test
+# to read the tool results.  With CLAUDE_MOCK_TLS=BASE it serves HTTPS
+# (BASE.pem, BASE.key): tests/integration/tlsmask.sh.
 #
 #   python3 claude_mock.py WORKSPACE LOG PORTFILE [STEPS]
 # STEPS, a JSON file holding a list of [tool, input] pairs, replaces the
 # fixed script (tests/integration/hostfiles.sh).
 import http.server
 import json
+import os
+import ssl
 import sys
 
 ws, log, portfile = sys.argv[1:4]
@@ -86,7 +90,9 @@ class H(http.server.BaseHTTPRequestHandler):
         except ValueError:
             body = {}
         with open(log, "a") as f:
-            f.write(json.dumps({"path": self.path, "body": body}) + "\n")
+            f.write(json.dumps({"path": self.path, "body": body,
+                                "apiKey": self.headers.get("x-api-key")})
+                    + "\n")
         if "count_tokens" in self.path:
             self.reply(200, {"input_tokens": 10})
             return
@@ -140,6 +146,13 @@ class H(http.server.BaseHTTPRequestHandler):
 
 
 s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+# CLAUDE_MOCK_TLS=BASE: serve HTTPS with BASE.pem and BASE.key
+# (tests/integration/tlsmask.sh, credential masking).
+if os.environ.get("CLAUDE_MOCK_TLS"):
+    base = os.environ["CLAUDE_MOCK_TLS"]
+    c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    c.load_cert_chain(base + ".pem", base + ".key")
+    s.socket = c.wrap_socket(s.socket, server_side=True)
 with open(portfile, "w") as f:
     f.write(str(s.server_address[1]))
 s.serve_forever()

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: ISC
+/*
+ * Credential masking at a launch (R-K1): before the sandbox is built,
+ * airlockd reads each credentials.mask value (credentials file or
+ * command), makes its placeholder, and sends both to proxyd with the
+ * certificates that verify upstream servers; proxyd makes the session's
+ * CA and answers with its certificate.  Only then is the plan built:
+ * the variable holds the placeholder, and a CA bundle (the system's
+ * certificates, the upstream ones, the session CA) is written into the
+ * sandbox's /run/airlock with the variables tools read it from.  The
+ * real values are held here only while they are sent, in secret buffers.
+ * proxyd's death ends a masked session: its CA and values went with it.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/host/settings.h"
+#include "common/log.h"
+#include "common/mask.h"
+#include "common/msg.h"
+#include "common/pxmask.h"
+#include "common/xmalloc.h"
+#include "supervisor/credentials.h"
+#include "supervisor/sv.h"
+#include "supervisor/sv_sess.h"
+
+/* The system's bundle where distributions put it, first found. */
+static const char *const system_bundles[] = {
+	"/etc/ssl/certs/ca-certificates.crt",	/* Debian, Ubuntu, Arch */
+	"/etc/pki/tls/certs/ca-bundle.crt",	/* Fedora, RHEL */
+	"/etc/ssl/ca-bundle.pem",		/* openSUSE */
+	"/etc/ssl/cert.pem",			/* Alpine */
+};
+
+#define BUNDLE_MAX	(MSG_MAX_PAYLOAD - 4096)
+
+/* A whole PEM file, NUL-terminated; NULL with err. */
+static char *
+pem_read(const char *path, char *err, size_t errlen)
+{
+	struct stat	 st;
+	char		*buf;
+	ssize_t		 r;
+	size_t		 off = 0;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1 ||
+	    fstat(fd, &st) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    st.st_size > BUNDLE_MAX) {
+		snprintf(err, errlen, "%s: not a certificate file of at most "
+		    "%d bytes", path, BUNDLE_MAX);
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (off < (size_t)st.st_size &&
+	    (r = read(fd, buf + off, (size_t)st.st_size - off)) != 0) {
+		if (r == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		off += (size_t)r;
+	}
+	close(fd);
+	buf[off] = '\0';
+	if (strlen(buf) != off ||
+	    strstr(buf, "-----BEGIN CERTIFICATE-----") == NULL) {
+		snprintf(err, errlen, "%s: no PEM certificate in it", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static char *
+system_bundle(void)
+{
+	char	err[256], *b;
+	size_t	i;
+
+	for (i = 0; i < sizeof(system_bundles) / sizeof(system_bundles[0]);
+	    i++)
+		if ((b = pem_read(system_bundles[i], err, sizeof(err))) != NULL)
+			return b;
+	return NULL;
+}
+
+/* The certificates proxyd verifies upstream servers with. */
+static char *
+upstream_bundle(const struct settings *set, char *err, size_t errlen)
+{
+	char	*b;
+
+	if (set->tls_upstream_ca != NULL) {
+		if ((b = pem_read(set->tls_upstream_ca, err, errlen)) == NULL) {
+			char tmp[512];
+
+			snprintf(tmp, sizeof(tmp), "sandbox.network.tls."
+			    "upstreamCA: %s", err);
+			snprintf(err, errlen, "%s", tmp);
+		}
+		return b;
+	}
+	if ((b = system_bundle()) == NULL)
+		snprintf(err, errlen, "no system certificate bundle found "
+		    "(%s, ...) to verify masked hosts with: set "
+		    "sandbox.network.tls.upstreamCA", system_bundles[0]);
+	return b;
+}
+
+static int
+send_mask(struct msg_link *l, const char *sid, const struct mask_setting *m,
+    const char *placeholder, const char *real)
+{
+	struct msgbuf	b;
+	int		rc;
+
+	msgbuf_init(&b, MSG_PX_MASK);
+	msg_put_str(&b, sid);
+	msg_put_str(&b, m->name);
+	msg_put_str(&b, m->host);
+	msg_put_u32(&b, (uint32_t)m->where);
+	msg_put_str(&b, m->field != NULL ? m->field : "");
+	msg_put_str(&b, placeholder);
+	msg_put_str(&b, real);
+	rc = msg_send(l, &b, NULL, 0);
+	/* The frame held the value: zeroed before it is freed. */
+	explicit_bzero(b.data, b.len);
+	msgbuf_free(&b);
+	return rc;
+}
+
+/*
+ * Start the masking of s's credentials: 1 when proxyd is asked and the
+ * build waits for its MSG_PX_CA, 0 when there is nothing to wait for,
+ * -1 with err.
+ */
+int
+sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
+    size_t errlen)
+{
+	struct cred_store *cs = NULL;
+	struct msg_link	*l;
+	struct msgbuf	 b;
+	char		*real, *ph, *up, e1[400];
+	size_t		 i, j, n;
+	int		 rc = -1;
+
+	if (set->nmasks == 0 || s->mask_ca != NULL)
+		return 0;
+	if (set->nmasks > PXMASK_MAX) {
+		snprintf(err, errlen, "credentials.mask: more than %d entries",
+		    PXMASK_MAX);
+		return -1;
+	}
+	/* An --env of the same name would hand the agent the value. */
+	for (i = 0; i < set->nmasks; i++)
+		for (j = 0; s->pass_env != NULL && s->pass_env[j] != NULL;
+		    j++) {
+			n = strlen(set->masks[i].name);
+			if (strncmp(s->pass_env[j], set->masks[i].name, n) ==
+			    0 && s->pass_env[j][n] == '=') {
+				snprintf(err, errlen, "%s is masked "
+				    "(credentials.mask): it cannot also be "
+				    "passed in with --env",
+				    set->masks[i].name);
+				return -1;
+			}
+		}
+	if (!sv_daemon_present(SV_DAEMON_PROXYD)) {
+		snprintf(err, errlen, "credentials.mask needs airlock-proxyd, "
+		    "which is not installed");
+		return -1;
+	}
+	if ((up = upstream_bundle(set, err, errlen)) == NULL)
+		return -1;
+	sv_daemon_want(SV_DAEMON_PROXYD);
+	if ((l = sv_daemon_link(SV_DAEMON_PROXYD)) == NULL) {
+		snprintf(err, errlen, "credentials.mask: airlock-proxyd is "
+		    "not running (restarting after a failure?): try again");
+		free(up);
+		return -1;
+	}
+	for (i = 0; i < set->nmasks; i++)
+		if (set->masks[i].command == NULL && cs == NULL &&
+		    (set->credentials_file == NULL || (cs = cred_load(
+		    set->credentials_file, e1, sizeof(e1))) == NULL)) {
+			if (set->credentials_file == NULL)
+				snprintf(e1, sizeof(e1), "no credentials file "
+				    "is configured");
+			snprintf(err, errlen, "credentials.mask %s: %s",
+			    set->masks[i].name, e1);
+			free(up);
+			return -1;
+		}
+	strv_free(s->mask_env);
+	s->mask_env = xcalloc(1, sizeof(char *));
+	for (i = 0; i < set->nmasks; i++) {
+		const struct mask_setting *m = &set->masks[i];
+		char	e2[256];
+
+		if ((real = cred_mask_value(cs, m, e2, sizeof(e2))) == NULL) {
+			snprintf(err, errlen, "credentials.mask %s: %s",
+			    m->name, e2);
+			goto out;
+		}
+		if ((ph = cred_mask_placeholder(real, e2, sizeof(e2))) ==
+		    NULL) {
+			cred_secret_free(real);
+			snprintf(err, errlen, "credentials.mask %s: %s",
+			    m->name, e2);
+			goto out;
+		}
+		/* proxyd holds the pair from here; failing after this
+		 * point, the session's removal tells it to forget. */
+		s->mask_sent = 1;
+		rc = send_mask(l, s->id, m, ph, real);
+		cred_secret_free(real);
+		s->mask_env = strv_add(s->mask_env, m->name);
+		s->mask_env = strv_add(s->mask_env, ph);
+		free(ph);
+		if (rc == -1) {
+			snprintf(err, errlen, "credentials.mask: cannot send "
+			    "to airlock-proxyd");
+			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+			goto out;
+		}
+		rc = -1;
+	}
+	msgbuf_init(&b, MSG_PX_MASK_END);
+	msg_put_str(&b, s->id);
+	msg_put_blob(&b, up, strlen(up));
+	if (msg_send(l, &b, NULL, 0) == -1) {
+		msgbuf_free(&b);
+		snprintf(err, errlen, "credentials.mask: cannot send to "
+		    "airlock-proxyd");
+		sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+		goto out;
+	}
+	msgbuf_free(&b);
+	s->mask_upstream = up;
+	up = NULL;
+	s->mask_wait = 1;
+	s->building = 1;
+	rc = 1;
+out:
+	free(up);
+	cred_free(cs);
+	return rc;
+}
+
+/* MSG_PX_CA: the session's CA arrived; its build goes on. */
+void
+sv_mask_ca(struct msg *m)
+{
+	struct sv_session *s;
+	const char	*sid = msg_get_str(m), *text;
+	uint32_t	 ok = msg_get_u32(m);
+	char		 err[512];
+
+	text = msg_get_str(m);
+	if ((s = sv_session_find(sid)) == NULL || !s->mask_wait) {
+		log_warnx("proxyd sent a CA for session %s, which waits for "
+		    "none", sid);
+		return;
+	}
+	s->mask_wait = 0;
+	s->building = 0;
+	if (!ok) {
+		snprintf(err, sizeof(err), "credentials.mask: proxyd could "
+		    "not make the session's CA: %s", text);
+		launch_failed(s, err);
+		return;
+	}
+	/* untrusted-ish: from proxyd; what goes into the sandbox's bundle
+	 * must be one certificate and nothing else. */
+	if (strncmp(text, "-----BEGIN CERTIFICATE-----\n", 28) != 0 ||
+	    strstr(text + 28, "-----BEGIN") != NULL ||
+	    strlen(text) > 16384) {
+		launch_failed(s, "credentials.mask: proxyd's CA certificate "
+		    "is not one PEM certificate");
+		return;
+	}
+	s->mask_ca = xstrdup(text);
+	if (session_build(s, err, sizeof(err)) == -1)
+		launch_failed(s, err);
+}
+
+/*
+ * The sandbox's CA bundle: the system's certificates, the upstream ones
+ * when a setting names them, the session CA.  NULL when s masks nothing.
+ */
+char *
+sv_mask_bundle(const struct sv_session *s, const struct settings *set)
+{
+	char	*sys, *out;
+
+	if (s->mask_ca == NULL)
+		return NULL;
+	sys = system_bundle();
+	xasprintf(&out, "%s\n%s\n# airlock: this session's CA (credential "
+	    "masking)\n%s", sys != NULL ? sys : "",
+	    set->tls_upstream_ca != NULL && s->mask_upstream != NULL ?
+	    s->mask_upstream : "", s->mask_ca);
+	free(sys);
+	return out;
+}
+
+void
+sv_mask_free(struct sv_session *s)
+{
+	free(s->mask_ca);
+	free(s->mask_upstream);
+	strv_free(s->mask_env);
+	s->mask_ca = s->mask_upstream = NULL;
+	s->mask_env = NULL;
+}
