@@ -11,6 +11,7 @@
 
 #include "client/cli.h"
 #include "client/cli_opt.h"
+#include "common/xmalloc.h"
 #include "tests/unit/unit.h"
 
 START_TEST(find)
@@ -31,11 +32,42 @@ START_TEST(find)
 	ck_assert_ptr_nonnull(cli_opt_find(CLI_SHELL, "--cwd", 5));
 	ck_assert_ptr_nonnull(cli_opt_find(CLI_CLAUDE, "--claude", 8));
 	ck_assert_ptr_null(cli_opt_find(CLI_RUN, "--claude", 8));
-	/* The adapters' view: which take a value, by the long name. */
-	ck_assert_str_eq(cli_run_valued("-e", 2), "--env");
-	ck_assert_str_eq(cli_run_valued("--chdir=x", 7), "--chdir");
-	ck_assert_ptr_null(cli_run_valued("-t", 2));
-	ck_assert_ptr_null(cli_run_valued("--quiet", 7));
+}
+END_TEST
+
+static int
+walk_own(void *arg, const struct cli_opt *o, const char *a, const char *v)
+{
+	const char	**given = arg;
+
+	(void)a;
+	if (o != NULL && strcmp(o->name, "--claude") == 0)
+		*given = v;
+	return 0;
+}
+
+/* The adapters' walk: the run's options passed on by their long names
+ * with their values, the adapter's own kept, the command's index. */
+START_TEST(walk)
+{
+	char		*argv[] = { "claude", "-e", "A=1", "--chdir=x", "-t",
+	    "--claude", "/bin/c", "--", "arg", NULL };
+	char		**pass = NULL;
+	const char	*given = NULL;
+	int		 i;
+
+	i = cli_opt_walk(CLI_CLAUDE, "airlock claude", 9, argv, walk_own,
+	    &given, &pass);
+	ck_assert_int_eq(i, 8);
+	ck_assert_str_eq(given, "/bin/c");
+	ck_assert_ptr_nonnull(pass);
+	ck_assert_str_eq(pass[0], "--env");
+	ck_assert_str_eq(pass[1], "A=1");
+	ck_assert_str_eq(pass[2], "--chdir");
+	ck_assert_str_eq(pass[3], "x");
+	ck_assert_str_eq(pass[4], "-t");
+	ck_assert_ptr_null(pass[5]);
+	strv_free(pass);
 }
 END_TEST
 
@@ -112,6 +144,7 @@ main(void)
 	tcase_add_test(tc, find);
 	tcase_add_test(tc, table);
 	tcase_add_test(tc, parse);
+	tcase_add_test(tc, walk);
 	tcase_add_exit_test(tc, bind_elsewhere, 2);
 	tcase_add_exit_test(tc, bind_no_dst, 2);
 	tcase_add_exit_test(tc, env_digit, 2);
