@@ -140,6 +140,36 @@ write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * What airlockd held when the sandbox ended: a commit of a protected
+ * path (the ref put back, the commit kept) or an index entry restored.
+ * Said whether --quiet or not: the user's repository changed.
+ */
+static void
+held_say(const struct json *ev)
+{
+	const char	*kind = json_get_str(ev, "kind");
+	const char	*repo = json_get_str(ev, "repository");
+	const char	*ref = json_get_str(ev, "ref");
+	const char	*path = json_get_str(ev, "path");
+	const char	*take = json_get_str(ev, "take");
+
+	if (kind == NULL || path == NULL)
+		return;
+	if (strcmp(kind, "index") == 0)
+		fprintf(stderr, "airlock: restored the index entry of %s in "
+		    "%s: staged inside the sandbox, a protected path\n",
+		    vis(path), vis(repo));
+	else if (take != NULL)
+		fprintf(stderr, "airlock: held %s of %s: it commits %s, a "
+		    "protected path; the commit is kept, to take it: %s\n",
+		    vis(ref), vis(repo), vis(path), vis(take));
+	else
+		fprintf(stderr, "airlock: put back %s of %s: it named a "
+		    "commit of %s, a protected path\n", vis(ref), vis(repo),
+		    vis(path));
+}
+
 static void
 on_event(const struct json *ev, void *arg)
 {
@@ -186,6 +216,8 @@ on_event(const struct json *ev, void *arg)
 				st->opened = strv_add(st->opened,
 				    x->items[i]->str);
 		opened_say(st);
+	} else if (strcmp(type, "held") == 0) {
+		held_say(ev);
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
 

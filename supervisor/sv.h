@@ -19,6 +19,7 @@
 #include "policy/policy.h"
 
 struct event_base;
+struct namerule_set;
 struct sv_client;
 struct sv_session;
 
@@ -126,6 +127,10 @@ struct sv_plan {
 	char		**opened;	/* built-in write rules settings'
 					   allowWrite opened, for the
 					   run's summary */
+	struct namerule_set *rules;	/* the filename rules sent, to
+					   judge what the agent committed */
+	char		**tops;		/* the writable binds, but a
+					   runner's state */
 };
 
 struct sv_plan_ctx {

@@ -1246,6 +1246,9 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
 {
 	struct msgbuf b;
 
+	if (p->rules == NULL)
+		p->rules = namerule_new();
+	(void)namerule_add(p->rules, kind, pattern, except);
 	msgbuf_init(&b, MSG_PLAN_WRITE_RULE);
 	msg_put_u32(&b, kind);
 	msg_put_str(&b, pattern);
@@ -1347,8 +1350,10 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	size_t		 i, j;
 
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
-		if (!exact_in_list(spec->runner_state_dirs, writable[i]))
+		if (!exact_in_list(spec->runner_state_dirs, writable[i])) {
 			sp = sv_path_spellings(sp, writable[i]);
+			p->tops = strv_add(p->tops, writable[i]);
+		}
 		else
 			rs = sv_path_spellings(rs, writable[i]);
 	/* A runner's state holds no git state but what porcelain writes
@@ -1555,6 +1560,9 @@ sv_plan_free(struct sv_plan *p)
 	strv_free(p->env_base);
 	strv_free(p->tmpfs);
 	strv_free(p->opened);
+	strv_free(p->tops);
+	if (p->rules != NULL)
+		namerule_free(p->rules);
 	memset(p, 0, sizeof(*p));
 }
 

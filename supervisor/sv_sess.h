@@ -133,6 +133,8 @@ struct sv_session {
 	struct sv_xreq	*waiting;	/* commands waiting for the build */
 	char		*settings_path;	/* the caller's settingsFile, real */
 	unsigned	 nviolations;	/* violation events sent */
+	struct commits_snap *commits;	/* git refs and indexes at launch,
+					   judged when the sandbox ends */
 };
 
 /* The session table and what it was started with (sv_session.c). */
@@ -158,6 +160,9 @@ struct sv_session *session_param(struct sv_client *, const struct json *id,
 /* sv_launch.c */
 void		 launch_failed(struct sv_session *, const char *why);
 int		 session_build(struct sv_session *, char *err, size_t errlen);
+
+/* sv_session.c: what the agent committed, once its sandbox ended */
+void		 session_commits_judge(struct sv_session *);
 
 /* sv_event.c */
 void		 now_rfc3339(char *, size_t);
