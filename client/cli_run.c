@@ -153,21 +153,28 @@ held_say(const struct json *ev)
 	const char	*ref = json_get_str(ev, "ref");
 	const char	*path = json_get_str(ev, "path");
 	const char	*take = json_get_str(ev, "take");
+	const char	*rule = json_get_str(ev, "rule");
+	char		 r[512];
 
 	if (kind == NULL || path == NULL)
 		return;
+	/* The rule: airlockd's words for a link or a .gitmodules, else
+	 * the built-in group the path's name falls under. */
+	snprintf(r, sizeof(r), "%s", rule != NULL ? vis(rule) :
+	    explain_write_group(path));
 	if (strcmp(kind, "index") == 0)
 		fprintf(stderr, "airlock: restored the index entry of %s in "
-		    "%s: staged inside the sandbox, a protected path\n",
-		    vis(path), vis(repo));
+		    "%s: staged inside the sandbox, a protected path (%s)\n",
+		    vis(path), vis(repo), r);
 	else if (take != NULL)
-		fprintf(stderr, "airlock: held %s of %s: it commits %s, a "
-		    "protected path; the commit is kept, to take it: %s\n",
-		    vis(ref), vis(repo), vis(path), vis(take));
+		fprintf(stderr, "airlock: held %s of %s: a checkout of it "
+		    "would write %s, a protected path (%s); the commit is "
+		    "kept, to take it: %s\n", vis(ref), vis(repo), vis(path),
+		    r, vis(take));
 	else
-		fprintf(stderr, "airlock: put back %s of %s: it named a "
-		    "commit of %s, a protected path\n", vis(ref), vis(repo),
-		    vis(path));
+		fprintf(stderr, "airlock: put back %s of %s: a checkout of it "
+		    "would write %s, a protected path (%s)\n", vis(ref),
+		    vis(repo), vis(path), r);
 }
 
 static void

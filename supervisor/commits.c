@@ -38,7 +38,6 @@
 #define CM_OUT_MAX	(64U << 20)	/* what one git prints */
 #define CM_INDEX_MAX	(64U << 20)	/* an index kept at launch */
 #define CM_PATHS	16		/* paths named per held ref */
-#define CM_PERREF	32		/* refs judged one by one */
 #define CM_NULL_SHA	"0000000000000000000000000000000000000000"
 #define CM_EMPTY_TREE	"4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -460,6 +459,20 @@ commits_free(struct commits_snap *s)
 	free(s);
 }
 
+/* A growing string: s appended to *buf (*len bytes of *cap). */
+static void
+cm_cat(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*buf = xreallocarray(*buf, 1, *cap);
+	}
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+}
+
 /* ---- the judge ---- */
 
 struct cm_judge {
@@ -467,7 +480,25 @@ struct cm_judge {
 	const char	*common;
 	const char	*top;
 	char		**bad;		/* protected paths found */
+	char		**why;		/* the rule of each, "" when the
+					   path's name says it */
 };
+
+/* A protected path found, and the rule that protects it. */
+static void
+cm_bad(struct cm_judge *j, const char *path, const char *why)
+{
+	j->bad = strv_add(j->bad, path);
+	j->why = strv_add(j->why, why);
+}
+
+static void
+cm_clear(struct cm_judge *j)
+{
+	strv_free(j->bad);
+	strv_free(j->why);
+	j->bad = j->why = NULL;
+}
 
 /* A blob's bytes (a .gitmodules, a link's target), or NULL. */
 static char *
@@ -478,9 +509,31 @@ cm_blob(const char *common, const char *sha, size_t *len)
 	return cm_git(common, NULL, NULL, args, NULL, 0, len);
 }
 
+/* 1 if a component of path (relative, '/'-separated) folds to ".git". */
+static int
+cm_gitdir_name(const char *path)
+{
+	char		 comp[256];
+	const char	*c, *e;
+	size_t		 n;
+
+	for (c = path; *c != '\0'; c = *e != '\0' ? e + 1 : e) {
+		e = c + strcspn(c, "/");
+		n = (size_t)(e - c);
+		if (n >= sizeof(comp))
+			continue;
+		memcpy(comp, c, n);
+		comp[n] = '\0';
+		if (namerule_gitstate_name(comp))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Judge one entry of a tree as the sandbox's filename rules would judge
  * writing it: path (relative to the work tree), its mode and blob.
+ * untrusted: from the sandbox (the tree and the blobs it names).
  */
 static void
 cm_entry(struct cm_judge *j, const char *path, const char *mode,
@@ -488,6 +541,7 @@ cm_entry(struct cm_judge *j, const char *path, const char *mode,
 {
 	char	 abs[PATH_MAX], tgt[PATH_MAX], dir[PATH_MAX], why[256];
 	char	*b, *slash;
+	const char *rule = "";
 	size_t	 len;
 	enum namerule_verdict v;
 
@@ -495,7 +549,13 @@ cm_entry(struct cm_judge *j, const char *path, const char *mode,
 		return;
 	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", j->top, path) >=
 	    sizeof(abs)) {
-		j->bad = strv_add(j->bad, path);
+		cm_bad(j, path, "a path too long to judge");
+		return;
+	}
+	/* An entry named like git's own directory (a gitlink at .Git,
+	 * sub/.git): no checkout of it is the user's work tree. */
+	if (cm_gitdir_name(path)) {
+		cm_bad(j, path, "git state: a tree entry named .git");
 		return;
 	}
 	v = namerule_check(j->rules, abs, 0);
@@ -504,10 +564,19 @@ cm_entry(struct cm_judge *j, const char *path, const char *mode,
 	    strcmp(mode, "100644") == 0) {
 		/* .gitmodules: by its content, as the sandbox judges it. */
 		b = cm_blob(j->common, sha, &len);
+		why[0] = '\0';
 		if (b != NULL && namerule_gitmodules_check(b, len, why,
 		    sizeof(why)) == 0)
 			v = NR_ALLOW;
 		free(b);
+		if (v != NR_ALLOW) {
+			char	r[300];
+
+			snprintf(r, sizeof(r), ".gitmodules content: %s",
+			    why[0] != '\0' ? why : "not readable");
+			cm_bad(j, path, r);
+			return;
+		}
 	}
 	if (v == NR_ALLOW && strcmp(mode, "120000") == 0) {
 		/* A link: where it leads, as the sandbox judges one made
@@ -517,100 +586,278 @@ cm_entry(struct cm_judge *j, const char *path, const char *mode,
 		b = cm_blob(j->common, sha, &len);
 		if (b == NULL || memchr(b, '\0', len) != NULL ||
 		    namerule_lexical(dir, b, tgt, sizeof(tgt)) != 0 ||
-		    namerule_check(j->rules, tgt, NR_F_ANYWHERE) != NR_ALLOW)
+		    namerule_check(j->rules, tgt, NR_F_ANYWHERE) != NR_ALLOW) {
 			v = NR_DENY;
+			rule = "a symbolic link to a protected path";
+		}
 		free(b);
 	}
 	if (v != NR_ALLOW)
-		j->bad = strv_add(j->bad, path);
+		cm_bad(j, path, rule);
 }
 
 /*
- * Raw diff output (-z): ":oldmode newmode oldsha newsha S\0path\0", or
- * with --stdin and no commit id lines.  Added or changed entries are
- * judged; a deletion writes nothing.
+ * One comparison: what a host checkout of tip writes over base (the
+ * tree the host had at launch).  base NULL: no tree to compare with,
+ * every entry of tip is judged.
+ */
+struct cm_pair {
+	const char	*base;		/* a commit or tree, or NULL */
+	const char	*tip;		/* the new value */
+	char		 btree[72];	/* base's tree, "" for none */
+	char		 ttree[72];	/* tip's tree, "" if nothing is
+					   checked out (a blob) */
+	int		 viahub;	/* compared with the hub's tree */
+	char		**bad;
+	char		**why;
+};
+
+/* The empty tree in the object format of sha (by its length). */
+static const char *
+cm_empty(const char *sha)
+{
+	return strlen(sha) == 64 ?
+	    "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321" :
+	    CM_EMPTY_TREE;
+}
+
+/*
+ * The trees of the pairs' bases and tips, one cat-file for all.  A tip
+ * whose peeled value is a blob has none (no checkout writes it); one
+ * that cannot be read is a protected path "(...)": judged unsafe.
  */
 static void
-cm_raw(struct cm_judge *j, const char *out, size_t len)
+cm_pair_trees(const char *common, struct cm_pair *v, size_t n)
 {
-	char		 mode[8], sha[72], st;
-	const char	*p = out, *end = out + len, *path;
+	static const char *const bc[] = { "cat-file",
+	    "--batch-check=%(objecttype) %(objectname)", NULL };
+	char	*in = NULL, *out, *line, *next, *q, ty[16], sha[72];
+	size_t	 ilen = 0, icap = 0, i, k, want;
+	char	 one[200];
 
-	while (p < end) {
-		if (*p != ':') {
-			p += strlen(p) + 1;	/* a commit id line */
-			continue;
-		}
-		/* ":100644 100644 <sha> <sha> M" */
-		/* git's own text: anything else is not judged, so held */
-		if (sscanf(p, ":%*7s %7s %*71s %71s %c", mode, sha, &st) !=
-		    3 || (path = p + strlen(p) + 1) >= end) {
-			j->bad = strv_add(j->bad, "(git's output did not "
-			    "parse)");
+	for (i = 0; i < n; i++) {
+		snprintf(one, sizeof(one), "%s^{}\n%s^{tree}\n%s^{tree}\n",
+		    v[i].tip, v[i].tip, v[i].base != NULL ? v[i].base :
+		    v[i].tip);
+		cm_cat(&in, &ilen, &icap, one);
+	}
+	if (in == NULL)
+		return;
+	out = cm_git(common, NULL, NULL, bc, in, ilen, NULL);
+	free(in);
+	want = n * 3;
+	for (k = 0, line = out; out != NULL && k < want && line != NULL &&
+	    *line != '\0'; k++, line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		i = k / 3;
+		q = NULL;
+		if (sscanf(line, "%15s %71s", ty, sha) == 2 &&
+		    strcmp(sha, "missing") != 0 &&
+		    strcmp(sha, "ambiguous") != 0)
+			q = sha;
+		switch (k % 3) {
+		case 0:		/* the peeled type of tip */
+			if (q != NULL && strcmp(ty, "blob") == 0)
+				snprintf(v[i].ttree, sizeof(v[i].ttree),
+				    "-");
+			break;
+		case 1:		/* tip's tree */
+			if (q != NULL && strcmp(ty, "tree") == 0 &&
+			    strcmp(v[i].ttree, "-") != 0)
+				snprintf(v[i].ttree, sizeof(v[i].ttree), "%s",
+				    q);
+			break;
+		case 2:		/* base's tree */
+			if (q != NULL && strcmp(ty, "tree") == 0 &&
+			    v[i].base != NULL)
+				snprintf(v[i].btree, sizeof(v[i].btree), "%s",
+				    q);
 			break;
 		}
-		if (st != 'D')
-			cm_entry(j, path, mode, sha);
-		p = path + strlen(path) + 1;
+	}
+	free(out);
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].ttree, "-") == 0)
+			v[i].ttree[0] = '\0';
+		else if (v[i].ttree[0] == '\0') {
+			v[i].bad = strv_add(v[i].bad, "(the commit could not "
+			    "be read)");
+			v[i].why = strv_add(v[i].why, "");
+		}
 	}
 }
 
-/*
- * Judge a new tip: every commit it reaches that known does not (each
- * against each parent, a root against nothing), or a tree's every entry.
- * 0 if nothing protected, 1 (paths in j->bad) if something is or if it
- * could not be judged.
- */
 static int
-cm_tip(struct cm_judge *j, const char *tip, const char *type,
-    const char *known)
+cm_pair_cmp(const void *a, const void *b)
 {
-	/* One process: the commits (rev-list's walk) and their raw
-	 * diffs (diff-tree's), nothing a config could turn into a
-	 * program (no signatures, external diffs, text conversions). */
-	static const char *const lg[] = { "-c", "log.showSignature=false",
-	    "log", "--stdin", "--format=format:", "-z", "-m", "-r",
-	    "--root", "--raw", "--no-renames", "--no-abbrev",
-	    "--no-ext-diff", "--no-textconv", "--no-color", NULL };
-	const char	*lst[] = { "ls-tree", "-r", "-z", "--full-tree",
-	    NULL, NULL };
-	char		*in, *out, tr[80];
-	size_t		 len;
-	int		 ok;
+	const struct cm_pair *x = *(struct cm_pair *const *)a;
+	const struct cm_pair *y = *(struct cm_pair *const *)b;
+	int	r = strcmp(x->btree, y->btree);
 
-	if (strcmp(type, "blob") == 0)
-		return 0;
-	if (strcmp(type, "commit") != 0) {
-		snprintf(tr, sizeof(tr), "%s^{tree}", tip);
-		lst[4] = tr;
-		if ((out = cm_git(j->common, NULL, NULL, lst, NULL, 0,
-		    &len)) == NULL) {
-			j->bad = strv_add(j->bad, "(the tree could not be "
-			    "read)");
-			return 1;
-		}
-		/* "mode type sha\tpath\0" */
-		for (char *p = out; p < out + len; p += strlen(p) + 1) {
-			char	mode[8], sha[72], *t = strchr(p, '\t');
+	return r != 0 ? r : strcmp(x->ttree, y->ttree);
+}
 
-			if (t != NULL && sscanf(p, "%7s %*s %71s", mode,
-			    sha) == 2)
-				cm_entry(j, t + 1, mode, sha);
-		}
-		free(out);
-		return j->bad != NULL;
+/*
+ * One `git diff-tree --stdin` for the pairs still to judge (round: the
+ * pairs whose viahub is, or all if -1), each distinct pair of trees
+ * once.  Added or changed entries are judged; a deletion writes
+ * nothing.  A pair git printed nothing for could not be judged.
+ */
+static void
+cm_diff(struct cm_judge *j, struct cm_pair *v, size_t n, int round)
+{
+	static const char *const dt[] = { "diff-tree", "--stdin", "-r",
+	    "-z", "--raw", "--no-renames", "--no-abbrev", "--no-ext-diff",
+	    "--no-textconv", "--no-color", NULL };
+	struct cm_pair	**o;
+	char		*in = NULL, *out, line[200], mode[8], sha[72], st;
+	char		 b[72], t[72];
+	const char	*p, *end, *path, *nl;
+	size_t		 ilen = 0, icap = 0, no = 0, i, k, len, g;
+	int		*seen, failed = 0;
+
+	o = xcalloc(n + 1, sizeof(*o));
+	for (i = 0; i < n; i++) {
+		if (v[i].ttree[0] == '\0' || v[i].bad != NULL ||
+		    (round != -1 && v[i].viahub != round))
+			continue;
+		if (v[i].btree[0] == '\0')
+			snprintf(v[i].btree, sizeof(v[i].btree), "%s",
+			    cm_empty(v[i].ttree));
+		if (strcmp(v[i].btree, v[i].ttree) == 0)
+			continue;	/* the same tree: nothing written */
+		o[no++] = &v[i];
 	}
-	xasprintf(&in, "%s\n%s", tip, known);
-	out = cm_git(j->common, NULL, NULL, lg, in, strlen(in), &len);
+	if (no == 0) {
+		free(o);
+		return;
+	}
+	qsort(o, no, sizeof(*o), cm_pair_cmp);
+	seen = xcalloc(no, sizeof(*seen));
+	for (i = 0; i < no; i++)
+		if (i == 0 || cm_pair_cmp(&o[i - 1], &o[i]) != 0) {
+			snprintf(line, sizeof(line), "%s %s\n", o[i]->btree,
+			    o[i]->ttree);
+			cm_cat(&in, &ilen, &icap, line);
+		}
+	out = cm_git(j->common, NULL, NULL, dt, in, ilen, &len);
 	free(in);
-	if (out == NULL) {
-		j->bad = strv_add(j->bad, "(the commits could not be read)");
-		return 1;
+	/* "btree ttree\n" for each pair, then its entries,
+	 * ":oldmode newmode oldsha newsha S\0path\0" each. */
+	g = 0;
+	k = no;			/* the group being filled, none yet */
+	for (p = out, end = out != NULL ? out + len : NULL; out != NULL &&
+	    p < end; ) {
+		if (*p != ':') {
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL ||
+			    sscanf(p, "%71s %71s", b, t) != 2) {
+				failed = 1;
+				break;
+			}
+			p = nl + 1;
+			/* Output keeps the input's order. */
+			while (g < no && !(strcmp(o[g]->btree, b) == 0 &&
+			    strcmp(o[g]->ttree, t) == 0))
+				g++;
+			if (g == no) {
+				failed = 1;
+				break;
+			}
+			k = g;
+			seen[k] = 1;
+			continue;
+		}
+		if (sscanf(p, ":%*7s %7s %*71s %71s %c", mode, sha, &st) !=
+		    3 || (path = p + strlen(p) + 1) >= end || k == no) {
+			failed = 1;
+			break;
+		}
+		if (st != 'D') {
+			j->bad = o[k]->bad;
+			j->why = o[k]->why;
+			cm_entry(j, path, mode, sha);
+			o[k]->bad = j->bad;
+			o[k]->why = j->why;
+			j->bad = j->why = NULL;
+		}
+		p = path + strlen(path) + 1;
 	}
-	cm_raw(j, out, len);
+	/* The pairs of one group share its verdict. */
+	for (i = 0; i < no; i++) {
+		if (i > 0 && cm_pair_cmp(&o[i - 1], &o[i]) == 0) {
+			seen[i] = seen[i - 1];
+			for (k = 0; o[i - 1]->bad != NULL &&
+			    o[i - 1]->bad[k] != NULL; k++) {
+				o[i]->bad = strv_add(o[i]->bad,
+				    o[i - 1]->bad[k]);
+				o[i]->why = strv_add(o[i]->why,
+				    o[i - 1]->why[k]);
+			}
+		}
+		if ((!seen[i] || failed) && o[i]->bad == NULL) {
+			o[i]->bad = strv_add(o[i]->bad, "(git could not "
+			    "compare the trees)");
+			o[i]->why = strv_add(o[i]->why, "");
+		}
+	}
+	free(seen);
 	free(out);
-	ok = j->bad == NULL;
-	return !ok;
+	free(o);
+}
+
+/*
+ * Judge n pairs with a fixed number of gits, whatever n is.  The pairs
+ * with no base (the refs of a repository made during the run) are
+ * compared with one of them, the hub, rather than each with nothing: a
+ * tree with no protected entry that another tree adds or changes nothing
+ * protected over has none either.  If the hub has one, they are judged
+ * again on their own.  On return each pair's bad (and why) names what
+ * a checkout of its tip would write of protected paths.
+ */
+static void
+cm_pairs(struct cm_judge *j, struct cm_pair *v, size_t n)
+{
+	size_t	i, hub = n;
+
+	if (n == 0)
+		return;
+	cm_pair_trees(j->common, v, n);
+	for (i = 0; i < n; i++) {
+		if (v[i].btree[0] != '\0' || v[i].ttree[0] == '\0' ||
+		    v[i].bad != NULL)
+			continue;
+		if (hub == n)
+			hub = i;
+		else if (strcmp(v[i].ttree, v[hub].ttree) != 0) {
+			snprintf(v[i].btree, sizeof(v[i].btree), "%s",
+			    v[hub].ttree);
+			v[i].viahub = 1;
+		}
+	}
+	cm_diff(j, v, n, 0);
+	if (hub < n && v[hub].bad == NULL) {
+		cm_diff(j, v, n, 1);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].viahub) {
+			v[i].btree[0] = '\0';
+			v[i].viahub = 2;
+		}
+	cm_diff(j, v, n, 2);
+}
+
+static void
+cm_pairs_free(struct cm_pair *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		strv_free(v[i].bad);
+		strv_free(v[i].why);
+	}
+	free(v);
 }
 
 /* One ref of a for-each-ref text: "sha name". */
@@ -624,12 +871,6 @@ cm_lref_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct cm_lref *)a)->name,
 	    ((const struct cm_lref *)b)->name);
-}
-
-static int
-cm_sha_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
@@ -685,20 +926,6 @@ cm_run(const char *gitdir, const char *top, const char *a0, const char *a1,
 	return o == NULL ? -1 : 0;
 }
 
-
-/* A growing string: s appended to *buf (*len bytes of *cap). */
-static void
-cm_cat(char **buf, size_t *len, size_t *cap, const char *s)
-{
-	size_t	n = strlen(s);
-
-	if (*len + n + 1 > *cap) {
-		*cap = (*len + n + 1) * 2;
-		*buf = xreallocarray(*buf, 1, *cap);
-	}
-	memcpy(*buf + *len, s, n + 1);
-	*len += n;
-}
 
 /* s and its NUL at the end of buf (*len bytes). */
 static char *
@@ -767,8 +994,7 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 			break;
 		if (st == 'D')
 			continue;
-		strv_free(j->bad);
-		j->bad = NULL;
+		cm_clear(j);
 		cm_entry(j, path, st == 'U' ? "100644" : nmode, nsha);
 		if (j->bad == NULL)
 			continue;
@@ -795,7 +1021,8 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 			fix = cm_append(fix, &flen, t);
 			free(t);
 		}
-		report(arg, "index", lw->top, NULL, path, NULL, NULL);
+		report(arg, "index", lw->top, NULL, path, j->why[0], NULL,
+		    NULL);
 		n++;
 	}
 	if (fix != NULL) {
@@ -803,8 +1030,7 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 
 		free(o);
 	}
-	strv_free(j->bad);
-	j->bad = NULL;
+	cm_clear(j);
 	free(fix);
 	free(launch);
 	free(out);
@@ -838,107 +1064,6 @@ cm_update(const char *common, const char *cmds)
 	}
 }
 
-/* A ref that moved during the run. */
-struct cm_moved {
-	const char	*name;
-	const char	*old;		/* its launch value, NULL if new */
-	char		 sha[72];
-	char		 type[16];	/* peeled: commit, tree, blob */
-};
-
-/* The peeled types of the moved refs' values, by one cat-file. */
-static void
-cm_types(const char *common, struct cm_moved *mv, size_t n)
-{
-	static const char *const bc[] = { "cat-file",
-	    "--batch-check=%(objecttype)", NULL };
-	char	*in = xcalloc(n, 80), *q = in, *out, *line, *next;
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		q += sprintf(q, "%s^{}\n", mv[i].sha);
-	out = cm_git(common, NULL, NULL, bc, in, (size_t)(q - in), NULL);
-	free(in);
-	/* One line per object, in order ("X missing" if none). */
-	for (i = 0, line = out; out != NULL && i < n && line != NULL &&
-	    *line != '\0'; i++, line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if (strchr(line, ' ') == NULL)
-			snprintf(mv[i].type, sizeof(mv[i].type), "%s", line);
-	}
-	free(out);
-	/* Not known: judged as a commit (rev-list fails: held). */
-	for (i = 0; i < n; i++)
-		if (mv[i].type[0] == '\0')
-			snprintf(mv[i].type, sizeof(mv[i].type), "commit");
-}
-
-/* A value of unknown type (a HEAD or pseudo ref's text). */
-static int
-cm_tip_any(struct cm_judge *j, const char *sha, const char *known)
-{
-	struct cm_moved	m;
-
-	memset(&m, 0, sizeof(m));
-	snprintf(m.sha, sizeof(m.sha), "%s", sha);
-	cm_types(j->common, &m, 1);
-	return cm_tip(j, m.sha, m.type, known);
-}
-
-/*
- * Where a held ref goes back to: its launch value, unless another
- * session has since held that very value (this one's launch came after
- * that commit): then what that session put the ref back to
- * (refs/airlock/was/<session>/<ref>), if that is judged clean too, since
- * the sandbox may write refs/airlock/ as well; else nowhere (NULL: the
- * ref is deleted, its commit kept).  air: "sha name" of refs/airlock/.
- */
-static const char *
-cm_target(struct cm_judge *j, char *const *air, const char *name,
-    const char *old, const char *known, char *buf, size_t len)
-{
-	struct cm_judge	 k = *j;
-	const char	*sp, *rest, *sl;
-	char		*want;
-	size_t		 i, n, sn;
-	int		 held = 0;
-
-	if (old == NULL)
-		return NULL;
-	n = strlen(old);
-	for (i = 0; air != NULL && air[i] != NULL; i++) {
-		sp = strchr(air[i], ' ');
-		if (sp == NULL || (size_t)(sp - air[i]) != n ||
-		    strncmp(air[i], old, n) != 0 ||
-		    strncmp(sp + 1, "refs/airlock/held/", 18) != 0)
-			continue;
-		rest = sp + 1 + 18;
-		if ((sl = strchr(rest, '/')) == NULL ||
-		    strcmp(sl + 1, name) != 0)
-			continue;
-		held = 1;
-		sn = (size_t)(sl - rest);
-		xasprintf(&want, "refs/airlock/was/%.*s/%s", (int)sn, rest,
-		    name);
-		for (i = 0; air[i] != NULL; i++)
-			if ((sp = strchr(air[i], ' ')) != NULL &&
-			    strcmp(sp + 1, want) == 0)
-				break;
-		free(want);
-		if (air[i] == NULL || (size_t)(sp - air[i]) >= len)
-			return NULL;
-		snprintf(buf, len, "%.*s", (int)(sp - air[i]), air[i]);
-		k.bad = NULL;
-		if (cm_tip_any(&k, buf, known)) {
-			strv_free(k.bad);
-			return NULL;
-		}
-		return buf;
-	}
-	return held ? NULL : old;
-}
-
 /* What one repository's judge works with. */
 struct cm_ctx {
 	struct cm_repo	*r;
@@ -946,71 +1071,128 @@ struct cm_ctx {
 	const char	*sid;
 	commits_report	*report;
 	void		*arg;
-	char		*known;		/* "^sha\n" of the launch values */
 	char		**air;		/* "sha name" of refs/airlock/ */
 	struct cm_lref	*lrefs;		/* the launch refs, by name */
 	size_t		 nl;
+	const char	*lhead;		/* the main work tree's commit at
+					   launch, as a base (cm_base) */
+	char		 lheadbuf[72];
 	int		 any;		/* something held */
 };
 
 /*
- * What the host already had: the launch values, less those another
- * session has since held (its launch came after such a commit); and
- * the refs under refs/airlock/ now.  now: for-each-ref's text.
+ * The tree a value the host had at launch stands for, as a base to
+ * compare with and the value a held ref goes back to: v itself, unless
+ * another session has since held that very value (this one's launch
+ * came after that commit, refs/airlock/held/<session>/<ref>); then what
+ * that session put the ref back to (refs/airlock/was/<session>/<ref>),
+ * if it adds or changes no protected path over v, since the sandbox
+ * may write refs/airlock/ as well; else none (NULL: every entry of the
+ * tip is judged, and a held ref is deleted, its commit kept).  name:
+ * the ref, or NULL for any.
  */
+static const char *
+cm_base(struct cm_ctx *c, const char *v, const char *name, char *buf,
+    size_t len)
+{
+	struct cm_pair	*pv;
+	const char	*sp, *rest, *sl;
+	char		*want;
+	size_t		 i, k, n, sn;
+	int		 bad;
+
+	if (v == NULL)
+		return NULL;
+	n = strlen(v);
+	for (i = 0; c->air != NULL && c->air[i] != NULL; i++) {
+		sp = strchr(c->air[i], ' ');
+		if (sp == NULL || (size_t)(sp - c->air[i]) != n ||
+		    strncmp(c->air[i], v, n) != 0 ||
+		    strncmp(sp + 1, "refs/airlock/held/", 18) != 0)
+			continue;
+		rest = sp + 1 + 18;
+		if ((sl = strchr(rest, '/')) == NULL ||
+		    (name != NULL && strcmp(sl + 1, name) != 0))
+			continue;
+		sn = (size_t)(sl - rest);
+		xasprintf(&want, "refs/airlock/was/%.*s/%s", (int)sn, rest,
+		    sl + 1);
+		for (k = 0; c->air[k] != NULL; k++)
+			if ((sp = strchr(c->air[k], ' ')) != NULL &&
+			    strcmp(sp + 1, want) == 0)
+				break;
+		free(want);
+		if (c->air[k] == NULL || (size_t)(sp - c->air[k]) >= len)
+			return NULL;
+		snprintf(buf, len, "%.*s", (int)(sp - c->air[k]), c->air[k]);
+		pv = xcalloc(1, sizeof(*pv));
+		pv->base = v;
+		pv->tip = buf;
+		cm_pairs(&c->j, pv, 1);
+		bad = pv->bad != NULL;
+		cm_pairs_free(pv, 1);
+		return bad ? NULL : buf;
+	}
+	return v;
+}
+
+/* A ref that moved during the run. */
+struct cm_moved {
+	const char	*name;
+	const char	*old;		/* its launch value, NULL if new */
+	const char	*base;		/* cm_base of old */
+	char		 basebuf[72];
+	char		 sha[72];
+};
+
+/* What the host had at launch: the launch refs, and those under
+ * refs/airlock/ now (now: for-each-ref's text). */
 static void
 cm_known(struct cm_ctx *c, const char *now)
 {
 	const char	*line, *next;
-	char		 old[256], sha[72], **heldv = NULL, *k;
-	size_t		 i, nh;
+	char		 name[256], sha[72], *k;
 
 	c->lrefs = cm_lrefs(c->r->refs, &c->nl);
 	for (line = now; line != NULL && *line != '\0'; line = next) {
 		next = strchr(line, '\n');
 		if (next != NULL)
 			next++;
-		if (sscanf(line, "%71s %255s", sha, old) == 2 &&
-		    strncmp(old, "refs/airlock/held/", 18) == 0)
-			heldv = strv_add(heldv, sha);
-		if (sscanf(line, "%71s %255s", sha, old) == 2 &&
-		    strncmp(old, "refs/airlock/", 13) == 0) {
-			xasprintf(&k, "%s %s", sha, old);
+		if (sscanf(line, "%71s %255s", sha, name) == 2 &&
+		    strncmp(name, "refs/airlock/", 13) == 0) {
+			xasprintf(&k, "%s %s", sha, name);
 			c->air = strv_add(c->air, k);
 			free(k);
 		}
 	}
-	nh = strv_len(heldv);
-	if (nh > 1)
-		qsort(heldv, nh, sizeof(*heldv), cm_sha_cmp);
-	c->known = xcalloc(c->nl + 1, sizeof(c->lrefs[0].sha) + 2);
-	for (i = 0, k = c->known; i < c->nl; i++) {
-		const char *key = c->lrefs[i].sha;
+}
 
-		if (nh > 0 && bsearch(&key, heldv, nh, sizeof(*heldv),
-		    cm_sha_cmp) != NULL)
-			continue;
-		k += sprintf(k, "^%s\n", c->lrefs[i].sha);
-	}
-	strv_free(heldv);
+/* The commit a work tree's HEAD named at launch (text: HEAD's). */
+static const char *
+cm_head_commit(struct cm_ctx *c, const char *text)
+{
+	if (text == NULL)
+		return NULL;
+	if (strncmp(text, "ref: ", 5) == 0)
+		return cm_old(c->lrefs, c->nl, text + 5);
+	return text;
 }
 
 /*
- * The refs that moved or are new: judged, and held if they reach a
- * protected path.  now: for-each-ref's text, cut into lines here.
+ * The refs that moved or are new: what a host checkout of each new tip
+ * writes over its launch tip's tree (a new ref: over the launch HEAD's
+ * tree), all judged by cm_pairs; those that would write a protected
+ * path are held.  now: for-each-ref's text, cut into lines here.
  */
 static void
 cm_hold_refs(struct cm_ctx *c, char *now)
 {
 	struct cm_moved	*mv = NULL;
-	char		*upd = NULL, tgt[72], **batch, *line, *next, *k;
-	char		*held, *take, sha[72];
-	size_t		 nmv = 0, ulen = 0, ucap = 0, tl, tc, i, w;
+	struct cm_pair	*pv;
+	char		*upd = NULL, *line, *next, *held, *take, *t, sha[72];
+	size_t		 nmv = 0, ulen = 0, ucap = 0, i, w;
 	const char	*name, *o;
 
-	/* The refs that moved or are new, and what their values are
-	 * (peeled: a tag of a tree is a tree): one git each, for c->any
-	 * number of refs. */
 	for (line = now; *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) == NULL)
 			next = line + strlen(line);
@@ -1029,127 +1211,139 @@ cm_hold_refs(struct cm_ctx *c, char *now)
 		if (strncmp(name, "refs/airlock/", 13) == 0)
 			continue;
 		mv = xreallocarray(mv, nmv + 1, sizeof(*mv));
+		memset(&mv[nmv], 0, sizeof(*mv));
 		mv[nmv].name = name;
 		mv[nmv].old = o;
 		snprintf(mv[nmv].sha, sizeof(mv[nmv].sha), "%s", sha);
-		mv[nmv].type[0] = '\0';
 		nmv++;
 	}
-	/* The types first: `git log` passes over a tree or a blob it is
-	 * given without a word. */
-	if (nmv > 0)
-		cm_types(c->r->common, mv, nmv);
-	/* All the new commits at once: in the usual run nothing is
-	 * protected and this is all.  Else each ref on its own, or past
-	 * CM_PERREF refs, every moved ref with what the batch found. */
-	batch = NULL;
-	for (i = 0, k = NULL, tl = tc = 0; i < nmv; i++)
-		if (strcmp(mv[i].type, "commit") == 0) {
-			cm_cat(&k, &tl, &tc, mv[i].sha);
-			cm_cat(&k, &tl, &tc, "\n");
-		}
-	if (k != NULL) {
-		cm_cat(&k, &tl, &tc, c->known);
-		held = k;
-		strv_free(c->j.bad);
-		c->j.bad = NULL;
-		if (cm_tip(&c->j, held, "commit", "") != 0)
-			batch = c->j.bad;
-		c->j.bad = NULL;
-		free(held);
-	}
+	if (nmv == 0)
+		return;
+	pv = xcalloc(nmv, sizeof(*pv));
 	for (i = 0; i < nmv; i++) {
-		strv_free(c->j.bad);
-		c->j.bad = NULL;
-		if (strcmp(mv[i].type, "commit") == 0) {
-			if (batch == NULL)
-				continue;
-			if (nmv > CM_PERREF) {
-				for (w = 0; batch[w] != NULL; w++)
-					c->j.bad = strv_add(c->j.bad, batch[w]);
-			} else if (!cm_tip(&c->j, mv[i].sha, "commit", c->known))
-				continue;
-		} else if (i >= CM_PERREF)
-			c->j.bad = strv_add(c->j.bad, "(too many refs to judge)");
-		else if (!cm_tip(&c->j, mv[i].sha, mv[i].type, c->known))
+		mv[i].base = mv[i].old != NULL ? cm_base(c, mv[i].old,
+		    mv[i].name, mv[i].basebuf, sizeof(mv[i].basebuf)) :
+		    c->lhead;
+		pv[i].base = mv[i].base;
+		pv[i].tip = mv[i].sha;
+	}
+	cm_pairs(&c->j, pv, nmv);
+	for (i = 0; i < nmv; i++) {
+		if (pv[i].bad == NULL)
 			continue;
 		name = mv[i].name;
-		o = cm_target(&c->j, c->air, name, mv[i].old, c->known, tgt,
-		    sizeof(tgt));
+		/* Back to the launch value (or its base), a new ref
+		 * deleted; the commit kept. */
+		o = mv[i].old != NULL ? mv[i].base : NULL;
 		xasprintf(&held, "refs/airlock/held/%s/%s", c->sid, name);
 		/* One transaction for all: the commit kept, the ref back
 		 * (only if it still has the value judged). */
-		xasprintf(&take, "update %s %s\n%s %s %s%s%s\n", held,
+		xasprintf(&t, "update %s %s\n%s %s %s%s%s\n", held,
 		    mv[i].sha, o != NULL ? "update" : "delete", name,
 		    o != NULL ? o : mv[i].sha, o != NULL ? " " : "",
 		    o != NULL ? mv[i].sha : "");
-		cm_cat(&upd, &ulen, &ucap, take);
-		free(take);
+		cm_cat(&upd, &ulen, &ucap, t);
+		free(t);
 		/* What it went back to, for a later session whose launch
-		 * saw the held commit (cm_target). */
+		 * saw the held commit (cm_base). */
 		if (o != NULL) {
-			xasprintf(&take, "update refs/airlock/was/%s/%s %s\n",
+			xasprintf(&t, "update refs/airlock/was/%s/%s %s\n",
 			    c->sid, name, o);
-			cm_cat(&upd, &ulen, &ucap, take);
-			free(take);
+			cm_cat(&upd, &ulen, &ucap, t);
+			free(t);
 		}
 		xasprintf(&take, "git -C %s update-ref %s %s", c->r->top, name,
 		    held);
-		for (w = 0; c->j.bad[w] != NULL; w++)
-			c->report(c->arg, "ref", c->r->top, name, c->j.bad[w], held, take);
+		for (w = 0; pv[i].bad[w] != NULL; w++)
+			c->report(c->arg, "ref", c->r->top, name, pv[i].bad[w],
+			    pv[i].why[w], held, take);
 		c->any = 1;
 		free(held);
 		free(take);
 	}
-	strv_free(batch);
 	if (upd != NULL)
 		cm_update(c->r->common, upd);
 	free(upd);
+	cm_pairs_free(pv, nmv);
 	free(mv);
-	strv_free(c->j.bad);
-	c->j.bad = NULL;
-
-}
-
-/* The commit the main work tree's HEAD named at launch, or NULL. */
-static const char *
-cm_main_head(struct cm_ctx *c)
-{
-	const char	*h;
-
-	if (c->r->nwts == 0 || (h = c->r->wts[0].head) == NULL)
-		return NULL;
-	if (strncmp(h, "ref: ", 5) == 0)
-		return cm_old(c->lrefs, c->nl, h + 5);
-	return h;
 }
 
 /*
- * One work tree: a HEAD detached at a new commit, pseudo refs, a HEAD
- * left on a branch a hold removed, then the index.  lw: its state at
- * launch (all NULL for a work tree added during the run).
+ * One work tree: a HEAD detached at a new commit and the pseudo refs,
+ * against the tree its HEAD had at launch; a HEAD left on a branch a
+ * hold removed; then the index.  lw: its state at launch (all NULL for
+ * a work tree added during the run).
  */
 static void
 cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 {
 	struct cm_wt	 cur;
-	char		 p[PATH_MAX + 32], sha[72], tgt[72];
-	const char	*o;
-	size_t		 i;
+	struct cm_pair	*pv = NULL;
+	char		 p[PATH_MAX + 32], tgt[72], bbuf[72], (*shas)[72];
+	const char	*o, *base;
+	size_t		 i, np = 0, k, *which;
+	int		 headmoved = 0, fd;
 
 	memset(&cur, 0, sizeof(cur));
 	cur.gitdir = lw->gitdir;
 	cur.top = lw->top;
 	cm_wt_take(&cur);
 	c->j.top = lw->top;
+	/* Its launch commit, as a base: a work tree added during the
+	 * run has the main one's. */
+	base = lw->head != NULL ? cm_base(c, cm_head_commit(c, lw->head),
+	    NULL, bbuf, sizeof(bbuf)) : c->lhead;
+	/* The values to judge: HEAD's (index 8), each pseudo ref's
+	 * every line (ORIG_HEAD and the like name commits the host's
+	 * `git reset --hard ORIG_HEAD` checks out; FETCH_HEAD one a
+	 * line, what `git merge FETCH_HEAD` takes). */
+	shas = NULL;
+	which = NULL;
 	if (cur.head != NULL && strncmp(cur.head, "ref: ", 5) != 0 &&
-	    (lw->head == NULL || strcmp(cur.head, lw->head) != 0) &&
-	    cm_tip_any(&c->j, cur.head, c->known)) {
-		for (i = 0; c->j.bad[i] != NULL; i++)
-			c->report(c->arg, "ref", lw->top, "HEAD", c->j.bad[i],
-			    NULL, NULL);
-		strv_free(c->j.bad);
-		c->j.bad = NULL;
+	    (lw->head == NULL || strcmp(cur.head, lw->head) != 0)) {
+		shas = xreallocarray(shas, np + 1, sizeof(*shas));
+		which = xreallocarray(which, np + 1, sizeof(*which));
+		snprintf(shas[np], sizeof(shas[np]), "%.64s", cur.head);
+		shas[np][strspn(shas[np], "0123456789abcdef")] = '\0';
+		which[np++] = 8;
+		headmoved = 1;
+	}
+	for (i = 0; cm_pseudo[i] != NULL; i++) {
+		char	*q;
+
+		if (cur.pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
+		    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
+			continue;
+		for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
+			size_t	hx = strspn(q, "0123456789abcdef");
+
+			if (hx >= 40) {
+				shas = xreallocarray(shas, np + 1,
+				    sizeof(*shas));
+				which = xreallocarray(which, np + 1,
+				    sizeof(*which));
+				snprintf(shas[np], sizeof(shas[np]), "%.*s",
+				    (int)(hx < 64 ? hx : 64), q);
+				which[np++] = i;
+			}
+			q = strchr(q, '\n');
+			q = q != NULL ? q + 1 : NULL;
+		}
+	}
+	if (np > 0) {
+		pv = xcalloc(np, sizeof(*pv));
+		for (k = 0; k < np; k++) {
+			pv[k].base = base;
+			pv[k].tip = shas[k];
+		}
+		cm_pairs(&c->j, pv, np);
+	}
+	for (k = 0; headmoved && k < np && which[k] == 8; k++) {
+		if (pv[k].bad == NULL)
+			continue;
+		for (i = 0; pv[k].bad[i] != NULL; i++)
+			c->report(c->arg, "ref", lw->top, "HEAD", pv[k].bad[i],
+			    pv[k].why[i], NULL, NULL);
 		c->any = 1;
 		if (lw->head != NULL && strncmp(lw->head, "ref: ", 5)
 		    == 0)
@@ -1158,7 +1352,7 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 		else if (lw->head != NULL)
 			cm_run(lw->gitdir, NULL, "update-ref",
 			    "--no-deref", "HEAD", lw->head, NULL);
-		else if ((o = cm_main_head(c)) == NULL ||
+		else if ((o = c->lhead) == NULL ||
 		    cm_run(lw->gitdir, NULL, "update-ref", "--no-deref",
 		    "HEAD", o, NULL) == -1) {
 			/* A work tree added during the run: at the main
@@ -1167,45 +1361,30 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 			unlink(p);
 		}
 	}
-	/* ORIG_HEAD and the like name commits the host's
-	 * `git reset --hard ORIG_HEAD` checks out. */
 	for (i = 0; cm_pseudo[i] != NULL; i++) {
-		char	*t, *q;
-
-		if (cur.pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
-		    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
-			continue;
-		for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
-			size_t	hx = strspn(q, "0123456789abcdef");
-
-			snprintf(sha, sizeof(sha), "%.*s",
-			    (int)(hx < 64 ? hx : 64), q);
-			if (hx >= 40 && cm_tip_any(&c->j, sha, c->known))
+		for (k = 0; k < np; k++)
+			if (which[k] == i && pv[k].bad != NULL)
 				break;
-			q = strchr(q, '\n');
-			q = q != NULL ? q + 1 : NULL;
-		}
-		if (c->j.bad == NULL)
+		if (k == np)
 			continue;
-		snprintf(p, sizeof(p), "%s/%s", lw->gitdir,
-		    cm_pseudo[i]);
+		snprintf(p, sizeof(p), "%s/%s", lw->gitdir, cm_pseudo[i]);
 		if (lw->pseudo[i] != NULL) {
-			int fd = open(p, O_WRONLY | O_TRUNC |
-			    O_NOFOLLOW | O_CLOEXEC);
-
+			fd = open(p, O_WRONLY | O_TRUNC | O_NOFOLLOW |
+			    O_CLOEXEC);
 			if (fd != -1) {
-				t = lw->pseudo[i];
-				(void)!write(fd, t, strlen(t));
+				(void)!write(fd, lw->pseudo[i],
+				    strlen(lw->pseudo[i]));
 				close(fd);
 			}
 		} else
 			unlink(p);
 		c->report(c->arg, "pseudo", lw->top, cm_pseudo[i],
-		    c->j.bad[0], NULL, NULL);
-		strv_free(c->j.bad);
-		c->j.bad = NULL;
+		    pv[k].bad[0], pv[k].why[0], NULL, NULL);
 		c->any = 1;
 	}
+	cm_pairs_free(pv, np);
+	free(shas);
+	free(which);
 	/* A HEAD on a branch a hold deleted: back to launch. */
 	if (c->any && cur.head != NULL && lw->head != NULL &&
 	    strcmp(cur.head, lw->head) != 0 &&
@@ -1220,9 +1399,8 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 				/* The branch it was on, renamed or
 				 * deleted: back at its launch value
 				 * (only if it is still absent). */
-				if ((o = cm_target(&c->j, c->air,
-				    lw->head + 5, cm_old(c->lrefs, c->nl,
-				    lw->head + 5), c->known, tgt,
+				if ((o = cm_base(c, cm_old(c->lrefs, c->nl,
+				    lw->head + 5), lw->head + 5, tgt,
 				    sizeof(tgt))) != NULL)
 					cm_run(c->r->common, NULL,
 					    "update-ref", lw->head + 5,
@@ -1268,6 +1446,9 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	if ((now = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL)) == NULL)
 		return;
 	cm_known(&c, now);
+	if (r->nwts > 0)
+		c.lhead = cm_base(&c, cm_head_commit(&c, r->wts[0].head),
+		    NULL, c.lheadbuf, sizeof(c.lheadbuf));
 	cm_hold_refs(&c, now);
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.common = r->common;
@@ -1288,10 +1469,9 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 		free(tmp.wts[w].top);
 	}
 	free(tmp.wts);
-	strv_free(c.j.bad);
+	cm_clear(&c.j);
 	strv_free(c.air);
 	free(c.lrefs);
-	free(c.known);
 	free(now);
 }
 

@@ -23,11 +23,12 @@ struct commits_snap *commits_snapshot(char *const *tops);
 /*
  * What commits_judge() did, one call each: kind "ref" (ref held as
  * held, take: the command that takes it), "index" (an entry restored,
- * ref NULL), "pseudo" (ORIG_HEAD and the like put back).
+ * ref NULL), "pseudo" (ORIG_HEAD and the like put back); rule: the rule
+ * that protects path when its name does not say it, else "".
  */
 typedef void	 commits_report(void *arg, const char *kind,
 		    const char *repo, const char *ref, const char *path,
-		    const char *held, const char *take);
+		    const char *rule, const char *held, const char *take);
 
 /*
  * After the sandbox ended: judge what moved against rules (the

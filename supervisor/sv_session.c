@@ -272,7 +272,7 @@ launcher_reap(pid_t pid)
  * the run's summary. */
 static void
 commits_said(void *arg, const char *kind, const char *repo, const char *ref,
-    const char *path, const char *held, const char *take)
+    const char *path, const char *rule, const char *held, const char *take)
 {
 	struct sv_session *s = arg;
 	struct jgen	*j;
@@ -285,6 +285,8 @@ commits_said(void *arg, const char *kind, const char *repo, const char *ref,
 	if (ref != NULL)
 		jgen_kstr(j, "ref", ref);
 	jgen_kstr(j, "path", path);
+	if (rule != NULL && rule[0] != '\0')
+		jgen_kstr(j, "rule", rule);
 	if (held != NULL)
 		jgen_kstr(j, "heldAs", held);
 	if (take != NULL)

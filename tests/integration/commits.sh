@@ -14,7 +14,7 @@
 # refs/airlock/held/) and restores such an index entry.  Controls: the
 # same done by the user outside the sandbox does fire the marker.
 . "$(dirname "$0")/lib.sh"
-plan 67
+plan 92
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -287,7 +287,9 @@ check_sh "the user's staged entry stays, nothing said" \
     "u \"git -C '$W/rk' ls-files .vscode\" | grep -q settings.json &&
     ! grep -q 'restored' '$EV.err'"
 # Two runs the other way round: the first ends (and holds) while the
-# second, started after its commit, still runs and commits on top.
+# second, started after its commit, still runs and commits on top, the
+# hook still in its tree: the second run's launch tip is no base (the
+# first run held it), the value it was put back to is.
 mkrepo rl
 Ll=$(u "git -C '$W/rl' rev-parse HEAD")
 as_user "$AIRLOCK" run --no-policy-check --workspace "$W/rl" -- sh -c \
@@ -299,7 +301,7 @@ n=0
 while [ ! -e "$W/rl/.a" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
 as_user "$AIRLOCK" run --no-policy-check --workspace "$W/rl" -- sh -c \
     "x=\$(git rev-parse HEAD); touch .b; while [ ! -e .c ]; do sleep 0.1; done;
-    git update-ref refs/heads/main \$x && git reset -q --soft \$x &&
+    git update-ref refs/heads/main \$x && git reset -q \$x &&
     echo z > z && git add z && $GC commit -qm clean" >/dev/null 2>"$EV.err" &
 B=$!
 n=0
@@ -311,6 +313,119 @@ check_sh "the second run's commit on the held one is held too" \
     "[ \"\$(u \"git -C '$W/rl' rev-parse main\")\" = '$Ll' ]"
 check "the host's reset --hard runs no hook" \
     fails host_fires rl two2 "git reset -q --hard"
+
+# ---- 12. what a host checkout writes: the tips' trees, not history ----
+# A repository of the user's whose history once had .env (added, then
+# removed) and 200 tags after it: a clone inside, a tracking branch and
+# a commit there are no hold, whatever the history holds.
+# The clone is made in a workspace of its own (the judge looks at 16
+# repositories a bind).
+u "mkdir '$W/hw' && git init -q -b main '$W/hw/hist' && cd '$W/hw/hist' &&
+    echo s > .env && echo r > readme && git add -A && $GC commit -qm one &&
+    git rm -q .env && $GC commit -qm two && i=0 &&
+    while [ \$i -lt 200 ]; do echo \$i > n && git add n &&
+    $GC commit -qm \$i && git tag t\$i || exit 1; i=\$((i + 1)); done" \
+    >/dev/null 2>&1
+check "inside: a clone of a repository whose history had .env, 200 tags" \
+    sbx "$W/hw" "git clone -q -b main hist hclone && cd hclone &&
+    git checkout -q -b feat --track origin/main && echo m >> readme &&
+    $GC commit -qam more"
+check_sh "nothing of it is held: feat, main and origin/main stay" \
+    "! grep -q 'held\|put back' '$EV.err' &&
+    [ \"\$(u \"git -C '$W/hw/hclone' log -1 --format=%s feat\")\" = more ] &&
+    u \"git -C '$W/hw/hclone' rev-parse -q --verify origin/main\" >/dev/null"
+check_sh "... and all 200 tags are there" \
+    "[ \"\$(u \"git -C '$W/hw/hclone' tag | wc -l\")\" -eq 200 ]"
+# Control: the judge did look at the clone (a hook committed there is
+# held).
+check "control: a hook committed in that clone is held" \
+    sbx "$W/hw" "cd hclone && $(plant hc .husky/_/pre-commit) && $GC commit -qm evil"
+check "... named" grep -q 'held refs/heads/feat.*\.husky/_/pre-commit' "$EV.err"
+# A hook added and removed again on one branch: the tip's tree writes
+# nothing on the host, so nothing is held.
+mkrepo s1
+check "inside: a hook committed, then removed in a later commit" \
+    sbx "$W/s1" "$(plant addrm .husky/_/pre-commit) && $GC commit -qm evil &&
+    git rm -q --cached .husky/_/pre-commit && $GC commit -qm gone"
+check_sh "main keeps the agent's last commit, nothing held" \
+    "[ \"\$(u \"git -C '$W/s1' log -1 --format=%s main\")\" = gone ] &&
+    ! grep -q 'held' '$EV.err'"
+check "the host's reset --hard and commit run no hook" \
+    fails host_fires s1 addrm "git reset -q --hard"
+# A directory of the user's renamed (in the index) to a protected one.
+mkrepo s2
+u "cd '$W/s2' && mkdir cfg && echo '{}' > cfg/tasks.json &&
+    git add cfg && $GC commit -qm cfg" >/dev/null
+check "inside: cfg/ renamed to .vscode/ in a commit" \
+    sbx "$W/s2" "git read-tree --prefix=.vscode/ HEAD:cfg &&
+    git rm -q -r --cached cfg && $GC commit -qm mv"
+check_sh "held, naming .vscode/tasks.json and the rule" \
+    "grep -q 'held refs/heads/main.*\.vscode/tasks\.json' '$EV.err' &&
+    grep -q 'agent and editor project files' '$EV.err'"
+u "cd '$W/s2' && git reset -q --hard" >/dev/null 2>&1
+check "the host's reset --hard writes no .vscode/" test ! -e "$W/s2/.vscode"
+# A symlink committed at a protected name (.envrc -> readme).
+mkrepo s3
+check "inside: .envrc committed as a symlink" \
+    sbx "$W/s3" "l=\$(printf readme | git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 120000,\$l,.envrc && $GC commit -qm l"
+check_sh "held, and the host's reset --hard makes no .envrc" \
+    "grep -q 'held refs/heads/main.*\.envrc' '$EV.err' &&
+    u \"cd '$W/s3' && git reset -q --hard\" >/dev/null 2>&1 &&
+    [ ! -L '$W/s3/.envrc' ]"
+# Gitlinks at names git takes for its own directory, by mktree (the
+# index refuses them; a tree need not).
+mkrepo s4
+check "inside: a tree with gitlinks at .Git and sub/.git, committed" \
+    sbx "$W/s4" "h=\$(git rev-parse HEAD) &&
+    s=\$(printf '160000 commit %s\t.git\n' \$h | git mktree) &&
+    t=\$( { git ls-tree HEAD; printf '160000 commit %s\t.Git\n040000 tree %s\tsub\n' \$h \$s; } | git mktree) &&
+    c=\$(echo x | $GC commit-tree \$t -p HEAD) && git update-ref refs/heads/main \$c"
+check_sh "held, naming both" \
+    "grep -q 'held refs/heads/main.*\.Git' '$EV.err' &&
+    grep -q 'held refs/heads/main.*sub/\.git' '$EV.err'"
+# A ref moved by git update-ref alone, to a commit made by commit-tree,
+# and a new branch that is never checked out.
+mkrepo s5
+L5b=$(u "git -C '$W/s5' rev-parse HEAD")
+check "inside: a new branch (not checked out) and a tag by update-ref" \
+    sbx "$W/s5" "I=/tmp/alt-index; export GIT_INDEX_FILE=\$I; git read-tree HEAD &&
+    $(plant nb .husky/_/pre-commit) && t=\$(git write-tree) &&
+    c=\$(echo x | $GC commit-tree \$t -p HEAD) && rm -f \$I &&
+    git update-ref refs/heads/side \$c && git update-ref refs/tags/v1 \$c"
+check_sh "both are held: side and v1 gone, kept under refs/airlock/held" \
+    "! u \"git -C '$W/s5' rev-parse -q --verify refs/heads/side\" &&
+    ! u \"git -C '$W/s5' rev-parse -q --verify refs/tags/v1\" &&
+    held_ref s5 refs/heads/side && held_ref s5 refs/tags/v1"
+check "the host's checkout of side runs no hook" \
+    fails host_fires s5 nb "git checkout -q side"
+# packed-refs edited by hand: main named at the hook's commit there.
+mkrepo s6
+L6b=$(u "git -C '$W/s6' rev-parse HEAD")
+check "inside: packed-refs rewritten to move main to a hook's commit" \
+    sbx "$W/s6" "I=/tmp/alt-index; export GIT_INDEX_FILE=\$I; git read-tree HEAD &&
+    $(plant pk .husky/_/pre-commit) && t=\$(git write-tree) &&
+    c=\$(echo x | $GC commit-tree \$t -p HEAD) && rm -f \$I &&
+    git pack-refs --all && p=\$(sed \"s/^$L6b refs\/heads\/main\$/\$c refs\/heads\/main/\" .git/packed-refs) &&
+    printf '%s\\n' \"\$p\" > .git/packed-refs &&
+    [ \"\$(git rev-parse main)\" = \$c ]"
+check "main is back at its launch value" head_is s6 main "$L6b"
+check "the host's reset --hard runs no hook" \
+    fails host_fires s6 pk "git reset -q --hard"
+# A new branch from main where the user already committed .vscode/:
+# judged against main's tree at launch, so the user's file is no hold.
+mkrepo s7
+u "cd '$W/s7' && mkdir .vscode && echo '{}' > .vscode/settings.json &&
+    git add .vscode && $GC commit -qm user" >/dev/null
+check "inside: a new branch on a tree that has the user's .vscode/" \
+    sbx "$W/s7" "git checkout -qb feat && echo y > y && git add y &&
+    $GC commit -qm feat"
+check_sh "is kept, nothing held" \
+    "! grep -q held '$EV.err' &&
+    [ \"\$(u \"git -C '$W/s7' log -1 --format=%s feat\")\" = feat ]"
+check "... but a change to that .vscode/settings.json is held" \
+    sbx "$W/s7" "$(plant vsc .vscode/settings.json) && $GC commit -qm evil"
+check "held, naming it" grep -q 'held refs/heads/feat.*\.vscode/settings\.json' "$EV.err"
 
 # ---- 10. porcelain keeps working: an ordinary commit is not held ----
 mkrepo rc
