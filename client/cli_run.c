@@ -34,6 +34,7 @@
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
 #include "common/host/paths.h"
+#include "common/host/protect.h"
 #include "common/host/wsorigin.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -324,6 +325,38 @@ bind_link_check(const char *path, const char *ws)
 	return rc;
 }
 
+/*
+ * A bind is a carve-out taken by its canonical path: one that resolves
+ * to another entry of a secret (the user's own ~/.ssh/known_hosts ->
+ * id_rsa), or from elsewhere into one, would open what was never named.
+ * Refused, naming both paths.
+ */
+static void
+bind_secret_check(const char *flag, char *abs, const char *resolved)
+{
+	const char	*home = getenv("HOME"), *sec;
+	char		 s[PATH_MAX];
+	size_t		 i;
+	int		 in_home, inside;
+
+	airlock_path_clean(abs);
+	if (strcmp(abs, resolved) == 0)
+		return;
+	for (i = 0; (sec = protect_secret_at(i, &in_home)) != NULL; i++) {
+		if (in_home && (home == NULL || home[0] != '/'))
+			continue;
+		snprintf(s, sizeof(s), "%s%s%s", in_home ? home : "",
+		    in_home ? "/" : "", sec);
+		if (!protect_resolves_into(abs, resolved, s, &inside))
+			continue;
+		fprintf(stderr, "airlock: %s %s resolves to %s, %s the secret "
+		    "%s: refused (a carve-out opens only what it names; bind "
+		    "%s itself if that is meant)\n", flag, abs, resolved,
+		    inside ? "inside" : "another entry of", s, resolved);
+		exit(EXIT_SANDBOX);
+	}
+}
+
 /* A bind of a path that does not exist is an error naming it; with
  * --bind-try it is left out. */
 static void
@@ -340,6 +373,7 @@ add_bind(struct jgen *j, const char *path, int ro, int try)
 		    "--bind", path, strerror(errno));
 		exit(EXIT_SANDBOX);
 	}
+	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
 	free(abs);
 	jgen_obj_open(j);
 	jgen_kstr(j, "hostPath", resolved);

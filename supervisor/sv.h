@@ -77,6 +77,9 @@ struct sv_spec {
 	char		*agent_id;
 	struct sv_bind	*binds;
 	size_t		 nbinds;
+	char		**bind_links;	/* a bind's path as given, then its
+					   canonical one, for each that
+					   differs (sv_spec_canonical) */
 	int		 network_enabled;
 	int		 no_push_gateway; /* "pushGateway": false */
 	char		**egress_allowlist;
