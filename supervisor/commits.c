@@ -1228,6 +1228,17 @@ cm_hold_refs(struct cm_ctx *c, char *now)
 		pv[i].tip = mv[i].sha;
 	}
 	cm_pairs(&c->j, pv, nmv);
+	/* A replace ref changes what git shows for an object everywhere,
+	 * a blob of a protected path the user committed included: no
+	 * tree of a tip says what it does, so one made or moved inside
+	 * is held whatever it names. */
+	for (i = 0; i < nmv; i++)
+		if (strncmp(mv[i].name, "refs/replace/", 13) == 0 &&
+		    pv[i].bad == NULL) {
+			pv[i].bad = strv_add(NULL, mv[i].name + 13);
+			pv[i].why = strv_add(NULL, "a replace ref: it changes "
+			    "what git shows for an object");
+		}
 	for (i = 0; i < nmv; i++) {
 		if (pv[i].bad == NULL)
 			continue;

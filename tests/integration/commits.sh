@@ -14,7 +14,7 @@
 # refs/airlock/held/) and restores such an index entry.  Controls: the
 # same done by the user outside the sandbox does fire the marker.
 . "$(dirname "$0")/lib.sh"
-plan 92
+plan 97
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -426,6 +426,33 @@ check_sh "is kept, nothing held" \
 check "... but a change to that .vscode/settings.json is held" \
     sbx "$W/s7" "$(plant vsc .vscode/settings.json) && $GC commit -qm evil"
 check "held, naming it" grep -q 'held refs/heads/feat.*\.vscode/settings\.json' "$EV.err"
+
+# A replace ref for the blob of the user's own .vscode/settings.json:
+# the host's next checkout of that file writes the agent's content.
+u "cd '$W/s7' && git checkout -q main" >/dev/null 2>&1
+check "inside: git replace of the user's .vscode/settings.json blob" \
+    sbx "$W/s7" "b=\$(echo '{\"evil\":1}' | git hash-object -w --stdin) &&
+    git replace \$(git rev-parse main:.vscode/settings.json) \$b"
+check_sh "held, and the host's checkout of the file writes the user's" \
+    "grep -q 'held refs/replace/' '$EV.err' &&
+    u \"cd '$W/s7' && rm .vscode/settings.json &&
+    git checkout -q -- .vscode/settings.json\" &&
+    ! grep -q evil '$W/s7/.vscode/settings.json'"
+# refs/airlock/ forged inside to make a hook's commit the base: the
+# judge takes a value another run put back only if it adds no
+# protected path, so the hold still comes.
+mkrepo s8
+L8=$(u "git -C '$W/s8' rev-parse HEAD")
+check "inside: refs/airlock/held and was forged, a hook committed" \
+    sbx "$W/s8" "$(plant forge .husky/_/pre-commit) && $GC commit -qm evil &&
+    git update-ref refs/airlock/held/x/refs/heads/main $L8 &&
+    git update-ref refs/airlock/was/x/refs/heads/main HEAD"
+check_sh "main no longer names the hook's commit (deleted, kept held)" \
+    "[ \"\$(u \"git -C '$W/s8' rev-parse -q --verify main\")\" != \
+    \"\$(u \"git -C '$W/s8' rev-parse refs/airlock/was/x/refs/heads/main\")\" ] &&
+    held_ref s8 refs/heads/main"
+check "the host's reset --hard runs no hook" \
+    fails host_fires s8 forge "git reset -q --hard"
 
 # ---- 10. porcelain keeps working: an ordinary commit is not held ----
 mkrepo rc
