@@ -179,8 +179,9 @@ protect_resolves_into(const char *given, const char *real,
 
 	if (realpath(secret, sc) == NULL)
 		snprintf(sc, sizeof(sc), "%s", secret);
-	if ((rc = pr_rel(real, sc)) == NULL && (rc = pr_rel(real, secret)) ==
-	    NULL)
+	/* The secret itself opens nothing, whatever names it. */
+	if (((rc = pr_rel(real, sc)) == NULL && (rc = pr_rel(real, secret)) ==
+	    NULL) || rc[0] == '\0')
 		return 0;
 	if ((rg = pr_rel(given, secret)) == NULL)
 		rg = pr_rel(given, sc);

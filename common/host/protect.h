@@ -41,8 +41,9 @@ const char *protect_secret_at(size_t i, int *in_home);
 
 /*
  * A carve-out is opened by its canonical path: 1 if real (given's
- * canonical spelling) lies at or beneath secret (or its canonical
- * spelling) as another entry than given names there, *inside 1 if given
+ * canonical spelling) lies beneath secret (or its canonical spelling)
+ * as another entry than given names there (the secret itself opens
+ * nothing, so a link to it is no such entry), *inside 1 if given
  * is not beneath secret at all (a link elsewhere into it).
  */
 int	 protect_resolves_into(const char *given, const char *real,
