@@ -242,8 +242,8 @@ static const struct {
 	{ ".dir-locals-2.el", "editor startup" },
 };
 
-static const char *
-ex_write_group(const char *path)
+const char *
+explain_write_group(const char *path)
 {
 	const char	*c, *slash;
 	char		 comp[256];
@@ -330,8 +330,13 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 			snprintf(why, whylen, "in the secret set (%s)", sec);
 		else
 			snprintf(why, whylen, "protected file (%s)",
-			    ex_write_group(e->target));
+			    explain_write_group(e->target));
 		return EX_WRITE;
+	}
+	if (strcmp(a, "git-commit-held") == 0) {
+		snprintf(why, whylen, "a protected file (%s) committed "
+		    "inside: held, see above", explain_write_group(e->target));
+		return EX_GIT;
 	}
 	if (strcmp(a, "os-denied") == 0) {
 		if ((path = ex_line_path(e->target, &ro)) == NULL) {

@@ -30,6 +30,8 @@ void	explain_add(struct explain *, const char *action, const char *target,
 void	explain_print(const struct explain *, FILE *);
 void	explain_free(struct explain *);
 void	explain_bind_warn(const char *flag, char *const *paths);
+/* The built-in rule a write-protected path falls under, for a person. */
+const char *explain_write_group(const char *path);
 
 /* What the client sent, to name a field of airlockd's error by its flag. */
 struct explain_fields {

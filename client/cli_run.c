@@ -34,6 +34,7 @@
 #include "client/gitorigin.h"
 #include "common/acpframe.h"
 #include "common/host/paths.h"
+#include "common/host/protect.h"
 #include "common/host/wsorigin.h"
 #include "common/json.h"
 #include "common/log.h"
@@ -140,6 +141,43 @@ write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * What airlockd held when the sandbox ended: a commit of a protected
+ * path (the ref put back, the commit kept) or an index entry restored.
+ * Said whether --quiet or not: the user's repository changed.
+ */
+static void
+held_say(const struct json *ev)
+{
+	const char	*kind = json_get_str(ev, "kind");
+	const char	*repo = json_get_str(ev, "repository");
+	const char	*ref = json_get_str(ev, "ref");
+	const char	*path = json_get_str(ev, "path");
+	const char	*take = json_get_str(ev, "take");
+	const char	*rule = json_get_str(ev, "rule");
+	char		 r[512];
+
+	if (kind == NULL || path == NULL)
+		return;
+	/* The rule: airlockd's words for a link or a .gitmodules, else
+	 * the built-in group the path's name falls under. */
+	snprintf(r, sizeof(r), "%s", rule != NULL ? vis(rule) :
+	    explain_write_group(path));
+	if (strcmp(kind, "index") == 0)
+		fprintf(stderr, "airlock: restored the index entry of %s in "
+		    "%s: staged inside the sandbox, a protected path (%s)\n",
+		    vis(path), vis(repo), r);
+	else if (take != NULL)
+		fprintf(stderr, "airlock: held %s of %s: a checkout of it "
+		    "would write %s, a protected path (%s); the commit is "
+		    "kept, to take it: %s\n", vis(ref), vis(repo), vis(path),
+		    r, vis(take));
+	else
+		fprintf(stderr, "airlock: put back %s of %s: a checkout of it "
+		    "would write %s, a protected path (%s)\n", vis(ref),
+		    vis(repo), vis(path), r);
+}
+
 static void
 on_event(const struct json *ev, void *arg)
 {
@@ -186,6 +224,8 @@ on_event(const struct json *ev, void *arg)
 				st->opened = strv_add(st->opened,
 				    x->items[i]->str);
 		opened_say(st);
+	} else if (strcmp(type, "held") == 0) {
+		held_say(ev);
 	} else if (strcmp(type, "killed") == 0) {
 		const char *reason = json_get_str(ev, "reason");
 
@@ -285,6 +325,38 @@ bind_link_check(const char *path, const char *ws)
 	return rc;
 }
 
+/*
+ * A bind is a carve-out taken by its canonical path: one that resolves
+ * to another entry of a secret (the user's own ~/.ssh/known_hosts ->
+ * id_rsa), or from elsewhere into one, would open what was never named.
+ * Refused, naming both paths.
+ */
+static void
+bind_secret_check(const char *flag, char *abs, const char *resolved)
+{
+	const char	*home = getenv("HOME"), *sec;
+	char		 s[PATH_MAX];
+	size_t		 i;
+	int		 in_home, inside;
+
+	airlock_path_clean(abs);
+	if (strcmp(abs, resolved) == 0)
+		return;
+	for (i = 0; (sec = protect_secret_at(i, &in_home)) != NULL; i++) {
+		if (in_home && (home == NULL || home[0] != '/'))
+			continue;
+		snprintf(s, sizeof(s), "%s%s%s", in_home ? home : "",
+		    in_home ? "/" : "", sec);
+		if (!protect_resolves_into(abs, resolved, s, &inside))
+			continue;
+		fprintf(stderr, "airlock: %s %s resolves to %s, %s the secret "
+		    "%s: refused (a carve-out opens only what it names; bind "
+		    "%s itself if that is meant)\n", flag, abs, resolved,
+		    inside ? "inside" : "another entry of", s, resolved);
+		exit(EXIT_SANDBOX);
+	}
+}
+
 /* A bind of a path that does not exist is an error naming it; with
  * --bind-try it is left out. */
 static void
@@ -301,6 +373,7 @@ add_bind(struct jgen *j, const char *path, int ro, int try)
 		    "--bind", path, strerror(errno));
 		exit(EXIT_SANDBOX);
 	}
+	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
 	free(abs);
 	jgen_obj_open(j);
 	jgen_kstr(j, "hostPath", resolved);

@@ -19,6 +19,7 @@
 #include "policy/policy.h"
 
 struct event_base;
+struct namerule_set;
 struct sv_client;
 struct sv_session;
 
@@ -76,6 +77,9 @@ struct sv_spec {
 	char		*agent_id;
 	struct sv_bind	*binds;
 	size_t		 nbinds;
+	char		**bind_links;	/* a bind's path as given, then its
+					   canonical one, for each that
+					   differs (sv_spec_canonical) */
 	int		 network_enabled;
 	int		 no_push_gateway; /* "pushGateway": false */
 	char		**egress_allowlist;
@@ -126,6 +130,10 @@ struct sv_plan {
 	char		**opened;	/* built-in write rules settings'
 					   allowWrite opened, for the
 					   run's summary */
+	struct namerule_set *rules;	/* the filename rules sent, to
+					   judge what the agent committed */
+	char		**tops;		/* the writable binds, but a
+					   runner's state */
 };
 
 struct sv_plan_ctx {

@@ -42,6 +42,7 @@
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
+#include "supervisor/commits.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
 #include "supervisor/sv_sess.h"
@@ -482,6 +483,11 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 		jgen_arr_close(j);
 		event_end(s, j);
 	}
+
+	/* What the agent may commit is judged against this at the end:
+	 * the refs, HEADs and indexes of the writable binds' repositories. */
+	if (s->commits == NULL && s->plan.rules != NULL)
+		s->commits = commits_snapshot(s->plan.tops);
 
 	s->launcher_pid = sv_spare_take(&fd);
 	if (s->launcher_pid == -1) {

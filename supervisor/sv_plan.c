@@ -1247,6 +1247,9 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
 {
 	struct msgbuf b;
 
+	if (p->rules == NULL)
+		p->rules = namerule_new();
+	(void)namerule_add(p->rules, kind, pattern, except);
 	msgbuf_init(&b, MSG_PLAN_WRITE_RULE);
 	msg_put_u32(&b, kind);
 	msg_put_str(&b, pattern);
@@ -1348,8 +1351,10 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	size_t		 i, j;
 
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
-		if (!exact_in_list(spec->runner_state_dirs, writable[i]))
+		if (!exact_in_list(spec->runner_state_dirs, writable[i])) {
 			sp = sv_path_spellings(sp, writable[i]);
+			p->tops = strv_add(p->tops, writable[i]);
+		}
 		else
 			rs = sv_path_spellings(rs, writable[i]);
 	/* A runner's state holds no git state but what porcelain writes
@@ -1556,6 +1561,9 @@ sv_plan_free(struct sv_plan *p)
 	strv_free(p->env_base);
 	strv_free(p->tmpfs);
 	strv_free(p->opened);
+	strv_free(p->tops);
+	if (p->rules != NULL)
+		namerule_free(p->rules);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1586,7 +1594,15 @@ sv_spec_canonical(struct sv_spec *s)
 
 	for (i = 0; i < s->nbinds; i++) {
 		struct sv_bind *bd = &s->binds[i];
+		char	*c = canon(bd->host_path);
 
+		/* Kept to judge a carve-out that resolves elsewhere in a
+		 * secret (carve_resolved). */
+		if (strcmp(c, bd->host_path) != 0) {
+			s->bind_links = strv_add(s->bind_links, bd->host_path);
+			s->bind_links = strv_add(s->bind_links, c);
+		}
+		free(c);
 		if (strcmp(bd->guest_path, bd->host_path) == 0) {
 			canon_in_place(&bd->host_path);
 			free(bd->guest_path);
@@ -1804,6 +1820,94 @@ stage_home(struct plan_build *pb, char *err, size_t errlen)
 }
 
 /*
+ * A carve-out is opened by its canonical path: one beneath a secret
+ * (~/.ssh/known_hosts) that resolves to another entry of a secret (the
+ * user's own link known_hosts -> id_rsa), or one outside every secret
+ * that resolves into one, would open what the user never named.  Such
+ * a carve-out is refused, naming both paths.  what: the setting or
+ * flag, given: the path as given (absolute), secrets: absolute.
+ */
+static int
+carve_resolved(const char *what, const char *given, char *const *secrets,
+    char *err, size_t errlen)
+{
+	char		 real[PATH_MAX];
+	size_t		 i;
+	int		 bad = 0, inside;
+
+	if (given[0] != '/' || realpath(given, real) == NULL ||
+	    strcmp(real, given) == 0)
+		return 0;
+	for (i = 0; secrets != NULL && secrets[i] != NULL && !bad; i++) {
+		if (has_glob(secrets[i]) ||
+		    !protect_resolves_into(given, real, secrets[i], &inside))
+			continue;
+		snprintf(err, errlen, "%s %s resolves to %s, %s the secret "
+		    "%s: a carve-out opens only what it names (name %s itself "
+		    "if that is meant)", what, given, real, inside ?
+		    "inside" : "another entry of", secrets[i], real);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/*
+ * Every carve-out the user gave (--bind, allowRead, allowWrite) against
+ * the secret set and denyRead: none resolves elsewhere in a secret.
+ */
+static int
+carve_check(struct plan_build *pb, char *err, size_t errlen)
+{
+	const struct settings	*st = pb->ctx->settings;
+	const struct sv_spec	*spec = pb->spec;
+	char			**sec = NULL, *a;
+	size_t			  i;
+	int			  rv = 0;
+
+	for (i = 0; i < n_protect_home_secrets; i++) {
+		xasprintf(&a, "%s/%s", pb->home, protect_home_secrets[i]);
+		sec = strv_add(sec, a);
+		free(a);
+	}
+	for (i = 0; i < n_protect_etc_secrets; i++)
+		sec = strv_add(sec, protect_etc_secrets[i]);
+	for (i = 0; spec->deny_read != NULL && spec->deny_read[i] != NULL;
+	    i++)
+		if ((a = plan_abs(spec->deny_read[i], pb->home,
+		    pb->base)) != NULL) {
+			sec = strv_add(sec, a);
+			free(a);
+		}
+	for (i = 0; st != NULL && st->deny_read && st->deny_read[i]; i++)
+		if ((a = plan_abs(st->deny_read[i], pb->home,
+		    pb->base)) != NULL) {
+			sec = strv_add(sec, a);
+			free(a);
+		}
+	for (i = 0; rv == 0 && spec->bind_links != NULL &&
+	    spec->bind_links[i] != NULL && spec->bind_links[i + 1] != NULL;
+	    i += 2)
+		rv = carve_resolved("the bind", spec->bind_links[i], sec, err,
+		    errlen);
+	for (i = 0; rv == 0 && st != NULL && st->allow_read &&
+	    st->allow_read[i]; i++)
+		if ((a = plan_abs(st->allow_read[i], pb->home,
+		    pb->base)) != NULL) {
+			rv = carve_resolved("allowRead", a, sec, err, errlen);
+			free(a);
+		}
+	for (i = 0; rv == 0 && st != NULL && st->allow_write &&
+	    st->allow_write[i]; i++)
+		if ((a = plan_abs(st->allow_write[i], pb->home,
+		    pb->base)) != NULL) {
+			rv = carve_resolved("allowWrite", a, sec, err, errlen);
+			free(a);
+		}
+	strv_free(sec);
+	return rv;
+}
+
+/*
  * R-S5: the spec's binds, rw by mode, by depth, the denied directories
  * with a carve-out split after the bind holding them; the runner's
  * private directories; srt's allowWrite and allowRead keys.
@@ -1821,6 +1925,8 @@ stage_binds(struct plan_build *pb, char *err, size_t errlen)
 		pb->prot = sv_path_spellings(pb->prot,
 		    spec->protected_paths[i]);
 	pb->base = plan_base(spec, pb->home);
+	if (carve_check(pb, err, errlen) == -1)
+		return -1;
 	pb->carves = carve_outs(spec, pb->ctx->settings, pb->home, pb->base);
 	pb->splits = split_list(spec, pb->ctx->settings, pb->carves,
 	    pb->home, pb->base);

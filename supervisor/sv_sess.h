@@ -139,6 +139,8 @@ struct sv_session {
 	char		*mask_ca;	/* the session CA, PEM */
 	char		*mask_upstream;	/* what proxyd verifies with */
 	char		**mask_env;	/* name, placeholder, name, ... */
+	struct commits_snap *commits;	/* git refs and indexes at launch,
+					   judged when the sandbox ends */
 };
 
 /* The session table and what it was started with (sv_session.c). */
@@ -170,6 +172,9 @@ int		 sv_mask_begin(struct sv_session *, const struct settings *,
 char		*sv_mask_bundle(const struct sv_session *,
 		    const struct settings *);
 void		 sv_mask_free(struct sv_session *);
+
+/* sv_session.c: what the agent committed, once its sandbox ended */
+void		 session_commits_judge(struct sv_session *);
 
 /* sv_event.c */
 void		 now_rfc3339(char *, size_t);

@@ -44,6 +44,7 @@
 #include "policy/domain.h"
 #include "policy/egress.h"
 #include "supervisor/gwrepo.h"
+#include "supervisor/commits.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
 #include "supervisor/sv_sess.h"
@@ -267,6 +268,44 @@ launcher_reap(pid_t pid)
 		;
 }
 
+/* One thing the judge held or restored: an event, and a violation for
+ * the run's summary. */
+static void
+commits_said(void *arg, const char *kind, const char *repo, const char *ref,
+    const char *path, const char *rule, const char *held, const char *take)
+{
+	struct sv_session *s = arg;
+	struct jgen	*j;
+
+	log_warnx("session %s: %s: %s %s: %s", s->id, repo, kind,
+	    ref != NULL ? ref : "", path);
+	j = event_begin(s, "held");
+	jgen_kstr(j, "kind", kind);
+	jgen_kstr(j, "repository", repo);
+	if (ref != NULL)
+		jgen_kstr(j, "ref", ref);
+	jgen_kstr(j, "path", path);
+	if (rule != NULL && rule[0] != '\0')
+		jgen_kstr(j, "rule", rule);
+	if (held != NULL)
+		jgen_kstr(j, "heldAs", held);
+	if (take != NULL)
+		jgen_kstr(j, "take", take);
+	event_end(s, j);
+	event_violation(s, "git-commit-held", path, NULL);
+}
+
+void
+session_commits_judge(struct sv_session *s)
+{
+	struct commits_snap *c = s->commits;
+
+	if (c == NULL)
+		return;
+	s->commits = NULL;
+	commits_judge(c, s->plan.rules, s->id, commits_said, s);
+}
+
 /*
  * End a session's sandbox, the daemons forget the session, and every
  * exec still running gets its exit.  Init is killed, not only the
@@ -304,6 +343,8 @@ session_kill(struct sv_session *s, const char *why)
 		s->launcher_pid = -1;
 		sv_spare_session_ended();
 	}
+	/* Nothing of the sandbox runs now: what it left in git is final. */
+	session_commits_judge(s);
 	if (s->init_pidfd != -1) {
 		close(s->init_pidfd);
 		s->init_pidfd = -1;

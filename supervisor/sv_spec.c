@@ -33,6 +33,7 @@ sv_spec_free(struct sv_spec *s)
 	strv_free(s->runner_private_dirs);
 	strv_free(s->exec_grant_roots);
 	strv_free(s->deny_read);
+	strv_free(s->bind_links);
 	strv_free(s->deny_write);
 	free(s->backend);
 	free(s->origin_repo);

@@ -8,8 +8,12 @@
  * tools judge paths with the same entries, so neither drifts from what
  * the sandbox enforces.
  */
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/host/protect.h"
 #include "common/namerule.h"
@@ -151,4 +155,36 @@ protect_secret_at(size_t i, int *in_home)
 		return protect_home_secrets[i];
 	i -= n_protect_home_secrets;
 	return i < n_protect_etc_secrets ? protect_etc_secrets[i] : NULL;
+}
+
+/* path's part at or beneath dir ("" for dir itself), or NULL. */
+static const char *
+pr_rel(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/' ? path + 1 : NULL;
+	if (strncmp(path, dir, n) != 0 || (path[n] != '\0' && path[n] != '/'))
+		return NULL;
+	return path[n] == '/' ? path + n + 1 : path + n;
+}
+
+int
+protect_resolves_into(const char *given, const char *real,
+    const char *secret, int *inside)
+{
+	char		 sc[PATH_MAX];
+	const char	*rg, *rc;
+
+	if (realpath(secret, sc) == NULL)
+		snprintf(sc, sizeof(sc), "%s", secret);
+	/* The secret itself opens nothing, whatever names it. */
+	if (((rc = pr_rel(real, sc)) == NULL && (rc = pr_rel(real, secret)) ==
+	    NULL) || rc[0] == '\0')
+		return 0;
+	if ((rg = pr_rel(given, secret)) == NULL)
+		rg = pr_rel(given, sc);
+	*inside = rg == NULL;
+	return rg == NULL || strcmp(rg, rc) != 0;
 }

@@ -39,4 +39,14 @@ int	 protect_rule_at(size_t i, uint32_t *kind, const char **pattern,
 	    const char **except);
 const char *protect_secret_at(size_t i, int *in_home);
 
+/*
+ * A carve-out is opened by its canonical path: 1 if real (given's
+ * canonical spelling) lies beneath secret (or its canonical spelling)
+ * as another entry than given names there (the secret itself opens
+ * nothing, so a link to it is no such entry), *inside 1 if given
+ * is not beneath secret at all (a link elsewhere into it).
+ */
+int	 protect_resolves_into(const char *given, const char *real,
+	    const char *secret, int *inside);
+
 #endif

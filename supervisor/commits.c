@@ -1,0 +1,1506 @@
+// SPDX-License-Identifier: ISC
+/*
+ * What the agent commits, the host checks out (SPEC R-L3; commits.h).
+ *
+ * Git is run here on repositories a sandbox has written, so it is run
+ * as plumbing under a minimal environment: no system or global config,
+ * no $HOME, hooks and fsmonitor off, replace refs ignored (a sandbox may
+ * write refs/replace/ to show this judge other objects than the host
+ * sees; such a ref is judged like any other), no optional locks, a
+ * bounded time.  The repository's own config is read: its keys are the
+ * user's or passed the sandbox's allowlist, and plumbing runs nothing
+ * they name with hooks off.  Whatever cannot be judged (git failed, too
+ * slow, too many commits) is held: judged unsafe.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/namerule.h"
+#include "common/xmalloc.h"
+#include "supervisor/commits.h"
+
+#define CM_DEPTH	3		/* directory levels below a bind */
+#define CM_DIRS		2000		/* directories looked at, per bind */
+#define CM_REPOS	16		/* repositories, per bind */
+#define CM_WAIT_MS	5000		/* one git process, at most */
+#define CM_OUT_MAX	(64U << 20)	/* what one git prints */
+#define CM_INDEX_MAX	(64U << 20)	/* an index kept at launch */
+#define CM_PATHS	16		/* paths named per held ref */
+#define CM_NULL_SHA	"0000000000000000000000000000000000000000"
+#define CM_EMPTY_TREE	"4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+static const char *const cm_pseudo[] = { "ORIG_HEAD", "MERGE_HEAD",
+    "CHERRY_PICK_HEAD", "REVERT_HEAD", "FETCH_HEAD", "BISECT_HEAD",
+    "AUTO_MERGE", NULL };
+
+struct cm_wt {
+	char	*gitdir;	/* this work tree's own git directory */
+	char	*top;		/* the work tree */
+	char	*head;		/* HEAD's text at launch, NULL if new */
+	char	*index;		/* the index's bytes at launch */
+	size_t	 indexlen;
+	char	*pseudo[8];	/* cm_pseudo's texts at launch */
+};
+
+struct cm_repo {
+	char	*common;	/* the common git directory */
+	char	*top;		/* the main work tree */
+	char	*refs;		/* for-each-ref at launch: "sha name\n" */
+	struct cm_wt *wts;
+	size_t	 nwts;
+};
+
+struct commits_snap {
+	struct cm_repo	*repos;
+	size_t		 nrepos;
+	char		**tops;
+};
+
+/* A file's bytes (up to max), or NULL. */
+static char *
+cm_read(const char *path, size_t max, size_t *lenp)
+{
+	struct stat	 st;
+	char		*buf;
+	size_t		 len = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > max) {
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size &&
+	    (n = read(fd, buf + len, (size_t)st.st_size - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+/* A small file's text, its trailing newline taken off. */
+static char *
+cm_text(const char *path)
+{
+	char	*s = cm_read(path, 1 << 16, NULL);
+
+	if (s != NULL)
+		s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+/*
+ * Run git with args (NULL-terminated) on gitdir (and top as its work
+ * tree, if not NULL), in, if not NULL, on its stdin; index: another
+ * index file.  Its output (*len), or NULL if it failed or took too long.
+ */
+static char *
+cm_git(const char *gitdir, const char *top, const char *index,
+    const char *const *args, const char *in, size_t inlen, size_t *lenp)
+{
+	const char	*argv[32];
+	char		 gd[PATH_MAX + 16], wt[PATH_MAX + 16];
+	struct pollfd	 pfd[2];
+	struct timespec	 t0, t;
+	char		*buf = NULL;
+	size_t		 len = 0, cap = 0, off = 0, i, n = 0;
+	ssize_t		 r;
+	pid_t		 pid;
+	int		 po[2], pi[2], st, ms, nfd;
+
+	snprintf(gd, sizeof(gd), "--git-dir=%s", gitdir);
+	argv[n++] = "git";
+	argv[n++] = "-c";
+	argv[n++] = "core.hooksPath=/dev/null";
+	argv[n++] = "-c";
+	argv[n++] = "core.fsmonitor=false";
+	argv[n++] = "-c";
+	argv[n++] = "core.splitIndex=false";
+	argv[n++] = gd;
+	if (top != NULL) {
+		snprintf(wt, sizeof(wt), "--work-tree=%s", top);
+		argv[n++] = wt;
+	}
+	for (i = 0; args[i] != NULL && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (pipe2(po, O_CLOEXEC) == -1)
+		return NULL;
+	if (pipe2(pi, O_CLOEXEC) == -1) {
+		close(po[0]);
+		close(po[1]);
+		return NULL;
+	}
+	if ((pid = fork()) == -1) {
+		close(po[0]);
+		close(po[1]);
+		close(pi[0]);
+		close(pi[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		extern char **environ;
+		char	**e;
+		int	  nul = open("/dev/null", O_RDWR);
+
+		/* Nothing of airlockd's environment names git's. */
+		for (e = environ; *e != NULL; )
+			if (strncmp(*e, "GIT_", 4) == 0) {
+				char	nm[128];
+
+				snprintf(nm, sizeof(nm), "%.*s",
+				    (int)strcspn(*e, "="), *e);
+				unsetenv(nm);
+			} else
+				e++;
+		setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+		setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+		setenv("GIT_NO_REPLACE_OBJECTS", "1", 1);
+		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
+		setenv("GIT_TERMINAL_PROMPT", "0", 1);
+		setenv("GIT_ATTR_NOSYSTEM", "1", 1);
+		setenv("HOME", "/nonexistent", 1);
+		setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+		setenv("LC_ALL", "C", 1);
+		if (index != NULL)
+			setenv("GIT_INDEX_FILE", index, 1);
+		dup2(pi[0], 0);
+		dup2(po[1], 1);
+		if (nul != -1)
+			dup2(nul, 2);
+		execvp("git", (char *const *)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pi[0]);
+	if (in == NULL) {
+		close(pi[1]);
+		pi[1] = -1;
+	} else
+		(void)fcntl(pi[1], F_SETFL, O_NONBLOCK);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = CM_WAIT_MS - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000);
+		pfd[0].fd = po[0];
+		pfd[0].events = POLLIN;
+		pfd[1].fd = pi[1];
+		pfd[1].events = POLLOUT;
+		nfd = pi[1] != -1 ? 2 : 1;
+		if (ms <= 0 || poll(pfd, nfd, ms) == 0) {
+			kill(pid, SIGKILL);
+			free(buf);
+			buf = NULL;
+			len = 0;
+			break;
+		}
+		if (nfd == 2 && pfd[1].revents != 0) {
+			r = write(pi[1], in + off, inlen - off);
+			if (r > 0)
+				off += (size_t)r;
+			if ((r == -1 && errno != EAGAIN && errno != EINTR) ||
+			    off == inlen) {
+				close(pi[1]);
+				pi[1] = -1;
+			}
+		}
+		if (pfd[0].revents == 0)
+			continue;
+		if (cap - len < 65536) {
+			if (cap >= CM_OUT_MAX) {
+				kill(pid, SIGKILL);
+				free(buf);
+				buf = NULL;
+				len = 0;
+				break;
+			}
+			cap = cap ? cap * 2 : 65536 * 2;
+			buf = xreallocarray(buf, 1, cap + 1);
+		}
+		r = read(po[0], buf + len, cap - len);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(po[0]);
+	if (pi[1] != -1)
+		close(pi[1]);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		free(buf);
+		return NULL;
+	}
+	if (buf == NULL)
+		buf = xstrdup("");
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+/* A work tree's state as it is now (HEAD, pseudo refs, the index). */
+static void
+cm_wt_take(struct cm_wt *w)
+{
+	char	p[PATH_MAX + 32];
+	size_t	i;
+
+	snprintf(p, sizeof(p), "%s/HEAD", w->gitdir);
+	w->head = cm_text(p);
+	for (i = 0; cm_pseudo[i] != NULL; i++) {
+		snprintf(p, sizeof(p), "%s/%s", w->gitdir, cm_pseudo[i]);
+		w->pseudo[i] = cm_read(p, 1 << 20, NULL);
+	}
+	snprintf(p, sizeof(p), "%s/index", w->gitdir);
+	w->index = cm_read(p, CM_INDEX_MAX, &w->indexlen);
+}
+
+/* The work trees of a repository: the main one, then worktrees/. */
+static void
+cm_wts(struct cm_repo *r, int take)
+{
+	struct dirent	*e;
+	DIR		*d;
+	char		 p[PATH_MAX + 300], *g, *s;
+	struct cm_wt	*w;
+
+	r->wts = xcalloc(1, sizeof(*r->wts));
+	r->nwts = 1;
+	r->wts[0].gitdir = xstrdup(r->common);
+	r->wts[0].top = xstrdup(r->top);
+	if (take)
+		cm_wt_take(&r->wts[0]);
+	snprintf(p, sizeof(p), "%s/worktrees", r->common);
+	if ((d = opendir(p)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/worktrees/%s/gitdir", r->common,
+		    e->d_name);
+		/* gitdir: the work tree's .git file. */
+		if ((g = cm_text(p)) == NULL || g[0] != '/' ||
+		    (s = strrchr(g, '/')) == NULL || s == g) {
+			free(g);
+			continue;
+		}
+		*s = '\0';
+		r->wts = xreallocarray(r->wts, r->nwts + 1, sizeof(*r->wts));
+		w = &r->wts[r->nwts++];
+		memset(w, 0, sizeof(*w));
+		xasprintf(&w->gitdir, "%s/worktrees/%s", r->common,
+		    e->d_name);
+		w->top = g;
+		if (take)
+			cm_wt_take(w);
+	}
+	closedir(d);
+}
+
+/*
+ * A repository at top: a .git directory (or, at launch, a gitfile the
+ * host made, followed).  At the end only directories are taken: a
+ * gitfile made inside may name any repository of the user's.
+ */
+static void
+cm_repo_add(struct commits_snap *s, const char *top, int launch)
+{
+	static const char *const fer[] = { "for-each-ref",
+	    "--format=%(objectname) %(refname)", NULL };
+	struct stat	 st;
+	char		 g[PATH_MAX + 32], *t, *cd, real[PATH_MAX + 16];
+	struct cm_repo	*r;
+	size_t		 i;
+
+	snprintf(g, sizeof(g), "%s/.git", top);
+	if (lstat(g, &st) == -1)
+		return;
+	if (S_ISREG(st.st_mode) && launch) {
+		if ((t = cm_text(g)) == NULL || strncmp(t, "gitdir: ", 8) ||
+		    namerule_lexical(top, t + 8, g, sizeof(g)) != 0) {
+			free(t);
+			return;
+		}
+		free(t);
+	} else if (!S_ISDIR(st.st_mode))
+		return;
+	if (realpath(g, real) == NULL || strlen(real) > PATH_MAX - 16)
+		return;
+	/* A linked work tree (the host's): judged with its repository,
+	 * paths taken from where it was found. */
+	if ((size_t)snprintf(g, sizeof(g), "%s/commondir", real) <
+	    sizeof(g) && (cd = cm_text(g)) != NULL) {
+		if (!launch || namerule_lexical(real, cd, g, sizeof(g)) != 0 ||
+		    realpath(g, real) == NULL) {
+			free(cd);
+			return;
+		}
+		free(cd);
+	}
+	for (i = 0; i < s->nrepos; i++)
+		if (strcmp(s->repos[i].common, real) == 0)
+			return;
+	s->repos = xreallocarray(s->repos, s->nrepos + 1, sizeof(*s->repos));
+	r = &s->repos[s->nrepos++];
+	memset(r, 0, sizeof(*r));
+	r->common = xstrdup(real);
+	r->top = xstrdup(top);
+	if (launch) {
+		r->refs = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL);
+		if (r->refs == NULL)
+			r->refs = xstrdup("");
+		cm_wts(r, 1);
+	}
+}
+
+static void
+cm_walk(struct commits_snap *s, const char *dir, int depth, size_t *ndirs,
+    size_t *nrepos, int launch)
+{
+	struct dirent	*e;
+	struct stat	 st;
+	DIR		*d;
+	char		 p[PATH_MAX];
+
+	if (depth == 0 || (d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && *ndirs < CM_DIRS &&
+	    *nrepos < CM_REPOS) {
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
+		    e->d_name[0] == '.' ||
+		    strcmp(e->d_name, "node_modules") == 0 ||
+		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
+		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
+			continue;
+		(*ndirs)++;
+		snprintf(p + strlen(p), sizeof(p) - strlen(p), "/.git");
+		if (lstat(p, &st) == 0) {
+			(*nrepos)++;
+			p[strlen(p) - 5] = '\0';
+			cm_repo_add(s, p, launch);
+		} else
+			p[strlen(p) - 5] = '\0';
+		cm_walk(s, p, depth - 1, ndirs, nrepos, launch);
+	}
+	closedir(d);
+}
+
+static void
+cm_find(struct commits_snap *s, char *const *tops, int launch)
+{
+	size_t	i, ndirs, nrepos;
+
+	for (i = 0; tops != NULL && tops[i] != NULL; i++) {
+		ndirs = nrepos = 0;
+		cm_repo_add(s, tops[i], launch);
+		cm_walk(s, tops[i], CM_DEPTH, &ndirs, &nrepos, launch);
+	}
+}
+
+struct commits_snap *
+commits_snapshot(char *const *tops)
+{
+	struct commits_snap *s = xcalloc(1, sizeof(*s));
+
+	cm_find(s, tops, 1);
+	for (size_t i = 0; tops != NULL && tops[i] != NULL; i++)
+		s->tops = strv_add(s->tops, tops[i]);
+	return s;
+}
+
+void
+commits_free(struct commits_snap *s)
+{
+	size_t	i, j, k;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nrepos; i++) {
+		struct cm_repo *r = &s->repos[i];
+
+		for (j = 0; j < r->nwts; j++) {
+			free(r->wts[j].gitdir);
+			free(r->wts[j].top);
+			free(r->wts[j].head);
+			free(r->wts[j].index);
+			for (k = 0; k < 8; k++)
+				free(r->wts[j].pseudo[k]);
+		}
+		free(r->wts);
+		free(r->common);
+		free(r->top);
+		free(r->refs);
+	}
+	free(s->repos);
+	strv_free(s->tops);
+	free(s);
+}
+
+/* A growing string: s appended to *buf (*len bytes of *cap). */
+static void
+cm_cat(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*buf = xreallocarray(*buf, 1, *cap);
+	}
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+}
+
+/* ---- the judge ---- */
+
+struct cm_judge {
+	const struct namerule_set *rules;
+	const char	*common;
+	const char	*top;
+	char		**bad;		/* protected paths found */
+	char		**why;		/* the rule of each, "" when the
+					   path's name says it */
+};
+
+/* A protected path found, and the rule that protects it. */
+static void
+cm_bad(struct cm_judge *j, const char *path, const char *why)
+{
+	j->bad = strv_add(j->bad, path);
+	j->why = strv_add(j->why, why);
+}
+
+static void
+cm_clear(struct cm_judge *j)
+{
+	strv_free(j->bad);
+	strv_free(j->why);
+	j->bad = j->why = NULL;
+}
+
+/* A blob's bytes (a .gitmodules, a link's target), or NULL. */
+static char *
+cm_blob(const char *common, const char *sha, size_t *len)
+{
+	const char *const args[] = { "cat-file", "blob", sha, NULL };
+
+	return cm_git(common, NULL, NULL, args, NULL, 0, len);
+}
+
+/* 1 if a component of path (relative, '/'-separated) folds to ".git". */
+static int
+cm_gitdir_name(const char *path)
+{
+	char		 comp[256];
+	const char	*c, *e;
+	size_t		 n;
+
+	for (c = path; *c != '\0'; c = *e != '\0' ? e + 1 : e) {
+		e = c + strcspn(c, "/");
+		n = (size_t)(e - c);
+		if (n >= sizeof(comp))
+			continue;
+		memcpy(comp, c, n);
+		comp[n] = '\0';
+		if (namerule_gitstate_name(comp))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Judge one entry of a tree as the sandbox's filename rules would judge
+ * writing it: path (relative to the work tree), its mode and blob.
+ * untrusted: from the sandbox (the tree and the blobs it names).
+ */
+static void
+cm_entry(struct cm_judge *j, const char *path, const char *mode,
+    const char *sha)
+{
+	char	 abs[PATH_MAX], tgt[PATH_MAX], dir[PATH_MAX], why[256];
+	char	*b, *slash;
+	const char *rule = "";
+	size_t	 len;
+	enum namerule_verdict v;
+
+	if (strv_len(j->bad) >= CM_PATHS || strv_in(j->bad, path))
+		return;
+	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", j->top, path) >=
+	    sizeof(abs)) {
+		cm_bad(j, path, "a path too long to judge");
+		return;
+	}
+	/* An entry named like git's own directory (a gitlink at .Git,
+	 * sub/.git): no checkout of it is the user's work tree. */
+	if (cm_gitdir_name(path)) {
+		cm_bad(j, path, "git state: a tree entry named .git");
+		return;
+	}
+	v = namerule_check(j->rules, abs, 0);
+	if (v == NR_CHECK_CONFIG && (slash = strrchr(abs, '/')) != NULL &&
+	    namerule_gitmodules_name(slash + 1) &&
+	    strcmp(mode, "100644") == 0) {
+		/* .gitmodules: by its content, as the sandbox judges it. */
+		b = cm_blob(j->common, sha, &len);
+		why[0] = '\0';
+		if (b != NULL && namerule_gitmodules_check(b, len, why,
+		    sizeof(why)) == 0)
+			v = NR_ALLOW;
+		free(b);
+		if (v != NR_ALLOW) {
+			char	r[300];
+
+			snprintf(r, sizeof(r), ".gitmodules content: %s",
+			    why[0] != '\0' ? why : "not readable");
+			cm_bad(j, path, r);
+			return;
+		}
+	}
+	if (v == NR_ALLOW && strcmp(mode, "120000") == 0) {
+		/* A link: where it leads, as the sandbox judges one made
+		 * there (its target protected like the name). */
+		snprintf(dir, sizeof(dir), "%s", abs);
+		*strrchr(dir, '/') = '\0';
+		b = cm_blob(j->common, sha, &len);
+		if (b == NULL || memchr(b, '\0', len) != NULL ||
+		    namerule_lexical(dir, b, tgt, sizeof(tgt)) != 0 ||
+		    namerule_check(j->rules, tgt, NR_F_ANYWHERE) != NR_ALLOW) {
+			v = NR_DENY;
+			rule = "a symbolic link to a protected path";
+		}
+		free(b);
+	}
+	if (v != NR_ALLOW)
+		cm_bad(j, path, rule);
+}
+
+/*
+ * One comparison: what a host checkout of tip writes over base (the
+ * tree the host had at launch).  base NULL: no tree to compare with,
+ * every entry of tip is judged.
+ */
+struct cm_pair {
+	const char	*base;		/* a commit or tree, or NULL */
+	const char	*tip;		/* the new value */
+	char		 btree[72];	/* base's tree, "" for none */
+	char		 ttree[72];	/* tip's tree, "" if nothing is
+					   checked out (a blob) */
+	int		 viahub;	/* compared with the hub's tree */
+	char		**bad;
+	char		**why;
+};
+
+/* The empty tree in the object format of sha (by its length). */
+static const char *
+cm_empty(const char *sha)
+{
+	return strlen(sha) == 64 ?
+	    "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321" :
+	    CM_EMPTY_TREE;
+}
+
+/*
+ * The trees of the pairs' bases and tips, one cat-file for all.  A tip
+ * whose peeled value is a blob has none (no checkout writes it); one
+ * that cannot be read is a protected path "(...)": judged unsafe.
+ */
+static void
+cm_pair_trees(const char *common, struct cm_pair *v, size_t n)
+{
+	static const char *const bc[] = { "cat-file",
+	    "--batch-check=%(objecttype) %(objectname)", NULL };
+	char	*in = NULL, *out, *line, *next, *q, ty[16], sha[72];
+	size_t	 ilen = 0, icap = 0, i, k, want;
+	char	 one[200];
+
+	for (i = 0; i < n; i++) {
+		snprintf(one, sizeof(one), "%s^{}\n%s^{tree}\n%s^{tree}\n",
+		    v[i].tip, v[i].tip, v[i].base != NULL ? v[i].base :
+		    v[i].tip);
+		cm_cat(&in, &ilen, &icap, one);
+	}
+	if (in == NULL)
+		return;
+	out = cm_git(common, NULL, NULL, bc, in, ilen, NULL);
+	free(in);
+	want = n * 3;
+	for (k = 0, line = out; out != NULL && k < want && line != NULL &&
+	    *line != '\0'; k++, line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		i = k / 3;
+		q = NULL;
+		if (sscanf(line, "%15s %71s", ty, sha) == 2 &&
+		    strcmp(sha, "missing") != 0 &&
+		    strcmp(sha, "ambiguous") != 0)
+			q = sha;
+		switch (k % 3) {
+		case 0:		/* the peeled type of tip */
+			if (q != NULL && strcmp(ty, "blob") == 0)
+				snprintf(v[i].ttree, sizeof(v[i].ttree),
+				    "-");
+			break;
+		case 1:		/* tip's tree */
+			if (q != NULL && strcmp(ty, "tree") == 0 &&
+			    strcmp(v[i].ttree, "-") != 0)
+				snprintf(v[i].ttree, sizeof(v[i].ttree), "%s",
+				    q);
+			break;
+		case 2:		/* base's tree */
+			if (q != NULL && strcmp(ty, "tree") == 0 &&
+			    v[i].base != NULL)
+				snprintf(v[i].btree, sizeof(v[i].btree), "%s",
+				    q);
+			break;
+		}
+	}
+	free(out);
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i].ttree, "-") == 0)
+			v[i].ttree[0] = '\0';
+		else if (v[i].ttree[0] == '\0') {
+			v[i].bad = strv_add(v[i].bad, "(the commit could not "
+			    "be read)");
+			v[i].why = strv_add(v[i].why, "");
+		}
+	}
+}
+
+static int
+cm_pair_cmp(const void *a, const void *b)
+{
+	const struct cm_pair *x = *(struct cm_pair *const *)a;
+	const struct cm_pair *y = *(struct cm_pair *const *)b;
+	int	r = strcmp(x->btree, y->btree);
+
+	return r != 0 ? r : strcmp(x->ttree, y->ttree);
+}
+
+/*
+ * One `git diff-tree --stdin` for the pairs still to judge (round: the
+ * pairs whose viahub is, or all if -1), each distinct pair of trees
+ * once.  Added or changed entries are judged; a deletion writes
+ * nothing.  A pair git printed nothing for could not be judged.
+ */
+static void
+cm_diff(struct cm_judge *j, struct cm_pair *v, size_t n, int round)
+{
+	static const char *const dt[] = { "diff-tree", "--stdin", "-r",
+	    "-z", "--raw", "--no-renames", "--no-abbrev", "--no-ext-diff",
+	    "--no-textconv", "--no-color", NULL };
+	struct cm_pair	**o;
+	char		*in = NULL, *out, line[200], mode[8], sha[72], st;
+	char		 b[72], t[72];
+	const char	*p, *end, *path, *nl;
+	size_t		 ilen = 0, icap = 0, no = 0, i, k, len, g;
+	int		*seen, failed = 0;
+
+	o = xcalloc(n + 1, sizeof(*o));
+	for (i = 0; i < n; i++) {
+		if (v[i].ttree[0] == '\0' || v[i].bad != NULL ||
+		    (round != -1 && v[i].viahub != round))
+			continue;
+		if (v[i].btree[0] == '\0')
+			snprintf(v[i].btree, sizeof(v[i].btree), "%s",
+			    cm_empty(v[i].ttree));
+		if (strcmp(v[i].btree, v[i].ttree) == 0)
+			continue;	/* the same tree: nothing written */
+		o[no++] = &v[i];
+	}
+	if (no == 0) {
+		free(o);
+		return;
+	}
+	qsort(o, no, sizeof(*o), cm_pair_cmp);
+	seen = xcalloc(no, sizeof(*seen));
+	for (i = 0; i < no; i++)
+		if (i == 0 || cm_pair_cmp(&o[i - 1], &o[i]) != 0) {
+			snprintf(line, sizeof(line), "%s %s\n", o[i]->btree,
+			    o[i]->ttree);
+			cm_cat(&in, &ilen, &icap, line);
+		}
+	out = cm_git(j->common, NULL, NULL, dt, in, ilen, &len);
+	free(in);
+	/* "btree ttree\n" for each pair, then its entries,
+	 * ":oldmode newmode oldsha newsha S\0path\0" each. */
+	g = 0;
+	k = no;			/* the group being filled, none yet */
+	for (p = out, end = out != NULL ? out + len : NULL; out != NULL &&
+	    p < end; ) {
+		if (*p != ':') {
+			if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL ||
+			    sscanf(p, "%71s %71s", b, t) != 2) {
+				failed = 1;
+				break;
+			}
+			p = nl + 1;
+			/* Output keeps the input's order. */
+			while (g < no && !(strcmp(o[g]->btree, b) == 0 &&
+			    strcmp(o[g]->ttree, t) == 0))
+				g++;
+			if (g == no) {
+				failed = 1;
+				break;
+			}
+			k = g;
+			seen[k] = 1;
+			continue;
+		}
+		if (sscanf(p, ":%*7s %7s %*71s %71s %c", mode, sha, &st) !=
+		    3 || (path = p + strlen(p) + 1) >= end || k == no) {
+			failed = 1;
+			break;
+		}
+		if (st != 'D') {
+			j->bad = o[k]->bad;
+			j->why = o[k]->why;
+			cm_entry(j, path, mode, sha);
+			o[k]->bad = j->bad;
+			o[k]->why = j->why;
+			j->bad = j->why = NULL;
+		}
+		p = path + strlen(path) + 1;
+	}
+	/* The pairs of one group share its verdict. */
+	for (i = 0; i < no; i++) {
+		if (i > 0 && cm_pair_cmp(&o[i - 1], &o[i]) == 0) {
+			seen[i] = seen[i - 1];
+			for (k = 0; o[i - 1]->bad != NULL &&
+			    o[i - 1]->bad[k] != NULL; k++) {
+				o[i]->bad = strv_add(o[i]->bad,
+				    o[i - 1]->bad[k]);
+				o[i]->why = strv_add(o[i]->why,
+				    o[i - 1]->why[k]);
+			}
+		}
+		if ((!seen[i] || failed) && o[i]->bad == NULL) {
+			o[i]->bad = strv_add(o[i]->bad, "(git could not "
+			    "compare the trees)");
+			o[i]->why = strv_add(o[i]->why, "");
+		}
+	}
+	free(seen);
+	free(out);
+	free(o);
+}
+
+/*
+ * Judge n pairs with a fixed number of gits, whatever n is.  The pairs
+ * with no base (the refs of a repository made during the run) are
+ * compared with one of them, the hub, rather than each with nothing: a
+ * tree with no protected entry that another tree adds or changes nothing
+ * protected over has none either.  If the hub has one, they are judged
+ * again on their own.  On return each pair's bad (and why) names what
+ * a checkout of its tip would write of protected paths.
+ */
+static void
+cm_pairs(struct cm_judge *j, struct cm_pair *v, size_t n)
+{
+	size_t	i, hub = n;
+
+	if (n == 0)
+		return;
+	cm_pair_trees(j->common, v, n);
+	for (i = 0; i < n; i++) {
+		if (v[i].btree[0] != '\0' || v[i].ttree[0] == '\0' ||
+		    v[i].bad != NULL)
+			continue;
+		if (hub == n)
+			hub = i;
+		else if (strcmp(v[i].ttree, v[hub].ttree) != 0) {
+			snprintf(v[i].btree, sizeof(v[i].btree), "%s",
+			    v[hub].ttree);
+			v[i].viahub = 1;
+		}
+	}
+	cm_diff(j, v, n, 0);
+	if (hub < n && v[hub].bad == NULL) {
+		cm_diff(j, v, n, 1);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].viahub) {
+			v[i].btree[0] = '\0';
+			v[i].viahub = 2;
+		}
+	cm_diff(j, v, n, 2);
+}
+
+static void
+cm_pairs_free(struct cm_pair *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		strv_free(v[i].bad);
+		strv_free(v[i].why);
+	}
+	free(v);
+}
+
+/* One ref of a for-each-ref text: "sha name". */
+struct cm_lref {
+	const char	*name;
+	char		 sha[72];
+};
+
+static int
+cm_lref_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct cm_lref *)a)->name,
+	    ((const struct cm_lref *)b)->name);
+}
+
+/*
+ * The refs of a for-each-ref text (format "%(objectname) %(refname)"),
+ * sorted by name; text is cut into its lines (names point into it).
+ */
+static struct cm_lref *
+cm_lrefs(char *text, size_t *np)
+{
+	struct cm_lref	*v = NULL;
+	size_t		 n = 0, cap = 0, k;
+	char		*line, *next, *sp;
+
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((sp = strchr(line, ' ')) == NULL ||
+		    (k = (size_t)(sp - line)) >= sizeof(v->sha))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		memcpy(v[n].sha, line, k);
+		v[n].sha[k] = '\0';
+		v[n++].name = sp + 1;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cm_lref_cmp);
+	*np = n;
+	return v;
+}
+
+/* The launch value of ref, or NULL. */
+static const char *
+cm_old(const struct cm_lref *v, size_t n, const char *name)
+{
+	struct cm_lref	 key, *f;
+
+	key.name = name;
+	f = n ? bsearch(&key, v, n, sizeof(*v), cm_lref_cmp) : NULL;
+	return f != NULL ? f->sha : NULL;
+}
+
+static int
+cm_run(const char *gitdir, const char *top, const char *a0, const char *a1,
+    const char *a2, const char *a3, const char *a4)
+{
+	const char *const args[] = { a0, a1, a2, a3, a4, NULL };
+	char	*o = cm_git(gitdir, top, NULL, args, NULL, 0, NULL);
+
+	free(o);
+	return o == NULL ? -1 : 0;
+}
+
+
+/* s and its NUL at the end of buf (*len bytes). */
+static char *
+cm_append(char *buf, size_t *len, const char *s)
+{
+	size_t	n = strlen(s) + 1;
+
+	buf = xreallocarray(buf, 1, *len + n);
+	memcpy(buf + *len, s, n);
+	*len += n;
+	return buf;
+}
+
+/* The launch index's entries, "mode sha stage\tpath\0" each, or NULL. */
+static char *
+cm_launch_entries(const struct cm_wt *lw, size_t *len)
+{
+	static const char *const ls[] = { "ls-files", "-s", "-z", NULL };
+	char	 tmp[] = "/tmp/airlock-index.XXXXXX", *out;
+	size_t	 off = 0;
+	ssize_t	 n;
+	int	 fd;
+
+	if (lw->index == NULL || (fd = mkostemp(tmp, O_CLOEXEC)) == -1)
+		return NULL;
+	while (off < lw->indexlen && (n = write(fd, lw->index + off,
+	    lw->indexlen - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	out = off == lw->indexlen ? cm_git(lw->gitdir, lw->top, tmp, ls,
+	    NULL, 0, len) : NULL;
+	unlink(tmp);
+	return out;
+}
+
+/*
+ * A work tree's index: each entry for a protected path that differs
+ * from HEAD and from the launch index is put back to HEAD's (removed if
+ * HEAD has none): the host's `git checkout -- .`, `git restore` or
+ * `git stash` would write it.
+ */
+static int
+cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
+    commits_report *report, void *arg)
+{
+	const char	*di[] = { "diff-index", "--cached", "-z", "--raw",
+	    "--full-index", "--no-renames", "HEAD", NULL };
+	static const char *const ui[] = { "update-index", "-z",
+	    "--index-info", NULL };
+	char		*out, *launch = NULL, *fix = NULL, *t, omode[8],
+			 nmode[8], osha[72], nsha[72], st, key[PATH_MAX + 100];
+	const char	*p, *end, *path;
+	size_t		 len, llen = 0, flen = 0;
+	int		 n = 0, ln, tried = 0;
+
+	if ((out = cm_git(lw->gitdir, top, NULL, di, NULL, 0, &len)) ==
+	    NULL) {
+		di[6] = CM_EMPTY_TREE;		/* an unborn HEAD */
+		if ((out = cm_git(lw->gitdir, top, NULL, di, NULL, 0,
+		    &len)) == NULL)
+			return 0;
+	}
+	for (p = out, end = out + len; p < end; p = path + strlen(path) + 1) {
+		if (sscanf(p, ":%7s %7s %71s %71s %c", omode, nmode, osha,
+		    nsha, &st) != 5 || (path = p + strlen(p) + 1) >= end)
+			break;
+		if (st == 'D')
+			continue;
+		cm_clear(j);
+		cm_entry(j, path, st == 'U' ? "100644" : nmode, nsha);
+		if (j->bad == NULL)
+			continue;
+		/* The same entry at launch: the user staged it. */
+		if (launch == NULL && !tried) {
+			launch = cm_launch_entries(lw, &llen);
+			tried = 1;
+		}
+		ln = snprintf(key, sizeof(key), "%s %s 0\t%s", nmode, nsha,
+		    path);
+		if (launch != NULL && st != 'U')
+			for (t = launch; t < launch + llen;
+			    t += strlen(t) + 1)
+				if ((int)strlen(t) == ln && strcmp(t, key) == 0)
+					break;
+		if (launch != NULL && st != 'U' && t < launch + llen)
+			continue;
+		/* Remove every stage, then HEAD's entry if it has one. */
+		xasprintf(&t, "0 %s\t%s", CM_NULL_SHA, path);
+		fix = cm_append(fix, &flen, t);
+		free(t);
+		if (strcmp(omode, "000000") != 0) {
+			xasprintf(&t, "%s %s\t%s", omode, osha, path);
+			fix = cm_append(fix, &flen, t);
+			free(t);
+		}
+		report(arg, "index", lw->top, NULL, path, j->why[0], NULL,
+		    NULL);
+		n++;
+	}
+	if (fix != NULL) {
+		char *o = cm_git(lw->gitdir, top, NULL, ui, fix, flen, NULL);
+
+		free(o);
+	}
+	cm_clear(j);
+	free(fix);
+	free(launch);
+	free(out);
+	return n;
+}
+
+/*
+ * update-ref --stdin of cmds, all or nothing; if that fails (the host
+ * moved one of the refs meanwhile), each held ref and its restore on
+ * their own, two lines at a time.
+ */
+static void
+cm_update(const char *common, const char *cmds)
+{
+	static const char *const ur[] = { "update-ref", "--stdin", NULL };
+	const char	*p, *e;
+	char		*o;
+	int		 nl;
+
+	if ((o = cm_git(common, NULL, NULL, ur, cmds, strlen(cmds),
+	    NULL)) != NULL) {
+		free(o);
+		return;
+	}
+	for (p = cmds; *p != '\0'; p = e) {
+		for (e = p, nl = 0; *e != '\0' && nl < 2; e++)
+			if (*e == '\n')
+				nl++;
+		o = cm_git(common, NULL, NULL, ur, p, (size_t)(e - p), NULL);
+		free(o);
+	}
+}
+
+/* What one repository's judge works with. */
+struct cm_ctx {
+	struct cm_repo	*r;
+	struct cm_judge	 j;
+	const char	*sid;
+	commits_report	*report;
+	void		*arg;
+	char		**air;		/* "sha name" of refs/airlock/ */
+	struct cm_lref	*lrefs;		/* the launch refs, by name */
+	size_t		 nl;
+	const char	*lhead;		/* the main work tree's commit at
+					   launch, as a base (cm_base) */
+	char		 lheadbuf[72];
+	int		 any;		/* something held */
+};
+
+/*
+ * The tree a value the host had at launch stands for, as a base to
+ * compare with and the value a held ref goes back to: v itself, unless
+ * another session has since held that very value (this one's launch
+ * came after that commit, refs/airlock/held/<session>/<ref>); then what
+ * that session put the ref back to (refs/airlock/was/<session>/<ref>),
+ * if it adds or changes no protected path over v, since the sandbox
+ * may write refs/airlock/ as well; else none (NULL: every entry of the
+ * tip is judged, and a held ref is deleted, its commit kept).  name:
+ * the ref, or NULL for any.
+ */
+static const char *
+cm_base(struct cm_ctx *c, const char *v, const char *name, char *buf,
+    size_t len)
+{
+	struct cm_pair	*pv;
+	const char	*sp, *rest, *sl;
+	char		*want;
+	size_t		 i, k, n, sn;
+	int		 bad;
+
+	if (v == NULL)
+		return NULL;
+	n = strlen(v);
+	for (i = 0; c->air != NULL && c->air[i] != NULL; i++) {
+		sp = strchr(c->air[i], ' ');
+		if (sp == NULL || (size_t)(sp - c->air[i]) != n ||
+		    strncmp(c->air[i], v, n) != 0 ||
+		    strncmp(sp + 1, "refs/airlock/held/", 18) != 0)
+			continue;
+		rest = sp + 1 + 18;
+		if ((sl = strchr(rest, '/')) == NULL ||
+		    (name != NULL && strcmp(sl + 1, name) != 0))
+			continue;
+		sn = (size_t)(sl - rest);
+		xasprintf(&want, "refs/airlock/was/%.*s/%s", (int)sn, rest,
+		    sl + 1);
+		for (k = 0; c->air[k] != NULL; k++)
+			if ((sp = strchr(c->air[k], ' ')) != NULL &&
+			    strcmp(sp + 1, want) == 0)
+				break;
+		free(want);
+		if (c->air[k] == NULL || (size_t)(sp - c->air[k]) >= len)
+			return NULL;
+		snprintf(buf, len, "%.*s", (int)(sp - c->air[k]), c->air[k]);
+		pv = xcalloc(1, sizeof(*pv));
+		pv->base = v;
+		pv->tip = buf;
+		cm_pairs(&c->j, pv, 1);
+		bad = pv->bad != NULL;
+		cm_pairs_free(pv, 1);
+		return bad ? NULL : buf;
+	}
+	return v;
+}
+
+/* A ref that moved during the run. */
+struct cm_moved {
+	const char	*name;
+	const char	*old;		/* its launch value, NULL if new */
+	const char	*base;		/* cm_base of old */
+	char		 basebuf[72];
+	char		 sha[72];
+};
+
+/* What the host had at launch: the launch refs, and those under
+ * refs/airlock/ now (now: for-each-ref's text). */
+static void
+cm_known(struct cm_ctx *c, const char *now)
+{
+	const char	*line, *next;
+	char		 name[256], sha[72], *k;
+
+	c->lrefs = cm_lrefs(c->r->refs, &c->nl);
+	for (line = now; line != NULL && *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		if (next != NULL)
+			next++;
+		if (sscanf(line, "%71s %255s", sha, name) == 2 &&
+		    strncmp(name, "refs/airlock/", 13) == 0) {
+			xasprintf(&k, "%s %s", sha, name);
+			c->air = strv_add(c->air, k);
+			free(k);
+		}
+	}
+}
+
+/* The commit a work tree's HEAD named at launch (text: HEAD's). */
+static const char *
+cm_head_commit(struct cm_ctx *c, const char *text)
+{
+	if (text == NULL)
+		return NULL;
+	if (strncmp(text, "ref: ", 5) == 0)
+		return cm_old(c->lrefs, c->nl, text + 5);
+	return text;
+}
+
+/*
+ * The refs that moved or are new: what a host checkout of each new tip
+ * writes over its launch tip's tree (a new ref: over the launch HEAD's
+ * tree), all judged by cm_pairs; those that would write a protected
+ * path are held.  now: for-each-ref's text, cut into lines here.
+ */
+static void
+cm_hold_refs(struct cm_ctx *c, char *now)
+{
+	struct cm_moved	*mv = NULL;
+	struct cm_pair	*pv;
+	char		*upd = NULL, *line, *next, *held, *take, *t, sha[72];
+	size_t		 nmv = 0, ulen = 0, ucap = 0, i, w;
+	const char	*name, *o;
+
+	for (line = now; *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) == NULL)
+			next = line + strlen(line);
+		else
+			*next++ = '\0';
+		if (sscanf(line, "%71s", sha) != 1 ||
+		    (name = strchr(line, ' ')) == NULL)
+			continue;
+		name++;
+		o = cm_old(c->lrefs, c->nl, name);
+		if (o != NULL && strcmp(o, sha) == 0)
+			continue;
+		/* What a session held (or the sandbox named so) is no
+		 * ref the host's git checks out unasked: the user takes it
+		 * by the name the summary gives. */
+		if (strncmp(name, "refs/airlock/", 13) == 0)
+			continue;
+		mv = xreallocarray(mv, nmv + 1, sizeof(*mv));
+		memset(&mv[nmv], 0, sizeof(*mv));
+		mv[nmv].name = name;
+		mv[nmv].old = o;
+		snprintf(mv[nmv].sha, sizeof(mv[nmv].sha), "%s", sha);
+		nmv++;
+	}
+	if (nmv == 0)
+		return;
+	pv = xcalloc(nmv, sizeof(*pv));
+	for (i = 0; i < nmv; i++) {
+		mv[i].base = mv[i].old != NULL ? cm_base(c, mv[i].old,
+		    mv[i].name, mv[i].basebuf, sizeof(mv[i].basebuf)) :
+		    c->lhead;
+		pv[i].base = mv[i].base;
+		pv[i].tip = mv[i].sha;
+	}
+	cm_pairs(&c->j, pv, nmv);
+	/* A replace ref changes what git shows for an object everywhere,
+	 * a blob of a protected path the user committed included: no
+	 * tree of a tip says what it does, so one made or moved inside
+	 * is held whatever it names. */
+	for (i = 0; i < nmv; i++)
+		if (strncmp(mv[i].name, "refs/replace/", 13) == 0 &&
+		    pv[i].bad == NULL) {
+			pv[i].bad = strv_add(NULL, mv[i].name + 13);
+			pv[i].why = strv_add(NULL, "a replace ref: it changes "
+			    "what git shows for an object");
+		}
+	for (i = 0; i < nmv; i++) {
+		if (pv[i].bad == NULL)
+			continue;
+		name = mv[i].name;
+		/* Back to the launch value (or its base), a new ref
+		 * deleted; the commit kept. */
+		o = mv[i].old != NULL ? mv[i].base : NULL;
+		xasprintf(&held, "refs/airlock/held/%s/%s", c->sid, name);
+		/* One transaction for all: the commit kept, the ref back
+		 * (only if it still has the value judged). */
+		xasprintf(&t, "update %s %s\n%s %s %s%s%s\n", held,
+		    mv[i].sha, o != NULL ? "update" : "delete", name,
+		    o != NULL ? o : mv[i].sha, o != NULL ? " " : "",
+		    o != NULL ? mv[i].sha : "");
+		cm_cat(&upd, &ulen, &ucap, t);
+		free(t);
+		/* What it went back to, for a later session whose launch
+		 * saw the held commit (cm_base). */
+		if (o != NULL) {
+			xasprintf(&t, "update refs/airlock/was/%s/%s %s\n",
+			    c->sid, name, o);
+			cm_cat(&upd, &ulen, &ucap, t);
+			free(t);
+		}
+		xasprintf(&take, "git -C %s update-ref %s %s", c->r->top, name,
+		    held);
+		for (w = 0; pv[i].bad[w] != NULL; w++)
+			c->report(c->arg, "ref", c->r->top, name, pv[i].bad[w],
+			    pv[i].why[w], held, take);
+		c->any = 1;
+		free(held);
+		free(take);
+	}
+	if (upd != NULL)
+		cm_update(c->r->common, upd);
+	free(upd);
+	cm_pairs_free(pv, nmv);
+	free(mv);
+}
+
+/*
+ * One work tree: a HEAD detached at a new commit and the pseudo refs,
+ * against the tree its HEAD had at launch; a HEAD left on a branch a
+ * hold removed; then the index.  lw: its state at launch (all NULL for
+ * a work tree added during the run).
+ */
+static void
+cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
+{
+	struct cm_wt	 cur;
+	struct cm_pair	*pv = NULL;
+	char		 p[PATH_MAX + 32], tgt[72], bbuf[72], (*shas)[72];
+	const char	*o, *base;
+	size_t		 i, np = 0, k, *which;
+	int		 headmoved = 0, fd;
+
+	memset(&cur, 0, sizeof(cur));
+	cur.gitdir = lw->gitdir;
+	cur.top = lw->top;
+	cm_wt_take(&cur);
+	c->j.top = lw->top;
+	/* Its launch commit, as a base: a work tree added during the
+	 * run has the main one's. */
+	base = lw->head != NULL ? cm_base(c, cm_head_commit(c, lw->head),
+	    NULL, bbuf, sizeof(bbuf)) : c->lhead;
+	/* The values to judge: HEAD's (index 8), each pseudo ref's
+	 * every line (ORIG_HEAD and the like name commits the host's
+	 * `git reset --hard ORIG_HEAD` checks out; FETCH_HEAD one a
+	 * line, what `git merge FETCH_HEAD` takes). */
+	shas = NULL;
+	which = NULL;
+	if (cur.head != NULL && strncmp(cur.head, "ref: ", 5) != 0 &&
+	    (lw->head == NULL || strcmp(cur.head, lw->head) != 0)) {
+		shas = xreallocarray(shas, np + 1, sizeof(*shas));
+		which = xreallocarray(which, np + 1, sizeof(*which));
+		snprintf(shas[np], sizeof(shas[np]), "%.64s", cur.head);
+		shas[np][strspn(shas[np], "0123456789abcdef")] = '\0';
+		which[np++] = 8;
+		headmoved = 1;
+	}
+	for (i = 0; cm_pseudo[i] != NULL; i++) {
+		char	*q;
+
+		if (cur.pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
+		    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
+			continue;
+		for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
+			size_t	hx = strspn(q, "0123456789abcdef");
+
+			if (hx >= 40) {
+				shas = xreallocarray(shas, np + 1,
+				    sizeof(*shas));
+				which = xreallocarray(which, np + 1,
+				    sizeof(*which));
+				snprintf(shas[np], sizeof(shas[np]), "%.*s",
+				    (int)(hx < 64 ? hx : 64), q);
+				which[np++] = i;
+			}
+			q = strchr(q, '\n');
+			q = q != NULL ? q + 1 : NULL;
+		}
+	}
+	if (np > 0) {
+		pv = xcalloc(np, sizeof(*pv));
+		for (k = 0; k < np; k++) {
+			pv[k].base = base;
+			pv[k].tip = shas[k];
+		}
+		cm_pairs(&c->j, pv, np);
+	}
+	for (k = 0; headmoved && k < np && which[k] == 8; k++) {
+		if (pv[k].bad == NULL)
+			continue;
+		for (i = 0; pv[k].bad[i] != NULL; i++)
+			c->report(c->arg, "ref", lw->top, "HEAD", pv[k].bad[i],
+			    pv[k].why[i], NULL, NULL);
+		c->any = 1;
+		if (lw->head != NULL && strncmp(lw->head, "ref: ", 5)
+		    == 0)
+			cm_run(lw->gitdir, NULL, "symbolic-ref", "HEAD",
+			    lw->head + 5, NULL, NULL);
+		else if (lw->head != NULL)
+			cm_run(lw->gitdir, NULL, "update-ref",
+			    "--no-deref", "HEAD", lw->head, NULL);
+		else if ((o = c->lhead) == NULL ||
+		    cm_run(lw->gitdir, NULL, "update-ref", "--no-deref",
+		    "HEAD", o, NULL) == -1) {
+			/* A work tree added during the run: at the main
+			 * one's launch commit, or no work tree at all. */
+			snprintf(p, sizeof(p), "%s/HEAD", lw->gitdir);
+			unlink(p);
+		}
+	}
+	for (i = 0; cm_pseudo[i] != NULL; i++) {
+		for (k = 0; k < np; k++)
+			if (which[k] == i && pv[k].bad != NULL)
+				break;
+		if (k == np)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", lw->gitdir, cm_pseudo[i]);
+		if (lw->pseudo[i] != NULL) {
+			fd = open(p, O_WRONLY | O_TRUNC | O_NOFOLLOW |
+			    O_CLOEXEC);
+			if (fd != -1) {
+				(void)!write(fd, lw->pseudo[i],
+				    strlen(lw->pseudo[i]));
+				close(fd);
+			}
+		} else
+			unlink(p);
+		c->report(c->arg, "pseudo", lw->top, cm_pseudo[i],
+		    pv[k].bad[0], pv[k].why[0], NULL, NULL);
+		c->any = 1;
+	}
+	cm_pairs_free(pv, np);
+	free(shas);
+	free(which);
+	/* A HEAD on a branch a hold deleted: back to launch. */
+	if (c->any && cur.head != NULL && lw->head != NULL &&
+	    strcmp(cur.head, lw->head) != 0 &&
+	    strncmp(cur.head, "ref: ", 5) == 0) {
+		snprintf(p, sizeof(p), "%s", cur.head + 5);
+		if (cm_run(lw->gitdir, NULL, "rev-parse", "-q",
+		    "--verify", p, NULL) == -1) {
+			if (strncmp(lw->head, "ref: ", 5) == 0) {
+				cm_run(lw->gitdir, NULL,
+				    "symbolic-ref", "HEAD",
+				    lw->head + 5, NULL, NULL);
+				/* The branch it was on, renamed or
+				 * deleted: back at its launch value
+				 * (only if it is still absent). */
+				if ((o = cm_base(c, cm_old(c->lrefs, c->nl,
+				    lw->head + 5), lw->head + 5, tgt,
+				    sizeof(tgt))) != NULL)
+					cm_run(c->r->common, NULL,
+					    "update-ref", lw->head + 5,
+					    o, CM_NULL_SHA, NULL);
+			} else
+				cm_run(lw->gitdir, NULL, "update-ref",
+				    "--no-deref", "HEAD", lw->head,
+				    NULL);
+		}
+	}
+	free(cur.head);
+	for (i = 0; i < 8; i++)
+		free(cur.pseudo[i]);
+	if (cur.index != NULL && !(lw->index != NULL &&
+	    lw->indexlen == cur.indexlen &&
+	    memcmp(lw->index, cur.index, cur.indexlen) == 0))
+		c->any |= cm_index(&c->j, lw, lw->top, c->report, c->arg) > 0;
+	free(cur.index);
+}
+
+/* One repository: its refs, then each work tree's HEAD and index. */
+static void
+cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
+    const char *sid, commits_report *report, void *arg)
+{
+	static const char *const fer[] = { "for-each-ref",
+	    "--format=%(objectname) %(refname)", NULL };
+	struct cm_ctx	 c;
+	struct cm_repo	 tmp;
+	struct cm_wt	 none;
+	const struct cm_wt *lw;
+	char		*now;
+	size_t		 i, w;
+
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	c.j.rules = rules;
+	c.j.common = r->common;
+	c.j.top = r->top;
+	c.sid = sid;
+	c.report = report;
+	c.arg = arg;
+	if ((now = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL)) == NULL)
+		return;
+	cm_known(&c, now);
+	if (r->nwts > 0)
+		c.lhead = cm_base(&c, cm_head_commit(&c, r->wts[0].head),
+		    NULL, c.lheadbuf, sizeof(c.lheadbuf));
+	cm_hold_refs(&c, now);
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.common = r->common;
+	tmp.top = r->top;
+	cm_wts(&tmp, 0);
+	for (w = 0; w < tmp.nwts; w++) {
+		memset(&none, 0, sizeof(none));
+		none.gitdir = tmp.wts[w].gitdir;
+		none.top = tmp.wts[w].top;
+		lw = &none;
+		for (i = 0; i < r->nwts; i++)
+			if (strcmp(r->wts[i].gitdir, none.gitdir) == 0)
+				lw = &r->wts[i];
+		cm_wt_judge(&c, lw);
+	}
+	for (w = 0; w < tmp.nwts; w++) {
+		free(tmp.wts[w].gitdir);
+		free(tmp.wts[w].top);
+	}
+	free(tmp.wts);
+	cm_clear(&c.j);
+	strv_free(c.air);
+	free(c.lrefs);
+	free(now);
+}
+
+void
+commits_judge(struct commits_snap *s, const struct namerule_set *rules,
+    const char *sid, commits_report *report, void *arg)
+{
+	size_t	i, n;
+
+	if (s == NULL)
+		return;
+	/* Repositories made during the run: all they hold is new. */
+	n = s->nrepos;
+	cm_find(s, s->tops, 0);
+	for (i = 0; i < s->nrepos; i++) {
+		if (i >= n)
+			s->repos[i].refs = xstrdup("");
+		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
+	}
+	commits_free(s);
+}

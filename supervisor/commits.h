@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * What the agent commits, the host checks out (SPEC R-L3).  A sandbox
+ * may write git objects, the index and refs, so a commit, a tag or an
+ * index entry can hold a path the filename rules would refuse to write
+ * (.husky/_/pre-commit, .claude/settings.json); the host's own `git
+ * reset --hard` or checkout would then write it.  airlockd takes a
+ * snapshot of the refs, HEADs and indexes of the repositories of a
+ * session's writable binds at launch and, once its sandbox has ended,
+ * holds every ref moved to commits that add or change a protected path
+ * (put back, the commit kept under refs/airlock/held/<session>/<ref>)
+ * and restores every such index entry.
+ */
+#ifndef AIRLOCK_COMMITS_H
+#define AIRLOCK_COMMITS_H
+
+struct namerule_set;
+struct commits_snap;
+
+/* The snapshot of the repositories at and below each of tops. */
+struct commits_snap *commits_snapshot(char *const *tops);
+
+/*
+ * What commits_judge() did, one call each: kind "ref" (ref held as
+ * held, take: the command that takes it), "index" (an entry restored,
+ * ref NULL), "pseudo" (ORIG_HEAD and the like put back); rule: the rule
+ * that protects path when its name does not say it, else "".
+ */
+typedef void	 commits_report(void *arg, const char *kind,
+		    const char *repo, const char *ref, const char *path,
+		    const char *rule, const char *held, const char *take);
+
+/*
+ * After the sandbox ended: judge what moved against rules (the
+ * session's filename rules) and put it back; sid names the held refs.
+ * Frees snap.
+ */
+void	commits_judge(struct commits_snap *snap,
+	    const struct namerule_set *rules, const char *sid,
+	    commits_report *report, void *arg);
+void	commits_free(struct commits_snap *);
+
+#endif
