@@ -49,6 +49,7 @@ include policy/policy.mk
 include supervisor/supervisor.mk
 include client/client.mk
 include launcher/launcher.mk
+include guard/guard.mk
 include proxyd/proxyd.mk
 include gatewayd/gatewayd.mk
 include clone/clone.mk
@@ -99,7 +100,8 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BUILD)/airlock $(BUILD)/airlockd $(DESTDIR)$(BINDIR)/
-	install -m 0755 $(BUILD)/airlock-launcher $(BUILD)/airlock-proxyd \
+	install -m 0755 $(BUILD)/airlock-launcher $(BUILD)/airlock-guard \
+		$(BUILD)/airlock-proxyd \
 		$(BUILD)/airlock-gatewayd $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0755 $(BUILD)/airlock-clone $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0755 $(BUILD)/airlock-fs $(DESTDIR)$(LIBEXECDIR)/

@@ -25,8 +25,8 @@
  * receiver can fail what the frame was about instead of the whole link.
  *
  * Directions: DOWN is from airlockd to its child, UP is from the child.
- * Type ranges: 0x01xx launcher, 0x02xx proxyd, 0x03xx gatewayd,
- * 0x04xx airlock-clone,
+ * Type ranges: 0x01xx launcher (0x014x its init to airlock-guard),
+ * 0x02xx proxyd, 0x03xx gatewayd, 0x04xx airlock-clone,
  * 0x00xx any channel.
  */
 #ifndef AIRLOCK_MSG_H
@@ -46,7 +46,9 @@ enum msg_chan {
 	MSG_CH_PROXYD	= 1 << 1,
 	MSG_CH_GATEWAYD	= 1 << 2,
 	MSG_CH_CLONE	= 1 << 3,	/* airlock-clone, one per copy */
-	MSG_CH_ANY	= 0xf,
+	MSG_CH_GUARD	= 1 << 4,	/* init to airlock-guard: DOWN is
+					   from init, UP from the guard */
+	MSG_CH_ANY	= 0x1f,
 };
 
 enum msg_dir {
@@ -81,12 +83,14 @@ enum msg_dir {
 	X(MSG_PLAN_LISTEN, 0x0107, MSG_CH_LAUNCHER, MSG_DOWN, "uu", 0,	\
 	    "kind (LISTEN_*), port: a TCP listener on 127.0.0.1:port"	\
 	    " inside the netns (the netns is new: any port is free)")	\
-	X(MSG_PLAN_END, 0x0108, MSG_CH_LAUNCHER, MSG_DOWN, "", 0,	\
-	    "(none): build the sandbox now")				\
-	X(MSG_PLAN_WRITE_RULE, 0x0109, MSG_CH_LAUNCHER, MSG_DOWN, "uss", 0,\
+	X(MSG_PLAN_END, 0x0108, MSG_CH_LAUNCHER | MSG_CH_GUARD, MSG_DOWN,\
+	    "", 0, "(none): build the sandbox now; to the guard: the"	\
+	    " rules are complete")					\
+	X(MSG_PLAN_WRITE_RULE, 0x0109, MSG_CH_LAUNCHER | MSG_CH_GUARD,	\
+	    MSG_DOWN, "uss", 0,						\
 	    "kind (NR_*, common/namerule.h), pattern, exception glob on"\
-	    " the final component or \"\": a filename rule the R-L4"	\
-	    " handler in init applies to write-intent syscalls")	\
+	    " the final component or \"\": a filename rule airlock-guard"\
+	    " applies to write-intent syscalls (init passes them on)")	\
 	/* ---- launcher: progress and results ---- */			\
 	X(MSG_LAUNCH_SOCKET, 0x0110, MSG_CH_LAUNCHER, MSG_UP, "uu", 1,	\
 	    "kind (LISTEN_*), port; fd: the listening socket")		\
@@ -110,8 +114,13 @@ enum msg_dir {
 	    " fd: the command's stdin (a pipe; closed with EXEC_F_PTY,"\
 	    " where a terminal of the sandbox's devpts is its stdio and"\
 	    " MSG_EXEC_STARTED carries the master twice)")		\
-	X(MSG_VIOLATION, 0x0130, MSG_CH_LAUNCHER, MSG_UP, "uss", 0,	\
-	    "exec id, action (file-write-create, ...), target path")	\
+	X(MSG_VIOLATION, 0x0130, MSG_CH_LAUNCHER | MSG_CH_GUARD, MSG_UP,\
+	    "uss", 0, "exec id, action (file-write-create, ...), target"\
+	    " path; the guard's go to init, which passes them on")	\
+	/* ---- init to airlock-guard (its HELLO: ready, restricted) ---- */\
+	X(MSG_GUARD_LISTEN, 0x0140, MSG_CH_GUARD, MSG_DOWN, "u", 1,	\
+	    "exec id; fd: that exec's seccomp listener (init keeps no"	\
+	    " copy)")							\
 									\
 	/* ---- proxyd ---- */						\
 	X(MSG_PX_SESSION_ADD, 0x0201, MSG_CH_PROXYD, MSG_DOWN, "suuvv", 2,\

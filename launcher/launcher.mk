@@ -1,12 +1,11 @@
 # launcher/: airlock-launcher. It links libc, libcap (both static) and a
 # few libc-only files of common/ (msg.c: the one frame validator; log.c;
-# xmalloc.c; namerule.c, gitstate.c: the filename rules of R-L3/R-L4;
-# procpeek.c; fdpass.c; sockset.c) -- no yajl, no libevent, no
-# libseccomp: the BPF program is compiled when airlock is built
-# (supervisor/gen_seccomp.c) and comes in the plan.
-LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msg.c common/log.c common/xmalloc.c \
-	common/namerule.c common/gitstate.c common/procpeek.c common/fdpass.c \
-	common/sockset.c
+# xmalloc.c; fdpass.c) -- no yajl, no libevent, no libseccomp, and no
+# rule tables: the BPF program is compiled when airlock is built
+# (supervisor/gen_seccomp.c) and comes in the plan; the filename rules
+# go on to airlock-guard (guard/).
+LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msg.c common/log.c \
+	common/xmalloc.c common/fdpass.c
 LAUNCHER_PKGS := libcap
 $(BUILD)/obj/launcher/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(LAUNCHER_PKGS))
 # Linked static-pie (docs/DECISIONS.md): still position
