@@ -20,6 +20,12 @@
  */
 #include <sys/ioctl.h>
 #include <sys/param.h>
+#ifdef AIRLOCK_TEST_BUILD
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <signal.h>
+#endif
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -342,6 +348,47 @@ nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
 	(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, nt_resp);
 }
 
+#ifdef AIRLOCK_TEST_BUILD
+/*
+ * The test build's probe of our own restriction (tests/integration/
+ * guard.sh): a command's open of ".airlock-guard-probe" makes us try,
+ * each in a child of ours (a refusal kills it, not us), what the guard
+ * must not do, and write how each child ended into that file.  The
+ * control child does nothing refused: it must exit 0.
+ */
+static void
+nt_probe(int fd)
+{
+	static const char *const what[] = { "control", "execve", "socket",
+	    "ptrace", "dumpable" };
+	char	*argv[] = { "true", NULL };
+	size_t	 i;
+	pid_t	 pid;
+	int	 st;
+
+	signal(SIGCHLD, SIG_DFL);
+	for (i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		if ((pid = fork()) == 0) {
+			if (i == 1)
+				(void)execve("/bin/true", argv, argv + 1);
+			else if (i == 2)
+				(void)socket(AF_INET, SOCK_STREAM, 0);
+			else if (i == 3)
+				(void)ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+			else if (i == 4)
+				(void)prctl(PR_SET_DUMPABLE, 1);
+			_exit(i == 0 ? 0 : 100);
+		}
+		if (pid == -1 || waitpid(pid, &st, 0) == -1)
+			st = 0xff00;
+		dprintf(fd, "%s: %s %d\n", what[i], WIFSIGNALED(st) ?
+		    "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) :
+		    WEXITSTATUS(st));
+	}
+	signal(SIGCHLD, SIG_IGN);
+}
+#endif
+
 /* open, openat, creat. */
 static int
 nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
@@ -435,6 +482,10 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			}
 		}
 		*fdp = fd;
+#ifdef AIRLOCK_TEST_BUILD
+		if (strcmp(t.name, ".airlock-guard-probe") == 0)
+			nt_probe(fd);
+#endif
 		break;
 	}
 	nt_umask_set(nt_umask0);

@@ -71,8 +71,7 @@ init_guard_died(void)
 	msgbuf_init(&b, MSG_VIOLATION);
 	msg_put_u32(&b, 0);
 	msg_put_str(&b, "guard-died");
-	msg_put_str(&b, "the process that checks file writes ended: "
-	    "the sandbox is closed");
+	msg_put_str(&b, "every file write");
 	(void)msg_send(&launch_link, &b, NULL, 0);
 	init_shutdown("airlock-guard ended");
 }
