@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/msg.h"
+#include "common/msg_launch.h"
 
 /* main.c: the link to init (fd 3). */
 extern struct msg_link guard_link;

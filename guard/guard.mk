@@ -6,8 +6,9 @@
 # (namerule.c, gitstate.c), reading a command's memory (procpeek.c) and
 # the sockets a sandbox bound (sockset.c) are linked here, not in the
 # launcher.
-GUARD_SRCS := $(wildcard guard/*.c) common/msg.c common/log.c \
-	common/xmalloc.c common/namerule.c common/gitstate.c \
+GUARD_SRCS := $(wildcard guard/*.c) common/msgframe.c \
+	common/msg_launch.c common/log.c \
+	common/xmalloc.c common/xstr.c common/namerule.c common/gitstate.c \
 	common/procpeek.c common/sockset.c common/sandbox_self.c
 GUARD_PKGS := libseccomp
 $(BUILD)/obj/guard/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(GUARD_PKGS))

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "common/sandbox_self.h"
 #include "common/xmalloc.h"
 #include "guard/guard.h"

@@ -45,7 +45,7 @@
 
 #include "common/gitstate.h"
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "common/namerule.h"
 #include "common/procpeek.h"
 #include "common/sockset.h"

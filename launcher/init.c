@@ -35,7 +35,7 @@
 
 #include "common/fdpass.h"
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/msg.h"
+#include "common/msg_launch.h"
 
 /*
  * One entry of the plan, in the order received.  Which fields are used

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "launcher/launcher.h"
 
 struct msg_link launch_link;
