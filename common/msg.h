@@ -7,7 +7,7 @@
  * channel, its direction, its payload schema (common/msgframe.h) and
  * how many fds it carries.  An auditor reads these two files to know
  * everything that can pass.
- * Type ranges: 0x00xx any channel, 0x01xx launcher (msg_launch.h),
+ * Type ranges: 0x00xx any channel, 0x01xx launcher and guard (msg_launch.h),
  * 0x02xx proxyd, 0x03xx gatewayd, 0x04xx airlock-clone.
  */
 #ifndef AIRLOCK_MSG_H

@@ -6,8 +6,11 @@
  * direction, payload schema (common/msgframe.h) and fd count, and the
  * values their fields take.  The launcher and the guard know these and
  * no others (msg_launch.c is their table).
- * Type ranges: 0x00xx any channel, 0x01xx launcher (0x014x its init to
- * airlock-guard).
+ * Type ranges: 0x00xx any channel, 0x01xx launcher.  Init and the guard
+ * speak on MSG_CH_GUARD: the rules down, HELLO and VIOLATION up.  Beside
+ * that link, each exec sends the guard its seccomp listener before its
+ * execve, on a seqpacket socket of their own (launcher/exec.c): one
+ * packet of 4 bytes, the exec id, with the fd; nothing else.
  */
 #ifndef AIRLOCK_MSG_LAUNCH_H
 #define AIRLOCK_MSG_LAUNCH_H
@@ -70,11 +73,7 @@
 	    " MSG_EXEC_STARTED carries the master twice)")		\
 	X(MSG_VIOLATION, 0x0130, MSG_CH_LAUNCHER | MSG_CH_GUARD, MSG_UP,\
 	    "uss", 0, "exec id, action (file-write-create, ...), target"\
-	    " path; the guard's go to init, which passes them on")	\
-	/* ---- init to airlock-guard (its HELLO: ready, restricted) ---- */\
-	X(MSG_GUARD_LISTEN, 0x0140, MSG_CH_GUARD, MSG_DOWN, "u", 1,	\
-	    "exec id; fd: that exec's seccomp listener (init keeps no"	\
-	    " copy)")
+	    " path; the guard's go to init, which passes them on")
 
 enum msg_launch_type {
 	MSG_CATALOGUE_LAUNCH(MSG_ENUM)

@@ -5,15 +5,18 @@
  * nothing else; we are already in the sandbox's namespaces, root,
  * Landlock domain and uid, with no capability.  We read the filename
  * rules (MSG_PLAN_WRITE_RULE ... MSG_PLAN_END), restrict ourselves
- * further, say MSG_HELLO, then take each exec's seccomp listener
- * (MSG_GUARD_LISTEN) and answer its calls (notify.c).  Init going away
- * (EOF) ends us; our ending ends the sandbox (init sees it), and every
- * call notified meanwhile fails, since its listener closed with us.
+ * further, say MSG_HELLO, then take each exec's seccomp listener (on
+ * fd 4, from the exec itself: common/msg_launch.h) and answer its calls
+ * (notify.c).  Init going away (EOF) ends us; our ending ends the
+ * sandbox (init sees it), and every call notified meanwhile fails, since
+ * its listener closed with us.
  */
 #include <sys/prctl.h>
+#include <sys/socket.h>
 
 #include <errno.h>
 #include <poll.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -23,6 +26,8 @@
 #include "common/sandbox_self.h"
 #include "common/xmalloc.h"
 #include "guard/guard.h"
+
+#define GUARD_LQ_FD	(MSG_CHILD_FD + 1)	/* the listeners' socket */
 
 struct msg_link guard_link;
 
@@ -54,6 +59,39 @@ guard_recv(struct msg *m)
 	return m->info->type;
 }
 
+/*
+ * An exec's listener: one packet of its 4-byte exec id and exactly one
+ * fd.  Only init's own children hold the other end, until their execve
+ * (it is close-on-exec): anything else is our bug, and fatal.
+ */
+static void
+guard_take_listener(void)
+{
+	union {
+		char		buf[CMSG_SPACE(sizeof(int) * 2)];
+		struct cmsghdr	align;
+	} u;
+	uint32_t	 id;
+	struct iovec	 iov = { &id, sizeof(id) };
+	struct msghdr	 mh = { .msg_iov = &iov, .msg_iovlen = 1,
+	    .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr	*c;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((n = recvmsg(GUARD_LQ_FD, &mh, MSG_CMSG_CLOEXEC)) == 0)
+		_exit(0);	/* init is gone */
+	if (n == -1 && errno == EINTR)
+		return;
+	c = CMSG_FIRSTHDR(&mh);
+	if (n != (ssize_t)sizeof(id) || (mh.msg_flags & (MSG_CTRUNC |
+	    MSG_TRUNC)) || c == NULL || c->cmsg_level != SOL_SOCKET ||
+	    c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
+		fatalx("a malformed listener packet");
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	notify_add(fd, id);
+}
+
 static void __attribute__((noreturn))
 guard_loop(void)
 {
@@ -62,30 +100,26 @@ guard_loop(void)
 	size_t		 n, cap = 0;
 
 	for (;;) {
-		if (cap < 1 + notify_pollfds(NULL)) {
-			cap = 1 + notify_pollfds(NULL) * 2;
+		if (cap < 2 + notify_pollfds(NULL)) {
+			cap = 2 + notify_pollfds(NULL) * 2;
 			pfd = xreallocarray(pfd, cap, sizeof(*pfd));
 		}
 		pfd[0] = (struct pollfd){ guard_link.fd, POLLIN, 0 };
-		n = notify_pollfds(pfd + 1);
-		if (poll(pfd, 1 + n, notify_timeout()) == -1) {
+		pfd[1] = (struct pollfd){ GUARD_LQ_FD, POLLIN, 0 };
+		n = notify_pollfds(pfd + 2);
+		if (poll(pfd, 2 + n, notify_timeout()) == -1) {
 			if (errno == EINTR)
 				continue;
 			fatal("poll");
 		}
-		notify_service(pfd + 1, n);
+		notify_service(pfd + 2, n);
+		if (pfd[1].revents != 0)
+			guard_take_listener();
 		if (pfd[0].revents == 0)
 			continue;
-		switch (guard_recv(&m)) {
-		case MSG_GUARD_LISTEN:
-			notify_add(msg_take_fd(&m, 0), msg_get_u32(&m));
-			break;
-		case MSG_SHUTDOWN:
+		if (guard_recv(&m) == MSG_SHUTDOWN)
 			_exit(0);
-		default:
-			fatalx("unexpected %s from init", m.info->name);
-		}
-		msg_free(&m);
+		fatalx("unexpected %s from init", m.info->name);
 	}
 }
 
@@ -104,7 +138,7 @@ main(void)
 	log_init("guard", 0);
 	if (getenv("AIRLOCK_DEBUG") == NULL)
 		log_setverbose(-1);	/* our stderr may be the user's */
-	if (close_range(MSG_CHILD_FD + 1, ~0U, 0) == -1)
+	if (close_range(GUARD_LQ_FD + 1, ~0U, 0) == -1)
 		fatal("close_range");
 	msg_link_init(&guard_link, MSG_CHILD_FD, MSG_CH_GUARD, MSG_DOWN,
 	    "init");

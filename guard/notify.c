@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: ISC
 /*
  * Filename rules at creation time (SPEC R-L4), in airlock-guard.  Each
- * exec's seccomp listener (launcher/exec.c) comes here through init
- * (MSG_GUARD_LISTEN); airlockd's filter
+ * exec's seccomp listener comes here from the exec itself
+ * (launcher/exec.c, main.c); airlockd's filter
  * sends it the write-intent syscalls (sv_seccomp.c).  For each call we
  * copy the path argument(s) ONCE, open the parent directory as the
  * caller sees it (/proc/<pid>/cwd, /proc/<pid>/fd/N), check the parent's

@@ -7,9 +7,9 @@
  * is reported, and orphans reparented to us are reaped silently.
  *
  * Before the first command, init starts airlock-guard (guard/), which
- * answers every command's seccomp notifications: each exec's listener is
- * passed to it and init keeps no copy; its refusals come back here and go
- * up to airlockd as they are.
+ * answers every command's seccomp notifications: each exec sends its
+ * listener straight to the guard (exec.c), so init never holds one; the
+ * guard's refusals come back here and go up to airlockd as they are.
  *
  * Fail closed: when airlockd says MSG_SHUTDOWN, closes the channel or
  * sends anything we do not expect, or when the guard ends, init kills
@@ -33,7 +33,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/fdpass.h"
 #include "common/log.h"
 #include "common/msg_launch.h"
 #include "common/xmalloc.h"
@@ -49,6 +48,7 @@ struct init_exec {
 static struct init_exec *init_execs;
 static struct msg_link	 init_guard = { .fd = -1 };
 static pid_t		 init_guard_pid = -1;
+static int		 init_guard_lq = -1;	/* the listeners' socket */
 
 static void __attribute__((noreturn))
 init_shutdown(const char *why)
@@ -91,23 +91,33 @@ init_guard_start(const struct launch_plan *plan)
 	sigset_t	 none;
 	char		*argv[] = { "airlock-guard", NULL }, *envp[] = {
 	    getenv("AIRLOCK_DEBUG") ? "AIRLOCK_DEBUG=1" : NULL, NULL };
-	int		 sp[2];
+	int		 sp[2], lq[2];
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, lq) == -1)
 		die("guard socketpair");
 	if ((init_guard_pid = fork()) == -1)
 		die("fork airlock-guard");
 	if (init_guard_pid == 0) {
-		/* Only its link (fd 3, in place of airlockd's) goes over. */
+		/* Only its link (fd 3, in place of airlockd's) and the
+		 * listeners' socket (fd 4; dup2 onto itself keeps its
+		 * close-on-exec, hence F_SETFD) go over; the binary's fd
+		 * moves above them first. */
 		sigemptyset(&none);
 		if (sigprocmask(SIG_SETMASK, &none, NULL) == 0 &&
-		    dup2(sp[1], MSG_CHILD_FD) != -1 && close_range(
-		    MSG_CHILD_FD + 1, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		    (launch_guard_exe = fcntl(launch_guard_exe,
+		    F_DUPFD_CLOEXEC, MSG_CHILD_FD + 2)) != -1 &&
+		    dup2(sp[1], MSG_CHILD_FD) != -1 &&
+		    dup2(lq[1], MSG_CHILD_FD + 1) != -1 &&
+		    fcntl(MSG_CHILD_FD + 1, F_SETFD, 0) == 0 && close_range(
+		    MSG_CHILD_FD + 2, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
 			(void)execveat(launch_guard_exe, "", argv, envp,
 			    AT_EMPTY_PATH);
 		_exit(127);
 	}
 	close(sp[1]);
+	close(lq[1]);
+	init_guard_lq = lq[0];	/* each exec sends its listener there */
 	msg_link_init(&init_guard, sp[0], MSG_CH_GUARD, MSG_UP, "guard");
 	PLAN_FOREACH(it, plan, MSG_PLAN_WRITE_RULE) {
 		msgbuf_init(&b, MSG_PLAN_WRITE_RULE);
@@ -126,20 +136,6 @@ init_guard_start(const struct launch_plan *plan)
 	(void)msg_get_u32(&m);
 	log_debug("airlock-guard: %s", msg_get_str(&m));
 	msg_free(&m);
-}
-
-/* An exec's listener goes to the guard; init keeps no copy. */
-static void
-init_guard_listen(int lfd, uint32_t id)
-{
-	struct msgbuf	b;
-
-	msgbuf_init(&b, MSG_GUARD_LISTEN);
-	msg_put_u32(&b, id);
-	if (msg_send(&init_guard, &b, &lfd, 1) == -1)
-		init_guard_died();
-	msgbuf_free(&b);
-	close(lfd);
 }
 
 /* untrusted: the guard's frames, validated; a refusal goes up as is. */
@@ -184,7 +180,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	struct init_exec	*e;
 	struct msgbuf		 b;
 	struct winsize		 ws = { 0 };
-	int			 out[2], err[2], rep[2], fds[2], lfd = -1;
+	int			 out[2], err[2], rep[2], fds[2];
 	int			 io = m->info->type == MSG_EXEC_IO;
 	ssize_t			 n;
 	pid_t			 pid;
@@ -221,12 +217,12 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 		req.in = out[1];
 	} else if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1)
 		die("exec pipes");
-	/* The report is a socket: it also carries the child's listener. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rep) == -1)
+	if (pipe2(rep, O_CLOEXEC) == -1)
 		die("exec pipes");
 	req.out = out[1];
 	req.err = err[1];
 	req.report = rep[1];
+	req.guard = init_guard_lq;
 	/* vfork only if init has no child: none could stop it, and us too. */
 	env = environ;	/* a vfork child sets it (exec.c) */
 	if ((pid = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == -1 ?
@@ -242,19 +238,19 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	if (pid == -1) {
 		snprintf(fail.what, sizeof(fail.what), "fork");
 		n = (ssize_t)sizeof(fail);
-	} else	/* the report socket closes on a successful execve */
-		n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
+	} else	/* the report pipe closes on a successful execve */
+		while ((n = read(rep[0], &fail, sizeof(fail))) == -1 &&
+		    errno == EINTR)
+			;
 	close(rep[0]);
-	if (n == -1) {
-		/* No listener we can trust: the child does not run. */
+	if (n != 0 && n != (ssize_t)sizeof(fail)) {
+		/* A report we cannot read: the child does not run. */
 		(void)kill(pid, SIGKILL);
 		fail.err = errno;
 		snprintf(fail.what, sizeof(fail.what), "exec report");
 		n = (ssize_t)sizeof(fail);
 	}
 	if (n == (ssize_t)sizeof(fail)) {
-		if (lfd != -1)
-			close(lfd);
 		fail.what[sizeof(fail.what) - 1] = '\0';
 		init_send_fail(req.id, fail.err, fail.what);
 		close(out[0]);
@@ -262,8 +258,6 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 		goto done;	/* the child is reaped as untracked */
 	}
 
-	if (lfd != -1)
-		init_guard_listen(lfd, req.id);
 	e = xcalloc(1, sizeof(*e));
 	e->id = req.id;
 	e->pid = pid;

@@ -1,12 +1,12 @@
 # launcher/: airlock-launcher. It links libc, libcap (both static) and a
 # few libc-only files of common/ (msgframe.c: the one frame validator;
-# msg_launch.c: the table of its own messages; log.c; xmalloc.c;
-# fdpass.c) -- no yajl, no libevent, no libseccomp, and no
+# msg_launch.c: the table of its own messages; log.c; xmalloc.c) --
+# no yajl, no libevent, no libseccomp, and no
 # rule tables: the BPF program is compiled when airlock is built
 # (supervisor/gen_seccomp.c) and comes in the plan; the filename rules
 # go on to airlock-guard (guard/).
 LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msgframe.c \
-	common/msg_launch.c common/log.c common/xmalloc.c common/fdpass.c
+	common/msg_launch.c common/log.c common/xmalloc.c
 LAUNCHER_PKGS := libcap
 $(BUILD)/obj/launcher/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(LAUNCHER_PKGS))
 # Linked static-pie (docs/DECISIONS.md): still position
