@@ -221,7 +221,7 @@ nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 	    (size_t)r, t->name, &t->proc)) == 0 &&
 	    strncmp(t->abs, nt_self, strlen(nt_self)) == 0 &&
 	    strchr("/", t->abs[strlen(nt_self)]) != NULL)
-		e = -EACCES;	/* nothing of ours: the listeners, the link */
+		e = -EACCES;	/* nothing of ours: listeners, link */
 	if (e < 0)
 		nt_path_close(t);
 	return e;

@@ -48,7 +48,7 @@ struct init_exec {
 static struct init_exec *init_execs;
 static struct msg_link	 init_guard = { .fd = -1 };
 static pid_t		 init_guard_pid = -1;
-static int		 init_guard_lq = -1;	/* the listeners' socket */
+static int		 init_guard_lq = -1;	/* for the listeners */
 
 static void __attribute__((noreturn))
 init_shutdown(const char *why)

@@ -104,7 +104,7 @@ struct exec_req {
 	int		 out;		/* write end of stdout pipe */
 	int		 err;		/* write end of stderr pipe */
 	int		 report;	/* CLOEXEC pipe for exec failures */
-	int		 guard;		/* airlock-guard's listener socket */
+	int		 guard;		/* to airlock-guard: listener */
 };
 struct exec_failure {
 	int32_t		 err;
