@@ -319,6 +319,11 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 		snprintf(why, whylen, "too many connections at once");
 		return EX_NETWORK;
 	}
+	if (strcmp(a, "guard-died") == 0) {
+		snprintf(why, whylen, "airlock-guard, which checks them, "
+		    "ended: the sandbox was closed");
+		return EX_OTHER;
+	}
 	if (strcmp(a, "unix-connect") == 0) {
 		snprintf(why, whylen, "a host socket the sandbox may not "
 		    "connect to");

@@ -1,6 +1,8 @@
 # common/: framing, logging, allocation (libc only: the launcher links
 # msg.c and log.c) and the JSON and event-loop helpers (yajl, libevent).
-COMMON_SRCS := $(wildcard common/*.c)
+# msg_launch.c is the launcher's and the guard's message table; the
+# others link msg.c's, the whole catalogue's.
+COMMON_SRCS := $(filter-out common/msg_launch.c,$(wildcard common/*.c))
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
 LIBCOMMON := $(BUILD)/libcommon.a
 $(BUILD)/obj/common/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,yajl libevent openssl)

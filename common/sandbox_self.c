@@ -18,6 +18,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 
 #include <errno.h>
@@ -227,10 +228,20 @@ static const char *const sys_wpath[] = {
 static const char *const sys_thread[] = {
 	"set_robust_list", "get_robust_list", "sched_getaffinity", NULL
 };
+static const char *const sys_emulate[] = {
+	"pidfd_open", "pidfd_getfd", "process_vm_readv", "mknodat",
+	"linkat", "renameat", "renameat2", "ftruncate", "fchdir", "chdir",
+	"bind", "connect", "wait4", "set_robust_list", NULL
+};
 /* Path lookups without rpath: fail softly so libc can carry on. */
 static const char *const sys_eacces[] = {
 	"open", "openat", "openat2", "creat", "statx", "readlink",
 	"readlinkat", "access", "faccessat", "faccessat2", NULL
+};
+
+static const unsigned long sbx_notif_ioctl[] = {
+	SECCOMP_IOCTL_NOTIF_RECV, SECCOMP_IOCTL_NOTIF_SEND,
+	SECCOMP_IOCTL_NOTIF_ID_VALID, SECCOMP_IOCTL_NOTIF_ADDFD,
 };
 
 static int
@@ -369,6 +380,22 @@ sbx_seccomp(const struct sbx_profile *p, char *desc, size_t desclen)
 			goto fail;
 		n++;
 	}
+	if (p->groups & SBX_SYS_EMULATE) {
+		if (sbx_add_list(ctx, sys_emulate, &n) == -1)
+			goto fail;
+		/* of ioctl, only the seccomp notification's four; a connect
+		 * that would block is made in a child (common/sockset.c) */
+		for (i = 0; i < 4; i++)
+			if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
+			    SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_EQ,
+			    sbx_notif_ioctl[i]))) < 0)
+				goto fail;
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW,
+		    SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ,
+		    CLONE_THREAD, 0))) < 0)
+			goto fail;
+		n += 2;
+	}
 	/* no processes: clone3 says ENOSYS (glibc then tries clone, which
 	 * only SBX_SYS_THREAD allows, and only for a thread) */
 	if (sbx_add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", &n) == -1)
@@ -398,7 +425,18 @@ sandbox_self(const struct sbx_profile *p)
 	sbx_caps(p->name);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		fatal("%s: PR_SET_NO_NEW_PRIVS", p->name);
-	abi = sbx_landlock(p, ll, sizeof(ll));
+	/*
+	 * A process that acts for those of its own Landlock domain keeps
+	 * that domain as it is: a layer of its own would put it outside
+	 * theirs, and Landlock lets no process read the memory of (or take
+	 * a descriptor from) one of a domain that is not its own or beneath
+	 * it: process_vm_readv and pidfd_getfd say EPERM.
+	 */
+	if (p->in_domain) {
+		abi = -1;
+		snprintf(ll, sizeof(ll), "landlock: the sandbox's own domain");
+	} else
+		abi = sbx_landlock(p, ll, sizeof(ll));
 	sbx_seccomp(p, sc, sizeof(sc));
 	snprintf(sbx_summary, sizeof(sbx_summary),
 	    "%s; %s; caps: none; no_new_privs", ll, sc);

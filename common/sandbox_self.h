@@ -42,12 +42,21 @@ struct sbx_path {
 #define SBX_SYS_WPATH	(1U << 6)	/* create, clone (FICLONE), remove
 					   files; set modes and times */
 #define SBX_SYS_THREAD	(1U << 7)	/* pthreads: clone(CLONE_THREAD) */
+#define SBX_SYS_EMULATE	(1U << 8)	/* perform a sandboxed process's
+					   calls (airlock-guard): the seccomp
+					   notification ioctls, its memory
+					   and sockets, the *at writes, bind
+					   and connect, fork */
 
 struct sbx_profile {
 	const char		*name;		/* for log lines */
 	const struct sbx_path	*paths;		/* Landlock rules */
 	size_t			 npaths;
 	unsigned		 groups;	/* SBX_SYS_* */
+	int			 in_domain;	/* acts for processes of its
+						   own Landlock domain: keeps
+						   it, adds no layer (paths
+						   unused) */
 };
 
 /*

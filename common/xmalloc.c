@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: ISC
 /*
- * Allocation helpers.  Libc only.
+ * Allocation helpers.  Libc only: the launcher links this file; the
+ * string helpers only the host side uses are in xstr.c.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,39 +55,6 @@ xstrdup(const char *s)
 	return p;
 }
 
-char *
-xstrndup(const char *s, size_t n)
-{
-	char	*p;
-
-	if ((p = strndup(s, n)) == NULL)
-		fatal("strndup");
-	return p;
-}
-
-int
-xasprintf(char **ret, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	va_start(ap, fmt);
-	n = vasprintf(ret, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		fatal("vasprintf");
-	return n;
-}
-
-void
-freezero_str(char *s)
-{
-	if (s == NULL)
-		return;
-	explicit_bzero(s, strlen(s));
-	free(s);
-}
-
 void
 strv_free(char **v)
 {
@@ -99,35 +65,4 @@ strv_free(char **v)
 	for (i = 0; v[i] != NULL; i++)
 		free(v[i]);
 	free(v);
-}
-
-size_t
-strv_len(char *const *v)
-{
-	size_t	n = 0;
-
-	while (v != NULL && v[n] != NULL)
-		n++;
-	return n;
-}
-
-/* 1 if s is one of v's strings. */
-int
-strv_in(char *const *v, const char *s)
-{
-	for (; v != NULL && *v != NULL; v++)
-		if (strcmp(*v, s) == 0)
-			return 1;
-	return 0;
-}
-
-char **
-strv_add(char **v, const char *s)
-{
-	size_t	n = strv_len(v);
-
-	v = xreallocarray(v, n + 2, sizeof(*v));
-	v[n] = xstrdup(s);
-	v[n + 1] = NULL;
-	return v;
 }

@@ -7,14 +7,16 @@
  * or /dev/null, two pipes or a pty of its own, no other fd (R-L7), the
  * plan's rlimits (R-S4), no_new_privs and the seccomp filters airlockd
  * compiled (R-L6), loaded last so that they constrain the command and not
- * this setup.  A failure is written to the report socket, which closes
- * by itself on a successful execve, so init can tell "could not start"
- * from "started and exited"; the same socket carries the seccomp listener
- * to init (R-L4).  Maybe a vfork child (init.c): our own state only.
+ * this setup.  A failure is written to the report pipe, which closes by
+ * itself on a successful execve, so init can tell "could not start" from
+ * "started and exited".  The seccomp listener goes to airlock-guard
+ * (R-L4) before the execve.  Maybe a vfork child (init.c): our own state
+ * only.
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/filter.h>
@@ -27,7 +29,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/fdpass.h"
 #include "launcher/launcher.h"
 
 extern char **environ;
@@ -88,6 +89,28 @@ exec_check_seccomp(const struct launch_plan *plan)
 	die("seccomp program rejected by the kernel");
 }
 
+/* One seqpacket to the guard: our exec id, and the listener. */
+static int
+exec_pass(const struct exec_req *req, int fd)
+{
+	union {
+		char		buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr	align;
+	} u;
+	struct iovec	 iov = { (void *)&req->id, sizeof(req->id) };
+	struct msghdr	 mh = { .msg_iov = &iov, .msg_iovlen = 1,
+	    .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr	*c = CMSG_FIRSTHDR(&mh);
+
+	memset(&u, 0, sizeof(u));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(req->guard, &mh, MSG_NOSIGNAL) ==
+	    (ssize_t)sizeof(req->id) ? 0 : -1;
+}
+
 static void __attribute__((noreturn))
 exec_fail(const struct exec_req *req, const char *what, const char *arg)
 {
@@ -145,14 +168,12 @@ exec_child(const struct launch_plan *plan, const struct exec_req *req)
 		if ((fd = exec_load(it)) == -1)
 			exec_fail(req, "seccomp", NULL);
 		/*
-		 * The listener goes to init (R-L4) and never stays here: a
-		 * command holding it could answer its own calls.
+		 * The listener goes to the guard (R-L4) and never stays here:
+		 * a command holding it could answer its own calls.
 		 */
-		if (it->flags & PLAN_SECF_NOTIFY) {
-			if (fdpass_send(req->report, fd) == -1)
-				exec_fail(req, "pass listener", NULL);
-			close(fd);
-		}
+		if ((it->flags & PLAN_SECF_NOTIFY) &&
+		    (exec_pass(req, fd) == -1 || close(fd) == -1))
+			exec_fail(req, "pass listener", NULL);
 	}
 
 	/* execvpe searches the PATH of environ: make it the command's. */

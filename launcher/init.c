@@ -6,12 +6,17 @@
  * MSG_EXEC forks a command, MSG_EXEC_SIGNAL signals one, the exit of each
  * is reported, and orphans reparented to us are reaped silently.
  *
+ * Before the first command, init starts airlock-guard (guard/), which
+ * answers every command's seccomp notifications: each exec sends its
+ * listener straight to the guard (exec.c), so init never holds one; the
+ * guard's refusals come back here and go up to airlockd as they are.
+ *
  * Fail closed: when airlockd says MSG_SHUTDOWN, closes the channel or
- * sends anything we do not expect, init kills every process of the
- * namespace and exits, and the kernel tears the namespace down.  No
- * command ever runs on without a supervisor.  Init also dies with the
- * launcher outside the namespace (PDEATHSIG), so killing that process
- * kills the sandbox.
+ * sends anything we do not expect, or when the guard ends, init kills
+ * every process of the namespace and exits, and the kernel tears the
+ * namespace down.  No command ever runs on without a supervisor or a
+ * guard.  Init also dies with the launcher outside the namespace
+ * (PDEATHSIG), so killing that process kills the sandbox.
  */
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -28,9 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/fdpass.h"
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 
@@ -42,6 +46,9 @@ struct init_exec {
 };
 
 static struct init_exec *init_execs;
+static struct msg_link	 init_guard = { .fd = -1 };
+static pid_t		 init_guard_pid = -1;
+static int		 init_guard_lq = -1;	/* for the listeners */
 
 static void __attribute__((noreturn))
 init_shutdown(const char *why)
@@ -50,6 +57,105 @@ init_shutdown(const char *why)
 	/* From pid 1, -1 means every other process of the namespace. */
 	(void)kill(-1, SIGKILL);
 	_exit(0);
+}
+
+/*
+ * The guard is gone: its listeners closed with it, so every notified call
+ * already fails (the kernel's ENOSYS); say so and end the sandbox.
+ */
+static void __attribute__((noreturn))
+init_guard_died(void)
+{
+	struct msgbuf	b;
+
+	msgbuf_init(&b, MSG_VIOLATION);
+	msg_put_u32(&b, 0);
+	msg_put_str(&b, "guard-died");
+	msg_put_str(&b, "every file write");
+	(void)msg_send(&launch_link, &b, NULL, 0);
+	init_shutdown("airlock-guard ended");
+}
+
+/*
+ * Fork the guard now, before any command and its seccomp filter (the
+ * guard must not be under the filter it answers), exec it from the fd
+ * main.c opened before the mounts, hand it the filename rules and wait
+ * for its MSG_HELLO: restricted, and ready before the first command.
+ */
+static void
+init_guard_start(const struct launch_plan *plan)
+{
+	const struct launch_item *it;
+	struct msgbuf	 b;
+	struct msg	 m;
+	sigset_t	 none;
+	char		*argv[] = { "airlock-guard", NULL }, *envp[] = {
+	    getenv("AIRLOCK_DEBUG") ? "AIRLOCK_DEBUG=1" : NULL, NULL };
+	int		 sp[2], lq[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, lq) == -1)
+		die("guard socketpair");
+	if ((init_guard_pid = fork()) == -1)
+		die("fork airlock-guard");
+	if (init_guard_pid == 0) {
+		/* Only its link (fd 3, in place of airlockd's) and the
+		 * listeners' socket (fd 4; dup2 onto itself keeps its
+		 * close-on-exec, hence F_SETFD) go over; the binary's fd
+		 * moves above them first. */
+		sigemptyset(&none);
+		if (sigprocmask(SIG_SETMASK, &none, NULL) == 0 &&
+		    (launch_guard_exe = fcntl(launch_guard_exe,
+		    F_DUPFD_CLOEXEC, MSG_CHILD_FD + 2)) != -1 &&
+		    dup2(sp[1], MSG_CHILD_FD) != -1 &&
+		    dup2(lq[1], MSG_CHILD_FD + 1) != -1 &&
+		    fcntl(MSG_CHILD_FD + 1, F_SETFD, 0) == 0 && close_range(
+		    MSG_CHILD_FD + 2, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+			(void)execveat(launch_guard_exe, "", argv, envp,
+			    AT_EMPTY_PATH);
+		_exit(127);
+	}
+	close(sp[1]);
+	close(lq[1]);
+	init_guard_lq = lq[0];	/* each exec sends its listener there */
+	msg_link_init(&init_guard, sp[0], MSG_CH_GUARD, MSG_UP, "guard");
+	PLAN_FOREACH(it, plan, MSG_PLAN_WRITE_RULE) {
+		msgbuf_init(&b, MSG_PLAN_WRITE_RULE);
+		msg_put_u32(&b, it->op);
+		msg_put_str(&b, it->src);
+		msg_put_str(&b, it->dst);
+		if (msg_send(&init_guard, &b, NULL, 0) == -1)
+			die("send the rules to airlock-guard");
+		msgbuf_free(&b);
+	}
+	if (msg_send_empty(&init_guard, MSG_PLAN_END) == -1 ||
+	    msg_recv(&init_guard, &m) != MSG_OK)
+		diex("airlock-guard did not start (see the log)");
+	if (m.info->type != MSG_HELLO)
+		diex("airlock-guard sent %s", m.info->name);
+	(void)msg_get_u32(&m);
+	log_debug("airlock-guard: %s", msg_get_str(&m));
+	msg_free(&m);
+}
+
+/* untrusted: the guard's frames, validated; a refusal goes up as is. */
+static void
+init_guard_read(void)
+{
+	struct msgbuf	b;
+	struct msg	m;
+
+	if (msg_recv(&init_guard, &m) != MSG_OK ||
+	    m.info->type != MSG_VIOLATION)
+		init_guard_died();
+	msgbuf_init(&b, MSG_VIOLATION);
+	msg_put_u32(&b, msg_get_u32(&m));
+	msg_put_str(&b, msg_get_str(&m));
+	msg_put_str(&b, msg_get_str(&m));
+	if (msg_send(&launch_link, &b, NULL, 0) == -1)
+		init_shutdown("channel lost");
+	msgbuf_free(&b);
+	msg_free(&m);
 }
 
 static void
@@ -74,7 +180,7 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	struct init_exec	*e;
 	struct msgbuf		 b;
 	struct winsize		 ws = { 0 };
-	int			 out[2], err[2], rep[2], fds[2], lfd = -1;
+	int			 out[2], err[2], rep[2], fds[2];
 	int			 io = m->info->type == MSG_EXEC_IO;
 	ssize_t			 n;
 	pid_t			 pid;
@@ -111,12 +217,12 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 		req.in = out[1];
 	} else if (pipe2(out, O_CLOEXEC) == -1 || pipe2(err, O_CLOEXEC) == -1)
 		die("exec pipes");
-	/* The report is a socket: it also carries the child's listener. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rep) == -1)
+	if (pipe2(rep, O_CLOEXEC) == -1)
 		die("exec pipes");
 	req.out = out[1];
 	req.err = err[1];
 	req.report = rep[1];
+	req.guard = init_guard_lq;
 	/* vfork only if init has no child: none could stop it, and us too. */
 	env = environ;	/* a vfork child sets it (exec.c) */
 	if ((pid = waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == -1 ?
@@ -132,19 +238,19 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 	if (pid == -1) {
 		snprintf(fail.what, sizeof(fail.what), "fork");
 		n = (ssize_t)sizeof(fail);
-	} else	/* the report socket closes on a successful execve */
-		n = fdpass_report(rep[0], &fail, sizeof(fail), &lfd);
+	} else	/* the report pipe closes on a successful execve */
+		while ((n = read(rep[0], &fail, sizeof(fail))) == -1 &&
+		    errno == EINTR)
+			;
 	close(rep[0]);
-	if (n == -1) {
-		/* No listener we can trust: the child does not run. */
+	if (n != 0 && n != (ssize_t)sizeof(fail)) {
+		/* A report we cannot read: the child does not run. */
 		(void)kill(pid, SIGKILL);
 		fail.err = errno;
 		snprintf(fail.what, sizeof(fail.what), "exec report");
 		n = (ssize_t)sizeof(fail);
 	}
 	if (n == (ssize_t)sizeof(fail)) {
-		if (lfd != -1)
-			close(lfd);
 		fail.what[sizeof(fail.what) - 1] = '\0';
 		init_send_fail(req.id, fail.err, fail.what);
 		close(out[0]);
@@ -152,8 +258,6 @@ init_exec(const struct launch_plan *plan, struct msg *m)
 		goto done;	/* the child is reaped as untracked */
 	}
 
-	if (lfd != -1)
-		notify_add(lfd, req.id);
 	e = xcalloc(1, sizeof(*e));
 	e->id = req.id;
 	e->pid = pid;
@@ -203,6 +307,8 @@ init_reap(void)
 	pid_t			 pid;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid == init_guard_pid)
+			init_guard_died();
 		for (ep = &init_execs; (e = *ep) != NULL; ep = &e->next)
 			if (e->pid == pid)
 				break;
@@ -222,27 +328,23 @@ init_reap(void)
 static void __attribute__((noreturn))
 init_loop(const struct launch_plan *plan, int sfd)
 {
-	struct pollfd		*pfd = NULL;
+	struct pollfd		 pfd[3];
 	struct signalfd_siginfo	 si;
 	struct msg		 m;
 	enum msg_result		 r;
-	size_t			 n, cap = 0;
 
 	for (;;) {
-		/* The channel, signals, then one listener per exec. */
-		if (cap < 2 + notify_pollfds(NULL)) {
-			cap = 2 + notify_pollfds(NULL) * 2;
-			pfd = xreallocarray(pfd, cap, sizeof(*pfd));
-		}
+		/* The channel, signals, the guard. */
 		pfd[0] = (struct pollfd){ launch_link.fd, POLLIN, 0 };
 		pfd[1] = (struct pollfd){ sfd, POLLIN, 0 };
-		n = notify_pollfds(pfd + 2);
-		if (poll(pfd, 2 + n, notify_timeout()) == -1) {
+		pfd[2] = (struct pollfd){ init_guard.fd, POLLIN, 0 };
+		if (poll(pfd, 3, -1) == -1) {
 			if (errno == EINTR)
 				continue;
 			die("poll");
 		}
-		notify_service(pfd + 2, n);
+		if (pfd[2].revents != 0)
+			init_guard_read();
 		if (pfd[1].revents & POLLIN) {
 			if (read(sfd, &si, sizeof(si)) != sizeof(si))
 				die("signalfd");
@@ -328,7 +430,7 @@ init_main(int pidpipe)
 	caps_drop_all();
 	if (!(plan.flags & PLAN_F_SECCOMP_KNOWN))	/* else each exec's */
 		exec_check_seccomp(&plan);
-	notify_setup(&plan);
+	init_guard_start(&plan);
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);
 	msg_put_u32(&b, (uint32_t)hostpid);

@@ -89,6 +89,7 @@ landlock_apply(const struct launch_plan *plan, uint32_t *gaps)
 	const struct launch_item	*it;
 	struct ll_ruleset_attr		 attr;
 	struct ll_net_port_attr		 np;
+	struct landlock_path_beneath_attr pb;
 	size_t				 asize;
 	int				 abi, ruleset;
 
@@ -142,6 +143,14 @@ landlock_apply(const struct launch_plan *plan, uint32_t *gaps)
 		die("landlock: create ruleset (ABI %d)", abi);
 	PLAN_FOREACH(it, plan, MSG_PLAN_LANDLOCK)
 		ll_add_path(ruleset, attr.handled_access_fs, it);
+	/* The guard's binary, which init execs from its fd: only that file,
+	 * outside the sandbox's view (a rule holds the inode, not a name). */
+	pb.allowed_access = LANDLOCK_ACCESS_FS_EXECUTE |
+	    LANDLOCK_ACCESS_FS_READ_FILE;
+	pb.parent_fd = launch_guard_exe;
+	if (syscall(SYS_landlock_add_rule, ruleset,
+	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == -1)
+		die("landlock: rule for airlock-guard");
 	/* TCP connect only to the session's own listeners; never bind. */
 	if (attr.handled_access_net != 0) {
 		PLAN_FOREACH(it, plan, MSG_PLAN_LISTEN) {

@@ -9,8 +9,9 @@
  *
  * One file per concern: main.c (the sequence), plan.c (receive and hold
  * the plan), ns.c (namespaces, id maps), net.c (loopback, listeners),
- * mount.c (the root), landlock.c, caps.c, init.c (pid 1), exec.c (the
- * child side of one command), notify.c (filename rules, R-L4).
+ * mount.c (the root), landlock.c, caps.c, init.c (pid 1, which starts
+ * airlock-guard: the filename rules, R-L4), exec.c (the child side of one
+ * command).
  */
 #ifndef AIRLOCK_LAUNCHER_H
 #define AIRLOCK_LAUNCHER_H
@@ -19,7 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/msg.h"
+#include "common/msg_launch.h"
 
 /*
  * One entry of the plan, in the order received.  Which fields are used
@@ -65,6 +66,7 @@ struct launch_plan {
 /* main.c: the link to airlockd and failure reporting. */
 extern struct msg_link launch_link;
 extern int launch_ready;	/* MSG_LAUNCH_READY sent: no LAUNCH_FAILED */
+extern int launch_guard_exe;	/* airlock-guard, O_PATH, from the host */
 void	die(const char *, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));
 void	diex(const char *, ...)
@@ -102,6 +104,7 @@ struct exec_req {
 	int		 out;		/* write end of stdout pipe */
 	int		 err;		/* write end of stderr pipe */
 	int		 report;	/* CLOEXEC pipe for exec failures */
+	int		 guard;		/* to airlock-guard: listener */
 };
 struct exec_failure {
 	int32_t		 err;
@@ -110,20 +113,5 @@ struct exec_failure {
 void	exec_check_seccomp(const struct launch_plan *);
 void	exec_child(const struct launch_plan *, const struct exec_req *)
 	    __attribute__((noreturn));
-
-/*
- * notify.c: the R-L4 handler.  exec children pass their seccomp listener
- * over the report socket (common/fdpass.h); init receives it with the
- * report, adds it (notify_add) and polls it with the
- * channel (notify_pollfds fills one pollfd per listener, or counts them
- * given NULL; notify_service handles what poll found, and retries the
- * FIFO opens still waiting, for which notify_timeout bounds the sleep).
- */
-struct pollfd;
-void	notify_setup(const struct launch_plan *);
-void	notify_add(int fd, uint32_t exec);
-size_t	notify_pollfds(struct pollfd *);
-void	notify_service(const struct pollfd *, size_t);
-int	notify_timeout(void);	/* poll's, in ms */
 
 #endif

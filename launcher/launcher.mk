@@ -1,12 +1,12 @@
 # launcher/: airlock-launcher. It links libc, libcap (both static) and a
-# few libc-only files of common/ (msg.c: the one frame validator; log.c;
-# xmalloc.c; namerule.c, gitstate.c: the filename rules of R-L3/R-L4;
-# procpeek.c; fdpass.c; sockset.c) -- no yajl, no libevent, no
-# libseccomp: the BPF program is compiled when airlock is built
-# (supervisor/gen_seccomp.c) and comes in the plan.
-LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msg.c common/log.c common/xmalloc.c \
-	common/namerule.c common/gitstate.c common/procpeek.c common/fdpass.c \
-	common/sockset.c
+# few libc-only files of common/ (msgframe.c: the one frame validator;
+# msg_launch.c: the table of its own messages; log.c; xmalloc.c) --
+# no yajl, no libevent, no libseccomp, and no
+# rule tables: the BPF program is compiled when airlock is built
+# (supervisor/gen_seccomp.c) and comes in the plan; the filename rules
+# go on to airlock-guard (guard/).
+LAUNCHER_SRCS := $(wildcard launcher/*.c) common/msgframe.c \
+	common/msg_launch.c common/log.c common/xmalloc.c
 LAUNCHER_PKGS := libcap
 $(BUILD)/obj/launcher/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(LAUNCHER_PKGS))
 # Linked static-pie (docs/DECISIONS.md): still position
@@ -25,6 +25,6 @@ PROGS += $(BUILD)/airlock-launcher
 
 # tests/helpers/launch_drive plays airlockd's part towards the launcher; it
 # speaks the real framing, so it links the same three libc-only files.
-$(BUILD)/tests/helpers/launch_drive: tests/helpers/launch_drive.c common/msg.c common/log.c common/xmalloc.c common/msg.h
+$(BUILD)/tests/helpers/launch_drive: tests/helpers/launch_drive.c common/msgframe.c common/msg.c common/log.c common/xmalloc.c common/xstr.c common/msg.h common/msg_launch.h common/msgframe.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g $(WARN) $(WERROR) -o $@ $(filter %.c,$^)

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,11 +20,12 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "launcher/launcher.h"
 
 struct msg_link launch_link;
 int launch_ready;
+int launch_guard_exe = -1;
 
 static void __attribute__((noreturn))
 vdie(int with_errno, const char *fmt, va_list ap)
@@ -86,6 +88,24 @@ launch_wait(pid_t init, int pidpipe)
 	    WEXITSTATUS(status));
 }
 
+/*
+ * airlock-guard beside us, opened now, while the host's tree is in view:
+ * init execs it from this fd inside a root that does not show it.
+ */
+static void
+launch_open_guard(void)
+{
+	char	path[PATH_MAX];
+	ssize_t	n;
+
+	if ((n = readlink("/proc/self/exe", path, sizeof(path) - 16)) <= 0)
+		die("readlink /proc/self/exe");
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, "airlock-guard");
+	if ((launch_guard_exe = open(path, O_PATH | O_CLOEXEC)) == -1)
+		die("%s", path);
+}
+
 int
 main(void)
 {
@@ -102,6 +122,7 @@ main(void)
 		die("fd %d is not the channel", MSG_CHILD_FD);
 	launch_link.fd = MSG_CHILD_FD;
 	signal(SIGPIPE, SIG_IGN);
+	launch_open_guard();
 
 	ns_enter();
 	if (pipe2(pp, O_CLOEXEC) == -1)

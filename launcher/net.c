@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "launcher/launcher.h"
 
 static void

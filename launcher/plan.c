@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "common/xmalloc.h"
 #include "launcher/launcher.h"
 

@@ -86,6 +86,17 @@ TEST_PROGS := $(TB)/airlock $(TB)/airlockd $(TB)/airlock-launcher \
 	$(TB)/airlock-proxyd $(TB)/airlock-gatewayd
 TEST_PROGS += $(TB)/airlock-clone
 TEST_PROGS += $(TB)/airlock-fs
+# airlock-guard's probe of its own restriction (guard/notify.c): a test
+# build of its own, found beside a copy (not a link) of the launcher,
+# which looks for the guard beside its /proc/self/exe.
+TB_HOOK_SRCS += guard/notify.c
+$(TB)/airlock-guard: $(call tb_objs,$(GUARD_SRCS))
+	@mkdir -p $(dir $@)
+	$(CC) $(GUARD_LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --static --libs $(GUARD_PKGS))
+$(TB)/airlock-launcher: $(BUILD)/airlock-launcher
+	@mkdir -p $(dir $@)
+	rm -f $@ && cp $< $@
+TEST_PROGS += $(TB)/airlock-guard
 -include $(shell find $(TB)/obj -name '*.d' 2>/dev/null)
 .PHONY: test-bins
 test-bins: $(TEST_PROGS)

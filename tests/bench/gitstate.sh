@@ -15,6 +15,9 @@
 # unconfined (the same user on the host), airlock run with the filename
 # rules, airlock run without notify rules (AIRLOCK_TEST_NO_NOTIFY=1, a
 # test-only switch in airlockd's environment).  UNTAR_DIR as untar.sh.
+# BEFORE=DIR (another build, e.g. of the previous commit): its airlock
+# run is timed in the same rounds, in place of the no-notify row, so
+# that a change to the handler is measured side by side.
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 RUNS=${2:-3}
@@ -22,6 +25,10 @@ RUNS=${2:-3}
 BENCH_HOME=/tmp
 BENCH_ENV=GIT_CONFIG_NOSYSTEM=1
 bench_stage "${UNTAR_DIR:-/var/tmp}/airlock-gitbench.XXXXXX"
+if [ -n "${BEFORE:-}" ]; then
+	cp -R "$BEFORE" "$STAGE/before"
+	chmod -R a+rX "$STAGE/before"
+fi
 WS="$STAGE/ws"
 cd "$WS"
 
@@ -68,9 +75,16 @@ while [ "$i" -lt "$RUNS" ]; do
 		run_as sh -c "$c" 2>/dev/null | tail -1 >>"$STAGE/$t.host"
 		run_as "$STAGE/build/airlock" run --workspace "$WS" -- \
 		    sh -c "$c" 2>/dev/null | tail -1 >>"$STAGE/$t.airlock"
-		run_as env AIRLOCK_TEST_NO_NOTIFY=1 "$STAGE/build/airlock" run \
-		    --workspace "$WS" -- sh -c "$c" 2>/dev/null | tail -1 \
-		    >>"$STAGE/$t.nonotify"
+		if [ -n "${BEFORE:-}" ]; then
+			run_as "$STAGE/before/airlock" run --workspace "$WS" \
+			    -- sh -c "$c" 2>/dev/null | tail -1 \
+			    >>"$STAGE/$t.nonotify"
+		else
+			run_as env AIRLOCK_TEST_NO_NOTIFY=1 \
+			    "$STAGE/build/airlock" run --workspace "$WS" -- \
+			    sh -c "$c" 2>/dev/null | tail -1 \
+			    >>"$STAGE/$t.nonotify"
+		fi
 	done
 	i=$((i + 1))
 done
@@ -78,7 +92,9 @@ ms() { awk -v a="$1" 'BEGIN {printf "%.1f", a / 1000}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 echo "git state allowlist: median of $RUNS, $(uname -r)"
 echo
-echo "| workload | unconfined ms | airlock ms | ratio | no notify ms | ratio |"
+last="no notify ms"
+[ -n "${BEFORE:-}" ] && last="before ms"
+echo "| workload | unconfined ms | airlock ms | ratio | $last | ratio |"
 echo "|---|---|---|---|---|---|"
 for t in UNTAR CLONE; do
 	H=$(median <"$STAGE/$t.host")

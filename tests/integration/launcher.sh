@@ -31,7 +31,7 @@ if [ "$(id -u)" = 0 ]; then
 	id "$TUSER" >/dev/null 2>&1 || useradd -M -s /bin/sh "$TUSER" ||
 	    { echo "Bail out! cannot create $TUSER"; exit 1; }
 	mkdir -p "$WORK/bin/tests/helpers"
-	cp "$BUILD/airlock-launcher" "$WORK/bin/"
+	cp "$BUILD/airlock-launcher" "$BUILD/airlock-guard" "$WORK/bin/"
 	cp "$BUILD/tests/helpers/launch_drive" "$WORK/bin/tests/helpers/"
 	chmod -R a+rX "$WORK/bin"
 	AS="setpriv --reuid=$TUSER --regid=$TUSER --init-groups"
@@ -145,9 +145,10 @@ rc=$?
     echo "$out" | grep -q "Read-only file system"
 t "a read-only bind refuses writes (the mount alone)" $? "$out"
 
+# init, airlock-guard, sh, ls, grep.
 out=$(run -- sh -c 'cat /proc/1/comm; ls /proc | grep -c "^[0-9]"')
 [ "$(echo "$out" | head -1)" = airlock-launche ] &&
-    [ "$(echo "$out" | tail -1)" -le 4 ]
+    [ "$(echo "$out" | tail -1)" -le 5 ]
 t "/proc shows only the sandbox (pid 1 is init)" $? "$out"
 
 # A listener on the host's loopback (port 0: the kernel picks a free one),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: ISC
 /*
- * Filename rules at creation time (SPEC R-L4), in the sandbox's init.
- * Each exec's seccomp listener (exec.c) comes here; airlockd's filter
+ * Filename rules at creation time (SPEC R-L4), in airlock-guard.  Each
+ * exec's seccomp listener comes here from the exec itself
+ * (launcher/exec.c, main.c); airlockd's filter
  * sends it the write-intent syscalls (sv_seccomp.c).  For each call we
  * copy the path argument(s) ONCE, open the parent directory as the
  * caller sees it (/proc/<pid>/cwd, /proc/<pid>/fd/N), check the parent's
@@ -10,14 +11,21 @@
  * and that copied name, and inject the fd (SECCOMP_IOCTL_NOTIF_ADDFD) or
  * return the result.  Never "continue": the kernel would re-read memory
  * the caller can change after our check.  A final symlink is followed
- * here (O_NOFOLLOW, readlinkat), so its target is checked too.  init is
- * confined exactly as the caller (Landlock, mounts, root, uid, no caps):
- * emulation grants nothing; the caller's umask, flags, modes and
- * O_CLOEXEC are kept.  A bind is done on init's copy of the caller's
- * socket (pidfd_getfd).  Refusals are EACCES and a MSG_VIOLATION.
+ * here (O_NOFOLLOW, readlinkat), so its target is checked too.  The guard
+ * is confined as the caller (Landlock, mounts, root, uid, no caps: init's
+ * own, inherited) and more (main.c): emulation grants nothing; the
+ * caller's umask, flags, modes and O_CLOEXEC are kept.  A bind is done on
+ * our copy of the caller's socket (pidfd_getfd).  Refusals are EACCES
+ * and a MSG_VIOLATION.
  */
 #include <sys/ioctl.h>
 #include <sys/param.h>
+#ifdef AIRLOCK_TEST_BUILD
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <signal.h>
+#endif
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -37,12 +45,12 @@
 
 #include "common/gitstate.h"
 #include "common/log.h"
-#include "common/msg.h"
+#include "common/msg_launch.h"
 #include "common/namerule.h"
 #include "common/procpeek.h"
 #include "common/sockset.h"
 #include "common/xmalloc.h"
-#include "launcher/launcher.h"
+#include "guard/guard.h"
 
 #define NT_DEFERRED	SOCKSET_DEFERRED /* answered later: FIFO, connect */
 #define NT_MAX_HOPS	40	/* symlinks followed, as the kernel's limit */
@@ -93,19 +101,25 @@ static struct namerule_set	*nt_rules;
 static struct seccomp_notif	*nt_req;
 static struct seccomp_notif_resp *nt_resp;
 static struct seccomp_notif_sizes nt_sizes;
-static mode_t			 nt_umask0;	/* init's own */
+static mode_t			 nt_umask0;	/* the guard's own */
+static char			 nt_self[32];	/* "/proc/<our pid>" */
+
+/* untrusted: only in that airlockd built it; a bad rule is fatal. */
+void
+notify_rule(uint32_t kind, const char *pattern, const char *except)
+{
+	if (nt_rules == NULL && (nt_rules = namerule_new()) == NULL)
+		fatal("namerule_new");
+	if (namerule_add(nt_rules, kind, pattern, except) == -1)
+		fatalx("plan: write rule %u \"%s\" is invalid", kind, pattern);
+}
 
 void
-notify_setup(const struct launch_plan *plan)
+notify_setup(void)
 {
-	const struct launch_item *it;
-
-	if ((nt_rules = namerule_new()) == NULL)
-		die("namerule_new");
-	PLAN_FOREACH(it, plan, MSG_PLAN_WRITE_RULE)
-		if (namerule_add(nt_rules, it->op, it->src, it->dst) == -1)
-			diex("plan: write rule %u \"%s\" is invalid", it->op,
-			    it->src);
+	if (nt_rules == NULL && (nt_rules = namerule_new()) == NULL)
+		fatal("namerule_new");
+	snprintf(nt_self, sizeof(nt_self), "/proc/%d", (int)getpid());
 	(void)umask(nt_umask0 = umask(022));
 	(void)syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &nt_sizes);
 	nt_req = xcalloc(1, MAX(sizeof(*nt_req), nt_sizes.seccomp_notif));
@@ -137,13 +151,11 @@ nt_violation(const struct nt_call *c, const char *action, const char *path)
 	struct msgbuf	b;
 
 	log_debug("exec %u: %s %s refused", c->exec, action, path);
-	if (launch_link.fd == -1)
-		return;
 	msgbuf_init(&b, MSG_VIOLATION);
 	msg_put_u32(&b, c->exec);
 	msg_put_str(&b, action);
 	msg_put_str(&b, path);
-	(void)msg_send(&launch_link, &b, NULL, 0);
+	(void)msg_send(&guard_link, &b, NULL, 0);
 	msgbuf_free(&b);
 }
 
@@ -158,8 +170,8 @@ nt_valid(const struct nt_call *c)
 }
 
 /*
- * Set init's umask: the caller's around a create, init's own (which its
- * exec children inherit) after.  Usually they are equal: no syscall.
+ * Set our umask: the caller's around a create, our own after.  Usually
+ * they are equal: no syscall.
  */
 static void
 nt_umask_set(mode_t um)
@@ -206,7 +218,11 @@ nt_resolve(pid_t pid, const char *base, const char *path, struct nt_path *t)
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->dfd);
 	r = readlink(self, t->abs, PATH_MAX);
 	if ((e = r <= 0 ? -EACCES : namerule_join(t->abs, sizeof(t->abs),
-	    (size_t)r, t->name, &t->proc)) < 0)
+	    (size_t)r, t->name, &t->proc)) == 0 &&
+	    strncmp(t->abs, nt_self, strlen(nt_self)) == 0 &&
+	    strchr("/", t->abs[strlen(nt_self)]) != NULL)
+		e = -EACCES;	/* nothing of ours: listeners, link */
+	if (e < 0)
 		nt_path_close(t);
 	return e;
 }
@@ -332,6 +348,47 @@ nt_reply(int lfd, uint64_t id, int err, int fd, int cloexec)
 	(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, nt_resp);
 }
 
+#ifdef AIRLOCK_TEST_BUILD
+/*
+ * The test build's probe of our own restriction (tests/integration/
+ * guard.sh): a command's open of ".airlock-guard-probe" makes us try,
+ * each in a child of ours (a refusal kills it, not us), what the guard
+ * must not do, and write how each child ended into that file.  The
+ * control child does nothing refused: it must exit 0.
+ */
+static void
+nt_probe(int fd)
+{
+	static const char *const what[] = { "control", "execve", "socket",
+	    "ptrace", "dumpable" };
+	char	*argv[] = { "true", NULL };
+	size_t	 i;
+	pid_t	 pid;
+	int	 st;
+
+	signal(SIGCHLD, SIG_DFL);
+	for (i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		if ((pid = fork()) == 0) {
+			if (i == 1)
+				(void)execve("/bin/true", argv, argv + 1);
+			else if (i == 2)
+				(void)socket(AF_INET, SOCK_STREAM, 0);
+			else if (i == 3)
+				(void)ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+			else if (i == 4)
+				(void)prctl(PR_SET_DUMPABLE, 1);
+			_exit(i == 0 ? 0 : 100);
+		}
+		if (pid == -1 || waitpid(pid, &st, 0) == -1)
+			st = 0xff00;
+		dprintf(fd, "%s: %s %d\n", what[i], WIFSIGNALED(st) ?
+		    "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) :
+		    WEXITSTATUS(st));
+	}
+	signal(SIGCHLD, SIG_IGN);
+}
+#endif
+
 /* open, openat, creat. */
 static int
 nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
@@ -363,7 +420,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			of |= O_NOFOLLOW;
 		if (t.proc)
 			of &= ~O_TRUNC;
-		/* A FIFO without a reader must not block init. */
+		/* A FIFO without a reader must not block the guard. */
 		nb = !(flags & (O_NONBLOCK | O_PATH | O_EXCL));
 		if (nb)
 			of |= O_NONBLOCK;
@@ -390,7 +447,7 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			continue;
 		}
 		/* A FIFO without a reader (a device's ENXIO is the answer):
-		 * init's loop tries again (nt_retry), never blocking, never
+		 * our loop tries again (nt_retry), never blocking, never
 		 * forking; a bounded number at a time. */
 		if (r == -ENXIO && nb && fstatat(t.dfd, t.name, &st,
 		    AT_SYMLINK_NOFOLLOW) == 0 && S_ISFIFO(st.st_mode))
@@ -425,6 +482,10 @@ nt_open(const struct nt_call *c, int dirfd, uint64_t addr, int flags,
 			}
 		}
 		*fdp = fd;
+#ifdef AIRLOCK_TEST_BUILD
+		if (strcmp(t.name, ".airlock-guard-probe") == 0)
+			nt_probe(fd);
+#endif
 		break;
 	}
 	nt_umask_set(nt_umask0);
@@ -580,7 +641,7 @@ nt_unlink(const struct nt_call *c, int dirfd, uint64_t addr, int flags)
 
 /*
  * bind and connect: the address is in memory, out of the filter's sight,
- * so every call comes here, and init makes it on its own copy of the
+ * so every call comes here, and we make it on our own copy of the
  * caller's socket with the address it copied once.  A bind to a path
  * after the rules, from the parent directory (bind takes no dirfd:
  * fchdir) with the caller's umask; a connect to a path only to a socket
@@ -622,7 +683,7 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 		    (socklen_t)(off + strlen(t.name) + 1)) == -1 ? -errno : 0;
 		nt_umask_set(nt_umask0);
 		if (chdir("/") == -1)
-			die("chdir /");
+			fatal("chdir /");
 		if (r == 0)
 			sockset_add(t.dfd, t.name);
 	} else if ((r = nt_valid(c)) == 0)
@@ -746,7 +807,7 @@ nt_retry(int closed)
 	nt_npend = j;
 }
 
-/* How long init's poll may sleep: for ever, unless a FIFO open waits. */
+/* How long our poll may sleep: for ever, unless a FIFO open waits. */
 int
 notify_timeout(void)
 {
