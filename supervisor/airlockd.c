@@ -187,6 +187,7 @@ main(int argc, char *argv[])
 	if (sv_sandbox_on && sv_settings.sandbox_enabled)
 		sv_spare_init(sv_base, fd == -1);
 	sv_daemons_init(sv_base);
+	sv_clock_init(sv_base);
 
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)
@@ -220,6 +221,7 @@ main(int argc, char *argv[])
 	sv_sessions_shutdown();
 	sv_spare_stop();
 	sv_wtspare_stop();
+	sv_clock_stop();
 	sv_terminals_shutdown();
 	sv_daemons_stop();
 	event_free(ev_chld);

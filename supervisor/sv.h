@@ -191,6 +191,10 @@ pid_t		 sv_spare_take(int *fdp);
 void		 sv_spare_session_ended(void);
 int		 sv_spare_reaped(pid_t);
 void		 sv_spare_stop(void);
+/* sv_clock.c: notice a stepped wall clock (timerfd), drop the spare
+ * copies made before it. */
+void		 sv_clock_init(struct event_base *);
+void		 sv_clock_stop(void);
 
 /* ---- daemons (sv_daemon.c) ---- */
 
