@@ -386,6 +386,10 @@ void		 sv_fs_find(struct sv_client *, const struct json *id,
 
 int		 sv_client_listen(struct event_base *, const char *path,
 		    int own_dir);
+/* Socket activation: the listening fd systemd passed, -1 if none,
+ * -2 with err set if what was passed is not one airlockd can serve. */
+int		 sv_client_activated(char *err, size_t errlen);
+int		 sv_client_listen_fd(struct event_base *, int fd);
 void		 sv_client_adopt(struct event_base *, int fd, int exit_on_close);
 /* The path of the socket airlockd listens on; NULL for a private one. */
 const char	*sv_client_socket(void);
