@@ -99,7 +99,8 @@ check_userns(void)
 		if (read_int("/proc/sys/kernel/"
 		    "apparmor_restrict_unprivileged_userns", &v) == 0 && v)
 			dr_say(DR_WARN, "user namespaces",
-			    "sysctl kernel.apparmor_restrict_unprivileged_userns",
+			    "sysctl kernel.apparmor_restrict_"
+			    "unprivileged_userns",
 			    "made, but AppArmor restricts what they may do "
 			    "(the airlock AppArmor profile allows it)");
 		else
@@ -322,7 +323,8 @@ static void
 check_probe(const char *settings)
 {
 	posix_spawn_file_actions_t fa;
-	char		 tmpl[] = "/tmp/airlock-doctor.XXXXXX", self[PATH_MAX];
+	char		 tmpl[] = "/tmp/airlock-doctor.XXXXXX";
+	char		 self[PATH_MAX];
 	char		 out[512], *argv[10];
 	int		 p[2], st, n = 0, i = 0;
 	ssize_t		 r;

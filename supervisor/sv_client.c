@@ -80,7 +80,7 @@ struct sv_client {
 static struct sv_client *clients;
 static struct evconnlistener *listener;
 static char	*sock_path;
-static int	 sock_ours;		/* unlinked at exit (not systemd's) */
+static int	 sock_ours;		/* ours to unlink (not systemd's) */
 static unsigned	 next_client_id;
 static uint64_t	 tick;			/* requests served, in all */
 static struct event *accept_timer;

@@ -380,7 +380,7 @@ session_end(struct sv_session *s)
 		if (!x->done) {
 			if (!x->exited) {
 				x->exited = 1;
-				x->status = SIGKILL;	/* as if signalled */
+				x->status = SIGKILL; /* as if signalled */
 			}
 			exec_emit_exit(x);
 		}

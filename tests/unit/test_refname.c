@@ -23,11 +23,11 @@ extern char **environ;
 static int
 git_says(const char *name)
 {
-	posix_spawn_file_actions_t	 fa;
-	char				*argv[] = { "git", "check-ref-format",
-					    (char *)name, NULL };
-	pid_t				 pid;
-	int				 st;
+	posix_spawn_file_actions_t fa;
+	char		*argv[] = { "git", "check-ref-format", (char *)name,
+			    NULL };
+	pid_t		 pid;
+	int		 st;
 
 	ck_assert_int_eq(posix_spawn_file_actions_init(&fa), 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
