@@ -9,6 +9,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/airlock
 MANDIR  ?= $(PREFIX)/share/man
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
 DESTDIR ?=
 CC      ?= cc
 PKG_CONFIG ?= pkg-config
@@ -41,7 +42,7 @@ UNIT_TESTS :=
 FUZZERS :=
 HELPERS :=
 
-.PHONY: all check demo bench fuzz loc install clean deps unit integration fuzz-check
+.PHONY: all check demo bench fuzz loc install uninstall clean deps unit integration fuzz-check
 all:
 
 include common/common.mk
@@ -101,15 +102,16 @@ loc:
 	@echo "airlock-guard: guard/ + the common/ files it links:"
 	@wc -l guard/*.c guard/*.h $(foreach f,$(filter common/%,$(GUARD_SRCS)),$(wildcard $(f:.c=.h)) $(f)) | sort -n
 
+# The client runs airlockd from its own directory (airlock_sibling), so
+# both are in BINDIR; airlockd finds the helpers beside itself, then in
+# ../libexec/airlock from there, then in LIBEXECDIR.
+INSTALLED_HELPERS := airlock-launcher airlock-guard airlock-proxyd \
+	airlock-gatewayd airlock-clone airlock-fs
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(BUILD)/airlock $(BUILD)/airlockd $(DESTDIR)$(BINDIR)/
-	install -m 0755 $(BUILD)/airlock-launcher $(BUILD)/airlock-guard \
-		$(BUILD)/airlock-proxyd \
-		$(BUILD)/airlock-gatewayd $(DESTDIR)$(LIBEXECDIR)/
-	install -m 0755 $(BUILD)/airlock-clone $(DESTDIR)$(LIBEXECDIR)/
-	install -m 0755 $(BUILD)/airlock-fs $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0755 $(INSTALLED_HELPERS:%=$(BUILD)/%) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 0644 contrib/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 contrib/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
@@ -118,6 +120,25 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/airlock
 	install -m 0644 contrib/completion/_airlock \
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_airlock
+	install -d $(DESTDIR)$(SYSTEMDUSERUNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' contrib/systemd/airlockd.service \
+		> $(DESTDIR)$(SYSTEMDUSERUNITDIR)/airlockd.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUSERUNITDIR)/airlockd.service
+	install -m 0644 contrib/systemd/airlockd.socket \
+		$(DESTDIR)$(SYSTEMDUSERUNITDIR)/
+
+# Removes what install put there (the same PREFIX and DESTDIR), and the
+# helpers' directory, which is airlock's alone.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/airlock $(DESTDIR)$(BINDIR)/airlockd
+	rm -f $(INSTALLED_HELPERS:%=$(DESTDIR)$(LIBEXECDIR)/%)
+	rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null || true
+	rm -f $(patsubst contrib/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard contrib/man/*.1))
+	rm -f $(patsubst contrib/man/%,$(DESTDIR)$(MANDIR)/man8/%,$(wildcard contrib/man/*.8))
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/airlock \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_airlock
+	rm -f $(DESTDIR)$(SYSTEMDUSERUNITDIR)/airlockd.service \
+		$(DESTDIR)$(SYSTEMDUSERUNITDIR)/airlockd.socket
 
 clean:
 	rm -rf $(BUILD)

@@ -57,6 +57,13 @@ static const struct cli_cmd cmds[] = {
 	    "text, or as one JSON object with --json (for programs).  It\n"
 	    "asks the airlockd on --socket PATH (or the default socket), or\n"
 	    "a private one.  Exits 0 whatever it found.\n", 0 },
+	{ "doctor", cli_doctor_main, "[--socket PATH] [--settings F]",
+	    "check this host and install, each with ok/warn/fail",
+	    "Checks what a sandbox needs (user namespaces, Landlock,\n"
+	    "seccomp), the binaries and their modes, the socket, the\n"
+	    "settings, the credentials file's mode, and runs a real\n"
+	    "sandbox; each line says ok, warn or fail and the command that\n"
+	    "shows the same by hand.  Exits 1 when a check failed.\n", 0 },
 	{ "fs", cli_fs_main, "[--workspace DIR] [--mode M] VERB ...",
 	    "the file tools in a sandbox (JSON out)",
 	    "The file tools an agent uses, run inside a sandbox of the\n"

@@ -35,9 +35,9 @@
 #include <event2/event.h>
 
 #include "common/log.h"
+#include "common/refname.h"
 #include "common/xmalloc.h"
 #include "gatewayd/gw.h"
-#include "policy/push.h"
 
 #define REFUSED_OTHER	"airlock policy: not pushed because another ref " \
 			"in this push was refused"
@@ -369,7 +369,7 @@ commands_done(struct gw_conn *c)
 		 * walk around a rule for refs/heads/main.
 		 */
 		if (strncmp(rq->cmds[i].ref, "refs/", 5) != 0 ||
-		    !pol_ref_valid(rq->cmds[i].ref)) {
+		    !refname_valid(rq->cmds[i].ref)) {
 			c->reasons[i] = xstrdup(POLICY_PREFIX
 			    "invalid ref name");
 			c->refused = 1;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: ISC
 /*
- * Push rules and ref-name validation (see push.h).  Untrusted: ref names
- * come from the sandbox, in the ref-update commands of a push; patterns
- * come from the settings file.
+ * Push rules (see push.h).  Untrusted: ref names come from the sandbox,
+ * in the ref-update commands of a push; patterns come from the settings
+ * file.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "common/refname.h"
 #include "policy/push.h"
 
 const char *
@@ -21,42 +22,6 @@ pol_push_kind_name(enum pol_push_kind k)
 		break;
 	}
 	return "update";
-}
-
-int
-pol_ref_valid(const char *ref)
-{
-	const char	*p, *comp;
-	size_t		 len, clen;
-	unsigned char	 c;
-
-	if (ref == NULL)
-		return 0;
-	len = strnlen(ref, POL_REF_MAX + 1);
-	if (len == 0 || len > POL_REF_MAX)
-		return 0;
-	if (strcmp(ref, "@") == 0 || strchr(ref, '/') == NULL)
-		return 0;
-	if (ref[0] == '/' || ref[len - 1] == '/' || ref[len - 1] == '.')
-		return 0;
-	if (strstr(ref, "..") != NULL || strstr(ref, "@{") != NULL ||
-	    strstr(ref, "//") != NULL)
-		return 0;
-	for (p = ref; *p != '\0'; p++) {
-		c = (unsigned char)*p;
-		if (c < 0x20 || c == 0x7f || c == ' ' || c == '~' ||
-		    c == '^' || c == ':' || c == '?' || c == '*' ||
-		    c == '[' || c == '\\')
-			return 0;
-	}
-	for (comp = ref; *comp != '\0'; comp += clen + (comp[clen] == '/')) {
-		clen = strcspn(comp, "/");
-		if (clen == 0 || comp[0] == '.')
-			return 0;
-		if (clen >= 5 && memcmp(comp + clen - 5, ".lock", 5) == 0)
-			return 0;
-	}
-	return 1;
 }
 
 /* A character class at p (just after '['); *end gets the char after ']'. */
@@ -151,7 +116,7 @@ pol_push_rule(const struct pol_push_rule *rules, size_t n, const char *ref,
 	enum pol_verdict v;
 	size_t		 i;
 
-	if (!pol_ref_valid(ref)) {
+	if (!refname_valid(ref)) {
 		if (reason != NULL && reasonlen > 0)
 			snprintf(reason, reasonlen, "%s of an invalid ref name "
 			    "denied", kn);

@@ -2,8 +2,8 @@
 /*
  * Push rules (SPEC §12 git.pushRules, R-G2): the gateway asks, per ref
  * update, whether it may go upstream.  First matching rule wins; no match
- * is deny.  Also git's ref-name rules, so that the gateway only ever
- * judges (and forwards) names git itself would accept.  Pure: no I/O.
+ * is deny.  A name git itself would refuse (common/refname.h) is denied
+ * before any rule is read.  Pure: no I/O.
  *
  * Ref patterns: '*' matches any run of characters INCLUDING '/', as in
  * git refspecs ("refs/heads/\*" is every branch, "refs/heads/release/\*"
@@ -19,8 +19,6 @@
 #include <stddef.h>
 
 #include "policy/policy.h"
-
-#define POL_REF_MAX	1024
 
 enum pol_push_kind {
 	POL_PUSH_CREATE = 0,	/* old id all zeros */
@@ -43,14 +41,6 @@ enum pol_verdict pol_push_rule(const struct pol_push_rule *rules, size_t n,
 	    size_t reasonlen);
 /* 1 when ref matches pattern (semantics above), else 0. */
 int	pol_ref_match(const char *pattern, const char *ref);
-/*
- * 1 when ref is a valid full ref name by git's check-ref-format rules
- * (at least one '/', no "..", no control characters, space, ~ ^ : ? * [
- * or backslash, no component starting with '.' or ending in ".lock", no
- * "@{", not "@", no leading, trailing or double '/', no trailing '.'),
- * and is at most POL_REF_MAX bytes; else 0.
- */
-int	pol_ref_valid(const char *ref);
 const char *pol_push_kind_name(enum pol_push_kind);
 
 #endif

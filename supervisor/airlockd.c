@@ -100,7 +100,7 @@ main(int argc, char *argv[])
 	const char	*sock = NULL, *env;
 	char		*defsock = NULL, err[512];
 	const char	*why, *sb_from = "--sandbox off";
-	int		 fd = -1, i, quiet = 0, debug = 0, sb = -1;
+	int		 fd = -1, lfd = -1, i, quiet = 0, debug = 0, sb = -1;
 	struct event	*ev_int, *ev_term, *ev_chld;
 	struct rlimit	 rl = { 0, 0 };
 
@@ -130,6 +130,11 @@ main(int argc, char *argv[])
 			usage();
 	}
 	log_init("airlockd", debug);
+	/* systemd's socket (airlockd.socket), taken before any fd is
+	 * opened; --fd and --socket say otherwise. */
+	if (fd == -1 && sock == NULL &&
+	    (lfd = sv_client_activated(err, sizeof(err))) == -2)
+		fatalx("%s", err);
 	if (sb == -1 && (env = getenv("AIRLOCK_SANDBOX")) != NULL &&
 	    env[0] != '\0') {
 		if ((sb = parse_onoff(env)) == -1)
@@ -187,6 +192,7 @@ main(int argc, char *argv[])
 	if (sv_sandbox_on && sv_settings.sandbox_enabled)
 		sv_spare_init(sv_base, fd == -1);
 	sv_daemons_init(sv_base);
+	sv_clock_init(sv_base);
 
 	sv_probe_run(&sv_host);
 	if (!sv_sandbox_on)
@@ -206,7 +212,12 @@ main(int argc, char *argv[])
 
 	if (fd != -1)
 		sv_client_adopt(sv_base, fd, 1);
-	else {
+	else if (lfd >= 0) {
+		if (sv_client_listen_fd(sv_base, lfd) == -1)
+			fatal("socket activation: the passed socket");
+		log_info("listening on %s (socket activation)",
+		    sv_client_socket());
+	} else {
 		if (sock == NULL)
 			sock = defsock = airlock_default_socket();
 		if (sv_client_listen(sv_base, sock, defsock != NULL) == -1)
@@ -220,6 +231,7 @@ main(int argc, char *argv[])
 	sv_sessions_shutdown();
 	sv_spare_stop();
 	sv_wtspare_stop();
+	sv_clock_stop();
 	sv_terminals_shutdown();
 	sv_daemons_stop();
 	event_free(ev_chld);

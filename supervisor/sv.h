@@ -202,6 +202,10 @@ pid_t		 sv_spare_take(int *fdp);
 void		 sv_spare_session_ended(void);
 int		 sv_spare_reaped(pid_t);
 void		 sv_spare_stop(void);
+/* sv_clock.c: notice a stepped wall clock (timerfd), drop the spare
+ * copies made before it. */
+void		 sv_clock_init(struct event_base *);
+void		 sv_clock_stop(void);
 
 /* ---- daemons (sv_daemon.c) ---- */
 
@@ -396,6 +400,10 @@ void		 sv_fs_find(struct sv_client *, const struct json *id,
 
 int		 sv_client_listen(struct event_base *, const char *path,
 		    int own_dir);
+/* Socket activation: the listening fd systemd passed, -1 if none,
+ * -2 with err set if what was passed is not one airlockd can serve. */
+int		 sv_client_activated(char *err, size_t errlen);
+int		 sv_client_listen_fd(struct event_base *, int fd);
 void		 sv_client_adopt(struct event_base *, int fd, int exit_on_close);
 /* The path of the socket airlockd listens on; NULL for a private one. */
 const char	*sv_client_socket(void);

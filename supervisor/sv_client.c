@@ -80,6 +80,7 @@ struct sv_client {
 static struct sv_client *clients;
 static struct evconnlistener *listener;
 static char	*sock_path;
+static int	 sock_ours;		/* ours to unlink (not systemd's) */
 static unsigned	 next_client_id;
 static uint64_t	 tick;			/* requests served, in all */
 static struct event *accept_timer;
@@ -794,6 +795,78 @@ sv_client_listen(struct event_base *base, const char *path, int own_dir)
 	}
 	evconnlistener_set_error_cb(listener, accept_error);
 	sock_path = xstrdup(path);
+	sock_ours = 1;
+	return 0;
+}
+
+/*
+ * Socket activation (sd_listen_fds(3), without libsystemd): when
+ * LISTEN_PID is this process and LISTEN_FDS is 1, fd 3 is a listening
+ * socket systemd made (airlockd.socket).  The variables are removed so
+ * that no child takes them for its own.  Returns the fd, -1 when not
+ * activated; anything else systemd could have meant is refused.
+ */
+int
+sv_client_activated(char *err, size_t errlen)
+{
+	const char	*pid_s = getenv("LISTEN_PID");
+	const char	*fds_s = getenv("LISTEN_FDS");
+	char		*end;
+	long		 pid, n;
+	int		 v;
+	socklen_t	 len = sizeof(v);
+
+	if (pid_s == NULL || fds_s == NULL)
+		return -1;
+	pid = strtol(pid_s, &end, 10);
+	if (*end != '\0' || pid != (long)getpid())
+		return -1;	/* meant for another process */
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	n = strtol(fds_s, &end, 10);
+	if (*end != '\0' || n != 1) {
+		snprintf(err, errlen, "socket activation: LISTEN_FDS=%s, "
+		    "airlockd takes exactly one socket", fds_s);
+		return -2;
+	}
+	if (getsockopt(3, SOL_SOCKET, SO_DOMAIN, &v, &len) == -1 ||
+	    v != AF_UNIX || (len = sizeof(v), getsockopt(3, SOL_SOCKET,
+	    SO_TYPE, &v, &len)) == -1 || v != SOCK_STREAM ||
+	    (len = sizeof(v), getsockopt(3, SOL_SOCKET, SO_ACCEPTCONN, &v,
+	    &len)) == -1 || v == 0) {
+		snprintf(err, errlen, "socket activation: fd 3 is not a "
+		    "listening unix stream socket (airlockd.socket needs "
+		    "ListenStream= with a path)");
+		return -2;
+	}
+	if (fcntl(3, F_SETFD, FD_CLOEXEC) == -1 ||
+	    fcntl(3, F_SETFL, O_NONBLOCK) == -1) {
+		snprintf(err, errlen, "socket activation: fcntl: %s",
+		    strerror(errno));
+		return -2;
+	}
+	return 3;
+}
+
+/* Serve a listening socket made by systemd; its file stays systemd's. */
+int
+sv_client_listen_fd(struct event_base *base, int fd)
+{
+	struct sockaddr_un sun;
+	socklen_t	   len = sizeof(sun);
+
+	memset(&sun, 0, sizeof(sun));
+	if (getsockname(fd, (struct sockaddr *)&sun, &len) == -1 ||
+	    sun.sun_family != AF_UNIX || sun.sun_path[0] == '\0')
+		return -1;
+	listener = evconnlistener_new(base, accept_cb, base,
+	    LEV_OPT_CLOSE_ON_FREE, -1, fd);
+	if (listener == NULL)
+		return -1;
+	evconnlistener_set_error_cb(listener, accept_error);
+	sock_path = xstrndup(sun.sun_path, sizeof(sun.sun_path));
+	sock_ours = 0;
 	return 0;
 }
 
@@ -819,7 +892,8 @@ sv_clients_close_all(void)
 		accept_timer = NULL;
 	}
 	if (sock_path != NULL) {
-		unlink(sock_path);
+		if (sock_ours)
+			unlink(sock_path);
 		free(sock_path);
 		sock_path = NULL;
 	}

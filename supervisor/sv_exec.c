@@ -134,7 +134,7 @@ build_join(struct sv_session *s, struct sv_xreq *r)
 		;
 	r->next = NULL;
 	*wp = r;
-	if (s->building)
+	if (s->building || s->ending)
 		return;
 	log_info("session %s: built for its first command", s->id);
 	if (session_build(s, err, sizeof(err)) == -1) {
@@ -142,9 +142,10 @@ build_join(struct sv_session *s, struct sv_xreq *r)
 		s->error = xstrdup(err);
 		log_info("session %s: sandbox could not be built: %s",
 		    s->id, err);
+		/* The waiters get err, and the session is built again by
+		 * the next command, once a launcher started is gone. */
+		s->build_failed = 1;
 		session_kill(s, NULL);
-		exec_waiters_run(s, err);
-		session_rebuildable(s);
 	}
 }
 

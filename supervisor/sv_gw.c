@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "common/log.h"
+#include "common/refname.h"
 #include "common/xmalloc.h"
 #include "policy/push.h"
 #include "supervisor/credentials.h"
@@ -227,7 +228,7 @@ answer_ref(struct msg_link *l, uint32_t reqid, const char *sid,
 	if (!found) {
 		v = POL_DENY;
 		snprintf(reason, sizeof(reason), "this run has ended");
-	} else if (!pol_ref_valid(ref)) {
+	} else if (!refname_valid(ref)) {
 		v = POL_DENY;
 		snprintf(reason, sizeof(reason), "invalid ref name");
 	} else {

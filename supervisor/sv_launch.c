@@ -694,6 +694,7 @@ bad_spec:
 	s->link.fd = -1;
 	s->launcher_pid = -1;
 	s->init_pidfd = -1;
+	s->reap_fd = -1;
 	for (i = 0; i < LISTEN_MAX; i++)
 		s->listen_fd[i] = -1;
 	s->next = sessions;

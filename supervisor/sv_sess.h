@@ -103,6 +103,12 @@ struct sv_session {
 	pid_t		 launcher_pid;
 	pid_t		 init_pid;	/* host view */
 	int		 init_pidfd;	/* init, for session_kill */
+	int		 ending;	/* killed: its launcher's end awaited */
+	int		 reap_fd;	/* the launcher's pidfd, while ending */
+	struct event	*ev_reap;	/* reap_fd readable, or too long */
+	char		*end_why;	/* session_kill's reason, for the end */
+	int		 free_pending;	/* destroyed while ending */
+	struct json	*destroy_reply;	/* sandbox.destroy awaiting the end */
 	ino_t		 pidns;		/* inode of init's pid namespace */
 	struct msg_link	 link;
 	struct event	*ev_link;

@@ -224,48 +224,44 @@ update_active(struct sv_session *s)
 }
 
 /*
- * Wait until the launcher has exited, SV_KILL_WAIT_MS at most, then
- * kill it if it has not and reap it.  The kernel wakes the wait through
- * the launcher's pidfd the moment it exits: no loop polls waitpid, and
- * teardown takes what the sandbox takes to die.  Without a pidfd
- * (EMFILE), the launcher is killed at once: its death reaches init
- * through PDEATHSIG, and the wait stays bounded.  A launcher that does
- * not die after SIGKILL is reported and still waited for: nothing
- * claims the sandbox gone while it may run.
+ * Sessions destroyed while their launcher was still ending: out of the
+ * table (no method finds them), freed once the launcher is reaped.
+ */
+static struct sv_session *ending;
+
+static void	session_end(struct sv_session *);
+static void	session_free_now(struct sv_session *);
+
+/*
+ * The killed sandbox's launcher exited (its pidfd became readable), or
+ * did not within SV_KILL_WAIT_MS: then it is killed (init has
+ * PDEATHSIG) and waited for again, as long as it takes, since nothing
+ * may claim the sandbox gone while it may run.  The SIGCHLD reaper may
+ * have reaped it first (sv_session_reaped ends the session then, and
+ * this event is gone with it).
  */
 static void
-launcher_reap(pid_t pid)
+reap_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct pollfd	pfd;
-	struct timespec	now, end;
-	int		fd, r, status, ms = SV_KILL_WAIT_MS;
+	struct sv_session *s = arg;
+	pid_t		 r;
+	int		 status;
 
-	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) != -1) {
-		pfd.fd = fd;
-		pfd.events = POLLIN;
-		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += SV_KILL_WAIT_MS / 1000;
-		end.tv_nsec += (SV_KILL_WAIT_MS % 1000) * 1000000L;
-		/* A signal (libevent's, handled later) cuts the wait
-		 * short: on with what is left of it. */
-		while ((r = poll(&pfd, 1, ms)) == -1 && errno == EINTR) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			ms = (int)((end.tv_sec - now.tv_sec) * 1000 +
-			    (end.tv_nsec - now.tv_nsec) / 1000000);
-			if (ms < 0)
-				ms = 0;
-		}
-		close(fd);
-		if (r == 1 && waitpid(pid, &status, WNOHANG) == pid)
-			return;
+	(void)fd;
+	if ((what & EV_TIMEOUT) && !(what & EV_READ)) {
 		log_warnx("launcher %d: the sandbox did not end within %d "
-		    "ms, killing the launcher", (int)pid, SV_KILL_WAIT_MS);
-	} else
-		log_warn("launcher %d: pidfd_open, killing the launcher",
-		    (int)pid);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
+		    "ms, killing the launcher", (int)s->launcher_pid,
+		    SV_KILL_WAIT_MS);
+		kill(s->launcher_pid, SIGKILL);
+		event_add(s->ev_reap, NULL);
+		return;
+	}
+	r = waitpid(s->launcher_pid, &status, WNOHANG);
+	if (r == 0) {
+		event_add(s->ev_reap, NULL);
+		return;
+	}
+	session_end(s);
 }
 
 /* One thing the judge held or restored: an event, and a violation for
@@ -307,24 +303,57 @@ session_commits_judge(struct sv_session *s)
 }
 
 /*
- * End a session's sandbox, the daemons forget the session, and every
- * exec still running gets its exit.  Init is killed, not only the
- * launcher: the launcher's death reaches init through PDEATHSIG later,
- * so its waitpid would return while the sandbox still runs.  Pid 1
- * dying makes the kernel kill the rest of its pid namespace, and init
- * becomes a zombie only once every one of them is gone; the launcher
- * then reaps it and exits.  So the launcher's exit, waited for before
- * any exit event is sent, means nothing of the sandbox runs and no
- * process of it is left, even a zombie: a caller told that the session
- * ended can rely on it.  The wait is bounded (SV_KILL_WAIT_MS): a
- * process stuck in the kernel could hold init, and then the launcher is
- * killed as before (init has PDEATHSIG).
+ * Wait for the launcher's end without blocking the event loop: an
+ * event on its pidfd, with SV_KILL_WAIT_MS as its timeout.  Without a
+ * pidfd (EMFILE), the launcher is killed and reaped at once: its death
+ * reaches init through PDEATHSIG, and the wait stays short.  0 when
+ * the end is awaited, -1 when the launcher is already reaped.
+ */
+static int
+reap_start(struct sv_session *s)
+{
+	struct timeval	tv = { SV_KILL_WAIT_MS / 1000,
+			    (SV_KILL_WAIT_MS % 1000) * 1000 };
+	int		status;
+
+	s->reap_fd = (int)syscall(SYS_pidfd_open, s->launcher_pid, 0);
+	if (s->reap_fd != -1) {
+		s->ev_reap = event_new(sbase, s->reap_fd, EV_READ, reap_cb,
+		    s);
+		event_add(s->ev_reap, &tv);
+		return 0;
+	}
+	log_warn("launcher %d: pidfd_open, killing the launcher",
+	    (int)s->launcher_pid);
+	kill(s->launcher_pid, SIGKILL);
+	while (waitpid(s->launcher_pid, &status, 0) == -1 && errno == EINTR)
+		;
+	s->launcher_pid = -1;
+	sv_spare_session_ended();
+	return -1;
+}
+
+/*
+ * End a session's sandbox: the daemons forget the session at once, and
+ * every exec still running gets its exit once the launcher is gone.
+ * Init is killed, not only the launcher: the launcher's death reaches
+ * init through PDEATHSIG later, so its waitpid would return while the
+ * sandbox still runs.  Pid 1 dying makes the kernel kill the rest of
+ * its pid namespace, and init becomes a zombie only once every one of
+ * them is gone; the launcher then reaps it and exits.  So the
+ * launcher's exit, waited for before any exit event or answer is sent
+ * (session_end), means nothing of the sandbox runs and no process of it
+ * is left, even a zombie: a caller told that the session ended can rely
+ * on it.  The wait is an event, never a loop that blocks airlockd: the
+ * other sessions' output flows meanwhile.  It is bounded
+ * (SV_KILL_WAIT_MS): a process stuck in the kernel could hold init, and
+ * then the launcher is killed (init has PDEATHSIG).
  */
 void
 session_kill(struct sv_session *s, const char *why)
 {
-	struct sv_exec	*x;
-
+	if (s->ending)
+		return;
 	if (why != NULL)
 		log_warnx("session %s: %s: killing its sandbox", s->id, why);
 	if (s->ev_link != NULL) {
@@ -335,16 +364,10 @@ session_kill(struct sv_session *s, const char *why)
 		(void)msg_send_empty(&s->link, MSG_SHUTDOWN);
 		msg_link_close(&s->link);
 	}
-	if (s->launcher_pid > 0) {
-		if (s->init_pidfd == -1 || syscall(SYS_pidfd_send_signal,
-		    s->init_pidfd, SIGKILL, NULL, 0) == -1)
-			kill(s->launcher_pid, SIGKILL);
-		launcher_reap(s->launcher_pid);
-		s->launcher_pid = -1;
-		sv_spare_session_ended();
-	}
-	/* Nothing of the sandbox runs now: what it left in git is final. */
-	session_commits_judge(s);
+	if (s->launcher_pid > 0 && (s->init_pidfd == -1 ||
+	    syscall(SYS_pidfd_send_signal, s->init_pidfd, SIGKILL, NULL,
+	    0) == -1))
+		kill(s->launcher_pid, SIGKILL);
 	if (s->init_pidfd != -1) {
 		close(s->init_pidfd);
 		s->init_pidfd = -1;
@@ -354,6 +377,41 @@ session_kill(struct sv_session *s, const char *why)
 		s->watchdog = NULL;
 	}
 	unregister_daemons(s);
+	if (s->state != ST_DESTROYED && s->state != ST_ERROR)
+		set_state(s, why != NULL ? ST_ERROR : ST_DESTROYED);
+	if (why != NULL && s->error == NULL)
+		s->error = xstrdup(why);
+	if (s->launcher_pid > 0 && reap_start(s) == 0) {
+		s->ending = 1;
+		s->end_why = why != NULL ? xstrdup(why) : NULL;
+		return;
+	}
+	session_end(s);
+}
+
+/*
+ * The launcher is gone: what waited for the sandbox's end is told, and
+ * a session destroyed meanwhile is freed.
+ */
+static void
+session_end(struct sv_session *s)
+{
+	struct sv_session **pp;
+	struct sv_exec	*x;
+	const char	*why = s->end_why;
+
+	if (s->ending) {
+		event_free(s->ev_reap);
+		s->ev_reap = NULL;
+		close(s->reap_fd);
+		s->reap_fd = -1;
+		s->launcher_pid = -1;
+		s->ending = 0;
+		sv_spare_session_ended();
+	}
+	/* Nothing of the sandbox runs now: what it left in git is final,
+	 * and is judged before the commands' exits are told. */
+	session_commits_judge(s);
 	for (x = s->execs; x != NULL; x = x->next) {
 		if (x->reply_id != NULL) {
 			sv_client_error(s->owner, x->reply_id,
@@ -364,17 +422,13 @@ session_kill(struct sv_session *s, const char *why)
 		if (!x->done) {
 			if (!x->exited) {
 				x->exited = 1;
-				x->status = SIGKILL;	/* as if signalled */
+				x->status = SIGKILL; /* as if signalled */
 			}
 			exec_emit_exit(x);
 		}
 	}
 	if (s->launch_reply != NULL)
 		launch_failed(s, why != NULL ? why : "the sandbox ended");
-	if (s->state != ST_DESTROYED && s->state != ST_ERROR)
-		set_state(s, why != NULL ? ST_ERROR : ST_DESTROYED);
-	if (why != NULL && s->error == NULL)
-		s->error = xstrdup(why);
 	/* R-R1: a lazy build that failed, or was cut short, is tried
 	 * again by the next command; those that waited get the reason. */
 	if (s->lazy && (s->build_failed || s->building)) {
@@ -382,6 +436,16 @@ session_kill(struct sv_session *s, const char *why)
 		exec_waiters_run(s, s->error != NULL ? s->error :
 		    "the sandbox ended");
 		session_rebuildable(s);
+	}
+	free(s->end_why);
+	s->end_why = NULL;
+	if (s->free_pending) {
+		for (pp = &ending; *pp != NULL; pp = &(*pp)->next)
+			if (*pp == s) {
+				*pp = s->next;
+				break;
+			}
+		session_free_now(s);
 	}
 }
 
@@ -397,13 +461,39 @@ session_rebuildable(struct sv_session *s)
 	set_state(s, ST_CREATED);
 }
 
+/*
+ * Free a session out of the table; one whose launcher is still ending
+ * waits for it in the ending list (session_end frees it).
+ */
 static void
 session_free(struct sv_session *s)
 {
-	struct sv_exec *x, *nx;
-
 	exec_waiters_run(s, "the session ended");
 	session_kill(s, NULL);
+	if (s->ending) {
+		s->free_pending = 1;
+		s->next = ending;
+		ending = s;
+		return;
+	}
+	session_free_now(s);
+}
+
+static void
+session_free_now(struct sv_session *s)
+{
+	struct sv_exec *x, *nx;
+	char		buf[256];
+
+	/* sandbox.destroy is answered once nothing of the sandbox runs. */
+	if (s->destroy_reply != NULL) {
+		snprintf(buf, sizeof(buf), "{\"sessionId\":\"%s\","
+		    "\"state\":\"destroyed\"}", s->id);
+		if (s->owner != NULL)
+			sv_client_result(s->owner, s->destroy_reply, buf,
+			    strlen(buf));
+		json_free(s->destroy_reply);
+	}
 	for (x = s->execs; x != NULL; x = nx) {
 		nx = x->next;
 		exec_free(x);
@@ -432,7 +522,17 @@ sv_session_reaped(pid_t pid, int status)
 	struct sv_session *s;
 	struct sv_exec	*x;
 
+	/* A killed sandbox's launcher, reaped before its pidfd event. */
+	for (s = ending; s != NULL; s = s->next)
+		if (s->launcher_pid == pid) {
+			session_end(s);
+			return 1;
+		}
 	for (s = sessions; s != NULL; s = s->next) {
+		if (s->ending && s->launcher_pid == pid) {
+			session_end(s);
+			return 1;
+		}
 		if (s->launcher_pid == pid) {
 			s->launcher_pid = -1;
 			if (s->state == ST_CREATED)
@@ -671,14 +771,13 @@ sv_session_destroy(struct sv_client *c, const struct json *id,
     const struct json *params)
 {
 	struct sv_session *s;
-	char		   buf[256];
 
 	if ((s = session_param(c, id, params)) == NULL)
 		return;
-	snprintf(buf, sizeof(buf), "{\"sessionId\":\"%s\",\"state\":"
-	    "\"destroyed\"}", s->id);
+	/* Answered when it is freed (session_free_now). */
+	json_free(s->destroy_reply);
+	s->destroy_reply = dup_id(id);
 	session_destroy(s);
-	sv_client_result(c, id, buf, strlen(buf));
 }
 
 int
@@ -697,6 +796,9 @@ sv_sessions_client_gone(struct sv_client *c)
 {
 	struct sv_session *s, *next;
 
+	for (s = ending; s != NULL; s = s->next)
+		if (s->owner == c)
+			s->owner = NULL;
 	for (s = sessions; s != NULL; s = next) {
 		next = s->next;
 		if (s->owner != c)
@@ -717,10 +819,23 @@ void
 sv_sessions_shutdown(void)
 {
 	struct sv_session *s;
+	struct pollfd	 pfd;
 
 	while ((s = sessions) != NULL) {
 		sessions = s->next;
 		session_free(s);
+	}
+	/* The loop has stopped: the launchers still ending are waited
+	 * for here, as long as SV_KILL_WAIT_MS each, then killed. */
+	while ((s = ending) != NULL) {
+		pfd.fd = s->reap_fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, SV_KILL_WAIT_MS) != 1)
+			kill(s->launcher_pid, SIGKILL);
+		while (waitpid(s->launcher_pid, NULL, 0) == -1 &&
+		    errno == EINTR)
+			;
+		session_end(s);
 	}
 }
 

@@ -28,6 +28,12 @@
  * are only ever emptied under a KEY.tmp.* name, which no taker touches.
  * One spare job runs at a time, its helper at idle priority (-i).
  *
+ * A wall clock set while spares exist (sv_clock.c) makes every spare
+ * made before it untrustworthy, even when the clock comes back to agree
+ * with CLOCK_BOOTTIME: airlockd notes CLOCK_BOOTTIME at the step, takes
+ * no spare whose copy began before it (wherever it was kept meanwhile),
+ * and removes those in the data dirs it has seen.
+ *
  * Untrusted (a little): KEY.json is airlockd's own file in a directory
  * no run mounts or writes (it is a protectedPath), read with the JSON
  * module's caps and checked field by field; a record that does not fit
@@ -86,6 +92,8 @@ struct sp_job {
 
 static struct sp_job	*queue, *cur;
 static struct event	*kick;
+static long long	 step_bt;	/* CLOCK_BOOTTIME of the last step */
+static char		**datadirs;	/* the data dirs seen */
 
 static void	job_step(struct sp_job *);
 static void	helper_done(void *, const struct sv_clone_done *);
@@ -193,9 +201,23 @@ rec_valid(const struct json *m, const char *src, long long *since,
 	    rec_int(m, "boottime", &bt0) == -1 ||
 	    rec_int(m, "ino", ino) == -1)
 		return 0;
+	if (bt0 < step_bt)
+		return 0;		/* made before a step */
 	clocks(&rt, &bt);
 	d = (rt - rt0) - (bt - bt0);
 	return rt >= rt0 && d > -NS && d < NS && *since <= rt0;
+}
+
+/* The data dirs whose spares a clock step removes. */
+static void
+datadir_seen(const char *datadir)
+{
+	size_t	i;
+
+	for (i = 0; datadirs != NULL && datadirs[i] != NULL; i++)
+		if (strcmp(datadirs[i], datadir) == 0)
+			return;
+	datadirs = strv_add(datadirs, datadir);
 }
 
 int
@@ -210,6 +232,7 @@ sv_wtspare_take(const char *datadir, const char *src, const char *dst,
 
 	if (sv_settings.worktrees_spares == 0 || !ctime_local(src))
 		return 0;
+	datadir_seen(datadir);
 	key_of(src, key);
 	if (snprintf(rec, sizeof(rec), "%s/%s/%s.json", datadir,
 	    WT_SPARES_DIR, key) >= (int)sizeof(rec))
@@ -486,6 +509,7 @@ sv_wtspare_queue(const char *datadir, const char *src)
 
 	if (sv_wtspare_off || datadir == NULL || (!off && !ctime_local(src)))
 		return;
+	datadir_seen(datadir);
 	for (pp = &queue; *pp != NULL; pp = &(*pp)->next)
 		if (off ? (*pp)->src == NULL : ((*pp)->src != NULL &&
 		    strcmp((*pp)->src, src) == 0))
@@ -584,7 +608,11 @@ copy_ended(struct sp_job *sj)
 		sj->rm = strv_add(sj->rm, sj->tmp);
 	} else if (sj->err != 0)
 		(void)rmdir(sj->tmp);	/* the helper emptied it */
-	else {
+	else if (sj->bt < step_bt) {
+		log_info("spare of %s: begun before the clock was set, "
+		    "dropped", sj->src);
+		sj->rm = strv_add(sj->rm, sj->tmp);
+	} else {
 		snprintf(p, sizeof(p), "%s/%s.json", sj->dir, sj->key);
 		(void)unlink(p);	/* a stale one: no taker may pair it
 					   with this tree */
@@ -738,6 +766,35 @@ sv_wtspare_gen(struct jgen *g, const char *datadir)
 }
 
 void
+sv_wtspare_clock_stepped(void)
+{
+	struct sp_job	*sj, **pp;
+	long long	 rt;
+	size_t		 i;
+	char		*dir;
+
+	clocks(&rt, &step_bt);
+	for (i = 0; datadirs != NULL && datadirs[i] != NULL; i++) {
+		dir = sv_wtspare_dir(datadirs[i]);
+		for (pp = &queue; *pp != NULL; pp = &(*pp)->next)
+			if ((*pp)->src == NULL && strcmp((*pp)->dir, dir) == 0)
+				break;
+		if (*pp != NULL) {	/* a removal of all is queued */
+			free(dir);
+			continue;
+		}
+		sj = xcalloc(1, sizeof(*sj));
+		sj->dir = dir;
+		sv_clone_init(&sj->cl, sj);
+		sj->cl.done = helper_done;
+		sj->cl.ended = helper_ended;
+		*pp = sj;
+	}
+	if (queue != NULL)
+		schedule();
+}
+
+void
 sv_wtspare_stop(void)
 {
 	struct sp_job	*sj;
@@ -757,4 +814,6 @@ sv_wtspare_stop(void)
 		event_free(kick);
 		kick = NULL;
 	}
+	strv_free(datadirs);
+	datadirs = NULL;
 }

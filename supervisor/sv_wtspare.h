@@ -35,6 +35,12 @@ void	 sv_wtspare_gen(struct jgen *, const char *datadir);
 /* A path a run must never write: datadir/@spares. */
 char	*sv_wtspare_dir(const char *datadir);
 
+/*
+ * The wall clock was set (sv_clock.c): no spare made before now is
+ * taken, and those in the data dirs seen are removed.
+ */
+void	 sv_wtspare_clock_stepped(void);
+
 /* airlockd exits: a spare half made is left for the next spare job. */
 void	 sv_wtspare_stop(void);
 

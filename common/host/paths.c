@@ -38,6 +38,19 @@ airlock_sibling(const char *name, const char *fallback_dir)
 			if (access(path, X_OK) == 0)
 				return path;
 			free(path);
+			/*
+			 * bindir/../libexec/airlock: an install moved
+			 * whole (a DESTDIR staging, a package unpacked
+			 * elsewhere) finds its own helpers, not those of
+			 * the prefix it was built for.
+			 */
+			if (fallback_dir != NULL) {
+				xasprintf(&path, "%s/../libexec/airlock/%s",
+				    self, name);
+				if (access(path, X_OK) == 0)
+					return path;
+				free(path);
+			}
 		}
 	}
 	if (fallback_dir == NULL)

@@ -9,8 +9,10 @@
 char	*airlock_default_socket(void);
 /*
  * A binary next to the running one (the build directory, or bindir once
- * installed); else fallback_dir/name, or the bare name for a PATH search
- * when fallback_dir is NULL.
+ * installed); else, when fallback_dir is given, one in ../libexec/airlock
+ * from the running one's directory (the same install, wherever it was
+ * put), else fallback_dir/name; the bare name for a PATH search when
+ * fallback_dir is NULL.
  */
 char	*airlock_sibling(const char *name, const char *fallback_dir);
 

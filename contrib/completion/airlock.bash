@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude acp shell matrix status policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell matrix status doctor policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -56,7 +56,7 @@ _airlock()
 	case $cmd in
 	help)
 		[ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run claude
-		    acp shell matrix status policy hook proxy-connect approve
+		    acp shell matrix status doctor policy hook proxy-connect approve
 		    audit worktree settings fs version" -- "$cur")) ;;
 	run)
 		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;
@@ -83,6 +83,8 @@ _airlock()
 		    --workspace --mode --sandbox --settings --socket" -- "$cur")) ;;
 	status)
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
+	doctor)
+		COMPREPLY=($(compgen -W "--socket --settings" -- "$cur")) ;;
 	approve)
 		COMPREPLY=($(compgen -W "--socket" -- "$cur")) ;;
 	audit)

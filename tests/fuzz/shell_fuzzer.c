@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/refname.h"
 #include "policy/classify.h"
 #include "policy/push.h"
 #include "policy/shell.h"
@@ -61,7 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nul = memchr(data, '\0', size);
 	if (nul != NULL && size < 4096)
 		(void)pol_ref_match(s, s + (nul - (const char *)data) + 1);
-	(void)pol_ref_valid(s);
+	(void)refname_valid(s);
 	free(s);
 	return 0;
 }

@@ -20,7 +20,7 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 GATEWAYD=$BUILD/airlock-gatewayd
 DRIVE=$BUILD/tests/helpers/gw_drive
 
-echo "1..24"
+echo "1..25"
 T=$(mktemp -d /tmp/airlock-gw.XXXXXX)
 DRIVE_PID=
 . "$ROOT/tests/integration/lib/upstream.sh"
@@ -29,7 +29,7 @@ DRIVE_PID=
 if [ ! -x "$GATEWAYD" ] || [ ! -x "$DRIVE" ] ||
     [ ! -x "$(upstream_lighttpd)" ]; then
 	i=1
-	while [ $i -le 24 ]; do
+	while [ $i -le 25 ]; do
 		echo "not ok $i - gatewayd, gw_drive or lighttpd missing"
 		i=$((i + 1))
 	done
@@ -178,6 +178,12 @@ wait "$DRIVE_PID" 2>/dev/null
 DRIVE_PID=
 check "gatewayd restricted itself and exited cleanly" sh -c \
     "grep -q 'HELLO.*seccomp.*allowlist' '$T/events' && grep -q 'EXIT status 0' '$T/events'"
+
+# 25: the gateway judges nothing itself (airlockd does): no policy/ code
+# is linked in, only protocol (pkt-lines, ref-name syntax from common/).
+nm "$GATEWAYD" >"$T/nm" 2>&1
+check "gatewayd links no policy code (no pol_ symbol, refname_valid there)" \
+    sh -c "! grep -q ' [TtDdBbRr] pol_' '$T/nm' && grep -q ' refname_valid' '$T/nm'"
 
 if [ $failed -ne 0 ]; then
 	echo "# $failed failed; gatewayd stderr:" >&2

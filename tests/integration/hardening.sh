@@ -342,7 +342,7 @@ rm -rf "$U"
 
 # The test hooks are in no shipped binary: neither the flag, the spec
 # field nor the environment switch (the test build has them: control).
-hooks="test-unlisted-bind testUnlistedBind AIRLOCK_TEST_NO_NOTIFY"
+hooks="test-unlisted-bind testUnlistedBind AIRLOCK_TEST_NO_NOTIFY test-clock-step"
 found=""
 for f in "$B"/airlock*; do
 	for h in $hooks; do
