@@ -58,6 +58,7 @@ cat >"$C/want" <<'LIST'
 ./usr/libexec/airlock/airlock-clone
 ./usr/libexec/airlock/airlock-fs
 ./usr/libexec/airlock/airlock-gatewayd
+./usr/libexec/airlock/airlock-guard
 ./usr/libexec/airlock/airlock-launcher
 ./usr/libexec/airlock/airlock-proxyd
 ./usr/share/bash-completion/completions/airlock

@@ -147,7 +147,10 @@ if ctl[0] is None or ctl[0] < 0.2:
 if kill[0] is None or kill[2] < 50:
     print("FAIL: the stream did not run through the kill")
     ok = False
-elif kill[0] > BOUND:
+elif kill[0] > BOUND + (base[0] or 0):
+    # 100 ms beyond what the baseline saw held: on a loaded machine a
+    # line waits for a CPU whatever airlockd does; a blocking wait for
+    # the launchers held lines 470-1100 ms.
     print("FAIL: the stream stalled while the sandboxes ended")
     ok = False
 if answered != N:
