@@ -90,3 +90,9 @@ TEST_PROGS += $(TB)/airlock-fs
 .PHONY: test-bins
 test-bins: $(TEST_PROGS)
 unit-bins: test-bins
+
+# The Seatbelt profiles' golden files (tests/golden/), rewritten on purpose
+# after a deliberate change to common/seatbelt.c; review the diff.
+.PHONY: golden
+golden: $(BUILD)/tests/test_seatbelt
+	CK_FORK=no AIRLOCK_GOLDEN_UPDATE=1 $(BUILD)/tests/test_seatbelt
