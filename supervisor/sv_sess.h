@@ -158,6 +158,15 @@ struct sv_session *session_param(struct sv_client *, const struct json *id,
 /* sv_launch.c */
 void		 launch_failed(struct sv_session *, const char *why);
 int		 session_build(struct sv_session *, char *err, size_t errlen);
+/* The plan alone, into s->plan (session_build and sandbox.profile). */
+int		 session_plan(struct sv_session *, char *err, size_t errlen);
+/* sandbox.launch's checks, shared with sandbox.profile (sv_profile.c);
+ * both -1 (or 1) after the client has its error. */
+int		 spec_entries_bad(struct sv_client *, const struct json *id,
+		    const struct sv_spec *);
+int		 launch_backend(struct sv_client *, const struct json *id,
+		    const struct sv_spec *, const struct settings *,
+		    enum sv_backend *, const char **unconfined);
 
 /* sv_event.c */
 void		 now_rfc3339(char *, size_t);
