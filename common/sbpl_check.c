@@ -323,3 +323,31 @@ sbpl_check(const char *profile, size_t len, char *err, size_t errlen)
 	free(top);
 	return rv;
 }
+
+/* Does a top-level (verb op ...) form name (kind "path")? */
+int
+sbpl_has_rule(const char *profile, size_t len, const char *verb,
+    const char *op, const char *kind, const char *path)
+{
+	char		 err[64];
+	struct sx_reader r = { profile, profile + len, err, sizeof(err), 0 };
+	struct sx	*x;
+	char		**v;
+	int		 found = 0;
+
+	for (;;) {
+		sx_skip(&r);
+		if (r.failed || r.p >= r.end ||
+		    (x = sx_read(&r, 0)) == NULL)
+			break;
+		if (!r.failed && x->type == SX_LIST && x->nkid >= 2 &&
+		    is_atom(x->kid[0], verb) && is_atom(x->kid[1], op)) {
+			v = NULL;
+			paths_of(x, kind, &v);
+			found |= strv_in(v, path);
+			strv_free(v);
+		}
+		sx_free(x);
+	}
+	return found && !r.failed;
+}

@@ -46,5 +46,9 @@ char	*sbpl_glob_regex(const char *glob);
  * spellings.  0, or -1 with why in err.
  */
 int	 sbpl_check(const char *profile, size_t len, char *err, size_t errlen);
+/* 1 if a top-level (verb op ...) rule names (kind "path"), read back
+ * through the escapes: what went in is what Seatbelt would see. */
+int	 sbpl_has_rule(const char *profile, size_t len, const char *verb,
+	    const char *op, const char *kind, const char *path);
 
 #endif

@@ -178,6 +178,13 @@ START_TEST(awkward_paths)
 	ck_assert_ptr_nonnull(strstr(out, "(subpath \"/home/u/src/a\\\") "
 	    "(allow file-write* (subpath \\\"/\")"));
 	ck_assert_ptr_nonnull(strstr(out, "\"/tmp/\\x01\\x1f\\x7f\""));
+	/* Read back through the escapes, each is the same string in its
+	 * own rule, and nothing was added to the writable roots. */
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_msg(sbpl_has_rule(out, strlen(out), "deny",
+		    "file-write*", "subpath", hard[i]), "%s", hard[i]);
+	ck_assert(!sbpl_has_rule(out, strlen(out), "allow", "file-write*",
+	    "subpath", "/"));
 	free(out);
 }
 END_TEST
