@@ -263,6 +263,10 @@ sbpl_generate(const struct sbpl_plan *pl)
 	rule_paths(&b, "allow file-write*", "subpath", wr);
 	sb_put(&b, ";; protected names in a home, then its allowlist\n");
 	rule_paths(&b, "deny file-write*", "subpath", home);
+	rule_regex(&b, pl->home_rules, "(/|$)", &open);
+	if (open)
+		sb_put(&b, ")\n");
+	open = 0;
 	rule_paths(&b, "allow file-write*", "subpath", carve);
 	sb_put(&b, ";; hard denies, even inside the writable roots\n");
 	rule_paths(&b, "deny file-write*", "subpath", hard);

@@ -21,6 +21,8 @@ struct sbpl_plan {
 	char *const	*carve;		/* allowed again after home_deny */
 	char *const	*home_deny;	/* a home's protected names (before
 					   carve) */
+	char *const	*home_rules;	/* the same as absolute globs: a node
+					   and beneath, before carve */
 	char *const	*name_rules;	/* final-component globs: ".env" */
 	char *const	*path_rules;	/* trailing-components globs:
 					   ".git/config" */

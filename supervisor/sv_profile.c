@@ -298,7 +298,7 @@ profile_sbpl(const struct sv_session *s, char *err, size_t errlen)
 {
 	char		**rd = NULL, **wa = NULL, **wd = NULL, **hd = NULL;
 	char		**cv = NULL, **nm = NULL, **pa = NULL, **tr = NULL;
-	char		 *out, *abs;
+	char		**hr = NULL, *out;
 	unsigned	  ports[LISTEN_MAX];
 	struct sbpl_plan  pl;
 	struct msg	  m;
@@ -342,11 +342,11 @@ profile_sbpl(const struct sv_session *s, char *err, size_t errlen)
 			    !has_glob(dst))
 				*(a == NR_ABS ? &wd : &hd) = strv_add(
 				    a == NR_ABS ? wd : hd, dst);
-			else if (a == NR_ABS || a == NR_HOME) {
-				xasprintf(&abs, "%s", dst);
-				tr = strv_add(tr, abs);
-				free(abs);
-			} else if (a == NR_CARVE)
+			else if (a == NR_ABS)
+				tr = strv_add(tr, dst);
+			else if (a == NR_HOME)
+				hr = strv_add(hr, dst);
+			else if (a == NR_CARVE)
 				cv = strv_add(cv, dst);
 			break;
 		case MSG_PLAN_LISTEN:
@@ -361,6 +361,7 @@ profile_sbpl(const struct sv_session *s, char *err, size_t errlen)
 	pl.write_allow = wa;
 	pl.write_deny = wd;
 	pl.home_deny = hd;
+	pl.home_rules = hr;
 	pl.carve = cv;
 	pl.name_rules = nm;
 	pl.path_rules = pa;
@@ -378,6 +379,7 @@ profile_sbpl(const struct sv_session *s, char *err, size_t errlen)
 	strv_free(wa);
 	strv_free(wd);
 	strv_free(hd);
+	strv_free(hr);
 	strv_free(cv);
 	strv_free(nm);
 	strv_free(pa);

@@ -18,7 +18,7 @@
 #include "common/seatbelt.h"
 #include "common/xmalloc.h"
 
-#define NLISTS	10
+#define NLISTS	11
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -57,6 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pl.tree_rules = list[7];
 	pl.exec_grants = list[8];
 	pl.unix_sockets = list[9];
+	pl.home_rules = list[10];
 	pl.ports = ports;
 	pl.nports = size > 0 ? data[0] % 4 : 0;
 	out = sbpl_generate(&pl);

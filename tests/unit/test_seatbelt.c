@@ -116,11 +116,13 @@ START_TEST(protected_checkout)
 	static char *const home[] = { "/home/u/.config", "/home/u/.local/bin",
 		NULL };
 	static char *const carve[] = { "/home/u/.config/claude", NULL };
+	static char *const home_glob[] = { "/home/u/.*", NULL };
 	struct sbpl_plan pl;
 
 	base_plan(&pl);
 	pl.write_deny = hard;
 	pl.home_deny = home;
+	pl.home_rules = home_glob;
 	pl.carve = carve;
 	golden("protected", &pl);
 }
