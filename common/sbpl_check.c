@@ -20,7 +20,7 @@ enum sx_type { SX_LIST, SX_STR, SX_ATOM };
 
 struct sx {
 	enum sx_type	  type;
-	char		 *text;		/* SX_STR (decoded), SX_ATOM */
+	char		 *text;		/* SX_STR decoded, SX_ATOM */
 	struct sx	**kid;
 	size_t		  nkid;
 };

@@ -15,28 +15,33 @@
 /* What a run may do, in the host's own paths (binds show a host path at
  * that same path, so a plan's destinations are host paths). */
 struct sbpl_plan {
-	char *const	*read_deny;	/* the secret set: file-read* denied */
-	char *const	*write_allow;	/* writable roots (subpaths) */
-	char *const	*write_deny;	/* hard denies even inside them */
-	char *const	*carve;		/* allowed again after home_deny */
-	char *const	*home_deny;	/* a home's protected names (before
-					   carve) */
-	char *const	*home_rules;	/* the same as absolute globs: a node
-					   and beneath, before carve */
-	char *const	*name_rules;	/* final-component globs: ".env" */
-	char *const	*path_rules;	/* trailing-components globs:
-					   ".git/config" */
-	char *const	*tree_rules;	/* a node and beneath: ".git/hooks" */
-	char *const	*exec_grants;	/* execGrantRoots: exec allowed */
-	const unsigned	*ports;		/* loopback TCP ports (proxies) */
+	/* The secret set: file-read* denied. */
+	char *const	*read_deny;
+	/* The writable roots (subpaths); exec is denied beneath them. */
+	char *const	*write_allow;
+	/* Hard denies, even inside the writable roots. */
+	char *const	*write_deny;
+	/* A home's protected paths and absolute globs, then its allowlist
+	 * (carve), which reopens them. */
+	char *const	*home_deny;
+	char *const	*home_rules;
+	char *const	*carve;
+	/* Filename rules: the final component (".env"), the trailing
+	 * components (".git/config"), a node and beneath (".git/hooks"). */
+	char *const	*name_rules;
+	char *const	*path_rules;
+	char *const	*tree_rules;
+	/* execGrantRoots: exec allowed again beneath them. */
+	char *const	*exec_grants;
+	/* Loopback TCP ports (the proxies), and the only unix sockets. */
+	const unsigned	*ports;
 	size_t		 nports;
-	char *const	*unix_sockets;	/* the only unix sockets allowed */
+	char *const	*unix_sockets;
 };
 
 /* The profile, NUL-terminated, to free(); never NULL. */
 char	*sbpl_generate(const struct sbpl_plan *);
-/* A glob of one path component as a case-insensitive POSIX regex body,
- * to free(). */
+/* A glob as a case-insensitive POSIX regex body, to free(). */
 char	*sbpl_glob_regex(const char *glob);
 
 /*
@@ -47,7 +52,8 @@ char	*sbpl_glob_regex(const char *glob);
  * path under /tmp, /var or /etc (or /private/...) present in both
  * spellings.  0, or -1 with why in err.
  */
-int	 sbpl_check(const char *profile, size_t len, char *err, size_t errlen);
+int	 sbpl_check(const char *profile, size_t len, char *err,
+	    size_t errlen);
 /* 1 if a top-level (verb op ...) rule names (kind "path"), read back
  * through the escapes: what went in is what Seatbelt would see. */
 int	 sbpl_has_rule(const char *profile, size_t len, const char *verb,

@@ -288,10 +288,11 @@ under_any(char *const *v, const char *p)
  * The plan as Seatbelt sees it.  A sandbox shows host paths at their own
  * names, so destinations are host paths: a writable bind or tmpfs is a
  * writable root (but the tmpfs over the home: on Linux it is a new empty
- * home, on macOS it would be the user's real one), a mask a secret, a read-only remount (or a read-only
- * bind inside a writable one) a hard deny; filename rules become
- * regexes; scope and git-state rules, which need the seccomp-notify
- * handler's checks of content, have no Seatbelt form.
+ * home, on macOS it would be the user's real one), a mask a secret, a
+ * read-only remount (or a read-only bind inside a writable one) a hard
+ * deny; filename rules become regexes; scope and git-state rules, which
+ * need the seccomp-notify handler's checks of content, have no Seatbelt
+ * form.
  */
 static char *
 profile_sbpl(const struct sv_session *s, char *err, size_t errlen)
