@@ -6,19 +6,26 @@
  * profiles broken on purpose.  AIRLOCK_GOLDEN_UPDATE=1 (make golden)
  * rewrites the golden files instead of comparing, for a deliberate change.
  */
+#include <sys/stat.h>
+
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/host/settings.h"
 #include "common/seatbelt.h"
+#include "supervisor/sv.h"
+#include "supervisor/sv_sbpl.h"
 #include "tests/unit/unit.h"
 
 #define GOLDEN_DIR	"tests/golden"
 
 static char *const secrets[] = { "/home/u/.ssh", "/home/u/.aws",
 	"/home/u/.config/gh", "/etc/shadow", NULL };
-static char *const ws[] = { "/home/u/src/app", "/tmp", NULL };
+static char *const roots[] = { "/home/u/src/app", "/tmp", NULL };
 static char *const rc_files[] = { "/home/u/.bashrc", "/home/u/.zshrc",
 	"/home/u/.profile", NULL };
 static char *const names[] = { ".env", ".env.*", ".envrc", "*.key",
@@ -78,7 +85,7 @@ base_plan(struct sbpl_plan *pl)
 {
 	memset(pl, 0, sizeof(*pl));
 	pl->read_deny = secrets;
-	pl->write_allow = ws;
+	pl->write_allow = roots;
 	pl->write_deny = rc_files;
 	pl->name_rules = names;
 	pl->path_rules = paths;
@@ -263,6 +270,99 @@ START_TEST(reader_refuses)
 }
 END_TEST
 
+/*
+ * Real plans, built by sv_plan_build() as a launch builds them, turned
+ * into profiles by sv_plan_sbpl(): each passes the reader, and what the
+ * mode and the spec asked for is in the rule that carries it.
+ */
+static char *
+real_profile(enum pol_mode mode, const char *ws, char **prot,
+    char **deny_read, char **grants)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b = { (char *)ws, (char *)ws, 0 };
+	static struct settings st;
+	char		 err[512], *out;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = &b;
+	spec.nbinds = 1;
+	spec.mode = mode;
+	spec.protected_paths = prot;
+	spec.deny_read = deny_read;
+	spec.exec_grant_roots = grants;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
+	out = sv_plan_sbpl(&p, grants, err, sizeof(err));
+	ck_assert_msg(out != NULL, "the reader refuses a real plan: %s", err);
+	sv_plan_free(&p);
+	return out;
+}
+
+START_TEST(real_plans)
+{
+	char	 tmp[] = "/tmp/test_seatbelt.XXXXXX", ws[PATH_MAX];
+	char	 vendor[PATH_MAX + 16], secret[PATH_MAX + 16];
+	char	 grant[PATH_MAX + 32], cmd[PATH_MAX + 16], *out;
+	char	*prot[] = { vendor, NULL }, *deny[] = { secret, NULL };
+	char	*grants[] = { grant, NULL };
+	size_t	 n;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	/* A quote, a backslash, a space and UTF-8 in the workspace. */
+	snprintf(ws, sizeof(ws), "%s/my \"w\\s\" caf\xc3\xa9", tmp);
+	ck_assert_int_eq(mkdir(ws, 0700), 0);
+	snprintf(vendor, sizeof(vendor), "%s/vendor", ws);
+	snprintf(secret, sizeof(secret), "%s/secret.txt", ws);
+	snprintf(grant, sizeof(grant), "%s/node_modules/.bin", ws);
+	ck_assert_int_eq(mkdir(vendor, 0700), 0);
+	fclose(fopen(secret, "w"));
+
+	/* Chat: the workspace writable, exec beneath it refused. */
+	out = real_profile(POL_MODE_CHAT, ws, NULL, NULL, NULL);
+	n = strlen(out);
+	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "subpath",
+	    ws));
+	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "subpath",
+	    ws));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read*", "subpath",
+	    "/home/someone/.ssh"));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", "/home/someone"));
+	free(out);
+
+	/* Review: the workspace is not a writable root. */
+	out = real_profile(POL_MODE_REVIEW, ws, NULL, NULL, NULL);
+	ck_assert(!sbpl_has_rule(out, strlen(out), "allow", "file-write*",
+	    "subpath", ws));
+	free(out);
+
+	/* A protected checkout inside the workspace, a denied file, an
+	 * exec grant. */
+	out = real_profile(POL_MODE_CHAT, ws, prot, deny, grants);
+	n = strlen(out);
+	ck_assert_msg(sbpl_has_rule(out, n, "deny", "file-write*", "subpath",
+	    vendor), "%s", out);
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read*", "subpath",
+	    secret));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", ws));
+	ck_assert(sbpl_has_rule(out, n, "allow", "process-exec", "subpath",
+	    grant));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -278,6 +378,7 @@ main(void)
 	tcase_add_test(tc, empty_plan);
 	tcase_add_test(tc, regex_of_globs);
 	tcase_add_test(tc, reader_refuses);
+	tcase_add_test(tc, real_plans);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
