@@ -27,6 +27,17 @@
 #include "common/seatbelt.h"
 #include "common/xmalloc.h"
 
+/*
+ * Programs never run from a sandbox, wherever they are (R-M1): the
+ * keychain's command-line door, AppleScript (which drives other apps
+ * outside the sandbox), screen capture, and launchctl, which would start
+ * a job outside it.  After the grants, so that no grant reopens them.
+ */
+static char *const dangerous[] = {
+	"/usr/bin/security", "/usr/bin/osascript", "/usr/sbin/screencapture",
+	"/bin/launchctl", "/usr/bin/open", NULL,
+};
+
 struct sbuf {
 	char	*s;
 	size_t	 len, cap;
@@ -283,6 +294,7 @@ sbpl_generate(const struct sbpl_plan *pl)
 	sb_put(&b, ";; no exec of what the run could have written\n");
 	rule_paths(&b, "deny process-exec", "subpath", wr);
 	rule_paths(&b, "allow process-exec", "subpath", grant);
+	rule_paths(&b, "deny process-exec", "literal", dangerous);
 	sb_put(&b, ";; network: the loopback proxies, the resolver, named "
 	    "sockets\n(deny network*)\n");
 	if (pl->nports > 0) {

@@ -357,6 +357,8 @@ START_TEST(real_plans)
 	    "literal", ws));
 	ck_assert(sbpl_has_rule(out, n, "allow", "process-exec", "subpath",
 	    grant));
+	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "literal",
+	    "/usr/bin/security"));
 	free(out);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	ck_assert_int_eq(system(cmd), 0);
