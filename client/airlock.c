@@ -43,6 +43,8 @@ static const struct cli_cmd cmds[] = {
 	    "the Claude Code CLI in a sandbox", NULL, 1 },
 	{ "acp", cli_acp_main, "[options] -- AGENT [ARG...]",
 	    "an ACP agent in a sandbox (stdio)", NULL, 1 },
+	{ "profile", cli_profile_main, "--os linux|macos [options]",
+	    "what a run would be allowed, for review", NULL, 1 },
 	{ "matrix", cli_matrix_main, "[--json]",
 	    "which boundary holds for which agent",
 	    "Prints, for each agent airlock knows, which boundaries hold on\n"

@@ -80,6 +80,9 @@ struct run_adapter {
 int	 cli_run_main(int argc, char **argv);
 int	 cli_settings_main(int argc, char **argv);
 int	 cli_run_adapter(int argc, char **argv, const struct run_adapter *);
+/* `airlock profile`: a run's plan for review (cli_profile.c). */
+int	 cli_run_profile(int argc, char **argv, const char *os);
+int	 cli_profile_main(int argc, char **argv);
 int	 cli_claude_main(int argc, char **argv);
 int	 cli_acp_main(int argc, char **argv);
 int	 cli_acp_relay_main(int argc, char **argv);

@@ -135,6 +135,9 @@ static const char *const modes[] = {
 	"chat", "plan", "review", "orchestrate", NULL,
 };
 static const char *const onoff[] = { "on", "off", NULL };
+/* R-H5: microvm is asked for by name, and refused loudly where no VM
+ * can boot; never a fallback. */
+static const char *const sandboxes[] = { "on", "off", "microvm", NULL };
 
 /* ~ and ~/x against the caller's $HOME; a relative path against the cwd. */
 char *
@@ -251,8 +254,8 @@ SETTER(set_mode)
 
 SETTER(set_sandbox)
 {
-	if (!one_of(v, onoff))
-		BAD("--sandbox %s: on or off", v);
+	if (!one_of(v, sandboxes))
+		BAD("--sandbox %s: on, off or microvm", v);
 	o->sandbox = v;
 }
 
@@ -397,8 +400,9 @@ const struct cli_opt cli_opts[] = {
 	    "16G)", set_output },
 	{ "--env", "-e", "NAME[=VALUE]", A, "pass one variable on purpose "
 	    "(NAME alone: the caller's value)", set_env },
-	{ "--sandbox", NULL, "on|off", A, "off runs the command "
-	    "unconfined, with a warning", set_sandbox },
+	{ "--sandbox", NULL, "on|off|microvm", A, "off runs the command "
+	    "unconfined, with a warning; microvm asks for a VM or fails",
+	    set_sandbox },
 	{ "--settings", NULL, "FILE", A | CLI_SHELL, "a settings file "
 	    "instead of the default", set_settings },
 	{ "--origin", NULL, "URL", A, "the repository pushes may go to",

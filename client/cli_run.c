@@ -824,7 +824,10 @@ run_start_private(struct run_ctx *rc)
 	if (rc->o.sock == NULL && (rc->o.sock = getenv("AIRLOCK_SOCKET")) !=
 	    NULL && rc->o.sock[0] == '\0')
 		rc->o.sock = NULL;
-	rc->extra = rpc_private_args(rc->o.sandbox, rc->o.settings);
+	/* microvm is the spec's backend, not airlockd's on|off switch. */
+	rc->extra = rpc_private_args(rc->o.sandbox != NULL &&
+	    strcmp(rc->o.sandbox, "microvm") == 0 ? NULL : rc->o.sandbox,
+	    rc->o.settings);
 	memset(&rc->rpc, 0, sizeof(rc->rpc));
 	rc->rpc.fd = -1;
 	rc->rpc.private_pid = -1;
@@ -1045,6 +1048,8 @@ spec_body(struct jgen *j, const struct run_ctx *rc)
 	jgen_kbool(j, "networkEnabled", o->network);
 	if (o->sandbox != NULL && strcmp(o->sandbox, "off") == 0)
 		jgen_kstr(j, "backend", "none");
+	else if (o->sandbox != NULL && strcmp(o->sandbox, "microvm") == 0)
+		jgen_kstr(j, "backend", "microvm");
 	spec_binds(j, rc);
 	spec_strs(j, "egressAllowlist", o->allow, 0);
 	spec_strs(j, "denyRead", o->deny_read, 1);
@@ -1072,7 +1077,7 @@ spec_body(struct jgen *j, const struct run_ctx *rc)
 /* sandbox.launch's params: the spec, plus this client's environment,
  * which airlockd filters through its allowlist. */
 static char *
-run_launch_params(const struct run_ctx *rc)
+run_launch_params(const struct run_ctx *rc, const char *os)
 {
 	struct jgen	*j = jgen_new();
 	char		*params, *sf;
@@ -1095,8 +1100,12 @@ run_launch_params(const struct run_ctx *rc)
 	}
 	spec_strs(j, "passEnv", rc->o.envs, 0);
 	/* Built by the exec that follows (R-R1): our exec is on its way
-	 * while the sandbox is built, instead of after its answer. */
-	jgen_kbool(j, "lazy", 1);
+	 * while the sandbox is built, instead of after its answer.  A
+	 * profile (os) builds only the plan. */
+	if (os != NULL)
+		jgen_kstr(j, "os", os);
+	else
+		jgen_kbool(j, "lazy", 1);
 	jgen_obj_close(j);
 	params = xstrndup(jgen_buf(j, NULL), SIZE_MAX);
 	jgen_free(j);
@@ -1110,7 +1119,7 @@ run_launch(struct run_ctx *rc)
 	struct json		*res;
 	const struct json	*x, *passed;
 	const char		*b, *why;
-	char			*params = run_launch_params(rc);
+	char			*params = run_launch_params(rc, NULL);
 	int			 code;
 	size_t			 k;
 
@@ -1371,6 +1380,80 @@ cli_run_adapter(int argc, char **argv, const struct run_adapter *ad)
 	if ((code = run_launch(rc)) == 0 && (code = run_exec(rc, &io)) == 0)
 		code = run_attached(rc, &io);
 	run_finish(rc, &io);
+	run_ctx_free(rc);
+	return code;
+}
+
+/* ---- airlock profile ---- */
+
+static const char profile_head[] =
+"usage: airlock profile --os linux|macos [run options] [-- CMD ...]\n"
+"  Print what a run with these options would be allowed, without running\n"
+"  anything: --os linux prints the plan airlockd would send the launcher\n"
+"  as JSON (binds, masks, Landlock rights, limits, listeners, filename\n"
+"  rules, environment names); --os macos prints the Seatbelt profile the\n"
+"  macOS backend would run it under.  See airlock(1).\n"
+"options:\n"
+"  --os linux|macos      which form (required)\n";
+
+/*
+ * `airlock profile`: the params `airlock run` would send, to
+ * sandbox.profile instead of sandbox.launch; airlockd decodes and plans
+ * them with the launch's own code.  A command, if given, is ignored: the
+ * plan does not depend on it.
+ */
+int
+cli_run_profile(int argc, char **argv, const char *os)
+{
+	struct run_ctx	*rc = xcalloc(1, sizeof(*rc));
+	struct sysinfo	 si;
+	struct json	*res;
+	const char	*p;
+	char		*params;
+	int		 code = EXIT_SANDBOX, rcode;
+	size_t		 k;
+
+	run_opts_init(&rc->o);
+	(void)cli_opt_parse(CLI_RUN, "airlock profile", profile_head, argc,
+	    argv, &rc->o);
+	if (rc->o.memory == 0 && sysinfo(&si) == 0)
+		rc->o.memory = (uint64_t)si.totalram * si.mem_unit / 4 * 3;
+	if (run_start_private(rc) == -1)
+		goto out;
+	if (run_workspace(rc) == -1)
+		goto out;
+	for (k = 0; rc->o.binds && rc->o.binds[k]; k++)
+		if (bind_link_check(rc->o.binds[k], rc->ws) == -1)
+			goto out;
+	run_workdir(rc);
+	if (rc->o.sock != NULL && rpc_open(&rc->rpc, rc->o.sock, 0, NULL,
+	    rc->err, sizeof(rc->err)) == -1) {
+		fprintf(stderr, "airlock: %s\n", rc->err);
+		goto out;
+	}
+	snprintf(rc->sid, sizeof(rc->sid), "profile-%d", (int)getpid());
+	params = run_launch_params(rc, os);
+	res = rpc_call(&rc->rpc, "sandbox.profile", params, NULL, NULL,
+	    &rcode, rc->err, sizeof(rc->err));
+	free(params);
+	if (res == NULL) {
+		fprintf(stderr, "airlock profile: %s\n", rc->err);
+		goto out;
+	}
+	if (strcmp(os, "macos") == 0 && (p = json_get_str(res,
+	    "profile")) != NULL)
+		fputs(p, stdout);
+	else {
+		struct jgen *j = jgen_new();
+
+		jgen_value(j, res);
+		printf("%s\n", jgen_buf(j, NULL));
+		jgen_free(j);
+	}
+	json_free(res);
+	code = fflush(stdout) == 0 ? 0 : EXIT_SANDBOX;
+out:
+	rpc_close(&rc->rpc);
 	run_ctx_free(rc);
 	return code;
 }

@@ -265,6 +265,9 @@ void		 sv_sessions_shutdown(void);
 /* JSON-RPC methods; each either answers now or later via sv_client. */
 void		 sv_session_launch(struct sv_client *, const struct json *id,
 		    const struct json *params);
+/* sandbox.profile: a launch's plan for review (sv_profile.c). */
+void		 sv_session_profile(struct sv_client *, const struct json *id,
+		    const struct json *params);
 void		 sv_session_exec(struct sv_client *, const struct json *id,
 		    const struct json *params);
 void		 sv_session_destroy(struct sv_client *, const struct json *id,

@@ -366,6 +366,7 @@ static const struct sv_method {
 } methods[] = {
 	{ "host.status",	method_status,		0 },
 	{ "sandbox.launch",	sv_session_launch,	0 },
+	{ "sandbox.profile",	sv_session_profile,	0 },
 	{ "sandbox.exec",	sv_session_exec,
 	    SV_SB(ST_CREATED) | SV_SB(ST_WARM) | SV_SB(ST_ACTIVE) },
 	{ "sandbox.signal",	sv_session_signal,	SV_SB_ANY },

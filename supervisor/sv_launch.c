@@ -420,13 +420,17 @@ plan_send(struct msg_link *l, struct msgbuf *bs, size_t n)
  * when the launcher is working on it (READY or a failure follows), -1
  * with err when it could not start.
  */
+/*
+ * The session's plan, built from its spec with what airlockd knows of
+ * this host; shared by a launch and by sandbox.profile, so that what a
+ * reviewer reads is what a launch would send.
+ */
 int
-session_build(struct sv_session *s, char *err, size_t errlen)
+session_plan(struct sv_session *s, char *err, size_t errlen)
 {
 	struct sv_plan_ctx ctx;
 	char		*path, **ownp, *bundle;
 	size_t		 i;
-	int		 fd;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.settings = s->own_settings != NULL ? s->own_settings : ssettings;
@@ -470,7 +474,15 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 	free(bundle);
 	strv_free(ownp);
 	free((char *)ctx.fs_helper);
-	if (i)
+	return i ? -1 : 0;
+}
+
+int
+session_build(struct sv_session *s, char *err, size_t errlen)
+{
+	int	fd;
+
+	if (session_plan(s, err, errlen) == -1)
 		return -1;
 	/* Protections the settings opened on purpose: the client says so. */
 	if (s->plan.opened != NULL) {
@@ -522,7 +534,7 @@ session_build(struct sv_session *s, char *err, size_t errlen)
  * allowlist pattern, a denyRead or denyWrite entry.  1 after the
  * client has its error.
  */
-static int
+int
 spec_entries_bad(struct sv_client *c, const struct json *id,
     const struct sv_spec *spec)
 {
@@ -552,7 +564,7 @@ spec_entries_bad(struct sv_client *c, const struct json *id,
  * an unconfined fallback where the settings or the host forbid it.  -1
  * after the client has its error.
  */
-static int
+int
 launch_backend(struct sv_client *c, const struct json *id,
     const struct sv_spec *spec, const struct settings *set,
     enum sv_backend *want, const char **unconfined)

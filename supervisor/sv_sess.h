@@ -182,6 +182,16 @@ void		 sv_mask_free(struct sv_session *);
 /* sv_session.c: what the agent committed, once its sandbox ended */
 void		 session_commits_judge(struct sv_session *);
 
+/* The plan alone, into s->plan (session_build and sandbox.profile). */
+int		 session_plan(struct sv_session *, char *err, size_t errlen);
+/* sandbox.launch's checks, shared with sandbox.profile (sv_profile.c);
+ * both -1 (or 1) after the client has its error. */
+int		 spec_entries_bad(struct sv_client *, const struct json *id,
+		    const struct sv_spec *);
+int		 launch_backend(struct sv_client *, const struct json *id,
+		    const struct sv_spec *, const struct settings *,
+		    enum sv_backend *, const char **unconfined);
+
 /* sv_event.c */
 void		 now_rfc3339(char *, size_t);
 struct jgen	*event_begin(struct sv_session *, const char *type);

@@ -11,6 +11,7 @@ $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
 # and hooksPath, the gateway's repository records) and the client's
 # origin check.
 UNIT_SV_SRCS = $(HOST_SHARED_SRCS) supervisor/sv_plan.c supervisor/sv_spec.c \
+	supervisor/sv_sbpl.c \
 	supervisor/sv_probe.c supervisor/sv_seccomp.c supervisor/credentials.c \
 	supervisor/gitcfg.c supervisor/hookspath.c supervisor/gwrepo.c \
 	client/gitorigin.c client/cli_explain.c
@@ -101,3 +102,9 @@ TEST_PROGS += $(TB)/airlock-guard
 .PHONY: test-bins
 test-bins: $(TEST_PROGS)
 unit-bins: test-bins
+
+# The Seatbelt profiles' golden files (tests/golden/), rewritten on purpose
+# after a deliberate change to common/seatbelt.c; review the diff.
+.PHONY: golden
+golden: $(BUILD)/tests/test_seatbelt
+	CK_FORK=no AIRLOCK_GOLDEN_UPDATE=1 $(BUILD)/tests/test_seatbelt

@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude acp shell matrix status doctor policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell profile matrix status doctor policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -26,8 +26,18 @@ _airlock()
 	--mode)
 		COMPREPLY=($(compgen -W "chat plan review orchestrate" -- "$cur"))
 		return 0 ;;
-	--sandbox|--network)
+	--network)
 		COMPREPLY=($(compgen -W "on off" -- "$cur"))
+		return 0 ;;
+	--sandbox)
+		if [ "$cmd" = matrix ]; then
+			COMPREPLY=($(compgen -W "on off" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "on off microvm" -- "$cur"))
+		fi
+		return 0 ;;
+	--os)
+		COMPREPLY=($(compgen -W "linux macos" -- "$cur"))
 		return 0 ;;
 	--workspace|--chdir|--bind|--ro-bind|--bind-try|--ro-bind-try|--deny-read|\
 	    --deny-write)
@@ -56,10 +66,12 @@ _airlock()
 	case $cmd in
 	help)
 		[ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run claude
-		    acp shell matrix status doctor policy hook proxy-connect approve
+		    acp shell profile matrix status doctor policy hook proxy-connect approve
 		    audit worktree settings fs version" -- "$cur")) ;;
 	run)
 		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;
+	profile)
+		COMPREPLY=($(compgen -W "--os $runopts --" -- "$cur")) ;;
 	claude)
 		COMPREPLY=($(compgen -W "$runopts --claude --" -- "$cur")) ;;
 	acp)

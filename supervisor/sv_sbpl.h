@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: ISC */
+/* A plan's frames read back, and the plan as a Seatbelt profile. */
+#ifndef AIRLOCK_SV_SBPL_H
+#define AIRLOCK_SV_SBPL_H
+
+#include <stddef.h>
+
+struct msg;
+struct sv_plan;
+
+/* Decode frame i of a plan built by sv_plan_build(); 0 or -1. */
+int	 sv_plan_msg(const struct sv_plan *, size_t i, struct msg *);
+/* The plan's Seatbelt profile, checked by sbpl_check(); NULL with err
+ * when the reader refuses it. */
+char	*sv_plan_sbpl(const struct sv_plan *, char *const *exec_grants,
+	    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: ISC
+/*
+ * The Seatbelt profile generator (common/seatbelt.c, SPEC R-M1, R-M2):
+ * golden profiles for a set of plans, checked in under tests/golden/, and
+ * the invariant reader (common/sbpl_check.c) over each of them and over
+ * profiles broken on purpose.  AIRLOCK_GOLDEN_UPDATE=1 (make golden)
+ * rewrites the golden files instead of comparing, for a deliberate change.
+ */
+#include <sys/stat.h>
+
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/host/settings.h"
+#include "common/seatbelt.h"
+#include "supervisor/sv.h"
+#include "supervisor/sv_sbpl.h"
+#include "tests/unit/unit.h"
+
+#define GOLDEN_DIR	"tests/golden"
+
+static char *const secrets[] = { "/home/u/.ssh", "/home/u/.aws",
+	"/home/u/.config/gh", "/etc/shadow", NULL };
+static char *const roots[] = { "/home/u/src/app", "/tmp", NULL };
+static char *const rc_files[] = { "/home/u/.bashrc", "/home/u/.zshrc",
+	"/home/u/.profile", NULL };
+static char *const names[] = { ".env", ".env.*", ".envrc", "*.key",
+	"*.pem", NULL };
+static char *const paths[] = { ".git/config", NULL };
+static char *const trees[] = { ".git/hooks", NULL };
+static const unsigned ports[] = { 3128, 1080, 9418 };
+
+static char *
+slurp(const char *path)
+{
+	FILE	*f = fopen(path, "re");
+	char	*buf;
+	long	 n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The generated profile passes the reader and equals its golden file. */
+static void
+golden(const char *name, const struct sbpl_plan *pl)
+{
+	char	 path[256], err[512], *got = sbpl_generate(pl), *want;
+	FILE	*f;
+
+	if (sbpl_check(got, strlen(got), err, sizeof(err)) == -1)
+		ck_abort_msg("%s: the reader refuses the profile: %s\n%s",
+		    name, err, got);
+	snprintf(path, sizeof(path), "%s/seatbelt_%s.sb", GOLDEN_DIR, name);
+	if (getenv("AIRLOCK_GOLDEN_UPDATE") != NULL) {
+		ck_assert_ptr_nonnull(f = fopen(path, "we"));
+		fputs(got, f);
+		ck_assert_int_eq(fclose(f), 0);
+	}
+	want = slurp(path);
+	ck_assert_msg(want != NULL, "%s missing (make golden writes it)",
+	    path);
+	ck_assert_msg(strcmp(got, want) == 0, "%s differs from the golden "
+	    "file %s:\n%s", name, path, got);
+	free(want);
+	free(got);
+}
+
+static void
+base_plan(struct sbpl_plan *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->read_deny = secrets;
+	pl->write_allow = roots;
+	pl->write_deny = rc_files;
+	pl->name_rules = names;
+	pl->path_rules = paths;
+	pl->tree_rules = trees;
+	pl->ports = ports;
+	pl->nports = 3;
+}
+
+START_TEST(plain_workspace)
+{
+	struct sbpl_plan pl;
+
+	base_plan(&pl);
+	golden("plain", &pl);
+}
+END_TEST
+
+START_TEST(review_mode)
+{
+	/* Review: nothing writable but the run's own temporary space. */
+	static char *const tmp[] = { "/tmp", "/var/folders/xy/T", NULL };
+	struct sbpl_plan pl;
+
+	base_plan(&pl);
+	pl.write_allow = tmp;
+	golden("review", &pl);
+}
+END_TEST
+
+START_TEST(protected_checkout)
+{
+	static char *const hard[] = { "/home/u/.bashrc",
+		"/home/u/src/app/vendor/lib", "/home/u/src/app/.airlock",
+		NULL };
+	static char *const home[] = { "/home/u/.config", "/home/u/.local/bin",
+		NULL };
+	static char *const carve[] = { "/home/u/.config/claude", NULL };
+	static char *const home_glob[] = { "/home/u/.*", NULL };
+	struct sbpl_plan pl;
+
+	base_plan(&pl);
+	pl.write_deny = hard;
+	pl.home_deny = home;
+	pl.home_rules = home_glob;
+	pl.carve = carve;
+	golden("protected", &pl);
+}
+END_TEST
+
+START_TEST(deny_globs)
+{
+	static char *const glob[] = { "/home/u/src/app/**/*.sqlite",
+		"secrets/*", "id_*", NULL };
+	struct sbpl_plan pl;
+
+	base_plan(&pl);
+	pl.path_rules = glob;
+	golden("globs", &pl);
+}
+END_TEST
+
+START_TEST(exec_grants)
+{
+	static char *const grants[] = { "/home/u/src/app/node_modules/.bin",
+		"/tmp/tools", NULL };
+	static char *const socks[] = { "/tmp/airlock-1000/ssh.sock", NULL };
+	struct sbpl_plan pl;
+
+	base_plan(&pl);
+	pl.exec_grants = grants;
+	pl.unix_sockets = socks;
+	golden("grants", &pl);
+}
+END_TEST
+
+START_TEST(awkward_paths)
+{
+	/* A quote, a backslash, a newline, a space, a parenthesis, UTF-8:
+	 * none may end its string or its form. */
+	static char *const hard[] = {
+		"/home/u/src/a\") (allow file-write* (subpath \"/",
+		"/home/u/src/back\\slash\\", "/home/u/src/new\nline",
+		"/home/u/My Projects/caf\xc3\xa9 \xe2\x9c\x93",
+		"/tmp/\x01\x1f\x7f", "relative/is/skipped", NULL };
+	static char *const w[] = { "/home/u/My Projects/caf\xc3\xa9 "
+		"\xe2\x9c\x93", "/private/var/folders/q\"q", NULL };
+	static char *const n[] = { "we\"ird\\.key", "\xc3\xa9t\xc3\xa9.pem",
+		NULL };
+	struct sbpl_plan pl;
+	char	*out;
+
+	base_plan(&pl);
+	pl.write_deny = hard;
+	pl.write_allow = w;
+	pl.name_rules = n;
+	golden("awkward", &pl);
+	out = sbpl_generate(&pl);
+	ck_assert_ptr_null(strstr(out, "relative/is/skipped"));
+	ck_assert_ptr_nonnull(strstr(out, "(subpath \"/home/u/src/a\\\") "
+	    "(allow file-write* (subpath \\\"/\")"));
+	ck_assert_ptr_nonnull(strstr(out, "\"/tmp/\\x01\\x1f\\x7f\""));
+	/* Read back through the escapes, each is the same string in its
+	 * own rule, and nothing was added to the writable roots. */
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_msg(sbpl_has_rule(out, strlen(out), "deny",
+		    "file-write*", "subpath", hard[i]), "%s", hard[i]);
+	ck_assert(!sbpl_has_rule(out, strlen(out), "allow", "file-write*",
+	    "subpath", "/"));
+	free(out);
+}
+END_TEST
+
+START_TEST(empty_plan)
+{
+	struct sbpl_plan pl;
+	char	err[256], *out;
+
+	memset(&pl, 0, sizeof(pl));
+	out = sbpl_generate(&pl);
+	ck_assert_int_eq(sbpl_check(out, strlen(out), err, sizeof(err)), 0);
+	/* Nothing writable, no network but the resolver. */
+	ck_assert_ptr_null(strstr(out, "(allow file-write*"));
+	ck_assert_ptr_null(strstr(out, "remote tcp"));
+	free(out);
+}
+END_TEST
+
+START_TEST(regex_of_globs)
+{
+	char	*r;
+
+	r = sbpl_glob_regex(".env.*");
+	ck_assert_str_eq(r, "\\.[eE][nN][vV]\\.[^/]*");
+	free(r);
+	r = sbpl_glob_regex("*.pem");
+	ck_assert_str_eq(r, "[^/]*\\.[pP][eE][mM]");
+	free(r);
+	r = sbpl_glob_regex("a/**/b?(c)");
+	ck_assert_str_eq(r, "[aA]/.*/[bB][^/]\\([cC]\\)");
+	free(r);
+}
+END_TEST
+
+/* The reader refuses what R-M1 forbids. */
+START_TEST(reader_refuses)
+{
+	static const struct {
+		const char *profile, *why;
+	} bad[] = {
+		{ "(version 1)\n(allow default)\n(deny file-read*",
+		    "unbalanced" },
+		{ "(version 1)\n(allow default))", "unbalanced" },
+		{ "(version 1)\n(allow default)\n(deny file-read* (subpath "
+		    "\"/a))", "not closed" },
+		{ "(version 1)\n(allow default)\n(deny file-read* (subpath "
+		    "\"/a\\q\"))", "unknown escape" },
+		{ "(version 1)\n(allow default)\n(deny file-read* (subpath "
+		    "\"/a\nb\"))", "control byte" },
+		{ "(version 1)\n(deny default)", "(allow default)" },
+		{ "(allow default)", "(version 1)" },
+		{ "(version 1)\n(allow default)\n(deny file-read*)",
+		    "no filter" },
+		{ "(version 1)\n(allow default)\n(deny file-write* (subpath "
+		    "\"/h/.ssh\"))\n(deny file-write-unlink (literal "
+		    "\"/h/.ssh\"))", "ancestor /h may" },
+		{ "(version 1)\n(allow default)\n(deny file-read* (subpath "
+		    "\"/tmp/s\"))\n(deny file-write-unlink (literal \"/tmp\") "
+		    "(literal \"/tmp/s\"))", "twin /private/tmp/s" },
+	};
+	char	err[256];
+	size_t	i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(sbpl_check(bad[i].profile,
+		    strlen(bad[i].profile), err, sizeof(err)) == -1,
+		    "accepted: %s", bad[i].profile);
+		ck_assert_msg(strstr(err, bad[i].why) != NULL,
+		    "%s: said \"%s\", not \"%s\"", bad[i].profile, err,
+		    bad[i].why);
+	}
+}
+END_TEST
+
+/*
+ * Real plans, built by sv_plan_build() as a launch builds them, turned
+ * into profiles by sv_plan_sbpl(): each passes the reader, and what the
+ * mode and the spec asked for is in the rule that carries it.
+ */
+static char *
+real_profile(enum pol_mode mode, const char *ws, char **prot,
+    char **deny_read, char **grants)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b = { (char *)ws, (char *)ws, 0 };
+	static struct settings st;
+	char		 err[512], *out;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = &b;
+	spec.nbinds = 1;
+	spec.mode = mode;
+	spec.protected_paths = prot;
+	spec.deny_read = deny_read;
+	spec.exec_grant_roots = grants;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
+	out = sv_plan_sbpl(&p, grants, err, sizeof(err));
+	ck_assert_msg(out != NULL, "the reader refuses a real plan: %s", err);
+	sv_plan_free(&p);
+	return out;
+}
+
+START_TEST(real_plans)
+{
+	char	 tmp[] = "/tmp/test_seatbelt.XXXXXX", ws[PATH_MAX];
+	char	 vendor[PATH_MAX + 16], secret[PATH_MAX + 16];
+	char	 grant[PATH_MAX + 32], cmd[PATH_MAX + 16], *out;
+	char	*prot[] = { vendor, NULL }, *deny[] = { secret, NULL };
+	char	*grants[] = { grant, NULL };
+	size_t	 n;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	/* A quote, a backslash, a space and UTF-8 in the workspace. */
+	snprintf(ws, sizeof(ws), "%s/my \"w\\s\" caf\xc3\xa9", tmp);
+	ck_assert_int_eq(mkdir(ws, 0700), 0);
+	snprintf(vendor, sizeof(vendor), "%s/vendor", ws);
+	snprintf(secret, sizeof(secret), "%s/secret.txt", ws);
+	snprintf(grant, sizeof(grant), "%s/node_modules/.bin", ws);
+	ck_assert_int_eq(mkdir(vendor, 0700), 0);
+	fclose(fopen(secret, "w"));
+
+	/* Chat: the workspace writable, exec beneath it refused. */
+	out = real_profile(POL_MODE_CHAT, ws, NULL, NULL, NULL);
+	n = strlen(out);
+	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "subpath",
+	    ws));
+	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "subpath",
+	    ws));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read*", "subpath",
+	    "/home/someone/.ssh"));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", "/home/someone"));
+	free(out);
+
+	/* Review: the workspace is not a writable root. */
+	out = real_profile(POL_MODE_REVIEW, ws, NULL, NULL, NULL);
+	ck_assert(!sbpl_has_rule(out, strlen(out), "allow", "file-write*",
+	    "subpath", ws));
+	free(out);
+
+	/* A protected checkout inside the workspace, a denied file, an
+	 * exec grant. */
+	out = real_profile(POL_MODE_CHAT, ws, prot, deny, grants);
+	n = strlen(out);
+	ck_assert_msg(sbpl_has_rule(out, n, "deny", "file-write*", "subpath",
+	    vendor), "%s", out);
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read*", "subpath",
+	    secret));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", ws));
+	ck_assert(sbpl_has_rule(out, n, "allow", "process-exec", "subpath",
+	    grant));
+	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "literal",
+	    "/usr/bin/security"));
+	free(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("seatbelt");
+	TCase	*tc = tcase_create("seatbelt");
+
+	tcase_add_test(tc, plain_workspace);
+	tcase_add_test(tc, review_mode);
+	tcase_add_test(tc, protected_checkout);
+	tcase_add_test(tc, deny_globs);
+	tcase_add_test(tc, exec_grants);
+	tcase_add_test(tc, awkward_paths);
+	tcase_add_test(tc, empty_plan);
+	tcase_add_test(tc, regex_of_globs);
+	tcase_add_test(tc, reader_refuses);
+	tcase_add_test(tc, real_plans);
+	suite_add_tcase(s, tc);
+	return unit_run(s);
+}
