@@ -814,8 +814,8 @@ struct run_ctx {
 /*
  * A private airlockd unless a shared one is named: whatever listens on
  * the default socket may run with another HOME or settings.  It starts
- * first, so that its exec, linking and probe overlap our own checks
- * (issue 15); a run refused before its launch just closes it (it dies
+ * first, so that its exec, linking and probe overlap our own checks;
+ * a run refused before its launch just closes it (it dies
  * with us in any case: PDEATHSIG).
  */
 static int
@@ -862,7 +862,7 @@ run_workspace(struct run_ctx *rc)
 		return -1;
 	}
 	free(w);
-	/* issue 12: a bind of / would hide the sandbox's own /dev and /proc
+	/* A bind of / would hide the sandbox's own /dev and /proc
 	 * (airlockd refuses it too); say so instead of failing inside. */
 	if (strcmp(rc->ws, "/") == 0) {
 		fprintf(stderr, "airlock: workspace /: the whole filesystem "
@@ -940,7 +940,7 @@ run_prepare(struct run_ctx *rc)
  * The worktree's own repository for the push gateway (R-G4): the
  * workspace's origin as it is now, before anything runs in it, asked
  * while a shared airlockd is connected.  What the config says is the
- * user's choice only the first time (airlockd records it, issue 14);
+ * user's choice only the first time (airlockd records it);
  * --origin is always the user's.
  */
 static int
@@ -984,7 +984,7 @@ spec_strs(struct jgen *j, const char *key, char *const *v, int expand)
 	jgen_arr_open(j);
 	for (; v != NULL && *v != NULL; v++) {
 		/* Paths as the caller typed them: relative to the cwd, ~ to
-		 * $HOME (issue 11: a relative entry was dropped silently). */
+		 * $HOME: a relative entry is never dropped. */
 		a = expand ? cli_expand_path(*v) : xstrdup(*v);
 		jgen_str(j, a);
 		free(a);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * A session's certificate authority for TLS termination (credential
- * masking, issue 28): generated in proxyd's memory, never written, never
+ * masking): generated in proxyd's memory, never written, never
  * sent anywhere but its certificate.  Leaf certificates for a listed host
  * are signed on demand with one leaf key per CA.
  */

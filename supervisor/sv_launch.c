@@ -378,7 +378,7 @@ launcher_read(evutil_socket_t fd, short ev, void *arg)
 
 /*
  * The plan's frames (none carries fds) in as few writes as the socket
- * takes: ~140 frames were each a sendmsg (issue 15).  The stream is byte
+ * takes: ~140 frames were each a sendmsg.  The stream is byte
  * for byte what msg_send() of each would write, checked the same way.
  */
 static int
@@ -672,7 +672,7 @@ bad_spec:
 		strv_free(pass);
 		goto bad_spec;
 	}
-	/* issue 16: a conversation's mounts; registered checkouts. */
+	/* A conversation's mounts; registered checkouts. */
 	if (sv_worktree_spec(&spec, set, home, err, sizeof(err)) == -1) {
 		sv_client_error(c, id, RPC_INVALID_PARAMS, err);
 		strv_free(pass);
@@ -685,7 +685,7 @@ bad_spec:
 		goto bad_spec;
 	}
 
-	/* The upstream is the user's, recorded outside (issue 14). */
+	/* The upstream is the user's, recorded outside. */
 	if (wsorigin_fix(spec.workspace_id != NULL &&
 	    spec.workspace_id[0] == '/' ? spec.workspace_id : spec.nbinds > 0 ?
 	    spec.binds[0].host_path : NULL, spec.origin_repo,

@@ -98,8 +98,8 @@ caller_home(uid_t uid)
 }
 
 /*
- * airlock's own files that a run must never write, whatever it binds
- * (issue 11): the --settings file, the binaries the next run executes,
+ * airlock's own files that a run must never write, whatever it binds:
+ * the --settings file, the binaries the next run executes,
  * and the directory of the client socket.  sv_plan.c adds the user and
  * managed settings directories and the credentials file.
  */

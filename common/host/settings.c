@@ -612,7 +612,7 @@ merge_sandbox(struct mctx *m, const struct json *o)
 			if (merge_net(m, v, "sandbox.network") == -1)
 				return -1;
 		} else if (strcmp(k, "allowTerminalControl") == 0) {
-			/* Output's terminal-acting escapes pass (issue 12). */
+			/* Output's terminal-acting escapes pass. */
 			if (get_bool(m, sp, sp, v,
 			    &s->allow_term_control) == -1)
 				return -1;
@@ -1043,7 +1043,7 @@ merge_credentials(struct mctx *m, const struct json *o)
 	return 0;
 }
 
-/* approvals.timeoutSeconds (issue 15): 1 .. 86400, default 60. */
+/* approvals.timeoutSeconds: 1 .. 86400, default 60. */
 static int
 merge_approvals(struct mctx *m, const struct json *o)
 {
@@ -1070,7 +1070,7 @@ merge_approvals(struct mctx *m, const struct json *o)
 }
 
 /*
- * worktrees.dataDir (issue 16): where conversations' copies live;
+ * worktrees.dataDir: where conversations' copies live;
  * worktrees.spares: how many repositories airlockd keeps a spare copy of.
  */
 static int
