@@ -94,54 +94,110 @@ parse_onoff(const char *s)
 	return -1;
 }
 
-int
-main(int argc, char *argv[])
-{
-	const char	*sock = NULL, *env;
-	char		*defsock = NULL, err[512];
-	const char	*why, *sb_from = "--sandbox off";
-	int		 fd = -1, lfd = -1, i, quiet = 0, debug = 0, sb = -1;
-	struct event	*ev_int, *ev_term, *ev_chld;
-	struct rlimit	 rl = { 0, 0 };
+/* airlockd's command line. */
+struct opts {
+	const char	*sock;		/* --socket */
+	int		 fd;		/* --fd: one client, then exit */
+	int		 sb;		/* --sandbox: 1, 0, -1 not given */
+	int		 quiet, debug;
+};
 
-	log_init("airlockd", 0);
+static void
+parse_args(int argc, char *argv[], struct opts *o)
+{
+	char	*end;
+	int	 i;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = o->sb = -1;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
-			sock = argv[++i];
+			o->sock = argv[++i];
 		else if (strcmp(argv[i], "--fd") == 0 && i + 1 < argc) {
-			char *end;
-
-			fd = (int)strtol(argv[++i], &end, 10);
-			if (*end != '\0' || fd < 0)
+			o->fd = (int)strtol(argv[++i], &end, 10);
+			if (*end != '\0' || o->fd < 0)
 				usage();
 		} else if (strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc) {
-			if ((sb = parse_onoff(argv[++i])) == -1)
+			if ((o->sb = parse_onoff(argv[++i])) == -1)
 				usage();
 		} else if (strcmp(argv[i], "--settings") == 0 && i + 1 < argc)
 			sv_settings_file = argv[++i];
 		else if (strcmp(argv[i], "--quiet") == 0)
-			quiet = 1;
+			o->quiet = 1;
 		else if (strcmp(argv[i], "--no-spares") == 0)
 			sv_wtspare_off = 1;	/* short-lived: a spare
 						   would die half made */
 		else if (strcmp(argv[i], "-d") == 0)
-			debug = 1;
+			o->debug = 1;
 		else
 			usage();
 	}
-	log_init("airlockd", debug);
+}
+
+/* R-H1..R-H3: the one startup line on what protects the sandboxes. */
+static void
+say_sandbox(void)
+{
+	if (!sv_sandbox_on)
+		log_info("agent sandbox DISABLED by --sandbox off");
+	else if (!sv_settings.sandbox_enabled)
+		log_info("agent sandbox DISABLED by settings "
+		    "(sandbox.enabled=false)");
+	else if (sv_host.available)
+		log_info("agent sandbox ON (%s)", sv_host.notes);
+	else
+		log_info("no OS-native agent sandbox on this host (%s)",
+		    sv_host.install_hint);
+}
+
+/* Clients: the one of --fd, systemd's socket (lfd), or our own.  The
+ * default socket's name is kept in *defsock (freed by the caller). */
+static void
+clients_start(const struct opts *o, int lfd, char **defsock)
+{
+	const char	*sock = o->sock;
+
+	if (o->fd != -1)
+		sv_client_adopt(sv_base, o->fd, 1);
+	else if (lfd >= 0) {
+		if (sv_client_listen_fd(sv_base, lfd) == -1)
+			fatal("socket activation: the passed socket");
+		log_info("listening on %s (socket activation)",
+		    sv_client_socket());
+	} else {
+		if (sock == NULL)
+			sock = *defsock = airlock_default_socket();
+		if (sv_client_listen(sv_base, sock, *defsock != NULL) == -1)
+			fatal("listen on %s", sock);
+		log_info("listening on %s", sock);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts	 o;
+	const char	*env, *why, *sb_from = "--sandbox off";
+	char		*defsock = NULL, err[512];
+	int		 lfd = -1;
+	struct event	*ev_int, *ev_term, *ev_chld;
+	struct rlimit	 rl = { 0, 0 };
+
+	log_init("airlockd", 0);
+	parse_args(argc, argv, &o);
+	log_init("airlockd", o.debug);
 	/* systemd's socket (airlockd.socket), taken before any fd is
 	 * opened; --fd and --socket say otherwise. */
-	if (fd == -1 && sock == NULL &&
+	if (o.fd == -1 && o.sock == NULL &&
 	    (lfd = sv_client_activated(err, sizeof(err))) == -2)
 		fatalx("%s", err);
-	if (sb == -1 && (env = getenv("AIRLOCK_SANDBOX")) != NULL &&
+	if (o.sb == -1 && (env = getenv("AIRLOCK_SANDBOX")) != NULL &&
 	    env[0] != '\0') {
-		if ((sb = parse_onoff(env)) == -1)
+		if ((o.sb = parse_onoff(env)) == -1)
 			fatalx("AIRLOCK_SANDBOX=%s: expected on or off", env);
 		sb_from = "AIRLOCK_SANDBOX=off";
 	}
-	sv_sandbox_on = sb != 0;
+	sv_sandbox_on = o.sb != 0;
 
 	/*
 	 * airlockd will hold credentials: keep them out of core dumps and
@@ -162,10 +218,10 @@ main(int argc, char *argv[])
 	    err, sizeof(err))) != NULL)
 		fatalx("%s refused: %s", sb_from, why);
 
-	/* R-H1..R-H3: probe once; exactly one startup line (a private
-	 * airlockd under `airlock run --quiet` keeps it to itself). */
-	/* AIRLOCK_DEBUG asks for the trace even of a private airlockd. */
-	if (quiet && getenv("AIRLOCK_DEBUG") == NULL) {
+	/* Exactly one startup line (a private airlockd under `airlock run
+	 * --quiet` keeps it to itself); AIRLOCK_DEBUG asks for the trace
+	 * even of a private airlockd. */
+	if (o.quiet && getenv("AIRLOCK_DEBUG") == NULL) {
 		log_setverbose(-1);
 		setenv("AIRLOCK_LOG_QUIET", "1", 1);	/* for the children */
 	} else
@@ -190,40 +246,16 @@ main(int argc, char *argv[])
 	 * critical path, they are not until the sandbox is ready), and
 	 * overlapping the probe and, in a private airlockd, the client. */
 	if (sv_sandbox_on && sv_settings.sandbox_enabled)
-		sv_spare_init(sv_base, fd == -1);
+		sv_spare_init(sv_base, o.fd == -1);
 	sv_daemons_init(sv_base);
 	sv_clock_init(sv_base);
 
 	sv_probe_run(&sv_host);
-	if (!sv_sandbox_on)
-		log_info("agent sandbox DISABLED by --sandbox off");
-	else if (!sv_settings.sandbox_enabled)
-		log_info("agent sandbox DISABLED by settings "
-		    "(sandbox.enabled=false)");
-	else if (sv_host.available)
-		log_info("agent sandbox ON (%s)", sv_host.notes);
-	else
-		log_info("no OS-native agent sandbox on this host (%s)",
-		    sv_host.install_hint);
-
+	say_sandbox();
 	if (!sv_host.available)
 		sv_spare_stop();
 	sv_sessions_init(sv_base, &sv_settings, &sv_host, sv_sandbox_on);
-
-	if (fd != -1)
-		sv_client_adopt(sv_base, fd, 1);
-	else if (lfd >= 0) {
-		if (sv_client_listen_fd(sv_base, lfd) == -1)
-			fatal("socket activation: the passed socket");
-		log_info("listening on %s (socket activation)",
-		    sv_client_socket());
-	} else {
-		if (sock == NULL)
-			sock = defsock = airlock_default_socket();
-		if (sv_client_listen(sv_base, sock, defsock != NULL) == -1)
-			fatal("listen on %s", sock);
-		log_info("listening on %s", sock);
-	}
+	clients_start(&o, lfd, &defsock);
 
 	event_base_dispatch(sv_base);
 

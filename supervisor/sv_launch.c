@@ -621,6 +621,76 @@ launch_backend(struct sv_client *c, const struct json *id,
 	return 0;
 }
 
+/* The session's record, from the launch's spec (which it takes). */
+static struct sv_session *
+session_new(struct sv_client *c, const struct json *params,
+    struct sv_spec *spec, enum sv_backend want, const char *unconfined)
+{
+	struct sv_session *s;
+	size_t		 i;
+
+	s = xcalloc(1, sizeof(*s));
+	s->id = xstrdup(spec->session_id);
+	s->spec = *spec;
+	s->backend = want;
+	s->unconfined = unconfined;
+	s->owner = c;
+	s->link.fd = -1;
+	s->launcher_pid = -1;
+	s->init_pidfd = -1;
+	s->reap_fd = -1;
+	for (i = 0; i < LISTEN_MAX; i++)
+		s->listen_fd[i] = -1;
+	s->next = sessions;
+	sessions = s;
+	s->caller_env = json_strv(param(params, "env"));
+	now_rfc3339(s->created_at, sizeof(s->created_at));
+	s->detached = json_get_bool(params, "detached", 0);
+	s->lazy = json_get_bool(params, "lazy", 0);
+	s->uid = sv_client_uid(c);
+	return s;
+}
+
+/*
+ * The workspace's origin changed since it was recorded (changed, freed
+ * here).  A change is one the client saw: a caller that did not look at
+ * the workspace's config (airlock fs, worktree, matrix) has nothing to
+ * compare, and says nothing about pushes.  The client tells the user;
+ * the log keeps it as information.
+ */
+static void
+origin_note(struct sv_session *s, char *changed)
+{
+	const char	*rec = s->spec.origin_repo;
+
+	if (changed != NULL && s->spec.workspace_origin != NULL) {
+		log_info("session %s: the workspace's origin is now %s, not "
+		    "the recorded %s: pushes still go only to %s", s->id,
+		    changed, rec != NULL ? rec : "(none)", rec != NULL ? rec :
+		    "linked repositories");
+		event_violation(s, "git-origin-changed", changed, NULL);
+	}
+	free(changed);
+}
+
+/* No sandbox (the backend none, past the gate): ready at once. */
+static void
+launch_unconfined(struct sv_session *s, const struct json *id)
+{
+	char	*kv;
+
+	s->plan.workdir = xstrdup(s->spec.guest_workdir != NULL ?
+	    s->spec.guest_workdir : s->spec.nbinds > 0 ?
+	    s->spec.binds[0].host_path : s->home);
+	s->plan.env_base = strv_add(NULL, "AIRLOCK_SANDBOX=none");
+	xasprintf(&kv, "HOME=%s", s->home);
+	s->plan.env_base = strv_add(s->plan.env_base, kv);
+	free(kv);
+	set_state(s, ST_WARM);
+	event_simple(s, "ready");
+	reply_handle(s, (struct json *)id);
+}
+
 void
 sv_session_launch(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -631,7 +701,6 @@ sv_session_launch(struct sv_client *c, const struct json *id,
 	char		 err[512], *path, **pass;
 	const char	*unconfined = NULL;
 	enum sv_backend	 want;
-	size_t		 i;
 	struct settings	*own = NULL;
 	const struct settings *set;
 	char		*home = NULL;
@@ -697,67 +766,16 @@ bad_spec:
 	}
 	free(spec.origin_repo);
 	spec.origin_repo = origin;
-	s = xcalloc(1, sizeof(*s));
-	s->id = xstrdup(spec.session_id);
-	s->spec = spec;
-	s->backend = want;
-	s->unconfined = unconfined;
-	s->owner = c;
-	s->link.fd = -1;
-	s->launcher_pid = -1;
-	s->init_pidfd = -1;
-	s->reap_fd = -1;
-	for (i = 0; i < LISTEN_MAX; i++)
-		s->listen_fd[i] = -1;
-	s->next = sessions;
-	sessions = s;
-	s->caller_env = json_strv(param(params, "env"));
+	s = session_new(c, params, &spec, want, unconfined);
 	s->pass_env = pass;
 	s->own_settings = own;
 	s->home = home != NULL ? home : xstrdup(caller_home(getuid()));
-	now_rfc3339(s->created_at, sizeof(s->created_at));
-	s->detached = json_get_bool(params, "detached", 0);
-	s->lazy = json_get_bool(params, "lazy", 0);
-	s->uid = sv_client_uid(c);
 	event_simple(s, "starting");
-	/*
-	 * A change is one the client saw: a caller that did not look at
-	 * the workspace's config (airlock fs, worktree, matrix) has nothing
-	 * to compare, and says nothing about pushes.  The client tells the
-	 * user; the log keeps it as information.
-	 */
-	if (origin_changed != NULL && spec.workspace_origin == NULL) {
-		free(origin_changed);
-		origin_changed = NULL;
-	}
-	if (origin_changed != NULL) {
-		log_info("session %s: the workspace's origin is now %s, not "
-		    "the recorded %s: pushes still go only to %s", s->id,
-		    origin_changed, s->spec.origin_repo ? s->spec.origin_repo :
-		    "(none)", s->spec.origin_repo ? s->spec.origin_repo :
-		    "linked repositories");
-		event_violation(s, "git-origin-changed", origin_changed, NULL);
-		free(origin_changed);
-	}
-
+	origin_note(s, origin_changed);
 	if (want == SV_BACKEND_NONE) {
-		s->plan.workdir = xstrdup(s->spec.guest_workdir != NULL ?
-		    s->spec.guest_workdir : s->spec.nbinds > 0 ?
-		    s->spec.binds[0].host_path : s->home);
-		s->plan.env_base = strv_add(NULL, "AIRLOCK_SANDBOX=none");
-		{
-			char *kv;
-
-			xasprintf(&kv, "HOME=%s", s->home);
-			s->plan.env_base = strv_add(s->plan.env_base, kv);
-			free(kv);
-		}
-		set_state(s, ST_WARM);
-		event_simple(s, "ready");
-		reply_handle(s, (struct json *)id);
+		launch_unconfined(s, id);
 		return;
 	}
-
 	s->settings_path = (path = (char *)json_get_str(params,
 	    "settingsFile")) != NULL ? realpath(path, NULL) : NULL;
 	/* R-R1: a lazy session is built by its first command. */
