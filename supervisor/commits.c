@@ -108,6 +108,108 @@ cm_text(const char *path)
 	return s;
 }
 
+/* cm_git's child: git, with nothing of airlockd's git environment, no
+ * user or system config, on stdin in and stdout out. */
+static void __attribute__((noreturn))
+cm_git_child(const char **argv, const char *index, int in, int out)
+{
+	extern char **environ;
+	char	**e, nm[128];
+	int	  nul = open("/dev/null", O_RDWR);
+
+	for (e = environ; *e != NULL; )
+		if (strncmp(*e, "GIT_", 4) == 0) {
+			snprintf(nm, sizeof(nm), "%.*s", (int)strcspn(*e, "="),
+			    *e);
+			unsetenv(nm);
+		} else
+			e++;
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	setenv("GIT_NO_REPLACE_OBJECTS", "1", 1);
+	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
+	setenv("GIT_TERMINAL_PROMPT", "0", 1);
+	setenv("GIT_ATTR_NOSYSTEM", "1", 1);
+	setenv("HOME", "/nonexistent", 1);
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	setenv("LC_ALL", "C", 1);
+	if (index != NULL)
+		setenv("GIT_INDEX_FILE", index, 1);
+	dup2(in, 0);
+	dup2(out, 1);
+	if (nul != -1)
+		dup2(nul, 2);
+	execvp("git", (char *const *)argv);
+	_exit(127);
+}
+
+/*
+ * cm_git's output: what git writes on out while in (inlen bytes) goes
+ * to *infd (closed and set to -1 when written), within CM_WAIT_MS and
+ * CM_OUT_MAX; NULL (git killed) past either.
+ */
+static char *
+cm_git_pump(pid_t pid, int out, int *infd, const char *in, size_t inlen,
+    size_t *lenp)
+{
+	struct pollfd	 pfd[2];
+	struct timespec	 t0, t;
+	char		*buf = NULL;
+	size_t		 len = 0, cap = 0, off = 0;
+	ssize_t		 r;
+	int		 ms, nfd;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = CM_WAIT_MS - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000);
+		pfd[0].fd = out;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = *infd;
+		pfd[1].events = POLLOUT;
+		nfd = *infd != -1 ? 2 : 1;
+		if (ms <= 0 || poll(pfd, nfd, ms) == 0) {
+			kill(pid, SIGKILL);
+			free(buf);
+			buf = NULL;
+			len = 0;
+			break;
+		}
+		if (nfd == 2 && pfd[1].revents != 0) {
+			r = write(*infd, in + off, inlen - off);
+			if (r > 0)
+				off += (size_t)r;
+			if ((r == -1 && errno != EAGAIN && errno != EINTR) ||
+			    off == inlen) {
+				close(*infd);
+				*infd = -1;
+			}
+		}
+		if (pfd[0].revents == 0)
+			continue;
+		if (cap - len < 65536) {
+			if (cap >= CM_OUT_MAX) {
+				kill(pid, SIGKILL);
+				free(buf);
+				buf = NULL;
+				len = 0;
+				break;
+			}
+			cap = cap ? cap * 2 : 65536 * 2;
+			buf = xreallocarray(buf, 1, cap + 1);
+		}
+		r = read(out, buf + len, cap - len);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	*lenp = len;
+	return buf;
+}
+
 /*
  * Run git with args (NULL-terminated) on gitdir (and top as its work
  * tree, if not NULL), in, if not NULL, on its stdin; index: another
@@ -118,14 +220,10 @@ cm_git(const char *gitdir, const char *top, const char *index,
     const char *const *args, const char *in, size_t inlen, size_t *lenp)
 {
 	const char	*argv[32];
-	char		 gd[PATH_MAX + 16], wt[PATH_MAX + 16];
-	struct pollfd	 pfd[2];
-	struct timespec	 t0, t;
-	char		*buf = NULL;
-	size_t		 len = 0, cap = 0, off = 0, i, n = 0;
-	ssize_t		 r;
+	char		 gd[PATH_MAX + 16], wt[PATH_MAX + 16], *buf;
+	size_t		 len = 0, i, n = 0;
 	pid_t		 pid;
-	int		 po[2], pi[2], st, ms, nfd;
+	int		 po[2], pi[2], st;
 
 	snprintf(gd, sizeof(gd), "--git-dir=%s", gitdir);
 	argv[n++] = "git";
@@ -157,39 +255,8 @@ cm_git(const char *gitdir, const char *top, const char *index,
 		close(pi[1]);
 		return NULL;
 	}
-	if (pid == 0) {
-		extern char **environ;
-		char	**e;
-		int	  nul = open("/dev/null", O_RDWR);
-
-		/* Nothing of airlockd's environment names git's. */
-		for (e = environ; *e != NULL; )
-			if (strncmp(*e, "GIT_", 4) == 0) {
-				char	nm[128];
-
-				snprintf(nm, sizeof(nm), "%.*s",
-				    (int)strcspn(*e, "="), *e);
-				unsetenv(nm);
-			} else
-				e++;
-		setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-		setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-		setenv("GIT_NO_REPLACE_OBJECTS", "1", 1);
-		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-		setenv("GIT_TERMINAL_PROMPT", "0", 1);
-		setenv("GIT_ATTR_NOSYSTEM", "1", 1);
-		setenv("HOME", "/nonexistent", 1);
-		setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
-		setenv("LC_ALL", "C", 1);
-		if (index != NULL)
-			setenv("GIT_INDEX_FILE", index, 1);
-		dup2(pi[0], 0);
-		dup2(po[1], 1);
-		if (nul != -1)
-			dup2(nul, 2);
-		execvp("git", (char *const *)argv);
-		_exit(127);
-	}
+	if (pid == 0)
+		cm_git_child(argv, index, pi[0], po[1]);
 	close(po[1]);
 	close(pi[0]);
 	if (in == NULL) {
@@ -197,53 +264,7 @@ cm_git(const char *gitdir, const char *top, const char *index,
 		pi[1] = -1;
 	} else
 		(void)fcntl(pi[1], F_SETFL, O_NONBLOCK);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		ms = CM_WAIT_MS - (int)((t.tv_sec - t0.tv_sec) * 1000 +
-		    (t.tv_nsec - t0.tv_nsec) / 1000000);
-		pfd[0].fd = po[0];
-		pfd[0].events = POLLIN;
-		pfd[1].fd = pi[1];
-		pfd[1].events = POLLOUT;
-		nfd = pi[1] != -1 ? 2 : 1;
-		if (ms <= 0 || poll(pfd, nfd, ms) == 0) {
-			kill(pid, SIGKILL);
-			free(buf);
-			buf = NULL;
-			len = 0;
-			break;
-		}
-		if (nfd == 2 && pfd[1].revents != 0) {
-			r = write(pi[1], in + off, inlen - off);
-			if (r > 0)
-				off += (size_t)r;
-			if ((r == -1 && errno != EAGAIN && errno != EINTR) ||
-			    off == inlen) {
-				close(pi[1]);
-				pi[1] = -1;
-			}
-		}
-		if (pfd[0].revents == 0)
-			continue;
-		if (cap - len < 65536) {
-			if (cap >= CM_OUT_MAX) {
-				kill(pid, SIGKILL);
-				free(buf);
-				buf = NULL;
-				len = 0;
-				break;
-			}
-			cap = cap ? cap * 2 : 65536 * 2;
-			buf = xreallocarray(buf, 1, cap + 1);
-		}
-		r = read(po[0], buf + len, cap - len);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
+	buf = cm_git_pump(pid, po[0], &pi[1], in, inlen, &len);
 	close(po[0]);
 	if (pi[1] != -1)
 		close(pi[1]);
@@ -1280,55 +1301,32 @@ cm_hold_refs(struct cm_ctx *c, char *now)
 }
 
 /*
- * One work tree: a HEAD detached at a new commit and the pseudo refs,
- * against the tree its HEAD had at launch; a HEAD left on a branch a
- * hold removed; then the index.  lw: its state at launch (all NULL for
- * a work tree added during the run).
+ * The values of a work tree to judge: HEAD's if it moved off a branch
+ * (which 8), each changed pseudo ref's every line (ORIG_HEAD and the
+ * like name commits the host's `git reset --hard ORIG_HEAD` checks out;
+ * FETCH_HEAD one a line, what `git merge FETCH_HEAD` takes).
  */
-static void
-cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
+static size_t
+cm_wt_values(const struct cm_wt *lw, const struct cm_wt *cur,
+    char (**shasp)[72], size_t **whichp)
 {
-	struct cm_wt	 cur;
-	struct cm_pair	*pv = NULL;
-	char		 p[PATH_MAX + 32], tgt[72], bbuf[72], (*shas)[72];
-	const char	*o, *base;
-	size_t		 i, np = 0, k, *which;
-	int		 headmoved = 0, fd;
+	char		(*shas)[72] = NULL, *q;
+	size_t		*which = NULL, np = 0, i, hx;
 
-	memset(&cur, 0, sizeof(cur));
-	cur.gitdir = lw->gitdir;
-	cur.top = lw->top;
-	cm_wt_take(&cur);
-	c->j.top = lw->top;
-	/* Its launch commit, as a base: a work tree added during the
-	 * run has the main one's. */
-	base = lw->head != NULL ? cm_base(c, cm_head_commit(c, lw->head),
-	    NULL, bbuf, sizeof(bbuf)) : c->lhead;
-	/* The values to judge: HEAD's (index 8), each pseudo ref's
-	 * every line (ORIG_HEAD and the like name commits the host's
-	 * `git reset --hard ORIG_HEAD` checks out; FETCH_HEAD one a
-	 * line, what `git merge FETCH_HEAD` takes). */
-	shas = NULL;
-	which = NULL;
-	if (cur.head != NULL && strncmp(cur.head, "ref: ", 5) != 0 &&
-	    (lw->head == NULL || strcmp(cur.head, lw->head) != 0)) {
+	if (cur->head != NULL && strncmp(cur->head, "ref: ", 5) != 0 &&
+	    (lw->head == NULL || strcmp(cur->head, lw->head) != 0)) {
 		shas = xreallocarray(shas, np + 1, sizeof(*shas));
 		which = xreallocarray(which, np + 1, sizeof(*which));
-		snprintf(shas[np], sizeof(shas[np]), "%.64s", cur.head);
+		snprintf(shas[np], sizeof(shas[np]), "%.64s", cur->head);
 		shas[np][strspn(shas[np], "0123456789abcdef")] = '\0';
 		which[np++] = 8;
-		headmoved = 1;
 	}
 	for (i = 0; cm_pseudo[i] != NULL; i++) {
-		char	*q;
-
-		if (cur.pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
-		    strcmp(cur.pseudo[i], lw->pseudo[i]) == 0))
+		if (cur->pseudo[i] == NULL || (lw->pseudo[i] != NULL &&
+		    strcmp(cur->pseudo[i], lw->pseudo[i]) == 0))
 			continue;
-		for (q = cur.pseudo[i]; q != NULL && *q != '\0'; ) {
-			size_t	hx = strspn(q, "0123456789abcdef");
-
-			if (hx >= 40) {
+		for (q = cur->pseudo[i]; q != NULL && *q != '\0'; ) {
+			if ((hx = strspn(q, "0123456789abcdef")) >= 40) {
 				shas = xreallocarray(shas, np + 1,
 				    sizeof(*shas));
 				which = xreallocarray(which, np + 1,
@@ -1341,37 +1339,40 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 			q = q != NULL ? q + 1 : NULL;
 		}
 	}
-	if (np > 0) {
-		pv = xcalloc(np, sizeof(*pv));
-		for (k = 0; k < np; k++) {
-			pv[k].base = base;
-			pv[k].tip = shas[k];
-		}
-		cm_pairs(&c->j, pv, np);
+	*shasp = shas;
+	*whichp = which;
+	return np;
+}
+
+/* A detached HEAD held: back where it was at launch (a work tree added
+ * during the run: at the main one's launch commit, or none at all). */
+static void
+cm_head_put_back(struct cm_ctx *c, const struct cm_wt *lw)
+{
+	char	p[PATH_MAX + 32];
+
+	if (lw->head != NULL && strncmp(lw->head, "ref: ", 5) == 0)
+		cm_run(lw->gitdir, NULL, "symbolic-ref", "HEAD", lw->head + 5,
+		    NULL, NULL);
+	else if (lw->head != NULL)
+		cm_run(lw->gitdir, NULL, "update-ref", "--no-deref", "HEAD",
+		    lw->head, NULL);
+	else if (c->lhead == NULL || cm_run(lw->gitdir, NULL, "update-ref",
+	    "--no-deref", "HEAD", c->lhead, NULL) == -1) {
+		snprintf(p, sizeof(p), "%s/HEAD", lw->gitdir);
+		unlink(p);
 	}
-	for (k = 0; headmoved && k < np && which[k] == 8; k++) {
-		if (pv[k].bad == NULL)
-			continue;
-		for (i = 0; pv[k].bad[i] != NULL; i++)
-			c->report(c->arg, "ref", lw->top, "HEAD", pv[k].bad[i],
-			    pv[k].why[i], NULL, NULL);
-		c->any = 1;
-		if (lw->head != NULL && strncmp(lw->head, "ref: ", 5)
-		    == 0)
-			cm_run(lw->gitdir, NULL, "symbolic-ref", "HEAD",
-			    lw->head + 5, NULL, NULL);
-		else if (lw->head != NULL)
-			cm_run(lw->gitdir, NULL, "update-ref",
-			    "--no-deref", "HEAD", lw->head, NULL);
-		else if ((o = c->lhead) == NULL ||
-		    cm_run(lw->gitdir, NULL, "update-ref", "--no-deref",
-		    "HEAD", o, NULL) == -1) {
-			/* A work tree added during the run: at the main
-			 * one's launch commit, or no work tree at all. */
-			snprintf(p, sizeof(p), "%s/HEAD", lw->gitdir);
-			unlink(p);
-		}
-	}
+}
+
+/* Each pseudo ref with a held line: its launch content, or gone. */
+static void
+cm_pseudo_put_back(struct cm_ctx *c, const struct cm_wt *lw,
+    const struct cm_pair *pv, const size_t *which, size_t np)
+{
+	char	p[PATH_MAX + 32];
+	size_t	i, k;
+	int	fd;
+
 	for (i = 0; cm_pseudo[i] != NULL; i++) {
 		for (k = 0; k < np; k++)
 			if (which[k] == i && pv[k].bad != NULL)
@@ -1393,35 +1394,84 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 		    pv[k].bad[0], pv[k].why[0], NULL, NULL);
 		c->any = 1;
 	}
+}
+
+/* A HEAD on a branch a hold deleted: back to launch, and the branch it
+ * was on, renamed or deleted, back at its launch value (only if it is
+ * still absent). */
+static void
+cm_head_branch_back(struct cm_ctx *c, const struct cm_wt *lw,
+    const char *head)
+{
+	char		 p[PATH_MAX + 32], tgt[72];
+	const char	*o;
+
+	if (head == NULL || lw->head == NULL || strcmp(head, lw->head) == 0 ||
+	    strncmp(head, "ref: ", 5) != 0)
+		return;
+	snprintf(p, sizeof(p), "%s", head + 5);
+	if (cm_run(lw->gitdir, NULL, "rev-parse", "-q", "--verify", p,
+	    NULL) != -1)
+		return;
+	if (strncmp(lw->head, "ref: ", 5) != 0) {
+		cm_run(lw->gitdir, NULL, "update-ref", "--no-deref", "HEAD",
+		    lw->head, NULL);
+		return;
+	}
+	cm_run(lw->gitdir, NULL, "symbolic-ref", "HEAD", lw->head + 5, NULL,
+	    NULL);
+	if ((o = cm_base(c, cm_old(c->lrefs, c->nl, lw->head + 5),
+	    lw->head + 5, tgt, sizeof(tgt))) != NULL)
+		cm_run(c->r->common, NULL, "update-ref", lw->head + 5, o,
+		    CM_NULL_SHA, NULL);
+}
+
+/*
+ * One work tree: a HEAD detached at a new commit and the pseudo refs,
+ * against the tree its HEAD had at launch; a HEAD left on a branch a
+ * hold removed; then the index.  lw: its state at launch (all NULL for
+ * a work tree added during the run).
+ */
+static void
+cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
+{
+	struct cm_wt	 cur;
+	struct cm_pair	*pv = NULL;
+	char		 bbuf[72], (*shas)[72];
+	const char	*base;
+	size_t		 i, np, k, *which;
+
+	memset(&cur, 0, sizeof(cur));
+	cur.gitdir = lw->gitdir;
+	cur.top = lw->top;
+	cm_wt_take(&cur);
+	c->j.top = lw->top;
+	/* Its launch commit, as a base: a work tree added during the
+	 * run has the main one's. */
+	base = lw->head != NULL ? cm_base(c, cm_head_commit(c, lw->head),
+	    NULL, bbuf, sizeof(bbuf)) : c->lhead;
+	if ((np = cm_wt_values(lw, &cur, &shas, &which)) > 0) {
+		pv = xcalloc(np, sizeof(*pv));
+		for (k = 0; k < np; k++) {
+			pv[k].base = base;
+			pv[k].tip = shas[k];
+		}
+		cm_pairs(&c->j, pv, np);
+	}
+	/* HEAD's value comes first when it moved. */
+	if (np > 0 && which[0] == 8 && pv[0].bad != NULL) {
+		for (i = 0; pv[0].bad[i] != NULL; i++)
+			c->report(c->arg, "ref", lw->top, "HEAD", pv[0].bad[i],
+			    pv[0].why[i], NULL, NULL);
+		c->any = 1;
+		cm_head_put_back(c, lw);
+	}
+	cm_pseudo_put_back(c, lw, pv, which, np);
 	cm_pairs_free(pv, np);
 	free(shas);
 	free(which);
-	/* A HEAD on a branch a hold deleted: back to launch. */
-	if (c->any && cur.head != NULL && lw->head != NULL &&
-	    strcmp(cur.head, lw->head) != 0 &&
-	    strncmp(cur.head, "ref: ", 5) == 0) {
-		snprintf(p, sizeof(p), "%s", cur.head + 5);
-		if (cm_run(lw->gitdir, NULL, "rev-parse", "-q",
-		    "--verify", p, NULL) == -1) {
-			if (strncmp(lw->head, "ref: ", 5) == 0) {
-				cm_run(lw->gitdir, NULL,
-				    "symbolic-ref", "HEAD",
-				    lw->head + 5, NULL, NULL);
-				/* The branch it was on, renamed or
-				 * deleted: back at its launch value
-				 * (only if it is still absent). */
-				if ((o = cm_base(c, cm_old(c->lrefs, c->nl,
-				    lw->head + 5), lw->head + 5, tgt,
-				    sizeof(tgt))) != NULL)
-					cm_run(c->r->common, NULL,
-					    "update-ref", lw->head + 5,
-					    o, CM_NULL_SHA, NULL);
-			} else
-				cm_run(lw->gitdir, NULL, "update-ref",
-				    "--no-deref", "HEAD", lw->head,
-				    NULL);
-		}
-	}
+	if (c->any)
+		cm_head_branch_back(c, lw, cur.head);
 	free(cur.head);
 	for (i = 0; i < 8; i++)
 		free(cur.pseudo[i]);
