@@ -33,6 +33,14 @@ mstream_init(struct mstream *ms, const char *host, uint16_t port,
 }
 
 void
+mstream_inspect(struct mstream *ms, const struct inspect_rule *r, size_t n)
+{
+	ms->rules = r;
+	ms->nrules = n;
+	ms->inspect = 1;
+}
+
+void
 mstream_out_free(struct mstream_out *o)
 {
 	if (o->owned != NULL)
@@ -105,6 +113,18 @@ step_head(struct mstream *ms, const char *in, size_t len,
 		http_request_free(&req);
 		return refuse(o, 403, "the Host header names another host "
 		    "than the connection's");
+	}
+	/* Judged before any rewrite: a refused request never leaves. */
+	if (ms->inspect && (req.form != HTTP_FORM_ORIGIN ||
+	    inspect_judge(ms->rules, ms->nrules, req.method, req.target,
+	    o->why, sizeof(o->why)) == -1)) {
+		if (req.form != HTTP_FORM_ORIGIN)
+			snprintf(o->why, sizeof(o->why), "OPTIONS * is not "
+			    "judged on an inspected host");
+		http_request_free(&req);
+		o->rule = 1;
+		o->status = 403;
+		return MSTREAM_REFUSE;
 	}
 	v = mask_head(in, hl, ms->host, ms->ents, ms->nent, &rw, &rwlen,
 	    &o->which, o->why, sizeof(o->why));

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/http.h"
+#include "common/inspect.h"
 #include "common/mask.h"
 
 struct mstream {
@@ -25,6 +26,9 @@ struct mstream {
 	int			 state;	/* MS_* in maskstream.c */
 	uint64_t		 left;	/* Content-Length still to pass */
 	struct http_chunked	 chunk;
+	const struct inspect_rule *rules; /* an inspected host's */
+	size_t			 nrules;
+	int			 inspect;
 };
 
 enum mstream_res {
@@ -42,6 +46,8 @@ struct mstream_out {
 					   value): mstream_out_free() */
 	int		 status;	/* MSTREAM_REFUSE: 400, 403 */
 	int		 exfil;		/* credential-exfiltration */
+	int		 rule;		/* refused by a method and path
+					   rule (why names it) */
 	size_t		 which;		/* its entry */
 	char		 why[160];	/* never any part of a value */
 };
@@ -53,6 +59,9 @@ void	 mstream_init(struct mstream *, const char *host, uint16_t port,
  * consumed yet (a head must start at in; give at least HTTP_HEAD_MAX
  * bytes when there are that many).  untrusted: in is from the sandbox.
  */
+/* The host is inspected: each request judged by r[0..n) too. */
+void	 mstream_inspect(struct mstream *, const struct inspect_rule *r,
+	    size_t n);
 enum mstream_res mstream_step(struct mstream *, const char *in, size_t len,
 	    struct mstream_out *);
 void	 mstream_out_free(struct mstream_out *);
