@@ -471,7 +471,8 @@ merge_inspect_one(struct mctx *m, const char *pfx, const struct json *o,
 	struct inspect_rule r;
 	const struct json *v;
 	const char	*why;
-	char		 sp[200], line[INSPECT_RULE_MAX + 16], *rules = NULL;
+	char		 sp[200], line[INSPECT_RULE_MAX + 16];
+	char		*rules = NULL;
 	size_t		 j, k, nrules = 0;
 
 	snprintf(sp, sizeof(sp), "%s[%zu]", pfx, idx);
@@ -506,7 +507,8 @@ merge_inspect_one(struct mctx *m, const char *pfx, const struct json *o,
 			    inspect_rule_parse(line, &r, &why) == -1)
 				return fail(m, sp, "\"%s\": %s (expected "
 				    "\"METHOD\" or \"METHOD /path\")",
-				    v->items[k]->str, strlen(v->items[k]->str) >=
+				    v->items[k]->str,
+				    strlen(v->items[k]->str) >=
 				    INSPECT_RULE_MAX ? "too long" : why);
 			if (++nrules > INSPECT_RULES_MAX)
 				return fail(m, sp, "more than %d rules",

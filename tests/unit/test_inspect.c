@@ -68,7 +68,8 @@ END_TEST
 START_TEST(bad_rules_refused)
 {
 	static const char *const bad[] = { "GET /", "allow", "allow  /",
-	    "allow GET v2", "allow GET /v2?x", "allow G*T /", "allow GET /a/../b",
+	    "allow GET v2", "allow GET /v2?x", "allow G*T /",
+	    "allow GET /a/../b",
 	    "deny GET //", "permit GET /" };
 	struct inspect_rule r;
 	const char *why;
