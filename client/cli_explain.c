@@ -315,6 +315,22 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 		    "--allow-domain %s)", vis(host));
 		return EX_NETWORK;
 	}
+	if (strcmp(a, "network-request") == 0) {
+		snprintf(why, whylen, "the method and path rules of this "
+		    "host (sandbox.network.tls.inspect)");
+		return EX_NETWORK;
+	}
+	if (strcmp(a, "credential-exfiltration") == 0) {
+		snprintf(why, whylen, "a masked credential's placeholder "
+		    "goes only to its own host (credentials.mask)");
+		return EX_NETWORK;
+	}
+	if (strcmp(a, "tls-upstream-unverified") == 0) {
+		snprintf(why, whylen, "the server's certificate is not "
+		    "signed by a trusted CA (sandbox.network.tls.upstreamCA, "
+		    "else the system's)");
+		return EX_NETWORK;
+	}
 	if (strcmp(a, "network-connections") == 0) {
 		snprintf(why, whylen, "too many connections at once");
 		return EX_NETWORK;

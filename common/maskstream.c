@@ -33,6 +33,14 @@ mstream_init(struct mstream *ms, const char *host, uint16_t port,
 }
 
 void
+mstream_inspect(struct mstream *ms, const struct inspect_rule *r, size_t n)
+{
+	ms->rules = r;
+	ms->nrules = n;
+	ms->inspect = 1;
+}
+
+void
 mstream_out_free(struct mstream_out *o)
 {
 	if (o->owned != NULL)
@@ -63,8 +71,10 @@ host_matches(const struct mstream *ms, const struct http_request *r)
 	const char	*why;
 	size_t		 n;
 
+	/* Without Host (HTTP/1.0) a shared front end routes to its default
+	 * host, which may be another: the header is required here. */
 	if ((h = http_header_get(r->hdrs, r->nhdrs, "host")) == NULL)
-		return r->minor == 0;
+		return 0;
 	if (http_authority_parse(h, strlen(h), ms->port, host, &port, &v6,
 	    &why) == -1)
 		return 0;
@@ -105,6 +115,33 @@ step_head(struct mstream *ms, const char *in, size_t len,
 		http_request_free(&req);
 		return refuse(o, 403, "the Host header names another host "
 		    "than the connection's");
+	}
+	/*
+	 * An Upgrade would leave every later byte of the connection
+	 * unjudged, whether or not the server switches (most ignore one
+	 * they do not speak and go on with HTTP/1.1): refused where
+	 * requests are judged.
+	 */
+	if (ms->inspect && http_header_get(req.hdrs, req.nhdrs, "upgrade") !=
+	    NULL) {
+		http_request_free(&req);
+		snprintf(o->why, sizeof(o->why), "an Upgrade is not allowed "
+		    "on an inspected host: what follows would pass unjudged");
+		o->rule = 1;
+		o->status = 403;
+		return MSTREAM_REFUSE;
+	}
+	/* Judged before any rewrite: a refused request never leaves. */
+	if (ms->inspect && (req.form != HTTP_FORM_ORIGIN ||
+	    inspect_judge(ms->rules, ms->nrules, req.method, req.target,
+	    o->why, sizeof(o->why)) == -1)) {
+		if (req.form != HTTP_FORM_ORIGIN)
+			snprintf(o->why, sizeof(o->why), "OPTIONS * is not "
+			    "judged on an inspected host");
+		http_request_free(&req);
+		o->rule = 1;
+		o->status = 403;
+		return MSTREAM_REFUSE;
 	}
 	v = mask_head(in, hl, ms->host, ms->ents, ms->nent, &rw, &rwlen,
 	    &o->which, o->why, sizeof(o->why));

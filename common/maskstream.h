@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/http.h"
+#include "common/inspect.h"
 #include "common/mask.h"
 
 struct mstream {
@@ -25,6 +26,9 @@ struct mstream {
 	int			 state;	/* MS_* in maskstream.c */
 	uint64_t		 left;	/* Content-Length still to pass */
 	struct http_chunked	 chunk;
+	const struct inspect_rule *rules; /* an inspected host's */
+	size_t			 nrules;
+	int			 inspect;
 };
 
 enum mstream_res {
@@ -42,12 +46,17 @@ struct mstream_out {
 					   value): mstream_out_free() */
 	int		 status;	/* MSTREAM_REFUSE: 400, 403 */
 	int		 exfil;		/* credential-exfiltration */
+	int		 rule;		/* refused by a method and path
+					   rule (why names it) */
 	size_t		 which;		/* its entry */
 	char		 why[160];	/* never any part of a value */
 };
 
 void	 mstream_init(struct mstream *, const char *host, uint16_t port,
 	    const struct mask_ent *, size_t nent);
+/* The host is inspected: each request judged by r[0..n) too. */
+void	 mstream_inspect(struct mstream *, const struct inspect_rule *r,
+	    size_t n);
 /*
  * One step over in[0..len): the bytes the sandbox sent and nothing has
  * consumed yet (a head must start at in; give at least HTTP_HEAD_MAX

@@ -33,6 +33,11 @@
 	    "session id, the PEM certificates that verify upstream"	\
 	    " servers: proxyd makes the session's CA and answers"	\
 	    " MSG_PX_CA")						\
+	X(MSG_PX_INSPECT, 0x0205, MSG_CH_PROXYD, MSG_DOWN, "sss", 0,	\
+	    "session id, host, its method and path rules (one \"allow"\
+	    " METHOD PATH\" or \"deny ...\" a line, common/inspect.h):"\
+	    " the host's connections are terminated and each request"	\
+	    " judged; sent before MSG_PX_MASK_END")			\
 	X(MSG_PX_VIOLATION, 0x0210, MSG_CH_PROXYD, MSG_UP, "sss", 0,	\
 	    "session id, action (network-outbound, network-connections),"\
 	    " target host:port or the count refused")			\

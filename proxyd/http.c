@@ -637,6 +637,14 @@ http_client_read(struct bufferevent *bev, void *arg)
 			    mreason);
 			return;
 		}
+		/* A plain request toward an inspected host: its rules. */
+		if (px_inspect_judge_plain(c->s, &h->req, mreason,
+		    sizeof(mreason)) == -1) {
+			h->in_read = 0;
+			http_answer(c, 403, "X-Airlock-Refused", mreason,
+			    mreason);
+			return;
+		}
 		evbuffer_drain(in, hl);
 		h->have_req = 1;
 		http_request(c);

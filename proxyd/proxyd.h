@@ -227,6 +227,11 @@ void	 px_mask_add(struct msg *);
 void	 px_mask_end(struct msg *);
 void	 px_mask_del(const char *sid);
 int	 px_mask_host(const struct px_session *, const char *host);
+void	 px_inspect_add(struct msg *);
+int	 px_inspect_host(const struct px_session *, const char *host);
+struct http_request;
+int	 px_inspect_judge_plain(struct px_session *,
+	    const struct http_request *, char *reason, size_t reasonlen);
 int	 px_mask_judge_plain(struct px_session *, const void *head,
 	    size_t len, const char *host, uint16_t port, int connect,
 	    char *reason, size_t reasonlen);

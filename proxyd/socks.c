@@ -172,6 +172,18 @@ socks_read(struct bufferevent *bev, void *arg)
 			socks_reply(c, SOCKS_REP_NOT_ALLOWED, 1);
 			return;
 		}
+		/* An inspected host's requests are judged inside TLS the
+		 * HTTP proxy terminates: an opaque SOCKS tunnel to it would
+		 * pass them unjudged. */
+		if (px_inspect_host(c->s, c->host)) {
+			snprintf(reason, sizeof(reason), "%.64s:%u: inspected "
+			    "(tls.inspect): HTTP proxy only", c->host,
+			    c->port);
+			log_info("session %s: refused %s", c->s->id, reason);
+			px_violation_as(c->s->id, "network-request", reason);
+			socks_reply(c, SOCKS_REP_NOT_ALLOWED, 1);
+			return;
+		}
 		c->state = SS_DIAL;
 		px_reader_off(&c->rd);
 		c->dial = px_dial(c->s, c->host, c->port, 1, socks_dialed, c);

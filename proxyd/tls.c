@@ -39,6 +39,7 @@
 #include <openssl/x509v3.h>
 
 #include "common/http.h"
+#include "common/inspect.h"
 #include "common/log.h"
 #include "common/mask.h"
 #include "common/maskstream.h"
@@ -59,6 +60,12 @@ struct px_maskset {
 	X509			*leaf[PXMASK_MAX]; /* per entry's host */
 	EVP_PKEY		*leaf_key;	/* every leaf's */
 	size_t			 nent;
+	/* the inspected hosts (sandbox.network.tls.inspect) */
+	char			*ihost[INSPECT_HOSTS_MAX];
+	struct inspect_rule	*irules[INSPECT_HOSTS_MAX];
+	size_t			 nirules[INSPECT_HOSTS_MAX];
+	X509			*ileaf[INSPECT_HOSTS_MAX];
+	size_t			 ninsp;
 	struct px_ca		*ca;
 	SSL_CTX			*up;		/* toward servers */
 	SSL_CTX			*down;		/* toward the sandbox */
@@ -122,6 +129,12 @@ maskset_free(struct px_maskset *ms)
 		if (ms->leaf[i] != NULL)
 			X509_free(ms->leaf[i]);
 	}
+	for (i = 0; i < ms->ninsp; i++) {
+		free(ms->ihost[i]);
+		free(ms->irules[i]);
+		if (ms->ileaf[i] != NULL)
+			X509_free(ms->ileaf[i]);
+	}
 	px_ca_free(ms->ca);
 	if (ms->up != NULL)
 		SSL_CTX_free(ms->up);
@@ -130,6 +143,65 @@ maskset_free(struct px_maskset *ms)
 	free(ms->sid);
 	explicit_bzero(ms, sizeof(*ms));
 	free(ms);
+}
+
+/* The session's set, made when its first frame arrives. */
+static struct px_maskset *
+maskset_get(const char *sid)
+{
+	struct px_maskset *ms;
+
+	/* A session built again (a lazy one whose build failed) starts
+	 * over: the old set, its CA and connections go. */
+	if ((ms = maskset_find(sid)) != NULL && ms->ca != NULL) {
+		log_info("session %s: its TLS settings sent again", sid);
+		px_mask_del(sid);
+	}
+	if ((ms = maskset_find(sid)) == NULL) {
+		ms = xcalloc(1, sizeof(*ms));
+		ms->sid = xstrdup(sid);
+		TAILQ_INSERT_TAIL(&masksets, ms, entry);
+	}
+	return ms;
+}
+
+/* MSG_PX_INSPECT: an inspected host of a session not yet complete. */
+void
+px_inspect_add(struct msg *m)
+{
+	struct px_maskset *ms;
+	struct inspect_rule r[INSPECT_RULES_MAX];
+	const char	*sid, *host, *rules, *why = NULL;
+	size_t		 i;
+	int		 n;
+
+	/* untrusted-ish: airlockd's frame, checked again */
+	sid = msg_get_str(m);
+	host = msg_get_str(m);
+	rules = msg_get_str(m);
+	if (*sid == '\0' || strlen(sid) >= 128)
+		why = "bad session id";
+	else if (*host == '\0' || strlen(host) > 253 ||
+	    strspn(host, "abcdefghijklmnopqrstuvwxyz0123456789-.") !=
+	    strlen(host))
+		why = "bad host";
+	else if ((n = inspect_rules_parse(rules, r, INSPECT_RULES_MAX,
+	    &why)) <= 0 && why == NULL)
+		why = "no rules";
+	if (why != NULL)
+		fatalx("MSG_PX_INSPECT from airlockd: %s", why);
+	ms = maskset_get(sid);
+	for (i = 0; i < ms->ninsp; i++)
+		if (strcmp(ms->ihost[i], host) == 0)
+			fatalx("MSG_PX_INSPECT: %s twice", host);
+	if (ms->ninsp == INSPECT_HOSTS_MAX)
+		fatalx("session %s: more than %d inspected hosts", sid,
+		    INSPECT_HOSTS_MAX);
+	i = ms->ninsp++;
+	ms->ihost[i] = xstrdup(host);
+	ms->irules[i] = xcalloc((size_t)n, sizeof(r[0]));
+	memcpy(ms->irules[i], r, (size_t)n * sizeof(r[0]));
+	ms->nirules[i] = (size_t)n;
 }
 
 /* MSG_PX_MASK: one masked credential of a session not yet complete. */
@@ -143,18 +215,7 @@ px_mask_add(struct msg *m)
 
 	if (pxmask_decode(m, &w, &why) == -1)
 		fatalx("MSG_PX_MASK from airlockd: %s", why);
-	/* A session built again (a lazy one whose build failed) starts
-	 * over: the old set, its CA and connections go. */
-	if ((ms = maskset_find(w.sid)) != NULL && ms->ca != NULL) {
-		log_info("session %s: its masked credentials sent again",
-		    w.sid);
-		px_mask_del(w.sid);
-	}
-	if ((ms = maskset_find(w.sid)) == NULL) {
-		ms = xcalloc(1, sizeof(*ms));
-		ms->sid = xstrdup(w.sid);
-		TAILQ_INSERT_TAIL(&masksets, ms, entry);
-	}
+	ms = maskset_get(w.sid);
 	if (ms->nent == PXMASK_MAX)
 		fatalx("session %s: more than %d masked credentials", w.sid,
 		    PXMASK_MAX);
@@ -246,8 +307,9 @@ px_mask_end(struct msg *m)
 	SSL_CTX_set_min_proto_version(ms->down, TLS1_2_VERSION);
 	if ((cert = px_ca_cert_pem(ms->ca)) == NULL)
 		fatalx("the session CA's certificate");
-	log_info("session %s: %zu masked credential%s, its CA made", sid,
-	    ms->nent, ms->nent == 1 ? "" : "s");
+	log_info("session %s: %zu masked credential%s, %zu inspected "
+	    "host%s, its CA made", sid, ms->nent, ms->nent == 1 ? "" : "s",
+	    ms->ninsp, ms->ninsp == 1 ? "" : "s");
 	ca_answer(sid, 1, cert);
 	free(cert);
 }
@@ -300,7 +362,73 @@ px_mask_host(const struct px_session *s, const char *host)
 	for (i = 0; ms != NULL && i < ms->nent; i++)
 		if (strcmp(ms->ents[i].host, host) == 0)
 			return 1;
-	return 0;
+	return px_inspect_host(s, host);
+}
+
+/*
+ * The inspected host's index: host (untrusted: the sandbox spelled it)
+ * with or without one final dot, so "registry." is judged as
+ * "registry" (its Host header then differs from the connection's
+ * spelling and is refused: closed, never an unjudged tunnel).
+ */
+static int
+inspect_index(const struct px_maskset *ms, const char *host)
+{
+	size_t	i, n = strlen(host);
+
+	if (n > 0 && host[n - 1] == '.')
+		n--;
+	for (i = 0; i < ms->ninsp; i++)
+		if (strncmp(ms->ihost[i], host, n) == 0 &&
+		    ms->ihost[i][n] == '\0')
+			return (int)i;
+	return -1;
+}
+
+/* Is host one of s's inspected hosts? */
+int
+px_inspect_host(const struct px_session *s, const char *host)
+{
+	struct px_maskset *ms = session_masks(s);
+
+	return ms != NULL && inspect_index(ms, host) != -1;
+}
+
+/* A refusal by a method and path rule: logged and reported. */
+static void
+rule_report(struct px_session *s, const char *host, uint16_t port,
+    const char *why, char *reason, size_t reasonlen)
+{
+	char	target[600];
+
+	snprintf(target, sizeof(target), "%s:%u: %s", host, port, why);
+	log_warnx("session %s: refused %s", s->id, target);
+	px_violation_as(s->id, "network-request", target);
+	snprintf(reason, reasonlen, "network-request: %s "
+	    "(sandbox.network.tls.inspect of %s)", why, host);
+}
+
+/*
+ * A plain (http://) request toward an inspected host, judged as one
+ * inside TLS would be: 0 to go on, -1 refused with reason (reported).
+ */
+int
+px_inspect_judge_plain(struct px_session *s, const struct http_request *r,
+    char *reason, size_t reasonlen)
+{
+	struct px_maskset *ms = session_masks(s);
+	char	 why[400];
+	int	 k;
+
+	if (ms == NULL || r->form != HTTP_FORM_ABSOLUTE ||
+	    (k = inspect_index(ms, r->host)) == -1)
+		return 0;
+	/* untrusted: the request is from the sandbox */
+	if (inspect_judge(ms->irules[k], ms->nirules[k], r->method, r->path,
+	    why, sizeof(why)) == 0)
+		return 0;
+	rule_report(s, r->host, r->port, why, reason, reasonlen);
+	return -1;
 }
 
 static void
@@ -447,6 +575,9 @@ mitm_client_read(struct bufferevent *bev, void *arg)
 			if (o.exfil)
 				exfil_report(t->s, t->ms->names[o.which],
 				    t->host, t->port, reason, sizeof(reason));
+			else if (o.rule)
+				rule_report(t->s, t->host, t->port, o.why,
+				    reason, sizeof(reason));
 			else {
 				snprintf(reason, sizeof(reason), "%s", o.why);
 				log_info("session %s: %s:%u: refused: %s",
@@ -589,7 +720,16 @@ static int
 leaf_for(struct px_maskset *ms, const char *host, X509 **x, EVP_PKEY **key)
 {
 	size_t	i;
+	int	k;
 
+	if ((k = inspect_index(ms, host)) != -1) {
+		if (ms->ileaf[k] == NULL && (ms->ileaf[k] = px_ca_leaf(ms->ca,
+		    host, &ms->leaf_key)) == NULL)
+			return -1;
+		*x = ms->ileaf[k];
+		*key = ms->leaf_key;
+		return 0;
+	}
 	for (i = 0; i < ms->nent; i++) {
 		if (strcmp(ms->ents[i].host, host) != 0)
 			continue;
@@ -617,7 +757,7 @@ px_mitm_start(struct px_conn *c, int upfd)
 	X509		*leaf;
 	EVP_PKEY	*key = NULL;
 	X509_VERIFY_PARAM *vp;
-	int		 fd = bufferevent_getfd(c->cbev);
+	int		 k, fd = bufferevent_getfd(c->cbev);
 	size_t		 early = evbuffer_get_length(
 			    bufferevent_get_input(c->cbev));
 
@@ -637,6 +777,8 @@ px_mitm_start(struct px_conn *c, int upfd)
 	snprintf(t->host, sizeof(t->host), "%s", c->host);
 	t->port = c->port;
 	mstream_init(&t->rq, t->host, t->port, ms->ents, ms->nent);
+	if ((k = inspect_index(ms, t->host)) != -1)
+		mstream_inspect(&t->rq, ms->irules[k], ms->nirules[k]);
 	/* the client's fd moves here: free the rest without closing it */
 	TAILQ_REMOVE(&s->conns, c, entry);
 	px_dial_cancel(c->dial);
@@ -672,6 +814,6 @@ px_mitm_start(struct px_conn *c, int upfd)
 	    mitm_upstream_event, t);
 	bufferevent_enable(t->cb, EV_READ | EV_WRITE);
 	bufferevent_enable(t->ub, EV_READ | EV_WRITE);
-	log_info("session %s: %s:%u: TLS terminated (masked credentials)",
-	    s->id, t->host, t->port);
+	log_info("session %s: %s:%u: TLS terminated (%s)", s->id, t->host,
+	    t->port, k != -1 ? "inspected" : "masked credentials");
 }

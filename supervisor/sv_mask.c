@@ -159,7 +159,7 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 	size_t		 i, j, n;
 	int		 rc = -1;
 
-	if (set->nmasks == 0 || s->mask_ca != NULL)
+	if ((set->nmasks == 0 && set->ninspect == 0) || s->mask_ca != NULL)
 		return 0;
 	if (set->nmasks > PXMASK_MAX) {
 		snprintf(err, errlen, "credentials.mask: more than %d entries",
@@ -181,7 +181,8 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 			}
 		}
 	if (!sv_daemon_present(SV_DAEMON_PROXYD)) {
-		snprintf(err, errlen, "credentials.mask needs airlock-proxyd, "
+		snprintf(err, errlen, "credentials.mask or tls.inspect needs "
+		    "airlock-proxyd, "
 		    "which is not installed");
 		return -1;
 	}
@@ -235,6 +236,23 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 		if (rc == -1) {
 			snprintf(err, errlen, "credentials.mask: cannot send "
 			    "to airlock-proxyd");
+			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+			goto out;
+		}
+		rc = -1;
+	}
+	/* The inspected hosts: terminated too, each request judged. */
+	for (i = 0; i < set->ninspect; i++) {
+		s->mask_sent = 1;
+		msgbuf_init(&b, MSG_PX_INSPECT);
+		msg_put_str(&b, s->id);
+		msg_put_str(&b, set->inspect[i].host);
+		msg_put_str(&b, set->inspect[i].rules);
+		rc = msg_send(l, &b, NULL, 0);
+		msgbuf_free(&b);
+		if (rc == -1) {
+			snprintf(err, errlen, "sandbox.network.tls.inspect: "
+			    "cannot send to airlock-proxyd");
 			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
 			goto out;
 		}

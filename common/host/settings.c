@@ -23,9 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common/host/settings.h"
+#include "common/inspect.h"
 #include "common/json.h"
 #include "common/mask.h"
 #include "common/xmalloc.h"
@@ -169,6 +171,8 @@ push_rules_free(struct push_rule *r, size_t n)
 	free(r);
 }
 
+static void	inspect_free(struct inspect_setting *, size_t);
+
 void
 settings_free(struct settings *s)
 {
@@ -196,6 +200,7 @@ settings_free(struct settings *s)
 	free(s->managed_file);
 	free(s->unsandboxed_from);
 	settings_masks_free(s->masks, s->nmasks);
+	inspect_free(s->inspect, s->ninspect);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -440,10 +445,138 @@ note_domains(struct mctx *m, const char *sp, const struct json *v)
  * string list (paths with ~ expanded when expand), or one of ignored,
  * sandbox-runtime settings airlock notes and skips.
  */
+static void
+inspect_free(struct inspect_setting *is, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; is != NULL && i < n; i++) {
+		free(is[i].host);
+		free(is[i].rules);
+	}
+	free(is);
+}
+
+static int	mask_host_ok(const char *);
+
 /*
- * sandbox.network.tls: {"upstreamCA": path}, the PEM certificates proxyd
- * verifies a masked host's server with (docs/SETTINGS.md); without it,
- * the system's bundle at OpenSSL's compiled-in path.
+ * One sandbox.network.tls.inspect[i]: {"host": name, "allow": [rule],
+ * "deny": [rule]}, a rule "METHOD" or "METHOD /path" (common/inspect.h);
+ * checked, and copied into is when applying.
+ */
+static int
+merge_inspect_one(struct mctx *m, const char *pfx, const struct json *o,
+    size_t idx, struct inspect_setting *is)
+{
+	struct inspect_rule r;
+	const struct json *v;
+	const char	*why;
+	char		 sp[200], line[INSPECT_RULE_MAX + 16];
+	char		*rules = NULL;
+	size_t		 j, k, nrules = 0;
+
+	snprintf(sp, sizeof(sp), "%s[%zu]", pfx, idx);
+	if (want_object(m, sp, o) == -1)
+		return -1;
+	for (j = 0; j < o->n; j++) {
+		const char *kk = o->keys[j];
+
+		v = o->items[j];
+		snprintf(sp, sizeof(sp), "%s[%zu].%s", pfx, idx, kk);
+		if (strcmp(kk, "host") == 0) {
+			if (get_string(m, sp, v, 0) == -1)
+				return -1;
+			if (!mask_host_ok(v->str))
+				return fail(m, sp, "\"%s\" is not a host name "
+				    "(no port, no wildcard)", v->str);
+			continue;
+		}
+		if (strcmp(kk, "allow") != 0 && strcmp(kk, "deny") != 0)
+			return fail(m, sp, "unknown key (expected host, allow "
+			    "or deny)");
+		if (v->type != JSON_ARRAY)
+			return fail(m, sp, "expected array of \"METHOD /path"
+			    "\", got %s", json_type_name(v->type));
+		for (k = 0; k < v->n; k++) {
+			if (get_string(m, sp, v->items[k], 0) == -1)
+				return -1;
+			snprintf(line, sizeof(line), "%s %s", kk,
+			    v->items[k]->str);
+			if (strlen(v->items[k]->str) >= INSPECT_RULE_MAX ||
+			    strchr(line, '\n') != NULL ||
+			    inspect_rule_parse(line, &r, &why) == -1)
+				return fail(m, sp, "\"%s\": %s (expected "
+				    "\"METHOD\" or \"METHOD /path\")",
+				    v->items[k]->str,
+				    strlen(v->items[k]->str) >=
+				    INSPECT_RULE_MAX ? "too long" : why);
+			if (++nrules > INSPECT_RULES_MAX)
+				return fail(m, sp, "more than %d rules",
+				    INSPECT_RULES_MAX);
+			if (is != NULL) {
+				char *t;
+
+				xasprintf(&t, "%s%s\n", rules != NULL ? rules :
+				    "", line);
+				free(rules);
+				rules = t;
+			}
+		}
+	}
+	snprintf(sp, sizeof(sp), "%s[%zu]", pfx, idx);
+	if (json_get_str(o, "host") == NULL)
+		return fail(m, sp, "needs \"host\"");
+	if (nrules == 0)
+		return fail(m, sp, "needs \"allow\" or \"deny\" rules");
+	if (is == NULL)
+		return 0;
+	is->host = xstrdup(json_get_str(o, "host"));
+	for (k = 0; is->host[k] != '\0'; k++)
+		is->host[k] = (char)tolower((unsigned char)is->host[k]);
+	is->rules = rules;
+	return 0;
+}
+
+/* sandbox.network.tls.inspect: the whole list, replaced per layer. */
+static int
+merge_inspect(struct mctx *m, const char *sp, const struct json *a)
+{
+	struct inspect_setting *is;
+	size_t		 i, j;
+	int		 c;
+
+	if (a->type != JSON_ARRAY)
+		return fail(m, sp, "expected array, got %s",
+		    json_type_name(a->type));
+	if (a->n > INSPECT_HOSTS_MAX)
+		return fail(m, sp, "more than %d hosts", INSPECT_HOSTS_MAX);
+	for (i = 0; i < a->n; i++) {
+		if (merge_inspect_one(m, sp, a->items[i], i, NULL) == -1)
+			return -1;
+		for (j = 0; j < i; j++)
+			if (strcasecmp(json_get_str(a->items[i], "host"),
+			    json_get_str(a->items[j], "host")) == 0)
+				return fail(m, sp, "host \"%s\" given twice",
+				    json_get_str(a->items[i], "host"));
+	}
+	if ((c = claim(m, "sandbox.network.tls.inspect", sp)) <= 0 ||
+	    !m->apply)
+		return c;
+	is = xcalloc(a->n ? a->n : 1, sizeof(*is));
+	for (i = 0; i < a->n; i++)
+		merge_inspect_one(m, sp, a->items[i], i, &is[i]);
+	inspect_free(m->s->inspect, m->s->ninspect);
+	m->s->inspect = is;
+	m->s->ninspect = a->n;
+	return 0;
+}
+
+/*
+ * sandbox.network.tls: {"upstreamCA": path, "inspect": [...]}:
+ * upstreamCA names the PEM certificates proxyd verifies a terminated
+ * host's server with (docs/SETTINGS.md); without it, the system's
+ * bundle.  inspect lists the hosts whose requests are judged by method
+ * and path.
  */
 static int
 merge_net_tls(struct mctx *m, const struct json *o, const char *pfx)
@@ -456,9 +589,14 @@ merge_net_tls(struct mctx *m, const struct json *o, const char *pfx)
 		return -1;
 	for (i = 0; i < o->n; i++) {
 		snprintf(sp, sizeof(sp), "%s.%s", pfx, o->keys[i]);
+		if (strcmp(o->keys[i], "inspect") == 0) {
+			if (merge_inspect(m, sp, o->items[i]) == -1)
+				return -1;
+			continue;
+		}
 		if (strcmp(o->keys[i], "upstreamCA") != 0)
 			return fail(m, sp, "unknown key (expected "
-			    "upstreamCA)");
+			    "upstreamCA or inspect)");
 		if (get_string(m, sp, o->items[i], 0) == -1)
 			return -1;
 		if (o->items[i]->len == 0)

@@ -45,6 +45,16 @@ struct mask_setting {
 	char	**command;	/* source {"command": [...]}; NULL: file */
 };
 
+/*
+ * sandbox.network.tls.inspect[]: a host whose connections proxyd
+ * terminates to judge each request's method and path; rules holds one
+ * "allow METHOD PATH" or "deny METHOD PATH" a line (common/inspect.h).
+ */
+struct inspect_setting {
+	char	*host;		/* lower case, no port */
+	char	*rules;
+};
+
 struct settings {
 	int		  sandbox_enabled;		/* default 1 */
 	int		  fail_if_unavailable;		/* default 0 */
@@ -97,6 +107,9 @@ struct settings {
 	size_t		  nmasks;
 	char		 *tls_upstream_ca;	/* sandbox.network.tls.
 						   upstreamCA, or NULL */
+	struct inspect_setting *inspect;	/* sandbox.network.tls.
+						   inspect */
+	size_t		  ninspect;
 };
 
 /* sandbox.network.maxConnections: its default and its largest value. */

@@ -6,6 +6,8 @@
  * would see them arrive.  Every step consumes what it says within what
  * it was given, always makes progress, never hands on a head that is not
  * whole, and puts a real value only into heads toward its own host.
+ * With method and path rules (common/inspect.c) on, every head it
+ * hands on has a request line the rules allow.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,6 +19,26 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 #define REAL_A	"REALAAAAsecret0123456789"
 #define REAL_B	"REALBBBBsecret9876543210"
+
+/* The head's request line judged again: a head handed on is allowed. */
+static void
+check_allowed(const struct inspect_rule *r, size_t n, const char *h,
+    size_t len)
+{
+	char	 line[HTTP_HEAD_MAX + 1], why[300], *sp1, *sp2;
+	const char *eol;
+
+	if ((eol = memchr(h, '\r', len)) == NULL)
+		abort();
+	memcpy(line, h, (size_t)(eol - h));
+	line[eol - h] = '\0';
+	if ((sp1 = strchr(line, ' ')) == NULL ||
+	    (sp2 = strchr(sp1 + 1, ' ')) == NULL)
+		abort();
+	*sp1 = *sp2 = '\0';
+	if (inspect_judge(r, n, line, sp1 + 1, why, sizeof(why)) != 0)
+		abort();
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -30,6 +52,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    "sk-PLACEHOLDERcccc00000003", REAL_B },
 	};
 	static const char *const hosts[] = { "a.example", "b.example" };
+	static struct inspect_rule rules[4];
+	static int nrules = -1;
+	const char	*why;
 	struct mstream	 ms;
 	struct mstream_out o;
 	enum mstream_res r;
@@ -39,6 +64,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	mstream_init(&ms, hosts[data[0] & 1], 443, ents, 3);
+	if (nrules == -1 && (nrules = inspect_rules_parse("allow GET /v2/\n"
+	    "allow POST /up\ndeny * /v2/admin\n", rules, 4, &why)) != 3)
+		abort();
+	if (data[0] & 2)
+		mstream_inspect(&ms, rules, (size_t)nrules);
 	other = (data[0] & 1) ? REAL_A : REAL_B;
 	piece = (size_t)data[1] * 7 + 1;
 	in = (const char *)data + 2;
@@ -70,6 +100,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    NULL && memmem(in + off, o.used, other,
 			    strlen(other)) == NULL)
 				abort();
+			if (data[0] & 2)
+				check_allowed(rules, (size_t)nrules, o.out,
+				    o.outlen);
 			mstream_out_free(&o);
 		}
 		off += o.used;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/inspect.h"
 #include "common/maskstream.h"
 #include "common/msg.h"
 #include "common/pxmask.h"
@@ -110,9 +111,13 @@ START_TEST(fronted_and_malformed_refused)
 	ck_assert_int_eq(drive("a.example", "GET / HTTP/1.1\r\nHost: "
 	    "a.example:8443\r\n\r\n", &out, &o), MSTREAM_REFUSE);
 	free(out);
-	/* HTTP/1.1 without Host, absolute form, smuggling shapes. */
+	/* Without Host (1.1 or 1.0), absolute form, smuggling shapes. */
 	ck_assert_int_eq(drive("a.example", "GET / HTTP/1.1\r\n\r\n", &out,
 	    &o), MSTREAM_REFUSE);
+	free(out);
+	ck_assert_int_eq(drive("a.example", "GET / HTTP/1.0\r\nAuthorization: "
+	    PH_A "\r\n\r\n", &out, &o), MSTREAM_REFUSE);
+	ck_assert_uint_eq(strlen(out), 0);
 	free(out);
 	ck_assert_int_eq(drive("a.example", "GET http://b.example/ HTTP/1.1"
 	    "\r\nHost: a.example\r\n\r\n", &out, &o), MSTREAM_REFUSE);
@@ -129,6 +134,30 @@ START_TEST(fronted_and_malformed_refused)
 	ck_assert_int_eq(drive("a.example", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
 	    &out, &o), MSTREAM_REFUSE);
 	free(out);
+}
+END_TEST
+
+/* On an inspected host an Upgrade is refused: the server may ignore it
+ * and serve the pipelined requests after it, which would go unjudged. */
+START_TEST(upgrade_refused_where_inspected)
+{
+	struct inspect_rule	 rules[4];
+	struct mstream		 ms;
+	struct mstream_out	 o;
+	const char		*why, *in =
+	    "GET /v2/x HTTP/1.1\r\nHost: a.example\r\nUpgrade: foo\r\n"
+	    "Connection: upgrade\r\n\r\n"
+	    "DELETE /repos/x HTTP/1.1\r\nHost: a.example\r\n\r\n";
+	int			 n;
+
+	n = inspect_rules_parse("allow GET /v2/", rules, 4, &why);
+	ck_assert_int_eq(n, 1);
+	mstream_init(&ms, "a.example", 443, ents, 2);
+	mstream_inspect(&ms, rules, (size_t)n);
+	ck_assert_int_eq(mstream_step(&ms, in, strlen(in), &o),
+	    MSTREAM_REFUSE);
+	ck_assert_int_eq(o.status, 403);
+	ck_assert_ptr_nonnull(strstr(o.why, "Upgrade"));
 }
 END_TEST
 
@@ -218,6 +247,7 @@ main(void)
 	tcase_add_test(tc, kept_alive_requests_each_rewritten);
 	tcase_add_test(tc, other_hosts_placeholder_refused);
 	tcase_add_test(tc, fronted_and_malformed_refused);
+	tcase_add_test(tc, upgrade_refused_where_inspected);
 	tcase_add_test(tc, partial_head_waits);
 	tcase_add_test(tc, mask_frames_checked);
 	suite_add_tcase(s, tc);
