@@ -281,27 +281,25 @@ explain_write_group(const char *path)
 	return best != NULL ? best : "agent and editor project files";
 }
 
-/* Sort one event into a kind and the words for its rule. */
-static enum ex_kind
-ex_describe(const struct explain *ex, const struct explain_ev *e,
-    char **what, char *why, size_t whylen)
+/* The words for a refusal of the network kind (the proxy's): 0, or -1
+ * when e is not one. */
+static int
+ex_network(const struct explain *ex, const struct explain_ev *e, char *why,
+    size_t whylen)
 {
-	const char	*a = e->action, *sec, *c;
-	char		 host[300], secbuf[128];
-	int		 ro = 0;
-	char		*path;
+	const char	*a = e->action, *c;
+	char		 host[300];
 
-	*what = xstrdup(e->target[0] != '\0' ? e->target : "(not named)");
 	if (strcmp(a, "network-outbound") == 0) {
 		if (!ex->network_on) {
 			snprintf(why, whylen, "the network is off for this "
 			    "run (--network on)");
-			return EX_NETWORK;
+			return 0;
 		}
 		snprintf(host, sizeof(host), "%s", e->target);
 		if (host[0] == '[') {
 			snprintf(why, whylen, "not in the allowlist");
-			return EX_NETWORK;
+			return 0;
 		}
 		if ((c = strrchr(host, ':')) != NULL)
 			host[c - host] = '\0';
@@ -309,32 +307,48 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 		 * only for a plain name a person can read as such. */
 		if (!dom_pattern_valid(host, &c) || strchr(host, '*') != NULL) {
 			snprintf(why, whylen, "not in the allowlist");
-			return EX_NETWORK;
+			return 0;
 		}
 		snprintf(why, whylen, "not in the allowlist (add it with "
 		    "--allow-domain %s)", vis(host));
-		return EX_NETWORK;
+		return 0;
 	}
 	if (strcmp(a, "network-request") == 0) {
 		snprintf(why, whylen, "the method and path rules of this "
 		    "host (sandbox.network.tls.inspect)");
-		return EX_NETWORK;
+		return 0;
 	}
 	if (strcmp(a, "credential-exfiltration") == 0) {
 		snprintf(why, whylen, "a masked credential's placeholder "
 		    "goes only to its own host (credentials.mask)");
-		return EX_NETWORK;
+		return 0;
 	}
 	if (strcmp(a, "tls-upstream-unverified") == 0) {
 		snprintf(why, whylen, "the server's certificate is not "
 		    "signed by a trusted CA (sandbox.network.tls.upstreamCA, "
 		    "else the system's)");
-		return EX_NETWORK;
+		return 0;
 	}
 	if (strcmp(a, "network-connections") == 0) {
 		snprintf(why, whylen, "too many connections at once");
-		return EX_NETWORK;
+		return 0;
 	}
+	return -1;
+}
+
+/* Sort one event into a kind and the words for its rule. */
+static enum ex_kind
+ex_describe(const struct explain *ex, const struct explain_ev *e,
+    char **what, char *why, size_t whylen)
+{
+	const char	*a = e->action, *sec;
+	char		 secbuf[128];
+	int		 ro = 0;
+	char		*path;
+
+	*what = xstrdup(e->target[0] != '\0' ? e->target : "(not named)");
+	if (ex_network(ex, e, why, whylen) == 0)
+		return EX_NETWORK;
 	if (strcmp(a, "guard-died") == 0) {
 		snprintf(why, whylen, "airlock-guard, which checks them, "
 		    "ended: the sandbox was closed");

@@ -143,30 +143,13 @@ send_mask(struct msg_link *l, const char *sid, const struct mask_setting *m,
 	return rc;
 }
 
-/*
- * Start the masking of s's credentials: 1 when proxyd is asked and the
- * build waits for its MSG_PX_CA, 0 when there is nothing to wait for,
- * -1 with err.
- */
-int
-sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
-    size_t errlen)
+/* An --env of a masked name would hand the agent the value. */
+static int
+mask_env_clash(const struct sv_session *s, const struct settings *set,
+    char *err, size_t errlen)
 {
-	struct cred_store *cs = NULL;
-	struct msg_link	*l;
-	struct msgbuf	 b;
-	char		*real, *ph, *up, e1[400];
-	size_t		 i, j, n;
-	int		 rc = -1;
+	size_t	i, j, n;
 
-	if ((set->nmasks == 0 && set->ninspect == 0) || s->mask_ca != NULL)
-		return 0;
-	if (set->nmasks > PXMASK_MAX) {
-		snprintf(err, errlen, "credentials.mask: more than %d entries",
-		    PXMASK_MAX);
-		return -1;
-	}
-	/* An --env of the same name would hand the agent the value. */
 	for (i = 0; i < set->nmasks; i++)
 		for (j = 0; s->pass_env != NULL && s->pass_env[j] != NULL;
 		    j++) {
@@ -180,50 +163,59 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 				return -1;
 			}
 		}
-	if (!sv_daemon_present(SV_DAEMON_PROXYD)) {
-		snprintf(err, errlen, "credentials.mask or tls.inspect needs "
-		    "airlock-proxyd, "
-		    "which is not installed");
-		return -1;
-	}
-	if ((up = upstream_bundle(set, err, errlen)) == NULL)
-		return -1;
-	sv_daemon_want(SV_DAEMON_PROXYD);
-	if ((l = sv_daemon_link(SV_DAEMON_PROXYD)) == NULL) {
-		snprintf(err, errlen, "credentials.mask: airlock-proxyd is "
-		    "not running (restarting after a failure?): try again");
-		free(up);
-		return -1;
-	}
+	return 0;
+}
+
+/* The credentials file, if an entry takes its value from there: *csp
+ * (NULL when none does); -1 with err. */
+static int
+mask_store(const struct settings *set, struct cred_store **csp, char *err,
+    size_t errlen)
+{
+	char	e1[400];
+	size_t	i;
+
+	*csp = NULL;
 	for (i = 0; i < set->nmasks; i++)
-		if (set->masks[i].command == NULL && cs == NULL &&
-		    (set->credentials_file == NULL || (cs = cred_load(
+		if (set->masks[i].command == NULL && *csp == NULL &&
+		    (set->credentials_file == NULL || (*csp = cred_load(
 		    set->credentials_file, e1, sizeof(e1))) == NULL)) {
 			if (set->credentials_file == NULL)
 				snprintf(e1, sizeof(e1), "no credentials file "
 				    "is configured");
 			snprintf(err, errlen, "credentials.mask %s: %s",
 			    set->masks[i].name, e1);
-			free(up);
 			return -1;
 		}
+	return 0;
+}
+
+/* Each masked entry to proxyd (the real value never kept here), its
+ * placeholder into s->mask_env; -1 with err. */
+static int
+mask_send_all(struct sv_session *s, const struct settings *set,
+    struct msg_link *l, struct cred_store *cs, char *err, size_t errlen)
+{
+	const struct mask_setting *m;
+	char	*real, *ph, e2[256];
+	size_t	 i;
+	int	 rc;
+
 	strv_free(s->mask_env);
 	s->mask_env = xcalloc(1, sizeof(char *));
 	for (i = 0; i < set->nmasks; i++) {
-		const struct mask_setting *m = &set->masks[i];
-		char	e2[256];
-
+		m = &set->masks[i];
 		if ((real = cred_mask_value(cs, m, e2, sizeof(e2))) == NULL) {
 			snprintf(err, errlen, "credentials.mask %s: %s",
 			    m->name, e2);
-			goto out;
+			return -1;
 		}
 		if ((ph = cred_mask_placeholder(real, e2, sizeof(e2))) ==
 		    NULL) {
 			cred_secret_free(real);
 			snprintf(err, errlen, "credentials.mask %s: %s",
 			    m->name, e2);
-			goto out;
+			return -1;
 		}
 		/* proxyd holds the pair from here; failing after this
 		 * point, the session's removal tells it to forget. */
@@ -237,11 +229,22 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 			snprintf(err, errlen, "credentials.mask: cannot send "
 			    "to airlock-proxyd");
 			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
-			goto out;
+			return -1;
 		}
-		rc = -1;
 	}
-	/* The inspected hosts: terminated too, each request judged. */
+	return 0;
+}
+
+/* The inspected hosts to proxyd: terminated too, each request judged;
+ * then the end of the session's entries with the upstream trust (up). */
+static int
+mask_send_rest(struct sv_session *s, const struct settings *set,
+    struct msg_link *l, const char *up, char *err, size_t errlen)
+{
+	struct msgbuf	b;
+	size_t		i;
+	int		rc;
+
 	for (i = 0; i < set->ninspect; i++) {
 		s->mask_sent = 1;
 		msgbuf_init(&b, MSG_PX_INSPECT);
@@ -254,27 +257,68 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 			snprintf(err, errlen, "sandbox.network.tls.inspect: "
 			    "cannot send to airlock-proxyd");
 			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
-			goto out;
+			return -1;
 		}
-		rc = -1;
 	}
 	msgbuf_init(&b, MSG_PX_MASK_END);
 	msg_put_str(&b, s->id);
 	msg_put_blob(&b, up, strlen(up));
-	if (msg_send(l, &b, NULL, 0) == -1) {
-		msgbuf_free(&b);
+	rc = msg_send(l, &b, NULL, 0);
+	msgbuf_free(&b);
+	if (rc == -1) {
 		snprintf(err, errlen, "credentials.mask: cannot send to "
 		    "airlock-proxyd");
 		sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
-		goto out;
 	}
-	msgbuf_free(&b);
-	s->mask_upstream = up;
-	up = NULL;
-	s->mask_wait = 1;
-	s->building = 1;
-	rc = 1;
-out:
+	return rc;
+}
+
+/*
+ * Start the masking of s's credentials: 1 when proxyd is asked and the
+ * build waits for its MSG_PX_CA, 0 when there is nothing to wait for,
+ * -1 with err.
+ */
+int
+sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
+    size_t errlen)
+{
+	struct cred_store *cs = NULL;
+	struct msg_link	*l;
+	char		*up;
+	int		 rc = -1;
+
+	if ((set->nmasks == 0 && set->ninspect == 0) || s->mask_ca != NULL)
+		return 0;
+	if (set->nmasks > PXMASK_MAX) {
+		snprintf(err, errlen, "credentials.mask: more than %d entries",
+		    PXMASK_MAX);
+		return -1;
+	}
+	if (mask_env_clash(s, set, err, errlen) == -1)
+		return -1;
+	if (!sv_daemon_present(SV_DAEMON_PROXYD)) {
+		snprintf(err, errlen, "credentials.mask or tls.inspect needs "
+		    "airlock-proxyd, which is not installed");
+		return -1;
+	}
+	if ((up = upstream_bundle(set, err, errlen)) == NULL)
+		return -1;
+	sv_daemon_want(SV_DAEMON_PROXYD);
+	if ((l = sv_daemon_link(SV_DAEMON_PROXYD)) == NULL) {
+		snprintf(err, errlen, "credentials.mask: airlock-proxyd is "
+		    "not running (restarting after a failure?): try again");
+		free(up);
+		return -1;
+	}
+	if (mask_store(set, &cs, err, errlen) == 0 &&
+	    mask_send_all(s, set, l, cs, err, errlen) == 0 &&
+	    mask_send_rest(s, set, l, up, err, errlen) == 0) {
+		s->mask_upstream = up;
+		up = NULL;
+		s->mask_wait = 1;
+		s->building = 1;
+		rc = 1;
+	}
 	free(up);
 	cred_free(cs);
 	return rc;
