@@ -799,18 +799,6 @@ chunk_fail(struct http_chunked *c, const char *why)
 	return HTTP_CHUNK_ERROR;
 }
 
-static int
-hexval(unsigned char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 enum http_chunk_result
 http_chunked_feed(struct http_chunked *c, const void *vin, size_t len,
     size_t *used, size_t *datalen)
@@ -844,7 +832,7 @@ http_chunked_feed(struct http_chunked *c, const void *vin, size_t len,
 		case CS_SIZE:
 			if (++c->linelen > HTTP_CHUNK_LINE_MAX)
 				return chunk_fail(c, "chunk line too long");
-			if ((h = hexval(ch)) != -1) {
+			if ((h = hex_digit(ch)) != -1) {
 				max = c->max_chunk ? c->max_chunk :
 				    HTTP_CL_MAX;
 				if (c->remaining > (max >> 4) ||

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/inspect.h"
+#include "common/xmalloc.h"
 
 /* An HTTP token (RFC 9110 tchar). */
 static int
@@ -14,18 +15,6 @@ tchar(int c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 	    (c >= '0' && c <= '9') || (c != '\0' &&
 	    strchr("!#$%&'*+-.^_`|~", c) != NULL);
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /*
@@ -52,8 +41,8 @@ path_noncanon(const char *p, size_t len)
 			continue;
 		if (i + 2 >= len)
 			return "a truncated percent-escape in the path";
-		if ((hi = hexval((unsigned char)p[i + 1])) == -1 ||
-		    (lo = hexval((unsigned char)p[i + 2])) == -1)
+		if ((hi = hex_digit((unsigned char)p[i + 1])) == -1 ||
+		    (lo = hex_digit((unsigned char)p[i + 2])) == -1)
 			return "a malformed percent-escape in the path";
 		c = hi * 16 + lo;
 		/* A server decodes these to what a rule would read

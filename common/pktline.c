@@ -36,18 +36,6 @@ pkt_reader_init(struct pkt_reader *r)
 	r->have = 0;
 }
 
-static int
-hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 enum pkt_result
 pkt_reader_feed(struct pkt_reader *r, const uint8_t *p, size_t len,
     size_t *used, struct pkt *out, const char **why)
@@ -66,7 +54,7 @@ pkt_reader_feed(struct pkt_reader *r, const uint8_t *p, size_t len,
 			continue;
 		total = 0;
 		for (i = 0; i < 4; i++) {
-			if ((v = hexval(r->hdr[i])) == -1) {
+			if ((v = hex_digit(r->hdr[i])) == -1) {
 				*used = off;
 				*why = "pkt-line length is not hex";
 				return PKT_ERROR;

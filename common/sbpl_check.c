@@ -73,18 +73,6 @@ sx_skip(struct sx_reader *r)
 	}
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A string: every escape one the reader knows, no raw control byte. */
 static struct sx *
 sx_string(struct sx_reader *r)
@@ -112,7 +100,7 @@ sx_string(struct sx_reader *r)
 		if (*r->p == '"' || *r->p == '\\')
 			out[n++] = *r->p;
 		else if (*r->p == 'x' && r->end - r->p >= 3 &&
-		    (h = hexval(r->p[1])) >= 0 && (l = hexval(r->p[2])) >= 0) {
+		    (h = hex_digit(r->p[1])) >= 0 && (l = hex_digit(r->p[2])) >= 0) {
 			out[n++] = (char)(h * 16 + l);
 			r->p += 2;
 		} else {

@@ -19,6 +19,8 @@ int	 xasprintf(char **, const char *, ...)
 void	 freezero_str(char *);
 /* Free a NULL-terminated vector of strings. NULL-safe. */
 void	 strv_free(char **);
+/* The value of a hex digit c (either case), or -1. */
+int	 hex_digit(int c);
 size_t	 strv_len(char *const *);
 int	 strv_in(char *const *, const char *);
 /* Append a copy of s to a NULL-terminated vector; returns the new vector. */

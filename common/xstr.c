@@ -74,3 +74,15 @@ strv_add(char **v, const char *s)
 	v[n + 1] = NULL;
 	return v;
 }
+
+int
+hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
