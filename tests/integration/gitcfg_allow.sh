@@ -186,6 +186,7 @@ fi
 H=$(mkwork)
 mkdir -p "$H/.claude" "$W/.bin"
 printf '{}\n' >"$H/.claude/settings.json"
+mkdir -p "$H/.claude/projects"
 printf '#!/bin/sh\nfor a; do l=$a; done\nexec sh -c "$l"\n' \
     >"$W/.bin/claude"
 chmod 0755 "$W/.bin/claude"
@@ -197,28 +198,30 @@ claude_sbx() {
 u "cd '$W/r7' && git worktree add -q ../r7-wt -b wt" >/dev/null 2>&1
 check "a commondir in a repository's own .git is refused" refused \
     "echo ../../r8/.git > r7/.git/commondir"
-out=$(claude_sbx "cd ~/.claude && git init -q --bare cache-r;
-    git -C cache-r config core.fsmonitor '$W/evil.sh'; echo cfg=\$?;
-    printf '[core]\n\tfsmonitor = $W/evil.sh\n' >> cache-r/config;
-    echo app=\$?; echo ~/.claude/cache-r > \
+# Each step's status goes to stdout alone: the sandbox's stderr arrives
+# on its own stream and may land in the middle of a line of stdout.
+out=$(claude_sbx "cd ~/.claude/projects && git init -q --bare cache-r 2>/dev/null;
+    git -C cache-r config core.fsmonitor '$W/evil.sh' 2>/dev/null;
+    echo cfg=\$?;
+    printf '[core]\n\tfsmonitor = $W/evil.sh\n' 2>/dev/null >> cache-r/config;
+    echo app=\$?; echo ~/.claude/projects/cache-r 2>/dev/null > \
     '$W/r7/.git/worktrees/r7-wt/commondir'; echo rw=\$?;
     g='$W/r7/.git/worktrees/w2'; mkdir -p \$g '$W/w2' &&
-    echo ~/.claude/cache-r > \$g/commondir &&
+    echo ~/.claude/projects/cache-r > \$g/commondir &&
     echo 'ref: refs/heads/main' > \$g/HEAD && echo '$W/w2/.git' \
     > \$g/gitdir && echo \"gitdir: \$g\" > '$W/w2/.git'; echo cd=\$?" \
     2>&1)
+said() { printf '%s\n' "$out" | grep -q "$1"; }
 check "airlock claude ran the stand-in (a new worktree's commondir made)" \
-    sh -c "echo '$out' | grep -q '^cd=0'"
-[ $? -eq 0 ] || diag "$out"
-check "... an existing worktree's commondir is not rewritten" \
-    sh -c "echo '$out' | grep -q '^rw=[1-9]'"
-check "a bare repository in ~/.claude gets no core.fsmonitor" \
-    sh -c "echo '$out' | grep -q '^cfg=[1-9]' &&
-    echo '$out' | grep -q '^app=[1-9]' &&
-    ! git config -f '$H/.claude/cache-r/config' core.fsmonitor"
+    said '^cd=0'
+said '^cd=0' && said '^rw=[1-9]' && said '^cfg=[1-9]' || diag "$out"
+check "... an existing worktree's commondir is not rewritten" said '^rw=[1-9]'
+check_sh "a bare repository in ~/.claude gets no core.fsmonitor" \
+    "said '^cfg=[1-9]' && said '^app=[1-9]' &&
+    ! git config -f '$H/.claude/projects/cache-r/config' core.fsmonitor"
 u "cd '$W/r7-wt' && timeout 20 git status >/dev/null 2>&1;
     cd '$W/w2' && timeout 20 git status >/dev/null 2>&1; true"
-check "host git status with commondir -> ~/.claude/cache-r: no marker" \
+check "host git status, commondir -> ~/.claude/projects/cache-r: no marker" \
     [ -z "$(markers)" ]
 # Control: the same repository built by the user, outside any sandbox.
 u "git init -q --bare '$CTL/cache-c' &&
