@@ -78,7 +78,9 @@ init_guard_died(void)
 
 /*
  * Fork the guard now, before any command and its seccomp filter (the
- * guard must not be under the filter it answers), exec it from the fd
+ * guard must not be under the filter it answers) and before init enters
+ * the commands' nested Landlock domain (landlock_nest: the guard must
+ * be out of their signals' reach), exec it from the fd
  * main.c opened before the mounts, hand it the filename rules and wait
  * for its MSG_HELLO: restricted, and ready before the first command.
  */
@@ -431,6 +433,7 @@ init_main(int pidpipe)
 	if (!(plan.flags & PLAN_F_SECCOMP_KNOWN))	/* else each exec's */
 		exec_check_seccomp(&plan);
 	init_guard_start(&plan);
+	landlock_nest(&plan, abi);	/* the guard out of our reach */
 
 	msgbuf_init(&b, MSG_LAUNCH_READY);
 	msg_put_u32(&b, (uint32_t)hostpid);

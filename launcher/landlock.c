@@ -2,8 +2,9 @@
 /*
  * Landlock beneath the mount namespace (SPEC R-L5): the second layer,
  * which holds even where a mount would allow more.  Applied in init after
- * pivot_root, so init and every command run in the same domain and the
- * rule paths are the sandbox's own.
+ * pivot_root, so init, airlock-guard and every command run in the same
+ * filesystem domain and the rule paths are the sandbox's own; the
+ * commands (and init) then sit in a nested domain the guard is not in.
  *
  * The ABI is negotiated as MIN(kernel, what we know), minijail style;
  * every filesystem right of that ABI is handled, so anything the plan
@@ -169,4 +170,29 @@ landlock_apply(const struct launch_plan *plan, uint32_t *gaps)
 	close(ruleset);
 	log_debug("landlock: ABI %d enforced, gaps 0x%x", abi, *gaps);
 	return (uint32_t)abi;
+}
+
+/*
+ * The commands' domain, nested in the one airlock-guard stays in.  With
+ * LANDLOCK_SCOPE_SIGNAL a process signals only its own domain and those
+ * nested in it, so a command (same uid as the guard) cannot stop or kill
+ * the guard, while the guard still reads the commands' memory and fds
+ * (a domain reaches its nested ones).  Init enters it once, after
+ * forking the guard, so that the commands of every exec share one
+ * domain and may still signal each other.
+ */
+void
+landlock_nest(const struct launch_plan *plan, uint32_t abi)
+{
+	struct ll_ruleset_attr	attr = { .scoped = LL_SCOPE_SIGNAL };
+	int			ruleset;
+
+	if (abi < 6 || !(plan->flags & PLAN_F_LANDLOCK_SCOPE))
+		return;		/* reported as LL_GAP_SCOPE, or not asked */
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr,
+	    sizeof(attr), 0);
+	if (ruleset == -1 || syscall(SYS_landlock_restrict_self, ruleset,
+	    0) == -1)
+		die("landlock: the commands' nested domain");
+	close(ruleset);
 }

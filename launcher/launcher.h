@@ -86,6 +86,7 @@ void	mount_build(const struct launch_plan *);
 
 /* landlock.c: returns the ABI used (0: none); *gaps gets LL_GAP_*. */
 uint32_t landlock_apply(const struct launch_plan *, uint32_t *gaps);
+void	 landlock_nest(const struct launch_plan *, uint32_t abi);
 
 /* caps.c */
 void	caps_drop_all(void);

@@ -268,6 +268,17 @@ compile(int notify, unsigned char **bufp, size_t *lenp)
 		    bad_persona[i] | 0x80000000ULL, bad_persona[i])) != 0)
 			goto out;
 
+	/*
+	 * prlimit64 on another process: the commands share airlock-guard's
+	 * uid, and a RLIMIT_NOFILE of 3 set on it from outside would starve
+	 * it.  glibc's setrlimit and getrlimit pass pid 0 (the caller), so
+	 * any other pid, the caller's own included, is refused.  All 64 bits
+	 * are compared: junk above a pid of 0 is refused too, the safe way.
+	 */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
+	    1, SCMP_A0(SCMP_CMP_NE, 0)) != 0)
+		goto out;
+
 	if (notify && add_notify_rules(ctx) == -1)
 		goto out;
 

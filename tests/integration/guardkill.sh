@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# A command cannot stop, kill or starve its own airlock-guard (issue 27).
+# The commands share the guard's uid, so only Landlock's signal scope
+# (the guard outside the commands' domain) and the seccomp filter
+# (prlimit64 on another process refused) keep them from it.  Through a
+# real `airlock run`, as the unprivileged user, from inside:
+#   - the guard found by its comm, then kill -STOP, kill -KILL and
+#     prlimit --pid --nofile=3:3 on it, each refused;
+#   - afterwards a guarded write is still judged: a plain write made, a
+#     protected one refused (the guard is alive and answering);
+#   - controls: the same kill -STOP / -KILL works on a process the
+#     command started itself, prlimit and ulimit -n on the command's own
+#     limits still work.
+. "$(dirname "$0")/lib.sh"
+plan 13
+
+W=$(mkwork)
+cd "$W" || exit 1
+# sbx CMD: a shell command in the sandbox (cwd: the workspace), bounded,
+# since a stopped guard would leave a guarded write waiting for ever.
+sbx() {
+	as_user timeout 30 "$AIRLOCK" run --no-policy-check --workspace "$W" \
+	    -- sh -c "$1"
+}
+FINDG='g=; for p in /proc/[0-9]*; do
+[ "$(cat $p/comm 2>/dev/null)" = airlock-guard ] && g=${p#/proc/}; done
+echo guard=$g'
+
+out=$(sbx "$FINDG
+kill -STOP \$g 2>&1 && echo stop=done || echo stop=refused
+grep State /proc/\$g/status
+echo x > after-stop && echo write=made
+echo x > .env || echo protected=refused" 2>&1)
+rc=$?
+diag "$(echo "$out" | tr '\n' ' ') rc=$rc"
+check_sh "the command finds its guard by name" \
+    'echo "$out" | grep -q "^guard=[0-9][0-9]*$"'
+check_sh "kill -STOP on the guard is refused" \
+    'echo "$out" | grep -q "^stop=refused" &&
+    echo "$out" | grep -q "Operation not permitted"'
+check_sh "... the guard still runs, and a guarded write is made after" \
+    '! echo "$out" | grep -q "State:.*stopped" &&
+    echo "$out" | grep -q "^write=made" && [ -f after-stop ]'
+check_sh "... and a protected write is still refused by it" \
+    'echo "$out" | grep -q "^protected=refused" && [ ! -e .env ] &&
+    [ $rc -eq 0 ]'
+
+out=$(sbx "$FINDG
+kill -KILL \$g 2>&1 && echo kill=done || echo kill=refused
+sleep 0.3; echo x > after-kill && echo write=made" 2>&1)
+rc=$?
+diag "$(echo "$out" | tr '\n' ' ') rc=$rc"
+check_sh "kill -KILL on the guard is refused" \
+    'echo "$out" | grep -q "^kill=refused"'
+check_sh "... and the sandbox goes on: a guarded write is made after" \
+    'echo "$out" | grep -q "^write=made" && [ -f after-kill ] && [ $rc -eq 0 ]'
+
+out=$(sbx "$FINDG
+prlimit --pid \$g --nofile=3:3 2>&1 && echo prlimit=done ||
+echo prlimit=refused
+grep 'open files' /proc/\$g/limits
+echo x > after-prlimit && echo write=made" 2>&1)
+rc=$?
+diag "$(echo "$out" | tr '\n' ' ') rc=$rc"
+check_sh "prlimit --pid <guard> --nofile=3:3 is refused" \
+    'echo "$out" | grep -q "^prlimit=refused" &&
+    echo "$out" | grep -q "Operation not permitted"'
+check_sh "... the guard's limit is unchanged, and a guarded write is made" \
+    '! echo "$out" | grep -q "open files *3 *3 " &&
+    echo "$out" | grep -q "^write=made" && [ -f after-prlimit ]'
+
+# Controls: the same calls on what is the command's own.
+out=$(sbx 'sleep 60 & s=$!
+kill -STOP $s && grep State /proc/$s/status
+kill -KILL $s && wait $s; echo killed=$?
+ulimit -n 100 && echo ulimit=$(ulimit -n)
+prlimit --nofile=50:50 sh -c "ulimit -n" | sed "s/^/prlimit=/"
+sh -c "ulimit -n 64; echo child=\$(ulimit -n)"' 2>&1)
+diag "$(echo "$out" | tr '\n' ' ')"
+check_sh "control: kill -STOP works on a process the command started" \
+    'echo "$out" | grep -q "State:.*stopped"'
+check_sh "control: ... and so does kill -KILL" \
+    'echo "$out" | grep -q "^killed=137$"'
+check_sh "control: ulimit -n inside the shell still works" \
+    'echo "$out" | grep -q "^ulimit=100$" &&
+    echo "$out" | grep -q "^child=64$"'
+check_sh "control: prlimit on the command's own limits still works" \
+    'echo "$out" | grep -q "^prlimit=50$"'
+# Control outside the sandbox: the same user may stop a process of its
+# own with the same tool (what the sandbox takes away is real).
+spawn_user sleep 60
+S=$!
+sleep 0.2
+check_sh "control: outside, the same user stops and limits its own process" \
+    'as_user kill -STOP $S && as_user prlimit --pid $S --nofile=3:3 &&
+    grep -q "State:.*stopped" /proc/$S/status'
+kill -KILL $S 2>/dev/null
+finish
