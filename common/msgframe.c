@@ -40,22 +40,6 @@ msg_link_init(struct msg_link *l, int fd, uint8_t chan, uint8_t recv_dir,
 	l->peer = peer;
 }
 
-void
-msg_link_close(struct msg_link *l)
-{
-	int	i;
-
-	if (l->fd != -1)
-		close(l->fd);
-	l->fd = -1;
-	for (i = 0; i < l->nrfds; i++)
-		close(l->rfds[i]);
-	l->nrfds = 0;
-	free(l->rbuf);
-	l->rbuf = NULL;
-	l->rlen = l->rcap = 0;
-}
-
 /* ---- building ---- */
 
 void
@@ -78,7 +62,7 @@ msgbuf_free(struct msgbuf *b)
 	b->len = b->cap = 0;
 }
 
-static void
+void
 msgbuf_append(struct msgbuf *b, const void *p, size_t n)
 {
 	if (b->len + n > MSG_MAX_PAYLOAD)
@@ -105,7 +89,7 @@ msgbuf_append(struct msgbuf *b, const void *p, size_t n)
 }
 
 /* Programming errors (fields out of schema order) are fatal. */
-static void
+void
 msgbuf_expect(struct msgbuf *b, const char *kinds)
 {
 	const struct msg_type_info *t = msg_type_lookup(b->type);
@@ -131,8 +115,8 @@ msg_put_u64(struct msgbuf *b, uint64_t v)
 	msgbuf_append(b, &v, sizeof(v));
 }
 
-static void
-put_string(struct msgbuf *b, const char *s)
+void
+msgbuf_put_string(struct msgbuf *b, const char *s)
 {
 	uint32_t n = (uint32_t)strlen(s) + 1;
 
@@ -144,34 +128,7 @@ void
 msg_put_str(struct msgbuf *b, const char *s)
 {
 	msgbuf_expect(b, "sS");
-	put_string(b, s != NULL ? s : "");
-}
-
-void
-msg_put_blob(struct msgbuf *b, const void *p, size_t n)
-{
-	uint32_t n32 = (uint32_t)n;
-
-	msgbuf_expect(b, "b");
-	if (n > MSG_MAX_PAYLOAD)
-		fatalx("blob too large");
-	msgbuf_append(b, &n32, sizeof(n32));
-	msgbuf_append(b, p, n);
-}
-
-void
-msg_put_strv(struct msgbuf *b, char *const *v)
-{
-	uint32_t n = 0, i;
-
-	msgbuf_expect(b, "v");
-	while (v != NULL && v[n] != NULL)
-		n++;
-	if (n > MSG_MAX_STRV)
-		fatalx("%s: vector of %u strings", msg_type_name(b->type), n);
-	msgbuf_append(b, &n, sizeof(n));
-	for (i = 0; i < n; i++)
-		put_string(b, v[i]);
+	msgbuf_put_string(b, s != NULL ? s : "");
 }
 
 /* ---- sending ---- */
@@ -226,7 +183,7 @@ msg_send(struct msg_link *l, struct msgbuf *b, const int *fds, int nfds)
 		struct cmsghdr	hdr;
 		char		buf[CMSG_SPACE(sizeof(int) * MSG_MAX_FDS)];
 	} cmsgbuf;
-	size_t		 total, sent = 0;
+	size_t		 total, sent = 0, h;
 	ssize_t		 n;
 
 	msg_frame_hdr(l, b, nfds, &hdr);
@@ -237,20 +194,16 @@ msg_send(struct msg_link *l, struct msgbuf *b, const int *fds, int nfds)
 	total = sizeof(hdr) + b->len;
 
 	while (sent < total) {
+		/* What is left of the header (maybe nothing), then of the
+		 * payload. */
+		h = sent < sizeof(hdr) ? sent : sizeof(hdr);
+		iov[0].iov_base = (char *)&hdr + h;
+		iov[0].iov_len = sizeof(hdr) - h;
+		iov[1].iov_base = b->data != NULL ? b->data + (sent - h) : NULL;
+		iov[1].iov_len = b->len - (sent - h);
 		memset(&mh, 0, sizeof(mh));
-		if (sent < sizeof(hdr)) {
-			iov[0].iov_base = (char *)&hdr + sent;
-			iov[0].iov_len = sizeof(hdr) - sent;
-			iov[1].iov_base = b->data;
-			iov[1].iov_len = b->len;
-			mh.msg_iov = iov;
-			mh.msg_iovlen = b->len > 0 ? 2 : 1;
-		} else {
-			iov[0].iov_base = b->data + (sent - sizeof(hdr));
-			iov[0].iov_len = total - sent;
-			mh.msg_iov = iov;
-			mh.msg_iovlen = 1;
-		}
+		mh.msg_iov = iov;
+		mh.msg_iovlen = 2;
 		if (sent == 0 && nfds > 0) {
 			memset(&cmsgbuf, 0, sizeof(cmsgbuf));
 			mh.msg_control = cmsgbuf.buf;
@@ -262,17 +215,12 @@ msg_send(struct msg_link *l, struct msgbuf *b, const int *fds, int nfds)
 			    sizeof(int) * nfds);
 		}
 		n = sendmsg(l->fd, &mh, MSG_NOSIGNAL);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN) {
-				if (wait_fd(l->fd, POLLOUT) == -1)
-					return -1;
-				continue;
-			}
+		if (n == -1 && errno == EAGAIN && wait_fd(l->fd, POLLOUT) == -1)
+			return -1;	/* the peer stopped reading */
+		if (n == -1 && errno != EINTR && errno != EAGAIN)
 			return -1;
-		}
-		sent += (size_t)n;
+		if (n > 0)
+			sent += (size_t)n;
 	}
 	return 0;
 }
@@ -302,24 +250,19 @@ check_string(const uint8_t *p, size_t len, size_t *off, const char **why)
 	}
 	memcpy(&n, p + *off, sizeof(n));
 	*off += sizeof(n);
-	if (n == 0) {
+	if (n == 0)
 		*why = "string without terminator";
-		return -1;
-	}
-	if (n > len - *off) {
+	else if (n > len - *off)
 		*why = "string longer than frame";
-		return -1;
-	}
-	if (p[*off + n - 1] != '\0') {
+	else if (p[*off + n - 1] != '\0')
 		*why = "string not NUL-terminated";
-		return -1;
-	}
-	if (memchr(p + *off, '\0', n - 1) != NULL) {
+	else if (memchr(p + *off, '\0', n - 1) != NULL)
 		*why = "string with interior NUL";
-		return -1;
+	else {
+		*off += n;
+		return 0;
 	}
-	*off += n;
-	return 0;
+	return -1;
 }
 
 int
@@ -333,18 +276,13 @@ msg_validate(const struct msg_type_info *t, const uint8_t *p, size_t len,
 	for (s = t->schema; *s != '\0'; s++) {
 		switch (*s) {
 		case 'u':
-			if (len - off < 4) {
-				*why = "u32 field truncated";
-				return -1;
-			}
-			off += 4;
-			break;
 		case 'q':
-			if (len - off < 8) {
-				*why = "u64 field truncated";
+			n = *s == 'u' ? 4 : 8;
+			if (len - off < n) {
+				*why = "number field truncated";
 				return -1;
 			}
-			off += 8;
+			off += n;
 			break;
 		case 's':
 		case 'S':
@@ -395,34 +333,25 @@ int
 msg_check_header(const struct msg_hdr *h, uint8_t chan, uint8_t dir,
     const struct msg_type_info **tp, const char **why)
 {
-	const struct msg_type_info *t;
+	const struct msg_type_info *t = msg_type_lookup(h->type);
 
-	if (h->version != MSG_VERSION) {
+	if (h->version != MSG_VERSION)
 		*why = "unknown protocol version";
-		return -1;
-	}
-	if ((t = msg_type_lookup(h->type)) == NULL) {
+	else if (t == NULL)
 		*why = "unknown message type";
-		return -1;
-	}
-	if ((t->chans & chan) == 0) {
+	else if ((t->chans & chan) == 0)
 		*why = "message not allowed on this channel";
-		return -1;
-	}
-	if ((t->dir & dir) == 0) {
+	else if ((t->dir & dir) == 0)
 		*why = "message not allowed in this direction";
-		return -1;
-	}
-	if (h->len > MSG_MAX_PAYLOAD) {
+	else if (h->len > MSG_MAX_PAYLOAD)
 		*why = "payload too large";
-		return -1;
-	}
-	if (h->nfds != t->nfds) {
+	else if (h->nfds != t->nfds)
 		*why = "fd count differs from the catalogue";
-		return -1;
+	else {
+		*tp = t;
+		return 0;
 	}
-	*tp = t;
-	return 0;
+	return -1;
 }
 
 /* ---- receiving ---- */
@@ -516,53 +445,42 @@ msg_recv(struct msg_link *l, struct msg *m)
 	const char	*why = NULL;
 	ssize_t		 n;
 	size_t		 need;
+	int		 before;
 
 	memset(m, 0, sizeof(*m));
 	if (l->fd == -1)
 		return MSG_ERROR;
 
+	/* The header, then exactly its payload; fds only with the header. */
 	for (;;) {
-		if (l->rlen < sizeof(h)) {
-			n = link_read(l, sizeof(h) - l->rlen, &why);
-			if (n == -2)
-				return MSG_AGAIN;
-			if (n == 0) {
-				if (l->rlen == 0 && l->nrfds == 0)
-					return MSG_EOF;
-				why = "EOF inside a frame header";
+		need = sizeof(h);
+		if (l->rlen >= sizeof(h)) {
+			memcpy(&h, l->rbuf, sizeof(h));
+			if (msg_check_header(&h, l->chan, l->recv_dir, &t,
+			    &why) == -1)
+				goto bad;
+			if (l->nrfds != h.nfds &&
+			    !(l->rtrunc && l->nrfds < h.nfds)) {
+				why = "fds received differ from the header";
 				goto bad;
 			}
-			if (n < 0)
-				goto bad;
-			continue;
+			if ((need += h.len) == l->rlen)
+				break;
 		}
-		memcpy(&h, l->rbuf, sizeof(h));
-		if (msg_check_header(&h, l->chan, l->recv_dir, &t, &why) == -1)
+		before = l->nrfds;
+		if ((n = link_read(l, need - l->rlen, &why)) == -2)
+			return MSG_AGAIN;
+		if (n == 0 && l->rlen == 0 && l->nrfds == 0)
+			return MSG_EOF;
+		if (n == 0)
+			why = t == NULL ? "EOF inside a frame header" :
+			    "EOF inside a frame";
+		if (n <= 0)
 			goto bad;
-		if (l->nrfds != h.nfds && !(l->rtrunc && l->nrfds < h.nfds)) {
-			why = "fds received differ from the header";
+		if (t != NULL && l->nrfds != before) {
+			why = "fds arrived inside a payload";
 			goto bad;
 		}
-		need = sizeof(h) + h.len;
-		if (l->rlen < need) {
-			int before = l->nrfds;
-
-			n = link_read(l, need - l->rlen, &why);
-			if (n == -2)
-				return MSG_AGAIN;
-			if (n == 0) {
-				why = "EOF inside a frame";
-				goto bad;
-			}
-			if (n < 0)
-				goto bad;
-			if (l->nrfds != before) {
-				why = "fds arrived inside a payload";
-				goto bad;
-			}
-			continue;
-		}
-		break;
 	}
 
 	if (msg_validate(t, l->rbuf + sizeof(h), h.len, &why) == -1)
@@ -644,43 +562,39 @@ msg_get_u64(struct msg *m)
 	return v;
 }
 
-static const char *
-get_string(struct msg *m)
+/* A string or blob: its uint32 length, then the bytes. */
+static const void *
+get_counted(struct msg *m, size_t *lenp)
 {
 	uint32_t	n;
-	const char	*s;
 
 	memcpy(&n, m->payload + m->off, 4);
-	s = (const char *)m->payload + m->off + 4;
 	m->off += 4 + n;
-	return s;
+	*lenp = n;
+	return m->payload + m->off - n;
 }
 
 const char *
 msg_get_str(struct msg *m)
 {
+	size_t	n;
+
 	field_next(m, "sS");
-	return get_string(m);
+	return get_counted(m, &n);
 }
 
 const void *
 msg_get_blob(struct msg *m, size_t *lenp)
 {
-	uint32_t	n;
-	const void	*p;
-
 	field_next(m, "b");
-	memcpy(&n, m->payload + m->off, 4);
-	p = m->payload + m->off + 4;
-	m->off += 4 + n;
-	*lenp = n;
-	return p;
+	return get_counted(m, lenp);
 }
 
 char **
 msg_get_strv(struct msg *m)
 {
 	uint32_t	n, i;
+	size_t		len;
 	char		**v;
 
 	field_next(m, "v");
@@ -688,7 +602,7 @@ msg_get_strv(struct msg *m)
 	m->off += 4;
 	v = xcalloc(n + 1, sizeof(*v));
 	for (i = 0; i < n; i++)
-		v[i] = xstrdup(get_string(m));
+		v[i] = xstrdup(get_counted(m, &len));
 	return v;
 }
 

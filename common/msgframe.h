@@ -4,8 +4,9 @@
  * calls that build, send, receive and read one.  The messages themselves
  * are listed in the catalogue, common/msg.h, whose launcher part
  * (common/msg_launch.h) is all that airlock-launcher and airlock-guard
- * know: a program links the frame code (msgframe.c) and one table,
- * msg_launch.c (theirs) or msg.c (every message).
+ * know: a program links the frame code (msgframe.c; msgframe_more.c
+ * adds what the launcher never calls, marked "more" below) and one
+ * table, msg_launch.c (theirs) or msg.c (every message).
  *
  * Frame:   struct msg_hdr (8 bytes) | payload (len bytes) | nfds via
  *          SCM_RIGHTS on the first byte of the frame.
@@ -129,7 +130,7 @@ const char	*msg_type_name(uint16_t);
 
 void		 msg_link_init(struct msg_link *, int fd, uint8_t chan,
 		    uint8_t recv_dir, const char *peer);
-void		 msg_link_close(struct msg_link *);
+void		 msg_link_close(struct msg_link *);	/* more */
 
 /* Building: fields must be added in schema order; checked. */
 void		 msgbuf_init(struct msgbuf *, uint16_t type);
@@ -137,8 +138,13 @@ void		 msgbuf_free(struct msgbuf *);
 void		 msg_put_u32(struct msgbuf *, uint32_t);
 void		 msg_put_u64(struct msgbuf *, uint64_t);
 void		 msg_put_str(struct msgbuf *, const char *);
+/* more: */
 void		 msg_put_blob(struct msgbuf *, const void *, size_t);
 void		 msg_put_strv(struct msgbuf *, char *const *);
+/* The pieces of the calls above, for msgframe_more.c. */
+void		 msgbuf_append(struct msgbuf *, const void *, size_t);
+void		 msgbuf_expect(struct msgbuf *, const char *kinds);
+void		 msgbuf_put_string(struct msgbuf *, const char *);
 
 /*
  * Send a complete frame (blocking; the socket may be non-blocking, in

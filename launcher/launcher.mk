@@ -25,6 +25,6 @@ PROGS += $(BUILD)/airlock-launcher
 
 # tests/helpers/launch_drive plays airlockd's part towards the launcher; it
 # speaks the real framing, so it links the same three libc-only files.
-$(BUILD)/tests/helpers/launch_drive: tests/helpers/launch_drive.c common/msgframe.c common/msg.c common/log.c common/xmalloc.c common/xstr.c common/msg.h common/msg_launch.h common/msgframe.h
+$(BUILD)/tests/helpers/launch_drive: tests/helpers/launch_drive.c common/msgframe.c common/msgframe_more.c common/msg.c common/log.c common/xmalloc.c common/xstr.c common/msg.h common/msg_launch.h common/msgframe.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g $(WARN) $(WERROR) -o $@ $(filter %.c,$^)
