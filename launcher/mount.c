@@ -55,20 +55,6 @@ fdp(struct mount_fdpath *b, int fd)
 	return b->p;
 }
 
-/* The canonical path of fd in our current tree. */
-static char *
-fd_real(int fd)
-{
-	struct mount_fdpath	b;
-	char			buf[PATH_MAX];
-	ssize_t			n;
-
-	if ((n = readlink(fdp(&b, fd), buf, sizeof(buf) - 1)) == -1)
-		die("readlink %s", b.p);
-	buf[n] = '\0';
-	return xstrdup(buf);
-}
-
 /* Open path as if root were "/": symlinks and ".." cannot leave it. */
 static int
 root_open(int root, const char *path, int flags)
@@ -82,45 +68,7 @@ root_open(int root, const char *path, int flags)
 	return (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
 }
 
-/* mkdir -p inside the new root; returns an O_PATH fd of the directory. */
-static int
-mount_mkdir_p(const char *dst)
-{
-	char	*p = xstrdup(dst), *s, *name, c;
-	int	 fd = -1, pfd;
-
-	if ((pfd = dup(newroot_fd)) == -1)
-		die("dup");
-	for (s = p + 1, name = s; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		if (s == name) {	/* "//" or a trailing slash */
-			if (*s == '\0')
-				break;
-			name = s + 1;
-			continue;
-		}
-		c = *s;
-		*s = '\0';
-		fd = root_open(newroot_fd, p, O_PATH | O_DIRECTORY);
-		if (fd == -1 && errno == ENOENT) {
-			/* One name under an already resolved parent. */
-			if (mkdirat(pfd, name, 0755) == -1 && errno != EEXIST)
-				die("mkdir %s", p);
-			fd = root_open(newroot_fd, p, O_PATH | O_DIRECTORY);
-		}
-		if (fd == -1)
-			die("mkdir %s", p);
-		close(pfd);
-		pfd = fd;
-		*s = c;
-		if (c == '\0')
-			break;
-		name = s + 1;
-	}
-	free(p);
-	return pfd;
-}
+static int mount_point(const char *, int);
 
 /* Split "/a/b/c" into an O_PATH fd of "/a/b" (created) and "c". */
 static int
@@ -134,19 +82,23 @@ mount_parent(const char *dst, char **namep)
 	if (**namep == '\0')
 		diex("path \"%s\" has no last name", dst);
 	*slash = '\0';
-	pfd = mount_mkdir_p(dir[0] != '\0' ? dir : "/");
+	pfd = mount_point(dir[0] != '\0' ? dir : "/", 1);
 	free(dir);
 	return pfd;
 }
 
-/* An O_PATH fd of a mount point at dst, created as a dir or a file. */
+/*
+ * An O_PATH fd of dst in the new root, created if missing as a directory
+ * or an empty file, its missing parents as directories (mkdir -p): each
+ * one under a parent already resolved in the sandbox's view.
+ */
 static int
 mount_point(const char *dst, int isdir)
 {
 	char	*name;
-	int	 fd, pfd;
+	int	 fd, pfd, flags = O_PATH | (isdir ? O_DIRECTORY : 0);
 
-	if ((fd = root_open(newroot_fd, dst, O_PATH)) != -1)
+	if ((fd = root_open(newroot_fd, dst, flags)) != -1)
 		return fd;
 	if (errno != ENOENT)
 		die("mount point %s", dst);
@@ -163,7 +115,7 @@ mount_point(const char *dst, int isdir)
 	}
 	close(pfd);
 	free(name);
-	if ((fd = root_open(newroot_fd, dst, O_PATH)) == -1)
+	if ((fd = root_open(newroot_fd, dst, flags)) == -1)
 		die("mount point %s", dst);
 	return fd;
 }
@@ -247,18 +199,28 @@ mount_fs(const char *dst, const char *type, unsigned long flags,
 static const char *
 tmpfs_opts(char *buf, size_t len, const char *mode, const char *size)
 {
-	if (size == NULL || size[0] == '\0')
-		snprintf(buf, len, "mode=%s", mode);
-	else
-		snprintf(buf, len, "mode=%s,size=%s", mode, size);
+	snprintf(buf, len, "mode=%s%s%s", mode, size[0] != '\0' ?
+	    ",size=" : "", size);
 	return buf;
+}
+
+static void
+mount_symlink(const char *target, const char *dst)
+{
+	char	*name;
+	int	 pfd;
+
+	pfd = mount_parent(dst, &name);
+	if (symlinkat(target, pfd, name) == -1)
+		die("symlink %s", dst);
+	close(pfd);
+	free(name);
 }
 
 /*
  * A minimal /dev: a tmpfs with the host's harmless character devices
  * bound in (mknod is not allowed in a user namespace), a private devpts
- * instance, a /dev/shm and the usual symlinks.  The tmpfs is ours and
- * fresh, so plain paths beneath it are safe.
+ * instance, a /dev/shm and the usual symlinks.
  */
 static void
 mount_dev(const char *dst, const char *shm_size)
@@ -271,42 +233,29 @@ mount_dev(const char *dst, const char *shm_size)
 		{ "/proc/self/fd/0", "stdin" }, { "/proc/self/fd/1", "stdout" },
 		{ "/proc/self/fd/2", "stderr" },
 	};
-	struct mount_fdpath	 b;
-	char			*real, path[PATH_MAX], src[64], opts[64];
-	size_t			 i;
-	int			 fd;
+	char	path[PATH_MAX], opts[64];
+	size_t	i;
+	int	fd;
 
-	fd = mount_point(dst, 1);
-	real = fd_real(fd);
-	if (mount("tmpfs", fdp(&b, fd), "tmpfs", MS_NOSUID | MS_NOEXEC,
-	    "mode=0755") == -1)
-		die("mount tmpfs on %s", dst);
-	close(fd);
+	mount_fs(dst, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755");
 	for (i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", real, nodes[i]);
-		snprintf(src, sizeof(src), "/oldroot/dev/%s", nodes[i]);
-		if ((fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
-		    0666)) == -1)
-			die("create %s", path);
+		snprintf(path, sizeof(path), "%s/%s", dst, nodes[i]);
+		fd = mount_point(path, 0);
+		snprintf(path, sizeof(path), "dev/%s", nodes[i]);
+		if (mount_clone(oldroot_fd, path, fd, MOUNT_ATTR_NOSUID) == -1)
+			die("bind /dev/%s", nodes[i]);
 		close(fd);
-		if (mount(src, path, NULL, MS_BIND, NULL) == -1)
-			die("bind %s", src);
 	}
-	snprintf(path, sizeof(path), "%s/pts", real);
-	if (mkdir(path, 0755) == -1 || mount("devpts", path, "devpts",
-	    MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620") == -1)
-		die("devpts on %s", path);
-	snprintf(path, sizeof(path), "%s/shm", real);
-	if (mkdir(path, 0755) == -1 || mount("tmpfs", path, "tmpfs",
-	    MS_NOSUID | MS_NODEV, tmpfs_opts(opts, sizeof(opts), "1777",
-	    shm_size)) == -1)
-		die("tmpfs on %s", path);
+	snprintf(path, sizeof(path), "%s/pts", dst);
+	mount_fs(path, "devpts", MS_NOSUID | MS_NOEXEC,
+	    "newinstance,ptmxmode=0666,mode=620");
+	snprintf(path, sizeof(path), "%s/shm", dst);
+	mount_fs(path, "tmpfs", MS_NOSUID | MS_NODEV,
+	    tmpfs_opts(opts, sizeof(opts), "1777", shm_size));
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", real, links[i][1]);
-		if (symlink(links[i][0], path) == -1)
-			die("symlink %s", path);
+		snprintf(path, sizeof(path), "%s/%s", dst, links[i][1]);
+		mount_symlink(links[i][0], path);
 	}
-	free(real);
 }
 
 /*
@@ -370,19 +319,6 @@ mount_remount_ro(const char *dst)
 	close(fd);
 }
 
-static void
-mount_symlink(const char *target, const char *dst)
-{
-	char	*name;
-	int	 pfd;
-
-	pfd = mount_parent(dst, &name);
-	if (symlinkat(target, pfd, name) == -1)
-		die("symlink %s", dst);
-	close(pfd);
-	free(name);
-}
-
 /* A regular file created in the new root, e.g. a private .gitconfig. */
 static void
 mount_file(const struct launch_item *it)
@@ -424,7 +360,7 @@ mount_op(const struct launch_item *it)
 		    tmpfs_opts(opts, sizeof(opts), "0755", it->src));
 		break;
 	case PLAN_OP_DIR:
-		close(mount_mkdir_p(it->dst));
+		close(mount_point(it->dst, 1));
 		break;
 	case PLAN_OP_PROC:
 		mount_fs(it->dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
