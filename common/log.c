@@ -74,44 +74,25 @@ vlog(const char *level, int with_errno, int saved, const char *fmt,
 	(void)!write(STDERR_FILENO, line, n);
 }
 
-#define LOGFN(name, level, errflag, gate)			\
+/* "after" ends the fatal ones. */
+#define LOGFN(name, level, errflag, gate, after)		\
 void								\
 name(const char *fmt, ...)					\
 {								\
 	va_list	ap;						\
 	int	saved = errno;					\
-	if (gate)						\
-		return;						\
-	va_start(ap, fmt);					\
-	vlog(level, errflag, saved, fmt, ap);			\
-	va_end(ap);						\
+	if (!(gate)) {						\
+		va_start(ap, fmt);				\
+		vlog(level, errflag, saved, fmt, ap);		\
+		va_end(ap);					\
+	}							\
 	errno = saved;						\
+	after;							\
 }
 
-LOGFN(log_warn, "", 1, 0)
-LOGFN(log_warnx, "", 0, 0)
-LOGFN(log_info, "", 0, log_verbose < 0)
-LOGFN(log_debug, "debug: ", 0, log_verbose <= 0)
-
-void
-fatal(const char *fmt, ...)
-{
-	va_list	ap;
-	int	saved = errno;
-
-	va_start(ap, fmt);
-	vlog("fatal: ", 1, saved, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
-void
-fatalx(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vlog("fatal: ", 0, 0, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
+LOGFN(log_warn, "", 1, 0, (void)0)
+LOGFN(log_warnx, "", 0, 0, (void)0)
+LOGFN(log_info, "", 0, log_verbose < 0, (void)0)
+LOGFN(log_debug, "debug: ", 0, log_verbose <= 0, (void)0)
+LOGFN(fatal, "fatal: ", 1, 0, exit(1))
+LOGFN(fatalx, "fatal: ", 0, 0, exit(1))

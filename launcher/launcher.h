@@ -67,10 +67,10 @@ struct launch_plan {
 extern struct msg_link launch_link;
 extern int launch_ready;	/* MSG_LAUNCH_READY sent: no LAUNCH_FAILED */
 extern int launch_guard_exe;	/* airlock-guard, O_PATH, from the host */
-void	die(const char *, ...)
-	    __attribute__((format(printf, 1, 2), noreturn));
-void	diex(const char *, ...)
-	    __attribute__((format(printf, 1, 2), noreturn));
+void	launch_die(int with_errno, const char *, ...)
+	    __attribute__((format(printf, 2, 3), noreturn));
+#define die(...)	launch_die(1, __VA_ARGS__)	/* ": strerror" */
+#define diex(...)	launch_die(0, __VA_ARGS__)
 
 /* plan.c */
 void	plan_recv(struct launch_plan *);

@@ -27,14 +27,17 @@ struct msg_link launch_link;
 int launch_ready;
 int launch_guard_exe = -1;
 
-static void __attribute__((noreturn))
-vdie(int with_errno, const char *fmt, va_list ap)
+void
+launch_die(int with_errno, const char *fmt, ...)
 {
 	char		 line[512];
 	struct msgbuf	 b;
+	va_list		 ap;
 	int		 saved = errno, n;
 
+	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
 	if (with_errno && n >= 0 && (size_t)n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, ": %s", strerror(saved));
 	log_warnx("%s", line);
@@ -46,24 +49,6 @@ vdie(int with_errno, const char *fmt, va_list ap)
 		msgbuf_free(&b);
 	}
 	_exit(1);
-}
-
-void
-die(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vdie(1, fmt, ap);
-}
-
-void
-diex(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vdie(0, fmt, ap);
 }
 
 /*
