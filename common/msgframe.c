@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: ISC
 /*
  * Framing over SOCK_STREAM socketpairs, with fd passing, and the one
- * validator every received frame goes through (SPEC R-P4).  Libc only: the
- * launcher links this file, so that airlockd and the launcher can never
- * disagree on what a valid frame is.  Which types exist is the linked
- * table's (msg_type_lookup: msg_launch.c or msg.c).
+ * validator (SPEC R-P4).  Libc only: the launcher links this file, so that
+ * airlockd and the launcher can never disagree on what a valid frame is.
  *
  * Reads never cross a frame boundary: the header is read first, then
  * exactly the payload.  Senders attach fds to the first byte of a frame,
@@ -33,11 +31,8 @@ void
 msg_link_init(struct msg_link *l, int fd, uint8_t chan, uint8_t recv_dir,
     const char *peer)
 {
-	memset(l, 0, sizeof(*l));
-	l->fd = fd;
-	l->chan = chan;
-	l->recv_dir = recv_dir;
-	l->peer = peer;
+	*l = (struct msg_link){ .fd = fd, .chan = chan, .recv_dir = recv_dir,
+	    .peer = peer };
 }
 
 /* ---- building ---- */
@@ -45,8 +40,7 @@ msg_link_init(struct msg_link *l, int fd, uint8_t chan, uint8_t recv_dir,
 void
 msgbuf_init(struct msgbuf *b, uint16_t type)
 {
-	memset(b, 0, sizeof(*b));
-	b->type = type;
+	*b = (struct msgbuf){ .type = type };
 	if (msg_type_lookup(type) == NULL)
 		fatalx("msgbuf_init: unknown type 0x%04x", type);
 }
@@ -88,17 +82,25 @@ msgbuf_append(struct msgbuf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-/* Programming errors (fields out of schema order) are fatal. */
-void
-msgbuf_expect(struct msgbuf *b, const char *kinds)
+/*
+ * The next field of t's schema, which must be one of kinds: building or
+ * reading fields out of schema order is our bug, and fatal.
+ */
+static void
+schema_next(const struct msg_type_info *t, int *field, const char *kinds)
 {
-	const struct msg_type_info *t = msg_type_lookup(b->type);
-	char	c = t->schema[b->field];
+	char	c = t->schema[*field];
 
 	if (c == '\0' || strchr(kinds, c) == NULL)
 		fatalx("%s: field %d is '%c', not one of \"%s\"", t->name,
-		    b->field, c ? c : '0', kinds);
-	b->field++;
+		    *field, c ? c : '0', kinds);
+	(*field)++;
+}
+
+void
+msgbuf_expect(struct msgbuf *b, const char *kinds)
+{
+	schema_next(msg_type_lookup(b->type), &b->field, kinds);
 }
 
 void
@@ -290,30 +292,24 @@ msg_validate(const struct msg_type_info *t, const uint8_t *p, size_t len,
 				return -1;
 			break;
 		case 'b':
+		case 'v':
 			if (len - off < 4) {
-				*why = "blob length truncated";
+				*why = "blob length or vector count truncated";
 				return -1;
 			}
 			memcpy(&n, p + off, 4);
 			off += 4;
-			if (n > len - off) {
+			if (*s == 'b' && n > len - off) {
 				*why = "blob longer than frame";
 				return -1;
 			}
-			off += n;
-			break;
-		case 'v':
-			if (len - off < 4) {
-				*why = "vector count truncated";
-				return -1;
-			}
-			memcpy(&n, p + off, 4);
-			off += 4;
-			if (n > MSG_MAX_STRV) {
+			if (*s == 'v' && n > MSG_MAX_STRV) {
 				*why = "vector too long";
 				return -1;
 			}
-			for (i = 0; i < n; i++)
+			if (*s == 'b')
+				off += n;
+			for (i = 0; *s == 'v' && i < n; i++)
 				if (check_string(p, len, &off, why) == -1)
 					return -1;
 			break;
@@ -374,13 +370,14 @@ close_fds(int *fds, int n)
 static ssize_t
 link_read(struct msg_link *l, size_t want, const char **why)
 {
-	struct msghdr	mh;
-	struct iovec	iov;
-	struct cmsghdr	*c;
 	union {
 		struct cmsghdr	hdr;
 		char		buf[CMSG_SPACE(sizeof(int) * MSG_MAX_FDS)];
 	} cmsgbuf;
+	struct iovec	iov;
+	struct msghdr	mh = { .msg_iov = &iov, .msg_iovlen = 1,
+	    .msg_control = cmsgbuf.buf, .msg_controllen = sizeof(cmsgbuf.buf) };
+	struct cmsghdr	*c;
 	ssize_t		n;
 	int		nfd, i, *fp;
 
@@ -388,13 +385,8 @@ link_read(struct msg_link *l, size_t want, const char **why)
 		l->rcap = l->rlen + want;
 		l->rbuf = xreallocarray(l->rbuf, 1, l->rcap);
 	}
-	memset(&mh, 0, sizeof(mh));
 	iov.iov_base = l->rbuf + l->rlen;
 	iov.iov_len = want;
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = cmsgbuf.buf;
-	mh.msg_controllen = sizeof(cmsgbuf.buf);
 	do {
 		n = recvmsg(l->fd, &mh, MSG_CMSG_CLOEXEC);
 	} while (n == -1 && errno == EINTR);
@@ -413,14 +405,14 @@ link_read(struct msg_link *l, size_t want, const char **why)
 		nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
 		fp = (int *)CMSG_DATA(c);
 		for (i = 0; i < nfd; i++) {
-			if (l->nrfds >= (int)(sizeof(l->rfds) /
+			if (l->nrfds < (int)(sizeof(l->rfds) /
 			    sizeof(l->rfds[0]))) {
-				close(fp[i]);
-				*why = "too many fds";
-				n = -1;
+				l->rfds[l->nrfds++] = fp[i];
 				continue;
 			}
-			l->rfds[l->nrfds++] = fp[i];
+			close(fp[i]);
+			*why = "too many fds";
+			n = -1;
 		}
 	}
 	if (n == -1)
@@ -528,24 +520,12 @@ msg_free(struct msg *m)
 
 /* ---- reading fields (frames are validated: misuse is a bug) ---- */
 
-static char
-field_next(struct msg *m, const char *kinds)
-{
-	char	c = m->info->schema[m->field];
-
-	if (c == '\0' || strchr(kinds, c) == NULL)
-		fatalx("%s: reading field %d as \"%s\", schema has '%c'",
-		    m->info->name, m->field, kinds, c ? c : '0');
-	m->field++;
-	return c;
-}
-
 uint32_t
 msg_get_u32(struct msg *m)
 {
 	uint32_t v;
 
-	field_next(m, "u");
+	schema_next(m->info, &m->field, "u");
 	memcpy(&v, m->payload + m->off, 4);
 	m->off += 4;
 	return v;
@@ -556,7 +536,7 @@ msg_get_u64(struct msg *m)
 {
 	uint64_t v;
 
-	field_next(m, "q");
+	schema_next(m->info, &m->field, "q");
 	memcpy(&v, m->payload + m->off, 8);
 	m->off += 8;
 	return v;
@@ -579,14 +559,14 @@ msg_get_str(struct msg *m)
 {
 	size_t	n;
 
-	field_next(m, "sS");
+	schema_next(m->info, &m->field, "sS");
 	return get_counted(m, &n);
 }
 
 const void *
 msg_get_blob(struct msg *m, size_t *lenp)
 {
-	field_next(m, "b");
+	schema_next(m->info, &m->field, "b");
 	return get_counted(m, lenp);
 }
 
@@ -597,7 +577,7 @@ msg_get_strv(struct msg *m)
 	size_t		len;
 	char		**v;
 
-	field_next(m, "v");
+	schema_next(m->info, &m->field, "v");
 	memcpy(&n, m->payload + m->off, 4);
 	m->off += 4;
 	v = xcalloc(n + 1, sizeof(*v));

@@ -26,8 +26,6 @@
  * kernel truncated (the receiver was out of descriptors) is read to its
  * end, its fds closed, and handed over as MSG_FDS_LOST, so that the
  * receiver can fail what the frame was about instead of the whole link.
- *
- * Directions: DOWN is from airlockd to its child, UP is from the child.
  */
 #ifndef AIRLOCK_MSGFRAME_H
 #define AIRLOCK_MSGFRAME_H
