@@ -5,8 +5,8 @@
  * capabilities) and adds what is per command: its own session (so it
  * cannot reach the caller's terminal, R-L6), stdin from the client's pipe
  * or /dev/null, two pipes or a pty of its own, no other fd (R-L7), the
- * plan's rlimits (R-S4), no_new_privs and the seccomp filters airlockd
- * compiled (R-L6), loaded last so that they constrain the command and not
+ * plan's rlimits (R-S4) and the seccomp filters airlockd compiled (R-L6;
+ * no_new_privs is init's, inherited), loaded last so that they constrain the command and not
  * this setup.  A failure is written to the report pipe, which closes by
  * itself on a successful execve, so init can tell "could not start" from
  * "started and exited".  The seccomp listener goes to airlock-guard
@@ -14,7 +14,6 @@
  * only.
  */
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -73,8 +72,6 @@ exec_check_seccomp(const struct launch_plan *plan)
 	if ((pid = vfork()) == -1)
 		die("vfork");
 	if (pid == 0) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-			_exit(errno);
 		PLAN_FOREACH(it, plan, MSG_PLAN_SECCOMP)
 			if (exec_load(it) == -1)
 				_exit(errno);
@@ -161,8 +158,6 @@ exec_child(const struct launch_plan *plan, const struct exec_req *req)
 	}
 	if (chdir(req->cwd) == -1)
 		exec_fail(req, "chdir", req->cwd);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		exec_fail(req, "PR_SET_NO_NEW_PRIVS", NULL);
 
 	PLAN_FOREACH(it, plan, MSG_PLAN_SECCOMP) {
 		if ((fd = exec_load(it)) == -1)

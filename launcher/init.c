@@ -428,6 +428,10 @@ init_main(int pidpipe)
 		die("signalfd");
 
 	mount_build(&plan);
+	/* For init and all it starts: Landlock and seccomp need it, and no
+	 * execve in the sandbox may gain privileges. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		die("PR_SET_NO_NEW_PRIVS");
 	abi = landlock_apply(&plan, &gaps);
 	caps_drop_all();
 	if (!(plan.flags & PLAN_F_SECCOMP_KNOWN))	/* else each exec's */

@@ -13,7 +13,6 @@
  * from its own probe of the host.  The constants past ABI 2 are spelled
  * out here because Debian 12's <linux/landlock.h> predates them.
  */
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/landlock.h>
@@ -163,8 +162,6 @@ landlock_apply(const struct launch_plan *plan, uint32_t *gaps)
 				die("landlock: port %u", it->port);
 		}
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
-		die("PR_SET_NO_NEW_PRIVS");
 	if (syscall(SYS_landlock_restrict_self, ruleset, 0) == -1)
 		die("landlock: restrict self");
 	close(ruleset);

@@ -43,16 +43,15 @@
 static int oldroot_fd = -1;	/* the host's tree */
 static int newroot_fd = -1;	/* the sandbox's tree being built */
 
-struct mount_fdpath {
-	char	p[64];
-};
-
-/* "/proc/self/fd/N": a path to exactly the file fd refers to. */
+/* "/proc/self/fd/N": a path to exactly the file fd refers to; valid
+ * until the next call. */
 static const char *
-fdp(struct mount_fdpath *b, int fd)
+fdp(int fd)
 {
-	snprintf(b->p, sizeof(b->p), MOUNT_PROCFD, fd);
-	return b->p;
+	static char	p[64];
+
+	snprintf(p, sizeof(p), MOUNT_PROCFD, fd);
+	return p;
 }
 
 /* Open path as if root were "/": symlinks and ".." cannot leave it. */
@@ -128,25 +127,22 @@ mount_point(const char *dst, int isdir)
  * the detached clone through its fd before it is attached: no path
  * string from mountinfo, no window, and each mount keeps the flags the
  * host locked on it (a remount would have to repeat them exactly).
+ * what and dst name the mount in the reason of a failure.
  */
-static int
-mount_clone(int sfd, const char *path, int dfd, uint64_t attr)
+static void
+mount_clone(int sfd, const char *path, int dfd, uint64_t attr,
+    const char *what, const char *dst)
 {
-	struct mount_attr	a;
-	int			t, r, e;
+	struct mount_attr	a = { .attr_set = attr };
+	int			t;
 
-	memset(&a, 0, sizeof(a));
-	a.attr_set = attr;
 	if ((t = (int)syscall(SYS_open_tree, sfd, path, OPEN_TREE_CLONE |
-	    OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH)) == -1)
-		return -1;
-	r = syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH | AT_RECURSIVE,
+	    OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH)) == -1 ||
+	    syscall(SYS_mount_setattr, t, "", AT_EMPTY_PATH | AT_RECURSIVE,
 	    &a, sizeof(a)) == -1 || syscall(SYS_move_mount, t, "", dfd, "",
-	    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == -1 ? -1 : 0;
-	e = errno;
+	    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == -1)
+		die("%s %s", what, dst);
 	close(t);
-	errno = e;
-	return r;
 }
 
 static void
@@ -172,8 +168,7 @@ mount_bind(const struct launch_item *it)
 	attr = MOUNT_ATTR_NOSUID | (it->flags & PLAN_OPF_RO ?
 	    MOUNT_ATTR_RDONLY : 0) | (it->flags & PLAN_OPF_DEV ? 0 :
 	    MOUNT_ATTR_NODEV);
-	if (mount_clone(src, "", dst, attr) == -1)
-		die("bind %s on %s", it->src, it->dst);
+	mount_clone(src, "", dst, attr, "bind on", it->dst);
 	close(dst);
 	close(src);
 }
@@ -182,11 +177,10 @@ static void
 mount_fs(const char *dst, const char *type, unsigned long flags,
     const char *data)
 {
-	struct mount_fdpath	b;
 	int			fd;
 
 	fd = mount_point(dst, 1);
-	if (mount(type, fdp(&b, fd), type, flags, data) == -1)
+	if (mount(type, fdp(fd), type, flags, data) == -1)
 		die("mount %s on %s", type, dst);
 	close(fd);
 }
@@ -242,8 +236,8 @@ mount_dev(const char *dst, const char *shm_size)
 		snprintf(path, sizeof(path), "%s/%s", dst, nodes[i]);
 		fd = mount_point(path, 0);
 		snprintf(path, sizeof(path), "dev/%s", nodes[i]);
-		if (mount_clone(oldroot_fd, path, fd, MOUNT_ATTR_NOSUID) == -1)
-			die("bind /dev/%s", nodes[i]);
+		mount_clone(oldroot_fd, path, fd, MOUNT_ATTR_NOSUID,
+		    "bind the host's", path);
 		close(fd);
 	}
 	snprintf(path, sizeof(path), "%s/pts", dst);
@@ -286,7 +280,6 @@ mount_existing(const char *dst, const char *what)
 static void
 mount_mask(const char *dst)
 {
-	struct mount_fdpath	 b;
 	struct stat		 st;
 	int			 fd;
 
@@ -295,13 +288,14 @@ mount_mask(const char *dst)
 	if (fstat(fd, &st) == -1)
 		die("stat %s", dst);
 	if (S_ISDIR(st.st_mode)) {
-		if (mount("tmpfs", fdp(&b, fd), "tmpfs", MS_RDONLY |
+		if (mount("tmpfs", fdp(fd), "tmpfs", MS_RDONLY |
 		    MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		    "mode=000,size=4k,nr_inodes=1") == -1)
 			die("mask %s", dst);
-	} else if (mount_clone(AT_FDCWD, "/mask-empty", fd, MOUNT_ATTR_RDONLY |
-	    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC) == -1)
-		die("mask %s", dst);
+	} else
+		mount_clone(AT_FDCWD, "/mask-empty", fd, MOUNT_ATTR_RDONLY |
+		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+		    "mask", dst);
 	close(fd);
 }
 
@@ -313,9 +307,8 @@ mount_remount_ro(const char *dst)
 
 	if ((fd = mount_existing(dst, "read-only")) == -1)
 		return;
-	if (mount_clone(fd, "", fd, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID) ==
-	    -1)
-		die("read-only %s", dst);
+	mount_clone(fd, "", fd, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+	    "read-only", dst);
 	close(fd);
 }
 
@@ -323,9 +316,6 @@ mount_remount_ro(const char *dst)
 static void
 mount_file(const struct launch_item *it)
 {
-	const char	*p = it->data;
-	size_t		 off = 0;
-	ssize_t		 n;
 	char		*name;
 	int		 pfd, fd;
 
@@ -334,11 +324,9 @@ mount_file(const struct launch_item *it)
 	    O_CLOEXEC, it->mode);
 	if (fd == -1)
 		die("create %s", it->dst);
-	while (off < it->len) {
-		if ((n = write(fd, p + off, it->len - off)) == -1)
-			die("write %s", it->dst);
-		off += (size_t)n;
-	}
+	/* A new file on a tmpfs: written whole, or not at all (ENOSPC). */
+	if (write(fd, it->data, it->len) != (ssize_t)it->len)
+		die("write %s", it->dst);
 	if (fchmod(fd, it->mode) == -1)
 		die("chmod %s", it->dst);
 	close(fd);

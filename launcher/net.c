@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: ISC
 /*
  * The sandbox's network (SPEC R-L8): a new network namespace has only a
- * loopback device, down; we bring it up with SIOCSIFFLAGS (one ioctl:
- * linking libnl for it cost every cold start its dynamic linking, issue
- * 15).  Then, still
- * before the fork, we make each listener the plan asks for: a TCP socket
- * on 127.0.0.1, port chosen by the kernel, created INSIDE the namespace
- * and sent up to airlockd, which hands it to proxyd or gatewayd.  A
- * socket keeps the namespace it was made in, so those daemons accept the
- * sandbox's connections from the host: no bridge process.  We keep only
- * the port numbers, for Landlock's connect rules.
+ * loopback device, down; we bring it up with SIOCSIFFLAGS (one ioctl; no
+ * libnl to link).  Then, still before the fork, we make each listener
+ * the plan asks for: a TCP socket on 127.0.0.1, port chosen by the
+ * kernel, created INSIDE the namespace and sent up to airlockd, which
+ * hands it to proxyd or gatewayd.  A socket keeps the namespace it was
+ * made in, so those daemons accept the sandbox's connections from the
+ * host: no bridge process.  We keep only the port numbers, for
+ * Landlock's connect rules.
  */
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -17,7 +16,6 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 

@@ -8,7 +8,6 @@
  * the layout cannot express (known op numbers, absolute paths) and refuse
  * anything out of sequence.  Nothing is interpreted or decided.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
