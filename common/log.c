@@ -52,26 +52,20 @@ static void
 vlog(const char *level, int with_errno, int saved, const char *fmt,
     va_list ap)
 {
-	char	line[1024];
-	int	n, m;
+	char	msg[1024], line[1200];
+	int	n;
 
-	n = snprintf(line, sizeof(line), "%s[%d]: %s", log_proc,
-	    (int)(log_pid != 0 ? log_pid : getpid()), level);
-	if (n < 0 || (size_t)n >= sizeof(line))
-		n = 0;
-	m = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
-	if (m < 0)
-		m = 0;
-	n += m;
-	if ((size_t)n >= sizeof(line) - 2)
-		n = sizeof(line) - 2 - 64;
-	if (with_errno)
-		n += snprintf(line + n, sizeof(line) - n - 1, ": %s",
-		    strerror(saved));
-	if ((size_t)n > sizeof(line) - 2)
-		n = sizeof(line) - 2;
-	line[n++] = '\n';
-	(void)!write(STDERR_FILENO, line, n);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* Room is left for the tag and strerror after the longest msg. */
+	n = snprintf(line, sizeof(line), "%s[%d]: %s%s%s%s\n", log_proc,
+	    (int)(log_pid != 0 ? log_pid : getpid()), level, msg,
+	    with_errno ? ": " : "", with_errno ? strerror(saved) : "");
+	if (n >= (int)sizeof(line)) {
+		n = sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line, n);
 }
 
 /* "after" ends the fatal ones. */

@@ -12,25 +12,16 @@
 void *
 xmalloc(size_t n)
 {
-	void	*p;
-
-	if (n == 0)
-		n = 1;
-	if ((p = malloc(n)) == NULL)
-		fatal("malloc %zu", n);
-	return p;
+	return xreallocarray(NULL, 1, n);
 }
 
 void *
 xcalloc(size_t nmemb, size_t size)
 {
-	void	*p;
+	void	*p = xreallocarray(NULL, nmemb, size);
 
-	if (nmemb == 0 || size == 0)
-		nmemb = size = 1;
-	if ((p = calloc(nmemb, size)) == NULL)
-		fatal("calloc %zu x %zu", nmemb, size);
-	return p;
+	/* nmemb * size cannot overflow: reallocarray checked it. */
+	return memset(p, 0, nmemb * size);
 }
 
 void *
