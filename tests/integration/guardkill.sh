@@ -6,15 +6,16 @@
 # (the guard outside the commands' domain) and the seccomp filter
 # (prlimit64 on another process refused) keep them from it.  Through a
 # real `airlock run`, as the unprivileged user, from inside:
-#   - the guard found by its comm, then kill -STOP, kill -KILL and
-#     prlimit --pid --nofile=3:3 on it, each refused;
+#   - the guard found by its comm, then kill -STOP, kill -KILL,
+#     pidfd_send_signal and prlimit --pid --nofile=3:3 on it, each
+#     refused;
 #   - afterwards a guarded write is still judged: a plain write made, a
 #     protected one refused (the guard is alive and answering);
 #   - controls: the same kill -STOP / -KILL works on a process the
 #     command started itself, prlimit and ulimit -n on the command's own
 #     limits still work.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 16
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -57,6 +58,24 @@ check_sh "kill -KILL on the guard is refused" \
 check_sh "... and the sandbox goes on: a guarded write is made after" \
     'echo "$out" | grep -q "^write=made" && [ -f after-kill ] && [ $rc -eq 0 ]'
 
+# The same by another route to the signal: a pidfd.
+out=$(sbx "$FINDG
+python3 -c 'import os, signal, sys
+fd = os.pidfd_open(int(sys.argv[1]))
+try:
+    signal.pidfd_send_signal(fd, signal.SIGSTOP)
+    print(\"pidfd=done\")
+except PermissionError:
+    print(\"pidfd=refused\")' \$g
+grep State /proc/\$g/status
+echo x > after-pidfd && echo write=made" 2>&1)
+diag "$(echo "$out" | tr '\n' ' ')"
+check_sh "pidfd_send_signal(SIGSTOP) to the guard is refused" \
+    'echo "$out" | grep -q "^pidfd=refused"'
+check_sh "... the guard still runs, and a guarded write is made after" \
+    '! echo "$out" | grep -q "State:.*stopped" &&
+    echo "$out" | grep -q "^write=made" && [ -f after-pidfd ]'
+
 out=$(sbx "$FINDG
 prlimit --pid \$g --nofile=3:3 2>&1 && echo prlimit=done ||
 echo prlimit=refused
@@ -77,7 +96,11 @@ kill -STOP $s && grep State /proc/$s/status
 kill -KILL $s && wait $s; echo killed=$?
 ulimit -n 100 && echo ulimit=$(ulimit -n)
 prlimit --nofile=50:50 sh -c "ulimit -n" | sed "s/^/prlimit=/"
-sh -c "ulimit -n 64; echo child=\$(ulimit -n)"' 2>&1)
+sh -c "ulimit -n 64; echo child=\$(ulimit -n)"
+sleep 60 & s=$!
+python3 -c "import os, signal, sys
+signal.pidfd_send_signal(os.pidfd_open(int(sys.argv[1])), signal.SIGKILL)
+print(\"pidfd=done\")" $s' 2>&1)
 diag "$(echo "$out" | tr '\n' ' ')"
 check_sh "control: kill -STOP works on a process the command started" \
     'echo "$out" | grep -q "State:.*stopped"'
@@ -88,6 +111,8 @@ check_sh "control: ulimit -n inside the shell still works" \
     echo "$out" | grep -q "^child=64$"'
 check_sh "control: prlimit on the command's own limits still works" \
     'echo "$out" | grep -q "^prlimit=50$"'
+check_sh "control: pidfd_send_signal works on a process the command started" \
+    'echo "$out" | grep -q "^pidfd=done$"'
 # Control outside the sandbox: the same user may stop a process of its
 # own with the same tool (what the sandbox takes away is real).
 spawn_user sleep 60
