@@ -30,12 +30,6 @@ log_init(const char *tag, int debug)
 		log_verbose = -1;
 }
 
-const char *
-log_tag(void)
-{
-	return log_proc;
-}
-
 void
 log_setverbose(int v)
 {

@@ -12,7 +12,6 @@
 #include <stdarg.h>
 
 void	log_init(const char *tag, int debug);
-const char *log_tag(void);
 void	log_setverbose(int);
 /*
  * For a process that will never fork again: the pid in each line is

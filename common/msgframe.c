@@ -14,9 +14,7 @@
 #include <sys/uio.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

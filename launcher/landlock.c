@@ -72,11 +72,10 @@ ll_add_path(int ruleset, uint64_t fs_all, const struct launch_item *it)
 	}
 	if (fstat(fd, &st) == -1)
 		die("landlock: stat %s", it->dst);
-	memset(&pb, 0, sizeof(pb));
-	pb.allowed_access = it->access & fs_all;
+	pb = (struct landlock_path_beneath_attr){ .parent_fd = fd,
+	    .allowed_access = it->access & fs_all };
 	if (!S_ISDIR(st.st_mode))
 		pb.allowed_access &= LL_FS_FILE;
-	pb.parent_fd = fd;
 	if (pb.allowed_access != 0 && syscall(SYS_landlock_add_rule, ruleset,
 	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == -1)
 		die("landlock: rule for %s", it->dst);
@@ -154,9 +153,8 @@ landlock_apply(const struct launch_plan *plan, uint32_t *gaps)
 	/* TCP connect only to the session's own listeners; never bind. */
 	if (attr.handled_access_net != 0) {
 		PLAN_FOREACH(it, plan, MSG_PLAN_LISTEN) {
-			memset(&np, 0, sizeof(np));
-			np.allowed_access = LL_NET_CONNECT_TCP;
-			np.port = it->port;
+			np = (struct ll_net_port_attr){ .port = it->port,
+			    .allowed_access = LL_NET_CONNECT_TCP };
 			if (syscall(SYS_landlock_add_rule, ruleset,
 			    LL_RULE_NET_PORT, &np, 0) == -1)
 				die("landlock: port %u", it->port);
