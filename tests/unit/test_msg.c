@@ -360,6 +360,61 @@ START_TEST(eof_mid_frame)
 }
 END_TEST
 
+/*
+ * A non-blocking link fed one byte at a time: MSG_AGAIN until the last
+ * byte, the header's fds taken with its first byte, then the frame.
+ */
+START_TEST(nonblocking_byte_by_byte)
+{
+	uint8_t		 buf[64];
+	struct msg_link	 up_rx;
+	struct msg	 m;
+	uint32_t	 v[2] = { 5, 9 };
+	size_t		 n, i;
+	int		 p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(fcntl(sp[1], F_SETFL, O_NONBLOCK), 0);
+	msg_link_init(&up_rx, sp[1], MSG_CH_LAUNCHER, MSG_UP, "child");
+	n = frame(buf, MSG_EXEC_STARTED, MSG_VERSION, 2, v, 8);
+	ck_assert_int_eq(msg_recv(&up_rx, &m), MSG_AGAIN);
+	for (i = 0; i < n; i++) {
+		raw_send(sp[0], buf + i, 1, i == 0 ? p : NULL, i == 0 ? 2 : 0);
+		ck_assert_int_eq(msg_recv(&up_rx, &m), i + 1 < n ? MSG_AGAIN :
+		    MSG_OK);
+	}
+	ck_assert_int_eq(msg_get_u32(&m), 5);
+	ck_assert_int_eq(msg_get_u32(&m), 9);
+	ck_assert_int_eq(m.nfds, 2);
+	msg_free(&m);
+	close(p[0]);
+	close(p[1]);
+	free(up_rx.rbuf);
+}
+END_TEST
+
+/* fds may come only with a header's bytes: with a payload's, an error. */
+START_TEST(bad_fds_inside_payload)
+{
+	uint8_t		 buf[64];
+	struct msg_link	 up_rx;
+	struct msg	 m;
+	uint32_t	 v[2] = { 5, 9 };
+	size_t		 n;
+	int		 p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	msg_link_init(&up_rx, sp[1], MSG_CH_LAUNCHER, MSG_UP, "child");
+	n = frame(buf, MSG_EXEC_STARTED, MSG_VERSION, 2, v, 8);
+	raw_send(sp[0], buf, n - 4, p, 2);
+	raw_send(sp[0], buf + n - 4, 4, p, 1);
+	ck_assert_int_eq(msg_recv(&up_rx, &m), MSG_ERROR);
+	close(p[0]);
+	close(p[1]);
+	free(up_rx.rbuf);
+}
+END_TEST
+
 START_TEST(decode_mem_and_dump)
 {
 	struct msgbuf	b;
@@ -445,6 +500,8 @@ msg_suite(void)
 	tcase_add_test(tc, bad_missing_fd);
 	tcase_add_test(tc, bad_huge_length);
 	tcase_add_test(tc, eof_mid_frame);
+	tcase_add_test(tc, nonblocking_byte_by_byte);
+	tcase_add_test(tc, bad_fds_inside_payload);
 	tcase_add_test(tc, decode_mem_and_dump);
 	tcase_add_test(tc, clone_done_channel);
 	suite_add_tcase(s, tc);
