@@ -6,12 +6,12 @@
  * cannot reach the caller's terminal, R-L6), stdin from the client's pipe
  * or /dev/null, two pipes or a pty of its own, no other fd (R-L7), the
  * plan's rlimits (R-S4) and the seccomp filters airlockd compiled (R-L6;
- * no_new_privs is init's, inherited), loaded last so that they constrain the command and not
- * this setup.  A failure is written to the report pipe, which closes by
- * itself on a successful execve, so init can tell "could not start" from
- * "started and exited".  The seccomp listener goes to airlock-guard
- * (R-L4) before the execve.  Maybe a vfork child (init.c): our own state
- * only.
+ * no_new_privs is init's, inherited), loaded last so that they constrain
+ * the command and not this setup.  A failure is written to the report
+ * pipe, which closes by itself on a successful execve, so init can tell
+ * "could not start" from "started and exited".  The seccomp listener
+ * goes to airlock-guard (R-L4) before the execve.  Maybe a vfork child
+ * (init.c): our own state only.
  */
 #include <sys/ioctl.h>
 #include <sys/resource.h>

@@ -79,10 +79,10 @@ init_guard_died(void)
 /*
  * Fork the guard now, before any command and its seccomp filter (the
  * guard must not be under the filter it answers) and before init enters
- * the commands' nested Landlock domain (landlock_nest: the guard must
- * be out of their signals' reach), exec it from the fd
- * main.c opened before the mounts, hand it the filename rules and wait
- * for its MSG_HELLO: restricted, and ready before the first command.
+ * the commands' nested Landlock domain (landlock_nest: the guard must be
+ * out of their signals' reach), exec it from the fd main.c opened before
+ * the mounts, hand it the filename rules and wait for its MSG_HELLO:
+ * restricted, and ready before the first command.
  */
 static void
 init_guard_start(const struct launch_plan *plan)

@@ -183,7 +183,7 @@ landlock_nest(const struct launch_plan *plan, uint32_t abi)
 	int			ruleset;
 
 	if (abi < 6 || !(plan->flags & PLAN_F_LANDLOCK_SCOPE))
-		return;		/* reported as LL_GAP_SCOPE, or not asked */
+		return;	/* reported as LL_GAP_SCOPE, or not asked */
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr,
 	    sizeof(attr), 0);
 	if (ruleset == -1 || syscall(SYS_landlock_restrict_self, ruleset,
