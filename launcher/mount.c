@@ -324,7 +324,9 @@ mount_file(const struct launch_item *it)
 	    O_CLOEXEC, it->mode);
 	if (fd == -1)
 		die("create %s", it->dst);
-	/* A new file on a tmpfs: written whole, or not at all (ENOSPC). */
+	/* A regular file takes the whole write (signals are blocked here)
+	 * unless its filesystem is full: a short write is a failure. */
+	errno = ENOSPC;
 	if (write(fd, it->data, it->len) != (ssize_t)it->len)
 		die("write %s", it->dst);
 	if (fchmod(fd, it->mode) == -1)
