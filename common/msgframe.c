@@ -215,12 +215,13 @@ msg_send(struct msg_link *l, struct msgbuf *b, const int *fds, int nfds)
 			    sizeof(int) * nfds);
 		}
 		n = sendmsg(l->fd, &mh, MSG_NOSIGNAL);
-		if (n == -1 && errno == EAGAIN && wait_fd(l->fd, POLLOUT) == -1)
-			return -1;	/* the peer stopped reading */
-		if (n == -1 && errno != EINTR && errno != EAGAIN)
-			return -1;
-		if (n > 0)
+		if (n >= 0)
 			sent += (size_t)n;
+		else if (errno == EAGAIN) {
+			if (wait_fd(l->fd, POLLOUT) == -1)
+				return -1;	/* the peer stopped reading */
+		} else if (errno != EINTR)
+			return -1;
 	}
 	return 0;
 }
