@@ -12,10 +12,11 @@
 #   - afterwards a guarded write is still judged: a plain write made, a
 #     protected one refused (the guard is alive and answering);
 #   - controls: the same kill -STOP / -KILL works on a process the
-#     command started itself, prlimit and ulimit -n on the command's own
-#     limits still work.
+#     command started itself, and on one an earlier exec of the same
+#     session started (the commands share one domain), prlimit and
+#     ulimit -n on the command's own limits still work.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 17
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -122,4 +123,44 @@ check_sh "control: outside, the same user stops and limits its own process" \
     'as_user kill -STOP $S && as_user prlimit --pid $S --nofile=3:3 &&
     grep -q "State:.*stopped" /proc/$S/status'
 kill -KILL $S 2>/dev/null
+
+# Control across execs of one session (airlockd's session API): what the
+# first exec left running, the second may still kill.
+SD=$(mkwork)
+spawn_user "$AIRLOCKD" --socket "$SD/d.sock" 2>"$SD/d.err"
+DP=$!
+cat >"$SD/x.py" <<'EOF'
+import sys, time
+sys.path.insert(0, sys.argv[3])
+from airlockd_rpc import Client
+c = Client(sys.argv[1])
+ws = sys.argv[2]
+r = c.call("sandbox.launch", {"spec": {"sessionId": "gk", "guestWorkdir": ws,
+           "bindMounts": [{"hostPath": ws}]}})
+assert "result" in r, r
+def run(cmd):
+    r = c.call("sandbox.exec", {"sessionId": "gk", "argv": ["sh", "-c", cmd],
+               "output": "text"})
+    x = r["result"]["execId"]
+    out, end = "", time.time() + 20
+    while time.time() < end:
+        m = c.note(lambda m: m.get("method") == "sandbox.event" and
+                   m["params"].get("execId") == x, end - time.time())
+        if m is None:
+            break
+        if m["params"]["type"] == "stdout":
+            out += m["params"].get("data", "")
+        if m["params"]["type"] == "exit":
+            break
+    return out
+run("setsid sleep 300 >/dev/null 2>&1 & echo $! > .gk-pid")
+print(run("kill -KILL $(cat .gk-pid) && echo killed=yes || echo killed=no"))
+c.call("sandbox.destroy", {"sessionId": "gk"})
+EOF
+out=$(as_user timeout 60 python3 "$SD/x.py" "$SD/d.sock" "$W" \
+    "$STAGE/tests/helpers" 2>&1)
+diag "$(echo "$out" | tr '\n' ' ')"
+check_sh "control: a command kills what an earlier exec of its session left" \
+    'echo "$out" | grep -q "^killed=yes"'
+kill "$DP" 2>/dev/null
 finish
