@@ -11,7 +11,7 @@
 # status must return before the sleep ends), so no clock bound decides.
 # The verdict must stay the same: the agent's commit of a hook is held.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 9
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -107,6 +107,47 @@ check "... and the run's summary names the held path" \
 wait "$spid"
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
+
+# airlockd killed while its judge's git runs: the judge goes on and puts
+# the ref back (judged inside airlockd, it died with it, and the
+# agent's commit stayed on main).
+spawn_user env HOME="$H" PATH="$WRAP:/usr/local/bin:/usr/bin:/bin" \
+    "$AIRLOCKD" --socket "$SD/d2.sock" 2>"$SD/d2.err"
+dpid=$!
+i=0
+while [ ! -S "$SD/d2.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+rm -f "$W/r/started" "$W/r/armed" "$MD/judging" "$MD/judged"
+L2=$(u "git -C '$W/r' rev-parse main")
+spawn_user env HOME="$H" "$AIRLOCK" run --no-policy-check \
+    --socket "$SD/d2.sock" --workspace "$W/r" -- sh -c "cd '$W/r' &&
+    b=\$(printf '#!/bin/sh\n' | git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 100755,\$b,.husky/_/pre-commit &&
+    $GC commit -qm evil2 && : > started && i=0 &&
+    while [ ! -e armed ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i+1)); done" \
+    >"$SD/judged2.out" 2>"$SD/judged2.err"
+jpid=$!
+i=0
+while [ ! -e "$W/r/started" ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+moved=$(u "git -C '$W/r' rev-parse main")
+: >"$MD/slow"
+chown "$TUSER" "$MD/slow"
+u ": > '$W/r/armed'"
+i=0
+while [ ! -e "$MD/judging" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -KILL "$dpid"
+wait "$dpid" 2>/dev/null
+wait "$jpid"
+i=0
+while [ ! -e "$MD/judged" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 2
+check_sh "control: the agent's commit had moved main" '[ "$moved" != "$L2" ]'
+check "airlockd killed mid-judge: the judge still puts main back" \
+    [ "$(u "git -C '$W/r' rev-parse main")" = "$L2" ]
+check "  and no judge is left running" \
+    fails pgrep -u "$TUSER" -f "$SD/d2.sock"
 [ "$_fails" -eq 0 ] || { sed 's/^/# d: /' "$SD/d.err" | tail -20;
     sed 's/^/# j: /' "$SD/judged.err" | tail -5; }
 finish
