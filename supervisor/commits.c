@@ -1581,6 +1581,7 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 #define CM_JOB_MAX	(1U << 20)	/* one report, at most */
 
 struct commits_job {
+	struct commits_snap *snap;	/* kept for a judge that dies */
 	pid_t	 pid;
 	int	 fd;
 	int	 done;		/* 'E' seen */
@@ -1693,8 +1694,8 @@ commits_judge_start(struct commits_snap *s, const struct namerule_set *rules,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(p[1]);
 	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
-	commits_free(s);
 	j = xcalloc(1, sizeof(*j));
+	j->snap = s;
 	j->pid = pid;
 	j->fd = p[0];
 	return j;
@@ -1816,11 +1817,21 @@ commits_job_wait(struct commits_job *j, commits_report *report, void *arg)
 	return r;
 }
 
+struct commits_snap *
+commits_job_snap(struct commits_job *j)
+{
+	struct commits_snap *s = j->snap;
+
+	j->snap = NULL;
+	return s;
+}
+
 void
 commits_job_free(struct commits_job *j)
 {
 	if (j == NULL)
 		return;
+	commits_free(j->snap);
 	close(j->fd);
 	free(j->buf);
 	free(j);

@@ -44,13 +44,15 @@ void	commits_free(struct commits_snap *);
 
 /*
  * commits_judge() in a child process, so that airlockd's event loop
- * goes on while its git runs: frees snap; NULL if no child could be
- * made (then judge in place).  The job's fd (non-blocking) is read
+ * goes on while its git runs: takes snap; NULL if no child could be
+ * made (snap untouched: judge in place).  The job's fd (non-blocking) is read
  * with commits_job_read() whenever readable: each report is told, and
  * 1 is returned when the judge has ended, 0 while it goes on, -1 when
- * it ended without finishing (died, or spoke garbage).
- * commits_job_wait() blocks until then.  The child is reaped by
- * airlockd's SIGCHLD handler as any other; commits_job_free() closes.
+ * it ended without finishing (died, or spoke garbage): then
+ * commits_job_snap() gives the snapshot back, to judge in place (what
+ * the child put back already is found in place).  commits_job_wait()
+ * blocks until the end.  The child is reaped by airlockd's SIGCHLD
+ * handler as any other; commits_job_free() closes and frees.
  */
 struct commits_job;
 struct commits_job *commits_judge_start(struct commits_snap *snap,
@@ -59,6 +61,7 @@ int	commits_job_fd(const struct commits_job *);
 pid_t	commits_job_pid(const struct commits_job *);
 int	commits_job_read(struct commits_job *, commits_report *, void *);
 int	commits_job_wait(struct commits_job *, commits_report *, void *);
+struct commits_snap *commits_job_snap(struct commits_job *);
 void	commits_job_free(struct commits_job *);
 
 #endif

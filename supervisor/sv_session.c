@@ -295,10 +295,14 @@ commits_said(void *arg, const char *kind, const char *repo, const char *ref,
 static void
 judge_finish(struct sv_session *s, int r)
 {
-	if (r == -1)
+	/* Never left unjudged: a judge that died (killed, or out of
+	 * memory) is done again here, in the loop, slower but whole. */
+	if (r == -1) {
 		log_warnx("session %s: the commit judge ended before it "
-		    "finished: what the sandbox left in git may not all be "
-		    "judged", s->id);
+		    "finished: judging in place", s->id);
+		commits_judge(commits_job_snap(s->judge), s->plan.rules,
+		    s->id, commits_said, s);
+	}
 	if (s->ev_judge != NULL) {
 		event_free(s->ev_judge);
 		s->ev_judge = NULL;

@@ -11,7 +11,7 @@
 # status must return before the sleep ends), so no clock bound decides.
 # The verdict must stay the same: the agent's commit of a hook is held.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 12
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -105,6 +105,39 @@ check_sh "... the commit is kept under refs/airlock/held/" \
 check "... and the run's summary names the held path" \
     grep -q '\.husky/_/pre-commit' "$SD/judged.err"
 wait "$spid"
+
+# The judge's child killed mid-judge: airlockd judges in place instead,
+# and main is put back all the same.
+rm -f "$W/r/started" "$W/r/armed" "$MD/judging" "$MD/judged"
+L3=$(u "git -C '$W/r' rev-parse main")
+run_user --workspace "$W/r" -- sh -c "cd '$W/r' &&
+    b=\$(printf '#!/bin/sh\n' | git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 100755,\$b,.husky/_/pre-commit &&
+    $GC commit -qm evil3 && : > started && i=0 &&
+    while [ ! -e armed ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i+1)); done" \
+    >"$SD/judged3.out" 2>"$SD/judged3.err"
+jpid=$!
+i=0
+while [ ! -e "$W/r/started" ] && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+: >"$MD/slow"
+chown "$TUSER" "$MD/slow"
+u ": > '$W/r/armed'"
+i=0
+while [ ! -e "$MD/judging" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+JP=$(pgrep -P "$dpid" -x airlockd | head -1)
+check "the judge is a child of airlockd ($JP)" [ -n "$JP" ]
+kill -KILL "$JP"
+wait "$jpid"
+check "judge killed: airlockd judges in place, main is put back" \
+    [ "$(u "git -C '$W/r' rev-parse main")" = "$L3" ]
+check "  and says so" grep -q 'commit judge ended before it finished' \
+    "$SD/d.err"
+# The killed judge's git (the slow wrapper) ends on its own.
+i=0
+while [ ! -e "$MD/judged" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
 
@@ -140,9 +173,12 @@ while [ ! -e "$MD/judging" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 kill -KILL "$dpid"
 wait "$dpid" 2>/dev/null
 wait "$jpid"
+# The judge, airlockd's orphan now, ends by itself.
 i=0
-while [ ! -e "$MD/judged" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-sleep 2
+while pgrep -u "$TUSER" -f "$SD/d2.sock" >/dev/null && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 check_sh "control: the agent's commit had moved main" '[ "$moved" != "$L2" ]'
 check "airlockd killed mid-judge: the judge still puts main back" \
     [ "$(u "git -C '$W/r' rev-parse main")" = "$L2" ]
