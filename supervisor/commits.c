@@ -67,6 +67,8 @@ struct cm_repo {
 struct commits_snap {
 	struct cm_repo	*repos;
 	size_t		 nrepos;
+	size_t		 nlaunch;	/* repos[0..nlaunch): at launch */
+	int		 found;		/* those made during the run too */
 	char		**tops;
 };
 
@@ -1538,19 +1540,30 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	free(now);
 }
 
+int
+commits_pending(struct commits_snap *s)
+{
+	/* Repositories made during the run: all they hold is new.  A
+	 * walk of the tops, no git: cheap enough for the event loop. */
+	if (!s->found) {
+		s->nlaunch = s->nrepos;
+		cm_find(s, s->tops, 0);
+		s->found = 1;
+	}
+	return s->nrepos > 0;
+}
+
 void
 commits_judge(struct commits_snap *s, const struct namerule_set *rules,
     const char *sid, commits_report *report, void *arg)
 {
-	size_t	i, n;
+	size_t	i;
 
 	if (s == NULL)
 		return;
-	/* Repositories made during the run: all they hold is new. */
-	n = s->nrepos;
-	cm_find(s, s->tops, 0);
+	(void)commits_pending(s);
 	for (i = 0; i < s->nrepos; i++) {
-		if (i >= n)
+		if (i >= s->nlaunch && s->repos[i].refs == NULL)
 			s->repos[i].refs = xstrdup("");
 		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
 	}

@@ -41,6 +41,9 @@ void	commits_judge(struct commits_snap *snap,
 	    const struct namerule_set *rules, const char *sid,
 	    commits_report *report, void *arg);
 void	commits_free(struct commits_snap *);
+/* Whether there is a repository to judge (at launch or made during
+ * the run); none needs no judge. */
+int	commits_pending(struct commits_snap *);
 
 /*
  * commits_judge() in a child process, so that airlockd's event loop

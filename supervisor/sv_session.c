@@ -341,6 +341,10 @@ session_commits_judge(struct sv_session *s)
 	if (c == NULL)
 		return 0;
 	s->commits = NULL;
+	if (!commits_pending(c)) {
+		commits_free(c);
+		return 0;
+	}
 	if ((s->judge = commits_judge_start(c, s->plan.rules, s->id)) ==
 	    NULL) {
 		log_warn("session %s: no child for the commit judge, "
