@@ -471,7 +471,7 @@ session_end(struct sv_session *s)
 	/* Nothing of the sandbox runs now: what it left in git is final,
 	 * and is judged before the commands' exits are told.  The session
 	 * stays ending (not rebuilt, not freed) while the judge runs;
-	 * judge_done comes back here. */
+	 * judge_cb comes back here. */
 	if (s->judge != NULL)
 		return;
 	if (session_commits_judge(s) == 1) {
