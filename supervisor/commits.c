@@ -13,6 +13,7 @@
  * slow, too many commits) is held: judged unsafe.
  */
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <dirent.h>
@@ -21,6 +22,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,8 @@ struct cm_repo {
 struct commits_snap {
 	struct cm_repo	*repos;
 	size_t		 nrepos;
+	size_t		 nlaunch;	/* repos[0..nlaunch): at launch */
+	int		 found;		/* those made during the run too */
 	char		**tops;
 };
 
@@ -1536,21 +1540,312 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	free(now);
 }
 
+int
+commits_pending(struct commits_snap *s)
+{
+	/* Repositories made during the run: all they hold is new.  A
+	 * walk of the tops, no git: cheap enough for the event loop. */
+	if (!s->found) {
+		s->nlaunch = s->nrepos;
+		cm_find(s, s->tops, 0);
+		s->found = 1;
+	}
+	return s->nrepos > 0;
+}
+
 void
 commits_judge(struct commits_snap *s, const struct namerule_set *rules,
     const char *sid, commits_report *report, void *arg)
 {
-	size_t	i, n;
+	size_t	i;
 
 	if (s == NULL)
 		return;
-	/* Repositories made during the run: all they hold is new. */
-	n = s->nrepos;
-	cm_find(s, s->tops, 0);
+	(void)commits_pending(s);
 	for (i = 0; i < s->nrepos; i++) {
-		if (i >= n)
+		if (i >= s->nlaunch && s->repos[i].refs == NULL)
 			s->repos[i].refs = xstrdup("");
 		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
 	}
 	commits_free(s);
+}
+
+/*
+ * The judge in a child process.  It runs git one process after
+ * another, each allowed CM_WAIT_MS, and airlockd's event loop must not
+ * wait for that: the other sessions' output, their exits and every
+ * client's requests would stall behind it.  airlockd forks a copy of
+ * itself that judges and writes each report on a pipe the loop reads.
+ * Not fork+exec as sv_spawn's children: the copy is airlockd itself,
+ * unconfined as airlockd is, running the git airlockd ran before; it
+ * crosses no privilege boundary, so no secret of airlockd's reaches
+ * anything it could not already reach.  It keeps no descriptor of
+ * airlockd's but the pipe and stderr (the log), so that no client,
+ * launcher or daemon connection stays open in it.  It has no
+ * PDEATHSIG and ignores SIGPIPE: if airlockd dies meanwhile the judge
+ * still puts back what it holds (fail closed), and ends by itself.
+ *
+ * A report on the pipe: 'R', then seven strings (commits_report's),
+ * each a 4-byte length (native order, ~0 for NULL) and its bytes; the
+ * judge's end: 'E'.  A pipe that ends without 'E' is a judge that
+ * died on the way, which the reader says.
+ */
+#define CM_JOB_FIELDS	7
+#define CM_JOB_MAX	(1U << 20)	/* one report, at most */
+
+struct commits_job {
+	struct commits_snap *snap;	/* kept for a judge that dies */
+	pid_t	 pid;
+	int	 fd;
+	int	 done;		/* 'E' seen */
+	char	*buf;
+	size_t	 len, cap;
+};
+
+static void
+cm_job_put(char **buf, size_t *len, size_t *cap, const void *p, size_t n)
+{
+	if (*cap - *len < n) {
+		while (*cap - *len < n)
+			*cap = *cap ? *cap * 2 : 4096;
+		*buf = xreallocarray(*buf, 1, *cap);
+	}
+	memcpy(*buf + *len, p, n);
+	*len += n;
+}
+
+static int
+cm_job_write(int fd, const char *p, size_t n)
+{
+	ssize_t	r;
+
+	while (n > 0) {
+		if ((r = write(fd, p, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* The child's commits_report: one record on the pipe. */
+static void
+cm_job_report(void *arg, const char *kind, const char *repo,
+    const char *ref, const char *path, const char *rule, const char *held,
+    const char *take)
+{
+	const char	*f[CM_JOB_FIELDS] = { kind, repo, ref, path, rule,
+			    held, take };
+	char		*buf = NULL;
+	size_t		 len = 0, cap = 0, i, n;
+	uint32_t	 l;
+
+	cm_job_put(&buf, &len, &cap, "R", 1);
+	for (i = 0; i < CM_JOB_FIELDS; i++) {
+		n = f[i] != NULL ? strlen(f[i]) : 0;
+		if (n > CM_JOB_MAX / 8)
+			n = CM_JOB_MAX / 8;
+		l = f[i] != NULL ? (uint32_t)n : UINT32_MAX;
+		cm_job_put(&buf, &len, &cap, &l, sizeof(l));
+		if (n > 0)
+			cm_job_put(&buf, &len, &cap, f[i], n);
+	}
+	(void)cm_job_write(*(int *)arg, buf, len);
+	free(buf);
+}
+
+struct commits_job *
+commits_judge_start(struct commits_snap *s, const struct namerule_set *rules,
+    const char *sid)
+{
+	struct commits_job *j;
+	sigset_t	all, old;
+	int		p[2];
+	pid_t		pid;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		return NULL;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if ((pid = fork()) == -1) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(p[0]);
+		close(p[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		/* airlockd's handlers (libevent's) would write to its
+		 * loop's descriptors: the defaults here, before any
+		 * signal is let in. */
+		for (int sig = 1; sig < NSIG; sig++) {
+			struct sigaction sa;
+
+			if (sigaction(sig, NULL, &sa) == 0 &&
+			    ((sa.sa_flags & SA_SIGINFO) ||
+			    (sa.sa_handler != SIG_IGN &&
+			    sa.sa_handler != SIG_DFL)))
+				(void)signal(sig, SIG_DFL);
+		}
+		(void)signal(SIGPIPE, SIG_IGN);
+		(void)signal(SIGCHLD, SIG_DFL);
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		if ((p[1] > 3 && syscall(SYS_close_range, 3U,
+		    (unsigned)p[1] - 1, 0U) == -1) ||
+		    syscall(SYS_close_range, (unsigned)p[1] + 1, ~0U,
+		    0U) == -1)
+			for (int fd = 3; fd < 1024; fd++)
+				if (fd != p[1])
+					close(fd);
+		commits_judge(s, rules, sid, cm_job_report, &p[1]);
+		(void)cm_job_write(p[1], "E", 1);
+		_exit(0);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(p[1]);
+	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
+	j = xcalloc(1, sizeof(*j));
+	j->snap = s;
+	j->pid = pid;
+	j->fd = p[0];
+	return j;
+}
+
+int
+commits_job_fd(const struct commits_job *j)
+{
+	return j->fd;
+}
+
+pid_t
+commits_job_pid(const struct commits_job *j)
+{
+	return j->pid;
+}
+
+/* The complete records in j->buf, each told; what is left stays. */
+static int
+cm_job_parse(struct commits_job *j, commits_report *report, void *arg)
+{
+	char		*f[CM_JOB_FIELDS];
+	size_t		 off = 0, p, i;
+	uint32_t	 l;
+	int		 bad = 0;
+
+	while (off < j->len && !j->done && !bad) {
+		if (j->buf[off] == 'E') {
+			j->done = 1;
+			off++;
+			break;
+		}
+		if (j->buf[off] != 'R') {
+			bad = 1;
+			break;
+		}
+		p = off + 1;
+		for (i = 0; i < CM_JOB_FIELDS; i++) {
+			if (j->len - p < sizeof(l))
+				break;
+			memcpy(&l, j->buf + p, sizeof(l));
+			p += sizeof(l);
+			if (l == UINT32_MAX)
+				continue;
+			if (l > CM_JOB_MAX) {
+				bad = 1;
+				break;
+			}
+			if (j->len - p < l)
+				break;
+			p += l;
+		}
+		if (bad || i < CM_JOB_FIELDS)
+			break;
+		/* Complete: the strings, NUL-terminated in a copy. */
+		p = off + 1;
+		for (i = 0; i < CM_JOB_FIELDS; i++) {
+			memcpy(&l, j->buf + p, sizeof(l));
+			p += sizeof(l);
+			if (l == UINT32_MAX) {
+				f[i] = NULL;
+				continue;
+			}
+			f[i] = xmalloc((size_t)l + 1);
+			memcpy(f[i], j->buf + p, l);
+			f[i][l] = '\0';
+			p += l;
+		}
+		report(arg, f[0] != NULL ? f[0] : "", f[1] != NULL ? f[1] :
+		    "", f[2], f[3] != NULL ? f[3] : "", f[4], f[5], f[6]);
+		for (i = 0; i < CM_JOB_FIELDS; i++)
+			free(f[i]);
+		off = p;
+	}
+	memmove(j->buf, j->buf + off, j->len - off);
+	j->len -= off;
+	return bad ? -1 : 0;
+}
+
+int
+commits_job_read(struct commits_job *j, commits_report *report, void *arg)
+{
+	ssize_t	r;
+
+	for (;;) {
+		if (j->cap - j->len < 65536) {
+			if (j->cap > 4 * CM_JOB_MAX)
+				return -1;
+			j->cap = j->cap ? j->cap * 2 : 65536 * 2;
+			j->buf = xreallocarray(j->buf, 1, j->cap);
+		}
+		r = read(j->fd, j->buf + j->len, j->cap - j->len);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1 && errno == EAGAIN)
+			return 0;
+		if (r <= 0)
+			break;
+		j->len += (size_t)r;
+		if (cm_job_parse(j, report, arg) == -1)
+			return -1;
+	}
+	if (cm_job_parse(j, report, arg) == -1 || !j->done)
+		return -1;
+	return 1;
+}
+
+int
+commits_job_wait(struct commits_job *j, commits_report *report, void *arg)
+{
+	struct pollfd	pfd;
+	int		r;
+
+	while ((r = commits_job_read(j, report, arg)) == 0) {
+		pfd.fd = j->fd;
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, -1);
+	}
+	return r;
+}
+
+struct commits_snap *
+commits_job_snap(struct commits_job *j)
+{
+	struct commits_snap *s = j->snap;
+
+	j->snap = NULL;
+	return s;
+}
+
+void
+commits_job_free(struct commits_job *j)
+{
+	if (j == NULL)
+		return;
+	commits_free(j->snap);
+	close(j->fd);
+	free(j->buf);
+	free(j);
 }

@@ -14,6 +14,8 @@
 #ifndef AIRLOCK_COMMITS_H
 #define AIRLOCK_COMMITS_H
 
+#include <sys/types.h>
+
 struct namerule_set;
 struct commits_snap;
 
@@ -39,5 +41,30 @@ void	commits_judge(struct commits_snap *snap,
 	    const struct namerule_set *rules, const char *sid,
 	    commits_report *report, void *arg);
 void	commits_free(struct commits_snap *);
+/* Whether there is a repository to judge (at launch or made during
+ * the run); none needs no judge. */
+int	commits_pending(struct commits_snap *);
+
+/*
+ * commits_judge() in a child process, so that airlockd's event loop
+ * goes on while its git runs: takes snap; NULL if no child could be
+ * made (snap untouched: judge in place).  The job's fd (non-blocking) is read
+ * with commits_job_read() whenever readable: each report is told, and
+ * 1 is returned when the judge has ended, 0 while it goes on, -1 when
+ * it ended without finishing (died, or spoke garbage): then
+ * commits_job_snap() gives the snapshot back, to judge in place (what
+ * the child put back already is found in place).  commits_job_wait()
+ * blocks until the end.  The child is reaped by airlockd's SIGCHLD
+ * handler as any other; commits_job_free() closes and frees.
+ */
+struct commits_job;
+struct commits_job *commits_judge_start(struct commits_snap *snap,
+	    const struct namerule_set *rules, const char *sid);
+int	commits_job_fd(const struct commits_job *);
+pid_t	commits_job_pid(const struct commits_job *);
+int	commits_job_read(struct commits_job *, commits_report *, void *);
+int	commits_job_wait(struct commits_job *, commits_report *, void *);
+struct commits_snap *commits_job_snap(struct commits_job *);
+void	commits_job_free(struct commits_job *);
 
 #endif

@@ -659,6 +659,28 @@ exec_judge(struct sv_session *s, struct sv_xreq *r, const char *cmd,
 	pol_result_free(pr);
 }
 
+/*
+ * Forget the session's commands that are over: exit told, no answer
+ * owed, no helper to call.  A warm session lives for weeks and runs
+ * thousands of commands; kept, each would hold its record for the
+ * session's life.  Done only here, as a request comes in, where no
+ * callback of any exec is on the stack to use one freed under it.  An
+ * id forgotten is answered as one that ended (exec_find finds none).
+ */
+static void
+exec_prune(struct sv_session *s)
+{
+	struct sv_exec	**xp, *x;
+
+	for (xp = &s->execs; (x = *xp) != NULL; ) {
+		if (x->done && x->reply_id == NULL && x->helper_done == NULL) {
+			*xp = x->next;
+			exec_free(x);
+		} else
+			xp = &x->next;
+	}
+}
+
 void
 sv_session_exec(struct sv_client *c, const struct json *id,
     const struct json *params)
@@ -668,8 +690,10 @@ sv_session_exec(struct sv_client *c, const struct json *id,
 	const struct settings	*set;
 	const char		*cmd;
 
-	if ((s = session_param(c, id, params)) == NULL ||
-	    (r = xreq_decode(c, id, params, s, &cmd)) == NULL)
+	if ((s = session_param(c, id, params)) == NULL)
+		return;
+	exec_prune(s);
+	if ((r = xreq_decode(c, id, params, s, &cmd)) == NULL)
 		return;
 	set = s->own_settings != NULL ? s->own_settings : ssettings;
 	if (r->unsandboxed)
@@ -852,6 +876,7 @@ sv_session_helper(struct sv_client *c, const struct json *id,
 		close(out_fd);
 		return NULL;
 	}
+	exec_prune(s);
 	x = xcalloc(1, sizeof(*x));
 	x->s = s;
 	x->id = ++s->next_exec;

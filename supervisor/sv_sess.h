@@ -147,6 +147,8 @@ struct sv_session {
 	char		**mask_env;	/* name, placeholder, name, ... */
 	struct commits_snap *commits;	/* git refs and indexes at launch,
 					   judged when the sandbox ends */
+	struct commits_job *judge;	/* the judge, running in a child */
+	struct event	*ev_judge;	/* its pipe readable */
 };
 
 /* The session table and what it was started with (sv_session.c). */
@@ -180,7 +182,7 @@ char		*sv_mask_bundle(const struct sv_session *,
 void		 sv_mask_free(struct sv_session *);
 
 /* sv_session.c: what the agent committed, once its sandbox ended */
-void		 session_commits_judge(struct sv_session *);
+int		 session_commits_judge(struct sv_session *);
 
 /* The plan alone, into s->plan (session_build and sandbox.profile). */
 int		 session_plan(struct sv_session *, char *err, size_t errlen);

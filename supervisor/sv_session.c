@@ -291,15 +291,75 @@ commits_said(void *arg, const char *kind, const char *repo, const char *ref,
 	event_violation(s, "git-commit-held", path, NULL);
 }
 
-void
+/* The judge has ended (r: commits_job_read's). */
+static void
+judge_finish(struct sv_session *s, int r)
+{
+	/* Never left unjudged: a judge that died (killed, or out of
+	 * memory) is done again here, in the loop, slower but whole. */
+	if (r == -1) {
+		log_warnx("session %s: the commit judge ended before it "
+		    "finished: judging in place", s->id);
+		commits_judge(commits_job_snap(s->judge), s->plan.rules,
+		    s->id, commits_said, s);
+	}
+	if (s->ev_judge != NULL) {
+		event_free(s->ev_judge);
+		s->ev_judge = NULL;
+	}
+	commits_job_free(s->judge);
+	s->judge = NULL;
+}
+
+static void
+judge_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct sv_session *s = arg;
+	int		 r;
+
+	(void)fd;
+	(void)what;
+	if ((r = commits_job_read(s->judge, commits_said, s)) != 0) {
+		judge_finish(s, r);
+		session_end(s);
+	}
+}
+
+/*
+ * Judge what the sandbox left in git.  Its git processes take up to
+ * seconds each, so the judge runs in a child (commits_judge_start) and
+ * its reports come back as events of the loop: 1 while it runs (the
+ * session's end goes on from judge_cb), 0 when there was nothing to
+ * judge or it was judged in place (no child or no event could be made:
+ * slower, never unjudged).
+ */
+int
 session_commits_judge(struct sv_session *s)
 {
 	struct commits_snap *c = s->commits;
 
 	if (c == NULL)
-		return;
+		return 0;
 	s->commits = NULL;
-	commits_judge(c, s->plan.rules, s->id, commits_said, s);
+	if (!commits_pending(c)) {
+		commits_free(c);
+		return 0;
+	}
+	if ((s->judge = commits_judge_start(c, s->plan.rules, s->id)) ==
+	    NULL) {
+		log_warn("session %s: no child for the commit judge, "
+		    "judging in place", s->id);
+		commits_judge(c, s->plan.rules, s->id, commits_said, s);
+		return 0;
+	}
+	s->ev_judge = event_new(sbase, commits_job_fd(s->judge),
+	    EV_READ | EV_PERSIST, judge_cb, s);
+	if (s->ev_judge != NULL && event_add(s->ev_judge, NULL) == 0)
+		return 1;
+	log_warnx("session %s: no event for the commit judge, waiting for "
+	    "it in place", s->id);
+	judge_finish(s, commits_job_wait(s->judge, commits_said, s));
+	return 0;
 }
 
 /*
@@ -400,18 +460,25 @@ session_end(struct sv_session *s)
 	struct sv_exec	*x;
 	const char	*why = s->end_why;
 
-	if (s->ending) {
+	if (s->ending && s->ev_reap != NULL) {
 		event_free(s->ev_reap);
 		s->ev_reap = NULL;
 		close(s->reap_fd);
 		s->reap_fd = -1;
 		s->launcher_pid = -1;
-		s->ending = 0;
 		sv_spare_session_ended();
 	}
 	/* Nothing of the sandbox runs now: what it left in git is final,
-	 * and is judged before the commands' exits are told. */
-	session_commits_judge(s);
+	 * and is judged before the commands' exits are told.  The session
+	 * stays ending (not rebuilt, not freed) while the judge runs;
+	 * judge_cb comes back here. */
+	if (s->judge != NULL)
+		return;
+	if (session_commits_judge(s) == 1) {
+		s->ending = 1;
+		return;
+	}
+	s->ending = 0;
 	for (x = s->execs; x != NULL; x = x->next) {
 		if (x->reply_id != NULL) {
 			sv_client_error(s->owner, x->reply_id,
@@ -828,6 +895,14 @@ sv_sessions_shutdown(void)
 	/* The loop has stopped: the launchers still ending are waited
 	 * for here, as long as SV_KILL_WAIT_MS each, then killed. */
 	while ((s = ending) != NULL) {
+		/* A judge running: its end, waited for, ends the session
+		 * (the refs it puts back are worth the wait). */
+		if (s->judge != NULL) {
+			judge_finish(s, commits_job_wait(s->judge,
+			    commits_said, s));
+			session_end(s);
+			continue;
+		}
 		pfd.fd = s->reap_fd;
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, SV_KILL_WAIT_MS) != 1)
