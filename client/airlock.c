@@ -306,6 +306,23 @@ status_line(FILE *f, const char *key, const struct json *v)
 	fputc('\n', f);
 }
 
+/*
+ * R-P2: what a running daemon applied to itself, as it said; one that
+ * is not running has nothing to show but why.  An airlockd too old to
+ * say is named as such, never left blank.
+ */
+static void
+status_restriction(FILE *f, const struct json *d)
+{
+	const struct json	*v = json_get(d, "running");
+	const char		*r = json_get_str(d, "selfRestriction");
+
+	if (v == NULL || v->type != JSON_BOOL || !v->boolean)
+		return;
+	fprintf(f, "           restricted: %s\n", r != NULL ? vis(r) :
+	    "not reported (this airlockd does not say)");
+}
+
 /* `airlock status` for a person: what a person asks first, then all. */
 static void
 status_human(FILE *f, const struct json *res)
@@ -359,6 +376,7 @@ status_human(FILE *f, const struct json *res)
 				    (long long)v->integer, v->integer == 1 ?
 				    "" : "s");
 			fputc('\n', f);
+			status_restriction(f, d->items[i]);
 		}
 }
 
