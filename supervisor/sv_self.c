@@ -335,7 +335,7 @@ self_probe_cb(evutil_socket_t sig, short ev, void *arg)
 		r = syscall(SYS_ptrace, 0 /* PTRACE_TRACEME */, 0, 0, 0);
 		dprintf(fd, "ptrace: %s\n", r == 0 ? "allowed" :
 		    strerror(errno));
-		/* a process-wide counter of our own: any paranoia allows */
+		/* a user-space counter of our own: paranoia 2 allows it */
 		{
 			struct { uint32_t type, size; uint64_t config;
 			    uint64_t pad[14]; } a;
@@ -343,16 +343,29 @@ self_probe_cb(evutil_socket_t sig, short ev, void *arg)
 			memset(&a, 0, sizeof(a));
 			a.type = 1;	/* PERF_TYPE_SOFTWARE */
 			a.size = 64;	/* PERF_ATTR_SIZE_VER0 */
+			a.pad[3] = 3 << 5;	/* exclude_kernel, _hv */
 			r = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 			dprintf(fd, "perf_event_open: %s\n", r >= 0 ?
 			    "allowed" : strerror(errno));
 		}
 #ifdef __x86_64__
-		/* i386's getpid (20) through int 0x80 */
-		__asm__ volatile ("int $0x80" : "=a"(r) : "a"(20L) :
-		    "memory");
-		dprintf(fd, "int80-getpid: %s\n", r > 0 ? "allowed" :
-		    strerror((int)-r));
+		/* i386's getpid (20) through int 0x80, in a child of its own:
+		 * a kernel without ia32 emulation answers with SIGSEGV. */
+		if ((pid = fork()) == 0) {
+			__asm__ volatile ("int $0x80" : "=a"(r) : "a"(20L) :
+			    "r8", "r9", "r10", "r11", "memory");
+			dprintf(fd, "int80-getpid: %s\n", (int)r > 0 ?
+			    "allowed" : strerror(-(int)r));
+			_exit(0);
+		}
+		if (pid > 0 && waitpid(pid, &st, 0) == pid &&
+		    WIFSIGNALED(st))
+			dprintf(fd, "int80-getpid: no ia32 (signal %d)\n",
+			    WTERMSIG(st));
+		/* x32's getpid: ENOSYS on a kernel without x32 */
+		r = syscall(SYS_getpid | 0x40000000);
+		dprintf(fd, "x32-getpid: %s\n", r > 0 ? "allowed" :
+		    strerror(errno));
 #endif
 		dprintf(fd, "done\n");
 		_exit(0);
