@@ -14,7 +14,7 @@
 # airlockd carries neither hook.
 . "$(dirname "$0")/lib.sh"
 
-plan 18
+plan 20
 
 T=$(mktemp -d /tmp/airlock-selfr.XXXXXX)
 chmod 0755 "$T"
@@ -156,13 +156,14 @@ wait "$RUNPID" 2>/dev/null
 RUNPID=
 
 # --- From inside airlockd: the test build's probe, and its control. ---
-probe() {	# probe SOCKET OUT [env...]: start, signal, collect
-	_s=$1 _o=$2
-	shift 2
+probe() {	# probe SOCKET OUT DOCTOR-OUT [env...]: start, ask, signal
+	_s=$1 _o=$2 _dr=$3
+	shift 3
 	spawn_user env AIRLOCK_TEST_SELF_PROBE="$_o" "$@" "$B/test/airlockd" \
 	    --socket "$_s" --quiet --no-spares 2>>"$T/p.log"
 	_p=$!
 	wait_sock "$_s"
+	as_user "$AIRLOCK" doctor --socket "$_s" >"$_dr" 2>&1
 	kill -USR1 "$_p"
 	for i in $(seq 1 50); do
 		grep -q '^done' "$_o" 2>/dev/null && break
@@ -171,8 +172,8 @@ probe() {	# probe SOCKET OUT [env...]: start, signal, collect
 	kill "$_p"
 	wait "$_p" 2>/dev/null
 }
-probe "$T/p1.sock" "$T/probe.on"
-probe "$T/p2.sock" "$T/probe.off" AIRLOCK_TEST_SELF_OFF=1
+probe "$T/p1.sock" "$T/probe.on" "$T/dr.on"
+probe "$T/p2.sock" "$T/probe.off" "$T/dr.off" AIRLOCK_TEST_SELF_OFF=1
 diag "restricted: $(tr '\n' ' ' <"$T/probe.on" 2>/dev/null)"
 diag "control:    $(tr '\n' ' ' <"$T/probe.off" 2>/dev/null)"
 check "airlockd's ptrace is refused" \
@@ -192,6 +193,10 @@ if grep -qx "int80-getpid: allowed" "$T/probe.off"; then
 	grep -qx "int80-getpid: Operation not permitted" "$T/probe.on" ||
 	    not_ok "an i386 call (int 0x80) got through the filter"
 fi
+check_sh "doctor: self-restriction ok for the restricted airlockd" \
+    'grep -q "^ok    self-restriction  *every running daemon reported" "$T/dr.on"'
+check_sh "doctor: self-restriction fails for the unrestricted control" \
+    'grep -q "^fail  self-restriction  *airlockd: NOT restricted" "$T/dr.off"'
 # The hooks are in the test build only.
 check_sh "the shipped airlockd has no probe; the test build has" \
     '! grep -qaF AIRLOCK_TEST_SELF "$AIRLOCKD" &&
