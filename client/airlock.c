@@ -344,7 +344,7 @@ status_human(FILE *f, const struct json *res)
 	fputc('\n', f);
 	for (i = 0; i < res->n; i++) {
 		static const char *const shown[] = { "available", "backend",
-		    "enabled", "policyLocked", "daemons", NULL };
+		    "enabled", "policyLocked", "daemons", "guards", NULL };
 
 		for (k = 0; shown[k] != NULL; k++)
 			if (strcmp(res->keys[i], shown[k]) == 0)
@@ -378,6 +378,12 @@ status_human(FILE *f, const struct json *res)
 			fputc('\n', f);
 			status_restriction(f, d->items[i]);
 		}
+	if ((d = json_get(res, "guards")) != NULL && d->type == JSON_OBJECT)
+		for (i = 0; i < d->n; i++)
+			fprintf(f, "guard:     %s %s\n", vis(d->keys[i]),
+			    json_get_str(d->items[i], "guardRestriction") !=
+			    NULL ? vis(json_get_str(d->items[i],
+			    "guardRestriction")) : "not reported");
 }
 
 int

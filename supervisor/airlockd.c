@@ -183,14 +183,14 @@ clients_start(const struct opts *o, int lfd, char **defsock)
  *   or file capabilities): the launchers need none (user namespaces),
  *   and an unsandboxed host command (the none backend) cannot sudo.
  * - not dumpable: it holds credentials.
- * - seccomp, a denylist (EPERM): no ptrace or process_vm_writev (the
- *   user's other processes), no modules, kexec, reboot, swap, process
- *   accounting, port I/O, clock setting, open_by_handle_at, quotactl,
- *   vhangup, perf events, bpf, userfaultfd or io_uring, and no call of
- *   another architecture's table.  Not an allowlist, as proxyd's and
- *   gatewayd's are: every process airlock starts is its child and
- *   inherits the filter, and the launchers mount, unshare and pivot, and
- *   the none backend's commands are the user's own programs.
+ * - seccomp, a denylist (EPERM): no modules, kexec, reboot, swap,
+ *   process accounting, port I/O, clock setting, open_by_handle_at,
+ *   quotactl, vhangup, perf events, bpf, userfaultfd or io_uring, and no
+ *   call of another architecture's table.  Not an allowlist, as proxyd's
+ *   and gatewayd's are: every process airlock starts is its child and
+ *   inherits the filter, and the launchers mount, unshare and pivot, the
+ *   sandboxes' commands may ptrace their own processes, and the none
+ *   backend's commands are the user's own programs.
  * - Landlock: none, for the same reason.  airlockd reads whatever the
  *   user names (workspaces, git repositories, settings), writes
  *   worktrees and spares anywhere the user keeps repositories, and

@@ -254,6 +254,8 @@ void		 sv_self_status(struct sv_client *, const struct json *id,
 		    void (*answer)(struct sv_client *, const struct json *));
 void		 sv_self_reported(void);
 void		 sv_self_stop(void);
+/* A session's guard, as /proc shows it: "guardRestriction" in j. */
+void		 sv_self_guard_json(struct jgen *, pid_t init_pid);
 
 /* ---- sessions (sv_session.c) ---- */
 

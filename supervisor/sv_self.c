@@ -52,16 +52,15 @@
 #endif
 
 /*
- * Refused to airlockd and all it starts.  Each is a call that neither
- * airlockd nor any airlock process makes, and that is either a way to
- * reach other processes of the user (ptrace, process_vm_writev), a
- * privileged operation a compromised process would only try (modules,
- * kexec, reboot, swap, accounting, port I/O, setting the clock, handles
- * that bypass path checks), or a large kernel attack surface with no use
- * here (perf events, bpf, userfaultfd, io_uring).
+ * Refused to airlockd and all it starts.  Each is a call that no airlock
+ * process makes, and that is either a privileged operation a compromised
+ * process would only try (modules, kexec, reboot, swap, accounting, port
+ * I/O, setting the clock, handles that bypass path checks) or a large
+ * kernel attack surface with no use here (perf events, bpf, userfaultfd,
+ * io_uring).  Not ptrace: the sandboxes' commands may debug their own
+ * processes (gdb, strace), and they inherit this filter.
  */
 static const int sv_self_deny[] = {
-	SYS_ptrace, SYS_process_vm_writev,
 	SYS_init_module, SYS_finit_module, SYS_delete_module,
 	SYS_kexec_load,
 #ifdef SYS_kexec_file_load
@@ -305,6 +304,81 @@ sv_self_stop(void)
 #endif
 }
 
+/* One field of /proc/PID/status, or "?" when it cannot be read. */
+static void
+self_proc_field(pid_t pid, const char *field, char *out, size_t len)
+{
+	char	 path[64], line[256];
+	size_t	 n = strlen(field);
+	FILE	*f;
+
+	snprintf(out, len, "?");
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, field, n) == 0 && line[n] == ':') {
+			snprintf(out, len, "%s", line + n + 1 +
+			    strspn(line + n + 1, " \t"));
+			out[strcspn(out, "\n")] = '\0';
+			break;
+		}
+	fclose(f);
+}
+
+/*
+ * A session's airlock-guard: its report stays with the sandbox's init
+ * (launcher/init.c), so what it runs under is read where the kernel
+ * shows it, /proc/PID/status of init's child of that name (init_pid is
+ * the host's view).  Landlock layers are not shown there; the guard
+ * keeps the sandbox's own domain and adds none (guard/main.c).
+ */
+void
+sv_self_guard_json(struct jgen *j, pid_t init_pid)
+{
+	char	 path[96], comm[32], kids[512], nnp[16], sc[16], nf[16];
+	char	 cap[32], buf[300], *p, *end;
+	pid_t	 pid = -1;
+	FILE	*f;
+	long	 v;
+
+	snprintf(buf, sizeof(buf), "not found: init (pid %d) has no "
+	    "airlock-guard child", (int)init_pid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+	    (int)init_pid, (int)init_pid);
+	kids[0] = '\0';
+	if ((f = fopen(path, "re")) != NULL) {
+		if (fgets(kids, sizeof(kids), f) == NULL)
+			kids[0] = '\0';
+		fclose(f);
+	}
+	for (p = kids; pid == -1 && *p != '\0'; p = end) {
+		v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", v);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL &&
+		    strcmp(comm, "airlock-guard\n") == 0)
+			pid = (pid_t)v;
+		fclose(f);
+	}
+	if (pid != -1) {
+		self_proc_field(pid, "NoNewPrivs", nnp, sizeof(nnp));
+		self_proc_field(pid, "Seccomp", sc, sizeof(sc));
+		self_proc_field(pid, "Seccomp_filters", nf, sizeof(nf));
+		self_proc_field(pid, "CapEff", cap, sizeof(cap));
+		snprintf(buf, sizeof(buf), "pid %d, as /proc shows it: "
+		    "landlock: the sandbox's own domain; seccomp: mode %s, "
+		    "%s filter(s); caps: %s; "
+		    "no_new_privs: %s", (int)pid, sc, nf,
+		    strcmp(cap, "0000000000000000") == 0 ? "none" : cap,
+		    strcmp(nnp, "1") == 0 ? "yes" : nnp);
+	}
+	jgen_kstr(j, "guardRestriction", buf);
+}
+
 #ifdef AIRLOCK_TEST_BUILD
 /*
  * Test build only (tests/integration/selfrestrict.sh; hardening checks
@@ -332,8 +406,16 @@ self_probe_cb(evutil_socket_t sig, short ev, void *arg)
 		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC |
 		    O_CLOEXEC, 0644)) == -1)
 			_exit(1);
-		r = syscall(SYS_ptrace, 0 /* PTRACE_TRACEME */, 0, 0, 0);
-		dprintf(fd, "ptrace: %s\n", r == 0 ? "allowed" :
+		{
+			char	p[120];	/* struct io_uring_params */
+
+			memset(p, 0, sizeof(p));
+			r = syscall(SYS_io_uring_setup, 1, p);
+			dprintf(fd, "io_uring_setup: %s\n", r >= 0 ?
+			    "allowed" : strerror(errno));
+		}
+		r = syscall(SYS_userfaultfd, 1 /* UFFD_USER_MODE_ONLY */);
+		dprintf(fd, "userfaultfd: %s\n", r >= 0 ? "allowed" :
 		    strerror(errno));
 		/* a user-space counter of our own: paranoia 2 allows it */
 		{

@@ -14,7 +14,7 @@
 # airlockd carries neither hook.
 . "$(dirname "$0")/lib.sh"
 
-plan 20
+plan 23
 
 T=$(mktemp -d /tmp/airlock-selfr.XXXXXX)
 chmod 0755 "$T"
@@ -114,6 +114,16 @@ check_sh "the kernel agrees with proxyd's report" \
     '[ -n "$PX" ] && [ "$(procf $PX NoNewPrivs)" = 1 ] &&
     [ "$(procf $PX Seccomp)" = 2 ] &&
     [ "$(procf $PX CapEff)" = 0000000000000000 ]'
+# Each built sandbox's guard, as the kernel shows it (its report stays
+# with the sandbox's init).
+g=$(jget "$T/s2.json" "list(d.get('guards', {}).values())[0]['guardRestriction'] if d.get('guards') else 'none'")
+diag "guard: $g"
+GP=$(echo "$g" | sed -n 's/^pid \([0-9]*\), as \/proc shows it: .*/\1/p')
+check_sh "status shows the running session's guard: filter, no caps, nnp" \
+    'case "$g" in "pid "*"seccomp: mode 2, "*"caps: none; no_new_privs: yes")
+    true;; *) false;; esac'
+check_sh "and that pid is the sandbox's airlock-guard" \
+    '[ -n "$GP" ] && [ "$(cat /proc/$GP/comm)" = airlock-guard ]'
 kill "$RUNPID" 2>/dev/null
 wait "$RUNPID" 2>/dev/null
 RUNPID=
@@ -176,10 +186,13 @@ probe "$T/p1.sock" "$T/probe.on" "$T/dr.on"
 probe "$T/p2.sock" "$T/probe.off" "$T/dr.off" AIRLOCK_TEST_SELF_OFF=1
 diag "restricted: $(tr '\n' ' ' <"$T/probe.on" 2>/dev/null)"
 diag "control:    $(tr '\n' ' ' <"$T/probe.off" 2>/dev/null)"
-check "airlockd's ptrace is refused" \
-    grep -qx "ptrace: Operation not permitted" "$T/probe.on"
-check "control: the unrestricted airlockd's ptrace goes through" \
-    grep -qx "ptrace: allowed" "$T/probe.off"
+check "airlockd's io_uring_setup is refused" \
+    grep -qx "io_uring_setup: Operation not permitted" "$T/probe.on"
+check "control: the unrestricted airlockd's io_uring_setup goes through" \
+    grep -qx "io_uring_setup: allowed" "$T/probe.off"
+check_sh "airlockd's userfaultfd is refused, the control's is not" \
+    'grep -qx "userfaultfd: Operation not permitted" "$T/probe.on" &&
+    grep -qx "userfaultfd: allowed" "$T/probe.off"'
 check_sh "airlockd's perf_event_open is refused, the control's is not" \
     'grep -qx "perf_event_open: Operation not permitted" "$T/probe.on" &&
     ! grep -qx "perf_event_open: Operation not permitted" "$T/probe.off"'
