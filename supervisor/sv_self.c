@@ -326,12 +326,39 @@ self_proc_field(pid_t pid, const char *field, char *out, size_t len)
 	fclose(f);
 }
 
+/* A process's start time (clock ticks since boot), 0 if unknown. */
+static unsigned long long
+self_starttime(long pid)
+{
+	char			 path[64], buf[1024], *p;
+	unsigned long long	 t = 0;
+	FILE			*f;
+	int			 i;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	/* After the command name, which may hold anything: field 22. */
+	if (fgets(buf, sizeof(buf), f) != NULL &&
+	    (p = strrchr(buf, ')')) != NULL) {
+		for (i = 2; i < 22 && p != NULL; i++)
+			p = strchr(p + 1, ' ');
+		if (p != NULL)
+			t = strtoull(p + 1, NULL, 10);
+	}
+	fclose(f);
+	return t;
+}
+
 /*
  * A session's airlock-guard: its report stays with the sandbox's init
  * (launcher/init.c), so what it runs under is read where the kernel
- * shows it, /proc/PID/status of init's child of that name (init_pid is
- * the host's view).  Landlock layers are not shown there; the guard
- * keeps the sandbox's own domain and adds none (guard/main.c).
+ * shows it, /proc/PID/status (init_pid is the host's view).  Landlock
+ * layers are not shown there; the guard keeps the sandbox's own domain
+ * and adds none (guard/main.c).  The guard is init's first child, made
+ * before any command: its oldest living one.  A command of the sandbox
+ * can take the name "airlock-guard" but not an earlier start, so the
+ * name alone decides nothing (untrusted: names of the sandbox's).
  */
 void
 sv_self_guard_json(struct jgen *j, pid_t init_pid)
@@ -340,7 +367,8 @@ sv_self_guard_json(struct jgen *j, pid_t init_pid)
 	char	 cap[32], buf[300], *p, *end;
 	pid_t	 pid = -1;
 	FILE	*f;
-	long	 v;
+	long	 v, first = -1;
+	unsigned long long t, tfirst = 0;
 
 	snprintf(buf, sizeof(buf), "not found: init (pid %d) has no "
 	    "airlock-guard child", (int)init_pid);
@@ -352,16 +380,21 @@ sv_self_guard_json(struct jgen *j, pid_t init_pid)
 			kids[0] = '\0';
 		fclose(f);
 	}
-	for (p = kids; pid == -1 && *p != '\0'; p = end) {
+	for (p = kids; *p != '\0'; p = end) {
 		v = strtol(p, &end, 10);
 		if (end == p)
 			break;
-		snprintf(path, sizeof(path), "/proc/%ld/comm", v);
-		if ((f = fopen(path, "re")) == NULL)
-			continue;
+		t = self_starttime(v);
+		if (t != 0 && (first == -1 || t < tfirst)) {
+			first = v;
+			tfirst = t;
+		}
+	}
+	snprintf(path, sizeof(path), "/proc/%ld/comm", first);
+	if (first != -1 && (f = fopen(path, "re")) != NULL) {
 		if (fgets(comm, sizeof(comm), f) != NULL &&
 		    strcmp(comm, "airlock-guard\n") == 0)
-			pid = (pid_t)v;
+			pid = (pid_t)first;
 		fclose(f);
 	}
 	if (pid != -1) {

@@ -96,10 +96,13 @@ sleep 0.3
 as_user "$AIRLOCK" run --socket "$T/d.sock" --workspace "$W" \
     --allow-domain "localhost:$PORT" -- sh -c "
     curl -sf -m 5 -o /dev/null http://localhost:$PORT/ && echo first-ok;
-    sleep 30" >"$T/o2" 2>&1 &
+    cp /bin/sleep ./airlock-guard && exec ./airlock-guard 30" \
+    >"$T/o2" 2>&1 &
 RUNPID=$!
+IMP=
 for i in $(seq 1 100); do
-	grep -q first-ok "$T/o2" 2>/dev/null && break
+	IMP=$(pgrep -u "$TUSER" -f '^\./airlock-guard 30$' | head -1)
+	[ -n "$IMP" ] && break
 	sleep 0.1
 done
 as_user "$AIRLOCK" status --socket "$T/d.sock" --json >"$T/s2.json"
@@ -122,8 +125,16 @@ GP=$(echo "$g" | sed -n 's/^pid \([0-9]*\), as \/proc shows it: .*/\1/p')
 check_sh "status shows the running session's guard: filter, no caps, nnp" \
     'case "$g" in "pid "*"seccomp: mode 2, "*"caps: none; no_new_privs: yes")
     true;; *) false;; esac'
-check_sh "and that pid is the sandbox's airlock-guard" \
-    '[ -n "$GP" ] && [ "$(cat /proc/$GP/comm)" = airlock-guard ]'
+# An impostor: the command itself runs as "airlock-guard", a child of
+# the sandbox's init like the guard; the guard is the older one.
+stime() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
+ppid() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f2; }
+diag "guard $GP (parent $(ppid $GP)), impostor ${IMP:-none} (parent $(ppid $IMP))"
+check_sh "that pid is the real guard, not the command named airlock-guard" \
+    '[ -n "$GP" ] && [ -n "$IMP" ] && [ "$GP" != "$IMP" ] &&
+    [ "$(cat /proc/$GP/comm)" = airlock-guard ] &&
+    [ "$(cat /proc/$IMP/comm)" = airlock-guard ] &&
+    [ "$(stime $GP)" -le "$(stime $IMP)" ]'
 kill "$RUNPID" 2>/dev/null
 wait "$RUNPID" 2>/dev/null
 RUNPID=
