@@ -96,7 +96,6 @@ static char	sv_self_line[512] = "not reported: airlockd has not "
 		    "restricted itself yet (it does so before it serves a "
 		    "request)";
 static unsigned	sv_self_len;		/* BPF instructions */
-static int	sv_self_done;
 
 #ifdef AIRLOCK_TEST_BUILD
 static struct event	*sv_self_probe_ev;
@@ -160,7 +159,10 @@ self_seccomp(void)
 	    SECCOMP_RET_ERRNO | EPERM);
 	prog.len = (unsigned short)n;
 	prog.filter = f;
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == -1)
+	/* TSYNC: any thread there may be gets the filter and no_new_privs
+	 * too (airlockd has none of its own at this point). */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+	    SECCOMP_FILTER_FLAG_TSYNC, &prog) != 0)
 		fatal("seccomp filter");
 	sv_self_len = n;
 }
@@ -179,7 +181,6 @@ sv_self_restrict(void)
 	if (getenv("AIRLOCK_TEST_SELF_OFF") != NULL) {
 		snprintf(sv_self_line, sizeof(sv_self_line), "NOT "
 		    "restricted: AIRLOCK_TEST_SELF_OFF (test build)");
-		sv_self_done = 1;
 		return;
 	}
 #endif
@@ -195,7 +196,6 @@ sv_self_restrict(void)
 	    "denylist %zu syscalls and other architectures, EPERM, filter "
 	    "%u instructions; caps: none; no_new_privs", SV_SELF_NDENY,
 	    sv_self_len);
-	sv_self_done = 1;
 	log_debug("restricted: %s", sv_self_line);
 }
 
