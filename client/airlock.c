@@ -306,6 +306,23 @@ status_line(FILE *f, const char *key, const struct json *v)
 	fputc('\n', f);
 }
 
+/*
+ * R-P2: what a running daemon applied to itself, as it said; one that
+ * is not running has nothing to show but why.  An airlockd too old to
+ * say is named as such, never left blank.
+ */
+static void
+status_restriction(FILE *f, const struct json *d)
+{
+	const struct json	*v = json_get(d, "running");
+	const char		*r = json_get_str(d, "selfRestriction");
+
+	if (v == NULL || v->type != JSON_BOOL || !v->boolean)
+		return;
+	fprintf(f, "           restricted: %s\n", r != NULL ? vis(r) :
+	    "not reported (this airlockd does not say)");
+}
+
 /* `airlock status` for a person: what a person asks first, then all. */
 static void
 status_human(FILE *f, const struct json *res)
@@ -327,7 +344,7 @@ status_human(FILE *f, const struct json *res)
 	fputc('\n', f);
 	for (i = 0; i < res->n; i++) {
 		static const char *const shown[] = { "available", "backend",
-		    "enabled", "policyLocked", "daemons", NULL };
+		    "enabled", "policyLocked", "daemons", "guards", NULL };
 
 		for (k = 0; shown[k] != NULL; k++)
 			if (strcmp(res->keys[i], shown[k]) == 0)
@@ -359,7 +376,14 @@ status_human(FILE *f, const struct json *res)
 				    (long long)v->integer, v->integer == 1 ?
 				    "" : "s");
 			fputc('\n', f);
+			status_restriction(f, d->items[i]);
 		}
+	if ((d = json_get(res, "guards")) != NULL && d->type == JSON_OBJECT)
+		for (i = 0; i < d->n; i++)
+			fprintf(f, "guard:     %s %s\n", vis(d->keys[i]),
+			    json_get_str(d->items[i], "guardRestriction") !=
+			    NULL ? vis(json_get_str(d->items[i],
+			    "guardRestriction")) : "not reported");
 }
 
 int

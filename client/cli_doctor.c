@@ -318,6 +318,72 @@ check_credentials(const struct settings *s)
 		    st.st_mode & 07777);
 }
 
+/*
+ * R-P2: what each daemon applied to itself, as airlockd's host.status
+ * shows it (the shared airlockd, else a private one).  A daemon that is
+ * not running has nothing to show; one that runs must have reported,
+ * and airlockd must hold its filter and no_new_privs.
+ */
+static void
+check_selfrestrict(const char *sock)
+{
+	struct rpc	 rpc;
+	struct json	*res;
+	const struct json *d, *v;
+	const char	*r, *bad = NULL, *why = NULL;
+	char		 err[512], verify[PATH_MAX + 64], *extra[] = {
+	    "--quiet", NULL };
+	size_t		 i;
+	int		 code, warn = 0;
+
+	snprintf(verify, sizeof(verify), "airlock status%s%s",
+	    sock != NULL ? " --socket " : "", sock != NULL ? sock : "");
+	if (rpc_open(&rpc, sock, 1, extra, err, sizeof(err)) == -1 ||
+	    (res = rpc_call(&rpc, "host.status", NULL, NULL, NULL, &code,
+	    err, sizeof(err))) == NULL) {
+		dr_say(DR_FAIL, "self-restriction", verify, "cannot ask "
+		    "airlockd: %s", err);
+		if (rpc.fd != -1)
+			rpc_close(&rpc);
+		return;
+	}
+	d = json_get(res, "daemons");
+	if (d == NULL || d->type != JSON_OBJECT ||
+	    json_get(d, "airlockd") == NULL) {
+		bad = "airlockd";
+		why = "does not report its own restriction (an older one?)";
+	}
+	for (i = 0; bad == NULL && i < d->n; i++) {
+		v = json_get(d->items[i], "running");
+		r = json_get_str(d->items[i], "selfRestriction");
+		if (v == NULL || v->type != JSON_BOOL || !v->boolean)
+			continue;
+		if (r == NULL) {
+			bad = d->keys[i];
+			why = "shows no restriction";
+		} else if (strncmp(r, "not reported", 12) == 0) {
+			bad = d->keys[i];
+			why = r;
+			warn = 1;
+		} else if (strcmp(d->keys[i], "airlockd") == 0 &&
+		    (strncmp(r, "NOT ", 4) == 0 ||
+		    strstr(r, "seccomp:") == NULL ||
+		    strstr(r, "no_new_privs") == NULL)) {
+			bad = d->keys[i];
+			why = r;
+		}
+	}
+	if (bad != NULL)
+		dr_say(warn ? DR_WARN : DR_FAIL, "self-restriction", verify,
+		    "%s: %s", vis(bad), vis(why));
+	else
+		dr_say(DR_OK, "self-restriction", verify, "every running "
+		    "daemon reported what it applied (airlockd: seccomp, "
+		    "no_new_privs, no capabilities)");
+	json_free(res);
+	rpc_close(&rpc);
+}
+
 /* A real sandbox: `airlock run -- true` in an empty workspace. */
 static void
 check_probe(const char *settings)
@@ -406,6 +472,7 @@ cli_doctor_main(int argc, char **argv)
 	check_seccomp();
 	check_binaries();
 	check_socket(sock);
+	check_selfrestrict(sock);
 	check_settings(settings, &s, &loaded);
 	check_credentials(&s);
 	settings_free(&s);

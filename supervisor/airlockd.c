@@ -173,6 +173,35 @@ clients_start(const struct opts *o, int lfd, char **defsock)
 	}
 }
 
+/*
+ * What airlockd may do once it serves (R-P2), and why no less; applied
+ * by sv_self_restrict() (sv_self.c) after start-up, before the first
+ * child is started and the first request is read:
+ *
+ * - capabilities: none.  It runs as the user and needs no privilege.
+ * - no_new_privs: nothing it starts gains privilege by exec (no setuid
+ *   or file capabilities): the launchers need none (user namespaces),
+ *   and an unsandboxed host command (the none backend) cannot sudo.
+ * - not dumpable: it holds credentials.
+ * - seccomp, a denylist (EPERM): no modules, kexec, reboot, swap,
+ *   process accounting, port I/O, clock setting, open_by_handle_at,
+ *   quotactl, vhangup, perf events, bpf, userfaultfd or io_uring, and no
+ *   call of another architecture's table.  Not an allowlist, as proxyd's
+ *   and gatewayd's are: every process airlock starts is its child and
+ *   inherits the filter, and the launchers mount, unshare and pivot, the
+ *   sandboxes' commands may ptrace their own processes, and the none
+ *   backend's commands are the user's own programs.
+ * - Landlock: none, for the same reason.  airlockd reads whatever the
+ *   user names (workspaces, git repositories, settings), writes
+ *   worktrees and spares anywhere the user keeps repositories, and
+ *   starts the launchers, whose sandboxes see the user's files, and
+ *   proxyd and gatewayd, which dial out over TCP: a Landlock domain of
+ *   airlockd's would be theirs too, so no file or TCP rule of it could
+ *   be narrower than theirs.  The sandboxes and the daemons add their
+ *   own domains.  `airlock status` says so, in airlockd's line.
+ *
+ * A step the kernel refuses ends airlockd (fail closed).
+ */
 int
 main(int argc, char *argv[])
 {
@@ -242,6 +271,9 @@ main(int argc, char *argv[])
 	evsignal_add(ev_int, NULL);
 	evsignal_add(ev_term, NULL);
 	sv_siblings_init();	/* before any sandbox runs */
+	/* Before the first child: everything airlockd starts is under it. */
+	sv_self_init(sv_base);
+	sv_self_restrict();
 	/* The first sandbox's launcher, before the daemons (it is on the
 	 * critical path, they are not until the sandbox is ready), and
 	 * overlapping the probe and, in a private airlockd, the client. */
@@ -259,6 +291,7 @@ main(int argc, char *argv[])
 
 	event_base_dispatch(sv_base);
 
+	sv_self_stop();
 	sv_clients_close_all();
 	sv_sessions_shutdown();
 	sv_spare_stop();

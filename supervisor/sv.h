@@ -240,6 +240,22 @@ struct msg_link	*sv_daemon_link(enum sv_daemon_kind);
 void		 sv_daemons_status(struct jgen *);
 void		 sv_daemon_failed(enum sv_daemon_kind, const char *why);
 int		 sv_daemon_reaped(pid_t);
+/* A daemon runs but has not said what it applied (its MSG_HELLO). */
+int		 sv_daemons_unreported(void);
+
+/* ---- airlockd's own restriction, the daemons' reports (sv_self.c) ---- */
+
+void		 sv_self_init(struct event_base *);
+void		 sv_self_restrict(void);
+const char	*sv_self_summary(void);
+/* host.status: answer(c, id) now, or once every running daemon has
+ * reported (sv_self_reported), or after a bound. */
+void		 sv_self_status(struct sv_client *, const struct json *id,
+		    void (*answer)(struct sv_client *, const struct json *));
+void		 sv_self_reported(void);
+void		 sv_self_stop(void);
+/* A session's guard, as /proc shows it: "guardRestriction" in j. */
+void		 sv_self_guard_json(struct jgen *, pid_t init_pid);
 
 /* ---- sessions (sv_session.c) ---- */
 

@@ -296,8 +296,7 @@ sv_client_notify(struct sv_client *c, const char *method, const char *params,
 }
 
 static void
-method_status(struct sv_client *c, const struct json *id,
-    const struct json *params)
+status_answer(struct sv_client *c, const struct json *id)
 {
 	struct jgen	*j = jgen_new();
 	const char	*buf;
@@ -305,7 +304,6 @@ method_status(struct sv_client *c, const struct json *id,
 	int		 native = sv_sandbox_on && sv_settings.sandbox_enabled &&
 	    sv_host.available;
 
-	(void)params;
 	jgen_obj_open(j);
 	jgen_kbool(j, "available", sv_host.available);
 	jgen_kbool(j, "installed", !sv_host.requires_install);
@@ -351,6 +349,16 @@ method_status(struct sv_client *c, const struct json *id,
 	buf = jgen_buf(j, &len);
 	sv_client_result(c, id, buf, len);
 	jgen_free(j);
+}
+
+/* R-P2: a daemon that is starting is waited for, so that what it
+ * applied is shown, not a blank (sv_self.c). */
+static void
+method_status(struct sv_client *c, const struct json *id,
+    const struct json *params)
+{
+	(void)params;
+	sv_self_status(c, id, status_answer);
 }
 
 /*

@@ -11,6 +11,7 @@
  * Every frame from a daemon is untrusted: msg_recv() validates it, and a
  * bad one closes the link, which counts as the daemon dying.
  */
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -39,6 +40,7 @@ struct sv_daemon {
 	struct event	*ev;
 	struct event	*restart;
 	struct event	*hello_to;	/* started, no hello yet */
+	struct timeval	 started;	/* for "not reported" */
 	unsigned	 backoff_ms;
 	unsigned	 restarts;
 	char		*restriction;	/* from MSG_HELLO */
@@ -89,6 +91,7 @@ daemon_down(struct sv_daemon *d, const char *why)
 	sv_sessions_daemon_died(kind, ready);
 	if (kind == SV_DAEMON_GATEWAYD)
 		sv_gw_daemon_died();
+	sv_self_reported();
 	if (dbase == NULL)
 		return;
 	/* Not restarted now: the timer only delays the next start, which
@@ -115,6 +118,7 @@ daemon_dispatch(struct sv_daemon *d, struct msg *m)
 		evtimer_del(d->hello_to);
 		log_info("%s ready: %s", d->name, d->restriction);
 		sv_sessions_daemon_ready((enum sv_daemon_kind)(d - daemons));
+		sv_self_reported();
 		break;
 	case MSG_PX_VIOLATION:
 		sid = msg_get_str(m);
@@ -245,6 +249,7 @@ daemon_start(struct sv_daemon *d)
 	d->ev = event_new(dbase, fd, EV_READ | EV_PERSIST, daemon_read, d);
 	event_add(d->ev, NULL);
 	evtimer_add(d->hello_to, &tv);
+	(void)gettimeofday(&d->started, NULL);
 	d->up = 1;
 	d->restarts++;
 	log_debug("started %s pid %d", d->name, (int)d->pid);
@@ -368,12 +373,62 @@ sv_daemon_reaped(pid_t pid)
 	return 0;
 }
 
-void
-sv_daemons_status(struct jgen *j)
+int
+sv_daemons_unreported(void)
 {
 	int	i;
 
+	for (i = 0; i < SV_DAEMON_MAX; i++)
+		if (daemons[i].up && daemons[i].restriction == NULL)
+			return 1;
+	return 0;
+}
+
+/*
+ * What d applied, as it said, or why there is nothing to show: never
+ * nothing (R-P2).  A daemon that runs but has not said it yet was
+ * waited for (sv_self_status) and is shown as such.
+ */
+static void
+daemon_restriction(struct sv_daemon *d, char *buf, size_t len)
+{
+	struct timeval	now, dt;
+
+	if (d->up && d->restriction != NULL)
+		snprintf(buf, len, "%s", d->restriction);
+	else if (d->up) {
+		(void)gettimeofday(&now, NULL);
+		timersub(&now, &d->started, &dt);
+		snprintf(buf, len, "not reported: started %lld.%01ld s ago "
+		    "and has not said what it applied yet (it is restarted "
+		    "if it says nothing within %d s)", (long long)dt.tv_sec,
+		    (long)(dt.tv_usec / 100000), SV_DAEMON_HELLO_SEC);
+	} else if (!d->present)
+		snprintf(buf, len, "not running: not installed");
+	else if (d->restarts == 0)
+		snprintf(buf, len, "not running: it starts, and restricts "
+		    "itself, at a sandbox's first connection to it");
+	else
+		snprintf(buf, len, "not running: it ended; it starts again "
+		    "at a sandbox's next connection to it");
+}
+
+void
+sv_daemons_status(struct jgen *j)
+{
+	char	buf[1024];
+	int	i;
+
 	jgen_obj_open(j);
+	/* airlockd itself, in the same form. */
+	jgen_key(j, "airlockd");
+	jgen_obj_open(j);
+	jgen_kbool(j, "running", 1);
+	jgen_kint(j, "pid", getpid());
+	jgen_kbool(j, "installed", 1);
+	jgen_kbool(j, "reported", 1);
+	jgen_kstr(j, "selfRestriction", sv_self_summary());
+	jgen_obj_close(j);
 	for (i = 0; i < SV_DAEMON_MAX; i++) {
 		struct sv_daemon *d = &daemons[i];
 
@@ -384,7 +439,9 @@ sv_daemons_status(struct jgen *j)
 			jgen_kint(j, "pid", d->pid);
 		jgen_kbool(j, "installed", d->present);
 		jgen_kint(j, "starts", d->restarts);
-		jgen_kstr(j, "selfRestriction", d->restriction);
+		jgen_kbool(j, "reported", d->up && d->restriction != NULL);
+		daemon_restriction(d, buf, sizeof(buf));
+		jgen_kstr(j, "selfRestriction", buf);
 		jgen_obj_close(j);
 	}
 	jgen_obj_close(j);

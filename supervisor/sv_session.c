@@ -184,6 +184,8 @@ handle_json(struct jgen *j, struct sv_session *s)
 		jgen_kbool(j, "gateway",
 		    s->dstate[SV_DAEMON_GATEWAYD] != DS_NONE);
 		jgen_kstr(j, "limits", "rlimits+watchdog");
+		if (s->init_pid > 0)
+			sv_self_guard_json(j, s->init_pid);
 	}
 	jgen_obj_close(j);
 	jgen_obj_close(j);
@@ -924,6 +926,17 @@ sv_status_json(struct jgen *j)
 		n++;
 	jgen_kint(j, "sessions", (long long)n);
 	(void)i;
+	/* R-P2: each built sandbox's airlock-guard (sv_self.c). */
+	jgen_key(j, "guards");
+	jgen_obj_open(j);
+	for (s = sessions; s != NULL; s = s->next)
+		if (s->backend == SV_BACKEND_NATIVE && s->init_pid > 0) {
+			jgen_key(j, s->id);
+			jgen_obj_open(j);
+			sv_self_guard_json(j, s->init_pid);
+			jgen_obj_close(j);
+		}
+	jgen_obj_close(j);
 }
 
 /*

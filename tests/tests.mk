@@ -71,7 +71,8 @@ $(BUILD)/tests/helpers/px_drive: tests/helpers/px_drive.c $(LIBCOMMON)
 # hook: hardening.sh greps $(BUILD)/airlock*.
 TB := $(BUILD)/test
 TB_HOOK_SRCS := client/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c \
-	client/cli_acp.c client/cli_opt.c supervisor/sv_clock.c
+	client/cli_acp.c client/cli_opt.c supervisor/sv_clock.c \
+	supervisor/sv_self.c
 tb_objs = $(foreach f,$(1),$(if $(filter $(f),$(TB_HOOK_SRCS)),$(TB)/obj/$(f:%.c=%.o),$(BUILD)/obj/$(f:%.c=%.o)))
 $(TB)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
