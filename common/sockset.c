@@ -13,12 +13,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/sockset.h"
+
+#define SOCKSET_GRACE_MS	2	/* the longest the loop waits */
 
 static struct {
 	dev_t			dev;
@@ -66,12 +69,65 @@ sockset_add(int dfd, const char *name)
 }
 
 int
-sockset_connect(int fd, int dfd, const char *name, int lfd, uint64_t id)
+sockset_connect_addr(int fd, const struct sockaddr *sa, socklen_t len,
+    int lfd, uint64_t id)
 {
 	struct seccomp_notif_resp resp;
-	struct sockaddr_un	un;
-	int			sfd, r, fl;
+	struct pollfd		pfd = { .fd = fd, .events = POLLOUT };
+	socklen_t		elen = sizeof(int);
+	uint64_t		vid = id;
+	int			r, fl, e;
 	pid_t			pid;
+
+	/* First without waiting (the description is the caller's: its
+	 * flags are put back at once); only a connect that must wait
+	 * needs a child, since a fork costs milliseconds where this costs
+	 * microseconds.  A non-blocking caller gets what the kernel says,
+	 * EINPROGRESS or EAGAIN, as it would without us. */
+	if ((fl = fcntl(fd, F_GETFL)) == -1)
+		return -errno;
+	if (!(fl & O_NONBLOCK))
+		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	r = connect(fd, sa, len) == -1 ? -errno : 0;
+	if (fl & O_NONBLOCK)
+		return r;
+	(void)fcntl(fd, F_SETFL, fl);
+	/* A loopback handshake (the proxy's listeners) ends within
+	 * microseconds: a short grace spares the fork. */
+	if (r == -EINPROGRESS && poll(&pfd, 1, SOCKSET_GRACE_MS) == 1)
+		return getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == -1 ?
+		    -errno : -e;
+	if (r != -EAGAIN && r != -EINPROGRESS)
+		return r;
+	if ((pid = fork()) == 0) {
+		/* A unix listener's full backlog: nothing is under way, so
+		 * connect again, waiting.  TCP: the handshake is under way;
+		 * wait for its end while the caller still waits for us. */
+		if (r == -EAGAIN)
+			r = connect(fd, sa, len) == -1 ? -errno : 0;
+		else {
+			while ((e = poll(&pfd, 1, 1000)) == 0 ||
+			    (e == -1 && errno == EINTR))
+				if (ioctl(lfd, SECCOMP_IOCTL_NOTIF_ID_VALID,
+				    &vid) == -1)
+					_exit(0);
+			r = getsockopt(fd, SOL_SOCKET, SO_ERROR, &e,
+			    &elen) == -1 ? -errno : -e;
+		}
+		memset(&resp, 0, sizeof(resp));
+		resp.id = id;
+		resp.error = r;
+		(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		_exit(0);
+	}
+	return pid == -1 ? -EAGAIN : SOCKSET_DEFERRED;
+}
+
+int
+sockset_connect(int fd, int dfd, const char *name, int lfd, uint64_t id)
+{
+	struct sockaddr_un	un;
+	int			sfd, r;
 
 	if ((sfd = openat(dfd, name, O_PATH | O_CLOEXEC)) == -1)
 		return -errno;
@@ -82,29 +138,8 @@ sockset_connect(int fd, int dfd, const char *name, int lfd, uint64_t id)
 	memset(&un, 0, sizeof(un));
 	un.sun_family = AF_UNIX;
 	snprintf(un.sun_path, sizeof(un.sun_path), "/proc/self/fd/%d", sfd);
-	/* First without waiting (the description is the caller's: its
-	 * flags are put back at once); only a full backlog needs a child,
-	 * since a fork costs milliseconds where this costs microseconds. */
-	if ((fl = fcntl(fd, F_GETFL)) == -1) {
-		close(sfd);
-		return -errno;
-	}
-	if (!(fl & O_NONBLOCK))
-		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	r = connect(fd, (struct sockaddr *)&un, sizeof(un)) == -1 ? -errno : 0;
-	if (!(fl & O_NONBLOCK))
-		(void)fcntl(fd, F_SETFL, fl);
-	if (r == -EAGAIN && !(fl & O_NONBLOCK)) {
-		if ((pid = fork()) == 0) {
-			memset(&resp, 0, sizeof(resp));
-			resp.id = id;
-			resp.error = connect(fd, (struct sockaddr *)&un,
-			    sizeof(un)) == -1 ? -errno : 0;
-			(void)ioctl(lfd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-			_exit(0);
-		}
-		r = pid == -1 ? -EAGAIN : SOCKSET_DEFERRED;
-	}
+	r = sockset_connect_addr(fd, (struct sockaddr *)&un, sizeof(un), lfd,
+	    id);
 	close(sfd);
 	return r;
 }

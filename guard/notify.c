@@ -646,6 +646,9 @@ nt_unlink(const struct nt_call *c, int dirfd, uint64_t addr, int flags)
  * after the rules, from the parent directory (bind takes no dirfd:
  * fchdir) with the caller's umask; a connect to a path only to a socket
  * this sandbox bound (common/sockset.h); any other address as it is.
+ * A connect never waits here, in the loop every notified call of the
+ * sandbox goes through: where it would (a full backlog, a TCP
+ * handshake), a child of ours waits and answers (sockset_connect_addr).
  */
 static int
 nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
@@ -686,9 +689,12 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 			fatal("chdir /");
 		if (r == 0)
 			sockset_add(t.dfd, t.name);
-	} else if ((r = nt_valid(c)) == 0)
-		r = (conn ? connect : bind)(fd, (struct sockaddr *)&sa,
-		    (socklen_t)alen) == -1 ? -errno : 0;
+	} else if ((r = nt_valid(c)) == 0 && conn)
+		r = sockset_connect_addr(fd, (struct sockaddr *)&sa,
+		    (socklen_t)alen, c->lfd, c->id);
+	else if (r == 0)
+		r = bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) == -1 ?
+		    -errno : 0;
 out:
 	close(fd);
 	nt_path_close(&t);
