@@ -23,12 +23,13 @@
 
 #define SOCKSET_GRACE_MS	2	/* the longest the loop waits */
 
+/* The ring of the sandbox's own binds, then the pinned host sockets. */
 static struct {
 	dev_t			dev;
 	ino_t			ino;
 	struct statx_timestamp	bt;
-}		sockset[SOCKSET_MAX];
-static size_t	nsockset;
+}		sockset[SOCKSET_MAX + SOCKSET_PINNED];
+static size_t	nsockset, npinned;
 
 int
 sockset_check(int dfd, const char *name, int flags, int add)
@@ -46,19 +47,27 @@ sockset_check(int dfd, const char *name, int flags, int add)
 	    st.stx_btime.tv_nsec == 0))
 		st.stx_btime = st.stx_ctime;
 	dev = makedev(st.stx_dev_major, st.stx_dev_minor);
+	if (add == SOCKSET_PIN && npinned == SOCKSET_PINNED)
+		return 0;
 	if (add) {
-		i = nsockset++ % SOCKSET_MAX;	/* the oldest goes */
+		/* A bind's: the oldest goes.  A pinned one stays. */
+		i = add == SOCKSET_PIN ? SOCKSET_MAX + npinned++ :
+		    nsockset++ % SOCKSET_MAX;
 		sockset[i].dev = dev;
 		sockset[i].ino = st.stx_ino;
 		sockset[i].bt = st.stx_btime;
 		return 1;
 	}
 	n = nsockset < SOCKSET_MAX ? nsockset : SOCKSET_MAX;
-	for (i = 0; i < n; i++)
-		if (sockset[i].dev == dev && sockset[i].ino == st.stx_ino &&
+	for (i = 0; i < SOCKSET_MAX + npinned; i++) {
+		if (i == n)
+			i = SOCKSET_MAX;
+		if (i < SOCKSET_MAX + npinned && sockset[i].dev == dev &&
+		    sockset[i].ino == st.stx_ino &&
 		    sockset[i].bt.tv_sec == st.stx_btime.tv_sec &&
 		    sockset[i].bt.tv_nsec == st.stx_btime.tv_nsec)
 			return 1;
+	}
 	return 0;
 }
 

@@ -8,7 +8,10 @@
  * the change time stands in (a socket renamed or chmod'ed since its bind
  * is then refused too).  At
  * most SOCKSET_MAX are remembered; past that the oldest is forgotten
- * (a connect to it is then refused, never wrongly allowed).
+ * (a connect to it is then refused, never wrongly allowed).  The host
+ * sockets the settings allow (sandbox.network.allowUnixSockets, each
+ * bound into the sandbox at its path) are pinned: known the same way,
+ * never forgotten.
  */
 #ifndef AIRLOCK_SOCKSET_H
 #define AIRLOCK_SOCKSET_H
@@ -18,10 +21,13 @@
 #include <stdint.h>
 
 #define SOCKSET_MAX	4096
+#define SOCKSET_PINNED	64	/* sandbox.network.allowUnixSockets */
+#define SOCKSET_PIN	2	/* sockset_check's add: never forgotten */
 
 /*
  * The socket at (dfd, name), statx flags as given (AT_EMPTY_PATH for the
- * fd itself): add != 0 remembers it.  Returns -1 when it is not a
+ * fd itself): add != 0 remembers it (SOCKSET_PIN: for good; 0 once
+ * SOCKSET_PINNED are).  Returns -1 when it is not a
  * socket (or is gone), 1 when it is one the set holds (or was just
  * added), 0 otherwise.
  */

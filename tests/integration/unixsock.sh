@@ -6,9 +6,15 @@
 #   - a blocking connect to a listener whose backlog is full (an
 #     abstract socket: connected "as asked") never holds the guard:
 #     the sandbox's other notified calls (a checked write, a bind and a
-#     connect by path) still complete while it waits.
+#     connect by path) still complete while it waits;
+#   - sandbox.network.allowUnixSockets (and srt's network spelling):
+#     one host socket, served by a real server, is reached with a real
+#     curl; its neighbour in the same directory and a symlink made
+#     inside to the neighbour stay refused (unix-connect); a path that
+#     is missing or no socket fails the launch naming the setting;
+#   - sandbox.network.allowUnixBind false refuses a unix bind(2).
 . "$(dirname "$0")/lib.sh"
-plan 5
+plan 24
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -81,5 +87,123 @@ case $out in
 *done=1*) ok "the waiting connect completes once there is room" ;;
 *) not_ok "the waiting connect completes once there is room" ;;
 esac
+
+# ---- the unix-socket allowlist (issue 28) ----
+mkdir -p "$W/socks"
+cat >"$W/srv.py" <<'PY'
+import os, socketserver, sys, threading
+class H(socketserver.StreamRequestHandler):
+    def handle(self):
+        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+            pass
+        body = ("hello-%s\n" % os.path.basename(
+            self.server.server_address)).encode()
+        self.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Length: %d\r\n\r\n"
+            % len(body) + body)
+for p in sys.argv[1:]:
+    s = socketserver.ThreadingUnixStreamServer(p, H)
+    threading.Thread(target=s.serve_forever, daemon=True).start()
+open(sys.argv[1] + ".up", "w").close()
+threading.Event().wait()
+PY
+echo plain >"$W/socks/file"
+chown -R "$TUSER" "$W/socks" "$W/srv.py"
+spawn_user python3 "$W/srv.py" "$W/socks/ok.sock" "$W/socks/nb.sock"
+SRV=$!
+i=0
+while [ ! -e "$W/socks/ok.sock.up" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+SET="$W/../unixsock-$$.json"
+printf '{ "sandbox": { "network": { "allowUnixSockets": ["%s"] } } }\n' \
+    "$W/socks/ok.sock" >"$SET"
+CURL='curl -sS --max-time 5 --unix-socket'
+out=$(as_user $CURL "$W/socks/nb.sock" http://x/ 2>&1)
+check "control: outside, the neighbour's server answers ($out)" \
+    [ "$out" = hello-nb.sock ]
+out=$(sbx -- sh -c "$CURL '$W/socks/ok.sock' http://x/" 2>&1)
+check "without the setting the socket is refused inside ($out)" \
+    [ "$out" != hello-ok.sock ]
+: >"$EV"
+out=$(sbx --settings "$SET" -- sh -c "$CURL '$W/socks/ok.sock' http://x/" \
+    2>&1)
+check "allowUnixSockets: curl reaches the allowed socket's server ($out)" \
+    [ "$out" = hello-ok.sock ]
+: >"$EV"
+out=$(sbx --settings "$SET" -- sh -c "$CURL '$W/socks/nb.sock' http://x/" \
+    2>&1)
+check "... its neighbour in the same directory is refused ($out)" \
+    [ "$out" != hello-nb.sock ]
+check "... with a unix-connect violation naming it" \
+    grep -q "unix-connect.*$W/socks/nb.sock" "$EV"
+out=$(sbx --settings "$SET" -- sh -c "ln -s socks/nb.sock lnk &&
+    $CURL lnk http://x/; ln -s socks/ok.sock lok && $CURL lok http://x/" \
+    2>&1)
+case $out in
+*hello-nb*) not_ok "a symlink made inside to the neighbour is refused" ;;
+*) ok "a symlink made inside to the neighbour is refused" ;;
+esac
+case $out in
+*hello-ok*) ok "... one to the allowed socket passes (the same inode)" ;;
+*) not_ok "... one to the allowed socket passes (the same inode)" ;;
+esac
+diag "$out"
+out=$(sbx --settings "$SET" -- python3 -c "import socket
+s = socket.socket(socket.AF_UNIX)
+s.connect('$W/socks/ok.sock'); s.sendall(b'GET / HTTP/1.0\r\n\r\n')
+r = b''.join(iter(lambda: s.recv(100), b''))
+print(r.split(b'\n')[-2].decode().strip())" 2>&1)
+check "a python client talks to the allowed socket too ($out)" \
+    [ "$out" = hello-ok.sock ]
+printf '{ "network": { "allowUnixSockets": ["%s"] } }\n' \
+    "$W/socks/ok.sock" >"$SET.srt"
+out=$(sbx --settings "$SET.srt" -- sh -c \
+    "$CURL '$W/socks/ok.sock' http://x/" 2>"$W/.err")
+check "srt's network.allowUnixSockets is applied ($out)" \
+    [ "$out" = hello-ok.sock ]
+check "... and not warned about as ignored" \
+    fails grep -q "allowUnixSockets.*ignored" "$W/.err"
+for bad in "$W/socks/missing.sock" "$W/socks/file" socks/ok.sock; do
+	printf '{ "sandbox": { "network": { "allowUnixSockets": ["%s"] } } }\n' \
+	    "$bad" >"$SET.bad"
+	out=$(sbx --settings "$SET.bad" -- true 2>&1)
+	rc=$?
+	case $rc:$out in
+	0:*) not_ok "$bad: the launch fails"; diag "$out" ;;
+	*"sandbox.network.allowUnixSockets: $bad"*)
+		ok "$bad: the launch fails naming the setting and path" ;;
+	*) not_ok "$bad: the launch fails naming the setting and path"
+		diag "$out" ;;
+	esac
+done
+kill "$SRV" 2>/dev/null
+
+# ---- allowUnixBind ----
+BIND="import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.bind(sys.argv[1].replace('@', '\\0')); print('bound')
+except OSError as e:
+    print(e.strerror)"
+printf '{ "sandbox": { "network": { "allowUnixBind": false } } }\n' \
+    >"$SET.nobind"
+out=$(sbx -- python3 -c "$BIND" own.sock 2>&1)
+check "control: without the setting a unix bind inside works ($out)" \
+    [ "$out" = bound ]
+: >"$EV"
+out=$(sbx --settings "$SET.nobind" -- python3 -c "$BIND" own2.sock \
+    2>/dev/null)
+check_sh "allowUnixBind false: a bind by path is refused ($out)" \
+    '[ "$out" = "Permission denied" ] && [ ! -e "$W/own2.sock" ]'
+check "... with a unix-bind violation naming the path" \
+    grep -q "unix-bind.*$W/own2.sock" "$EV"
+out=$(sbx --settings "$SET.nobind" -- python3 -c "$BIND" @abstract-x \
+    2>/dev/null)
+check "... and an abstract one too ($out)" [ "$out" = "Permission denied" ]
+check "... reported as @abstract-x" grep -q "unix-bind.*@abstract-x" "$EV"
+out=$(sbx -- python3 -c "$BIND" @abstract-y 2>&1)
+check "control: without the setting an abstract bind works ($out)" \
+    [ "$out" = bound ]
 
 finish
