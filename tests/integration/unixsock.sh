@@ -14,7 +14,7 @@
 #     is missing or no socket fails the launch naming the setting;
 #   - sandbox.network.allowUnixBind false refuses a unix bind(2).
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 25
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -87,6 +87,23 @@ case $out in
 *done=1*) ok "the waiting connect completes once there is room" ;;
 *) not_ok "the waiting connect completes once there is room" ;;
 esac
+# A blocking TCP connect to the proxy's listener (its handshake may
+# still be under way when the guard first asks) and a non-blocking one.
+TCP="import socket
+s = socket.create_connection(('127.0.0.1', 3128), timeout=None)
+s.setblocking(True)
+s.sendall(b'CONNECT example.invalid:443 HTTP/1.1\\r\\n\\r\\n')
+print('blocking', s.recv(12).decode())
+n = socket.socket(); n.setblocking(False)
+print('nonblocking', n.connect_ex(('127.0.0.1', 3128)) in (0, 115))
+for i in range(20):
+    socket.create_connection(('127.0.0.1', 3128)).close()
+print('twenty')"
+out=$(sbx -- python3 -c "$TCP" 2>&1)
+check_sh "blocking and non-blocking TCP connects to the proxy complete" \
+    'case $out in *"blocking HTTP/1.1 4"*"nonblocking True"*twenty*) ;;
+    *) false ;; esac'
+diag "$out"
 
 # ---- the unix-socket allowlist (issue 28) ----
 mkdir -p "$W/socks"
