@@ -22,6 +22,7 @@
 
 #define SOCKSET_MAX	4096
 #define SOCKSET_PINNED	64	/* sandbox.network.allowUnixSockets */
+#define SOCKSET_PINNED_S "64"
 #define SOCKSET_PIN	2	/* sockset_check's add: never forgotten */
 
 /*

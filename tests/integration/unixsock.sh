@@ -14,7 +14,7 @@
 #     is missing or no socket fails the launch naming the setting;
 #   - sandbox.network.allowUnixBind false refuses a unix bind(2).
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 26
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -194,6 +194,20 @@ for bad in "$W/socks/missing.sock" "$W/socks/file" socks/ok.sock; do
 		diag "$out" ;;
 	esac
 done
+# airlock's own sockets (the default runtime directory's) never.
+OWN=/tmp/airlock-$(id -u "$TUSER")
+as_user sh -c "mkdir -p -m 700 '$OWN' && python3 -c 'import socket
+socket.socket(socket.AF_UNIX).bind(\"$OWN/unixsock-$$.sock\")'"
+printf '{ "sandbox": { "network": { "allowUnixSockets": ["%s"] } } }\n' \
+    "$OWN/unixsock-$$.sock" >"$SET.own"
+out=$(sbx --settings "$SET.own" -- true 2>&1)
+case $out in
+*"allowUnixSockets: $OWN/unixsock-$$.sock: airlock's own"*)
+	ok "a socket in airlock's runtime directory is refused at launch" ;;
+*) not_ok "a socket in airlock's runtime directory is refused at launch"
+	diag "$out" ;;
+esac
+rm -f "$OWN/unixsock-$$.sock"
 kill "$SRV" 2>/dev/null
 
 # ---- allowUnixBind ----
