@@ -684,7 +684,8 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 	    (alen <= off || alen > sizeof(*un) || un->sun_path[0] == '\0')) {
 		memset(path, 0, sizeof(path));
 		if (alen > off + 1 && alen <= sizeof(*un))
-			memcpy(path + 1, un->sun_path + 1, (size_t)alen - off - 1);
+			memcpy(path + 1, un->sun_path + 1,
+			    (size_t)alen - off - 1);
 		path[0] = '@';
 		nt_violation(c, "unix-bind", path);
 		close(fd);

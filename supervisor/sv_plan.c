@@ -2153,12 +2153,15 @@ plan_unix_sockets(struct sv_plan *p, const struct sv_plan_ctx *ctx,
 	for (i = 0; st->allow_unix_sockets && (s = st->allow_unix_sockets[i]);
 	    i++) {
 		c = s[0] == '/' ? realpath(s, NULL) : NULL;
+		memset(&sb, 0, sizeof(sb));
 		if (c == NULL || stat(c, &sb) == -1 || !S_ISSOCK(sb.st_mode) ||
-		    i == SOCKSET_PINNED || (own[0] != NULL && own[0][0] != '\0' &&
-		    path_under(c, own[0])) || (own[1] != NULL &&
-		    own[1][0] != '\0' && path_under(c, own[1]))) {
-			snprintf(err, errlen, "sandbox.network.allowUnixSockets: "
-			    "%s: %s", s, s[0] != '/' ? "not an absolute path" :
+		    i == SOCKSET_PINNED || (own[0] != NULL &&
+		    own[0][0] != '\0' && path_under(c, own[0])) ||
+		    (own[1] != NULL && own[1][0] != '\0' &&
+		    path_under(c, own[1]))) {
+			snprintf(err, errlen,
+			    "sandbox.network.allowUnixSockets: %s: %s", s,
+			    s[0] != '/' ? "not an absolute path" :
 			    c == NULL ? strerror(errno) : i == SOCKSET_PINNED ?
 			    "more than " SOCKSET_PINNED_S " sockets" :
 			    !S_ISSOCK(sb.st_mode) ? "not a socket" :
