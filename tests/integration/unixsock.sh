@@ -14,7 +14,7 @@
 #     is missing or no socket fails the launch naming the setting;
 #   - sandbox.network.allowUnixBind false refuses a unix bind(2).
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -194,6 +194,25 @@ for bad in "$W/socks/missing.sock" "$W/socks/file" socks/ok.sock; do
 		diag "$out" ;;
 	esac
 done
+# A directory the sandbox does not show: the one socket alone appears.
+X=$(mkwork)
+chown "$TUSER" "$X"
+spawn_user python3 "$W/srv.py" "$X/far.sock" "$X/near.sock"
+SRV2=$!
+i=0
+while [ ! -e "$X/far.sock.up" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+printf '{ "sandbox": { "network": { "allowUnixSockets": ["%s"] } } }\n' \
+    "$X/far.sock" >"$SET.far"
+out=$(sbx --settings "$SET.far" -- sh -c "$CURL '$X/far.sock' http://x/;
+    ls '$X'" 2>&1)
+check_sh "a socket in a hidden directory is bound alone ($out)" \
+    'case $out in hello-far.sock*near*) false ;; hello-far.sock*) ;;
+    *) false ;; esac'
+kill "$SRV2" 2>/dev/null
+
 # airlock's own sockets (the default runtime directory's) never.
 OWN=/tmp/airlock-$(id -u "$TUSER")
 as_user sh -c "mkdir -p -m 700 '$OWN' && python3 -c 'import socket
