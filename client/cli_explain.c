@@ -356,7 +356,12 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 	}
 	if (strcmp(a, "unix-connect") == 0) {
 		snprintf(why, whylen, "a host socket the sandbox may not "
-		    "connect to");
+		    "connect to (sandbox.network.allowUnixSockets)");
+		return EX_FILE;
+	}
+	if (strcmp(a, "unix-bind") == 0) {
+		snprintf(why, whylen, "a unix socket of its own "
+		    "(sandbox.network.allowUnixBind is false)");
 		return EX_FILE;
 	}
 	if (strncmp(a, "file-", 5) == 0 && strcmp(a, "file-read") != 0) {

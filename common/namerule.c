@@ -275,7 +275,7 @@ namerule_add(struct namerule_set *set, uint32_t kind, const char *pattern,
 
 	memset(&r, 0, sizeof(r));
 	r.kind = kind;
-	if (pattern[0] == '\0' || kind < NR_NAME || kind >= NR_KIND_MAX)
+	if (pattern[0] == '\0' || kind < NR_NAME || kind >= NR_UNIXSOCK)
 		goto inval;
 	/* A switch, not a pattern: common/gitstate.c finds the state. */
 	if (kind == NR_GITSTATE) {

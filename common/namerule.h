@@ -45,6 +45,11 @@ enum namerule_kind {
 	NR_GITSTATE,	/* git state by allowlist (pattern ".git"): below */
 	NR_GITSCOPE,	/* an absolute directory where only the git-state
 			   rules apply (a runner's state: no NR_SCOPE) */
+	/* Not rules of the set (namerule_add refuses them): airlock-guard
+	 * takes them (guard/notify.c). */
+	NR_UNIXSOCK,	/* an allowed host unix socket, bound at that
+			   absolute path: a connect to it passes */
+	NR_NOUNIXBIND,	/* pattern "/": bind(2) of a unix socket refused */
 	NR_KIND_MAX
 };
 

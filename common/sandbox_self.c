@@ -231,7 +231,7 @@ static const char *const sys_thread[] = {
 static const char *const sys_emulate[] = {
 	"pidfd_open", "pidfd_getfd", "process_vm_readv", "mknodat",
 	"linkat", "renameat", "renameat2", "ftruncate", "fchdir", "chdir",
-	"bind", "connect", "wait4", "set_robust_list", NULL
+	"bind", "connect", "wait4", "set_robust_list", "getsockopt", NULL
 };
 /* Path lookups without rpath: fail softly so libc can carry on. */
 static const char *const sys_eacces[] = {

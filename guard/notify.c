@@ -102,6 +102,7 @@ static struct seccomp_notif	*nt_req;
 static struct seccomp_notif_resp *nt_resp;
 static struct seccomp_notif_sizes nt_sizes;
 static mode_t			 nt_umask0;	/* the guard's own */
+static int			 nt_nobind;	/* unix bind(2) refused */
 static char			 nt_self[32];	/* "/proc/<our pid>" */
 
 /* untrusted: only in that airlockd built it; a bad rule is fatal. */
@@ -110,6 +111,19 @@ notify_rule(uint32_t kind, const char *pattern, const char *except)
 {
 	if (nt_rules == NULL && (nt_rules = namerule_new()) == NULL)
 		fatal("namerule_new");
+	/* An allowed host socket, bound at its path before we started:
+	 * known by its inode from now on, whatever names it later. */
+	if (kind == NR_UNIXSOCK) {
+		if (sockset_check(AT_FDCWD, pattern, AT_SYMLINK_NOFOLLOW,
+		    SOCKSET_PIN) != 1)
+			fatalx("plan: allowed unix socket %s is not one in "
+			    "the sandbox", pattern);
+		return;
+	}
+	if (kind == NR_NOUNIXBIND) {
+		nt_nobind = 1;
+		return;
+	}
 	if (namerule_add(nt_rules, kind, pattern, except) == -1)
 		fatalx("plan: write rule %u \"%s\" is invalid", kind, pattern);
 }
@@ -646,6 +660,9 @@ nt_unlink(const struct nt_call *c, int dirfd, uint64_t addr, int flags)
  * after the rules, from the parent directory (bind takes no dirfd:
  * fchdir) with the caller's umask; a connect to a path only to a socket
  * this sandbox bound (common/sockset.h); any other address as it is.
+ * A connect never waits here, in the loop every notified call of the
+ * sandbox goes through: where it would (a full backlog, a TCP
+ * handshake), a child of ours waits and answers (sockset_connect_addr).
  */
 static int
 nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
@@ -661,6 +678,19 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 	t.dfd = -1;
 	if ((r = procpeek_sockarg(c->pid, sock, addr, alen, &sa, &fd)) < 0)
 		return r;
+	/* sandbox.network.allowUnixBind false: no unix socket of its own,
+	 * abstract and unnamed ones too ("@name"); a path by its name. */
+	if (!conn && nt_nobind && sa.ss_family == AF_UNIX &&
+	    (alen <= off || alen > sizeof(*un) || un->sun_path[0] == '\0')) {
+		memset(path, 0, sizeof(path));
+		if (alen > off + 1 && alen <= sizeof(*un))
+			memcpy(path + 1, un->sun_path + 1,
+			    (size_t)alen - off - 1);
+		path[0] = '@';
+		nt_violation(c, "unix-bind", path);
+		close(fd);
+		return -EACCES;
+	}
 	/* A longer AF_UNIX address: the kernel's EINVAL, below. */
 	if (alen > off && alen <= sizeof(*un) && sa.ss_family == AF_UNIX &&
 	    un->sun_path[0] != '\0') {
@@ -668,6 +698,8 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 		path[alen - off] = '\0';
 		snprintf(base, sizeof(base), "/proc/%d/cwd", (int)c->pid);
 		if ((r = nt_resolve(c->pid, base, path, &t)) < 0 || (!conn &&
+		    nt_nobind && (nt_violation(c, "unix-bind", t.abs),
+		    r = -EACCES) < 0) || (!conn &&
 		    (r = nt_write(c, t.abs, 0, GS_WRITE,
 		    "file-write-create")) < 0) || (r = nt_valid(c)) < 0)
 			goto out;
@@ -686,9 +718,12 @@ nt_sock(const struct nt_call *c, int conn, int sock, uint64_t addr,
 			fatal("chdir /");
 		if (r == 0)
 			sockset_add(t.dfd, t.name);
-	} else if ((r = nt_valid(c)) == 0)
-		r = (conn ? connect : bind)(fd, (struct sockaddr *)&sa,
-		    (socklen_t)alen) == -1 ? -errno : 0;
+	} else if ((r = nt_valid(c)) == 0 && conn)
+		r = sockset_connect_addr(fd, (struct sockaddr *)&sa,
+		    (socklen_t)alen, c->lfd, c->id);
+	else if (r == 0)
+		r = bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) == -1 ?
+		    -errno : 0;
 out:
 	close(fd);
 	nt_path_close(&t);

@@ -31,6 +31,7 @@
 #include "common/host/wsorigin.h"
 #include "common/log.h"
 #include "common/namerule.h"
+#include "common/sockset.h"
 #include "common/xmalloc.h"
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
@@ -2106,12 +2107,91 @@ stage_limits(struct plan_build *pb, char *err, size_t errlen)
 	return 0;
 }
 
+/* A frame for airlock-guard alone (NR_UNIXSOCK, NR_NOUNIXBIND). */
+static void
+plan_guard_frame(struct sv_plan *p, uint32_t kind, const char *arg)
+{
+	struct msgbuf	b;
+
+	msgbuf_init(&b, MSG_PLAN_WRITE_RULE);
+	msg_put_u32(&b, kind);
+	msg_put_str(&b, arg);
+	msg_put_str(&b, "");
+	plan_frame(p, &b);
+}
+
+/*
+ * sandbox.network.allowUnixSockets: each host socket, canonical, bound
+ * read-only (a connect needs no write to the filesystem) at its own
+ * path, and pinned by the guard, which admits a connect by path to that
+ * inode alone; every other host socket stays refused.  A path that is
+ * no socket now is an error, not a sandbox without it; so is one of
+ * airlock's own (the directories of airlockd's socket and of the
+ * default one hold its daemons'): the control plane is never reachable.
+ */
+static int
+plan_unix_sockets(struct sv_plan *p, const struct sv_plan_ctx *ctx,
+    const struct settings *st, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	char		*c, *own[2], *sl;
+	const char	*s;
+	size_t		 i, j;
+
+	own[0] = ctx->control_socket != NULL ?
+	    realpath(ctx->control_socket, NULL) : NULL;
+	own[1] = airlock_default_socket();
+	for (j = 0; j < 2; j++)
+		if (own[j] != NULL && (sl = strrchr(own[j], '/')) != NULL) {
+			*sl = '\0';
+			if ((c = realpath(own[j], NULL)) != NULL) {
+				free(own[j]);
+				own[j] = c;
+			}
+		}
+
+	for (i = 0; st->allow_unix_sockets && (s = st->allow_unix_sockets[i]);
+	    i++) {
+		c = s[0] == '/' ? realpath(s, NULL) : NULL;
+		memset(&sb, 0, sizeof(sb));
+		if (c == NULL || stat(c, &sb) == -1 || !S_ISSOCK(sb.st_mode) ||
+		    i == SOCKSET_PINNED || (own[0] != NULL &&
+		    own[0][0] != '\0' && path_under(c, own[0])) ||
+		    (own[1] != NULL && own[1][0] != '\0' &&
+		    path_under(c, own[1]))) {
+			snprintf(err, errlen,
+			    "sandbox.network.allowUnixSockets: %s: %s", s,
+			    s[0] != '/' ? "not an absolute path" :
+			    c == NULL ? strerror(errno) : i == SOCKSET_PINNED ?
+			    "more than " SOCKSET_PINNED_S " sockets" :
+			    !S_ISSOCK(sb.st_mode) ? "not a socket" :
+			    "airlock's own socket, never allowed");
+			free(c);
+			free(own[0]);
+			free(own[1]);
+			return -1;
+		}
+		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO, c, c);
+		plan_guard_frame(p, NR_UNIXSOCK, c);
+		free(c);
+	}
+	free(own[0]);
+	free(own[1]);
+	if (!st->allow_unix_bind)
+		plan_guard_frame(p, NR_NOUNIXBIND, "/");
+	return 0;
+}
+
 /* R-L8: the session's listeners, made inside its netns; git's config
- * for the push gateway. */
+ * for the push gateway; the host unix sockets allowed. */
 static int
 stage_network(struct plan_build *pb, char *err, size_t errlen)
 {
 	struct sv_plan	*p = pb->p;
+
+	if (pb->ctx->settings != NULL &&
+	    plan_unix_sockets(p, pb->ctx, pb->ctx->settings, err, errlen) == -1)
+		return -1;
 
 	if (pb->ctx->with_proxy) {
 		plan_listen(p, LISTEN_HTTP, LISTEN_PORT_HTTP);

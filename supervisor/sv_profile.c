@@ -50,6 +50,7 @@ static const char *const nr_name[NR_KIND_MAX] = {
 	[NR_ABS] = "absolute", [NR_GITCONFIG] = "gitconfig",
 	[NR_SCOPE] = "scope", [NR_HOME] = "home", [NR_CARVE] = "carve",
 	[NR_GITSTATE] = "gitstate", [NR_GITSCOPE] = "gitscope",
+	[NR_UNIXSOCK] = "unix-socket", [NR_NOUNIXBIND] = "no-unix-bind",
 };
 
 static const char *

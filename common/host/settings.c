@@ -47,7 +47,7 @@ struct mctx {
 };
 
 /* srt keys that have no airlock equivalent: accepted, noted, ignored. */
-static const char *const srt_network_ignored[] = { "allowUnixSockets",
+static const char *const srt_network_ignored[] = {
     "allowAllUnixSockets", "allowLocalBinding", "httpProxyPort",
     "socksProxyPort", "allowManagedDomainsOnly", "mitmProxy", NULL };
 static const char *const srt_fs_ignored[] = { "allowGitConfig", NULL };
@@ -188,6 +188,7 @@ settings_free(struct settings *s)
 	strv_free(s->acp_pass_through);
 	strv_free(s->allowed_domains);
 	strv_free(s->denied_domains);
+	strv_free(s->allow_unix_sockets);
 	hosts_free(s->hosts, s->nhosts);
 	strv_free(s->linked_repos);
 	push_rules_free(s->push_rules, s->npush_rules);
@@ -252,6 +253,8 @@ settings_defaults(struct settings *s)
 	s->acp_permission_timeout = SETTINGS_ACP_PERMISSION_TIMEOUT;
 	s->allowed_domains = strv_empty();
 	s->denied_domains = strv_empty();
+	s->allow_unix_sockets = strv_empty();
+	s->allow_unix_bind = 1;
 	pol_rules_default(s->rules);
 	s->nhosts = 1;
 	s->hosts = xcalloc(1, sizeof(*s->hosts));
@@ -420,6 +423,9 @@ static const struct list_key env_keys[] = {
 static const struct list_key net_keys[] = {
 	{ "allowedDomains", offsetof(struct settings, allowed_domains) },
 	{ "deniedDomains", offsetof(struct settings, denied_domains) },
+	/* Host unix sockets bound into the sandbox one by one, checked
+	 * (absolute, a socket) at launch: supervisor/sv_plan.c. */
+	{ "allowUnixSockets", offsetof(struct settings, allow_unix_sockets) },
 	{ NULL, 0 }
 };
 
@@ -666,6 +672,11 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 		} else if (strcmp(canon, "sandbox.network") == 0 &&
 		    strcmp(k, "tls") == 0) {
 			if (merge_net_tls(m, o->items[i], sp) == -1)
+				return -1;
+		} else if (strcmp(canon, "sandbox.network") == 0 &&
+		    strcmp(k, "allowUnixBind") == 0) {
+			if (get_bool(m, key, sp, o->items[i],
+			    &m->s->allow_unix_bind) == -1)
 				return -1;
 		} else if (strcmp(canon, "sandbox.network") == 0 &&
 		    strcmp(k, "useBaseline") == 0) {

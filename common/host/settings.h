@@ -70,6 +70,9 @@ struct settings {
 	char		**env_pass;		/* sandbox.env.pass: names */
 	char		**allowed_domains;
 	char		**denied_domains;
+	char		**allow_unix_sockets;	/* host sockets bound inside */
+	int		  allow_unix_bind;	/* default 1: bind(2) of a
+					   unix socket by path inside */
 	enum pol_verdict  rules[POL_CLASS_MAX];
 	struct code_host *hosts;
 	size_t		  nhosts;

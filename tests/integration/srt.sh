@@ -30,7 +30,7 @@ echo ws-file >"$W/file.txt"
 cat >"$W/../srt-$$.json" <<JSON
 {
   "network": { "allowedDomains": ["example.invalid"],
-               "allowUnixSockets": ["/var/run/docker.sock"] },
+               "allowAllUnixSockets": true },
   "filesystem": {
     "denyRead": ["$Y", "**/secret.txt", "deny"],
     "allowRead": ["$Y/pub", "deny/ok.txt"],
@@ -51,8 +51,8 @@ rc=$?
 check_sh "an srt file with a credentials section loads and runs ($rc)" \
     '[ "$rc" -eq 0 ] && [ "$out" = started ]'
 check_sh "the ignored key is warned about once on stderr" \
-    '[ "$(grep -c "network.allowUnixSockets" "$W/err")" -eq 1 ] &&
-    grep -q "warning: .*network.allowUnixSockets.*ignored" "$W/err"'
+    '[ "$(grep -c "network.allowAllUnixSockets" "$W/err")" -eq 1 ] &&
+    grep -q "warning: .*network.allowAllUnixSockets.*ignored" "$W/err"'
 check "the credentials section is warned about" \
     grep -q 'warning: .*credentials.github' "$W/err"
 

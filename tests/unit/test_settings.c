@@ -177,7 +177,8 @@ START_TEST(srt_format)
 {
 	ck_assert_int_eq(merge("{\"network\":{\"allowedDomains\":[\"a.com\","
 	    "\"*.b.com\"],\"deniedDomains\":[\"c.com\"],\"allowUnixSockets\":"
-	    "[\"/var/run/x.sock\"],\"allowLocalBinding\":true},\"filesystem\":"
+	    "[\"/var/run/x.sock\"],\"allowAllUnixSockets\":true,"
+	    "\"allowLocalBinding\":true},\"filesystem\":"
 	    "{\"denyRead\":[\"~/.ssh\"],\"allowWrite\":[\".\",\"/tmp\"],"
 	    "\"denyWrite\":[\".env\"]},\"ignoreViolations\":{\"*\":[\"/x\"]},"
 	    "\"enableWeakerNestedSandbox\":false}", 0), 0);
@@ -192,7 +193,9 @@ START_TEST(srt_format)
 	ck_assert(strstr(S.notes[0], "network.allowedDomains") != NULL);
 	ck_assert(strstr(S.notes[0], "no built-in baseline") != NULL);
 	ck_assert_int_eq(S.egress_baseline, 0);
-	ck_assert(strstr(S.notes[1], "network.allowUnixSockets") != NULL);
+	/* allowUnixSockets is applied; allowAll... stays a note. */
+	ck_assert(has(S.allow_unix_sockets, "/var/run/x.sock"));
+	ck_assert(strstr(S.notes[1], "network.allowAllUnixSockets") != NULL);
 	ck_assert(strstr(S.notes[1], "ignored") != NULL);
 	/* srt's filesystem-only key is a note in srt's spelling alone. */
 	ck_assert_int_eq(merge("{\"filesystem\":{\"allowGitConfig\":true}}",
@@ -207,6 +210,29 @@ START_TEST(srt_format)
 	    "\"x\"}},\"network\":{\"deniedDomains\":[]}}", 0), 0);
 	ck_assert(strstr(S.notes[strv_len(S.notes) - 1],
 	    "credentials.github") != NULL);
+}
+END_TEST
+
+START_TEST(unix_sockets)
+{
+	ck_assert_int_eq(S.allow_unix_bind, 1);
+	ck_assert(S.allow_unix_sockets[0] == NULL);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowUnixSockets\":[\"/run/a.sock\",\"/run/b.sock\"],"
+	    "\"allowUnixBind\":false}}}", 0), 0);
+	ck_assert(has(S.allow_unix_sockets, "/run/b.sock"));
+	ck_assert_int_eq(S.allow_unix_bind, 0);
+	ck_assert_uint_eq(strv_len(S.notes), 0);
+	/* Wrong types, and both spellings in one layer, are errors. */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowUnixSockets\":\"/run/a.sock\"}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowUnixBind\":\"no\"}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowUnixSockets\":[1]}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"allowUnixSockets\":[]}},\"network\":{"
+	    "\"allowUnixSockets\":[]}}", 0), -1);
 }
 END_TEST
 
@@ -468,6 +494,7 @@ main(void)
 	tcase_add_test(tc, errors_name_the_key);
 	tcase_add_test(tc, bad_layer_changes_nothing);
 	tcase_add_test(tc, srt_format);
+	tcase_add_test(tc, unix_sockets);
 	tcase_add_test(tc, managed_wins_and_locks);
 	tcase_add_test(tc, baseline_switch);
 	tcase_add_test(tc, json_error_position);
