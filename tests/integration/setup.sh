@@ -12,7 +12,7 @@
 # path holding a space and a quote, each by-hand command, run by a shell
 # as printed, succeeds (and so targets the right file).
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -75,6 +75,27 @@ printf 'profile airlock-launcher "/x" {\n' >"$P"
 rc=$?
 check_sh "  and so is a truncated one" '[ "$rc" -eq 0 ] && cmp -s "$W/p1" "$P"'
 
+# A symlink where the profile goes (planted by whoever could write
+# there, or left by a tool): replaced by the file, its target untouched.
+echo victim >"$W/victim"
+rm -f "$P" && ln -s "$W/victim" "$P"
+"$B/airlock" setup --root "$R" >"$W/r5.out" 2>&1
+rc=$?
+check_sh "a symlink in the profile's place: replaced by a file, its target untouched" \
+    '[ "$rc" -eq 0 ] && [ ! -L "$P" ] && cmp -s "$W/p1" "$P" &&
+    [ "$(cat "$W/victim")" = victim ]'
+
+# The sysctl at 0: nothing needed, nothing written (the control for the
+# runs above: the profile is written because the file says 1).
+rm -f "$P"
+echo 0 >"$R$SYSCTL"
+"$B/airlock" setup --root "$R" >"$W/r0.out" 2>&1
+rc=$?
+check_sh "the sysctl at 0: nothing to do, ok, no profile written" \
+    '[ "$rc" -eq 0 ] && grep -q "^nothing to do: .* is 0" "$W/r0.out" &&
+    [ ! -e "$P" ]'
+echo 1 >"$R$SYSCTL"
+
 # A launcher path AppArmor cannot quote is refused, nothing written.
 rm -f "$P"
 "$B/airlock" setup --root "$R" --launcher '/opt/a"b/airlock-launcher' \
@@ -96,8 +117,10 @@ check_sh "an unwritable /etc/apparmor.d: error naming the path, exit != 0" \
     [ ! -e "$P" ]'
 # Control: the same run as root (who can write there) is ok.
 "$B/airlock" setup --root "$R" >"$W/rw.out" 2>&1
-check "  control: the same run by root writes it, ok" \
-    sh -c "[ \$? -eq 0 ] && [ -f '$P' ] && [ \"\$(tail -1 '$W/rw.out')\" = 'setup: ok' ]"
+rc=$?
+check_sh "  control: the same run by root writes it, ok; no temporary file left" \
+    '[ "$rc" -eq 0 ] && [ -f "$P" ] && [ "$(tail -1 "$W/rw.out")" = "setup: ok" ] &&
+    [ "$(ls -A "$R/etc/apparmor.d")" = airlock-launcher ]'
 
 # doctor's by-hand commands, with a HOME and a socket path that hold a
 # space and a quote (the socket is absent: its command is `test ! -e`).
