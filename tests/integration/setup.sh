@@ -12,7 +12,7 @@
 # path holding a space and a quote, each by-hand command, run by a shell
 # as printed, succeeds (and so targets the right file).
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 16
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -95,6 +95,18 @@ check_sh "the sysctl at 0: nothing to do, ok, no profile written" \
     '[ "$rc" -eq 0 ] && grep -q "^nothing to do: .* is 0" "$W/r0.out" &&
     [ ! -e "$P" ]'
 echo 1 >"$R$SYSCTL"
+
+# Bad input: said in the user's words, exit 2, nothing done.
+"$B/airlock" setup --root etc >"$W/bad1.out" 2>&1
+rc1=$?
+"$B/airlock" setup --frobnicate >"$W/bad2.out" 2>&1
+rc2=$?
+"$B/airlock" setup --root >"$W/bad3.out" 2>&1
+rc3=$?
+check_sh "bad input: a relative --root, an unknown option, a missing value: exit 2, named" \
+    '[ "$rc1" -eq 2 ] && grep -q "^airlock setup: --root etc: not an absolute path" "$W/bad1.out" &&
+    [ "$rc2" -eq 2 ] && grep -q "^airlock setup: unknown option --frobnicate" "$W/bad2.out" &&
+    [ "$rc3" -eq 2 ] && grep -q "^airlock setup: --root needs a value" "$W/bad3.out"'
 
 # A launcher path AppArmor cannot quote is refused, nothing written.
 rm -f "$P"
