@@ -33,7 +33,8 @@
 #define AIRLOCK_LIBEXECDIR "/usr/local/libexec/airlock"
 #endif
 
-#define SU_SYSCTL	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
+#define SU_SYSCTL \
+	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
 #define SU_PROFILE	"/etc/apparmor.d/airlock-launcher"
 #define SU_MAXFILE	65536
 
@@ -79,8 +80,18 @@ su_slurp(const char *path, size_t *len)
 		return NULL;
 	}
 	while (off < SU_MAXFILE &&
-	    (n = read(fd, buf + off, SU_MAXFILE - off)) > 0)
+	    (n = read(fd, buf + off, SU_MAXFILE - off)) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			n = errno;
+			close(fd);
+			free(buf);
+			errno = (int)n;
+			return NULL;
+		}
 		off += (size_t)n;
+	}
 	close(fd);
 	buf[off] = '\0';
 	*len = off;
@@ -226,10 +237,12 @@ cli_setup_main(int argc, char **argv)
 		printf("error: %s: %s\n", sysctl, strerror(errno));
 		return su_result("error");
 	}
-	if (have == NULL || have[0] != '1') {
+	if (have != NULL)
+		have[strcspn(have, "\n")] = '\0';
+	if (have == NULL || strcmp(have, "1") != 0) {
 		printf("nothing to do: %s is %s: AppArmor does not restrict "
 		    "unprivileged user namespaces here, the launcher needs no "
-		    "profile\n", sysctl, have == NULL ? "absent" : "0");
+		    "profile\n", sysctl, have == NULL ? "absent" : have);
 		free(have);
 		return su_result("ok");
 	}
