@@ -63,18 +63,27 @@ su_result(const char *word)
 
 /*
  * The file's contents, NUL-terminated, or NULL with errno set (ENOENT
- * when there is none).  *len gets its length.
+ * when there is none).  *len gets its length.  With REG, anything but a
+ * regular file (a FIFO someone left there, a device) reads as empty,
+ * never blocks, and so differs from what is wanted and is replaced.
  */
 static char *
-su_slurp(const char *path, size_t *len)
+su_slurp(const char *path, size_t *len, int reg)
 {
+	struct stat st;
 	char	*buf;
 	ssize_t	 n;
 	size_t	 off = 0;
 	int	 fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC |
+	    (reg ? O_NONBLOCK : 0))) == -1)
 		return NULL;
+	if (reg && (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		*len = 0;
+		return calloc(1, 1);
+	}
 	if ((buf = malloc(SU_MAXFILE + 1)) == NULL) {
 		close(fd);
 		return NULL;
@@ -233,7 +242,9 @@ cli_setup_main(int argc, char **argv)
 	    SU_PROFILE);
 
 	/* Step 1: is a profile needed at all? */
-	if ((have = su_slurp(sysctl, &len)) == NULL && errno != ENOENT) {
+	if ((have = su_slurp(sysctl, &len, 0)) == NULL && errno != ENOENT) {
+		if (errno == EINTR && su_stop)
+			return su_result("cancelled");
 		printf("error: %s: %s\n", sysctl, strerror(errno));
 		return su_result("error");
 	}
@@ -276,7 +287,7 @@ cli_setup_main(int argc, char **argv)
 		printf("error: cannot make the profile: %s\n", strerror(errno));
 		return su_result("error");
 	}
-	have = su_slurp(profile, &len);
+	have = su_slurp(profile, &len, 1);
 	if (have == NULL && errno != ENOENT) {
 		printf("error: %s: %s\n", profile, strerror(errno));
 		free(want);

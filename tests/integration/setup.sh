@@ -8,11 +8,12 @@
 # says 1: --dry-run writes nothing, a run writes the profile for the
 # launcher, a second run is a no-op ok, a different profile (a partial
 # or stale state) is replaced, and a target the user cannot write is an
-# error naming the path with exit != 0.  doctor: with a HOME and a socket
+# error naming the path with exit != 0, SIGINT before any change is
+# cancelled.  doctor: with a HOME and a socket
 # path holding a space and a quote, each by-hand command, run by a shell
 # as printed, succeeds (and so targets the right file).
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 18
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -95,6 +96,30 @@ check_sh "the sysctl at 0: nothing to do, ok, no profile written" \
     '[ "$rc" -eq 0 ] && grep -q "^nothing to do: .* is 0" "$W/r0.out" &&
     [ ! -e "$P" ]'
 echo 1 >"$R$SYSCTL"
+
+# A FIFO where the profile goes: replaced, and setup does not hang
+# opening it.
+rm -f "$P" && mkfifo "$P"
+timeout 10 "$B/airlock" setup --root "$R" >"$W/fifo.out" 2>&1
+rc=$?
+check_sh "a FIFO in the profile's place: replaced without blocking, ok" \
+    '[ "$rc" -eq 0 ] && [ -f "$P" ] && cmp -s "$W/p1" "$P"'
+
+# Interrupted before any change: cancelled, exit 1, nothing written.  The
+# fake sysctl is a FIFO nobody writes, so setup is still reading it when
+# SIGINT comes.
+R2="$W/root2"
+mkdir -p "$R2/proc/sys/kernel" "$R2/etc/apparmor.d"
+mkfifo "$R2$SYSCTL"
+"$B/airlock" setup --root "$R2" >"$W/int.out" 2>&1 &
+spid=$!
+sleep 0.5
+kill -INT "$spid"
+wait "$spid"
+rc=$?
+check_sh "SIGINT before a change: setup: cancelled, exit 1, nothing written" \
+    '[ "$rc" -eq 1 ] && [ "$(tail -1 "$W/int.out")" = "setup: cancelled" ] &&
+    [ -z "$(ls -A "$R2/etc/apparmor.d")" ]'
 
 # Bad input: said in the user's words, exit 2, nothing done.
 "$B/airlock" setup --root etc >"$W/bad1.out" 2>&1
