@@ -42,6 +42,7 @@ UNIT_TESTS :=
 FUZZERS :=
 HELPERS :=
 
+.PHONY: bench-deps
 .PHONY: all check demo bench fuzz loc install uninstall clean deps unit integration fuzz-check
 all:
 
@@ -89,7 +90,11 @@ check: deps
 	@$(MAKE) --no-print-directory all unit-bins fuzz-bins asan-client
 	@sh tests/run.sh $(BUILD)
 
-bench: deps
+# make bench's own tools (hyperfine, squid, ...) on top of make check's.
+bench-deps:
+	@sh contrib/install-deps.sh --bench --if-missing
+
+bench: bench-deps
 	@$(MAKE) --no-print-directory all test-bins
 	@sh tests/bench/run.sh $(BUILD)
 

@@ -66,6 +66,14 @@ static const struct cli_cmd cmds[] = {
 	    "settings, the credentials file's mode, and runs a real\n"
 	    "sandbox; each line says ok, warn or fail and the command that\n"
 	    "shows the same by hand.  Exits 1 when a check failed.\n", 0 },
+	{ "setup", cli_setup_main, "[--dry-run] [--root DIR] [--launcher P]",
+	    "host provisioning that needs root (AppArmor)",
+	    "Where AppArmor restricts unprivileged user namespaces, writes\n"
+	    "and loads a profile granting them to the installed launcher;\n"
+	    "elsewhere says nothing is needed.  Re-runnable: what is right\n"
+	    "already is left alone.  --dry-run says what it would do,\n"
+	    "--root DIR works on an image under DIR.  The last line is\n"
+	    "setup: ok|cancelled|partial|error; exits 0 only for ok.\n", 0 },
 	{ "fs", cli_fs_main, "[--workspace DIR] [--mode M] VERB ...",
 	    "the file tools in a sandbox (JSON out)",
 	    "The file tools an agent uses, run inside a sandbox of the\n"

@@ -93,6 +93,7 @@ int	 cli_shell_main(int argc, char **argv);
 int	 cli_status_main(int argc, char **argv);
 /* cli_doctor.c */
 int	 cli_doctor_main(int argc, char **argv);
+int	 cli_setup_main(int argc, char **argv);
 int	 cli_approve_main(int argc, char **argv);
 int	 cli_audit_main(int argc, char **argv);
 int	 cli_worktree_main(int argc, char **argv);

@@ -63,6 +63,44 @@ dr_say(enum dr_level l, const char *what, const char *verify,
 	printf("      by hand: %s\n", verify);
 }
 
+/*
+ * Writes PREFIX and then ARG quoted for a POSIX shell into BUF: the "by
+ * hand" commands are meant to be pasted, and a path may hold a space, a
+ * quote or a `$`.  A word of plain characters is left as it is so the
+ * common command reads as a person would type it; anything else goes
+ * inside single quotes, each quote in it written as '\''.  BUF holds
+ * PREFIX plus four times PATH_MAX, what the worst case needs.
+ */
+static void
+dr_cmd(char *buf, size_t n, const char *prefix, const char *arg)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_/.,:+=@%-";
+	size_t	 o;
+	int	 quote;
+
+	o = strlen(prefix);
+	if (o >= n)
+		o = n - 1;
+	memcpy(buf, prefix, o);
+	quote = arg[0] == '\0' || arg[strspn(arg, plain)] != '\0';
+#define DR_PUT(c) do { if (o + 1 < n) buf[o++] = (c); } while (0)
+	if (quote)
+		DR_PUT('\'');
+	for (; *arg != '\0'; arg++) {
+		if (*arg == '\'' && quote) {
+			DR_PUT('\'');
+			DR_PUT('\\');
+			DR_PUT('\'');
+		}
+		DR_PUT(*arg);
+	}
+	if (quote)
+		DR_PUT('\'');
+#undef DR_PUT
+	buf[o] = '\0';
+}
+
 static int
 read_int(const char *path, long *v)
 {
@@ -162,9 +200,9 @@ static void
 check_binary(const char *name, const char *path)
 {
 	struct stat	st;
-	char		verify[PATH_MAX + 16];
+	char		verify[4 * PATH_MAX + 16];
 
-	snprintf(verify, sizeof(verify), "ls -l %s", path);
+	dr_cmd(verify, sizeof(verify), "ls -l ", path);
 	if (stat(path, &st) == -1) {
 		dr_say(DR_FAIL, name, verify, "%s: %s", path,
 		    strerror(errno));
@@ -214,15 +252,15 @@ check_socket(const char *sock)
 {
 	struct sockaddr_un sun;
 	struct stat	   st;
-	char		  *def = NULL, *dir, *slash, verify[PATH_MAX + 64];
+	char		  *def = NULL, *dir, *slash, verify[4 * PATH_MAX + 64];
 	const char	  *path = sock;
 	int		   fd;
 
 	if (path == NULL && (path = getenv("AIRLOCK_SOCKET")) == NULL)
 		path = def = airlock_default_socket();
-	snprintf(verify, sizeof(verify), "airlock status --socket %s", path);
+	dr_cmd(verify, sizeof(verify), "airlock status --socket ", path);
 	if (lstat(path, &st) == -1) {
-		snprintf(verify, sizeof(verify), "test ! -e %s", path);
+		dr_cmd(verify, sizeof(verify), "test ! -e ", path);
 		dr_say(DR_OK, "socket", verify, "no shared airlockd at %s: "
 		    "each command starts a private one", path);
 		goto out;
@@ -290,7 +328,7 @@ static void
 check_credentials(const struct settings *s)
 {
 	struct stat	st;
-	char		verify[PATH_MAX + 32];
+	char		verify[4 * PATH_MAX + 32];
 	const char	*p = s->credentials_file;
 
 	if (p == NULL) {
@@ -298,9 +336,9 @@ check_credentials(const struct settings *s)
 		    "none configured");
 		return;
 	}
-	snprintf(verify, sizeof(verify), "stat -c '%%a %%U' %s", p);
+	dr_cmd(verify, sizeof(verify), "stat -c '%a %U' ", p);
 	if (lstat(p, &st) == -1) {
-		snprintf(verify, sizeof(verify), "test ! -e %s", p);
+		dr_cmd(verify, sizeof(verify), "test ! -e ", p);
 		dr_say(DR_OK, "credentials file", verify, "%s: none (no "
 		    "secret is kept)", p);
 	}

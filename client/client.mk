@@ -23,3 +23,16 @@ $(ASAN_CLIENT): $(AIRLOCK_SRCS:%.c=$(BUILD)/asan/obj/%.o) $(LIBPOLICY) \
 .PHONY: asan-client
 asan-client: $(ASAN_CLIENT)
 -include $(shell find $(BUILD)/asan/obj -name '*.d' 2>/dev/null)
+
+# The AppArmor profile `airlock setup` writes, from contrib/apparmor/, as
+# a C string literal the client carries (the installed client needs no
+# data file to find).
+APPARMOR_PROFILE_H := $(BUILD)/gen/apparmor_profile.h
+$(APPARMOR_PROFILE_H): contrib/apparmor/airlock-launcher.in
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' \
+	    $< >$@
+$(BUILD)/obj/client/cli_setup.o $(BUILD)/asan/obj/client/cli_setup.o: \
+    CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/client/cli_setup.o $(BUILD)/asan/obj/client/cli_setup.o: \
+    $(APPARMOR_PROFILE_H)

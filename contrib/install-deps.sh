@@ -50,6 +50,21 @@ TEST_PKGS="$TEST_PKGS git-lfs"
 # polling loop while it waits for a launcher.
 TEST_PKGS="$TEST_PKGS strace"
 
+# Debian packaging: package.sh builds the .deb from contrib/debian with
+# dpkg-buildpackage (dpkg-dev, debhelper, fakeroot) and checks it with
+# lintian.
+TEST_PKGS="$TEST_PKGS dpkg-dev debhelper fakeroot lintian"
+# What `make bench` runs (tests/bench/*.sh), installed only for it
+# (--bench, first argument): hyperfine (startup), squid, tinyproxy and wrk
+# (proxy), ripgrep (fs), taskset from util-linux (policy).
+BENCH_PKGS="hyperfine squid tinyproxy wrk ripgrep util-linux"
+BENCH=
+if [ "${1:-}" = --bench ]; then
+	BENCH=1
+	shift
+	TEST_PKGS="$TEST_PKGS $BENCH_PKGS"
+fi
+
 have_cmd() {
 	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] ||
 	    [ -x "/sbin/$1" ]
@@ -80,6 +95,14 @@ missing() {
 	    echo "pkg-config libpcre2-8"
 	have_cmd rg || echo "command rg"
 	have_cmd strace || echo "command strace"
+	for t in dpkg-buildpackage dh fakeroot lintian; do
+		have_cmd "$t" || echo "command $t"
+	done
+	if [ -n "$BENCH" ]; then
+		for t in hyperfine squid tinyproxy wrk rg taskset; do
+			have_cmd "$t" || echo "command $t (make bench)"
+		done
+	fi
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
 	[ -x /usr/bin/python3 ] || echo "file /usr/bin/python3"

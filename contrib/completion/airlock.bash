@@ -12,7 +12,7 @@ _airlock()
 	cmd=${COMP_WORDS[1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "run claude acp shell profile matrix status doctor policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
+		COMPREPLY=($(compgen -W "run claude acp shell profile matrix status doctor setup policy hook proxy-connect approve audit worktree settings fs version help" -- "$cur"))
 		return 0
 	fi
 	# After "--" the command line is the sandboxed command's own.
@@ -66,7 +66,7 @@ _airlock()
 	case $cmd in
 	help)
 		[ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run claude
-		    acp shell profile matrix status doctor policy hook proxy-connect approve
+		    acp shell profile matrix status doctor setup policy hook proxy-connect approve
 		    audit worktree settings fs version" -- "$cur")) ;;
 	run)
 		COMPREPLY=($(compgen -W "$runopts --" -- "$cur")) ;;
@@ -97,6 +97,12 @@ _airlock()
 		COMPREPLY=($(compgen -W "--socket --json" -- "$cur")) ;;
 	doctor)
 		COMPREPLY=($(compgen -W "--socket --settings" -- "$cur")) ;;
+	setup)
+		case $prev in
+		--root) COMPREPLY=($(compgen -d -- "$cur")) ;;
+		--launcher) COMPREPLY=($(compgen -f -- "$cur")) ;;
+		*) COMPREPLY=($(compgen -W "--dry-run --root --launcher" -- "$cur")) ;;
+		esac ;;
 	approve)
 		COMPREPLY=($(compgen -W "--socket" -- "$cur")) ;;
 	audit)
