@@ -4,7 +4,13 @@
 # fragment; every binary asks pkg-config for exactly the libraries it links,
 # so the launcher never sees yajl, libevent or libseccomp.
 
+# A sanitizer build (make check SANITIZE=address,undefined) has its own
+# directory: objects do not record the flags they were built with.
+ifneq ($(SANITIZE),)
+BUILD   ?= build-san
+else
 BUILD   ?= build
+endif
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/airlock
@@ -26,7 +32,8 @@ WERROR := -Werror
 endif
 
 ifneq ($(SANITIZE),)
-SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
 HARDEN := $(filter-out -D_FORTIFY_SOURCE=3,$(HARDEN))
 endif
 
@@ -60,6 +67,12 @@ include tests/tests.mk
 
 all: $(PROGS) $(HELPERS)
 
+# Sanitizer builds: the daemons that keep their seccomp filter to exit
+# link common/san/nolsan.c (why: there).
+ifneq ($(SANITIZE),)
+$(BUILD)/airlock-proxyd: $(BUILD)/obj/common/san/nolsan.o
+endif
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(OBJ_PKG_CFLAGS) -MMD -MP -c -o $@ $<
@@ -86,9 +99,18 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh contrib/demo.sh $(BUILD)
 
+# With SANITIZE the fuzz targets are not built again: they carry their
+# own sanitizers and run in the plain `make check`.
+ifneq ($(SANITIZE),)
+CHECK_BINS := all unit-bins asan-client
+CHECK_ENV := SANITIZE='$(SANITIZE)' FUZZ_SECONDS=0
+else
+CHECK_BINS := all unit-bins fuzz-bins asan-client
+CHECK_ENV :=
+endif
 check: deps
-	@$(MAKE) --no-print-directory all unit-bins fuzz-bins asan-client
-	@sh tests/run.sh $(BUILD)
+	@$(MAKE) --no-print-directory $(CHECK_BINS)
+	@$(CHECK_ENV) sh tests/run.sh $(BUILD)
 
 # make bench's own tools (hyperfine, squid, ...) on top of make check's.
 bench-deps:

@@ -12,7 +12,7 @@ PROGS += $(BUILD)/airlock
 # client's own objects are instrumented, the libraries link as they are,
 # so it costs a fraction of a SANITIZE=address build of everything.
 ASAN_CLIENT := $(BUILD)/asan/airlock
-ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
+ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer $(SANFLAGS)
 $(BUILD)/asan/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -std=gnu17 -O1 -g $(WARN) $(WERROR) $(ASAN_FLAGS) \

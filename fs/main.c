@@ -176,6 +176,24 @@ setup(struct fs_ctx *c, const struct json *req)
 	return 0;
 }
 
+static void
+ctx_free(struct fs_ctx *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nroots; i++) {
+		free(c->roots[i]);
+		free(c->canon[i]);
+		if (c->rootfd[i] > 0)
+			close(c->rootfd[i]);
+	}
+	free(c->roots);
+	free(c->canon);
+	free(c->rootfd);
+	if (c->rules != NULL)
+		namerule_free(c->rules);
+}
+
 int
 main(void)
 {
@@ -222,5 +240,6 @@ main(void)
 	}
 	jgen_free(j);
 	json_free(req);
+	ctx_free(&c);
 	return 0;
 }

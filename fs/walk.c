@@ -734,13 +734,16 @@ fs_op_search(struct fs_ctx *c, const struct json *p, struct jgen *j)
 	/* Every match, in path and line order. */
 	for (i = 0, n = 0; i < WALK_THREADS; i++) {
 		all = xreallocarray(all, n + w.ss[i].nhits + 1, sizeof(*all));
-		memcpy(all + n, w.ss[i].hits, w.ss[i].nhits * sizeof(*all));
+		if (w.ss[i].nhits > 0)	/* hits is NULL for none */
+			memcpy(all + n, w.ss[i].hits,
+			    w.ss[i].nhits * sizeof(*all));
 		n += w.ss[i].nhits;
 		w.files += w.ss[i].files;
 		miss = xreallocarray(miss, nmiss + w.ss[i].nmiss + 1,
 		    sizeof(*miss));
-		memcpy(miss + nmiss, w.ss[i].miss, w.ss[i].nmiss *
-		    sizeof(*miss));
+		if (w.ss[i].nmiss > 0)
+			memcpy(miss + nmiss, w.ss[i].miss, w.ss[i].nmiss *
+			    sizeof(*miss));
 		nmiss += w.ss[i].nmiss;
 		misses += w.ss[i].misses;
 		free(w.ss[i].miss);

@@ -396,7 +396,9 @@ plan_send(struct msg_link *l, struct msgbuf *bs, size_t n)
 	for (i = 0; i < n; i++) {
 		msg_frame_hdr(l, &bs[i], 0, &hdr);
 		memcpy(buf + off, &hdr, sizeof(hdr));
-		memcpy(buf + off + sizeof(hdr), bs[i].data, bs[i].len);
+		if (bs[i].len > 0)	/* data is NULL for an empty frame */
+			memcpy(buf + off + sizeof(hdr), bs[i].data,
+			    bs[i].len);
 		off += sizeof(hdr) + bs[i].len;
 	}
 	for (off = 0; off < total; ) {

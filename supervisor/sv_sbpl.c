@@ -28,7 +28,8 @@ sv_plan_msg(const struct sv_plan *p, size_t i, struct msg *m)
 	if (p->frames[i].len > MSG_MAX_PAYLOAD)
 		return -1;
 	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
+	if (p->frames[i].len > 0)	/* data is NULL for an empty frame */
+		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
 	return msg_decode_mem(buf, sizeof(h) + h.len, MSG_CH_LAUNCHER,
 	    MSG_DOWN, m, &why);
 }
@@ -128,6 +129,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 				ports[np++] = msg_get_u32(&m);
 			break;
 		}
+		msg_free(&m);
 	}
 	memset(&pl, 0, sizeof(pl));
 	pl.read_deny = rd;

@@ -355,7 +355,8 @@ main(int argc, char **argv)
 		}
 	}
 out:
-	close(l.fd);
+	msg_link_close(&l);
+	strv_free(gargv);
 	if (waitpid(pid, &status, 0) == pid) {
 		event_line("EXIT %s %d", WIFSIGNALED(status) ? "signal" :
 		    "status", WIFSIGNALED(status) ? WTERMSIG(status) :

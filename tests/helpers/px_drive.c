@@ -216,6 +216,7 @@ main(int argc, char *argv[])
 		}
 		msg_free(&m);
 	}
+	msg_link_close(&link);
 	n = child_status(pid);
 	printf("proxyd exited %d\n", n);
 	return n;

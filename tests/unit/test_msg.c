@@ -337,6 +337,9 @@ START_TEST(bad_missing_fd)
 	n = frame(buf, MSG_EXEC_STARTED, MSG_VERSION, 2, v, 8);
 	raw_send(sp[0], buf, n, NULL, 0);
 	ck_assert_int_eq(msg_recv(&up_rx, &m), MSG_ERROR);
+	/* up_rx shares sp[1] with down_rx, which teardown closes. */
+	up_rx.fd = -1;
+	msg_link_close(&up_rx);
 }
 END_TEST
 

@@ -22,6 +22,7 @@
 #include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
+#include "supervisor/sv_sbpl.h"
 #include "tests/unit/unit.h"
 
 static char	tmp[256];
@@ -62,22 +63,14 @@ static void
 scan(struct sv_plan *p, struct seen *s, const char *home)
 {
 	size_t	 i;
-	static uint8_t buf[MSG_MAX_PAYLOAD + 16];
 	struct msg m;
-	const char *why;
 	char	 bashrc[PATH_MAX + 16], ssh[PATH_MAX];
 
 	snprintf(bashrc, sizeof(bashrc), "%s/.bashrc", ws);
 	snprintf(ssh, sizeof(ssh), "%s/.ssh", home);
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < p->nframes; i++) {
-		struct msg_hdr h = { p->frames[i].type, MSG_VERSION, 0,
-		    (uint32_t)p->frames[i].len };
-
-		memcpy(buf, &h, sizeof(h));
-		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
-		ck_assert_int_eq(msg_decode_mem(buf, sizeof(h) + h.len,
-		    MSG_CH_LAUNCHER, MSG_DOWN, &m, &why), 0);
+		ck_assert_int_eq(sv_plan_msg(p, i, &m), 0);
 		if (m.info->type == MSG_PLAN_OP) {
 			uint32_t op = msg_get_u32(&m), fl = msg_get_u32(&m);
 			const char *src = msg_get_str(&m), *dst = msg_get_str(&m);
@@ -145,20 +138,12 @@ build(enum pol_mode mode, char **protected_paths, struct sv_plan *p,
 static int
 op_at(struct sv_plan *p, uint32_t want, const char *dst, int from)
 {
-	static uint8_t	 buf[MSG_MAX_PAYLOAD + 16];
 	struct msg	 m;
-	const char	*why;
 	size_t		 i;
 	int		 found = -1;
 
 	for (i = from; i < p->nframes && found == -1; i++) {
-		struct msg_hdr h = { p->frames[i].type, MSG_VERSION, 0,
-		    (uint32_t)p->frames[i].len };
-
-		memcpy(buf, &h, sizeof(h));
-		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
-		ck_assert_int_eq(msg_decode_mem(buf, sizeof(h) + h.len,
-		    MSG_CH_LAUNCHER, MSG_DOWN, &m, &why), 0);
+		ck_assert_int_eq(sv_plan_msg(p, i, &m), 0);
 		if (m.info->type == MSG_PLAN_OP) {
 			uint32_t op = msg_get_u32(&m);
 
@@ -367,20 +352,12 @@ END_TEST
 static int
 count_rule(struct sv_plan *p, uint32_t k, const char *pat)
 {
-	static uint8_t buf[MSG_MAX_PAYLOAD + 16];
 	struct msg	 m;
-	const char	*why;
 	size_t		 i;
 	int		 n = 0;
 
 	for (i = 0; i < p->nframes; i++) {
-		struct msg_hdr h = { p->frames[i].type, MSG_VERSION, 0,
-		    (uint32_t)p->frames[i].len };
-
-		memcpy(buf, &h, sizeof(h));
-		memcpy(buf + sizeof(h), p->frames[i].data, p->frames[i].len);
-		ck_assert_int_eq(msg_decode_mem(buf, sizeof(h) + h.len,
-		    MSG_CH_LAUNCHER, MSG_DOWN, &m, &why), 0);
+		ck_assert_int_eq(sv_plan_msg(p, i, &m), 0);
 		if (m.info->type == MSG_PLAN_WRITE_RULE &&
 		    msg_get_u32(&m) == k && strcmp(msg_get_str(&m), pat) == 0)
 			n++;

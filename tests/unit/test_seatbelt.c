@@ -304,6 +304,7 @@ real_profile(enum pol_mode mode, const char *ws, char **prot,
 	out = sv_plan_sbpl(&p, grants, err, sizeof(err));
 	ck_assert_msg(out != NULL, "the reader refuses a real plan: %s", err);
 	sv_plan_free(&p);
+	settings_free(&st);
 	return out;
 }
 
