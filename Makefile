@@ -70,7 +70,8 @@ all: $(PROGS) $(HELPERS)
 # Sanitizer builds: the daemons that keep their seccomp filter to exit
 # link common/san/nolsan.c (why: there).
 ifneq ($(SANITIZE),)
-$(BUILD)/airlock-proxyd: $(BUILD)/obj/common/san/nolsan.o
+$(BUILD)/airlock-proxyd $(BUILD)/airlock-gatewayd $(BUILD)/airlock-clone: \
+    $(BUILD)/obj/common/san/nolsan.o
 endif
 
 $(BUILD)/obj/%.o: %.c

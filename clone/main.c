@@ -354,19 +354,6 @@ clone_main(int argc, char **argv)
 	usage();
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-const char	*__asan_default_options(void);
-
-/*
- * Sanitizer builds only: LeakSanitizer stops the process with clone and
- * ptrace at exit, which the seccomp allowlist kills (as in gatewayd).
- */
-const char *
-__asan_default_options(void)
-{
-	return "detect_leaks=0";
-}
-#endif
 
 int
 main(int argc, char **argv)

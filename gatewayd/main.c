@@ -492,22 +492,6 @@ gatewayd_main(int argc, char **argv)
 	return 0;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-const char	*__asan_default_options(void);
-
-/*
- * Sanitizer builds only (make SANITIZE=address,...): LeakSanitizer stops
- * the process with clone and ptrace at exit, which the seccomp allowlist
- * kills and a non-dumpable process refuses, so it is off here; ASan and
- * UBSan still check every access.  Leaks are measured with the RSS test
- * in tests/integration/push_flow.sh.
- */
-const char *
-__asan_default_options(void)
-{
-	return "detect_leaks=0";
-}
-#endif
 
 int
 main(int argc, char **argv)
