@@ -586,6 +586,24 @@ http_request(struct px_conn *c)
 	    http_dialed, c);
 }
 
+/* 0: no Host header, or one that is a well-formed authority. */
+static int
+http_request_bad_host(const struct http_request *r, char *reason,
+    size_t reasonlen)
+{
+	const char *v = http_header_get(r->hdrs, r->nhdrs, "Host"), *why;
+	char	 host[HTTP_HOST_MAX];
+	uint16_t port;
+	int	 v6;
+
+	/* untrusted: the Host header from the sandbox */
+	if (v == NULL || http_authority_parse(v, strlen(v), 1, host, &port,
+	    &v6, &why) == 0)
+		return 0;
+	snprintf(reason, reasonlen, "malformed Host header: %s", why);
+	return -1;
+}
+
 static void
 http_client_read(struct bufferevent *bev, void *arg)
 {
@@ -624,6 +642,19 @@ http_client_read(struct bufferevent *bev, void *arg)
 		if (http_request_parse(p, hl, &h->req, &why) == -1) {
 			h->in_read = 0;
 			http_answer(c, 400, "X-Airlock-Refused", why, why);
+			return;
+		}
+		/*
+		 * A Host header is rewritten, never followed (see the top),
+		 * but one that is not a host at all (a NUL, a zone id, a
+		 * space, 256 bytes) is a malformed request: refused before
+		 * any rule, like a malformed target.
+		 */
+		if (http_request_bad_host(&h->req, mreason,
+		    sizeof(mreason)) == -1) {
+			h->in_read = 0;
+			http_answer(c, 400, "X-Airlock-Refused", mreason,
+			    mreason);
 			return;
 		}
 		/* A placeholder toward another host, or in clear. */

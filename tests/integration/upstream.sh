@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Egress edges of proxyd (issue 28), through a real sandbox:
+#   - malformed hosts (NUL, CR/LF, a zone id, over 255 bytes, empty, a
+#     colon in a SOCKS5 name, a malformed Host header) are answered 400
+#     (HTTP) or reply 0x01 (SOCKS5) before any rule, and never dialed: a
+#     loopback listener records every connection it gets; the same
+#     requests well formed do reach it (the control);
+#   - a CONNECT to port 22 that policy refuses answers 403 and an SSH
+#     banner with a disconnect text, so ssh and git over ssh print why.
+. "$(dirname "$0")/lib.sh"
+plan 7
+
+W=$(mkwork)
+cd "$W" || exit 1
+
+# A listener that writes one line per connection it accepts.
+: >"$W/conns"
+python3 - "$W/conns" "$W/lport" >/dev/null 2>&1 <<'PY' &
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(64)
+open(sys.argv[2] + ".tmp", "w").write(str(s.getsockname()[1]))
+import os; os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+while True:
+    c, _ = s.accept()
+    open(sys.argv[1], "a").write("conn\n")
+    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nok\n")
+    c.close()
+PY
+LPID=$!
+i=0
+while [ ! -s "$W/lport" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+LP=$(cat "$W/lport")
+cleanup() { kill "$LPID" ${SPID:-} 2>/dev/null; }
+trap cleanup EXIT
+conns() { grep -c conn "$W/conns" 2>/dev/null || true; }
+
+# raw.py MODE TARGET...: one connection per target to the sandbox's
+# proxies; prints the HTTP status line or the SOCKS5 reply code.
+cat >"$W/raw.py" <<'PY'
+import socket, struct, sys
+mode, port = sys.argv[1], int(sys.argv[2])
+for t in sys.argv[3:]:
+    t = t.encode().decode("unicode_escape").encode("latin-1")
+    try:
+        if mode == "socks":
+            s = socket.create_connection(("127.0.0.1", 1080), timeout=10)
+            s.sendall(b"\x05\x01\x00")
+            s.recv(2)
+            s.sendall(b"\x05\x01\x00\x03" + bytes([len(t)]) + t +
+                struct.pack(">H", port))
+            r = s.recv(10)
+            print("socks %d" % r[1] if len(r) > 1 else "socks closed")
+            continue
+        s = socket.create_connection(("127.0.0.1", 3128), timeout=10)
+        if mode == "connect":
+            h = b"CONNECT " + t + b":%d HTTP/1.1\r\nHost: " % port + t + \
+                b":%d\r\n\r\n" % port
+        elif mode == "abs":
+            h = b"GET http://" + t + b":%d/ HTTP/1.1\r\nHost: x\r\n\r\n" % port
+        else:
+            h = b"GET http://localhost:%d/ HTTP/1.1\r\nHost: " % port + t + \
+                b"\r\n\r\n"
+        s.sendall(h)
+        b = b""
+        while b"\r\n\r\n" not in b:
+            d = s.recv(4096)
+            if not d:
+                break
+            b += d
+        lines = b.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+        why = [l for l in lines if l.lower().startswith("x-airlock-refused")]
+        print((lines[0] or "closed") + (" | " + why[0] if why else ""))
+    except Exception as e:
+        print("error %s" % e)
+PY
+chmod a+r "$W/raw.py"
+
+run() {
+	as_user "$AIRLOCK" run --workspace "$W" --allow-domain "localhost:$LP" \
+	    --allow-domain "127.0.0.1:$LP" --no-policy-check -- "$@"
+}
+LONG=$(python3 -c 'print(".".join(["a" * 63] * 4) + ".b")')
+LONG255=$(python3 -c 'print(".".join(["a" * 63] * 4))')
+
+# 1. Malformed hosts in every place a host is read.
+BAD='localhost\x00.evil.example localhost\r\n fe80::1%eth0 [fe80::1%eth0] [fe80::1%25eth0] '"$LONG"' '
+run python3 raw.py connect "$LP" $BAD '' >"$W/o1" 2>&1
+c1=$(conns)
+check_sh "CONNECT: NUL, CR/LF, zone ids, 256+ bytes, empty: each 400" \
+    '[ "$(grep -c "^HTTP/1.1 400 " "$W/o1")" -eq 7 ]'
+run python3 raw.py abs "$LP" $BAD '' >"$W/o2" 2>&1
+check_sh "absolute-form http://: the same hosts, each 400" \
+    '[ "$(grep -c "^HTTP/1.1 400 " "$W/o2")" -eq 7 ]'
+run python3 raw.py host "$LP" 'localhost\x00.evil.example' \
+    'local\rhost' 'fe80::1%eth0' '[fe80::1%eth0]' 'local host' "$LONG" \
+    '' >"$W/o3" 2>&1
+check_sh "a malformed Host header of an allowed request: each 400" \
+    '[ "$(grep -c "^HTTP/1.1 400 " "$W/o3")" -eq 7 ]'
+run python3 raw.py socks "$LP" 'localhost\x00.evil.example' \
+    'localhost\r\n' 'fe80::1%eth0' 'localhost:80' '' "$LONG255" \
+    >"$W/o4" 2>&1
+check_sh "SOCKS5 names: each reply 1 (general failure), none succeeded" \
+    '[ "$(grep -c "^socks 1$" "$W/o4")" -eq 6 ]'
+check_sh "none of them was dialed (the listener saw $(conns))" \
+    '[ "$(conns)" -eq 0 ]'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/o1" "$W/o2" "$W/o3" "$W/o4")"
+run python3 raw.py connect "$LP" localhost >"$W/o5" 2>&1
+run python3 raw.py abs "$LP" localhost >>"$W/o5" 2>&1
+run python3 raw.py host "$LP" "localhost:$LP" >>"$W/o5" 2>&1
+run python3 raw.py socks "$LP" localhost >>"$W/o5" 2>&1
+check_sh "control: the same requests well formed reach the listener ($(conns))" \
+    '[ "$(conns)" -eq 4 ] && [ "$(grep -c " 200 " "$W/o5")" -eq 3 ] &&
+    grep -q "^socks 0$" "$W/o5"'
+check_sh "each 400 names what was wrong" \
+    'grep -q "invalid IPv6 literal" "$W/o1" && grep -q "malformed Host" "$W/o3"' 
