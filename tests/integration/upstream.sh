@@ -10,7 +10,7 @@
 #   - a CONNECT to port 22 that policy refuses answers 403 and an SSH
 #     banner with a disconnect text, so ssh and git over ssh print why.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 12
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -117,3 +117,53 @@ check_sh "control: the same requests well formed reach the listener ($(conns))" 
     grep -q "^socks 0$" "$W/o5"'
 check_sh "each 400 names what was wrong" \
     'grep -q "invalid IPv6 literal" "$W/o1" && grep -q "malformed Host" "$W/o3"' 
+
+# 2. A refused CONNECT to port 22: 403, then what an ssh server says to
+# refuse.  pc.py is a ProxyCommand that sends CONNECT and then passes
+# every byte both ways, the proxy's answer included, as naive tools do.
+cat >"$W/pc.py" <<'PY'
+import os, socket, sys, threading
+h, p = sys.argv[1], sys.argv[2]
+s = socket.create_connection(("127.0.0.1", 3128))
+s.sendall(("CONNECT %s:%s HTTP/1.1\r\nHost: %s:%s\r\n\r\n" %
+    (h, p, h, p)).encode())
+def up():
+    while True:
+        d = os.read(0, 65536)
+        if not d:
+            s.shutdown(socket.SHUT_WR)
+            return
+        s.sendall(d)
+threading.Thread(target=up, daemon=True).start()
+while True:
+    d = s.recv(65536)
+    if not d:
+        break
+    os.write(1, d)
+PY
+chmod a+r "$W/pc.py"
+SSHO="-o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=10"
+printf 'ssh %s -o "ProxyCommand=python3 %s %%h %%p" -p "$1" git@git.example.org true\n' \
+    "$SSHO" "$W/pc.py" >"$W/ssh.sh"
+printf 'GIT_SSH_COMMAND="ssh %s -o \\"ProxyCommand=python3 %s %%h %%p\\"" git ls-remote ssh://git@git.example.org/acme/app.git\n' \
+    "$SSHO" "$W/pc.py" >"$W/git.sh"
+chmod a+r "$W/ssh.sh" "$W/git.sh"
+run sh ssh.sh 22 >"$W/s1" 2>&1
+check "ssh prints the refusal: Received disconnect ... refused" \
+    grep -q "Received disconnect from .*airlock: connection to git.example.org:22 refused: " "$W/s1"
+check "... and that ssh goes through the SOCKS proxy" \
+    grep -q "ssh goes through the sandbox's SOCKS proxy" "$W/s1"
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/s1")"
+run sh git.sh >"$W/s2" 2>&1
+check_sh "git over ssh prints it too, then fails" \
+    'grep -q "Received disconnect from .*git.example.org:22 refused" "$W/s2" &&
+    grep -q "Could not read from remote repository" "$W/s2"'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/s2")"
+run python3 raw.py connect 22 git.example.org >"$W/s3" 2>&1
+check "an HTTP client sees a plain 403 naming the rule" \
+    grep -q "^HTTP/1.1 403 Forbidden | X-Airlock-Refused: not in allowlist" "$W/s3"
+run sh ssh.sh 2222 >"$W/s4" 2>&1
+check_sh "control: a refused port other than 22 gets no ssh text" \
+    '! grep -q "Received disconnect" "$W/s4" && grep -q . "$W/s4"'
+cd /
+finish
