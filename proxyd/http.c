@@ -639,8 +639,8 @@ http_request(struct px_conn *c)
 	px_reader_off(&c->rd);
 	/* A masked host's socket goes to TLS termination, not the relay. */
 	c->dial = px_dial(c->s, c->host, c->port,
-	    r->form == HTTP_FORM_AUTHORITY && !px_mask_host(c->s, c->host),
-	    http_dialed, c);
+	    r->form == HTTP_FORM_AUTHORITY && !px_mask_host(c->s, c->host) ?
+	    PX_DIAL_TUNNEL : 0, http_dialed, c);
 }
 
 /* 0: no Host header, or one that is a well-formed authority. */

@@ -8,9 +8,15 @@
 #     loopback listener records every connection it gets; the same
 #     requests well formed do reach it (the control);
 #   - a CONNECT to port 22 that policy refuses answers 403 and an SSH
-#     banner with a disconnect text, so ssh and git over ssh print why.
+#     banner with a disconnect text, so ssh and git over ssh print why;
+#   - sandbox.network.upstream: a real squid on loopback (run as the
+#     test user, its logs in the test's directory) sees every connection
+#     proxyd makes for the sandbox (CONNECT for tunnels, plain HTTP and
+#     SOCKS5 alike), none of the noProxy hosts and never a denied host;
+#     srt's network.httpProxyPort means the same; bad settings are
+#     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 19
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -34,9 +40,15 @@ LPID=$!
 i=0
 while [ ! -s "$W/lport" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 LP=$(cat "$W/lport")
-cleanup() { kill "$LPID" ${SPID:-} 2>/dev/null; }
+cleanup() {
+	kill "$LPID" ${SPID:-} 2>/dev/null
+	[ -s "$W/sq/squid.pid" ] && kill "$(cat "$W/sq/squid.pid")" 2>/dev/null
+	http_counter_stop "$W/srv.pid"
+}
 trap cleanup EXIT
 conns() { grep -c conn "$W/conns" 2>/dev/null || true; }
+# line N FILE: the Nth line of a sandbox's output, airlock's own aside.
+line() { grep -v '^airlock:' "$2" | sed -n "$1p"; }
 
 # raw.py MODE TARGET...: one connection per target to the sandbox's
 # proxies; prints the HTTP status line or the SOCKS5 reply code.
@@ -165,5 +177,98 @@ check "an HTTP client sees a plain 403 naming the rule" \
 run sh ssh.sh 2222 >"$W/s4" 2>&1
 check_sh "control: a refused port other than 22 gets no ssh text" \
     '! grep -q "Received disconnect" "$W/s4" && grep -q . "$W/s4"'
+
+# 3. Upstream proxies: squid on loopback, as the test user.
+SQ=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$W/sq"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/sq"
+cat >"$W/sq/squid.conf" <<EOF
+http_port 127.0.0.1:$SQ
+http_access allow all
+cache deny all
+access_log stdio:$W/sq/access.log
+cache_log $W/sq/cache.log
+pid_filename $W/sq/squid.pid
+coredump_dir $W/sq
+netdb_filename none
+pinger_enable off
+shutdown_lifetime 0 seconds
+EOF
+chmod a+r "$W/sq/squid.conf"
+SQUID=$(command -v squid || echo /usr/sbin/squid)
+squid_up() {	# squid_up N: wait for its Nth start in the log
+	spawn_user "$SQUID" -N -f "$W/sq/squid.conf"
+	SPID=$!
+	_i=0
+	while [ "$(grep -c "Accepting HTTP Socket" "$W/sq/cache.log" \
+	    2>/dev/null)" != "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+squid_up 1
+HP=$(http_counter_start "$W/hits" "$W/srv.pid")
+diag "squid on 127.0.0.1:$SQ (pid $SPID), server on $HP"
+sqlog() { cat "$W/sq/access.log" 2>/dev/null; }
+cat >"$W/up.json" <<EOF
+{"sandbox":{"network":{"upstream":{"http":"http://127.0.0.1:$SQ",
+  "noProxy":["127.0.0.1"]}}}}
+EOF
+chmod a+r "$W/up.json"
+urun() {	# urun SETTINGS CMD...
+	_s=$1
+	shift
+	as_user "$AIRLOCK" run --workspace "$W" --settings "$_s" \
+	    --allow-domain "localhost:$HP" --allow-domain "127.0.0.1:$HP" \
+	    --no-policy-check -- "$@"
+}
+code='-s -m 10 -o /dev/null -w "%{http_code}\\n"'
+urun "$W/up.json" sh -c "curl $code http://localhost:$HP/plain;
+    curl $code -p http://localhost:$HP/tunnel;
+    curl $code -x socks5h://127.0.0.1:1080 http://localhost:$HP/socks" \
+    >"$W/u1" 2>&1
+check_sh "plain HTTP, a CONNECT tunnel and SOCKS5 reach the server (3 hits)" \
+    '[ "$(grep -c "^200$" "$W/u1")" -eq 3 ] && [ "$(hits "$W/hits")" -eq 3 ]'
+check_sh "squid's log shows each of them: 3 CONNECT localhost:$HP" \
+    '[ "$(sqlog | grep -c "CONNECT localhost:$HP ")" -eq 3 ] &&
+    [ "$(sqlog | wc -l)" -eq 3 ]'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/u1"; sqlog)"
+urun "$W/up.json" sh -c "curl $code http://127.0.0.1:$HP/direct;
+    curl $code http://denied.example:$HP/denied" >"$W/u2" 2>&1
+check_sh "a noProxy host is dialed directly: reached, not in squid's log" \
+    '[ "$(line 1 "$W/u2")" = 200 ] && [ "$(hits "$W/hits")" -eq 4 ] &&
+    [ "$(sqlog | wc -l)" -eq 3 ]'
+check_sh "a denied host is refused (403) and never reaches squid" \
+    '[ "$(line 2 "$W/u2")" = 403 ] && ! sqlog | grep -q denied'
+kill -9 "$SPID" 2>/dev/null
+wait "$SPID" 2>/dev/null
+rm -f "$W/sq/squid.pid"
+urun "$W/up.json" sh -c "curl $code http://localhost:$HP/nosquid" \
+    >"$W/u3" 2>&1
+check_sh "squid down: 502, never a direct dial (hits stay 4)" \
+    '[ "$(line 1 "$W/u3")" = 502 ] && [ "$(hits "$W/hits")" -eq 4 ]'
+squid_up 2
+cat >"$W/srt.json" <<EOF
+{"network":{"allowedDomains":["localhost:$HP"],"httpProxyPort":$SQ}}
+EOF
+chmod a+r "$W/srt.json"
+urun "$W/srt.json" sh -c "curl $code http://localhost:$HP/srt" >"$W/u4" 2>&1
+check_sh "srt's network.httpProxyPort: through squid on that port" \
+    '[ "$(line 1 "$W/u4")" = 200 ] && [ "$(sqlog | wc -l)" -eq 4 ] &&
+    [ "$(hits "$W/hits")" -eq 5 ]'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/u4"; sqlog)"
+: >"$W/u5"
+for bad in '"http":"http://proxy.corp.example:3128"' \
+    '"http":"http://127.0.0.1"' '"socks5":"127.0.0.1:99999"' \
+    '"noProxy":["a..b"]' '"https":"x"'; do
+	printf '{"sandbox":{"network":{"upstream":{%s}}}}\n' "$bad" \
+	    >"$W/bad.json"
+	chmod a+r "$W/bad.json"
+	urun "$W/bad.json" true >>"$W/u5" 2>&1 &&
+	    echo "accepted: $bad" >>"$W/u5"
+done
+check_sh "bad upstream settings are refused naming the key" \
+    '! grep -q accepted "$W/u5" && [ "$(grep -c "key sandbox.network.upstream.\(http\|socks5\|noProxy\|https\)" "$W/u5")" -eq 5 ]'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/u5")"
 cd /
 finish
