@@ -16,7 +16,7 @@
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 22
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -257,6 +257,51 @@ check_sh "srt's network.httpProxyPort: through squid on that port" \
     '[ "$(line 1 "$W/u4")" = 200 ] && [ "$(sqlog | wc -l)" -eq 4 ] &&
     [ "$(hits "$W/hits")" -eq 5 ]'
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/u4"; sqlog)"
+
+# 4. The upstream's credential, from the credentials file: a second
+# squid that demands basic auth.
+SQ2=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PXPASS="px-$(openssl rand -hex 12)"
+printf 'pxuser:%s\n' "$(openssl passwd -1 "$PXPASS")" >"$W/sq/passwd"
+sed -e "s/^http_port .*/http_port 127.0.0.1:$SQ2/" \
+    -e "s|/sq/access.log|/sq/access2.log|; s|/sq/cache.log|/sq/cache2.log|" \
+    -e "s|/sq/squid.pid|/sq/squid2.pid|" \
+    -e "s|^http_access allow all|auth_param basic program /usr/lib/squid/basic_ncsa_auth $W/sq/passwd\nacl authed proxy_auth REQUIRED\nhttp_access allow authed\nhttp_access deny all|" \
+    "$W/sq/squid.conf" >"$W/sq/squid2.conf"
+chmod a+r "$W/sq/squid2.conf" "$W/sq/passwd"
+spawn_user "$SQUID" -N -f "$W/sq/squid2.conf"
+SPID2=$!
+i=0
+while ! grep -q "Accepting HTTP Socket" "$W/sq/cache2.log" 2>/dev/null &&
+    [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+printf '{"PROXY_LOGIN":{"value":"pxuser:%s"}}\n' "$PXPASS" >"$W/cred.json"
+chmod 0600 "$W/cred.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/cred.json"
+cat >"$W/up2.json" <<EOF
+{"credentials":{"file":"$W/cred.json"},
+ "sandbox":{"network":{"upstream":{"http":"http://127.0.0.1:$SQ2",
+  "credential":"PROXY_LOGIN"}}}}
+EOF
+cat >"$W/up3.json" <<EOF
+{"sandbox":{"network":{"upstream":{"http":"http://127.0.0.1:$SQ2"}}}}
+EOF
+chmod a+r "$W/up2.json" "$W/up3.json"
+h0=$(hits "$W/hits")
+urun "$W/up2.json" sh -c "curl $code http://localhost:$HP/authed;
+    cat /proc/self/environ | tr '\0' '\n'; env; ls -la /run/airlock" \
+    >"$W/u6" 2>&1
+check_sh "with the credential: squid lets it through as pxuser" \
+    '[ "$(line 1 "$W/u6")" = 200 ] && [ "$(hits "$W/hits")" -eq $((h0 + 1)) ] &&
+    grep -q "CONNECT localhost:$HP pxuser " "$W/sq/access2.log"'
+check "the proxy password is nowhere inside the sandbox" \
+    fails grep -q "$PXPASS" "$W/u6"
+urun "$W/up3.json" sh -c "curl $code http://localhost:$HP/noauth" \
+    >"$W/u7" 2>&1
+check_sh "control: without it squid refuses (407), the sandbox sees 502" \
+    '[ "$(line 1 "$W/u7")" = 502 ] && grep -q "TCP_DENIED/407" "$W/sq/access2.log" &&
+    [ "$(hits "$W/hits")" -eq $((h0 + 1)) ]'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/up3.json" "$W/u6" "$W/u7" "$W/sq/access2.log")"
+kill "$SPID2" 2>/dev/null
 : >"$W/u5"
 for bad in '"http":"http://proxy.corp.example:3128"' \
     '"http":"http://127.0.0.1"' '"socks5":"127.0.0.1:99999"' \
