@@ -266,7 +266,7 @@ hs_start(struct px_dial *d)
 		g[2] = up->auth != NULL ? 2 : 0;	/* user/password */
 		g[3] = 0;				/* or none */
 		d->hs = HS_SOCKS_METHOD;
-		return hs_send(d, g, 3);
+		return hs_send(d, g, up->auth != NULL ? 4 : 3);
 	}
 	n = snprintf(req, sizeof(req), strchr(d->host, ':') != NULL ?
 	    "CONNECT [%s]:%u HTTP/1.1\r\nHost: [%s]:%u\r\n" :

@@ -16,7 +16,7 @@
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 25
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -220,7 +220,7 @@ urun() {	# urun SETTINGS CMD...
 	shift
 	as_user "$AIRLOCK" run --workspace "$W" --settings "$_s" \
 	    --allow-domain "localhost:$HP" --allow-domain "127.0.0.1:$HP" \
-	    --no-policy-check -- "$@"
+	    ${UX:-} --no-policy-check -- "$@"
 }
 code='-s -m 10 -o /dev/null -w "%{http_code}\\n"'
 urun "$W/up.json" sh -c "curl $code http://localhost:$HP/plain;
@@ -302,6 +302,90 @@ check_sh "control: without it squid refuses (407), the sandbox sees 502" \
     [ "$(hits "$W/hits")" -eq $((h0 + 1)) ]'
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/up3.json" "$W/u6" "$W/u7" "$W/sq/access2.log")"
 kill "$SPID2" 2>/dev/null
+
+# 5. A SOCKS5 upstream with a login (RFC 1929): a small server that logs
+# each request with its user, then relays.  And a name proxyd cannot
+# resolve goes to the upstream by name (squid logs it).
+cat >"$W/socks.py" <<'PY'
+import socket, struct, sys, threading
+log, portfile = sys.argv[1], sys.argv[2]
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+open(portfile, "w").write(str(s.getsockname()[1]))
+def rx(c, n):
+    b = b""
+    while len(b) < n:
+        d = c.recv(n - len(b))
+        if not d:
+            raise EOFError
+        b += d
+    return b
+def pipe(a, b):
+    try:
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            b.sendall(d)
+    except OSError:
+        pass
+    try:
+        b.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+def serve(c):
+    v, n = rx(c, 2)
+    methods = rx(c, n)
+    user = "-"
+    if 2 in methods:
+        c.sendall(b"\x05\x02")
+        rx(c, 1)
+        user = rx(c, rx(c, 1)[0]).decode()
+        pw = rx(c, rx(c, 1)[0]).decode()
+        c.sendall(b"\x01\x00")
+        user += ":" + pw
+    else:
+        c.sendall(b"\x05\x00")
+    _, cmd, _, at = rx(c, 4)
+    host = rx(c, rx(c, 1)[0]).decode() if at == 3 else socket.inet_ntoa(rx(c, 4))
+    port = struct.unpack(">H", rx(c, 2))[0]
+    open(log, "a").write("%s %d %s\n" % (host, port, user))
+    u = socket.create_connection((host, port))
+    c.sendall(b"\x05\x00\x00\x01\x7f\x00\x00\x01\x00\x00")
+    threading.Thread(target=pipe, args=(u, c), daemon=True).start()
+    pipe(c, u)
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+: >"$W/socks.log"
+python3 "$W/socks.py" "$W/socks.log" "$W/socks.port" >/dev/null 2>&1 &
+SOPID=$!
+i=0
+while [ ! -s "$W/socks.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+cat >"$W/up4.json" <<EOF
+{"credentials":{"file":"$W/cred.json"},
+ "sandbox":{"network":{"upstream":{"socks5":"127.0.0.1:$(cat "$W/socks.port")",
+  "credential":"PROXY_LOGIN"}}}}
+EOF
+chmod a+r "$W/up4.json"
+h0=$(hits "$W/hits")
+urun "$W/up4.json" sh -c "curl $code http://localhost:$HP/s1;
+    curl $code -x socks5h://127.0.0.1:1080 http://localhost:$HP/s2" \
+    >"$W/u8" 2>&1
+check_sh "a SOCKS5 upstream carries HTTP and SOCKS5 connections (2 hits)" \
+    '[ "$(grep -c "^200$" "$W/u8")" -eq 2 ] &&
+    [ "$(hits "$W/hits")" -eq $((h0 + 2)) ]'
+check_sh "... each with the login from the credentials file" \
+    '[ "$(grep -c "^localhost $HP pxuser:$PXPASS$" "$W/socks.log")" -eq 2 ]'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/u8" "$W/socks.log")"
+kill "$SOPID" 2>/dev/null
+UX="--allow-domain nowhere.invalid:$HP" urun "$W/up.json" sh -c \
+    "curl $code http://nowhere.invalid:$HP/byname" >"$W/u9" 2>&1
+check_sh "a name proxyd cannot resolve goes to the upstream by name" \
+    'sqlog | grep -q "CONNECT nowhere.invalid:$HP " &&
+    [ "$(line 1 "$W/u9")" = 502 ]'
 : >"$W/u5"
 for bad in '"http":"http://proxy.corp.example:3128"' \
     '"http":"http://127.0.0.1"' '"socks5":"127.0.0.1:99999"' \
