@@ -85,8 +85,9 @@ register_upstream(struct sv_session *s, const struct settings *set,
 	if (set->upstream_credential != NULL) {
 		memset(&m, 0, sizeof(m));
 		m.name = set->upstream_credential;
-		if ((cs = cred_load(set->credentials_file, err,
-		    sizeof(err))) != NULL)
+		snprintf(err, sizeof(err), "no credentials file");
+		if (set->credentials_file != NULL && (cs = cred_load(
+		    set->credentials_file, err, sizeof(err))) != NULL)
 			auth = cred_mask_value(cs, &m, err, sizeof(err));
 		cred_free(cs);
 		if (auth == NULL)
