@@ -31,12 +31,12 @@ struct bufferevent;
  * are dialed through (resolve.c), after proxyd's own decision.
  */
 struct px_upstream {
-	struct sockaddr_storage	 http;		/* ss_family 0: none */
+	struct sockaddr_storage	 http;	/* ss_family 0: none */
 	socklen_t		 http_len;
 	struct sockaddr_storage	 socks;
 	socklen_t		 socks_len;
-	char			*auth;		/* "user:password" or NULL */
-	char			**no_proxy;	/* patterns dialed directly */
+	char			*auth;		/* user:pass or NULL */
+	char			**no_proxy;	/* dialed directly */
 };
 
 struct px_session {

@@ -60,7 +60,7 @@ struct px_dial {
 	enum px_dial_status	 status;
 	char			 reason[EGRESS_REASON_MAX];
 	/* through an upstream proxy: its kind and the handshake's step */
-	int			 via;		/* 0, VIA_HTTP, VIA_SOCKS */
+	int			 via;		/* 0 or VIA_* */
 	int			 hs;		/* HS_* */
 };
 

@@ -708,8 +708,8 @@ merge_net_upstream(struct mctx *m, const struct json *o, const char *pfx)
 		}
 		if (strcmp(k, "http") != 0 && strcmp(k, "socks5") != 0 &&
 		    strcmp(k, "credential") != 0)
-			return fail(m, sp, "unknown key (expected http, socks5, "
-			    "noProxy or credential)");
+			return fail(m, sp, "unknown key (expected http, "
+			    "socks5, noProxy or credential)");
 		if (get_string(m, sp, v, 0) == -1)
 			return -1;
 		if (strcmp(k, "credential") == 0) {

@@ -101,5 +101,6 @@ awk -v a="${mb:-0}" -v b="${tb:-0}" -v c="${mr:-0}" -v d="${tr:-0}" 'BEGIN {
 }'
 echo
 echo "$ROUNDS rounds, medians; $BULK_MIB MiB bulk, $NREQ requests per round;"
-echo "mitmproxy and squid's ssl-bump are not measured (neither is installed by"
-echo "contrib/install-deps.sh; Debian's squid is built without ssl-bump)."
+echo "mitmproxy and squid's ssl-bump are not measured: neither is installed"
+echo "by contrib/install-deps.sh (Debian's squid has no ssl-bump; squid-openssl"
+echo "does)."
