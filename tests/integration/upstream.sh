@@ -16,7 +16,7 @@
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 26
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -386,6 +386,13 @@ UX="--allow-domain nowhere.invalid:$HP" urun "$W/up.json" sh -c \
 check_sh "a name proxyd cannot resolve goes to the upstream by name" \
     'sqlog | grep -q "CONNECT nowhere.invalid:$HP " &&
     [ "$(line 1 "$W/u9")" = 502 ]'
+# R-E5 still holds in front of the upstream: localhost allowed without a
+# port resolves to loopback, which only a rule with a port opens.
+UX="--allow-domain localhost" urun "$W/up.json" sh -c \
+    "curl $code http://localhost:$LP/rebind" >"$W/u10" 2>&1
+check_sh "a name resolving to loopback is refused before the upstream" \
+    '[ "$(line 1 "$W/u10")" = 403 ] && ! sqlog | grep -q "localhost:$LP " &&
+    [ "$(conns)" -eq 4 ]'
 : >"$W/u5"
 for bad in '"http":"http://proxy.corp.example:3128"' \
     '"http":"http://127.0.0.1"' '"socks5":"127.0.0.1:99999"' \
