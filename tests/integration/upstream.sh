@@ -16,7 +16,7 @@
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -393,6 +393,17 @@ UX="--allow-domain localhost" urun "$W/up.json" sh -c \
 check_sh "a name resolving to loopback is refused before the upstream" \
     '[ "$(line 1 "$W/u10")" = 403 ] && ! sqlog | grep -q "localhost:$LP " &&
     [ "$(conns)" -eq 4 ]'
+cat >"$W/up5.json" <<EOF
+{"credentials":{"file":"$W/cred.json"},
+ "sandbox":{"network":{"upstream":{"http":"http://127.0.0.1:$SQ",
+  "credential":"NO_SUCH_ENTRY"}}}}
+EOF
+chmod a+r "$W/up5.json"
+urun "$W/up5.json" true >"$W/u11" 2>&1
+rc=$?
+check_sh "a credential entry that is not there fails the launch, named ($rc)" \
+    '[ "$rc" -ne 0 ] && grep -q "sandbox.network.upstream.credential NO_SUCH_ENTRY: no credentials entry" "$W/u11"'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/u11")"
 : >"$W/u5"
 for bad in '"http":"http://proxy.corp.example:3128"' \
     '"http":"http://127.0.0.1"' '"socks5":"127.0.0.1:99999"' \
