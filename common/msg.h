@@ -38,6 +38,12 @@
 	    " METHOD PATH\" or \"deny ...\" a line, common/inspect.h):"\
 	    " the host's connections are terminated and each request"	\
 	    " judged; sent before MSG_PX_MASK_END")			\
+	X(MSG_PX_UPSTREAM, 0x0206, MSG_CH_PROXYD, MSG_DOWN, "sssSv", 0,	\
+	    "session id, HTTP upstream proxy \"ADDRESS:PORT\" or \"\","\
+	    " SOCKS5 upstream or \"\", \"user:password\" for both or"\
+	    " \"\" (secret), noProxy patterns: the session's allowed"	\
+	    " connections are dialed through them (after"		\
+	    " MSG_PX_SESSION_ADD)")					\
 	X(MSG_PX_VIOLATION, 0x0210, MSG_CH_PROXYD, MSG_UP, "sss", 0,	\
 	    "session id, action (network-outbound, network-connections),"\
 	    " target host:port or the count refused")			\

@@ -55,6 +55,9 @@ domain_ok(const char *name, size_t len, struct socks_request *r)
 		memcpy(r->host, tmp, len + 1);
 		return 1;
 	}
+	/* A name holds no port: "host:80" is malformed, not "host". */
+	if (memchr(name, ':', len) != NULL)
+		return 0;
 	return http_authority_parse(name, len, 1, r->host, &port, &v6,
 	    &why) == 0 && !v6;
 }

@@ -38,6 +38,8 @@ NODE_PKGS="nodejs npm"
 TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 # ripgrep: what `make bench` compares fs.search with (tests/bench/fs.sh).
 TEST_PKGS="$TEST_PKGS ripgrep"
+# squid: the corporate upstream proxy of tests/integration/upstream.sh.
+TEST_PKGS="$TEST_PKGS squid"
 # zsh (with its zpty module) drives the zsh completion's test.
 TEST_PKGS="$TEST_PKGS zsh"
 # groff-base: cli.sh renders airlock(1) (groff -mandoc, what man -l runs)

@@ -133,11 +133,68 @@ http_answer(struct px_conn *c, int status, const char *hdr,
 	http_close_after_write(c);
 }
 
+/*
+ * A refused CONNECT to port 22 is most likely ssh (or git over ssh) with
+ * a ProxyCommand that hands it whatever the proxy answers.  After the
+ * 403's head, its body is what an ssh server would send to refuse: an
+ * identification line and an SSH_MSG_DISCONNECT (RFC 4253 11.1, sent in
+ * clear before any key exchange), so ssh prints "Received disconnect
+ * from ...: <why>" instead of a bare "Connection closed".  An HTTP
+ * client sees a 403 with a binary body.
+ */
+static void
+http_refuse_ssh(struct px_conn *c, const char *reason)
+{
+	struct evbuffer *out = bufferevent_get_output(c->cbev);
+	static const char id[] = "SSH-2.0-airlock\r\n";
+	unsigned char pkt[640];
+	char	 text[512];
+	size_t	 tl, pl, pad, n = 0;
+
+	snprintf(text, sizeof(text), "airlock: connection to %s:22 refused: "
+	    "%s. ssh goes through the sandbox's SOCKS proxy (ALL_PROXY; "
+	    "GIT_SSH_COMMAND uses it), to hosts the allowlist names",
+	    c->host, reason);
+	tl = strlen(text);
+	/* byte 1, uint32 reason 1 (host not allowed), string, string "" */
+	pl = 1 + 4 + 4 + tl + 4;
+	pad = 8 - (4 + 1 + pl) % 8;
+	if (pad < 4)
+		pad += 8;
+	pkt[n++] = (unsigned char)((1 + pl + pad) >> 24);
+	pkt[n++] = (unsigned char)((1 + pl + pad) >> 16);
+	pkt[n++] = (unsigned char)((1 + pl + pad) >> 8);
+	pkt[n++] = (unsigned char)(1 + pl + pad);
+	pkt[n++] = (unsigned char)pad;
+	pkt[n++] = 1;			/* SSH_MSG_DISCONNECT */
+	memcpy(pkt + n, "\0\0\0\1", 4);	/* HOST_NOT_ALLOWED_TO_CONNECT */
+	n += 4;
+	pkt[n++] = (unsigned char)(tl >> 24);
+	pkt[n++] = (unsigned char)(tl >> 16);
+	pkt[n++] = (unsigned char)(tl >> 8);
+	pkt[n++] = (unsigned char)tl;
+	memcpy(pkt + n, text, tl);
+	n += tl;
+	memset(pkt + n, 0, 4 + pad);	/* empty language tag, padding */
+	n += 4 + pad;
+	evbuffer_add_printf(out, "HTTP/1.1 403 Forbidden\r\n"
+	    "X-Airlock-Refused: %s\r\nContent-Type: application/octet-stream"
+	    "\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+	    reason, sizeof(id) - 1 + n, id);
+	evbuffer_add(out, pkt, n);
+	http_close_after_write(c);
+}
+
 static void
 http_refuse(struct px_conn *c, const char *reason)
 {
 	char	 body[640];
 
+	if (c->port == 22 && c->http != NULL &&
+	    c->http->req.form == HTTP_FORM_AUTHORITY) {
+		http_refuse_ssh(c, reason);
+		return;
+	}
 	snprintf(body, sizeof(body), "connection to %s:%u refused: %s",
 	    c->host, c->port, reason);
 	http_answer(c, 403, "X-Airlock-Refused", reason, body);
@@ -582,8 +639,26 @@ http_request(struct px_conn *c)
 	px_reader_off(&c->rd);
 	/* A masked host's socket goes to TLS termination, not the relay. */
 	c->dial = px_dial(c->s, c->host, c->port,
-	    r->form == HTTP_FORM_AUTHORITY && !px_mask_host(c->s, c->host),
-	    http_dialed, c);
+	    r->form == HTTP_FORM_AUTHORITY && !px_mask_host(c->s, c->host) ?
+	    PX_DIAL_TUNNEL : 0, http_dialed, c);
+}
+
+/* 0: no Host header, or one that is a well-formed authority. */
+static int
+http_request_bad_host(const struct http_request *r, char *reason,
+    size_t reasonlen)
+{
+	const char *v = http_header_get(r->hdrs, r->nhdrs, "Host"), *why;
+	char	 host[HTTP_HOST_MAX];
+	uint16_t port;
+	int	 v6;
+
+	/* untrusted: the Host header from the sandbox */
+	if (v == NULL || http_authority_parse(v, strlen(v), 1, host, &port,
+	    &v6, &why) == 0)
+		return 0;
+	snprintf(reason, reasonlen, "malformed Host header: %s", why);
+	return -1;
 }
 
 static void
@@ -624,6 +699,19 @@ http_client_read(struct bufferevent *bev, void *arg)
 		if (http_request_parse(p, hl, &h->req, &why) == -1) {
 			h->in_read = 0;
 			http_answer(c, 400, "X-Airlock-Refused", why, why);
+			return;
+		}
+		/*
+		 * A Host header is rewritten, never followed (see the top),
+		 * but one that is not a host at all (a NUL, a zone id, a
+		 * space, 256 bytes) is a malformed request: refused before
+		 * any rule, like a malformed target.
+		 */
+		if (http_request_bad_host(&h->req, mreason,
+		    sizeof(mreason)) == -1) {
+			h->in_read = 0;
+			http_answer(c, 400, "X-Airlock-Refused", mreason,
+			    mreason);
 			return;
 		}
 		/* A placeholder toward another host, or in clear. */

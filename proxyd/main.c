@@ -173,6 +173,9 @@ px_dispatch_airlockd(int fd, short ev, void *arg)
 		case MSG_PX_MASK:
 			px_mask_add(&m);
 			break;
+		case MSG_PX_UPSTREAM:
+			px_session_upstream(&m);
+			break;
 		case MSG_PX_INSPECT:
 			px_inspect_add(&m);
 			break;

@@ -26,6 +26,19 @@ struct bufferevent;
 #define PX_HANDSHAKE_TIMEOUT	30	/* s to send a head */
 #define PX_CONNECT_TIMEOUT	30	/* seconds to resolve and connect */
 
+/*
+ * sandbox.network.upstream: proxies the session's allowed connections
+ * are dialed through (resolve.c), after proxyd's own decision.
+ */
+struct px_upstream {
+	struct sockaddr_storage	 http;	/* ss_family 0: none */
+	socklen_t		 http_len;
+	struct sockaddr_storage	 socks;
+	socklen_t		 socks_len;
+	char			*auth;		/* user:pass or NULL */
+	char			**no_proxy;	/* dialed directly */
+};
+
 struct px_session {
 	TAILQ_ENTRY(px_session)	 entry;
 	char			*id;
@@ -43,6 +56,7 @@ struct px_session {
 	uint32_t		 nopen;		/* conns + tunnels now */
 	int			 refusing;	/* refusal said */
 	uint64_t		 nrefused;
+	struct px_upstream	*up;		/* NULL: dial directly */
 };
 
 /* Globals of the one process (main.c). */
@@ -81,6 +95,8 @@ void	 px_session_add(struct msg *);
 /* A session's listeners arrived without their fds (MSG_FDS_LOST). */
 void	 px_session_add_truncated(struct msg *);
 void	 px_session_del(const char *id);
+/* MSG_PX_UPSTREAM: the session's upstream proxies. */
+void	 px_session_upstream(struct msg *);
 void	 px_session_del_all(void);
 /* Decide on host:port; on refusal report the violation, fill reason. */
 int	 px_session_allows(struct px_session *, const char *host,
@@ -189,9 +205,15 @@ typedef void (*px_dial_cb)(int fd, enum px_dial_status, short seen,
     const char *reason, void *arg);
 struct px_dial;
 
-/* tunnel: the fd will go to px_tunnel_start() (the callback's duty). */
+/*
+ * flags: PX_DIAL_TUNNEL, the fd will go to px_tunnel_start() (the
+ * callback's duty); PX_DIAL_SOCKS, the client came through the SOCKS5
+ * listener (it prefers the SOCKS5 upstream).
+ */
+#define PX_DIAL_TUNNEL	1
+#define PX_DIAL_SOCKS	2
 struct px_dial *px_dial(struct px_session *, const char *host, uint16_t port,
-	    int tunnel, px_dial_cb cb, void *arg);
+	    int flags, px_dial_cb cb, void *arg);
 void	 px_dial_cancel(struct px_dial *);
 
 /*

@@ -23,6 +23,7 @@
 #include "common/log.h"
 #include "common/msg.h"
 #include "common/xmalloc.h"
+#include "policy/domain.h"
 #include "policy/egress.h"
 #include "proxyd/proxyd.h"
 
@@ -260,6 +261,13 @@ session_free(struct px_session *s)
 	px_conn_close_all(s);
 	px_tunnel_close_all(s);
 	px_mitm_close_all(s);
+	if (s->up != NULL) {
+		if (s->up->auth != NULL)
+			explicit_bzero(s->up->auth, strlen(s->up->auth));
+		free(s->up->auth);
+		strv_free(s->up->no_proxy);
+		free(s->up);
+	}
 	egress_rules_free(s->rules);
 	free(s->id);
 	free(s);
@@ -405,4 +413,74 @@ px_session_allows(struct px_session *s, const char *host, uint16_t port,
 		return 0;
 	}
 	return 1;
+}
+
+/* "ADDRESS:PORT" (IPv6 in brackets), as settings.c normalised it. */
+static socklen_t
+upstream_addr(const char *a, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	const char *colon = strrchr(a, ':');
+	char	 host[64];
+	size_t	 hl;
+	long	 port;
+	int	 af;
+	uint8_t	 ad[16];
+
+	memset(ss, 0, sizeof(*ss));
+	if (colon == NULL || (hl = (size_t)(colon - a)) < 1 ||
+	    hl >= sizeof(host))
+		return 0;
+	if (a[0] == '[' && hl > 2 && a[hl - 1] == ']') {
+		a++;
+		hl -= 2;
+	}
+	memcpy(host, a, hl);
+	host[hl] = '\0';
+	port = strtol(colon + 1, NULL, 10);
+	if (port < 1 || port > 65535 || !dom_host_is_ip(host, &af, ad))
+		return 0;
+	if (af == AF_INET) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons((uint16_t)port);
+		memcpy(&sin->sin_addr, ad, 4);
+		return sizeof(*sin);
+	}
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons((uint16_t)port);
+	memcpy(&sin6->sin6_addr, ad, 16);
+	return sizeof(*sin6);
+}
+
+void
+px_session_upstream(struct msg *m)
+{
+	struct px_session *s;
+	struct px_upstream *up;
+	const char *id, *http, *socks, *auth;
+	char	**np;
+
+	id = msg_get_str(m);
+	http = msg_get_str(m);
+	socks = msg_get_str(m);
+	auth = msg_get_str(m);
+	np = msg_get_strv(m);
+	if ((s = session_find(id)) == NULL || s->up != NULL) {
+		log_warnx("session %s: upstream for no session", id);
+		strv_free(np);
+		return;
+	}
+	up = xcalloc(1, sizeof(*up));
+	up->http_len = *http != '\0' ? upstream_addr(http, &up->http) : 0;
+	up->socks_len = *socks != '\0' ? upstream_addr(socks, &up->socks) : 0;
+	if ((*http != '\0' && up->http_len == 0) ||
+	    (*socks != '\0' && up->socks_len == 0))
+		fatalx("MSG_PX_UPSTREAM: bad address from airlockd");
+	up->auth = *auth != '\0' ? xstrdup(auth) : NULL;
+	up->no_proxy = np;
+	s->up = up;
+	log_info("session %s: upstream http %s, socks5 %s, %zu noProxy "
+	    "patterns%s", id, *http ? http : "none", *socks ? socks : "none",
+	    strv_len(np), up->auth != NULL ? ", with credentials" : "");
 }

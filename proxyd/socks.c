@@ -186,7 +186,8 @@ socks_read(struct bufferevent *bev, void *arg)
 		}
 		c->state = SS_DIAL;
 		px_reader_off(&c->rd);
-		c->dial = px_dial(c->s, c->host, c->port, 1, socks_dialed, c);
+		c->dial = px_dial(c->s, c->host, c->port,
+		    PX_DIAL_TUNNEL | PX_DIAL_SOCKS, socks_dialed, c);
 		return;
 	}
 }

@@ -278,6 +278,37 @@ mask_send_rest(struct sv_session *s, const struct settings *set,
  * build waits for its MSG_PX_CA, 0 when there is nothing to wait for,
  * -1 with err.
  */
+/*
+ * sandbox.network.upstream.credential must be readable before a launch:
+ * proxyd gets it when the session registers, too late to fail the
+ * launch with a message naming the key.
+ */
+static int
+upstream_cred_check(const struct settings *set, char *err, size_t errlen)
+{
+	struct cred_store *cs;
+	struct mask_setting m;
+	char		*v = NULL, e2[256];
+
+	if (set->upstream_credential == NULL)
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.name = set->upstream_credential;
+	snprintf(e2, sizeof(e2), "no credentials file");
+	if (set->credentials_file != NULL &&
+	    (cs = cred_load(set->credentials_file, e2, sizeof(e2))) != NULL) {
+		v = cred_mask_value(cs, &m, e2, sizeof(e2));
+		cred_free(cs);
+	}
+	if (v == NULL) {
+		snprintf(err, errlen, "sandbox.network.upstream.credential "
+		    "%s: %s", set->upstream_credential, e2);
+		return -1;
+	}
+	cred_secret_free(v);
+	return 0;
+}
+
 int
 sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
     size_t errlen)
@@ -287,6 +318,8 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 	char		*up;
 	int		 rc = -1;
 
+	if (upstream_cred_check(set, err, errlen) == -1)
+		return -1;
 	if ((set->nmasks == 0 && set->ninspect == 0) || s->mask_ca != NULL)
 		return 0;
 	if (set->nmasks > PXMASK_MAX) {

@@ -38,6 +38,7 @@
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
+#include "supervisor/credentials.h"
 #include "supervisor/gwrepo.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_gw.h"
@@ -62,6 +63,49 @@ strv_fits(char *const *v, size_t *bytes)
 		*bytes += sizeof(uint32_t) + strlen(v[n]) + 1;
 	*bytes += sizeof(uint32_t);
 	return n <= MSG_MAX_STRV;
+}
+
+/*
+ * sandbox.network.upstream to proxyd.  The proxy's "user:password" is
+ * read here, from the credentials file (never the sandbox); one that
+ * cannot be read is logged and none is sent: the upstream then refuses
+ * (407) and the sandbox sees 502, closed, never a direct dial.
+ */
+static int
+register_upstream(struct sv_session *s, const struct settings *set,
+    struct msg_link *l)
+{
+	struct msgbuf	 b;
+	struct cred_store *cs = NULL;
+	struct mask_setting m;
+	char		*auth = NULL, err[256];
+	char		*none[] = { NULL };
+	int		 rc;
+
+	if (set->upstream_credential != NULL) {
+		memset(&m, 0, sizeof(m));
+		m.name = set->upstream_credential;
+		snprintf(err, sizeof(err), "no credentials file");
+		if (set->credentials_file != NULL && (cs = cred_load(
+		    set->credentials_file, err, sizeof(err))) != NULL)
+			auth = cred_mask_value(cs, &m, err, sizeof(err));
+		cred_free(cs);
+		if (auth == NULL)
+			log_warnx("session %s: sandbox.network.upstream."
+			    "credential: %s", s->id, err);
+	}
+	msgbuf_init(&b, MSG_PX_UPSTREAM);
+	msg_put_str(&b, s->id);
+	msg_put_str(&b, set->upstream_http != NULL ? set->upstream_http : "");
+	msg_put_str(&b, set->upstream_socks5 != NULL ?
+	    set->upstream_socks5 : "");
+	msg_put_str(&b, auth != NULL ? auth : "");
+	msg_put_strv(&b, set->upstream_no_proxy != NULL ?
+	    set->upstream_no_proxy : none);
+	cred_secret_free(auth);
+	rc = msg_send(l, &b, NULL, 0);
+	msgbuf_free(&b);
+	return rc;
 }
 
 /* -1: the send failed; -2: the session's lists do not fit a frame. */
@@ -106,6 +150,9 @@ register_proxyd(struct sv_session *s, struct msg_link *l)
 	msgbuf_free(&b);
 	strv_free(allow);
 	strv_free(deny);
+	if (rc == 0 && (set->upstream_http != NULL ||
+	    set->upstream_socks5 != NULL))
+		rc = register_upstream(s, set, l);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
  * Untrusted: the user's and the --settings files are read as untrusted
  * JSON (size-capped, duplicate keys rejected by common/json.c).
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <ctype.h>
@@ -202,6 +203,10 @@ settings_free(struct settings *s)
 	free(s->unsandboxed_from);
 	settings_masks_free(s->masks, s->nmasks);
 	inspect_free(s->inspect, s->ninspect);
+	free(s->upstream_http);
+	free(s->upstream_socks5);
+	strv_free(s->upstream_no_proxy);
+	free(s->upstream_credential);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -618,6 +623,151 @@ merge_net_tls(struct mctx *m, const struct json *o, const char *pfx)
 	return 0;
 }
 
+/*
+ * An upstream proxy's address: "[http://]HOST:PORT" (http) or
+ * "[socks5://]HOST:PORT", HOST an IP literal (IPv6 in brackets) or
+ * localhost.  proxyd cannot resolve names once restricted without a
+ * second lookup on every dial, so a name is refused here, by key.
+ * Returns the normalised "ADDRESS:PORT" in out, or -1.
+ */
+static int
+upstream_addr(struct mctx *m, const char *sp, const char *v,
+    const char *scheme, char *out, size_t outlen)
+{
+	char		 host[80];
+	const char	*h = v, *colon;
+	uint8_t		 a[16];
+	unsigned long	 port;
+	char		*end;
+	size_t		 hl;
+	int		 af;
+
+	if (strncmp(h, scheme, strlen(scheme)) == 0)
+		h += strlen(scheme);
+	if ((colon = strrchr(h, ':')) == NULL || colon == h)
+		return fail(m, sp, "\"%s\": expected %sADDRESS:PORT", v,
+		    scheme);
+	hl = (size_t)(colon - h);
+	if (h[0] == '[' && hl > 2 && h[hl - 1] == ']') {
+		h++;
+		hl -= 2;
+	}
+	if (hl >= sizeof(host))
+		return fail(m, sp, "\"%s\": address too long", v);
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	if (strcmp(host, "localhost") == 0)
+		snprintf(host, sizeof(host), "127.0.0.1");
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!isdigit((unsigned char)colon[1]) || *end != '\0' || errno != 0 ||
+	    port < 1 || port > 65535)
+		return fail(m, sp, "\"%s\": port must be 1 to 65535", v);
+	if (!dom_host_is_ip(host, &af, a))
+		return fail(m, sp, "\"%s\": the address must be an IP address "
+		    "or localhost (no name, no path)", v);
+	snprintf(out, outlen, af == AF_INET6 ? "[%s]:%lu" : "%s:%lu", host,
+	    port);
+	return 0;
+}
+
+static void
+upstream_set(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+/*
+ * sandbox.network.upstream: {"http": "http://ADDR:PORT", "socks5":
+ * "ADDR:PORT", "noProxy": [pattern], "credential": "ENTRY"}: the
+ * proxies proxyd dials through after its own decision (docs/SETTINGS.md).
+ */
+static int
+merge_net_upstream(struct mctx *m, const struct json *o, const char *pfx)
+{
+	char	 sp[160], key[160], a[128];
+	const char *why;
+	size_t	 i, j;
+	int	 c;
+
+	if (want_object(m, pfx, o) == -1)
+		return -1;
+	for (i = 0; i < o->n; i++) {
+		const char *k = o->keys[i];
+		const struct json *v = o->items[i];
+
+		snprintf(sp, sizeof(sp), "%s.%s", pfx, k);
+		snprintf(key, sizeof(key), "sandbox.network.upstream.%s", k);
+		if (strcmp(k, "noProxy") == 0) {
+			if (v->type == JSON_ARRAY)
+				for (j = 0; j < v->n; j++)
+					if (v->items[j]->type == JSON_STRING &&
+					    !dom_pattern_valid(v->items[j]->str,
+					    &why))
+						return fail(m, sp, "\"%s\": %s",
+						    v->items[j]->str, why);
+			if (get_strv(m, key, sp, v, &m->s->upstream_no_proxy,
+			    0) == -1)
+				return -1;
+			continue;
+		}
+		if (strcmp(k, "http") != 0 && strcmp(k, "socks5") != 0 &&
+		    strcmp(k, "credential") != 0)
+			return fail(m, sp, "unknown key (expected http, "
+			    "socks5, noProxy or credential)");
+		if (get_string(m, sp, v, 0) == -1)
+			return -1;
+		if (strcmp(k, "credential") == 0) {
+			if (v->len == 0 || v->len > 128)
+				return fail(m, sp, "expected the name of a "
+				    "credentials file entry");
+			snprintf(a, sizeof(a), "%s", v->str);
+		} else if (upstream_addr(m, sp, v->str, strcmp(k, "http") ==
+		    0 ? "http://" : "socks5://", a, sizeof(a)) == -1)
+			return -1;
+		if ((c = claim(m, key, sp)) <= 0) {
+			if (c < 0)
+				return -1;
+			continue;
+		}
+		if (!m->apply)
+			continue;
+		upstream_set(strcmp(k, "http") == 0 ? &m->s->upstream_http :
+		    strcmp(k, "socks5") == 0 ? &m->s->upstream_socks5 :
+		    &m->s->upstream_credential, a);
+	}
+	return 0;
+}
+
+/*
+ * srt's network.httpProxyPort / socksProxyPort: a proxy on the local
+ * host the sandbox's traffic goes through.  srt then skips its own
+ * filtering; airlock keeps deciding first and dials through it
+ * (docs/DECISIONS.md).
+ */
+static int
+merge_srt_proxy_port(struct mctx *m, const char *sp, const char *k,
+    const struct json *v)
+{
+	char	 a[32];
+	int	 http = strcmp(k, "httpProxyPort") == 0, c;
+
+	if (!v->is_int || v->integer < 1 || v->integer > 65535)
+		return fail(m, sp, "expected a port, 1 to 65535");
+	if ((c = claim(m, http ? "sandbox.network.upstream.http" :
+	    "sandbox.network.upstream.socks5", sp)) <= 0)
+		return c;
+	if (!m->apply)
+		return 0;
+	snprintf(a, sizeof(a), "127.0.0.1:%lld", (long long)v->integer);
+	upstream_set(http ? &m->s->upstream_http : &m->s->upstream_socks5, a);
+	note(m, "%s: traffic the allowlist admits goes through the proxy on "
+	    "127.0.0.1:%lld (airlock still decides first)", sp,
+	    (long long)v->integer);
+	return 0;
+}
+
 static int
 merge_lists(struct mctx *m, const struct json *o, const char *pfx,
     const char *canon, const struct list_key *keys,
@@ -677,6 +827,15 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 		    strcmp(k, "allowUnixBind") == 0) {
 			if (get_bool(m, key, sp, o->items[i],
 			    &m->s->allow_unix_bind) == -1)
+				return -1;
+		} else if (strcmp(canon, "sandbox.network") == 0 &&
+		    strcmp(pfx, canon) == 0 && strcmp(k, "upstream") == 0) {
+			if (merge_net_upstream(m, o->items[i], sp) == -1)
+				return -1;
+		} else if (strcmp(pfx, "network") == 0 &&
+		    (strcmp(k, "httpProxyPort") == 0 ||
+		    strcmp(k, "socksProxyPort") == 0)) {
+			if (merge_srt_proxy_port(m, sp, k, o->items[i]) == -1)
 				return -1;
 		} else if (strcmp(canon, "sandbox.network") == 0 &&
 		    strcmp(k, "useBaseline") == 0) {

@@ -113,6 +113,13 @@ struct settings {
 	struct inspect_setting *inspect;	/* sandbox.network.tls.
 						   inspect */
 	size_t		  ninspect;
+	/* sandbox.network.upstream: proxies proxyd dials through, each
+	 * "ADDRESS:PORT" (an IP literal, IPv6 in brackets) or NULL. */
+	char		 *upstream_http;
+	char		 *upstream_socks5;
+	char		**upstream_no_proxy;	/* domain patterns, direct */
+	char		 *upstream_credential;	/* credentials file entry
+						   holding "user:password" */
 };
 
 /* sandbox.network.maxConnections: its default and its largest value. */

@@ -5,13 +5,13 @@
 # would pick instead, as ratios measured in one run.  Prints Markdown;
 # docs/PERFORMANCE.md holds a copy of a run with the machine it ran on.
 #   tests/bench/run.sh BUILD_DIR
-# BENCH (space list: startup output policy untar gitstate proxy push
+# BENCH (space list: startup output policy untar gitstate proxy tls push
 # worktree fs)
 # selects some.
 set -u
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
-ONLY=${BENCH:-startup output policy untar gitstate proxy push worktree fs}
+ONLY=${BENCH:-startup output policy untar gitstate proxy tls push worktree fs}
 echo "# airlock benchmarks"
 echo
 echo "$(date -u +%Y-%m-%d), $(uname -r), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"

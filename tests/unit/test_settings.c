@@ -482,6 +482,45 @@ START_TEST(max_connections)
 }
 END_TEST
 
+/* sandbox.network.upstream and srt's proxy ports. */
+START_TEST(upstream)
+{
+	ck_assert_ptr_null(S.upstream_http);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{\"upstream\":{"
+	    "\"http\":\"http://localhost:3128\",\"socks5\":"
+	    "\"socks5://[::1]:1080\",\"noProxy\":[\"*.internal\"],"
+	    "\"credential\":\"PROXY\"}}}}", 0), 0);
+	ck_assert_str_eq(S.upstream_http, "127.0.0.1:3128");
+	ck_assert_str_eq(S.upstream_socks5, "[::1]:1080");
+	ck_assert_str_eq(S.upstream_no_proxy[0], "*.internal");
+	ck_assert_str_eq(S.upstream_credential, "PROXY");
+	/* a name, no port, a path, a bad pattern: refused by key */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{\"upstream\":{"
+	    "\"http\":\"http://proxy.corp:3128\"}}}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "sandbox.network.upstream.http"));
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{\"upstream\":{"
+	    "\"http\":\"http://10.0.0.1:3128/\"}}}}", 0), -1);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{\"upstream\":{"
+	    "\"socks5\":\"10.0.0.1\"}}}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "sandbox.network.upstream.socks5"));
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{\"upstream\":{"
+	    "\"noProxy\":[\"a b\"]}}}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "sandbox.network.upstream.noProxy"));
+	ck_assert_str_eq(S.upstream_http, "127.0.0.1:3128");
+	/* srt: a proxy on the local host, with a note */
+	ck_assert_int_eq(merge("{\"network\":{\"httpProxyPort\":8080,"
+	    "\"socksProxyPort\":1081}}", 0), 0);
+	ck_assert_str_eq(S.upstream_http, "127.0.0.1:8080");
+	ck_assert_str_eq(S.upstream_socks5, "127.0.0.1:1081");
+	ck_assert_int_eq(merge("{\"network\":{\"httpProxyPort\":0}}", 0),
+	    -1);
+	ck_assert_int_eq(merge("{\"network\":{\"httpProxyPort\":1},"
+	    "\"sandbox\":{\"network\":{\"upstream\":{\"http\":"
+	    "\"http://127.0.0.1:2\"}}}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "set twice"));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -506,6 +545,7 @@ main(void)
 	tcase_add_test(tc, worktrees_data_dir);
 	tcase_add_test(tc, worktrees_spares);
 	tcase_add_test(tc, max_connections);
+	tcase_add_test(tc, upstream);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

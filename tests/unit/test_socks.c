@@ -94,6 +94,10 @@ START_TEST(t_request_bad)
 	const uint8_t userinfo[] = { 5, 1, 0, 3, 3, 'a', '@', 'b', 0, 80 };
 	const uint8_t numeric[] = { 5, 1, 0, 3, 5, '1', '2', '7', '.', '1',
 	    0, 80 };
+	/* a port inside the name, a zone id: not names */
+	const uint8_t colon[] = { 5, 1, 0, 3, 4, 'a', ':', '8', '0', 0, 80 };
+	const uint8_t zone[] = { 5, 1, 0, 3, 9, 'f', 'e', '8', '0', ':', ':',
+	    '1', '%', 'e', 0, 80 };
 	struct socks_request r;
 	size_t	 used;
 	uint8_t	 rep;
@@ -113,6 +117,11 @@ START_TEST(t_request_bad)
 	    &used, &r, &rep), SOCKS_ERROR);
 	ck_assert_int_eq(socks_request_parse(numeric, sizeof(numeric),
 	    &used, &r, &rep), SOCKS_ERROR);
+	ck_assert_int_eq(socks_request_parse(colon, sizeof(colon),
+	    &used, &r, &rep), SOCKS_ERROR);
+	ck_assert_int_eq(socks_request_parse(zone, sizeof(zone),
+	    &used, &r, &rep), SOCKS_ERROR);
+	ck_assert_int_eq(rep, SOCKS_REP_FAILURE);
 }
 END_TEST
 
