@@ -203,12 +203,27 @@ static const yajl_callbacks jcallbacks = {
 struct json *
 json_parse(const char *buf, size_t len, char *err, size_t errlen)
 {
+	return json_parse_partial(buf, len, err, errlen, NULL);
+}
+
+/*
+ * json_parse, and on failure, where partial is not NULL, what was read
+ * before the error (the caller frees it; NULL when nothing was): a
+ * JSON-RPC server answers a broken request with its id when the id came
+ * before the break.  Only complete values are in it.
+ */
+struct json *
+json_parse_partial(const char *buf, size_t len, char *err, size_t errlen,
+    struct json **partial)
+{
 	struct jparse	 p;
 	yajl_handle	 h;
 	yajl_status	 st;
 	unsigned char	*msg;
 
 	memset(&p, 0, sizeof(p));
+	if (partial != NULL)
+		*partial = NULL;
 	if (len > JSON_MAX_INPUT) {
 		snprintf(err, errlen, "input over %u bytes", JSON_MAX_INPUT);
 		return NULL;
@@ -250,7 +265,10 @@ json_parse(const char *buf, size_t len, char *err, size_t errlen)
 			snprintf(err, errlen, "empty input");
 		yajl_free(h);
 		free(p.pending_key);
-		json_free(p.root);
+		if (partial != NULL)
+			*partial = p.root;
+		else
+			json_free(p.root);
 		return NULL;
 	}
 	yajl_free(h);

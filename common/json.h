@@ -41,6 +41,8 @@ struct json {
 
 /* Parse; NULL on error with a message in err. */
 struct json	*json_parse(const char *, size_t, char *err, size_t errlen);
+struct json	*json_parse_partial(const char *, size_t, char *err,
+		    size_t errlen, struct json **partial);
 /*
  * A file holding one JSON object of at most max bytes (not followed if
  * a symlink): the object, or NULL (absent, unreadable, not an object).

@@ -409,18 +409,25 @@ static const struct sv_method {
 static void
 dispatch_line(struct sv_client *c, const char *line, size_t len)
 {
-	struct json	*req, *nullid;
+	struct json	*req, *nullid, *part;
 	const struct json *id, *params;
 	const struct sv_method *m;
 	const char	*method, *ver;
 	char		 err[256];
 
 	nullid = json_parse("null", 4, err, sizeof(err));
-	if ((req = json_parse(line, len, err, sizeof(err))) == NULL) {
+	if ((req = json_parse_partial(line, len, err, sizeof(err),
+	    &part)) == NULL) {
 		char msg[300];
 
+		/* The id, when it was read whole before the error. */
+		id = json_get(part, "id");
+		if (id == NULL || (id->type != JSON_STRING &&
+		    id->type != JSON_NUMBER))
+			id = nullid;
 		snprintf(msg, sizeof(msg), "parse error: %s", err);
-		sv_client_error(c, nullid, RPC_PARSE_ERROR, msg);
+		sv_client_error(c, id, RPC_PARSE_ERROR, msg);
+		json_free(part);
 		json_free(nullid);
 		return;
 	}

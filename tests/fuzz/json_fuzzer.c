@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: ISC
 /*
- * libFuzzer target for common/json.c's parser, the settings merge and
+ * libFuzzer target for common/json.c's parser (the partial tree of a
+ * broken input too), the settings merge and
  * the Claude Code hook decision.  The fuzz build links common/ and
  * policy/, so the two supervisor files are compiled in here; the hook's
  * rule tables come from sv_plan.c, linked beside (tests/tests.mk).
@@ -27,13 +28,18 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct settings	 s;
-	struct json	*j;
+	struct json	*j, *part;
 	char		 err[256], *out;
 	int		 v;
 
-	if ((j = json_parse((const char *)data, size, err, sizeof(err))) !=
-	    NULL)
+	/* What a broken request leaves (airlockd answers with its id). */
+	if ((j = json_parse_partial((const char *)data, size, err,
+	    sizeof(err), &part)) != NULL)
 		json_free(j);
+	else {
+		(void)json_get(part, "id");
+		json_free(part);
+	}
 	settings_defaults(&s);
 	(void)settings_merge_text(&s, (const char *)data, size, "fuzz",
 	    size > 0 && (data[0] & 1), err, sizeof(err));

@@ -144,9 +144,15 @@ f = s.makefile("rwb")
 def ask(line):
     f.write(line + b"\n"); f.flush(); return json.loads(f.readline())
 r = ask(b'{"jsonrpc":"2.0","id":1,"method":')
-assert r["error"]["code"] == -32700, r
+assert r["error"]["code"] == -32700 and r["id"] == 1, r  # the id read first
 r = ask(b'{"jsonrpc":"2.0","id":2,"method":"x","method":"y"}')
-assert r["error"]["code"] == -32700, r       # duplicate key
+assert r["error"]["code"] == -32700 and r["id"] == 2, r  # duplicate key
+r = ask(b'{"jsonrpc":"2.0","id":"s7","params":{"a":[1,}}')
+assert r["error"]["code"] == -32700 and r["id"] == "s7", r
+r = ask(b'{"jsonrpc":"2.0","method":,"id":6}')
+assert r["error"]["code"] == -32700 and r["id"] is None, r  # id after it
+r = ask(b'{"jsonrpc":"2.0","id":{"x":1},"method":')
+assert r["error"]["code"] == -32700 and r["id"] is None, r  # not an id
 r = ask(b'[1,2,3]')
 assert r["error"]["code"] == -32600, r
 r = ask(b'{"jsonrpc":"2.0","id":3,"method":"no.such"}')
