@@ -101,17 +101,27 @@ static unsigned	sv_self_len;		/* BPF instructions */
 static struct event	*sv_self_probe_ev;
 #endif
 
-/* All capabilities, of every set: airlockd needs none. */
-static void
+/*
+ * All capabilities, of every set: airlockd needs none.  Run as root, it
+ * keeps one in its permitted and bounding sets: the launcher it starts
+ * (uid 0, which execve gives back the bounding set, capped by
+ * no_new_privs at what airlockd still permits) maps uid 0 into the
+ * sandbox's user namespace, and the kernel asks CAP_SETFCAP of whoever
+ * maps a parent namespace's root.  Returns what was kept, for the report.
+ */
+static const char *
 self_caps(void)
 {
 	struct __user_cap_header_struct	hdr = {
 	    _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct	data[2];
-	int				cap;
+	int				cap, keep = -1;
 
+	if (geteuid() == 0)
+		keep = CAP_SETFCAP;
 	for (cap = 0; cap <= 63; cap++)
-		if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1 &&
+		if (cap != keep &&
+		    prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1 &&
 		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1 &&
 		    errno != EPERM)
 			fatal("PR_CAPBSET_DROP %d", cap);
@@ -119,12 +129,18 @@ self_caps(void)
 	    errno != EINVAL)
 		fatal("PR_CAP_AMBIENT_CLEAR_ALL");
 	memset(data, 0, sizeof(data));
+	if (keep != -1)
+		data[keep / 32].permitted = 1u << (keep % 32);
 	if (syscall(SYS_capset, &hdr, data) == -1)
 		fatal("capset");
 	memset(data, 0xff, sizeof(data));
 	if (syscall(SYS_capget, &hdr, data) == -1 || data[0].effective ||
-	    data[0].permitted || data[1].effective || data[1].permitted)
+	    data[1].effective || data[0].permitted != (keep == -1 ? 0u :
+	    keep < 32 ? 1u << keep : 0u) || data[1].permitted != (keep < 32 ?
+	    0u : 1u << (keep % 32)))
 		fatalx("capabilities remain after capset");
+	return keep == -1 ? "none" : "none effective, cap_setfcap permitted "
+	    "(root: the launcher maps uid 0)";
 }
 
 static void
@@ -175,6 +191,8 @@ self_seccomp(void)
 void
 sv_self_restrict(void)
 {
+	const char	*caps;
+
 #ifdef AIRLOCK_TEST_BUILD
 	/* The test build's control (selfrestrict.sh): the same airlockd,
 	 * unrestricted, must let the probe's calls through. */
@@ -186,7 +204,7 @@ sv_self_restrict(void)
 #endif
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
 		fatal("PR_SET_DUMPABLE");
-	self_caps();
+	caps = self_caps();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
 		fatal("PR_SET_NO_NEW_PRIVS");
 	self_seccomp();
@@ -194,8 +212,8 @@ sv_self_restrict(void)
 	    "(everything airlockd starts would inherit it: the sandboxes "
 	    "need the user's files, proxyd and gatewayd TCP); seccomp: "
 	    "denylist %zu syscalls and other architectures, EPERM, filter "
-	    "%u instructions; caps: none; no_new_privs", SV_SELF_NDENY,
-	    sv_self_len);
+	    "%u instructions; caps: %s; no_new_privs", SV_SELF_NDENY,
+	    sv_self_len, caps);
 	log_debug("restricted: %s", sv_self_line);
 }
 
