@@ -141,7 +141,7 @@ add_socket_rules(scmp_filter_ctx ctx)
 {
 	static const char *const calls[] = { "socket", "socketpair" };
 	size_t	i;
-	int	fam, nr;
+	int	fam, nr, type;
 
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
 		if ((nr = seccomp_syscall_resolve_name(calls[i])) < 0)
@@ -164,12 +164,20 @@ add_socket_rules(scmp_filter_ctx ctx)
 		 * sendmsg (a connected one too), in memory the filter cannot
 		 * read: any host socket a bind shows would be reachable, past
 		 * init's connect check.  Streams and seqpackets connect first
-		 * (notify.c) and ignore a name; datagrams are refused.
+		 * (notify.c) and ignore a name; every other type is refused,
+		 * SOCK_RAW included, which the kernel makes a datagram socket
+		 * for AF_UNIX.  The low four bits are the type; the flags
+		 * (SOCK_CLOEXEC, SOCK_NONBLOCK) sit above them.
 		 */
-		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 2,
-		    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
-		    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM)) != 0)
-			return -1;
+		for (type = 0; type <= 0xf; type++) {
+			if (type == SOCK_STREAM || type == SOCK_SEQPACKET)
+				continue;
+			if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr,
+			    2, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL,
+			    AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
+			    (uint64_t)type)) != 0)
+				return -1;
+		}
 	}
 	return 0;
 }
