@@ -39,6 +39,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
@@ -285,6 +286,26 @@ compile(int notify, unsigned char **bufp, size_t *lenp)
 	 */
 	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
 	    1, SCMP_A0(SCMP_CMP_NE, 0)) != 0)
+		goto out;
+
+	/*
+	 * setpriority and ioprio_set for a whole process group or uid:
+	 * the guard shares the commands' uid (and may share their group),
+	 * so `renice -u`, `ionice -u` and the group forms would slow it
+	 * with them.  A single process (nice, renice -p, a thread's own
+	 * tid) stays allowed, so one pid aimed at the guard still is (the
+	 * filter cannot tell its pid); docs/SECURITY.md says so.  Only the
+	 * low 32 bits are the kernel's int; ioprio_set's 2 and 3 are
+	 * IOPRIO_WHO_PGRP and IOPRIO_WHO_USER.
+	 */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_PGRP)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_USER)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 2)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 3)) != 0)
 		goto out;
 
 	if (notify && add_notify_rules(ctx) == -1)
