@@ -114,7 +114,12 @@ static void
 dial_finish(struct px_dial *d, enum px_dial_status st, const char *reason)
 {
 	d->status = st;
-	snprintf(d->reason, sizeof(d->reason), "%s", reason);
+	/*
+	 * A dial that failed early passes its own reason back: snprintf
+	 * onto its own source is undefined (glibc leaves it empty).
+	 */
+	if (reason != d->reason)
+		snprintf(d->reason, sizeof(d->reason), "%s", reason);
 	if (st != PX_DIAL_OK && d->fd != -1) {
 		close(d->fd);
 		d->fd = -1;

@@ -39,6 +39,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
@@ -141,7 +142,7 @@ add_socket_rules(scmp_filter_ctx ctx)
 {
 	static const char *const calls[] = { "socket", "socketpair" };
 	size_t	i;
-	int	fam, nr;
+	int	fam, nr, type;
 
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
 		if ((nr = seccomp_syscall_resolve_name(calls[i])) < 0)
@@ -164,12 +165,20 @@ add_socket_rules(scmp_filter_ctx ctx)
 		 * sendmsg (a connected one too), in memory the filter cannot
 		 * read: any host socket a bind shows would be reachable, past
 		 * init's connect check.  Streams and seqpackets connect first
-		 * (notify.c) and ignore a name; datagrams are refused.
+		 * (notify.c) and ignore a name; every other type is refused,
+		 * SOCK_RAW included, which the kernel makes a datagram socket
+		 * for AF_UNIX.  The low four bits are the type; the flags
+		 * (SOCK_CLOEXEC, SOCK_NONBLOCK) sit above them.
 		 */
-		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 2,
-		    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
-		    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM)) != 0)
-			return -1;
+		for (type = 0; type <= 0xf; type++) {
+			if (type == SOCK_STREAM || type == SOCK_SEQPACKET)
+				continue;
+			if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr,
+			    2, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL,
+			    AF_UNIX), SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf,
+			    (uint64_t)type)) != 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -277,6 +286,26 @@ compile(int notify, unsigned char **bufp, size_t *lenp)
 	 */
 	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
 	    1, SCMP_A0(SCMP_CMP_NE, 0)) != 0)
+		goto out;
+
+	/*
+	 * setpriority and ioprio_set for a whole process group or uid:
+	 * the guard shares the commands' uid (and may share their group),
+	 * so `renice -u`, `ionice -u` and the group forms would slow it
+	 * with them.  A single process (nice, renice -p, a thread's own
+	 * tid) stays allowed, so one pid aimed at the guard still is (the
+	 * filter cannot tell its pid); docs/SECURITY.md says so.  Only the
+	 * low 32 bits are the kernel's int; ioprio_set's 2 and 3 are
+	 * IOPRIO_WHO_PGRP and IOPRIO_WHO_USER.
+	 */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_PGRP)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_USER)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 2)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 3)) != 0)
 		goto out;
 
 	if (notify && add_notify_rules(ctx) == -1)

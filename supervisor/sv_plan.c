@@ -2171,6 +2171,22 @@ plan_unix_sockets(struct sv_plan *p, const struct sv_plan_ctx *ctx,
 			free(own[1]);
 			return -1;
 		}
+		/*
+		 * The path as written, never a link's target: a symlink
+		 * (in any component) the sandbox made in one run would
+		 * choose the socket bound in the next.  The user lists
+		 * the target itself.
+		 */
+		if (strcmp(c, s) != 0) {
+			snprintf(err, errlen,
+			    "sandbox.network.allowUnixSockets: %s: goes "
+			    "through a symlink to %s; list that path instead",
+			    s, c);
+			free(c);
+			free(own[0]);
+			free(own[1]);
+			return -1;
+		}
 		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO, c, c);
 		plan_guard_frame(p, NR_UNIXSOCK, c);
 		free(c);

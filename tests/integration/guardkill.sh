@@ -14,9 +14,13 @@
 #   - controls: the same kill -STOP / -KILL works on a process the
 #     command started itself, and on one an earlier exec of the same
 #     session started (the commands share one domain), prlimit and
-#     ulimit -n on the command's own limits still work.
+#     ulimit -n on the command's own limits still work;
+#   - renice -u (PRIO_USER) / -g (PRIO_PGRP) and ionice -u / -P, which
+#     would slow the guard with everything else of the uid, refused;
+#     controls: nice, renice -p and ionice -p on the command's own child
+#     still work.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 22
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -46,7 +50,7 @@ check_sh "... the guard still runs, and a guarded write is made after" \
     '! echo "$out" | grep -q "State:.*stopped" &&
     echo "$out" | grep -q "^write=made" && [ -f after-stop ]'
 check_sh "... and a protected write is still refused by it" \
-    'echo "$out" | grep -q "^protected=refused" && [ ! -e .env ] &&
+    'echo "$out" | grep -q "protected=refused" && [ ! -e .env ] &&
     [ $rc -eq 0 ]'
 
 out=$(sbx "$FINDG
@@ -163,4 +167,30 @@ diag "$(echo "$out" | tr '\n' ' ')"
 check_sh "control: a command kills what an earlier exec of its session left" \
     'echo "$out" | grep -q "^killed=yes"'
 kill "$DP" 2>/dev/null
+# ---- priorities by user or group (the guard's with them) ----
+out=$(sbx "$FINDG
+pg=\$(awk '{print \$5}' /proc/\$g/stat)
+nice -n 5 true && echo nice=ok
+sleep 30 & c=\$!
+renice -n 7 -p \$c >/dev/null && echo rchild=\$(awk '{print \$19}' /proc/\$c/stat)
+ionice -c3 -p \$c && echo ichild=\$(ionice -p \$c)
+kill \$c
+g0=\$(awk '{print \$19}' /proc/\$g/stat)
+renice -n 19 -u \$(id -u) >/dev/null 2>&1 && echo ruser=done || echo ruser=refused
+renice -n 19 -g \$pg >/dev/null 2>&1 && echo rpgrp=done || echo rpgrp=refused
+ionice -c3 -u \$(id -u) >/dev/null 2>&1 && echo iuser=done || echo iuser=refused
+ionice -c3 -P \$pg >/dev/null 2>&1 && echo ipgrp=done || echo ipgrp=refused
+[ \"\$(awk '{print \$19}' /proc/\$g/stat)\" = \"\$g0\" ] && echo gnice=same" 2>&1)
+diag "$(echo "$out" | tr '\n' ' ')"
+check_sh "renice -u and -g (PRIO_USER, PRIO_PGRP) are refused" \
+    'echo "$out" | grep -q "^ruser=refused" &&
+    echo "$out" | grep -q "^rpgrp=refused"'
+check_sh "ionice -u and -P are refused" \
+    'echo "$out" | grep -q "^iuser=refused" &&
+    echo "$out" | grep -q "^ipgrp=refused"'
+check_sh "... and the guard's nice value is unchanged" \
+    'echo "$out" | grep -q "^gnice=same"'
+check_sh "control: nice -n 5 works" 'echo "$out" | grep -q "^nice=ok"'
+check_sh "control: renice -p and ionice -p on the command's own child work" \
+    'echo "$out" | grep -q "^rchild=7" && echo "$out" | grep -q "^ichild=idle"'
 finish

@@ -13,8 +13,11 @@
 #     inside to the neighbour stay refused (unix-connect); a path that
 #     is missing or no socket fails the launch naming the setting;
 #   - sandbox.network.allowUnixBind false refuses a unix bind(2).
+#   - a unix datagram by address (SOCK_DGRAM, SOCK_RAW, socketpairs)
+#     from inside never reaches a host datagram socket in the workspace;
+#   - an allowUnixSockets path through a symlink fails the launch.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 38
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -255,5 +258,82 @@ check "... reported as @abstract-x" grep -q "unix-bind.*@abstract-x" "$EV"
 out=$(sbx -- python3 -c "$BIND" @abstract-y 2>&1)
 check "control: without the setting an abstract bind works ($out)" \
     [ "$out" = bound ]
+
+# ---- unix datagrams by address (SOCK_RAW is a datagram to the kernel) ----
+cat >"$W/dgram.py" <<'PY'
+import socket, sys
+r = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+r.bind(sys.argv[1])
+open(sys.argv[1] + ".up", "w").close()
+while True:
+    d = r.recv(100)
+    with open(sys.argv[2], "ab") as f:
+        f.write(d + b"\n")
+PY
+SEND="import socket, sys
+try:
+    if sys.argv[2] == 'pair':
+        s = socket.socketpair(socket.AF_UNIX, int(sys.argv[3]))[0]
+    else:
+        s = socket.socket(socket.AF_UNIX, int(sys.argv[2]))
+    s.sendto(sys.argv[4].encode(), sys.argv[1]); print('sent')
+except OSError as e:
+    print(e.strerror)"
+chown "$TUSER" "$W/dgram.py"
+spawn_user python3 "$W/dgram.py" "$W/host.dgram" "$W/.dgram.got"
+DSRV=$!
+i=0
+while [ ! -e "$W/host.dgram.up" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+out=$(as_user python3 -c "$SEND" "$W/host.dgram" 2 0 outside 2>&1)
+sleep 0.3
+check_sh "control: outside, a datagram reaches the host socket ($out)" \
+    '[ "$out" = sent ] && grep -qx outside "$W/.dgram.got"'
+for t in 3 2 4; do
+	out=$(sbx -- python3 -c "$SEND" "$W/host.dgram" "$t" 0 "in$t" 2>&1)
+	check "inside, AF_UNIX type $t is refused ($out)" \
+	    [ "$out" = "Permission denied" ]
+	out=$(sbx -- python3 -c "$SEND" "$W/host.dgram" pair "$t" "pr$t" \
+	    2>&1)
+	check "... and a socketpair of type $t ($out)" \
+	    [ "$out" = "Permission denied" ]
+done
+sleep 0.3
+check "... nothing from inside reached the host socket" \
+    fails grep -q "^in\|^pr" "$W/.dgram.got"
+kill "$DSRV" 2>/dev/null
+
+# ---- a listed path through a symlink is refused, not followed ----
+mkdir -p "$W/real"
+chown "$TUSER" "$W/real"
+spawn_user python3 "$W/srv.py" "$W/real/r.sock"
+SRV3=$!
+i=0
+while [ ! -e "$W/real/r.sock.up" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ln -s real/r.sock "$W/lnk.sock"
+ln -s real "$W/ldir"
+for l in "$W/lnk.sock" "$W/ldir/r.sock"; do
+	printf '{ "sandbox": { "network": { "allowUnixSockets": ["%s"] } } }\n' \
+	    "$l" >"$SET.lnk"
+	out=$(sbx --settings "$SET.lnk" -- sh -c "$CURL '$l' http://x/" 2>&1)
+	case $out in
+	*"sandbox.network.allowUnixSockets: $l"*"$W/real/r.sock"*)
+		ok "$l: a symlink is refused, naming where it points" ;;
+	*) not_ok "$l: a symlink is refused, naming where it points"
+		diag "$out" ;;
+	esac
+done
+printf '{ "sandbox": { "network": { "allowUnixSockets": ["%s"] } } }\n' \
+    "$W/real/r.sock" >"$SET.lnk"
+out=$(sbx --settings "$SET.lnk" -- sh -c "$CURL '$W/real/r.sock' http://x/" \
+    2>&1)
+check "control: the target listed itself is reached ($out)" \
+    [ "$out" = hello-r.sock ]
+kill "$SRV3" 2>/dev/null
 
 finish

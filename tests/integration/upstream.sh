@@ -16,7 +16,7 @@
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -300,6 +300,10 @@ urun "$W/up3.json" sh -c "curl $code http://localhost:$HP/noauth" \
 check_sh "control: without it squid refuses (407), the sandbox sees 502" \
     '[ "$(line 1 "$W/u7")" = 502 ] && grep -q "TCP_DENIED/407" "$W/sq/access2.log" &&
     [ "$(hits "$W/hits")" -eq $((h0 + 1)) ]'
+urun "$W/up3.json" sh -c "curl -s -m 10 -o /dev/null -D - \
+    http://localhost:$HP/noauth2" >"$W/u7b" 2>&1
+check "... and its X-Airlock-Error says why ($(grep -i x-airlock "$W/u7b"))" \
+    grep -qi "^X-Airlock-Error: upstream proxy: answered 407" "$W/u7b"
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/up3.json" "$W/u6" "$W/u7" "$W/sq/access2.log")"
 kill "$SPID2" 2>/dev/null
 
