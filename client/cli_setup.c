@@ -13,6 +13,7 @@
  * being built, a packager's staging tree); the running kernel is then
  * left alone, as the profile is the image's, loaded when it boots.
  */
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -35,7 +36,9 @@
 
 #define SU_SYSCTL \
 	"/proc/sys/kernel/apparmor_restrict_unprivileged_userns"
-#define SU_PROFILE	"/etc/apparmor.d/airlock-launcher"
+#define SU_PROFILE_DIR	"/etc/apparmor.d"
+#define SU_PROFILE_NAME	"airlock-launcher"
+#define SU_PROFILE	SU_PROFILE_DIR "/" SU_PROFILE_NAME
 #define SU_MAXFILE	65536
 
 extern char **environ;
@@ -125,34 +128,153 @@ su_profile(const char *launcher)
 }
 
 /*
- * Writes TEXT to PATH through a temporary file in the same directory and
- * a rename, so a reader (apparmor_parser at boot) never sees half of it.
+ * Opens DIR (absolute) beneath ROOT (NULL: /) one component at a time,
+ * never following a symbolic link: a link planted in the target's path
+ * (an image's etc/apparmor.d pointing elsewhere) must not redirect where
+ * root writes.  ROOT itself is the user's word and is followed.
  */
 static int
-su_write(const char *path, const char *text)
+su_opendir(const char *root, const char *dir)
 {
-	char	tmp[PATH_MAX];
-	size_t	len = strlen(text), off = 0;
-	ssize_t	n;
-	int	fd, saved;
+	char	 buf[PATH_MAX], *c, *next;
+	int	 fd, nfd;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.setup-XXXXXX", path) >=
-	    (int)sizeof(tmp)) {
+	if ((fd = open(root != NULL ? root : "/", O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) == -1)
+		return -1;
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf)) {
+		close(fd);
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if ((fd = mkstemp(tmp)) == -1)
-		return -1;
+	for (c = buf; c != NULL; c = next) {
+		while (*c == '/')
+			c++;
+		if ((next = strchr(c, '/')) != NULL)
+			*next++ = '\0';
+		if (*c == '\0')
+			continue;
+		nfd = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		close(fd);
+		if (nfd == -1)
+			return -1;
+		fd = nfd;
+	}
+	return fd;
+}
+
+/*
+ * Writes TEXT to NAME in the directory DFD through a temporary file there
+ * and a rename, so a reader (apparmor_parser at boot) never sees half of
+ * it.
+ */
+static int
+su_write(int dfd, const char *name, const char *text)
+{
+	char	tmp[NAME_MAX + 1];
+	size_t	len = strlen(text), off = 0;
+	ssize_t	n;
+	unsigned int rnd;
+	int	fd, saved, tries;
+
+	for (tries = 0; ; tries++) {
+		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd) ||
+		    snprintf(tmp, sizeof(tmp), ".%s.setup-%08x", name,
+		    rnd) >= (int)sizeof(tmp)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if ((fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0600)) != -1)
+			break;
+		if (errno != EEXIST || tries >= 100)
+			return -1;
+	}
 	while (off < len && (n = write(fd, text + off, len - off)) > 0)
 		off += (size_t)n;
 	if (off < len || fchmod(fd, 0644) == -1 || fsync(fd) == -1 ||
-	    close(fd) == -1 || rename(tmp, path) == -1) {
+	    close(fd) == -1 || renameat(dfd, tmp, dfd, name) == -1) {
 		saved = errno != 0 ? errno : EIO;
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		errno = saved;
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The launcher a profile grants userns to must be root's alone: the file
+ * and every directory above it (beneath ROOT when given, the image's own
+ * tree) owned by root and writable by no group or other -- else whoever
+ * can replace it gets unconfined user namespaces.  A root-owned sticky
+ * directory (/tmp) is allowed: others cannot rename root's entries in
+ * it.  No component may be a symbolic link (AppArmor matches the
+ * resolved path).  0, or -1 with the failing path said.
+ */
+static int
+su_check_launcher(const char *root, const char *launcher)
+{
+	struct stat	 st;
+	char		 buf[PATH_MAX], shown[PATH_MAX], *c, *next;
+	int		 fd, nfd;
+
+	snprintf(shown, sizeof(shown), "%s", root != NULL ? root : "/");
+	if (snprintf(buf, sizeof(buf), "%s", launcher) >=
+	    (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		goto err;
+	}
+	if ((fd = open(shown, O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		goto err;
+	for (c = buf; ; ) {
+		if (fstat(fd, &st) == -1) {
+			close(fd);
+			goto err;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			printf("error: launcher %s: %s is a symbolic link: "
+			    "name the launcher by its real path\n", launcher,
+			    shown);
+			close(fd);
+			return -1;
+		}
+		if (st.st_uid != 0 || ((st.st_mode & 022) != 0 &&
+		    !(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX)))) {
+			printf("error: launcher %s: %s is not root's alone "
+			    "(owner uid %u, mode %03o): whoever can change it "
+			    "could replace the launcher\n", launcher, shown,
+			    (unsigned)st.st_uid,
+			    (unsigned)(st.st_mode & 07777));
+			close(fd);
+			return -1;
+		}
+		while (*c == '/')
+			c++;
+		if (*c == '\0')
+			break;
+		if ((next = strchr(c, '/')) != NULL)
+			*next++ = '\0';
+		snprintf(shown, sizeof(shown), "%s%.*s",
+		    root != NULL ? root : "", (int)(c - buf + strlen(c)),
+		    launcher);
+		nfd = openat(fd, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (nfd == -1)
+			goto err;
+		fd = nfd;
+		c = next != NULL ? next : c + strlen(c);
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		printf("error: launcher %s: not a regular file\n", launcher);
+		return -1;
+	}
+	return 0;
+err:
+	printf("error: launcher %s: %s: %s\n", launcher, shown,
+	    strerror(errno));
+	return -1;
 }
 
 /* apparmor_parser -r PATH: 0 when it loaded, -1 otherwise (said). */
@@ -201,9 +323,9 @@ cli_setup_main(int argc, char **argv)
 	struct sigaction sa;
 	const char	*root = NULL, *launcher = NULL;
 	char		 sysctl[PATH_MAX], profile[PATH_MAX], real[PATH_MAX];
-	char		*have, *want, *found;
+	char		*have, *want, *found, *pat;
 	size_t		 len;
-	int		 dry = 0, i, wrote = 0, in_place;
+	int		 dry = 0, i, wrote = 0, in_place, dfd;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--dry-run") == 0)
@@ -283,6 +405,23 @@ cli_setup_main(int argc, char **argv)
 		    "name\n", launcher);
 		return su_result("error");
 	}
+	/* AppArmor reads these as a pattern: "/home/x/" and a star would grant
+	 * userns to every binary beside the launcher. */
+	if ((pat = strpbrk(launcher, "*?[]{}^@")) != NULL) {
+		printf("error: launcher path %s: holds '%c', an AppArmor "
+		    "pattern character: the profile would grant userns to "
+		    "more than the launcher\n", launcher, *pat);
+		return su_result("error");
+	}
+	if (su_check_launcher(root, launcher) == -1)
+		return su_result("error");
+	if ((dfd = su_opendir(root, SU_PROFILE_DIR)) == -1) {
+		printf("error: %s%s: %s%s\n", root != NULL ? root : "",
+		    SU_PROFILE_DIR, strerror(errno), errno == ELOOP ||
+		    errno == ENOTDIR ? " (a symbolic link in the path is "
+		    "never followed)" : "");
+		return su_result("error");
+	}
 	if ((want = su_profile(launcher)) == NULL) {
 		printf("error: cannot make the profile: %s\n", strerror(errno));
 		return su_result("error");
@@ -304,7 +443,7 @@ cli_setup_main(int argc, char **argv)
 		free(have);
 		free(want);
 		return su_result("cancelled");
-	} else if (su_write(profile, want) == -1) {
+	} else if (su_write(dfd, SU_PROFILE_NAME, want) == -1) {
 		printf("error: cannot write %s: %s\n", profile,
 		    strerror(errno));
 		free(have);
@@ -318,6 +457,7 @@ cli_setup_main(int argc, char **argv)
 	}
 	free(have);
 	free(want);
+	close(dfd);
 
 	/*
 	 * Step 3: load it.  Reloading an unchanged profile is harmless, and

@@ -2057,6 +2057,14 @@ stage_secrets(struct plan_build *pb, char *err, size_t errlen)
 		pb->deny_read = strv_add(pb->deny_read,
 		    protect_etc_secrets[i]);
 	pb->deny_read = control_plane_list(pb->deny_read, pb->ctx);
+	/* The credentials file holds every secret, masked ones and the
+	 * upstream proxy's login: hidden wherever it lies, even in the
+	 * workspace or beneath a bind (read-only would still show it). */
+	if (pb->ctx->settings != NULL &&
+	    pb->ctx->settings->credentials_file != NULL &&
+	    pb->ctx->settings->credentials_file[0] == '/')
+		pb->deny_read = strv_add(pb->deny_read,
+		    pb->ctx->settings->credentials_file);
 	if (plan_deny_read(p, pb->deny_read, 1, pb->keep, pb->need, home,
 	    base, err, errlen) == -1 ||
 	    plan_deny_read(p, pb->spec->deny_read, 0, pb->keep, pb->need,

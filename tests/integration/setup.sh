@@ -13,7 +13,7 @@
 # path holding a space and a quote, each by-hand command, run by a shell
 # as printed, succeeds (and so targets the right file).
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 23
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -33,6 +33,9 @@ mkdir -p "$R/proc/sys/kernel" "$R/etc/apparmor.d"
 echo 1 >"$R$SYSCTL"
 P="$R/etc/apparmor.d/airlock-launcher"
 L=$(readlink -f "$B/airlock-launcher")
+# The launcher inside the root, root's alone, as an image installs it:
+# setup checks the launcher where the profile will name it.
+mkdir -p "$R$(dirname "$L")" && cp "$L" "$R$L" && chmod 0755 "$R$L"
 
 "$B/airlock" setup --dry-run --root "$R" >"$W/rdry.out" 2>&1
 rc=$?
@@ -141,6 +144,77 @@ rc=$?
 check_sh "a launcher path with a double quote: error, exit != 0, nothing written" \
     '[ "$rc" -ne 0 ] && [ "$(tail -1 "$W/q.out")" = "setup: error" ] &&
     grep -q "quote" "$W/q.out" && [ ! -e "$P" ]'
+
+# AppArmor pattern characters in the launcher path: refused, naming the
+# character, nothing written ("/home/*/{x,**}" would grant userns to
+# every binary under /home).
+rm -f "$P"
+"$B/airlock" setup --root "$R" --launcher '/home/*/{x,**}' >"$W/pat1.out" 2>&1
+rc1=$?
+"$B/airlock" setup --root "$R" --launcher '/opt/@{HOME}/airlock-launcher' \
+    >"$W/pat2.out" 2>&1
+rc2=$?
+sed 's/^/# /' "$W/pat1.out"
+check_sh "a launcher path with * or @{: error naming the character, nothing written" \
+    '[ "$rc1" -ne 0 ] && [ "$rc2" -ne 0 ] &&
+    grep -q "holds .\*., an AppArmor pattern character" "$W/pat1.out" &&
+    grep -q "holds .@., an AppArmor pattern character" "$W/pat2.out" &&
+    [ ! -e "$P" ]'
+
+# The launcher must be root's alone, and every directory above it: a
+# file the user owns, a group-writable directory, a symbolic link.
+# Control: the same layout owned by root with no group write is ok.
+for d in own grp lnk ok; do
+	mkdir -p "$R/opt/$d" && cp "$L" "$R/opt/$d/airlock-launcher"
+	chmod 0755 "$R/opt/$d" "$R/opt/$d/airlock-launcher"
+done
+chown "$TUSER" "$R/opt/own/airlock-launcher"
+chmod 0775 "$R/opt/grp"
+mkdir -p "$R/opt/lnk/real" && mv "$R/opt/lnk/airlock-launcher" "$R/opt/lnk/real/" &&
+    ln -s real "$R/opt/lnk/bin"
+"$B/airlock" setup --root "$R" --launcher /opt/own/airlock-launcher \
+    >"$W/own1.out" 2>&1
+rc1=$?
+"$B/airlock" setup --root "$R" --launcher /opt/grp/airlock-launcher \
+    >"$W/own2.out" 2>&1
+rc2=$?
+"$B/airlock" setup --root "$R" --launcher /opt/lnk/bin/airlock-launcher \
+    >"$W/own3.out" 2>&1
+rc3=$?
+sed 's/^/# /' "$W/own1.out" "$W/own2.out" "$W/own3.out"
+check_sh "a launcher the user owns, a group-writable directory, a link: error naming the path, nothing written" \
+    '[ "$rc1" -ne 0 ] && [ "$rc2" -ne 0 ] && [ "$rc3" -ne 0 ] &&
+    grep -q "^error: launcher .*: $R/opt/own/airlock-launcher is not root" "$W/own1.out" &&
+    grep -q "^error: launcher .*: $R/opt/grp is not root" "$W/own2.out" &&
+    grep -q "^error: launcher .*: $R/opt/lnk/bin is a symbolic link" "$W/own3.out" &&
+    [ ! -e "$P" ]'
+"$B/airlock" setup --root "$R" --launcher /opt/ok/airlock-launcher \
+    >"$W/own4.out" 2>&1
+rc=$?
+check_sh "  control: a root-owned launcher path is ok and named by the profile" \
+    '[ "$rc" -eq 0 ] &&
+    grep -q "^profile airlock-launcher \"/opt/ok/airlock-launcher\"" "$P"'
+rm -f "$P"
+
+# A symbolic link in the target directory's path inside --root: never
+# followed, error, nothing written where it points.
+R3="$W/root3"
+mkdir -p "$R3/proc/sys/kernel" "$R3/etc" "$W/elsewhere"
+echo 1 >"$R3$SYSCTL"
+mkdir -p "$R3$(dirname "$L")" && cp "$L" "$R3$L" && chmod 0755 "$R3$L"
+ln -s "$W/elsewhere" "$R3/etc/apparmor.d"
+"$B/airlock" setup --root "$R3" >"$W/lnkd.out" 2>&1
+rc=$?
+sed 's/^/# /' "$W/lnkd.out"
+check_sh "etc/apparmor.d a symbolic link under --root: error, nothing written there" \
+    '[ "$rc" -ne 0 ] && [ "$(tail -1 "$W/lnkd.out")" = "setup: error" ] &&
+    grep -q "^error: $R3/etc/apparmor.d: " "$W/lnkd.out" &&
+    [ -z "$(ls -A "$W/elsewhere")" ]'
+rm "$R3/etc/apparmor.d" && mkdir "$R3/etc/apparmor.d"
+"$B/airlock" setup --root "$R3" >"$W/lnkd2.out" 2>&1
+rc=$?
+check_sh "  control: the same root with a real directory there: written, ok" \
+    '[ "$rc" -eq 0 ] && [ -f "$R3/etc/apparmor.d/airlock-launcher" ]'
 
 # A target the (unprivileged) user cannot write: what a run without root
 # meets on a real host.

@@ -22,7 +22,7 @@
 #   - a request on the masked host's connection whose Host header names
 #     another host (domain fronting) is refused.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 34
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -184,6 +184,27 @@ check_sh "the sandbox's view was dumped (its bundle and the placeholder)" \
     grep -q "^API_KEY=sk-test-" "$W/dump"'
 check "... and the real values appear nowhere in it" \
     fails grep -qe "$REAL" -e "$OTHER" "$W/dump"
+
+# The credentials file itself, in the workspace: unreadable inside by its
+# path, through a symbolic link and a hard link made inside (link(2)
+# across the mask's mount fails; a copy would read the mask).  Control:
+# the same user reads it outside.
+run "$W/e5b" -- sh -c 'cat "$1"; ln -s "$1" credsl; cat credsl;
+    ln "$1" credhl 2>/dev/null && cat credhl;
+    cat /proc/self/root"$1"' sh "$W/cred.json" >"$W/dumpc" 2>&1
+check "the credentials file is unreadable inside (path, links)" \
+    fails grep -qe "$REAL" -e "$OTHER" "$W/dumpc"
+check_sh "control: the same user reads it outside" \
+    'as_user cat "$W/cred.json" | grep -q "$REAL"'
+# ... nor outside the workspace in a directory the run binds writable.
+mkdir -p "$W/cdir" && cp -p "$W/cred.json" "$W/cdir/cred.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/cdir"
+printf '{"credentials":{"file":"%s"}}\n' "$W/cdir/cred.json" >"$W/s2.json"
+as_user "$AIRLOCK" run --socket "$W/d.sock" --settings "$W/s2.json" \
+    --workspace "$W" --bind "$W/cdir" --no-policy-check -- \
+    cat "$W/cdir/cred.json" >"$W/dumpd" 2>&1
+check "... nor through a bind of its directory" \
+    fails grep -qe "$REAL" -e "$OTHER" "$W/dumpd"
 
 # A placeholder toward another host: refused, reported, never seen.
 run "$W/e6" -- sh -c 'curl -s -m 10 -o /dev/null -w "%{http_code}\n" \
