@@ -12,6 +12,7 @@
  * they name with hooks off.  Whatever cannot be judged (git failed, too
  * slow, too many commits) is held: judged unsafe.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -62,6 +63,7 @@ struct cm_repo {
 	char	*refs;		/* for-each-ref at launch: "sha name\n" */
 	struct cm_wt *wts;
 	size_t	 nwts;
+	int	 locked;	/* its judge lock taken by airlockd */
 };
 
 struct commits_snap {
@@ -69,8 +71,42 @@ struct commits_snap {
 	size_t		 nrepos;
 	size_t		 nlaunch;	/* repos[0..nlaunch): at launch */
 	int		 found;		/* those made during the run too */
+	int		 child;		/* judged in commits_judge_start's
+					   child */
 	char		**tops;
 };
+
+/*
+ * The judge lock of a repository: <common>/airlock-judge.lock, held by
+ * airlockd while a session's judge works on the repository, so that a
+ * launch on it (commits_busy) does not take the held commits as its
+ * own starting point.  The sandbox may write the common directory: a
+ * link or a FIFO there is no lock (O_NOFOLLOW, O_NONBLOCK, a regular
+ * file only), and the re-judging of cm_restore still holds then.
+ * op: flock's.  The descriptor, or -1 (none, or EWOULDBLOCK).
+ */
+#define CM_LOCK_WAIT	30	/* seconds a judge waits for another's */
+
+static int
+cm_lock(const char *common, int op)
+{
+	struct stat	 st;
+	char		*p;
+	int		 fd;
+
+	xasprintf(&p, "%s/airlock-judge.lock", common);
+	fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+	    0600);
+	free(p);
+	if (fd == -1)
+		return -1;
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    flock(fd, op) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 /* A file's bytes (up to max), or NULL. */
 static char *
@@ -454,6 +490,28 @@ commits_snapshot(char *const *tops)
 	for (size_t i = 0; tops != NULL && tops[i] != NULL; i++)
 		s->tops = strv_add(s->tops, tops[i]);
 	return s;
+}
+
+int
+commits_busy(struct commits_snap *s, char *err, size_t errlen)
+{
+	size_t	i;
+	int	fd;
+
+	for (i = 0; s != NULL && i < s->nrepos; i++) {
+		if ((fd = cm_lock(s->repos[i].common, LOCK_EX | LOCK_NB)) !=
+		    -1) {
+			close(fd);
+			continue;
+		}
+		if (errno != EWOULDBLOCK)
+			continue;
+		snprintf(err, errlen, "commits of a previous session in %s "
+		    "are still being judged; try again in a moment",
+		    s->repos[i].top);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -1062,33 +1120,6 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 	return n;
 }
 
-/*
- * update-ref --stdin of cmds, all or nothing; if that fails (the host
- * moved one of the refs meanwhile), each held ref and its restore on
- * their own, two lines at a time.
- */
-static void
-cm_update(const char *common, const char *cmds)
-{
-	static const char *const ur[] = { "update-ref", "--stdin", NULL };
-	const char	*p, *e;
-	char		*o;
-	int		 nl;
-
-	if ((o = cm_git(common, NULL, NULL, ur, cmds, strlen(cmds),
-	    NULL)) != NULL) {
-		free(o);
-		return;
-	}
-	for (p = cmds; *p != '\0'; p = e) {
-		for (e = p, nl = 0; *e != '\0' && nl < 2; e++)
-			if (*e == '\n')
-				nl++;
-		o = cm_git(common, NULL, NULL, ur, p, (size_t)(e - p), NULL);
-		free(o);
-	}
-}
-
 /* What one repository's judge works with. */
 struct cm_ctx {
 	struct cm_repo	*r;
@@ -1203,6 +1234,92 @@ cm_head_commit(struct cm_ctx *c, const char *text)
 	return text;
 }
 
+#define CM_PUT_TRIES	3	/* re-judged at most so often when the
+				   host moved a held ref meanwhile */
+
+/*
+ * One held ref put back, in one transaction of its own: its commit sha
+ * kept at held, the ref back to o (NULL: deleted) only if it still has
+ * sha, and what it went back to at refs/airlock/was/ (cm_base).  0 if
+ * git took it.
+ */
+static int
+cm_put_back(struct cm_ctx *c, const char *name, const char *o,
+    const char *sha, const char *held)
+{
+	static const char *const ur[] = { "update-ref", "--stdin", NULL };
+	char	*t, *w = NULL, *out;
+
+	if (o != NULL)
+		xasprintf(&w, "update refs/airlock/was/%s/%s %s\n", c->sid,
+		    name, o);
+	xasprintf(&t, "update %s %s\n%s %s %s%s%s\n%s", held, sha,
+	    o != NULL ? "update" : "delete", name, o != NULL ? o : sha,
+	    o != NULL ? " " : "", o != NULL ? sha : "", w != NULL ? w : "");
+	out = cm_git(c->r->common, NULL, NULL, ur, t, strlen(t), NULL);
+	free(t);
+	free(w);
+	free(out);
+	return out == NULL ? -1 : 0;
+}
+
+/* What ref name has now, in buf; NULL if it is gone (or unreadable). */
+static const char *
+cm_ref_now(struct cm_ctx *c, const char *name, char *buf, size_t len)
+{
+	const char *const rp[] = { "rev-parse", "-q", "--verify", name, NULL };
+	char	*o;
+
+	if ((o = cm_git(c->r->common, NULL, NULL, rp, NULL, 0, NULL)) ==
+	    NULL || sscanf(o, "%71s", buf) != 1 || len < 72) {
+		free(o);
+		return NULL;
+	}
+	free(o);
+	return buf;
+}
+
+/*
+ * Puts a held ref back (cm_put_back).  A transaction git refused is a
+ * ref the host (another session, the user) moved after it was judged:
+ * its new value is judged again over the same base and, if it still
+ * brings a protected path, put back in turn, at most CM_PUT_TRIES
+ * times.  1 if the ref is back (its tip in sha, held), 0 if the new
+ * value was judged clean (the ref left as it is, what was judged
+ * still held), -1 if it could not be put back.
+ */
+static int
+cm_restore(struct cm_ctx *c, const struct cm_moved *m, const char *held,
+    char *sha, size_t shalen)
+{
+	struct cm_pair	*pv;
+	const char	*o = m->old != NULL ? m->base : NULL;
+	char		 now[72];
+	int		 t, bad;
+
+	for (t = 0; t < CM_PUT_TRIES; t++) {
+		if (cm_put_back(c, m->name, o, sha, held) == 0)
+			return 1;
+		if (cm_ref_now(c, m->name, now, sizeof(now)) == NULL ||
+		    strcmp(now, sha) == 0)
+			break;
+		pv = xcalloc(1, sizeof(*pv));
+		pv->base = m->old != NULL ? m->base : c->lhead;
+		pv->tip = now;
+		cm_pairs(&c->j, pv, 1);
+		bad = pv->bad != NULL;
+		cm_pairs_free(pv, 1);
+		if (!bad) {
+			/* Not reachable from the ref any more: the
+			 * commit judged is still kept. */
+			return cm_run(c->r->common, NULL, "update-ref",
+			    held, m->sha, NULL, NULL) == 0 ? 0 : -1;
+		}
+		snprintf(sha, shalen, "%s", now);
+	}
+	return -1;
+}
+
 /*
  * The refs that moved or are new: what a host checkout of each new tip
  * writes over its launch tip's tree (a new ref: over the launch HEAD's
@@ -1214,9 +1331,10 @@ cm_hold_refs(struct cm_ctx *c, char *now)
 {
 	struct cm_moved	*mv = NULL;
 	struct cm_pair	*pv;
-	char		*upd = NULL, *line, *next, *held, *take, *t, sha[72];
-	size_t		 nmv = 0, ulen = 0, ucap = 0, i, w;
+	char		*line, *next, *held, *take, *t, sha[72];
+	size_t		 nmv = 0, i, w;
 	const char	*name, *o;
+	int		 r;
 
 	for (line = now; *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) == NULL)
@@ -1269,37 +1387,32 @@ cm_hold_refs(struct cm_ctx *c, char *now)
 			continue;
 		name = mv[i].name;
 		/* Back to the launch value (or its base), a new ref
-		 * deleted; the commit kept. */
-		o = mv[i].old != NULL ? mv[i].base : NULL;
+		 * deleted; the commit kept.  One transaction a ref: one
+		 * the host moved meanwhile fails alone.  Told only once
+		 * git took it. */
 		xasprintf(&held, "refs/airlock/held/%s/%s", c->sid, name);
-		/* One transaction for all: the commit kept, the ref back
-		 * (only if it still has the value judged). */
-		xasprintf(&t, "update %s %s\n%s %s %s%s%s\n", held,
-		    mv[i].sha, o != NULL ? "update" : "delete", name,
-		    o != NULL ? o : mv[i].sha, o != NULL ? " " : "",
-		    o != NULL ? mv[i].sha : "");
-		cm_cat(&upd, &ulen, &ucap, t);
-		free(t);
-		/* What it went back to, for a later session whose launch
-		 * saw the held commit (cm_base). */
-		if (o != NULL) {
-			xasprintf(&t, "update refs/airlock/was/%s/%s %s\n",
-			    c->sid, name, o);
-			cm_cat(&upd, &ulen, &ucap, t);
-			free(t);
-		}
+		snprintf(sha, sizeof(sha), "%s", mv[i].sha);
+		r = cm_restore(c, &mv[i], held, sha, sizeof(sha));
 		xasprintf(&take, "git -C %s update-ref %s %s", c->r->top, name,
 		    held);
-		for (w = 0; pv[i].bad[w] != NULL; w++)
-			c->report(c->arg, "ref", c->r->top, name, pv[i].bad[w],
-			    pv[i].why[w], held, take);
+		for (w = 0; pv[i].bad[w] != NULL; w++) {
+			if (r == -1) {
+				xasprintf(&t, "%s; the ref was NOT put back "
+				    "(moved again and again while judged): "
+				    "check it before any checkout",
+				    pv[i].why[w]);
+				c->report(c->arg, "ref-not-restored",
+				    c->r->top, name, pv[i].bad[w], t, NULL,
+				    NULL);
+				free(t);
+			} else
+				c->report(c->arg, "ref", c->r->top, name,
+				    pv[i].bad[w], pv[i].why[w], held, take);
+		}
 		c->any = 1;
 		free(held);
 		free(take);
 	}
-	if (upd != NULL)
-		cm_update(c->r->common, upd);
-	free(upd);
 	cm_pairs_free(pv, nmv);
 	free(mv);
 }
@@ -1558,6 +1671,7 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
     const char *sid, commits_report *report, void *arg)
 {
 	size_t	i;
+	int	fd, t;
 
 	if (s == NULL)
 		return;
@@ -1565,7 +1679,16 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 	for (i = 0; i < s->nrepos; i++) {
 		if (i >= s->nlaunch && s->repos[i].refs == NULL)
 			s->repos[i].refs = xstrdup("");
+		/* Another judge on it: waited for, a while (the sandbox
+		 * of a session still running may hold the file too). */
+		fd = -1;
+		for (t = 0; s->child && !s->repos[i].locked &&
+		    t < CM_LOCK_WAIT * 10 && (fd = cm_lock(s->repos[i].common,
+		    LOCK_EX | LOCK_NB)) == -1 && errno == EWOULDBLOCK; t++)
+			usleep(100000);
 		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
+		if (fd != -1)
+			close(fd);
 	}
 	commits_free(s);
 }
@@ -1595,6 +1718,8 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 
 struct commits_job {
 	struct commits_snap *snap;	/* kept for a judge that dies */
+	int	*locks;		/* cm_lock's, held while it runs */
+	size_t	 nlocks;
 	pid_t	 pid;
 	int	 fd;
 	int	 done;		/* 'E' seen */
@@ -1663,17 +1788,33 @@ commits_judge_start(struct commits_snap *s, const struct namerule_set *rules,
 {
 	struct commits_job *j;
 	sigset_t	all, old;
-	int		p[2];
+	int		p[2], lfd, *locks;
 	pid_t		pid;
+	size_t		i, nlocks = 0;
 
 	if (pipe2(p, O_CLOEXEC) == -1)
 		return NULL;
+	/* The repositories locked before the fork: no launch comes in
+	 * between (the child waits for those another judge holds). */
+	(void)commits_pending(s);
+	locks = xcalloc(s->nrepos + 1, sizeof(*locks));
+	for (i = 0; i < s->nrepos; i++)
+		if ((lfd = cm_lock(s->repos[i].common, LOCK_EX | LOCK_NB)) !=
+		    -1) {
+			locks[nlocks++] = lfd;
+			s->repos[i].locked = 1;
+		}
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	if ((pid = fork()) == -1) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(p[0]);
 		close(p[1]);
+		for (i = 0; i < nlocks; i++)
+			close(locks[i]);
+		free(locks);
+		for (i = 0; i < s->nrepos; i++)
+			s->repos[i].locked = 0;
 		return NULL;
 	}
 	if (pid == 0) {
@@ -1700,6 +1841,7 @@ commits_judge_start(struct commits_snap *s, const struct namerule_set *rules,
 			for (int fd = 3; fd < 1024; fd++)
 				if (fd != p[1])
 					close(fd);
+		s->child = 1;
 		commits_judge(s, rules, sid, cm_job_report, &p[1]);
 		(void)cm_job_write(p[1], "E", 1);
 		_exit(0);
@@ -1709,6 +1851,8 @@ commits_judge_start(struct commits_snap *s, const struct namerule_set *rules,
 	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
 	j = xcalloc(1, sizeof(*j));
 	j->snap = s;
+	j->locks = locks;
+	j->nlocks = nlocks;
 	j->pid = pid;
 	j->fd = p[0];
 	return j;
@@ -1846,6 +1990,9 @@ commits_job_free(struct commits_job *j)
 		return;
 	commits_free(j->snap);
 	close(j->fd);
+	for (size_t i = 0; i < j->nlocks; i++)
+		close(j->locks[i]);
+	free(j->locks);
 	free(j->buf);
 	free(j);
 }

@@ -21,6 +21,9 @@ struct commits_snap;
 
 /* The snapshot of the repositories at and below each of tops. */
 struct commits_snap *commits_snapshot(char *const *tops);
+/* -1 and why in err if a judge still works on one of its repositories
+ * (its commits would look like the launch's own). */
+int	commits_busy(struct commits_snap *, char *err, size_t errlen);
 
 /*
  * What commits_judge() did, one call each: kind "ref" (ref held as

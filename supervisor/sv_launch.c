@@ -500,8 +500,14 @@ session_build(struct sv_session *s, char *err, size_t errlen)
 
 	/* What the agent may commit is judged against this at the end:
 	 * the refs, HEADs and indexes of the writable binds' repositories. */
-	if (s->commits == NULL && s->plan.rules != NULL)
+	if (s->commits == NULL && s->plan.rules != NULL) {
 		s->commits = commits_snapshot(s->plan.tops);
+		if (commits_busy(s->commits, err, errlen) == -1) {
+			commits_free(s->commits);
+			s->commits = NULL;
+			return -1;
+		}
+	}
 
 	s->launcher_pid = sv_spare_take(&fd);
 	if (s->launcher_pid == -1) {
