@@ -200,6 +200,46 @@ static const uint64_t bad_persona[] = {
 	ADDR_COMPAT_LAYOUT, ADDR_LIMIT_3GB, ADDR_LIMIT_32BIT,
 };
 
+/*
+ * What a command may do to another process of its uid: airlock-guard
+ * shares it, and must not be starved or slowed from inside.
+ */
+static int
+add_other_process_rules(scmp_filter_ctx ctx)
+{
+	/*
+	 * prlimit64 on another process: the commands share airlock-guard's
+	 * uid, and a RLIMIT_NOFILE of 3 set on it from outside would starve
+	 * it.  glibc's setrlimit and getrlimit pass pid 0 (the caller), so
+	 * any other pid, the caller's own included, is refused.  All 64 bits
+	 * are compared: junk above a pid of 0 is refused too, the safe way.
+	 */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
+	    1, SCMP_A0(SCMP_CMP_NE, 0)) != 0)
+		return -1;
+
+	/*
+	 * setpriority and ioprio_set for a whole process group or uid:
+	 * the guard shares the commands' uid (and may share their group),
+	 * so `renice -u`, `ionice -u` and the group forms would slow it
+	 * with them.  A single process (nice, renice -p, a thread's own
+	 * tid) stays allowed, so one pid aimed at the guard still is (the
+	 * filter cannot tell its pid); docs/SECURITY.md says so.  Only the
+	 * low 32 bits are the kernel's int; ioprio_set's 2 and 3 are
+	 * IOPRIO_WHO_PGRP and IOPRIO_WHO_USER.
+	 */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_PGRP)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_USER)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 2)) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
+	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 3)) != 0)
+		return -1;
+	return 0;
+}
+
 /* The program, with the notify rules or without (the test build's
  * AIRLOCK_TEST_NO_NOTIFY): malloc'd bytes in *bufp. */
 static int
@@ -277,35 +317,7 @@ compile(int notify, unsigned char **bufp, size_t *lenp)
 		    bad_persona[i] | 0x80000000ULL, bad_persona[i])) != 0)
 			goto out;
 
-	/*
-	 * prlimit64 on another process: the commands share airlock-guard's
-	 * uid, and a RLIMIT_NOFILE of 3 set on it from outside would starve
-	 * it.  glibc's setrlimit and getrlimit pass pid 0 (the caller), so
-	 * any other pid, the caller's own included, is refused.  All 64 bits
-	 * are compared: junk above a pid of 0 is refused too, the safe way.
-	 */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
-	    1, SCMP_A0(SCMP_CMP_NE, 0)) != 0)
-		goto out;
-
-	/*
-	 * setpriority and ioprio_set for a whole process group or uid:
-	 * the guard shares the commands' uid (and may share their group),
-	 * so `renice -u`, `ionice -u` and the group forms would slow it
-	 * with them.  A single process (nice, renice -p, a thread's own
-	 * tid) stays allowed, so one pid aimed at the guard still is (the
-	 * filter cannot tell its pid); docs/SECURITY.md says so.  Only the
-	 * low 32 bits are the kernel's int; ioprio_set's 2 and 3 are
-	 * IOPRIO_WHO_PGRP and IOPRIO_WHO_USER.
-	 */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
-	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_PGRP)) != 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority),
-	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, PRIO_USER)) != 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
-	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 2)) != 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioprio_set),
-	    1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffULL, 3)) != 0)
+	if (add_other_process_rules(ctx) == -1)
 		goto out;
 
 	if (notify && add_notify_rules(ctx) == -1)
