@@ -24,6 +24,7 @@
 #include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
+#include "common/sigdfl.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 
@@ -83,15 +84,7 @@ start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 		if (dup2(sp[1], 3) == -1)
 			_exit(127);
 		/* Caught signals back to the default (exec would). */
-		for (int sig = 1; sig < NSIG; sig++) {
-			struct sigaction sa;
-
-			if (sigaction(sig, NULL, &sa) == 0 &&
-			    ((sa.sa_flags & SA_SIGINFO) ||
-			    (sa.sa_handler != SIG_IGN &&
-			    sa.sa_handler != SIG_DFL)))
-				(void)signal(sig, SIG_DFL);
-		}
+		sig_default_caught();
 		signal(SIGINT, SIG_IGN);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (strchr(path, '/') != NULL)

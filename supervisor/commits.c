@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "common/namerule.h"
+#include "common/sigdfl.h"
 #include "common/xmalloc.h"
 #include "supervisor/commits.h"
 
@@ -1821,15 +1822,7 @@ commits_judge_start(struct commits_snap *s, const struct namerule_set *rules,
 		/* airlockd's handlers (libevent's) would write to its
 		 * loop's descriptors: the defaults here, before any
 		 * signal is let in. */
-		for (int sig = 1; sig < NSIG; sig++) {
-			struct sigaction sa;
-
-			if (sigaction(sig, NULL, &sa) == 0 &&
-			    ((sa.sa_flags & SA_SIGINFO) ||
-			    (sa.sa_handler != SIG_IGN &&
-			    sa.sa_handler != SIG_DFL)))
-				(void)signal(sig, SIG_DFL);
-		}
+		sig_default_caught();
 		(void)signal(SIGPIPE, SIG_IGN);
 		(void)signal(SIGCHLD, SIG_DFL);
 		sigemptyset(&all);

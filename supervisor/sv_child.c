@@ -32,6 +32,7 @@
 
 #include "common/host/paths.h"
 #include "common/log.h"
+#include "common/sigdfl.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
 
@@ -114,16 +115,9 @@ sv_spawn(const char *path, char *const argv[], int *fdp)
 				close(fd);
 		/* Caught ones (exec would reset them anyway), and the two
 		 * airlockd ignores; what the user ignored stays ignored. */
-		for (int sig = 1; sig < NSIG; sig++) {
-			struct sigaction sa;
-
-			if (sigaction(sig, NULL, &sa) == 0 &&
-			    ((sa.sa_flags & SA_SIGINFO) ||
-			    (sa.sa_handler != SIG_IGN &&
-			    sa.sa_handler != SIG_DFL) ||
-			    sig == SIGPIPE || sig == SIGCHLD))
-				(void)signal(sig, SIG_DFL);
-		}
+		sig_default_caught();
+		(void)signal(SIGPIPE, SIG_DFL);
+		(void)signal(SIGCHLD, SIG_DFL);
 		sigemptyset(&all);
 		sigprocmask(SIG_SETMASK, &all, NULL);
 		execv(path, argv);
