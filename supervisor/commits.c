@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -30,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/host/paths.h"
 #include "common/namerule.h"
 #include "common/sigdfl.h"
 #include "common/xmalloc.h"
@@ -78,12 +80,13 @@ struct commits_snap {
 };
 
 /*
- * The judge lock of a repository: <common>/airlock-judge.lock, held by
- * airlockd while a session's judge works on the repository, so that a
- * launch on it (commits_busy) does not take the held commits as its
- * own starting point.  The sandbox may write the common directory: a
- * link or a FIFO there is no lock (O_NOFOLLOW, O_NONBLOCK, a regular
- * file only), and the re-judging of cm_restore still holds then.
+ * The judge lock of a repository, held by airlockd while a session's
+ * judge works on it, so that a launch on it (commits_busy) does not take
+ * the held commits as its own starting point.  It lives beside the
+ * user's airlockd socket ($XDG_RUNTIME_DIR/airlock/, which no sandbox
+ * sees), named by the common directory's device and inode: nothing is
+ * left in the user's repository, every airlockd of the user shares it,
+ * and no sandbox can hold it or put a link in its place.
  * op: flock's.  The descriptor, or -1 (none, or EWOULDBLOCK).
  */
 #define CM_LOCK_WAIT	30	/* seconds a judge waits for another's */
@@ -92,10 +95,17 @@ static int
 cm_lock(const char *common, int op)
 {
 	struct stat	 st;
-	char		*p;
+	char		*sock, *dir, *p;
 	int		 fd;
 
-	xasprintf(&p, "%s/airlock-judge.lock", common);
+	if (stat(common, &st) == -1)
+		return -1;
+	sock = airlock_default_socket();
+	dir = dirname(sock);
+	(void)mkdir(dir, 0700);
+	xasprintf(&p, "%s/judge-%llx-%llx.lock", dir,
+	    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	free(sock);
 	fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 	    0600);
 	free(p);
