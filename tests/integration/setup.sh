@@ -258,8 +258,8 @@ as_user python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX)
 s.bind(sys.argv[1])' "$SK"
 as_user sh -c "$SOCK" >/dev/null 2>&1 </dev/null
 rc2=$?
-check "  the socket's [$SOCK] holds (0) while absent, fails (1) once the path exists: $rc $rc2" \
-    [ "$rc" -eq 0 ] && [ "$rc2" -eq 1 ]
+check_sh "  the socket's [$SOCK] holds (0) while absent, fails (1) once the path exists: $rc $rc2" \
+    '[ "$rc" -eq 0 ] && [ "$rc2" -eq 1 ]'
 # Control: the same commands with the paths unquoted, as doctor printed
 # them before, do not do this.
 out=$(as_user sh -c "stat -c '%a %U' $H/.config/airlock/credentials.json" \
