@@ -100,7 +100,9 @@ as_user "$AIRLOCK" run --socket "$T/d.sock" --workspace "$W" \
     >"$T/o2" 2>&1 &
 RUNPID=$!
 IMP=
-for i in $(seq 1 100); do
+# Up to 30 s: under a full check's load the sandbox, its curl and the
+# copy take a while; the checks below need the impostor running.
+for i in $(seq 1 300); do
 	IMP=$(pgrep -u "$TUSER" -f '^\./airlock-guard 30$' | head -1)
 	[ -n "$IMP" ] && break
 	sleep 0.1
