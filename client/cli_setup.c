@@ -317,25 +317,22 @@ su_load(const char *path)
 	return 0;
 }
 
-int
-cli_setup_main(int argc, char **argv)
+/* The options; 0, or 2 (a usage error, said). */
+static int
+su_args(int argc, char **argv, const char **root, const char **launcher,
+    int *dry)
 {
-	struct sigaction sa;
-	const char	*root = NULL, *launcher = NULL;
-	char		 sysctl[PATH_MAX], profile[PATH_MAX], real[PATH_MAX];
-	char		*have, *want, *found, *pat;
-	size_t		 len;
-	int		 dry = 0, i, wrote = 0, in_place, dfd;
+	int	i;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--dry-run") == 0)
-			dry = 1;
+			*dry = 1;
 		else if ((strcmp(argv[i], "--root") == 0 ||
 		    strcmp(argv[i], "--launcher") == 0) && i + 1 < argc) {
 			if (argv[i][2] == 'r')
-				root = argv[++i];
+				*root = argv[++i];
 			else
-				launcher = argv[++i];
+				*launcher = argv[++i];
 		} else if (strcmp(argv[i], "--root") == 0 ||
 		    strcmp(argv[i], "--launcher") == 0) {
 			fprintf(stderr, "airlock setup: %s needs a value\n",
@@ -348,27 +345,29 @@ cli_setup_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (root != NULL && root[0] != '/') {
+	if (*root != NULL && (*root)[0] != '/') {
 		fprintf(stderr, "airlock setup: --root %s: not an absolute "
-		    "path\n", root);
+		    "path\n", *root);
 		return 2;
 	}
-	if (root != NULL && strcmp(root, "/") == 0)
-		root = NULL;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = su_onsig;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	snprintf(sysctl, sizeof(sysctl), "%s%s", root ? root : "", SU_SYSCTL);
-	snprintf(profile, sizeof(profile), "%s%s", root ? root : "",
-	    SU_PROFILE);
+	if (*root != NULL && strcmp(*root, "/") == 0)
+		*root = NULL;
+	return 0;
+}
 
-	/* Step 1: is a profile needed at all? */
+/* Step 1: is a profile needed at all?  NULL when it is, else the result
+ * to end with. */
+static const char *
+su_needed(const char *sysctl)
+{
+	char	*have;
+	size_t	 len;
+
 	if ((have = su_slurp(sysctl, &len, 0)) == NULL && errno != ENOENT) {
 		if (errno == EINTR && su_stop)
-			return su_result("cancelled");
+			return "cancelled";
 		printf("error: %s: %s\n", sysctl, strerror(errno));
-		return su_result("error");
+		return "error";
 	}
 	if (have != NULL)
 		have[strcspn(have, "\n")] = '\0';
@@ -377,87 +376,128 @@ cli_setup_main(int argc, char **argv)
 		    "unprivileged user namespaces here, the launcher needs no "
 		    "profile\n", sysctl, have == NULL ? "absent" : have);
 		free(have);
-		return su_result("ok");
+		return "ok";
 	}
 	free(have);
 	printf("%s is 1: the launcher needs an AppArmor profile granting "
 	    "userns\n", sysctl);
+	return NULL;
+}
 
-	/*
-	 * Step 2: the profile for the installed launcher, by its real path
-	 * (AppArmor attaches a profile to the path that is executed, links
-	 * resolved).  A path AppArmor cannot quote is refused, not mangled.
-	 */
-	if (launcher == NULL) {
+/*
+ * Step 2a: the installed launcher, by its real path (AppArmor attaches a
+ * profile to the path that is executed, links resolved).  A path
+ * AppArmor cannot quote is refused, not mangled.  0, or -1 (said).
+ */
+static int
+su_pick_launcher(const char *root, const char **launcher, char *real)
+{
+	char	*found, *pat;
+
+	if (*launcher == NULL) {
 		found = airlock_sibling("airlock-launcher", AIRLOCK_LIBEXECDIR);
 		if (realpath(found, real) == NULL) {
 			printf("error: airlock-launcher %s: %s\n", found,
 			    strerror(errno));
 			free(found);
-			return su_result("error");
+			return -1;
 		}
 		free(found);
-		launcher = real;
+		*launcher = real;
 	}
-	if (launcher[0] != '/' || strpbrk(launcher, "\"\n\\") != NULL) {
+	if ((*launcher)[0] != '/' || strpbrk(*launcher, "\"\n\\") != NULL) {
 		printf("error: launcher path %s: not absolute, or holds a "
 		    "quote, backslash or newline an AppArmor profile cannot "
-		    "name\n", launcher);
-		return su_result("error");
+		    "name\n", *launcher);
+		return -1;
 	}
 	/* AppArmor reads these as a pattern: "/home/x/" and a star would grant
 	 * userns to every binary beside the launcher. */
-	if ((pat = strpbrk(launcher, "*?[]{}^@")) != NULL) {
+	if ((pat = strpbrk(*launcher, "*?[]{}^@")) != NULL) {
 		printf("error: launcher path %s: holds '%c', an AppArmor "
 		    "pattern character: the profile would grant userns to "
-		    "more than the launcher\n", launcher, *pat);
-		return su_result("error");
+		    "more than the launcher\n", *launcher, *pat);
+		return -1;
 	}
-	if (su_check_launcher(root, launcher) == -1)
-		return su_result("error");
+	return su_check_launcher(root, *launcher);
+}
+
+/* Step 2b: the profile in place (or what would be written).  NULL, or
+ * the result to end with; *wrote and *in_place say what happened. */
+static const char *
+su_place(const char *root, const char *profile, const char *launcher,
+    int dry, int *wrote, int *in_place)
+{
+	const char	*res = NULL;
+	char		*have, *want;
+	size_t		 len;
+	int		 dfd;
+
 	if ((dfd = su_opendir(root, SU_PROFILE_DIR)) == -1) {
 		printf("error: %s%s: %s%s\n", root != NULL ? root : "",
 		    SU_PROFILE_DIR, strerror(errno), errno == ELOOP ||
 		    errno == ENOTDIR ? " (a symbolic link in the path is "
 		    "never followed)" : "");
-		return su_result("error");
+		return "error";
 	}
 	if ((want = su_profile(launcher)) == NULL) {
 		printf("error: cannot make the profile: %s\n", strerror(errno));
-		return su_result("error");
+		close(dfd);
+		return "error";
 	}
 	have = su_slurp(profile, &len, 1);
 	if (have == NULL && errno != ENOENT) {
 		printf("error: %s: %s\n", profile, strerror(errno));
-		free(want);
-		return su_result("error");
-	}
-	in_place = have != NULL && strcmp(have, want) == 0;
-	if (in_place)
+		res = "error";
+	} else if ((*in_place = have != NULL && strcmp(have, want) == 0))
 		printf("profile %s: up to date for %s\n", profile, launcher);
 	else if (dry)
 		printf("would write %s (%s) granting userns to %s\n", profile,
 		    have == NULL ? "new" : "replacing a different one",
 		    launcher);
-	else if (su_stop) {
-		free(have);
-		free(want);
-		return su_result("cancelled");
-	} else if (su_write(dfd, SU_PROFILE_NAME, want) == -1) {
+	else if (su_stop)
+		res = "cancelled";
+	else if (su_write(dfd, SU_PROFILE_NAME, want) == -1) {
 		printf("error: cannot write %s: %s\n", profile,
 		    strerror(errno));
-		free(have);
-		free(want);
-		return su_result("error");
+		res = "error";
 	} else {
 		printf("wrote %s (%s) granting userns to %s\n", profile,
 		    have == NULL ? "new" : "replaced a different one",
 		    launcher);
-		wrote = 1;
+		*wrote = 1;
 	}
 	free(have);
 	free(want);
 	close(dfd);
+	return res;
+}
+
+int
+cli_setup_main(int argc, char **argv)
+{
+	struct sigaction sa;
+	const char	*root = NULL, *launcher = NULL, *res;
+	char		 sysctl[PATH_MAX], profile[PATH_MAX], real[PATH_MAX];
+	int		 dry = 0, wrote = 0, in_place = 0, rc;
+
+	if ((rc = su_args(argc, argv, &root, &launcher, &dry)) != 0)
+		return rc;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = su_onsig;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	snprintf(sysctl, sizeof(sysctl), "%s%s", root ? root : "", SU_SYSCTL);
+	snprintf(profile, sizeof(profile), "%s%s", root ? root : "",
+	    SU_PROFILE);
+
+	if ((res = su_needed(sysctl)) != NULL)
+		return su_result(res);
+	if (su_pick_launcher(root, &launcher, real) == -1)
+		return su_result("error");
+	if ((res = su_place(root, profile, launcher, dry, &wrote,
+	    &in_place)) != NULL)
+		return su_result(res);
 
 	/*
 	 * Step 3: load it.  Reloading an unchanged profile is harmless, and
