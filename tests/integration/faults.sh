@@ -79,7 +79,7 @@ start_d() {
 	DPID=$!
 	i=0
 	while ! as_user "$AIRLOCK" status --socket "$S" >/dev/null 2>&1 &&
-	    [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	    [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -p "$SD/answers" ] || { mkfifo "$SD/answers";
 	    chmod 0666 "$SD/answers"; }
 	: >"$SD/appr.out"
@@ -90,7 +90,7 @@ start_d() {
 	exec 7>"$SD/answers"
 	i=0
 	while ! grep -q '^approving for airlockd' "$SD/appr.out" &&
-	    [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	    [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
 run() {	# run [airlock run options] -- CMD...: in the workspace clone
 	as_user env HOME="$H" XDG_RUNTIME_DIR="$RT" TMPDIR="$TD" \
@@ -111,12 +111,6 @@ print(d["proxyd"]["starts"], d["gatewayd"]["starts"])'
 }
 child() {	# child NAME: airlockd's child process running NAME
 	pgrep -u "$TUSER" -P "$DPID" -f "$1" | head -1
-}
-waitfor() {	# waitfor SECONDS COMMAND...: until it holds
-	_t=$(($1 * 10))
-	shift
-	while ! "$@" && [ "$_t" -gt 0 ]; do sleep 0.1; _t=$((_t - 1)); done
-	"$@"
 }
 sent_over() { [ "$(cat "$SRV/sent" 2>/dev/null)" -gt "$1" ] 2>/dev/null; }
 fetch_small() {	# a new session reaches the server through the proxy
@@ -191,7 +185,7 @@ restart_approver() {
 	    sh "$AIRLOCK" "$S" "$SD/answers" "$SD/appr.out"
 	APID=$!
 	exec 7>"$SD/answers"
-	waitfor 10 grep -q '^approving for airlockd' "$SD/appr.out"
+	waitfor 60 grep -q '^approving for airlockd' "$SD/appr.out"
 }
 
 start_d
@@ -205,7 +199,7 @@ sed 's/^/# base: /' "$SD/snap.base"
 
 # ---- 1. proxyd, during a transfer ----
 big_transfer "$SD/o1"
-waitfor 30 sent_over 1000000
+waitfor 90 sent_over 1000000
 check "the transfer through the proxy is under way" sent_over 1000000
 PX=$(child airlock-proxyd)
 kill -KILL "$PX"
@@ -228,7 +222,7 @@ brun "$SD/o2" -- sh -c \
     "git push origin HEAD:refs/heads/held/x; sleep 20; echo after" \
     "$TAG"
 asked() { [ "$(grep -c 'allow? \[y/n/a\]' "$SD/appr.out")" -gt "$n0" ]; }
-check "the push is in gatewayd, held for the approver" waitfor 30 asked
+check "the push is in gatewayd, held for the approver" waitfor 90 asked
 GW=$(child airlock-gatewayd)
 kill -KILL "$GW"
 wait "$RUNPID"
@@ -258,7 +252,7 @@ rpc() {	# rpc SCENARIO: faults_rpc.py in the background, its pid in RPID
 	spawn_user python3 "$STAGE/tests/integration/faults_rpc.py" "$S" \
 	    "$W/app" "$MK" "$1" "$TAG" >"$SD/rpc.$1" 2>&1
 	RPID=$!
-	waitfor 30 test -e "$MK/$1.started"
+	waitfor 90 test -e "$MK/$1.started"
 }
 check "a warm session runs a command" rpc launcher
 launcher_of() {	# launcher_of PID: the launcher above PID, a child of airlockd
@@ -289,7 +283,7 @@ check "  nothing left behind" same_as_before launcher
 n0=$(grep -c 'allow? \[y/n/a\]' "$SD/appr.out")
 brun "$SD/o3" -- sh -c \
     "git push origin HEAD:refs/heads/held/y; sleep 20; echo after" "$TAG"
-check "a push waits in gatewayd for the approver" waitfor 30 asked
+check "a push waits in gatewayd for the approver" waitfor 90 asked
 LP=
 for p in $(pgrep -u "$TUSER" -f "HEAD:refs/heads/held/y"); do
 	[ -n "$LP" ] || LP=$(launcher_of "$p")
@@ -309,11 +303,13 @@ check "  nothing left behind" same_as_before launcher-push
 # ---- 4. airlockd itself, with all of it under way ----
 big_transfer "$SD/o4"
 BIGPID=$RUNPID
-waitfor 30 sent_over 1000000
+waitfor 90 sent_over 1000000
 rpc daemon
 brun "$SD/o4b" -- sh -c "echo up; sleep 1000; echo after" "$TAG"
 RUNB=$RUNPID
-waitfor 20 grep -q up "$SD/o4b"
+waitfor 60 grep -q up "$SD/o4b"
+diag "sent=$(cat "$SRV/sent" 2>/dev/null) o4b=$(tr '\n' ' ' <"$SD/o4b")" \
+    "marks=$(ls "$MK" | tr '\n' ' ')"
 check_sh "a transfer, a warm session's command and a run are under way" \
     'sent_over 1000000 && grep -q up "$SD/o4b" &&
     [ -e "$MK/daemon.started" ]'

@@ -32,8 +32,11 @@ class H(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(chunk)
                 self.wfile.flush()
                 sent += len(chunk)
-                with open(os.path.join(DIR, "sent"), "w") as f:
+                # A rename, so a reader never sees the file emptied.
+                with open(os.path.join(DIR, "sent.new"), "w") as f:
                     f.write("%d\n" % sent)
+                os.rename(os.path.join(DIR, "sent.new"),
+                          os.path.join(DIR, "sent"))
                 time.sleep(0.01)
             end = "complete"
         except OSError:

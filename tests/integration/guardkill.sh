@@ -97,7 +97,9 @@ check_sh "... the guard's limit is unchanged, and a guarded write is made" \
 
 # Controls: the same calls on what is the command's own.
 out=$(sbx 'sleep 60 & s=$!
-kill -STOP $s && grep State /proc/$s/status
+kill -STOP $s && for i in $(seq 50); do
+	grep -q "State:.*stopped" /proc/$s/status && break; sleep 0.1; done
+grep State /proc/$s/status
 kill -KILL $s && wait $s; echo killed=$?
 ulimit -n 100 && echo ulimit=$(ulimit -n)
 prlimit --nofile=50:50 sh -c "ulimit -n" | sed "s/^/prlimit=/"
@@ -125,7 +127,7 @@ S=$!
 sleep 0.2
 check_sh "control: outside, the same user stops and limits its own process" \
     'as_user kill -STOP $S && as_user prlimit --pid $S --nofile=3:3 &&
-    grep -q "State:.*stopped" /proc/$S/status'
+    waitfor 5 grep -q "State:.*stopped" /proc/$S/status'
 kill -KILL $S 2>/dev/null
 
 # Control across execs of one session (airlockd's session API): what the

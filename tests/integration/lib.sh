@@ -41,6 +41,12 @@ check_sh() {
 diag() { echo "# $*"; }
 # fails command...: succeeds when the command fails (for check)
 fails() { ! "$@"; }
+waitfor() {	# waitfor SECONDS COMMAND...: until it holds
+	_t=$(($1 * 10))
+	shift
+	while ! "$@" && [ "$_t" -gt 0 ]; do sleep 0.1; _t=$((_t - 1)); done
+	"$@"
+}
 
 # Run a command as the test user, in a login-free environment with HOME
 # set to that user's home and the given working directory.
