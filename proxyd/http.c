@@ -664,6 +664,7 @@ hostep_request(struct px_conn *c)
 	const char *v, *why;
 	char	 host[HTTP_HOST_MAX], reason[EGRESS_REASON_MAX], msg[400];
 	uint16_t port;
+	size_t	 n;
 	int	 v6;
 
 	if (r->form != HTTP_FORM_ORIGIN) {
@@ -687,6 +688,13 @@ hostep_request(struct px_conn *c)
 		http_answer(c, 400, "X-Airlock-Refused", msg, msg);
 		return;
 	}
+	/*
+	 * One final dot is the same name to the rules (policy/domain.c);
+	 * without it the Host of every head on the connection is judged
+	 * against the connection's host (tls.c) as spelled there.
+	 */
+	if ((n = strlen(host)) > 1 && host[n - 1] == '.')
+		host[n - 1] = '\0';
 	snprintf(c->host, sizeof(c->host), "%s", host);
 	c->port = port;
 	if (!px_session_allows(c->s, c->host, c->port, reason,

@@ -2159,6 +2159,17 @@ plan_unix_sockets(struct sv_plan *p, const struct sv_plan_ctx *ctx,
 			}
 		}
 
+	/* proxyd's host-header endpoint is pinned for the guard too. */
+	if (ctx->hostep_path != NULL &&
+	    strv_len(st->allow_unix_sockets) >= SOCKSET_PINNED) {
+		snprintf(err, errlen, "sandbox.network.allowUnixSockets: "
+		    "more than %d sockets: the host-header endpoint "
+		    "/run/airlock/http.sock takes one of the "
+		    SOCKSET_PINNED_S, SOCKSET_PINNED - 1);
+		free(own[0]);
+		free(own[1]);
+		return -1;
+	}
 	for (i = 0; st->allow_unix_sockets && (s = st->allow_unix_sockets[i]);
 	    i++) {
 		c = s[0] == '/' ? realpath(s, NULL) : NULL;

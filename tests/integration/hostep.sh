@@ -22,7 +22,7 @@
 #   - the socket's host side is 0700/0600 and another user cannot
 #     connect to it (control: the session's user can).
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 30
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -225,6 +225,7 @@ def one(host, path):
             break
     f.read(n)
     return st
+print("dot " + one("localhost.:" + port, "/dot"))
 print("ka1 " + one("localhost:" + port, "/ka1"))
 print("ka2 " + one("localhost:" + port, "/ka2"))
 print("ka3 " + one("vm:" + port, "/ka3"))
@@ -236,6 +237,8 @@ for n in missing missing10 empty duplicate nul crlf zone long userinfo \
     absolute connect; do
 	check "$n Host/request: 400" grep -q "^$n HTTP/1.1 400" "$W/o3"
 done
+check "a Host with one final dot is the same host (200)" \
+    grep -q "^dot HTTP/1.1 200" "$W/o3"
 check "two requests on one connection, the same Host: both 200" \
     grep -q "^ka2 HTTP/1.1 200" "$W/o3"
 check "... then another Host on that connection: 403" \
@@ -296,6 +299,10 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	ok "another user cannot connect to it # SKIP needs root"
 fi
+as_user curl -s -m 5 --unix-socket "$HOSTSOCK" \
+    http://localhost:$P/owner >/dev/null 2>&1
+check "control: the session's own user can (the same rules)" \
+    grep -q "^localhost:$P /owner " "$W/good.log"
 wait "$RP"
 
 finish
