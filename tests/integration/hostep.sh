@@ -22,7 +22,7 @@
 #   - the socket's host side is 0700/0600 and another user cannot
 #     connect to it (control: the session's user can).
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 32
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -164,6 +164,18 @@ check_sh "control: a CONNECT to runsc:$P is refused with the same words" \
     [ -n "$w" ] && tr -d "\r" <"$W/o2b" | grep -qxF "$w" &&
     [ "$(conns good)" -eq "$c0" ]'
 
+# An allowed name that resolves to loopback without a rule for the
+# address (R-E5): refused after resolution, nothing connected.
+c0=$(conns good)
+as_user "$AIRLOCK" run --socket "$W/d.sock" --settings "$W/plain.json" \
+    --workspace "$W" --events "$W/e2c" --allow-domain "vm:$P" \
+    --no-policy-check -- curl -s -m 10 -D - --unix-socket $S \
+    http://vm:$P/special >"$W/o2c" 2>&1
+check_sh "an allowed name resolving to loopback: 403, nothing connected" \
+    'grep -q "^HTTP/1.1 403" "$W/o2c" &&
+    grep -q "^X-Airlock-Refused: resolves to a loopback address" "$W/o2c" &&
+    [ "$(conns good)" -eq "$c0" ]'
+
 # Bad Hosts and bad requests, written raw by python inside: 400 each.
 cat >"$W/raw.py" <<'PY'
 import socket, sys
@@ -276,7 +288,10 @@ check_sh "control: without the socket curl reaches no server" \
     '! grep -q "^rc=0" "$W/o6" && [ "$(conns good)" -eq "$c0" ]'
 
 # The host side of the socket: the session's user alone.
-run plain.json "$W/e7" -- sh -c 'stat -c ino=%i '$S'; sleep 5' >"$W/o7" 2>&1 &
+run plain.json "$W/e7" -- sh -c '
+    echo "seen=$(ls -d /tmp/airlock-http.* 2>/dev/null | wc -l)";
+    stat -c ino=%i '$S'; sleep 5' \
+    >"$W/o7" 2>&1 &
 RP=$!
 i=0
 while ! grep -q "^ino=" "$W/o7" 2>/dev/null && [ $i -lt 100 ]; do
@@ -289,6 +304,8 @@ HOSTSOCK=$(find /tmp -maxdepth 2 -name http.sock -inum "${INO:-0}" \
 check_sh "the host-side socket is in a 0700 directory of the user's" \
     '[ -n "$HOSTSOCK" ] &&
     [ "$(stat -c "%a %U" "$(dirname "$HOSTSOCK")")" = "700 $TUSER" ]'
+check "... and no such directory (its own or another's) is seen inside" \
+    grep -q "^seen=0$" "$W/o7"
 if [ "$(id -u)" -eq 0 ]; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s -m 5 \
 	    --unix-socket "$HOSTSOCK" http://localhost:$P/other-user \
