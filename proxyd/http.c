@@ -6,7 +6,9 @@
  * on its request target, never on a Host header; the Host header sent
  * upstream is rewritten to the target that was decided, so a request cannot
  * be routed by a virtual host other than the one allowed.  Origin-form
- * requests are not proxy requests: 400.  A refusal is a 403 with an
+ * requests are not proxy requests: 400 -- except on the host-header
+ * endpoint (hostep_request()), which takes only those and routes them
+ * by their Host to a TLS connection (tls.c).  A refusal is a 403 with an
  * X-Airlock-Refused header naming the rule, and a violation.
  *
  * Forwarding streams: request bodies (Content-Length or chunked, passed

@@ -221,13 +221,13 @@ session_accept_socks(int fd, short ev, void *arg)
 	session_accept(fd, ev, arg, 0);
 }
 
-/* A listener handed to us must be a listening TCP socket. */
 static void
 session_accept_hostep(int fd, short ev, void *arg)
 {
 	session_accept(fd, ev, arg, 2);
 }
 
+/* A listener handed to us must be a listening TCP socket. */
 static int
 check_listener(int fd)
 {
@@ -392,8 +392,9 @@ px_session_add_truncated(struct msg *m)
  * MSG_PX_HOSTEP: the session's host-header endpoint, a unix socket
  * airlockd made and bound into the sandbox, and the certificates its
  * upstream servers are verified with (kept as PEM, loaded at the first
- * request: most sessions never use it).  Anything wrong fails the
- * session closed, as bad listeners do.
+ * request: most sessions never use it; none when airlockd found none,
+ * and each request is then answered why).  A listener that is not one
+ * fails the session closed, as bad listeners do.
  */
 void
 px_session_hostep(struct msg *m)
@@ -415,18 +416,20 @@ px_session_hostep(struct msg *m)
 	}
 	fd = msg_take_fd(m, 0);
 	if (check_listener(fd) == -1 || getsockname(fd, (struct sockaddr *)&ss,
-	    &sl) == -1 || ss.ss_family != AF_UNIX || len == 0) {
+	    &sl) == -1 || ss.ss_family != AF_UNIX) {
 		close(fd);
 		log_warnx("session %s: the host-header endpoint is not a "
-		    "listening unix socket with a trust store: refused", id);
+		    "listening unix socket: refused", id);
 		px_session_failed(id, "its host-header endpoint is not a "
 		    "listening unix socket");
 		return;
 	}
 	s->hostep_fd = fd;
-	s->hostep_pem = xmalloc(len);
-	memcpy(s->hostep_pem, pem, len);
-	s->hostep_pemlen = len;
+	if (len > 0) {
+		s->hostep_pem = xmalloc(len);
+		memcpy(s->hostep_pem, pem, len);
+		s->hostep_pemlen = len;
+	}
 	s->hostep_ev = event_new(px_base, fd, EV_READ | EV_PERSIST,
 	    session_accept_hostep, s);
 	if (s->hostep_ev == NULL || event_add(s->hostep_ev, NULL) == -1)

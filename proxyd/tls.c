@@ -838,7 +838,8 @@ px_hostep_trust(struct px_session *s, char *err, size_t errlen)
 	if (s->hostep_ctx != NULL)
 		return 0;
 	if (s->hostep_pem == NULL) {
-		snprintf(err, errlen, "no trust store for upstream servers");
+		snprintf(err, errlen, "no certificates to verify upstream "
+		    "servers with: set sandbox.network.tls.upstreamCA");
 		return -1;
 	}
 	if ((s->hostep_ctx = up_ctx_new(s->hostep_pem, s->hostep_pemlen,
