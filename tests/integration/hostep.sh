@@ -17,12 +17,14 @@
 #   - a server the trust does not verify: 502, no request reaches it;
 #   - keep-alive while Host stays; another Host on the connection: 403;
 #   - masked credentials apply: the real value to its host, the
-#     placeholder toward another refused;
+#     placeholder toward another refused; an inspected host's method
+#     rules apply (DELETE refused, GET passes);
+#   - R-E5: an allowed name resolving to loopback is refused, unreached;
 #   - control: the same curl without the socket reaches nothing;
 #   - the socket's host side is 0700/0600 and another user cannot
 #     connect to it (control: the session's user can).
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 34
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -105,6 +107,11 @@ cat >"$W/settings.json" <<EOF
 {"credentials":{"file":"$W/cred.json","mask":[
   {"name":"API_KEY","host":"localhost","header":"Authorization"}]},
  "sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem"}}}}
+EOF
+# Method rules of an inspected host apply on the endpoint too.
+cat >"$W/inspect.json" <<EOF
+{"sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem",
+  "inspect":[{"host":"localhost","deny":["DELETE"]}]}}}}
 EOF
 # Without credentials.mask: the endpoint needs no masking to work.
 printf '{"sandbox":{"network":{"tls":{"upstreamCA":"%s"}}}}\n' \
@@ -278,6 +285,17 @@ check "masked: the server logged the real value on this path" \
 check_sh "masked: the placeholder toward vm is 403, never seen there" \
     'grep -q "^403$" "$W/o5" && ! grep -q /exfil "$W/good.log" &&
     grep -q "credential-exfiltration" "$W/e5"'
+
+# An inspected host's method rules: DELETE refused, GET passes.
+run inspect.json "$W/e8" -- sh -c 'curl -s -m 10 -o /dev/null \
+    -w "%{http_code}\n" -X DELETE --unix-socket '$S' \
+    http://localhost:'"$P"'/del; curl -s -m 10 --unix-socket '$S' \
+    http://localhost:'"$P"'/get-inspected' >"$W/o8" 2>&1
+check_sh "inspected: DELETE is 403 (network-request), never sent" \
+    'grep -q "^403$" "$W/o8" && ! grep -q " /del " "$W/good.log" &&
+    grep -q "\"action\":\"network-request\"" "$W/e8"'
+check "control: GET to the same host passes" \
+    grep -q "^localhost:$P /get-inspected " "$W/good.log"
 
 # Control: the same curl without the socket reaches nothing.
 c0=$(conns good)
