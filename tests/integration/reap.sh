@@ -4,7 +4,7 @@
 # Ends of sandboxes do not block airlockd (issue 29): 20 sandboxes of one
 # connection end together (the connection closes, or 20 sandbox.destroy
 # come in one write) while another session's output streams, and no
-# line waits more than 250 ms in airlockd beyond what a line waited
+# line waits more than 100 ms in airlockd beyond what a line waited
 # before the ends began (reap_rpc.py's baseline: the machine's own load;
 # a control sees airlockd stopped for 300 ms).  Afterwards no process of the 20
 # is left, and airlockd has no zombie child.
@@ -24,8 +24,8 @@ for how in close destroy; do
 	rc=$?
 	sed 's/^/# /' "$SD/reap.$how"
 	case $how in
-	close) d="20 sandboxes end with their connection while a stream runs: no line held 250 ms over the baseline" ;;
-	*) d="20 sandbox.destroy in one write, each answered: no line held 250 ms over the baseline" ;;
+	close) d="20 sandboxes end with their connection while a stream runs: no line held 100 ms over the baseline" ;;
+	*) d="20 sandbox.destroy in one write, each answered: no line held 100 ms over the baseline" ;;
 	esac
 	check "$d" [ "$rc" -eq 0 ]
 done
