@@ -84,9 +84,15 @@ static const struct cli_cmd cmds[] = {
 	{ "policy", cli_policy_main,
 	    "check [--mode M] [--settings F] [--json] -- 'LINE'",
 	    "the command policy's verdict on LINE",
-	    "Judges a command line as `airlock run` judges its command,\n"
-	    "without running it: exit 0 allow, 1 deny, 3 ask, with the\n"
-	    "reason.  Options: --mode M, --settings FILE, --json.\n", 0 },
+	    "check: judges a command line as `airlock run` judges its\n"
+	    "command, without running it: exit 0 allow, 1 deny, 3 ask, with\n"
+	    "the reason.  Options: --mode M, --settings FILE, --json.\n"
+	    "\n"
+	    "airlock policy egress [--settings F] [--allow-domain P]...\n"
+	    "    [--network on|off] [--json]\n"
+	    "egress: the hosts a run may reach (the effective allowlist and\n"
+	    "denylist) and where each entry came from: the built-in\n"
+	    "baseline, a settings file, or a flag.\n", 0 },
 	{ "hook", cli_hook_main, "claude-pretooluse",
 	    "Claude Code PreToolUse hook (stdin)",
 	    "Claude Code's PreToolUse hook: reads the tool call on stdin and\n"

@@ -42,6 +42,20 @@ cli_opt_usage_error(const char *prog, const char *fmt, ...)
 	exit(2);
 }
 
+void
+cli_opt_reject(const char *prog, const char *word, int known,
+    const char *accepted)
+{
+	if (known)
+		cli_opt_usage_error(prog, "%s needs a value (%s)", vis(word),
+		    accepted);
+	if (word[0] == '-' && word[1] != '\0')
+		cli_opt_usage_error(prog, "unknown option %s (%s)", vis(word),
+		    accepted);
+	cli_opt_usage_error(prog, "unexpected argument %s (%s)", vis(word),
+	    accepted);
+}
+
 #define BAD(...)	cli_opt_usage_error(opt_prog, __VA_ARGS__)
 
 /* 123, 123K/M/G (binary), optional "iB"/"B"; > 0. */
@@ -216,7 +230,31 @@ SETTER(set_workspace) { o->workspace = v; }
 SETTER(set_events) { o->events = v; }
 SETTER(set_settings) { o->settings = v; }
 SETTER(set_socket) { o->sock = v; }
-SETTER(set_origin) { o->origin = v; }
+/*
+ * The repository pushes may go to: "owner/name", or a remote URL
+ * (https://host/owner/name, ssh://..., git@host:owner/name) that
+ * airlockd reduces to one.  A word with a space or a control in it, or
+ * neither form, is a typo: said now, not found out at the first push.
+ */
+SETTER(set_origin)
+{
+	const char	*slash = strchr(v, '/');
+	size_t		 k;
+	int		 url = strstr(v, "://") != NULL ||
+	    (strchr(v, '@') != NULL && strchr(v, ':') != NULL);
+
+	for (k = 0; v[k] != '\0'; k++)
+		if ((unsigned char)v[k] <= ' ' || v[k] == 0x7f)
+			break;
+	if (v[0] == '\0' || v[k] != '\0' || (!url && (slash == NULL ||
+	    slash == v || slash[1] == '\0' || strchr(slash + 1, '/') !=
+	    NULL || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789._-/") != strlen(v))))
+		BAD("--origin \"%s\": a repository as owner/name, or its remote "
+		    "URL (https://host/owner/name, git@host:owner/name)",
+		    vis(v));
+	o->origin = v;
+}
 SETTER(set_conv) { o->conv = v; }
 SETTER(set_agent) { o->agent = v; }
 SETTER(set_chdir) { o->chdir = v; }
@@ -508,10 +546,11 @@ opt_walk(unsigned cmd, int argc, char **argv, struct run_opts *ro,
 			v = NULL;
 		} else if (a[n] == '=')
 			v = a + n + 1;
-		else if (i + 1 < argc)
+		else if (i + 1 < argc && strcmp(argv[i + 1], "--") != 0)
 			v = argv[++i];
 		else
-			BAD("%s needs a value (%s)", o->name, o->metavar);
+			BAD("%s needs a value (%s)%s", o->name, o->metavar,
+			    i + 1 < argc ? " before --" : "");
 		if (o->set != NULL)
 			o->set(ro, v);
 		if (fn(arg, o, a, v) || o->set == NULL || pass == NULL)
