@@ -17,6 +17,7 @@
 #include "client/cli.h"
 #include "client/cli_opt.h"
 #include "common/host/paths.h"
+#include "common/host/settings.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
@@ -342,30 +343,7 @@ SETTER(set_pids)
 const char *
 egress_pattern_error(const char *flag, const char *v, char *buf, size_t len)
 {
-	const char	*why, *accepted = "a host name (example.com), a "
-	    "wildcard (*.example.com), either with :PORT, or an IP address "
-	    "or CIDR range";
-	const char	*s;
-
-	if (dom_pattern_valid(v, &why))
-		return NULL;
-	if ((s = strstr(v, "://")) != NULL) {
-		char	host[256];
-		size_t	n = strcspn(s + 3, "/?#");
-
-		snprintf(host, sizeof(host), "%.*s", (int)n, s + 3);
-		snprintf(buf, len, "%s %s: a domain, not a URL: give %s "
-		    "(here: %s %s)", flag, vis(v), accepted, flag, vis(host));
-	} else if (v[0] == '\0')
-		snprintf(buf, len, "%s needs a domain: %s", flag, accepted);
-	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
-	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
-		snprintf(buf, len, "%s %s: a domain has no path: give %s",
-		    flag, vis(v), accepted);
-	else
-		snprintf(buf, len, "%s %s: not a domain pattern (%s): give %s",
-		    flag, vis(v), why, accepted);
-	return buf;
+	return settings_domain_error(flag, v, buf, len);
 }
 
 SETTER(set_allow)
@@ -376,7 +354,10 @@ SETTER(set_allow)
 	    sizeof(bad)) != NULL)
 		BAD("%s", bad);
 	o->allow = strv_add(o->allow, v);
-	if (dom_pattern_note(v, note, sizeof(note)) != NULL)
+	/* `airlock shell` passes '*' itself (its profile, said in its
+	 * --help), and takes no --allow-domain: nobody typed this one. */
+	if (strcmp(opt_prog, "airlock shell") != 0 &&
+	    dom_pattern_note(v, note, sizeof(note)) != NULL)
 		fprintf(stderr, "airlock: warning: --allow-domain '%s' %s\n",
 		    v, note);
 }

@@ -31,6 +31,7 @@
 #include "common/inspect.h"
 #include "common/json.h"
 #include "common/mask.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/guard.h"
@@ -434,6 +435,79 @@ static const struct list_key net_keys[] = {
 	{ NULL, 0 }
 };
 
+const char *
+settings_domain_error(const char *flag, const char *v, char *buf, size_t len)
+{
+	const char	*why, *accepted = "a host name (example.com), a "
+	    "wildcard (*.example.com), either with :PORT, or an IP address "
+	    "or CIDR range";
+	const char	*s;
+	char		 what[300], host[256];
+
+	if (dom_pattern_valid(v, &why))
+		return NULL;
+	if (flag != NULL)
+		snprintf(what, sizeof(what), "%s %s", flag, vis(v));
+	else
+		snprintf(what, sizeof(what), "\"%s\"", vis(v));
+	if ((s = strstr(v, "://")) != NULL) {
+		snprintf(host, sizeof(host), "%.*s",
+		    (int)strcspn(s + 3, "/?#"), s + 3);
+		snprintf(buf, len, "%s: a domain, not a URL: give %s (here: "
+		    "%s%s%s%s)", what, accepted, flag != NULL ? flag : "\"",
+		    flag != NULL ? " " : "", vis(host), flag != NULL ? "" :
+		    "\"");
+	} else if (v[0] == '\0')
+		snprintf(buf, len, "%s needs a domain: %s", flag != NULL ?
+		    flag : "\"\"", accepted);
+	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
+		snprintf(buf, len, "%s: a domain has no path: give %s", what,
+		    accepted);
+	else
+		snprintf(buf, len, "%s: not a domain pattern (%s): give %s",
+		    what, why, accepted);
+	return buf;
+}
+
+/*
+ * The entries of list k, one by one: one the proxy or the plan could not
+ * use would otherwise be left out in silence, an allowance that never
+ * works or a denial that never holds.  Domains are checked as
+ * --allow-domain's are; an empty path would mean the workspace itself;
+ * env.pass takes variable names.
+ */
+static int
+check_entries(struct mctx *m, const char *sp, const char *k,
+    const struct json *v)
+{
+	static const char namech[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_";
+	const char	*e;
+	char		 buf[1024];
+	size_t		 i;
+
+	for (i = 0; v->type == JSON_ARRAY && i < v->n; i++) {
+		e = v->items[i]->str;
+		if (strcmp(k, "allowedDomains") == 0 ||
+		    strcmp(k, "deniedDomains") == 0) {
+			if (settings_domain_error(NULL, e, buf,
+			    sizeof(buf)) != NULL)
+				return fail(m, sp, "element %zu %s", i, buf);
+		} else if (strcmp(k, "pass") == 0) {
+			if (e[0] == '\0' || (e[0] >= '0' && e[0] <= '9') ||
+			    strspn(e, namech) != strlen(e))
+				return fail(m, sp, "element %zu \"%s\": not a "
+				    "variable name (letters, digits and _, not "
+				    "first a digit)", i, vis(e));
+		} else if (e[0] == '\0')
+			return fail(m, sp, "element %zu is empty: give a path "
+			    "(an empty one would name the workspace itself)",
+			    i);
+	}
+	return 0;
+}
+
 /* A note for each allowed domain a person should hear about ('*'). */
 static void
 note_domains(struct mctx *m, const char *sp, const struct json *v)
@@ -790,6 +864,8 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 		if (lk->name != NULL) {
 			if (get_strv(m, key, sp, o->items[i],
 			    (char ***)((char *)m->s + lk->off), expand) == -1)
+				return -1;
+			if (check_entries(m, sp, k, o->items[i]) == -1)
 				return -1;
 			if (strcmp(k, "allowedDomains") == 0)
 				note_domains(m, sp, o->items[i]);
