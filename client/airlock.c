@@ -12,6 +12,7 @@
 #include "client/cli.h"
 #include "client/cli_explain.h"
 #include "client/cli_policy.h"
+#include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/vis.h"
@@ -482,6 +483,7 @@ main(int argc, char *argv[])
 {
 	const struct cli_cmd	*c;
 
+	airlock_debug_env();
 	log_init("airlock", 0);
 	if (argc < 2)
 		usage();

@@ -543,6 +543,7 @@ inspect_free(struct inspect_setting *is, size_t n)
 }
 
 static int	mask_host_ok(const char *);
+static void	source_set(struct settings *, const char *, const char *);
 
 /*
  * One sandbox.network.tls.inspect[i]: {"host": name, "allow": [rule],
@@ -876,6 +877,8 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 			    !settings_is_locked(m->s,
 			    "sandbox.network.useBaseline")) {
 				m->s->egress_baseline = 0;
+				source_set(m->s, "sandbox.network.useBaseline",
+				    m->origin);
 				note(m, "%s: a sandbox-runtime list, so it is "
 				    "the whole allowlist (no built-in "
 				    "baseline)", sp);
@@ -1586,31 +1589,13 @@ merge_root(struct mctx *m, const struct json *root)
 	return rv;
 }
 
-/*
- * Which file set each key (settings --explain): every leaf of the layer,
- * spelled as in the file, "key\tfile", replacing an earlier layer's.
- */
+/* key was set by file: its "key\tfile" in s->sources, replaced. */
 static void
-record_sources(struct settings *s, const struct json *v, const char *key,
-    const char *file)
+source_set(struct settings *s, const char *key, const char *file)
 {
-	char	*k, *e;
-	size_t	 i, kl;
+	char	*e;
+	size_t	 i, kl = strlen(key);
 
-	if (v->type == JSON_OBJECT && v->n > 0) {
-		for (i = 0; i < v->n; i++) {
-			if (key == NULL)
-				k = xstrdup(v->keys[i]);
-			else
-				xasprintf(&k, "%s.%s", key, v->keys[i]);
-			record_sources(s, v->items[i], k, file);
-			free(k);
-		}
-		return;
-	}
-	if (key == NULL)
-		return;
-	kl = strlen(key);
 	for (i = 0; s->sources != NULL && s->sources[i] != NULL; i++)
 		if (strncmp(s->sources[i], key, kl) == 0 &&
 		    s->sources[i][kl] == '\t') {
@@ -1621,6 +1606,39 @@ record_sources(struct settings *s, const struct json *v, const char *key,
 	xasprintf(&e, "%s\t%s", key, file);
 	s->sources = strv_add(s->sources, e);
 	free(e);
+}
+
+/*
+ * Which file set each key (settings --explain): every leaf of the layer,
+ * spelled as in the file (srt's network and filesystem under sandbox.),
+ * "key\tfile", replacing an earlier layer's.
+ */
+static void
+record_sources(struct settings *s, const struct json *v, const char *key,
+    const char *file)
+{
+	char	*k;
+	size_t	 i;
+
+	if (v->type == JSON_OBJECT && v->n > 0) {
+		for (i = 0; i < v->n; i++) {
+			/* srt's top-level network and filesystem are
+			 * sandbox.network and sandbox.filesystem: one key
+			 * whichever layer spelled it how. */
+			if (key == NULL && (strcmp(v->keys[i], "network") ==
+			    0 || strcmp(v->keys[i], "filesystem") == 0))
+				xasprintf(&k, "sandbox.%s", v->keys[i]);
+			else if (key == NULL)
+				k = xstrdup(v->keys[i]);
+			else
+				xasprintf(&k, "%s.%s", key, v->keys[i]);
+			record_sources(s, v->items[i], k, file);
+			free(k);
+		}
+		return;
+	}
+	if (key != NULL)
+		source_set(s, key, file);
 }
 
 int
