@@ -378,10 +378,18 @@ add_bind(struct jgen *j, const char *path, int ro, int try)
 	 * to bind onto, and the launcher would fail on it. */
 	if (strncmp(resolved, "/proc", 5) == 0 && (resolved[5] == '\0' ||
 	    resolved[5] == '/')) {
-		fprintf(stderr, "airlock: %s %s: resolves to %s, inside /proc, "
-		    "which the sandbox mounts afresh for its own processes: "
-		    "refused (bind a file or directory outside /proc)\n",
-		    ro ? "--ro-bind" : "--bind", vis(path), resolved);
+		if (resolved[5] == '\0')
+			fprintf(stderr, "airlock: %s %s: /proc would hide the "
+			    "sandbox's own /proc, which it mounts afresh for "
+			    "its own processes: refused (bind a file or "
+			    "directory outside /proc)\n", ro ? "--ro-bind" :
+			    "--bind", vis(path));
+		else
+			fprintf(stderr, "airlock: %s %s: resolves to %s, inside "
+			    "/proc, which the sandbox mounts afresh for its own "
+			    "processes: refused (bind a file or directory "
+			    "outside /proc)\n", ro ? "--ro-bind" : "--bind",
+			    vis(path), vis(resolved));
 		exit(EXIT_SANDBOX);
 	}
 	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
