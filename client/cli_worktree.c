@@ -32,7 +32,8 @@ static const char usage_text[] =
 "  --socket PATH      a shared airlockd (also AIRLOCK_SOCKET)\n"
 "  --settings FILE    settings for the private airlockd (worktrees.dataDir)\n";
 
-#define WT_ACCEPTED	"it takes --conversation ID, --agent A, --socket PATH, " \
+#define WT_ACCEPTED \
+	"it takes --conversation ID, --agent A, --socket PATH, " \
 	"--settings FILE and --json"
 
 static void __attribute__((noreturn))
