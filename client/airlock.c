@@ -12,6 +12,7 @@
 #include "client/cli.h"
 #include "client/cli_explain.h"
 #include "client/cli_policy.h"
+#include "common/host/paths.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/vis.h"
@@ -84,9 +85,15 @@ static const struct cli_cmd cmds[] = {
 	{ "policy", cli_policy_main,
 	    "check [--mode M] [--settings F] [--json] -- 'LINE'",
 	    "the command policy's verdict on LINE",
-	    "Judges a command line as `airlock run` judges its command,\n"
-	    "without running it: exit 0 allow, 1 deny, 3 ask, with the\n"
-	    "reason.  Options: --mode M, --settings FILE, --json.\n", 0 },
+	    "check: judges a command line as `airlock run` judges its\n"
+	    "command, without running it: exit 0 allow, 1 deny, 3 ask, with\n"
+	    "the reason.  Options: --mode M, --settings FILE, --json.\n"
+	    "\n"
+	    "airlock policy egress [--settings F] [--allow-domain P]...\n"
+	    "    [--network on|off] [--json]\n"
+	    "egress: the hosts a run may reach (the effective allowlist and\n"
+	    "denylist) and where each entry came from: the built-in\n"
+	    "baseline, a settings file, or a flag.\n", 0 },
 	{ "hook", cli_hook_main, "claude-pretooluse",
 	    "Claude Code PreToolUse hook (stdin)",
 	    "Claude Code's PreToolUse hook: reads the tool call on stdin and\n"
@@ -476,6 +483,7 @@ main(int argc, char *argv[])
 {
 	const struct cli_cmd	*c;
 
+	airlock_debug_env();
 	log_init("airlock", 0);
 	if (argc < 2)
 		usage();

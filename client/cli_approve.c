@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/host/wsorigin.h"
 #include "common/json.h"
 #include "common/vis.h"
@@ -28,13 +29,6 @@ struct approve_ctx {
 	struct rpc	*rpc;
 	int		 stop;
 };
-
-static void
-approve_usage(void)
-{
-	fprintf(stderr, "usage: airlock approve [--socket PATH]\n");
-	exit(2);
-}
 
 /* One request: a line out, a line in, an answer sent. */
 static void
@@ -106,7 +100,9 @@ cli_approve_main(int argc, char **argv)
 		if (strcmp(argv[i], "--socket") == 0 && i + 1 < argc)
 			sock = argv[++i];
 		else
-			approve_usage();
+			cli_opt_reject("airlock approve", argv[i],
+			    strcmp(argv[i], "--socket") == 0,
+			    "it takes --socket PATH");
 	}
 	/* The airlockd `airlock run` would use. */
 	if (sock == NULL && (sock = getenv("AIRLOCK_SOCKET")) != NULL &&
@@ -183,11 +179,11 @@ cli_audit_main(int argc, char **argv)
 				    argv[i]);
 				return 2;
 			}
-		} else {
-			fprintf(stderr, "usage: airlock audit [--session ID] "
-			    "[--since RFC3339]\n");
-			return 2;
-		}
+		} else
+			cli_opt_reject("airlock audit", argv[i],
+			    strcmp(argv[i], "--session") == 0 ||
+			    strcmp(argv[i], "--since") == 0,
+			    "it takes --session ID and --since RFC3339");
 	}
 	if ((dir = airlock_state_dir()) == NULL) {
 		fprintf(stderr, "airlock audit: no HOME or XDG_STATE_HOME\n");

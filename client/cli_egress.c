@@ -35,57 +35,23 @@ egress_usage(FILE *f, int rc)
 	return rc;
 }
 
-/* A settings file's text, or NULL when it cannot be read. */
-static char *
-egress_slurp(const char *path, size_t *len)
-{
-	FILE	*f;
-	char	*buf = NULL;
-	size_t	 cap = 0, n;
-
-	*len = 0;
-	if ((f = fopen(path, "re")) == NULL)
-		return NULL;
-	for (;;) {
-		if (*len + 4096 > cap)
-			buf = xreallocarray(buf, 1, cap = cap * 2 + 4096);
-		if ((n = fread(buf + *len, 1, cap - *len, f)) == 0)
-			break;
-		*len += n;
-	}
-	fclose(f);
-	return buf;
-}
-
 /*
- * The file whose allowedDomains (or deniedDomains) is the effective
- * one: lists replace, so it is the last layer that names one.  Each layer
- * is merged alone onto the defaults to see what it says.
+ * The file whose allowedDomains (or deniedDomains) is the effective one:
+ * lists replace, so it is the last layer that names one, as the
+ * settings recorded it (an srt file's network.allowedDomains included).
  */
 static const char *
-egress_list_file(const char *const *files, int denied)
+egress_list_file(const struct settings *s, int denied)
 {
-	struct settings	 one;
-	const char	*from = NULL;
-	char		*text, err[512];
-	size_t		 i, len;
-	char		**v;
+	const char	*key = denied ? "sandbox.network.deniedDomains" :
+	    "sandbox.network.allowedDomains";
+	size_t		 i, kl = strlen(key);
 
-	for (i = 0; files[i] != NULL; i++) {
-		if ((text = egress_slurp(files[i], &len)) == NULL)
-			continue;
-		settings_defaults(&one);
-		if (settings_merge_text(&one, text, len, files[i],
-		    files[i + 1] == NULL, err,
-		    sizeof(err)) == 0) {
-			v = denied ? one.denied_domains : one.allowed_domains;
-			if (v != NULL && v[0] != NULL)
-				from = files[i];
-		}
-		settings_free(&one);
-		free(text);
-	}
-	return from;
+	for (i = 0; s->sources != NULL && s->sources[i] != NULL; i++)
+		if (strncmp(s->sources[i], key, kl) == 0 &&
+		    s->sources[i][kl] == '\t')
+			return s->sources[i] + kl + 1;
+	return NULL;
 }
 
 struct egress_row {
@@ -115,7 +81,7 @@ egress_print(const struct egress_row *rows, size_t n, const char *title,
 
 static struct egress_row *
 egress_rows(char *const *allow, char *const *flags, char *const *set,
-    const char *setfile, size_t *np)
+    const char *setfile, int baseline, size_t *np)
 {
 	struct egress_row	*rows;
 	const char		*g;
@@ -125,7 +91,9 @@ egress_rows(char *const *allow, char *const *flags, char *const *set,
 	for (i = 0; i < n; i++) {
 		rows[i].pattern = allow[i];
 		o = 0;
-		if ((g = egress_baseline_group(allow[i])) != NULL)
+		/* With the baseline off, an entry of it is here only
+		 * because a list or a flag names it. */
+		if (baseline && (g = egress_baseline_group(allow[i])) != NULL)
 			o += snprintf(rows[i].from + o, sizeof(rows[i].from) -
 			    o, "baseline (%s)", g);
 		if (strv_in(set, allow[i]) && o < sizeof(rows[i].from))
@@ -145,10 +113,10 @@ cli_policy_egress(int argc, char **argv)
 {
 	struct settings		 s;
 	struct egress_row	*rows, *drows;
-	const char		*cli_file = NULL, *files[4], *dfile;
-	char			 err[1024], *user, **flags = NULL, **allow;
+	const char		*cli_file = NULL, *dfile;
+	char			 err[1024], **flags = NULL, **allow;
 	char			**deny = NULL;
-	size_t			 n, nd = 0, i, f = 0;
+	size_t			 n, nd = 0, i;
 	int			 json = 0, network = 1;
 
 	for (int k = 2; k < argc; k++) {
@@ -183,11 +151,10 @@ cli_policy_egress(int argc, char **argv)
 				return 2;
 			}
 			flags = strv_add(flags, a);
-		} else {
-			fprintf(stderr, "airlock policy egress: unknown "
-			    "option %s\n", vis(a));
-			return egress_usage(stderr, 2);
-		}
+		} else
+			cli_opt_reject("airlock policy egress", a, 0,
+			    "it takes --settings FILE, --allow-domain PATTERN, "
+			    "--network on|off and --json");
 	}
 	settings_defaults(&s);
 	if (settings_load(&s, NULL, cli_file, NULL, err, sizeof(err)) == -1) {
@@ -197,18 +164,12 @@ cli_policy_egress(int argc, char **argv)
 		return 4;
 	}
 	settings_print_notes(&s, "airlock");
-	user = settings_expand_home("~/.config/airlock/settings.json");
-	files[f++] = user;
-	if (cli_file != NULL)
-		files[f++] = cli_file;
-	files[f++] = SETTINGS_MANAGED_PATH;
-	files[f] = NULL;
 	allow = egress_allowlist(network, flags, s.allowed_domains);
 	if (!s.egress_baseline)
 		allow = egress_drop_baseline(allow, flags, s.allowed_domains);
 	rows = egress_rows(allow, flags, s.allowed_domains,
-	    egress_list_file(files, 0), &n);
-	dfile = egress_list_file(files, 1);
+	    egress_list_file(&s, 0), s.egress_baseline, &n);
+	dfile = egress_list_file(&s, 1);
 	for (i = 0; egress_hard_deny[i] != NULL; i++)
 		deny = strv_add(deny, egress_hard_deny[i]);
 	for (i = 0; s.denied_domains != NULL && s.denied_domains[i]; i++)
@@ -216,10 +177,11 @@ cli_policy_egress(int argc, char **argv)
 	drows = xcalloc(strv_len(deny) + 1, sizeof(*drows));
 	for (i = 0; deny != NULL && deny[i] != NULL; i++, nd++) {
 		drows[i].pattern = deny[i];
-		snprintf(drows[i].from, sizeof(drows[i].from), "%s",
+		snprintf(drows[i].from, sizeof(drows[i].from), "%s%s",
 		    i < strv_len((char *const *)egress_hard_deny) ?
-		    "built in (the hard deny list)" : dfile != NULL ?
-		    dfile : "settings");
+		    "built in (the hard deny list)" : "settings ",
+		    i < strv_len((char *const *)egress_hard_deny) ? "" :
+		    dfile != NULL ? dfile : "(a settings layer)");
 	}
 	if (json)
 		printf("{\"network\":%s,", network ? "true" : "false");
@@ -232,7 +194,6 @@ cli_policy_egress(int argc, char **argv)
 		printf("}\n");
 	free(rows);
 	free(drows);
-	free(user);
 	strv_free(allow);
 	strv_free(deny);
 	strv_free(flags);

@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/json.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 
 #define FS_STDIN_MAX	(3U << 20)	/* a write's content, before base64 */
@@ -100,8 +102,24 @@ num(const char *s)
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (errno != 0 || *end != '\0' || v < 0)
-		fs_usage("a number must be a non-negative integer");
+		cli_opt_usage_error("airlock fs", "%s: a number must be a "
+		    "non-negative integer", vis(s));
 	return v;
+}
+
+/* Whether verb takes the option a with a value. */
+static int
+fs_valued(const char *verb, const char *a)
+{
+	if (strcmp(a, "--offset") == 0 || strcmp(a, "--limit") == 0)
+		return strcmp(verb, "read") == 0;
+	if (strcmp(a, "--max") == 0)
+		return strcmp(verb, "search") == 0 || strcmp(verb, "find") == 0;
+	if (strcmp(a, "--glob") == 0)
+		return strcmp(verb, "search") == 0;
+	if (strcmp(a, "--old") == 0 || strcmp(a, "--new") == 0)
+		return strcmp(verb, "edit") == 0;
+	return 0;
 }
 
 /* The verb's params (without sessionId), or exit 2. */
@@ -130,8 +148,12 @@ verb_params(int argc, char **argv, struct jgen *j)
 			else if (strcmp(a, "--all") == 0 &&
 			    strcmp(verb, "edit") == 0)
 				jgen_kbool(j, "replaceAll", 1);
+			else if (!fs_valued(verb, a))
+				cli_opt_usage_error("airlock fs", "%s: "
+				    "unknown option %s", verb, vis(a));
 			else if (i + 1 >= argc)
-				fs_usage("an option without its value");
+				cli_opt_usage_error("airlock fs", "%s needs "
+				    "a value", vis(a));
 			else if ((strcmp(a, "--offset") == 0 ||
 			    strcmp(a, "--limit") == 0) &&
 			    strcmp(verb, "read") == 0)
@@ -143,12 +165,8 @@ verb_params(int argc, char **argv, struct jgen *j)
 			else if (strcmp(a, "--glob") == 0 &&
 			    strcmp(verb, "search") == 0)
 				jgen_kstr(j, "glob", argv[++i]);
-			else if ((strcmp(a, "--old") == 0 ||
-			    strcmp(a, "--new") == 0) &&
-			    strcmp(verb, "edit") == 0)
-				jgen_kstr(j, a + 2, argv[++i]);
 			else
-				fs_usage("an unknown option");
+				jgen_kstr(j, a + 2, argv[++i]);
 			continue;
 		}
 		if (npos == 2)
@@ -189,7 +207,8 @@ verb_params(int argc, char **argv, struct jgen *j)
 			jgen_kstr(j, "path", pos[1]);
 		return strcmp(verb, "search") == 0 ? "fs.search" : "fs.find";
 	}
-	fs_usage("an unknown verb");
+	cli_opt_usage_error("airlock fs", "unknown verb %s: read, write, "
+	    "edit, apply-patch, search or find", vis(verb));
 }
 
 /* A refusal's JSON: the rule is the message's first word. */
@@ -230,11 +249,16 @@ fs_options(int argc, char **argv, struct fs_opts *o)
 
 	o->mode = "chat";
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (i + 1 >= argc) {
-			fprintf(stderr, "airlock fs: %s needs a value (airlock "
-			    "fs --help for the options)\n", argv[i]);
-			exit(2);
-		}
+		if (strcmp(argv[i], "--workspace") != 0 &&
+		    strcmp(argv[i], "--mode") != 0 &&
+		    strcmp(argv[i], "--sandbox") != 0 &&
+		    strcmp(argv[i], "--settings") != 0 &&
+		    strcmp(argv[i], "--socket") != 0)
+			cli_opt_usage_error("airlock fs", "unknown option %s",
+			    vis(argv[i]));
+		if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0)
+			cli_opt_usage_error("airlock fs", "%s needs a value",
+			    argv[i]);
 		if (strcmp(argv[i], "--workspace") == 0)
 			o->ws_arg = argv[++i];
 		else if (strcmp(argv[i], "--mode") == 0)
@@ -243,23 +267,20 @@ fs_options(int argc, char **argv, struct fs_opts *o)
 			o->sandbox = argv[++i];
 		else if (strcmp(argv[i], "--settings") == 0)
 			o->settings = argv[++i];
-		else if (strcmp(argv[i], "--socket") == 0)
+		else
 			o->sock = argv[++i];
-		else {
-			fprintf(stderr, "airlock fs: unknown option %s "
-			    "(airlock fs --help for the options)\n", argv[i]);
-			exit(2);
-		}
 	}
 	if (i >= argc)
 		fs_usage(NULL);
 	if (strcmp(o->mode, "chat") != 0 && strcmp(o->mode, "plan") != 0 &&
 	    strcmp(o->mode, "review") != 0 &&
 	    strcmp(o->mode, "orchestrate") != 0)
-		fs_usage("--mode: chat, plan, review or orchestrate");
+		cli_opt_usage_error("airlock fs", "--mode %s: chat, plan, "
+		    "review or orchestrate", vis(o->mode));
 	if (o->sandbox != NULL && strcmp(o->sandbox, "on") != 0 &&
 	    strcmp(o->sandbox, "off") != 0)
-		fs_usage("--sandbox: on or off");
+		cli_opt_usage_error("airlock fs", "--sandbox %s: on or off",
+		    vis(o->sandbox));
 	return i;
 }
 

@@ -21,8 +21,10 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/host/settings.h"
 #include "common/json.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 
 /* What the live host and the settings say, the matrix's only inputs. */
@@ -429,12 +431,17 @@ creds_look(struct mx_host *h, const struct settings *s)
 		h->creds = 1;
 }
 
-static void
-usage_matrix(void)
+#define MX_ACCEPTED	"it takes --sandbox on|off, --network on|off, " \
+	"--settings FILE, --socket PATH and --json"
+
+/* --sandbox and --network: on or off, named as typed when not. */
+static int
+matrix_onoff(const char *opt, const char *v)
 {
-	fprintf(stderr, "usage: airlock matrix [--sandbox on|off] [--network "
-	    "on|off] [--settings FILE]\n       [--socket PATH] [--json]\n");
-	exit(2);
+	if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+		cli_opt_usage_error("airlock matrix", "%s %s: on or off", opt,
+		    vis(v));
+	return strcmp(v, "on") == 0;
 }
 
 /* The options; the flags a run would take go into h. */
@@ -442,27 +449,27 @@ static void
 matrix_options(int argc, char **argv, struct mx_host *h, const char **sock,
     const char **file, const char **sandbox, int *json_out)
 {
-	int	i;
+	const char	*a;
+	int		 i, known;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		a = argv[i];
+		known = strcmp(a, "--socket") == 0 ||
+		    strcmp(a, "--settings") == 0 ||
+		    strcmp(a, "--sandbox") == 0 || strcmp(a, "--network") == 0;
+		if (strcmp(a, "--json") == 0)
 			*json_out = 1;
-		else if (i + 1 >= argc)
-			usage_matrix();
-		else if (strcmp(argv[i], "--socket") == 0)
+		else if (!known || i + 1 >= argc)
+			cli_opt_reject("airlock matrix", a, known, MX_ACCEPTED);
+		else if (strcmp(a, "--socket") == 0)
 			*sock = argv[++i];
-		else if (strcmp(argv[i], "--settings") == 0)
+		else if (strcmp(a, "--settings") == 0)
 			*file = argv[++i];
-		else if (strcmp(argv[i], "--sandbox") == 0 &&
-		    (strcmp(argv[i + 1], "on") == 0 ||
-		    strcmp(argv[i + 1], "off") == 0))
-			*sandbox = argv[++i];
-		else if (strcmp(argv[i], "--network") == 0 &&
-		    (strcmp(argv[i + 1], "on") == 0 ||
-		    strcmp(argv[i + 1], "off") == 0))
-			h->network = strcmp(argv[++i], "on") == 0;
-		else
-			usage_matrix();
+		else if (strcmp(a, "--sandbox") == 0) {
+			(void)matrix_onoff(a, argv[++i]);
+			*sandbox = argv[i];
+		} else
+			h->network = matrix_onoff(a, argv[++i]);
 	}
 }
 

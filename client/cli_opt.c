@@ -17,6 +17,7 @@
 #include "client/cli.h"
 #include "client/cli_opt.h"
 #include "common/host/paths.h"
+#include "common/host/settings.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
@@ -40,6 +41,20 @@ cli_opt_usage_error(const char *prog, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(%s --help for the options)\n", prog);
 	exit(2);
+}
+
+void
+cli_opt_reject(const char *prog, const char *word, int known,
+    const char *accepted)
+{
+	if (known)
+		cli_opt_usage_error(prog, "%s needs a value (%s)", vis(word),
+		    accepted);
+	if (word[0] == '-' && word[1] != '\0')
+		cli_opt_usage_error(prog, "unknown option %s (%s)", vis(word),
+		    accepted);
+	cli_opt_usage_error(prog, "unexpected argument %s (%s)", vis(word),
+	    accepted);
 }
 
 #define BAD(...)	cli_opt_usage_error(opt_prog, __VA_ARGS__)
@@ -216,7 +231,31 @@ SETTER(set_workspace) { o->workspace = v; }
 SETTER(set_events) { o->events = v; }
 SETTER(set_settings) { o->settings = v; }
 SETTER(set_socket) { o->sock = v; }
-SETTER(set_origin) { o->origin = v; }
+/*
+ * The repository pushes may go to: "owner/name", or a remote URL
+ * (https://host/owner/name, ssh://..., git@host:owner/name) that
+ * airlockd reduces to one.  A word with a space or a control in it, or
+ * neither form, is a typo: said now, not found out at the first push.
+ */
+SETTER(set_origin)
+{
+	const char	*slash = strchr(v, '/');
+	size_t		 k;
+	int		 url = strstr(v, "://") != NULL ||
+	    (strchr(v, '@') != NULL && strchr(v, ':') != NULL);
+
+	for (k = 0; v[k] != '\0'; k++)
+		if ((unsigned char)v[k] <= ' ' || v[k] == 0x7f)
+			break;
+	if (v[0] == '\0' || v[k] != '\0' || (!url && (slash == NULL ||
+	    slash == v || slash[1] == '\0' || strchr(slash + 1, '/') !=
+	    NULL || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789._-/") != strlen(v))))
+		BAD("--origin \"%s\": a repository as owner/name, or its remote "
+		    "URL (https://host/owner/name, git@host:owner/name)",
+		    vis(v));
+	o->origin = v;
+}
 SETTER(set_conv) { o->conv = v; }
 SETTER(set_agent) { o->agent = v; }
 SETTER(set_chdir) { o->chdir = v; }
@@ -304,30 +343,7 @@ SETTER(set_pids)
 const char *
 egress_pattern_error(const char *flag, const char *v, char *buf, size_t len)
 {
-	const char	*why, *accepted = "a host name (example.com), a "
-	    "wildcard (*.example.com), either with :PORT, or an IP address "
-	    "or CIDR range";
-	const char	*s;
-
-	if (dom_pattern_valid(v, &why))
-		return NULL;
-	if ((s = strstr(v, "://")) != NULL) {
-		char	host[256];
-		size_t	n = strcspn(s + 3, "/?#");
-
-		snprintf(host, sizeof(host), "%.*s", (int)n, s + 3);
-		snprintf(buf, len, "%s %s: a domain, not a URL: give %s "
-		    "(here: %s %s)", flag, vis(v), accepted, flag, vis(host));
-	} else if (v[0] == '\0')
-		snprintf(buf, len, "%s needs a domain: %s", flag, accepted);
-	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
-	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
-		snprintf(buf, len, "%s %s: a domain has no path: give %s",
-		    flag, vis(v), accepted);
-	else
-		snprintf(buf, len, "%s %s: not a domain pattern (%s): give %s",
-		    flag, vis(v), why, accepted);
-	return buf;
+	return settings_domain_error(flag, v, buf, len);
 }
 
 SETTER(set_allow)
@@ -338,7 +354,10 @@ SETTER(set_allow)
 	    sizeof(bad)) != NULL)
 		BAD("%s", bad);
 	o->allow = strv_add(o->allow, v);
-	if (dom_pattern_note(v, note, sizeof(note)) != NULL)
+	/* `airlock shell` passes '*' itself (its profile, said in its
+	 * --help), and takes no --allow-domain: nobody typed this one. */
+	if (strcmp(opt_prog, "airlock shell") != 0 &&
+	    dom_pattern_note(v, note, sizeof(note)) != NULL)
 		fprintf(stderr, "airlock: warning: --allow-domain '%s' %s\n",
 		    v, note);
 }
@@ -508,10 +527,11 @@ opt_walk(unsigned cmd, int argc, char **argv, struct run_opts *ro,
 			v = NULL;
 		} else if (a[n] == '=')
 			v = a + n + 1;
-		else if (i + 1 < argc)
+		else if (i + 1 < argc && strcmp(argv[i + 1], "--") != 0)
 			v = argv[++i];
 		else
-			BAD("%s needs a value (%s)", o->name, o->metavar);
+			BAD("%s needs a value (%s)%s", o->name, o->metavar,
+			    i + 1 < argc ? " before --" : "");
 		if (o->set != NULL)
 			o->set(ro, v);
 		if (fn(arg, o, a, v) || o->set == NULL || pass == NULL)

@@ -77,6 +77,14 @@ void	 cli_opt_help(FILE *, unsigned cmd);
 void	 cli_opt_usage_error(const char *prog, const char *fmt, ...)
 	    __attribute__((noreturn, format(printf, 2, 3)));
 /*
+ * A word a command with hand-parsed options does not take, said as
+ * cli_opt_usage_error does (exit 2): known (an option whose value is
+ * missing) says it needs one; else an unknown option or an unexpected
+ * argument, each named as typed, with accepted: what the command takes.
+ */
+void	 cli_opt_reject(const char *prog, const char *word, int known,
+	    const char *accepted) __attribute__((noreturn));
+/*
  * NULL when v is a valid --allow-domain pattern; else a message in buf
  * naming v (and flag) and what is accepted.
  */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "client/cli_explain.h"
+#include "client/cli_opt.h"
 #include "client/cli_policy.h"
 #include "common/host/hook.h"
 #include "common/host/settings.h"
@@ -50,10 +51,13 @@ static void	policy_result_human(const struct pol_result *, enum pol_mode,
 /* --json, for `policy check` (the hook always speaks JSON). */
 static int	json_out;
 
-/* Parse --mode, --settings, --json; returns the index after them, or -1. */
+#define POL_ACCEPTED	"it takes --mode MODE, --settings FILE and --json"
+
+/* Parse --mode, --settings, --json; returns the index after them (a bad
+ * one said, exit 2). */
 static int
-parse_opts(int argc, char **argv, int i, int *mode_set, enum pol_mode *mode,
-    const char **file)
+parse_opts(const char *prog, int argc, char **argv, int i, int *mode_set,
+    enum pol_mode *mode, const char **file)
 {
 	const char	*v;
 
@@ -71,21 +75,20 @@ parse_opts(int argc, char **argv, int i, int *mode_set, enum pol_mode *mode,
 			else if (i + 1 < argc)
 				v = argv[++i];
 			else
-				return -1;
-			if (pol_mode_parse(v, mode) == -1) {
-				fprintf(stderr, "airlock: unknown mode %s\n",
-				    v);
-				return -1;
-			}
+				cli_opt_reject(prog, argv[i], 1, "MODE: chat, "
+				    "plan, review or orchestrate");
+			if (pol_mode_parse(v, mode) == -1)
+				cli_opt_usage_error(prog, "--mode %s: chat, "
+				    "plan, review or orchestrate", vis(v));
 			*mode_set = 1;
 		} else if (strncmp(argv[i], "--settings=", 11) == 0)
 			*file = argv[i] + 11;
 		else if (strcmp(argv[i], "--settings") == 0) {
 			if (i + 1 >= argc)
-				return -1;
+				cli_opt_reject(prog, argv[i], 1, "a FILE");
 			*file = argv[++i];
 		} else if (argv[i][0] == '-')
-			return -1;
+			cli_opt_reject(prog, argv[i], 0, POL_ACCEPTED);
 		else
 			return i;
 	}
@@ -105,11 +108,15 @@ cli_policy_main(int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "egress") == 0)
 		return cli_policy_egress(argc, argv);
-	if (argc < 2 || strcmp(argv[1], "check") != 0)
+	if (argc < 2)
 		return usage_policy();
-	if ((i = parse_opts(argc, argv, 2, &set, &mode, &file)) < 0 ||
-	    i >= argc)
-		return usage_policy();
+	if (strcmp(argv[1], "check") != 0)
+		cli_opt_usage_error("airlock policy", "unknown verb %s: check "
+		    "or egress", vis(argv[1]));
+	if ((i = parse_opts("airlock policy check", argc, argv, 2, &set,
+	    &mode, &file)) >= argc)
+		cli_opt_usage_error("airlock policy check", "no COMMAND LINE "
+		    "given (after --)");
 	settings_defaults(&s);
 	if (settings_load(&s, NULL, file, NULL, err, sizeof(err)) == -1) {
 		fprintf(stderr, "airlock: %s\n", err);
@@ -188,8 +195,12 @@ cli_hook_main(int argc, char **argv)
 	const char	*layers = NULL;
 	char		*lu = NULL, *lc = NULL, *lm = NULL;
 
-	if (argc < 2 || strcmp(argv[1], "claude-pretooluse") != 0)
+	if (argc < 2)
 		return usage_hook();
+	if (strcmp(argv[1], "claude-pretooluse") != 0)
+		cli_opt_usage_error("airlock hook", "unknown verb %s: "
+		    "claude-pretooluse (the hook `airlock setup` registers)",
+		    vis(argv[1]));
 	/* --confined: registered so by `airlock claude` (hook.h), with
 	 * --layers DIR: copies of the settings layers (user.json, cli.json,
 	 * managed.json), since the sandbox keeps airlock's own files
@@ -203,9 +214,11 @@ cli_hook_main(int argc, char **argv)
 			i = 5;
 		}
 	}
-	if ((i = parse_opts(argc, argv, i, &set, &mode, &file)) < 0 ||
-	    i != argc)
-		return usage_hook();
+	if ((i = parse_opts("airlock hook", argc, argv, i, &set, &mode,
+	    &file)) != argc)
+		cli_opt_reject("airlock hook", argv[i], 0, "it reads the "
+		    "payload on stdin and takes --mode MODE and --settings "
+		    "FILE");
 	/* untrusted: the PreToolUse payload on stdin, size-capped. */
 	buf = xmalloc(cap);
 	for (;;) {

@@ -22,28 +22,70 @@
 #include "client/cli.h"
 #include "client/cli_explain.h"
 #include "common/host/paths.h"
+#include "common/host/settings.h"
 #include "common/json.h"
 #include "common/log.h"
 #include "common/sigdfl.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
 
+/*
+ * R-C5 before a private airlockd starts: a run with no sandbox (--sandbox
+ * off, or AIRLOCK_SANDBOX=off, which the private airlockd inherits) that
+ * the settings forbid is refused here, once, in the words of the flag and
+ * the setting, instead of by airlockd's fatal line and then our own
+ * "connection closed".  1 (err set) if refused.
+ */
+static int
+private_unconfined_refused(const char *settings, const char *sandbox,
+    char *err, size_t errlen)
+{
+	struct settings	 s;
+	const char	*env, *from = NULL, *why;
+	char		 buf[512], lerr[512];
+
+	env = getenv("AIRLOCK_SANDBOX");
+	if (sandbox != NULL && (strcmp(sandbox, "off") == 0 ||
+	    strcmp(sandbox, "0") == 0 || strcmp(sandbox, "false") == 0))
+		from = "--sandbox off";
+	else if (sandbox == NULL && env != NULL && (strcmp(env, "off") == 0 ||
+	    strcmp(env, "0") == 0 || strcmp(env, "false") == 0))
+		from = "AIRLOCK_SANDBOX=off";
+	if (from == NULL)
+		return 0;
+	settings_defaults(&s);
+	if (settings_load(&s, NULL, settings, NULL, lerr, sizeof(lerr)) == -1) {
+		settings_free(&s);
+		return 0;	/* said by explain_settings_error */
+	}
+	if ((why = settings_forbid_unconfined(&s, buf, sizeof(buf))) != NULL)
+		snprintf(err, errlen, "%s refused: %s; run without it (the "
+		    "sandbox on) or change that setting", from, why);
+	settings_free(&s);
+	return why != NULL;
+}
+
 static int
 start_private(struct rpc *r, char *const *extra, char *err, size_t errlen)
 {
 	int		 sp[2], serr;
 	char		*path, **argv = NULL;
-	const char	*settings = NULL;
+	const char	*settings = NULL, *sandbox = NULL;
 	size_t		 i;
 	pid_t		 pid;
 	sigset_t	 all, old;
 
 	/* Settings airlockd would refuse start none: its fatal line would
 	 * race the client's own. */
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
 		if (strcmp(extra[i], "--settings") == 0 && extra[i + 1] != NULL)
 			settings = extra[i + 1];
+		if (strcmp(extra[i], "--sandbox") == 0 && extra[i + 1] != NULL)
+			sandbox = extra[i + 1];
+	}
 	if (explain_settings_error(settings, err, errlen) == -1)
+		return -1;
+	if (private_unconfined_refused(settings, sandbox, err, errlen))
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1) {
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));

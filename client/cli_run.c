@@ -373,6 +373,25 @@ add_bind(struct jgen *j, const char *path, int ro, int try)
 		    "--bind", path, strerror(errno));
 		exit(EXIT_SANDBOX);
 	}
+	/* The sandbox mounts a /proc of its own (its own processes): a
+	 * host /proc entry (/proc/self is the client's pid) is not there
+	 * to bind onto, and the launcher would fail on it. */
+	if (strncmp(resolved, "/proc", 5) == 0 && (resolved[5] == '\0' ||
+	    resolved[5] == '/')) {
+		if (resolved[5] == '\0')
+			fprintf(stderr, "airlock: %s %s: /proc would hide the "
+			    "sandbox's own /proc, which it mounts afresh for "
+			    "its own processes: refused (bind a file or "
+			    "directory outside /proc)\n", ro ? "--ro-bind" :
+			    "--bind", vis(path));
+		else
+			fprintf(stderr, "airlock: %s %s: resolves to %s, inside "
+			    "/proc, which the sandbox mounts afresh for its own "
+			    "processes: refused (bind a file or directory "
+			    "outside /proc)\n", ro ? "--ro-bind" : "--bind",
+			    vis(path), vis(resolved));
+		exit(EXIT_SANDBOX);
+	}
 	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
 	free(abs);
 	jgen_obj_open(j);

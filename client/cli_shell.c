@@ -23,9 +23,11 @@
 static const char shell_head[] =
 "usage: airlock shell [options] [-- SHELL [ARG...]]\n"
 "  A shell (yours, or SHELL) in the terminal profile: the directory and\n"
-"  $HOME writable, the network open through airlock's proxy, the secret\n"
-"  set unreadable, no push gateway.  Fails (125) where no sandbox can be\n"
-"  built.  See airlock(1).\n"
+"  $HOME writable, the secret set unreadable, no push gateway, and the\n"
+"  network open to every host through airlock's proxy, as the domain\n"
+"  pattern '*' opens it for `airlock run` (this machine's loopback and\n"
+"  private networks stay closed; deniedDomains apply).\n"
+"  Fails (125) where no sandbox can be built.  See airlock(1).\n"
 "options:\n";
 
 int

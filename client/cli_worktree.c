@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client/cli.h"
+#include "client/cli_opt.h"
 #include "common/json.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
@@ -30,6 +31,10 @@ static const char usage_text[] =
 "       airlock worktree rm --conversation ID\n"
 "  --socket PATH      a shared airlockd (also AIRLOCK_SOCKET)\n"
 "  --settings FILE    settings for the private airlockd (worktrees.dataDir)\n";
+
+#define WT_ACCEPTED \
+	"it takes --conversation ID, --agent A, --socket PATH, " \
+	"--settings FILE and --json"
 
 static void __attribute__((noreturn))
 wt_usage(void)
@@ -124,9 +129,14 @@ wt_options(int argc, char **argv, struct wt_opts *o)
 			else if (strcmp(a, "--agent") == 0)
 				o->agents = strv_add(o->agents, argv[++i]);
 			else
-				wt_usage();
+				cli_opt_reject("airlock worktree", a, 0,
+				    WT_ACCEPTED);
 		} else if (a[0] == '-')
-			wt_usage();
+			cli_opt_reject("airlock worktree", a,
+			    strcmp(a, "--socket") == 0 ||
+			    strcmp(a, "--settings") == 0 ||
+			    strcmp(a, "--conversation") == 0 ||
+			    strcmp(a, "--agent") == 0, WT_ACCEPTED);
 		else if (realpath(a, real) == NULL) {
 			fprintf(stderr, "airlock worktree: %s: %s\n", a,
 			    strerror(errno));
@@ -143,17 +153,20 @@ wt_method(const char *cmd, const struct wt_opts *o)
 {
 	if (strcmp(cmd, "provision") == 0) {
 		if (o->conv == NULL || (o->repos == NULL && o->agents == NULL))
-			wt_usage();
+			cli_opt_usage_error("airlock worktree", "provision "
+			    "needs --conversation ID and a REPO or --agent");
 		return "worktree.provision";
 	}
 	if (strcmp(cmd, "ls") == 0 || strcmp(cmd, "list") == 0) {
 		if (o->conv != NULL || o->repos != NULL || o->agents != NULL)
-			wt_usage();
+			cli_opt_usage_error("airlock worktree", "ls takes only "
+			    "--json, --socket and --settings");
 		return "worktree.list";
 	}
 	if (strcmp(cmd, "rm") == 0 || strcmp(cmd, "remove") == 0) {
 		if (o->conv == NULL || o->repos != NULL || o->agents != NULL)
-			wt_usage();
+			cli_opt_usage_error("airlock worktree", "rm needs "
+			    "--conversation ID, and nothing else");
 		return "worktree.remove";
 	}
 	wt_usage();
@@ -201,6 +214,11 @@ cli_worktree_main(int argc, char **argv)
 	if (argc < 2)
 		wt_usage();
 	cmd = argv[1];
+	if (strcmp(cmd, "provision") != 0 && strcmp(cmd, "ls") != 0 &&
+	    strcmp(cmd, "list") != 0 && strcmp(cmd, "rm") != 0 &&
+	    strcmp(cmd, "remove") != 0)
+		cli_opt_usage_error("airlock worktree", "unknown verb %s: "
+		    "provision, ls or rm", vis(cmd));
 	memset(&o, 0, sizeof(o));
 	if (wt_options(argc, argv, &o) == -1)
 		return 2;

@@ -212,6 +212,7 @@ main(int argc, char *argv[])
 	struct event	*ev_int, *ev_term, *ev_chld;
 	struct rlimit	 rl = { 0, 0 };
 
+	airlock_debug_env();
 	log_init("airlockd", 0);
 	parse_args(argc, argv, &o);
 	log_init("airlockd", o.debug);

@@ -184,20 +184,34 @@ exec_bytes(const struct sv_xreq *r)
 /*
  * AIRLOCK_DEBUG: the trace names the command each exec runs, so that a
  * run's lines can be told apart.  untrusted: the argv is the client's
- * (an agent's command line): escaped, and cut to a line.
+ * (an agent's command line): each word escaped (vis doubles a
+ * backslash, so a \" added here is unambiguous) and in double quotes,
+ * so that `a b` and `"a" "b"` differ; cut to a line.
  */
 static void
 exec_trace(const struct sv_session *s, const struct sv_xreq *r, int host)
 {
-	char	line[600];
-	size_t	i, n = 0;
+	char		 line[600];
+	const char	*w;
+	size_t		 i, n = 0;
 
 	line[0] = '\0';
 	for (i = 0; r->argv != NULL && r->argv[i] != NULL &&
-	    n < sizeof(line) - 1; i++)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s",
-		    i > 0 ? " " : "", r->argv[i]);
-	log_debug("session %s: exec `%s`%s", s->id, vis(line),
+	    n < sizeof(line) - 8; i++) {
+		line[n++] = i > 0 ? ' ' : '"';
+		if (i > 0)
+			line[n++] = '"';
+		for (w = vis(r->argv[i]); *w != '\0' &&
+		    n < sizeof(line) - 4; w++) {
+			if (*w == '"')
+				line[n++] = '\\';
+			line[n++] = *w;
+		}
+		line[n++] = '"';
+		line[n] = '\0';
+	}
+	log_debug("session %s: exec %s%s%s", s->id, line,
+	    r->argv != NULL && r->argv[i] != NULL ? " ..." : "",
 	    host ? " (unconfined)" : "");
 }
 

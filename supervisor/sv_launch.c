@@ -601,8 +601,8 @@ launch_backend(struct sv_client *c, const struct json *id,
 		    sizeof(err)) != NULL) {
 			char msg[600];
 
-			snprintf(msg, sizeof(msg), "backend \"none\" "
-			    "(--sandbox off) refused: %s", err);
+			snprintf(msg, sizeof(msg), "--sandbox off refused: "
+			    "%s", err);
 			sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);
 			return -1;
 		}

@@ -1701,6 +1701,15 @@ stage_check(struct plan_build *pb, char *err, size_t errlen)
 			    "directory beneath it", i, bd->guest_path);
 			return -1;
 		}
+		/* The sandbox's /proc is its own: a host entry there
+		 * (/proc/PID) is nowhere to bind onto. */
+		if (path_under(bd->guest_path, "/proc")) {
+			snprintf(err, errlen, "bindMounts[%zu]: %s is inside "
+			    "/proc, which the sandbox mounts afresh for its own "
+			    "processes; bind a path outside /proc", i,
+			    bd->guest_path);
+			return -1;
+		}
 		/* Natively guestPath = hostPath (SPEC §3). */
 		if (strcmp(bd->host_path, bd->guest_path) != 0) {
 			snprintf(err, errlen, "bindMounts[%zu]: the native "

@@ -90,3 +90,12 @@ airlock_path_clean(char *p)
 		*w++ = '/';
 	*w = '\0';
 }
+
+void
+airlock_debug_env(void)
+{
+	const char	*e = getenv("AIRLOCK_DEBUG");
+
+	if (e != NULL && (e[0] == '\0' || strcmp(e, "0") == 0))
+		(void)unsetenv("AIRLOCK_DEBUG");
+}

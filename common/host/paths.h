@@ -22,6 +22,12 @@ char	*airlock_sibling(const char *name, const char *fallback_dir);
  */
 /* Drop ".", "..", repeated and trailing slashes of an absolute path. */
 void	airlock_path_clean(char *);
+/*
+ * AIRLOCK_DEBUG set to "" or "0" means off: unset it, so that neither
+ * this process (log_init() reads it as set or not) nor what it starts
+ * traces.  Called first by the client and by airlockd.
+ */
+void	airlock_debug_env(void);
 
 #define AIRLOCK_SANDBOX_SELF	"/run/airlock/bin/airlock"
 /* The file tools' helper, where the sandbox sees it. */

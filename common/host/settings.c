@@ -31,6 +31,7 @@
 #include "common/inspect.h"
 #include "common/json.h"
 #include "common/mask.h"
+#include "common/vis.h"
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/guard.h"
@@ -434,6 +435,79 @@ static const struct list_key net_keys[] = {
 	{ NULL, 0 }
 };
 
+const char *
+settings_domain_error(const char *flag, const char *v, char *buf, size_t len)
+{
+	const char	*why, *accepted = "a host name (example.com), a "
+	    "wildcard (*.example.com), either with :PORT, or an IP address "
+	    "or CIDR range";
+	const char	*s;
+	char		 what[300], host[256];
+
+	if (dom_pattern_valid(v, &why))
+		return NULL;
+	if (flag != NULL)
+		snprintf(what, sizeof(what), "%s %s", flag, vis(v));
+	else
+		snprintf(what, sizeof(what), "\"%s\"", vis(v));
+	if ((s = strstr(v, "://")) != NULL) {
+		snprintf(host, sizeof(host), "%.*s",
+		    (int)strcspn(s + 3, "/?#"), s + 3);
+		snprintf(buf, len, "%s: a domain, not a URL: give %s (here: "
+		    "%s%s%s%s)", what, accepted, flag != NULL ? flag : "\"",
+		    flag != NULL ? " " : "", vis(host), flag != NULL ? "" :
+		    "\"");
+	} else if (v[0] == '\0')
+		snprintf(buf, len, "%s needs a domain: %s", flag != NULL ?
+		    flag : "\"\"", accepted);
+	else if (strchr(v, '/') != NULL && strchr(v, '.') != NULL &&
+	    strspn(v, "0123456789./:abcdefABCDEF") != strlen(v))
+		snprintf(buf, len, "%s: a domain has no path: give %s", what,
+		    accepted);
+	else
+		snprintf(buf, len, "%s: not a domain pattern (%s): give %s",
+		    what, why, accepted);
+	return buf;
+}
+
+/*
+ * The entries of list k, one by one: one the proxy or the plan could not
+ * use would otherwise be left out in silence, an allowance that never
+ * works or a denial that never holds.  Domains are checked as
+ * --allow-domain's are; an empty path would mean the workspace itself;
+ * env.pass takes variable names.
+ */
+static int
+check_entries(struct mctx *m, const char *sp, const char *k,
+    const struct json *v)
+{
+	static const char namech[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789_";
+	const char	*e;
+	char		 buf[1024];
+	size_t		 i;
+
+	for (i = 0; v->type == JSON_ARRAY && i < v->n; i++) {
+		e = v->items[i]->str;
+		if (strcmp(k, "allowedDomains") == 0 ||
+		    strcmp(k, "deniedDomains") == 0) {
+			if (settings_domain_error(NULL, e, buf,
+			    sizeof(buf)) != NULL)
+				return fail(m, sp, "element %zu %s", i, buf);
+		} else if (strcmp(k, "pass") == 0) {
+			if (e[0] == '\0' || (e[0] >= '0' && e[0] <= '9') ||
+			    strspn(e, namech) != strlen(e))
+				return fail(m, sp, "element %zu \"%s\": not a "
+				    "variable name (letters, digits and _, not "
+				    "first a digit)", i, vis(e));
+		} else if (e[0] == '\0')
+			return fail(m, sp, "element %zu is empty: give a path "
+			    "(an empty one would name the workspace itself)",
+			    i);
+	}
+	return 0;
+}
+
 /* A note for each allowed domain a person should hear about ('*'). */
 static void
 note_domains(struct mctx *m, const char *sp, const struct json *v)
@@ -469,6 +543,7 @@ inspect_free(struct inspect_setting *is, size_t n)
 }
 
 static int	mask_host_ok(const char *);
+static void	source_set(struct settings *, const char *, const char *);
 
 /*
  * One sandbox.network.tls.inspect[i]: {"host": name, "allow": [rule],
@@ -791,6 +866,8 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 			if (get_strv(m, key, sp, o->items[i],
 			    (char ***)((char *)m->s + lk->off), expand) == -1)
 				return -1;
+			if (check_entries(m, sp, k, o->items[i]) == -1)
+				return -1;
 			if (strcmp(k, "allowedDomains") == 0)
 				note_domains(m, sp, o->items[i]);
 			/* srt: the user's allowedDomains is the whole
@@ -800,6 +877,8 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 			    !settings_is_locked(m->s,
 			    "sandbox.network.useBaseline")) {
 				m->s->egress_baseline = 0;
+				source_set(m->s, "sandbox.network.useBaseline",
+				    m->origin);
 				note(m, "%s: a sandbox-runtime list, so it is "
 				    "the whole allowlist (no built-in "
 				    "baseline)", sp);
@@ -1510,31 +1589,13 @@ merge_root(struct mctx *m, const struct json *root)
 	return rv;
 }
 
-/*
- * Which file set each key (settings --explain): every leaf of the layer,
- * spelled as in the file, "key\tfile", replacing an earlier layer's.
- */
+/* key was set by file: its "key\tfile" in s->sources, replaced. */
 static void
-record_sources(struct settings *s, const struct json *v, const char *key,
-    const char *file)
+source_set(struct settings *s, const char *key, const char *file)
 {
-	char	*k, *e;
-	size_t	 i, kl;
+	char	*e;
+	size_t	 i, kl = strlen(key);
 
-	if (v->type == JSON_OBJECT && v->n > 0) {
-		for (i = 0; i < v->n; i++) {
-			if (key == NULL)
-				k = xstrdup(v->keys[i]);
-			else
-				xasprintf(&k, "%s.%s", key, v->keys[i]);
-			record_sources(s, v->items[i], k, file);
-			free(k);
-		}
-		return;
-	}
-	if (key == NULL)
-		return;
-	kl = strlen(key);
 	for (i = 0; s->sources != NULL && s->sources[i] != NULL; i++)
 		if (strncmp(s->sources[i], key, kl) == 0 &&
 		    s->sources[i][kl] == '\t') {
@@ -1545,6 +1606,39 @@ record_sources(struct settings *s, const struct json *v, const char *key,
 	xasprintf(&e, "%s\t%s", key, file);
 	s->sources = strv_add(s->sources, e);
 	free(e);
+}
+
+/*
+ * Which file set each key (settings --explain): every leaf of the layer,
+ * spelled as in the file (srt's network and filesystem under sandbox.),
+ * "key\tfile", replacing an earlier layer's.
+ */
+static void
+record_sources(struct settings *s, const struct json *v, const char *key,
+    const char *file)
+{
+	char	*k;
+	size_t	 i;
+
+	if (v->type == JSON_OBJECT && v->n > 0) {
+		for (i = 0; i < v->n; i++) {
+			/* srt's top-level network and filesystem are
+			 * sandbox.network and sandbox.filesystem: one key
+			 * whichever layer spelled it how. */
+			if (key == NULL && (strcmp(v->keys[i], "network") ==
+			    0 || strcmp(v->keys[i], "filesystem") == 0))
+				xasprintf(&k, "sandbox.%s", v->keys[i]);
+			else if (key == NULL)
+				k = xstrdup(v->keys[i]);
+			else
+				xasprintf(&k, "%s.%s", key, v->keys[i]);
+			record_sources(s, v->items[i], k, file);
+			free(k);
+		}
+		return;
+	}
+	if (key != NULL)
+		source_set(s, key, file);
 }
 
 int

@@ -154,6 +154,14 @@ int	settings_is_locked(const struct settings *, const char *dotted_key);
  * layer.  NULL when nothing forbids it; else the reason, naming the file
  * and key, in buf.
  */
+/*
+ * NULL when v is a valid domain pattern (an allowedDomains or
+ * deniedDomains entry, an --allow-domain value); else a message in buf
+ * naming v (after flag, or quoted when flag is NULL) and what is
+ * accepted, with the host when v is a URL.
+ */
+const char *settings_domain_error(const char *flag, const char *v,
+	    char *buf, size_t len);
 const char *settings_forbid_unconfined(const struct settings *, char *buf,
 	    size_t len);
 void	settings_free(struct settings *);

@@ -109,7 +109,9 @@ _airlock()
 		COMPREPLY=($(compgen -W "--session --since" -- "$cur")) ;;
 	policy)
 		if [ "$COMP_CWORD" -eq 2 ]; then
-			COMPREPLY=($(compgen -W "check" -- "$cur"))
+			COMPREPLY=($(compgen -W "check egress" -- "$cur"))
+		elif [ "${COMP_WORDS[2]}" = egress ]; then
+			COMPREPLY=($(compgen -W "--settings --allow-domain --network --json" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "--mode --settings --json --" -- "$cur"))
 		fi ;;

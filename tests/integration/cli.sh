@@ -10,7 +10,7 @@
 # given as the command run as a program.  Sandboxes run as the
 # unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 44
 W=$(mkwork)
 cd "$W" || exit 1
 TOP=${AIRLOCK_TOP:?}
@@ -233,4 +233,88 @@ A run --workspace "$W/ws" -- /usr/bin/sudo id >/dev/null 2>"$W/s.err"
 check "/usr/bin/sudo is still judged as sudo (refused)" sh -c \
     '[ $1 -ne 0 ] && grep -q "sudo changes privileges" "$2"' sh $? \
     "$W/s.err"
+
+# ---- one error, in the user's words (issue 26, the auditor's list) ----
+# A refusal of --sandbox off by the settings: said once, by the client,
+# naming the flag and the setting (airlockd's fatal line and "connection
+# closed" before).
+printf '{"sandbox":{"allowUnsandboxedCommands":false}}\n' >"$W/nounc.json"
+printf '{}\n' >"$W/empty.json"
+chmod a+r "$W/nounc.json" "$W/empty.json"
+A run --settings "$W/nounc.json" --sandbox off -- true >/dev/null \
+    2>"$W/so.err"
+rc=$?
+check_sh "--sandbox off refused by the settings: one line, flag and setting" \
+    '[ $rc -eq 125 ] && [ "$(wc -l <"$W/so.err")" -eq 1 ] &&
+    grep -qF -- "--sandbox off refused: $W/nounc.json sets sandbox.allowUnsandboxedCommands: false" "$W/so.err" &&
+    ! grep -q "airlockd\[\|connection closed" "$W/so.err" ||
+    { diag "$(cat "$W/so.err")"; false; }'
+as_user env AIRLOCK_SANDBOX=off "$AIRLOCK" run --settings "$W/nounc.json" \
+    -- true >/dev/null 2>"$W/so2.err"
+rc=$?
+check_sh "AIRLOCK_SANDBOX=off refused the same way, once" \
+    '[ $rc -eq 125 ] && [ "$(wc -l <"$W/so2.err")" -eq 1 ] &&
+    grep -qF "AIRLOCK_SANDBOX=off refused" "$W/so2.err" ||
+    { diag "$(cat "$W/so2.err")"; false; }'
+out=$(A run --settings "$W/empty.json" --sandbox off -- sh -c 'echo ran' \
+    2>"$W/so3.err")
+check "control: with the setting open, --sandbox off runs ($out)" sh -c \
+    '[ "$1" = ran ] && grep -q UNCONFINED "$2"' sh "$out" "$W/so3.err"
+
+# A bind under /proc (the sandbox's /proc is its own): said once, naming
+# the path as typed (the launcher's "mkdir /proc/PID" twice before).
+A run --ro-bind /proc/self -- true >/dev/null 2>"$W/pr.err"
+rc=$?
+check_sh "--ro-bind /proc/self: one line naming it and what is accepted" \
+    '[ $rc -eq 125 ] && [ "$(wc -l <"$W/pr.err")" -eq 1 ] &&
+    grep -qF -- "--ro-bind /proc/self: resolves to /proc/" "$W/pr.err" &&
+    grep -qF "outside /proc" "$W/pr.err" && ! grep -q "launcher\[" "$W/pr.err" ||
+    { diag "$(cat "$W/pr.err")"; false; }'
+
+# Bad values and options named, with what is accepted, exit 2, without
+# the whole usage.
+bad=""
+badval() {	# badval EXPECT ARGS...
+	_want=$1
+	shift
+	A "$@" >"$W/bv.out" 2>&1
+	_rc=$?
+	if [ $_rc -ne 2 ] || ! grep -qF -- "$_want" "$W/bv.out" ||
+	    grep -q "^usage:" "$W/bv.out"; then
+		bad="$bad [$* -> $_rc: $(head -2 "$W/bv.out" | tr '\n' ' ')]"
+	fi
+}
+badval "unknown option --bogus (it takes --socket PATH)" approve --bogus
+badval "unknown option --bogus (it takes --session ID" audit --bogus
+badval "--sandbox maybe: on or off" matrix --sandbox maybe
+badval "unknown verb frob: provision, ls or rm" worktree frob
+badval "unknown verb frob: claude-pretooluse" hook frob
+badval "unknown verb frob: check or egress" policy frob
+badval "unknown verb frob: read, write, edit" fs frob x
+badval "unknown option --bogus" fs --bogus
+badval "read: unknown option --bogus" fs read x --bogus
+badval "--chdir needs a value (DIR) before --" run --chdir -- true
+badval '--origin "bad origin": a repository as owner/name' \
+    run --origin 'bad origin' -- true
+badval "unknown option --bogus" policy check --bogus -- true
+check "bad values and options are named with what is accepted [$bad]" \
+    [ -z "$bad" ]
+out=$(A run --workspace "$W/ws" --origin acme/widget -- sh -c 'echo ok' \
+    2>/dev/null)
+check "control: --origin owner/name is accepted ($out)" [ "$out" = ok ]
+
+# `airlock shell` opens every host itself: no warning about a flag
+# nobody typed; its --help says so.  Control: the flag typed warns.
+A shell -- true >/dev/null 2>"$W/sh.err"
+rc=$?
+check_sh "shell warns about no --allow-domain nobody typed" \
+    '[ $rc -eq 0 ] && ! grep -q "allow-domain" "$W/sh.err" ||
+    { diag "$(cat "$W/sh.err")"; false; }'
+A run --allow-domain '*' -- true >/dev/null 2>"$W/star.err"
+check "control: --allow-domain '*' typed is warned about" \
+    grep -qF -- "--allow-domain '*' lets the sandbox connect" "$W/star.err"
+check "shell --help says it opens every host" sh -c \
+    '"$@" shell --help | grep -qF "network open to every host"' sh "$AIRLOCK"
+check "policy --help names policy egress" sh -c \
+    '"$@" policy --help | grep -qF "airlock policy egress"' sh "$AIRLOCK"
 finish

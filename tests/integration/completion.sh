@@ -8,7 +8,7 @@
 # added without its completion fails here.  zsh is installed by
 # contrib/install-deps.sh: without it this fails, it does not skip.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 14
 W=$(mkwork)
 C="${AIRLOCK_TOP:?}/contrib/completion"
 
@@ -70,5 +70,12 @@ check "zsh: run --mode completes the modes" \
     "chat orchestrate plan review " ]
 check "zsh: run --network completes on/off" \
     [ "$(zcomp 'airlock run --network ' | tr '\n' ' ')" = "off on " ]
-check "zsh: policy completes check" [ "$(zcomp 'airlock policy ')" = check ]
+check "zsh: policy completes check and egress" \
+    [ "$(zcomp 'airlock policy ' | tr '\n' ' ')" = "check egress " ]
+check "bash: policy completes check and egress, egress its options" sh -c \
+    '[ "$(printf "%s\n" "$1" | tr "\n" " ")" = "check egress " ] &&
+    printf "%s\n" "$2" | grep -qx -e --allow-domain' sh \
+    "$(bcomp airlock policy '')" "$(bcomp airlock policy egress -)"
+check "zsh: help completes settings" \
+    [ "$(zcomp 'airlock help set' | tr '\n' ' ')" = "settings setup " ]
 finish

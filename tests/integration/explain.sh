@@ -8,7 +8,7 @@
 # entry came from, and every error a person reads is said once, without
 # spec ids, message names or airlockd's JSON field names.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 45
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -198,3 +198,81 @@ check_sh "an empty --deny-read is a usage error" \
     'grep -qF -- "--deny-read \"\": a path or glob" "$W/e.denyempty" && [ "$(cat "$W/e.denyempty.rc")" -eq 2 ]'
 check_sh "too large an environment is an error, not airlockd's end" \
     'grep -qF "the command and its environment come to" "$W/e.bigenv" && ! grep -q "connection closed" "$W/e.bigenv"'
+
+# ---- settings lists: no entry dropped in silence ----
+sv() {	# sv NAME JSON: $W/NAME.json, readable by the test user
+	printf '%s\n' "$2" >"$W/$1.json"
+	chmod a+r "$W/$1.json"
+}
+sv surl '{"sandbox":{"network":{"allowedDomains":["https://x.example.test/p"]}}}'
+au "$AIRLOCK" run --settings "$W/surl.json" -- true >/dev/null 2>"$W/s.url"
+rc=$?
+check_sh "a URL in allowedDomains: refused naming file, key, value and host" \
+    '[ $rc -eq 125 ] && grep -qF "$W/surl.json: key sandbox.network.allowedDomains: element 0 \"https://x.example.test/p\": a domain, not a URL" "$W/s.url" && grep -qF "(here: \"x.example.test\")" "$W/s.url" ||
+    { diag "$(cat "$W/s.url")"; false; }'
+sv sden '{"network":{"deniedDomains":["https://evil.example.test"]}}'
+au "$AIRLOCK" policy egress --settings "$W/sden.json" >/dev/null 2>"$W/s.den"
+rc=$?
+check_sh "a URL in srt's deniedDomains: refused the same way" \
+    '[ $rc -ne 0 ] && grep -qF "key network.deniedDomains: element 0 \"https://evil.example.test\": a domain, not a URL" "$W/s.den" ||
+    { diag "$(cat "$W/s.den")"; false; }'
+sv sempty '{"sandbox":{"filesystem":{"denyWrite":[""]}}}'
+sv spass '{"sandbox":{"env":{"pass":["1BAD"]}}}'
+au "$AIRLOCK" run --settings "$W/sempty.json" -- true >/dev/null 2>"$W/s.empty"
+rc=$?
+au "$AIRLOCK" run --settings "$W/spass.json" -- true >/dev/null 2>"$W/s.pass"
+rc2=$?
+check_sh "an empty path and a bad variable name in a list: refused, named" \
+    '[ $rc -eq 125 ] && [ $rc2 -eq 125 ] && grep -qF "key sandbox.filesystem.denyWrite: element 0 is empty" "$W/s.empty" && grep -qF "key sandbox.env.pass: element 0 \"1BAD\": not a variable name" "$W/s.pass" ||
+    { diag "$(cat "$W/s.empty" "$W/s.pass")"; false; }'
+sv sok '{"sandbox":{"network":{"allowedDomains":["x.example.test"]}}}'
+au "$AIRLOCK" policy egress --settings "$W/sok.json" >"$W/s.ok" 2>&1
+check "control: a domain in the same place is listed with its file" \
+    grep -qE "^  x\.example\.test +settings $W/sok\.json$" "$W/s.ok"
+
+# ---- settings --explain: list values, escaped, with their file ----
+sv slist '{"sandbox":{"network":{"allowedDomains":["a.example.test","b.example.test"]},"filesystem":{"denyRead":["~/x","y\u001b[2Jz"]}}}'
+au "$AIRLOCK" settings --explain --settings "$W/slist.json" >"$W/x.out" 2>&1
+check_sh "settings --explain prints each list value with its file" \
+    'grep -qE "^sandbox\.network\.allowedDomains +\"a\.example\.test\" +$W/slist\.json$" "$W/x.out" && grep -qE "^ +\"b\.example\.test\" +$W/slist\.json$" "$W/x.out" && ! grep -q "(set)" "$W/x.out" ||
+    { diag "$(cat "$W/x.out")"; false; }'
+check_sh "a value's terminal escape is shown escaped, never raw" \
+    'grep -qF "\"y\e[2Jz\"" "$W/x.out" && ! grep -q "$(printf "\033")" "$W/x.out"'
+
+# ---- srt's settings file: named as the source, its list the whole one ----
+rm -f "$H/.config/airlock/settings.json"
+printf '{"network":{"allowedDomains":["pypi.org","srt-only.example.test"],"deniedDomains":[]},"filesystem":{"denyRead":[]}}\n' \
+    >"$H/.srt-settings.json"
+chmod a+r "$H/.srt-settings.json"
+au "$AIRLOCK" settings --explain >"$W/srt.out" 2>&1
+check_sh "settings --explain names the srt file for its list and the baseline" \
+    'grep -qE "^sandbox\.network\.allowedDomains +\"pypi\.org\" +$H/\.srt-settings\.json$" "$W/srt.out" && grep -qE "^sandbox\.network\.useBaseline +false +$H/\.srt-settings\.json" "$W/srt.out" ||
+    { diag "$(cat "$W/srt.out")"; false; }'
+au "$AIRLOCK" policy egress >"$W/srteg.out" 2>&1
+check_sh "policy egress: srt entries name the srt file, no baseline label" \
+    'grep -qE "^  pypi\.org +settings $H/\.srt-settings\.json$" "$W/srteg.out" && grep -qE "^  srt-only\.example\.test +settings $H/\.srt-settings\.json$" "$W/srteg.out" && ! grep -q "baseline (\|a settings layer" "$W/srteg.out" ||
+    { diag "$(head -5 "$W/srteg.out")"; false; }'
+# What a run does: a baseline host the srt list leaves out is refused.
+au timeout 60 "$AIRLOCK" run -- sh -c \
+    'curl -sS -m 5 https://api.anthropic.com/ >/dev/null 2>&1; exit 0' \
+    >/dev/null 2>"$W/srtrun.err"
+check "under srt's list a baseline host is refused by the allowlist" \
+    grep -qF "api.anthropic.com:443 refused - not in the allowlist" \
+    "$W/srtrun.err"
+rm -f "$H/.srt-settings.json"
+au timeout 60 "$AIRLOCK" run -- sh -c \
+    'curl -sS -m 5 https://api.anthropic.com/ >/dev/null 2>&1; exit 0' \
+    >/dev/null 2>"$W/basrun.err"
+check_sh "control: without it the baseline host is not refused by the allowlist" \
+    '! grep -q "api.anthropic.com:443 refused - not in the allowlist" "$W/basrun.err"'
+
+# ---- AIRLOCK_DEBUG: 0 and empty are off; the trace quotes each word ----
+au env AIRLOCK_DEBUG=0 "$AIRLOCK" run -- true >/dev/null 2>"$W/d0.err"
+au env AIRLOCK_DEBUG= "$AIRLOCK" run -- true >/dev/null 2>"$W/de.err"
+check_sh "AIRLOCK_DEBUG=0 and AIRLOCK_DEBUG= trace nothing" \
+    '! grep -q "debug:" "$W/d0.err" "$W/de.err" ||
+    { diag "$(head -3 "$W/d0.err")"; false; }'
+au env AIRLOCK_DEBUG=1 "$AIRLOCK" run -- sh -c 'echo "a b" c' \
+    >/dev/null 2>"$W/d1.err"
+check "AIRLOCK_DEBUG=1 traces the command, each word quoted and escaped" \
+    grep -qF 'exec "sh" "-c" "echo \"a b\" c"' "$W/d1.err"

@@ -377,7 +377,7 @@ check "  and the explained file of a value a settings file sets" \
 as_user env AIRLOCK_DEBUG=1 "$AIRLOCK" run --workspace "$W" -- \
     sh -c 'echo dbg-marker' >/dev/null 2>"$W/dbg.err"
 check "AIRLOCK_DEBUG: the trace names the command" \
-    grep -q "debug: .*exec .sh -c echo dbg-marker" "$W/dbg.err"
+    grep -qF 'exec "sh" "-c" "echo dbg-marker"' "$W/dbg.err"
 as_user "$AIRLOCK" run --workspace "$W" -- true 2>"$W/nodbg.err"
 check "  (control: without it, no trace) and airlock(1) documents it" sh -c "
     ! grep -q debug: '$W/nodbg.err' &&
@@ -400,7 +400,7 @@ check "  and said once on stderr" \
     [ "$(grep -c "using srt's settings, $H/.srt-settings.json" "$W/srt.err")" -eq 1 ]
 as_user env HOME="$H" "$AIRLOCK" settings --explain >"$W/srt.ex" 2>/dev/null
 check "  settings --explain names it as the file of its values" \
-    grep -q "^filesystem.denyRead .*$H/.srt-settings.json" "$W/srt.ex"
+    grep -q "^sandbox.filesystem.denyRead .*$H/.srt-settings.json" "$W/srt.ex"
 mkdir -p "$H/.config/airlock"
 echo '{}' >"$H/.config/airlock/settings.json"
 [ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H"

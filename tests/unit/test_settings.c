@@ -112,6 +112,37 @@ START_TEST(full_file)
 }
 END_TEST
 
+START_TEST(list_entries_checked)
+{
+	static const struct { const char *text, *needle; } bad[] = {
+		{ "{\"sandbox\":{\"network\":{\"allowedDomains\":"
+		    "[\"https://x.com/p\"]}}}", "(here: \"x.com\")" },
+		{ "{\"network\":{\"deniedDomains\":[\"a.com\",\"b.com/x\"]}}",
+		    "element 1 \"b.com/x\": a domain has no path" },
+		{ "{\"sandbox\":{\"filesystem\":{\"allowWrite\":[\"\"]}}}",
+		    "element 0 is empty" },
+		{ "{\"sandbox\":{\"env\":{\"pass\":[\"A-B\"]}}}",
+		    "not a variable name" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		settings_free(&S);
+		settings_defaults(&S);
+		ck_assert_int_eq(merge(bad[i].text, 0), -1);
+		ck_assert_msg(strstr(E, bad[i].needle) != NULL, "%s", E);
+		ck_assert_ptr_null(S.allowed_domains == NULL ? NULL :
+		    S.allowed_domains[0]);
+	}
+	settings_free(&S);
+	settings_defaults(&S);
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{\"allowedDomains"
+	    "\":[\"*.x.com:443\",\"10.0.0.0/8\"]},\"env\":{\"pass\":"
+	    "[\"MY_KEY\"]}}}", 0), 0);
+	ck_assert(has(S.allowed_domains, "10.0.0.0/8"));
+}
+END_TEST
+
 START_TEST(errors_name_the_key)
 {
 	static const struct { const char *text, *needle; } bad[] = {
@@ -546,6 +577,7 @@ main(void)
 	tcase_add_test(tc, worktrees_spares);
 	tcase_add_test(tc, max_connections);
 	tcase_add_test(tc, upstream);
+	tcase_add_test(tc, list_entries_checked);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
