@@ -48,7 +48,7 @@ p = subprocess.Popen([air, "run", "--workspace", w, "--", "sh", "-c", cmd],
                      stderr=subprocess.PIPE, start_new_session=True,
                      preexec_fn=lambda: signal.signal(signal.SIGINT,
                                                       signal.SIG_DFL))
-for _ in range(100):
+for _ in range(600):
     if os.path.exists(os.path.join(w, ready)):
         break
     time.sleep(0.1)
