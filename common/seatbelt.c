@@ -293,6 +293,7 @@ sbpl_generate(const struct sbpl_plan *pl)
 	rule_paths(&b, "deny file-write-unlink", "literal", anc);
 	sb_put(&b, ";; no exec of what the run could have written\n");
 	rule_paths(&b, "deny process-exec", "subpath", wr);
+	rule_paths(&b, "deny process-exec", "subpath", carve);
 	rule_paths(&b, "allow process-exec", "subpath", grant);
 	rule_paths(&b, "deny process-exec", "literal", dangerous);
 	sb_put(&b, ";; network: the loopback proxies, the resolver, named "

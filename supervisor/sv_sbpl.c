@@ -56,6 +56,23 @@ under_any(char *const *v, const char *p)
 	return 0;
 }
 
+/* keep_under: the entries of v beneath one of roots; frees the rest. */
+static char **
+keep_under(char **v, char *const *roots)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++) {
+		if (under_any(roots, v[i]))
+			v[n++] = v[i];
+		else
+			free(v[i]);
+	}
+	if (v != NULL)
+		v[n] = NULL;
+	return v;
+}
+
 /*
  * The plan as Seatbelt sees it.  A sandbox shows host paths at their own
  * names, so destinations are host paths: a writable bind or tmpfs is a
@@ -131,6 +148,15 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 		}
 		msg_free(&m);
 	}
+	/*
+	 * A carve-out in a home that Linux gives a private tmpfs (the
+	 * caches: ~/.cache, ~/.cargo/registry...) is scratch there; macOS
+	 * has no tmpfs, so granting it would be a write to the user's real
+	 * directory, which the host later builds and runs from.  Only a
+	 * carve-out beneath a writable bind (a real directory on Linux too,
+	 * such as a runner's state) stays writable.
+	 */
+	cv = keep_under(cv, wa);
 	memset(&pl, 0, sizeof(pl));
 	pl.read_deny = rd;
 	pl.write_allow = wa;

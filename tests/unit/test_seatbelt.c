@@ -275,6 +275,8 @@ END_TEST
  * into profiles by sv_plan_sbpl(): each passes the reader, and what the
  * mode and the spec asked for is in the rule that carries it.
  */
+static const char *real_home = "/home/someone";
+
 static char *
 real_profile(enum pol_mode mode, const char *ws, char **prot,
     char **deny_read, char **grants)
@@ -297,7 +299,7 @@ real_profile(enum pol_mode mode, const char *ws, char **prot,
 	settings_defaults(&st);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.settings = &st;
-	ctx.home = "/home/someone";
+	ctx.home = real_home;
 	ctx.uid = getuid();
 	ctx.gid = getgid();
 	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
@@ -312,7 +314,8 @@ START_TEST(real_plans)
 {
 	char	 tmp[] = "/tmp/test_seatbelt.XXXXXX", ws[PATH_MAX];
 	char	 vendor[PATH_MAX + 16], secret[PATH_MAX + 16];
-	char	 grant[PATH_MAX + 32], cmd[PATH_MAX + 16], *out;
+	char	 grant[PATH_MAX + 32], cmd[2 * PATH_MAX + 64], *out;
+	char	 home[PATH_MAX], cache[PATH_MAX + 16], reg[PATH_MAX + 32];
 	char	*prot[] = { vendor, NULL }, *deny[] = { secret, NULL };
 	char	*grants[] = { grant, NULL };
 	size_t	 n;
@@ -340,6 +343,28 @@ START_TEST(real_plans)
 	    "literal", "/home/someone"));
 	free(out);
 
+	/* The caches Linux keeps in the home's private tmpfs would be the
+	 * user's real directories here: never writable, never run from. */
+	/* Outside /tmp, which is a writable tmpfs of every plan. */
+	snprintf(home, sizeof(home), "/var/tmp/test_seatbelt.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(home));
+	snprintf(cache, sizeof(cache), "%s/.cache", home);
+	snprintf(reg, sizeof(reg), "%s/.cargo/registry", home);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' '%s'", cache, reg);
+	ck_assert_int_eq(system(cmd), 0);
+	real_home = home;
+	ck_assert_int_eq(setenv("HOME", home, 1), 0);
+	out = real_profile(POL_MODE_CHAT, ws, NULL, NULL, NULL);
+	real_home = "/home/someone";
+	n = strlen(out);
+	ck_assert_msg(!sbpl_has_rule(out, n, "allow", "file-write*",
+	    "subpath", cache), "%s is writable", cache);
+	ck_assert(!sbpl_has_rule(out, n, "allow", "file-write*", "subpath",
+	    reg));
+	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "subpath",
+	    ws));
+	free(out);
+
 	/* Review: the workspace is not a writable root. */
 	out = real_profile(POL_MODE_REVIEW, ws, NULL, NULL, NULL);
 	ck_assert(!sbpl_has_rule(out, strlen(out), "allow", "file-write*",
@@ -361,7 +386,7 @@ START_TEST(real_plans)
 	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "literal",
 	    "/usr/bin/security"));
 	free(out);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", tmp, home);
 	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
