@@ -272,6 +272,15 @@ sbpl_generate(const struct sbpl_plan *pl)
 	sb_put(&b, ";; writes only beneath the writable roots\n"
 	    "(deny file-write*)\n");
 	rule_paths(&b, "allow file-write*", "subpath", wr);
+	/* The devices every shell writes (Linux gives the sandbox its own
+	 * /dev): 2>/dev/null, the terminal, a new pty. */
+	sb_put(&b, "(allow file-write*\n"
+	    "    (literal \"/dev/null\")\n"
+	    "    (literal \"/dev/zero\")\n"
+	    "    (literal \"/dev/tty\")\n"
+	    "    (literal \"/dev/ptmx\")\n"
+	    "    (regex \"^/dev/ttys[0-9]+$\")\n"
+	    "    (regex \"^/dev/fd/[0-9]+$\"))\n");
 	sb_put(&b, ";; protected names in a home, then its allowlist\n");
 	rule_paths(&b, "deny file-write*", "subpath", home);
 	rule_regex(&b, pl->home_rules, "(/|$)", &open);

@@ -79,7 +79,8 @@ keep_under(char **v, char *const *roots)
  * writable root (but the tmpfs over the home: on Linux it is a new empty
  * home, on macOS it would be the user's real one), a mask a secret, a
  * read-only remount (or a read-only bind inside a writable one) a hard
- * deny; filename rules become regexes; scope and git-state rules, which
+ * deny; filename rules become regexes; an allowed unix socket a
+ * network rule of its own; scope and git-state rules, which
  * need the seccomp-notify handler's checks of content, have no Seatbelt
  * form.
  */
@@ -89,7 +90,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 {
 	char		**rd = NULL, **wa = NULL, **wd = NULL, **hd = NULL;
 	char		**cv = NULL, **nm = NULL, **pa = NULL, **tr = NULL;
-	char		**hr = NULL, *out;
+	char		**hr = NULL, **us = NULL, *out;
 	unsigned	  ports[LISTEN_MAX];
 	struct sbpl_plan  pl;
 	struct msg	  m;
@@ -139,6 +140,8 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 				hr = strv_add(hr, dst);
 			else if (a == NR_CARVE)
 				cv = strv_add(cv, dst);
+			else if (a == NR_UNIXSOCK)
+				us = strv_add(us, dst);
 			break;
 		case MSG_PLAN_LISTEN:
 			(void)msg_get_u32(&m);
@@ -164,6 +167,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	pl.home_deny = hd;
 	pl.home_rules = hr;
 	pl.carve = cv;
+	pl.unix_sockets = us;
 	pl.name_rules = nm;
 	pl.path_rules = pa;
 	pl.tree_rules = tr;
@@ -182,6 +186,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	strv_free(hd);
 	strv_free(hr);
 	strv_free(cv);
+	strv_free(us);
 	strv_free(nm);
 	strv_free(pa);
 	strv_free(tr);

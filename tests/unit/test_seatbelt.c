@@ -6,7 +6,9 @@
  * profiles broken on purpose.  AIRLOCK_GOLDEN_UPDATE=1 (make golden)
  * rewrites the golden files instead of comparing, for a deliberate change.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <check.h>
 #include <limits.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/host/settings.h"
+#include "common/xmalloc.h"
 #include "common/seatbelt.h"
 #include "supervisor/sv.h"
 #include "supervisor/sv_sbpl.h"
@@ -206,8 +209,11 @@ START_TEST(empty_plan)
 	memset(&pl, 0, sizeof(pl));
 	out = sbpl_generate(&pl);
 	ck_assert_int_eq(sbpl_check(out, strlen(out), err, sizeof(err)), 0);
-	/* Nothing writable, no network but the resolver. */
-	ck_assert_ptr_null(strstr(out, "(allow file-write*"));
+	/* Nothing writable but the shell's devices, no network but the
+	 * resolver. */
+	ck_assert_ptr_null(strstr(out, "(subpath"));
+	ck_assert(!sbpl_has_rule(out, strlen(out), "allow", "file-write*",
+	    "literal", "/tmp"));
 	ck_assert_ptr_null(strstr(out, "remote tcp"));
 	free(out);
 }
@@ -276,6 +282,7 @@ END_TEST
  * mode and the spec asked for is in the rule that carries it.
  */
 static const char *real_home = "/home/someone";
+static const char *real_sock;	/* an allowUnixSockets entry */
 
 static char *
 real_profile(enum pol_mode mode, const char *ws, char **prot,
@@ -297,6 +304,9 @@ real_profile(enum pol_mode mode, const char *ws, char **prot,
 	spec.deny_read = deny_read;
 	spec.exec_grant_roots = grants;
 	settings_defaults(&st);
+	if (real_sock != NULL)
+		st.allow_unix_sockets = strv_add(st.allow_unix_sockets,
+		    real_sock);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.settings = &st;
 	ctx.home = real_home;
@@ -316,6 +326,8 @@ START_TEST(real_plans)
 	char	 vendor[PATH_MAX + 16], secret[PATH_MAX + 16];
 	char	 grant[PATH_MAX + 32], cmd[2 * PATH_MAX + 64], *out;
 	char	 home[PATH_MAX], cache[PATH_MAX + 16], reg[PATH_MAX + 32];
+	struct sockaddr_un sun;
+	int	 fd;
 	char	*prot[] = { vendor, NULL }, *deny[] = { secret, NULL };
 	char	*grants[] = { grant, NULL };
 	size_t	 n;
@@ -341,6 +353,11 @@ START_TEST(real_plans)
 	    "/home/someone/.ssh"));
 	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
 	    "literal", "/home/someone"));
+	/* 2>/dev/null and a terminal work, as Linux's own /dev lets them. */
+	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "literal",
+	    "/dev/null"));
+	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "literal",
+	    "/dev/tty"));
 	free(out);
 
 	/* The caches Linux keeps in the home's private tmpfs would be the
@@ -385,6 +402,21 @@ START_TEST(real_plans)
 	    grant));
 	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "literal",
 	    "/usr/bin/security"));
+	free(out);
+
+	/* An allowed host socket is a network rule of the profile. */
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/agent.sock", tmp);
+	ck_assert_int_ne(fd = socket(AF_UNIX, SOCK_STREAM, 0), -1);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	real_sock = sun.sun_path;
+	out = real_profile(POL_MODE_CHAT, ws, NULL, NULL, NULL);
+	real_sock = NULL;
+	close(fd);
+	ck_assert_msg(strstr(out, "(remote unix-socket (path-literal") !=
+	    NULL && strstr(out, "agent.sock") != NULL,
+	    "the allowed socket has no network rule");
 	free(out);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", tmp, home);
 	ck_assert_int_eq(system(cmd), 0);
