@@ -190,12 +190,20 @@ sbpl_glob_regex(const char *glob)
 	struct sbuf	b = { NULL, 0, 0 };
 	const char	*s, *e;
 
+	int		dstar = 0;
+
 	sb_put(&b, "");
 	for (s = glob; *s != '\0'; s = *e == '/' ? e + 1 : e) {
 		e = strchrnul(s, '/');
-		if (s != glob)
+		if (s != glob && !dstar)
 			sb_put(&b, "/");
-		glob_part(&b, s, (size_t)(e - s));
+		/* A "**" before another component is zero or more
+		 * directories, as on Linux (namerule.c): a/ then (.* /)? */
+		dstar = e - s == 2 && s[0] == '*' && s[1] == '*' && *e == '/';
+		if (dstar)
+			sb_put(&b, "(.*/)?");
+		else
+			glob_part(&b, s, (size_t)(e - s));
 	}
 	return b.s;
 }
@@ -208,22 +216,58 @@ rule_regex(struct sbuf *b, char *const *v, const char *tail, int *open)
 	char	*r, *full;
 	size_t	 i;
 
+	char	*g[2];
+	size_t	 j;
+
 	for (i = 0; v != NULL && v[i] != NULL; i++) {
 		if (v[i][0] == '\0')
 			continue;
-		r = sbpl_glob_regex(v[i][0] == '/' ? v[i] + 1 : v[i]);
-		xasprintf(&full, "%s%s%s", v[i][0] == '/' ? "^/" : "/", r,
-		    tail);
-		if (!*open) {
-			sb_put(b, "(deny file-write*");
-			*open = 1;
+		/* An absolute glob in both spellings (/tmp, /private/tmp). */
+		g[0] = v[i];
+		g[1] = v[i][0] == '/' ? other_spelling(v[i]) : NULL;
+		for (j = 0; j < 2 && g[j] != NULL; j++) {
+			r = sbpl_glob_regex(g[j][0] == '/' ? g[j] + 1 : g[j]);
+			xasprintf(&full, "%s%s%s", g[j][0] == '/' ? "^/" :
+			    "/", r, tail);
+			if (!*open) {
+				sb_put(b, "(deny file-write*");
+				*open = 1;
+			}
+			sb_put(b, "\n    (regex ");
+			sb_str(b, full);
+			sb_put(b, ")");
+			free(full);
+			free(r);
 		}
-		sb_put(b, "\n    (regex ");
-		sb_str(b, full);
-		sb_put(b, ")");
-		free(full);
-		free(r);
+		free(g[1]);
 	}
+}
+
+/*
+ * The literal directories in front of each absolute glob, in both
+ * spellings: renaming one of them would carry what the regex protects
+ * out of its reach and back.
+ */
+static char **
+glob_prefixes(char **out, char *const *v)
+{
+	char	*a, *s;
+	size_t	 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++) {
+		if (v[i][0] != '/' || (s = strpbrk(v[i], "*?[")) == NULL)
+			continue;
+		a = xstrndup(v[i], (size_t)(s - v[i]));
+		if ((s = strrchr(a, '/')) != NULL)
+			*s = '\0';
+		if (a[0] == '/' && a[1] != '\0') {
+			char *const one[] = { a, NULL };
+
+			out = spelt(out, one);
+		}
+		free(a);
+	}
+	return out;
 }
 
 /* Every denied path and each of its ancestors but "/". */
@@ -258,7 +302,7 @@ sbpl_generate(const struct sbpl_plan *pl)
 	char		**hard = spelt(NULL, pl->write_deny);
 	char		**grant = spelt(NULL, pl->exec_grants);
 	char		**sock = spelt(NULL, pl->unix_sockets);
-	char		**anc = NULL, **resolver;
+	char		**anc = NULL, **resolver, **globs;
 	char		*const dns[] = { "/var/run/mDNSResponder", NULL };
 	char		 port[48];
 	size_t		 i;
@@ -299,6 +343,11 @@ sbpl_generate(const struct sbpl_plan *pl)
 	anc = ancestors(anc, secret);
 	anc = ancestors(anc, home);
 	anc = ancestors(anc, hard);
+	globs = glob_prefixes(NULL, pl->tree_rules);
+	globs = glob_prefixes(globs, pl->path_rules);
+	globs = glob_prefixes(globs, pl->home_rules);
+	anc = ancestors(anc, globs);
+	strv_free(globs);
 	rule_paths(&b, "deny file-write-unlink", "literal", anc);
 	sb_put(&b, ";; no exec of what the run could have written\n");
 	rule_paths(&b, "deny process-exec", "subpath", wr);

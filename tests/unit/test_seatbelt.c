@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,33 @@ START_TEST(awkward_paths)
 }
 END_TEST
 
+/* An absolute glob: both spellings, and its literal directories may
+ * not be renamed away from under it. */
+START_TEST(glob_spellings)
+{
+	struct sbpl_plan pl;
+	char	*tree[] = { "/tmp/cfg/*.yml", NULL }, err[256], *out;
+	size_t	 n;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.tree_rules = tree;
+	out = sbpl_generate(&pl);
+	n = strlen(out);
+	ck_assert_int_eq(sbpl_check(out, n, err, sizeof(err)), 0);
+	ck_assert(strstr(out, "(regex \"^/[tT][mM][pP]/[cC][fF][gG]/") !=
+	    NULL);
+	ck_assert(strstr(out, "(regex \"^/[pP][rR][iI][vV][aA][tT][eE]/"
+	    "[tT][mM][pP]/[cC][fF][gG]/") != NULL);
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", "/tmp/cfg"));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", "/private/tmp/cfg"));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
+	    "literal", "/tmp"));
+	free(out);
+}
+END_TEST
+
 START_TEST(empty_plan)
 {
 	struct sbpl_plan pl;
@@ -219,6 +247,22 @@ START_TEST(empty_plan)
 }
 END_TEST
 
+/* Does the whole of s match the (SBPL, POSIX extended) regex r? */
+static int
+matches(const char *r, const char *s)
+{
+	regex_t	 re;
+	char	*full;
+	int	 m;
+
+	ck_assert_int_ne(asprintf(&full, "^%s$", r), -1);
+	ck_assert_int_eq(regcomp(&re, full, REG_EXTENDED | REG_NOSUB), 0);
+	m = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	free(full);
+	return m;
+}
+
 START_TEST(regex_of_globs)
 {
 	char	*r;
@@ -230,7 +274,15 @@ START_TEST(regex_of_globs)
 	ck_assert_str_eq(r, "[^/]*\\.[pP][eE][mM]");
 	free(r);
 	r = sbpl_glob_regex("a/**/b?(c)");
-	ck_assert_str_eq(r, "[aA]/.*/[bB][^/]\\([cC]\\)");
+	ck_assert_str_eq(r, "[aA]/(.*/)?[bB][^/]\\([cC]\\)");
+	free(r);
+	/* "**" is zero or more directories, as namerule.c has it on
+	 * Linux: app/x.sqlite is beneath app/ ** / *.sqlite. */
+	r = sbpl_glob_regex("app/**/*.sqlite");
+	ck_assert(matches(r, "app/x.sqlite"));
+	ck_assert(matches(r, "app/d/e/x.sqlite"));
+	ck_assert(!matches(r, "apps/x.sqlite"));
+	ck_assert(!matches(r, "app/x.sqlitex"));
 	free(r);
 }
 END_TEST
@@ -436,6 +488,7 @@ main(void)
 	tcase_add_test(tc, exec_grants);
 	tcase_add_test(tc, awkward_paths);
 	tcase_add_test(tc, empty_plan);
+	tcase_add_test(tc, glob_spellings);
 	tcase_add_test(tc, regex_of_globs);
 	tcase_add_test(tc, reader_refuses);
 	tcase_add_test(tc, real_plans);
