@@ -17,6 +17,7 @@
 #include "client/cli.h"
 #include "client/cli_opt.h"
 #include "common/host/paths.h"
+#include "common/host/protect.h"
 #include "common/host/settings.h"
 #include "common/vis.h"
 #include "common/xmalloc.h"
@@ -180,18 +181,22 @@ cli_expand_path(const char *p)
 }
 
 /*
- * SRC:DST, as docker's -v and bwrap's two words say it: the sandbox shows
- * a host path only at that same path (its protections, deny-read masks
- * and Landlock rules are all written in host paths), so DST must name
- * SRC; any other DST is refused rather than silently binding elsewhere.
- * A value that names an existing path whole is that path, colon or not.
- * Returns SRC (malloc'd).
+ * SRC:DST, as docker's -v and bwrap's two words say it.  A value that
+ * names an existing path whole is that path, colon or not; a DST that
+ * names SRC (or resolves to it) is SRC's own path.  Any other DST:
+ * read-only binds only (docs/DECISIONS.md: what judges a writable bind's
+ * writes reads the host at SRC), a path in the sandbox by
+ * protect_bind_dst's rules ("~" is the caller's home, which is the
+ * sandbox's), into *dstp; the workspace and the other binds are
+ * compared in cli_run.c.  Returns SRC (malloc'd).
  */
 static char *
-bind_source(const char *opt, const char *v)
+bind_source(const char *opt, const char *v, int ro, char **dstp)
 {
-	char	 rs[PATH_MAX], rd[PATH_MAX], *src, *dst, *c, *a;
+	char	 rs[PATH_MAX], rd[PATH_MAX], why[PATH_MAX + 128];
+	char	*src, *dst, *c, *a;
 
+	*dstp = NULL;
 	a = cli_expand_path(v);
 	if (realpath(a, rs) != NULL || (c = strrchr(v, ':')) == NULL) {
 		free(a);
@@ -200,29 +205,58 @@ bind_source(const char *opt, const char *v)
 	free(a);
 	src = xstrndup(v, (size_t)(c - v));
 	if (src[0] == '\0' || c[1] == '\0')
-		BAD("%s %s: SRC:DST with both paths given", opt, v);
+		BAD("%s %s: SRC:DST with both paths given", opt, vis(v));
 	a = cli_expand_path(src);
 	dst = cli_expand_path(c + 1);
 	airlock_path_clean(a);
 	airlock_path_clean(dst);
-	if (strcmp(a, dst) != 0 && !(realpath(a, rs) != NULL &&
+	if (strcmp(a, dst) == 0 || (realpath(a, rs) != NULL &&
 	    (strcmp(rs, dst) == 0 || (realpath(dst, rd) != NULL &&
-	    strcmp(rs, rd) == 0))))
-		BAD("%s %s: the sandbox shows a host path only at that same "
-		    "path, so DST must be %s (or leave \":DST\" out); a "
-		    "different destination is not supported", opt, v, a);
+	    strcmp(rs, rd) == 0)))) {
+		free(a);
+		free(dst);
+		return src;
+	}
 	free(a);
 	free(dst);
+	if (!ro)
+		BAD("%s %s: a writable bind is shown only at SRC's own path: "
+		    "what judges the sandbox's writes (the commit judge, the "
+		    "git hooks and protected names such as .git/hooks and "
+		    ".env found there, airlock's own files) reads this "
+		    "machine at that path, and would judge other files than "
+		    "those written at %s; use %s %s (writable, at its own "
+		    "path) or --ro-%s %s (read-only, at DST)", opt, vis(v),
+		    vis(c + 1), opt, vis(src), opt + 2, vis(v));
+	dst = c[1] == '~' && (c[2] == '\0' || c[2] == '/') ?
+	    cli_expand_path(c + 1) : xstrdup(c + 1);
+	if (protect_bind_dst(dst, why, sizeof(why)) != NULL)
+		BAD("%s %s: DST %s: %s (DST is an absolute path in the "
+		    "sandbox, in normal form, outside /proc, /sys, /dev and "
+		    "/run/airlock, neither a system directory nor missing "
+		    "inside one)", opt, vis(v), vis(dst), why);
+	*dstp = dst;
 	return src;
 }
 
+/* A bind into set, its DST (or "" for SRC's own path) into dsts. */
 static void
-add_to(char ***set, const char *opt, const char *v, int bind)
+add_bind_opt(char ***set, char ***dsts, const char *opt, const char *v,
+    int ro)
 {
-	char	*s = bind ? bind_source(opt, v) : xstrdup(v);
+	char	*dst, *s = bind_source(opt, v, ro, &dst);
 
 	*set = strv_add(*set, s);
+	if (dsts != NULL)
+		*dsts = strv_add(*dsts, dst != NULL ? dst : "");
 	free(s);
+	free(dst);
+}
+
+static void
+add_to(char ***set, const char *v)
+{
+	*set = strv_add(*set, v);
 }
 
 #define SETTER(fn)	static void fn(struct run_opts *o, const char *v)
@@ -259,22 +293,29 @@ SETTER(set_origin)
 SETTER(set_conv) { o->conv = v; }
 SETTER(set_agent) { o->agent = v; }
 SETTER(set_chdir) { o->chdir = v; }
-SETTER(set_bind) { add_to(&o->binds, "--bind", v, 1); }
-SETTER(set_robind) { add_to(&o->robinds, "--ro-bind", v, 1); }
-SETTER(set_trybind) { add_to(&o->trybinds, "--bind-try", v, 1); }
-SETTER(set_tryrobind) { add_to(&o->tryrobinds, "--ro-bind-try", v, 1); }
+SETTER(set_bind) { add_bind_opt(&o->binds, NULL, "--bind", v, 0); }
+SETTER(set_robind)
+{
+	add_bind_opt(&o->robinds, &o->robind_dsts, "--ro-bind", v, 1);
+}
+SETTER(set_trybind) { add_bind_opt(&o->trybinds, NULL, "--bind-try", v, 0); }
+SETTER(set_tryrobind)
+{
+	add_bind_opt(&o->tryrobinds, &o->tryrobind_dsts, "--ro-bind-try", v,
+	    1);
+}
 SETTER(set_deny_read)
 {
 	if (v[0] == '\0')
 		BAD("--deny-read \"\": a path or glob");
-	add_to(&o->deny_read, NULL, v, 0);
+	add_to(&o->deny_read, v);
 }
 
 SETTER(set_deny_write)
 {
 	if (v[0] == '\0')
 		BAD("--deny-write \"\": a path or glob");
-	add_to(&o->deny_write, NULL, v, 0);
+	add_to(&o->deny_write, v);
 }
 SETTER(set_quiet) { (void)v; o->quiet = 1; }
 SETTER(set_nocheck) { (void)v; o->no_policy_check = 1; }
@@ -392,9 +433,10 @@ const struct cli_opt cli_opts[] = {
 	    "(default: the caller's, when inside the workspace)", set_chdir },
 	{ "--mode", NULL, "MODE", A, "chat, plan, review or orchestrate "
 	    "(default chat)", set_mode },
-	{ "--bind", NULL, "SRC[:DST]", A, "bind a host path writable "
-	    "(DST, if given, must be SRC)", set_bind },
-	{ "--ro-bind", NULL, "SRC[:DST]", A, "bind a host path read-only",
+	{ "--bind", NULL, "SRC[:DST]", A, "bind a host path writable at "
+	    "its own path (DST, if given, must be SRC)", set_bind },
+	{ "--ro-bind", NULL, "SRC[:DST]", A, "bind a host path read-only, "
+	    "at DST in the sandbox if given (its secrets masked there too)",
 	    set_robind },
 	{ "--bind-try", NULL, "SRC[:DST]", A, "as --bind, only if SRC "
 	    "exists", set_trybind },
@@ -474,6 +516,8 @@ run_opts_free(struct run_opts *o)
 	strv_free(o->robinds);
 	strv_free(o->trybinds);
 	strv_free(o->tryrobinds);
+	strv_free(o->robind_dsts);
+	strv_free(o->tryrobind_dsts);
 	strv_free(o->envs);
 	strv_free(o->allow);
 	strv_free(o->deny_read);

@@ -24,6 +24,8 @@ struct run_opts {
 	const char	*sock, *origin, *conv, *agent, *chdir;
 	const char	*unlisted;	/* the test build's bind only */
 	char		**binds, **robinds, **trybinds, **tryrobinds;
+	char		**robind_dsts, **tryrobind_dsts; /* each one's DST,
+					   "" for SRC's own path */
 	char		**envs, **allow, **deny_read, **deny_write;
 	unsigned long	 timeout, pids, kill_after;
 	uint64_t	 memory, output;

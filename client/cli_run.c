@@ -357,13 +357,98 @@ bind_secret_check(const char *flag, char *abs, const char *resolved)
 	}
 }
 
-/* A bind of a path that does not exist is an error naming it; with
- * --bind-try it is left out. */
+/* Is path equal to or beneath dir? */
+static int
+bind_under(const char *path, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	return (n == 1 && dir[0] == '/') || (strncmp(path, dir, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/'));
+}
+
+/*
+ * A bind shown elsewhere (--ro-bind SRC:DST) is refused when the host
+ * holds what the sandbox would show there from elsewhere: SRC / (the
+ * host's /proc and /dev with it) or a path inside /dev.
+ */
 static void
-add_bind(struct jgen *j, const char *path, int ro, int try)
+bind_moved_check(const char *flag, const char *path, const char *dst,
+    const char *resolved)
+{
+	if (strcmp(resolved, "/") != 0 && !bind_under(resolved, "/dev"))
+		return;
+	fprintf(stderr, "airlock: %s %s:%s: SRC %s the host's %s, which the "
+	    "sandbox never shows (bind the directories needed one by "
+	    "one)\n", flag, vis(path), vis(dst), strcmp(resolved, "/") == 0 ?
+	    "/ holds" : "is inside", strcmp(resolved, "/") == 0 ?
+	    "/proc, /sys and /dev" : "/dev");
+	exit(EXIT_SANDBOX);
+}
+
+/*
+ * A DST shares no path with the workspace or another bind: one inside
+ * another bind would have its mount point made on the host, one above
+ * hides it or is hidden.  Each --ro-bind SRC:DST against the workspace,
+ * every bind at its own path (canonical) and every other DST.
+ */
+static void
+bind_dst_overlap(const struct run_opts *o, const char *ws)
+{
+	char *const	*sets[4] = { o->binds, o->trybinds, o->robinds,
+			    o->tryrobinds };
+	char *const	*dsts[4] = { NULL, NULL, o->robind_dsts,
+			    o->tryrobind_dsts };
+	char		 r[PATH_MAX], **seen = NULL, *a;
+	const char	*d, *what;
+	size_t		 i, k, m, n;
+
+	if (o->conv == NULL)
+		seen = strv_add(seen, ws);
+	for (i = 0; i < 4; i++)
+		for (k = 0; sets[i] != NULL && sets[i][k] != NULL; k++) {
+			if (dsts[i] != NULL && dsts[i][k][0] != '\0') {
+				seen = strv_add(seen, dsts[i][k]);
+				continue;
+			}
+			a = cli_expand_path(sets[i][k]);
+			seen = strv_add(seen, realpath(a, r) != NULL ? r : a);
+			free(a);
+		}
+	for (i = 0, n = o->conv == NULL; i < 4; i++)
+		for (k = 0; sets[i] != NULL && sets[i][k] != NULL; k++, n++) {
+			if (dsts[i] == NULL || (d = dsts[i][k])[0] == '\0')
+				continue;
+			for (m = 0; seen[m] != NULL; m++) {
+				if (m == n || (!bind_under(d, seen[m]) &&
+				    !bind_under(seen[m], d)))
+					continue;
+				what = m == 0 && o->conv == NULL ?
+				    "the workspace" : "the bind";
+				fprintf(stderr, "airlock: %s %s:%s: DST %s "
+				    "shares its place with %s %s (a "
+				    "destination is neither inside nor above "
+				    "the workspace or another bind)\n",
+				    i == 2 ? "--ro-bind" : "--ro-bind-try",
+				    vis(sets[i][k]), vis(d), vis(d), what,
+				    vis(seen[m]));
+				exit(EXIT_SANDBOX);
+			}
+		}
+	strv_free(seen);
+}
+
+/* A bind of a path that does not exist is an error naming it; with
+ * --bind-try it is left out.  dst: where the sandbox shows it, or NULL
+ * (or "") for its own path. */
+static void
+add_bind(struct jgen *j, const char *path, const char *dst, int ro,
+    int try)
 {
 	char	resolved[PATH_MAX], *abs = cli_expand_path(path);
 
+	if (dst != NULL && dst[0] == '\0')
+		dst = NULL;
 	if (realpath(abs, resolved) == NULL) {
 		if (try && errno == ENOENT) {
 			free(abs);
@@ -392,11 +477,14 @@ add_bind(struct jgen *j, const char *path, int ro, int try)
 			    vis(path), vis(resolved));
 		exit(EXIT_SANDBOX);
 	}
+	if (dst != NULL)
+		bind_moved_check(try ? "--ro-bind-try" : "--ro-bind", path,
+		    dst, resolved);
 	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
 	free(abs);
 	jgen_obj_open(j);
 	jgen_kstr(j, "hostPath", resolved);
-	jgen_kstr(j, "guestPath", resolved);
+	jgen_kstr(j, "guestPath", dst != NULL ? dst : resolved);
 	jgen_kbool(j, "readOnly", ro);
 	jgen_obj_close(j);
 }
@@ -1018,18 +1106,19 @@ spec_binds(struct jgen *j, const struct run_ctx *rc)
 	const struct run_opts *o = &rc->o;
 	size_t	k;
 
+	bind_dst_overlap(o, rc->ws);
 	jgen_key(j, "bindMounts");
 	jgen_arr_open(j);
 	if (o->conv == NULL)
-		add_bind(j, rc->ws, 0, 0);
+		add_bind(j, rc->ws, NULL, 0, 0);
 	for (k = 0; o->binds && o->binds[k]; k++)
-		add_bind(j, o->binds[k], 0, 0);
+		add_bind(j, o->binds[k], NULL, 0, 0);
 	for (k = 0; o->robinds && o->robinds[k]; k++)
-		add_bind(j, o->robinds[k], 1, 0);
+		add_bind(j, o->robinds[k], o->robind_dsts[k], 1, 0);
 	for (k = 0; o->trybinds && o->trybinds[k]; k++)
-		add_bind(j, o->trybinds[k], 0, 1);
+		add_bind(j, o->trybinds[k], NULL, 0, 1);
 	for (k = 0; o->tryrobinds && o->tryrobinds[k]; k++)
-		add_bind(j, o->tryrobinds[k], 1, 1);
+		add_bind(j, o->tryrobinds[k], o->tryrobind_dsts[k], 1, 1);
 	jgen_arr_close(j);
 }
 

@@ -366,6 +366,33 @@ beneath_any(char *const *v, const char *d, int eq)
 }
 
 /*
+ * A mask at path, and again wherever a bind shown elsewhere shows it
+ * (moved: host path, then guest path, of each; moved_check): the
+ * launcher masks the sandbox's paths, and a secret beneath SRC is at
+ * DST there too.
+ */
+static void
+plan_mask(struct sv_plan *p, const char *path, char *const *moved)
+{
+	const char	*rest;
+	char		*t;
+	size_t		 i;
+
+	plan_op(p, PLAN_OP_MASK, PLAN_OPF_OPTIONAL, NULL, path);
+	for (i = 0; moved != NULL && moved[i] != NULL &&
+	    moved[i + 1] != NULL; i += 2) {
+		if (!path_under(path, moved[i]))
+			continue;
+		rest = path + (strcmp(moved[i], "/") == 0 ? 0 :
+		    strlen(moved[i]));
+		xasprintf(&t, "%s%s", moved[i + 1], rest[0] == '/' &&
+		    rest[1] == '\0' ? "" : rest);
+		plan_op(p, PLAN_OP_MASK, PLAN_OPF_OPTIONAL, NULL, t);
+		free(t);
+	}
+}
+
+/*
  * Mask d (R-L2), but never hide what must stay: a carve-out (keep:
  * allowRead, allowWrite, the binds) at or beneath d, a system directory
  * or the sandbox's own /proc, /dev, /tmp, /run strictly beneath d.  Then
@@ -375,7 +402,8 @@ beneath_any(char *const *v, const char *d, int eq)
  */
 static int
 deny_one(struct sv_plan *p, const char *d, char *const *keep,
-    char *const *need, int builtin, int top, size_t *masks)
+    char *const *need, char *const *moved, int builtin, int top,
+    size_t *masks)
 {
 	DIR		*dir;
 	struct dirent	*e;
@@ -396,7 +424,7 @@ deny_one(struct sv_plan *p, const char *d, char *const *keep,
 			return -1;
 		sp = sv_path_spellings(NULL, d);
 		for (i = 0; sp[i] != NULL; i++)
-			plan_op(p, PLAN_OP_MASK, PLAN_OPF_OPTIONAL, NULL, sp[i]);
+			plan_mask(p, sp[i], moved);
 		strv_free(sp);
 		return 0;
 	}
@@ -409,7 +437,8 @@ deny_one(struct sv_plan *p, const char *d, char *const *keep,
 		    e->d_name);
 		/* A link is masked where it points, by its own entry. */
 		if (lstat(c, &st) == 0 && !S_ISLNK(st.st_mode))
-			rv = deny_one(p, c, keep, need, builtin, 0, masks);
+			rv = deny_one(p, c, keep, need, moved, builtin, 0,
+			    masks);
 		free(c);
 	}
 	closedir(dir);
@@ -422,8 +451,8 @@ deny_one(struct sv_plan *p, const char *d, char *const *keep,
  */
 static int
 plan_deny_read(struct sv_plan *p, char *const *paths, int builtin,
-    char *const *keep, char *const *need, const char *home,
-    const char *base, char *err, size_t errlen)
+    char *const *keep, char *const *need, char *const *moved,
+    const char *home, const char *base, char *err, size_t errlen)
 {
 	char	**t, *a;
 	size_t	  i, j, masks;
@@ -439,7 +468,7 @@ plan_deny_read(struct sv_plan *p, char *const *paths, int builtin,
 				    "system directories, the sandbox's own "
 				    "/proc, /dev, /tmp, /run and the workspace "
 				    "beneath it stay readable", paths[i]);
-			if (deny_one(p, t[j], keep, need, builtin, 1,
+			if (deny_one(p, t[j], keep, need, moved, builtin, 1,
 			    &masks) == -1) {
 				snprintf(err, errlen, "denyRead %s: more than "
 				    "%d entries to hide around what must stay "
@@ -1639,7 +1668,88 @@ struct plan_build {
 	char			**keep, **need;	/* what denyRead must not
 						   hide */
 	char			**deny_read;
+	char			**moved;	/* host path, then guest path,
+						   of each bind shown
+						   elsewhere (moved_check) */
 };
+
+/*
+ * Is a path of v at, beneath or above path?  Returns it, or NULL.
+ */
+static const char *
+overlap_any(char *const *v, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (path_under(path, v[i]) || path_under(v[i], path))
+			return v[i];
+	return NULL;
+}
+
+/*
+ * A bind shown at another path than its own (guestPath != hostPath,
+ * --ro-bind SRC:DST).  Read-only only: what judges a writable bind --
+ * the guard's rules that name host paths (airlock's own files, the
+ * homes, denyWrite), the protected names and hooks directories found at
+ * launch, the commit judge that reads the repositories written -- looks
+ * at the host at the bind's own path, and would judge the wrong files.
+ * A read-only one needs only its masks, which plan_mask repeats at
+ * DST.  SRC is not /proc, /dev or an ancestor (the host's processes and
+ * devices); DST follows protect_bind_dst, and shares no path with
+ * another bind (a mount point made inside one would be made on the
+ * host, and one bound over it would hide it or be hidden).
+ */
+static int
+moved_check(struct plan_build *pb, const struct sv_bind *bd, char *err,
+    size_t errlen)
+{
+	const struct sv_spec	*spec = pb->spec;
+	const char		*o, *h = bd->host_path, *g = bd->guest_path;
+	char			 why[PATH_MAX + 128];
+	size_t			 k;
+
+	if (!bd->read_only) {
+		snprintf(err, errlen, "%s shown writable at %s: refused: a "
+		    "writable bind is shown only at its own path, since "
+		    "what judges the sandbox's writes (the commit judge, the "
+		    "hooks and protected names found at launch, airlock's "
+		    "own files) reads the host at that path; bind it at %s, "
+		    "or read-only at %s", h, g, h, g);
+		return -1;
+	}
+	if (strcmp(h, "/") == 0 || path_under(h, "/proc") ||
+	    path_under(h, "/dev")) {
+		snprintf(err, errlen, "%s shown at %s: refused: %s the host's "
+		    "%s, which the sandbox never shows", h, g,
+		    strcmp(h, "/") == 0 ? "/ holds" : "it is inside",
+		    strcmp(h, "/") == 0 ? "/proc and /dev" :
+		    path_under(h, "/proc") ? "/proc" : "/dev");
+		return -1;
+	}
+	if (protect_bind_dst(g, why, sizeof(why)) != NULL) {
+		snprintf(err, errlen, "%s shown at %s: refused: %s", h, g, why);
+		return -1;
+	}
+	for (k = 0; k < spec->nbinds; k++)
+		if (&spec->binds[k] != bd && (path_under(g,
+		    spec->binds[k].guest_path) ||
+		    path_under(spec->binds[k].guest_path, g)))
+			break;
+	o = k < spec->nbinds ? spec->binds[k].guest_path :
+	    overlap_any(spec->runner_state_dirs, g) != NULL ?
+	    overlap_any(spec->runner_state_dirs, g) :
+	    overlap_any(spec->runner_private_dirs, g);
+	if (o != NULL) {
+		snprintf(err, errlen, "%s shown at %s: refused: %s is bound "
+		    "too; a destination shares no path with another bind",
+		    h, g, o);
+		return -1;
+	}
+	pb->moved = strv_add(pb->moved, h);
+	pb->moved = strv_add(pb->moved, g);
+	return 0;
+}
 
 /*
  * The checks before anything is planned: runnerStateDirs hold none of
@@ -1709,12 +1819,9 @@ stage_check(struct plan_build *pb, char *err, size_t errlen)
 			    bd->guest_path);
 			return -1;
 		}
-		/* Natively guestPath = hostPath (SPEC §3). */
-		if (strcmp(bd->host_path, bd->guest_path) != 0) {
-			snprintf(err, errlen, "bindMounts[%zu]: the native "
-			    "backend binds at the host path", i);
+		if (strcmp(bd->host_path, bd->guest_path) != 0 &&
+		    moved_check(pb, bd, err, errlen) == -1)
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -1928,6 +2035,7 @@ stage_binds(struct plan_build *pb, char *err, size_t errlen)
 	const struct sv_spec	*spec = pb->spec;
 	struct sv_plan		*p = pb->p;
 	struct stat		 st;
+	const char		*o;
 	size_t			 i;
 
 	/* Protected paths: both spellings; never writable. */
@@ -1981,6 +2089,15 @@ stage_binds(struct plan_build *pb, char *err, size_t errlen)
 		plan_allow_paths(p, pb->ctx->settings, spec, pb->home,
 		    pb->base, pb->splits, &pb->writable, &pb->keep,
 		    &pb->allowed);
+	/* A bind shown elsewhere shares no path with these either. */
+	for (i = 0; pb->moved != NULL && pb->moved[i] != NULL; i += 2)
+		if ((o = overlap_any(pb->allowed, pb->moved[i + 1])) != NULL) {
+			snprintf(err, errlen, "%s shown at %s: refused: the "
+			    "settings' allowRead or allowWrite bind %s too; a "
+			    "destination shares no path with another bind",
+			    pb->moved[i], pb->moved[i + 1], o);
+			return -1;
+		}
 	/* A bind, split or state directory an allowRead or allowWrite
 	 * directory covered is mounted again on top of it. */
 	if (pb->allowed != NULL)
@@ -2074,14 +2191,14 @@ stage_secrets(struct plan_build *pb, char *err, size_t errlen)
 	    pb->ctx->settings->credentials_file[0] == '/')
 		pb->deny_read = strv_add(pb->deny_read,
 		    pb->ctx->settings->credentials_file);
-	if (plan_deny_read(p, pb->deny_read, 1, pb->keep, pb->need, home,
-	    base, err, errlen) == -1 ||
+	if (plan_deny_read(p, pb->deny_read, 1, pb->keep, pb->need,
+	    pb->moved, home, base, err, errlen) == -1 ||
 	    plan_deny_read(p, pb->spec->deny_read, 0, pb->keep, pb->need,
-	    home, base, err, errlen) == -1)
+	    pb->moved, home, base, err, errlen) == -1)
 		return -1;
 	if (pb->ctx->settings != NULL &&
 	    plan_deny_read(p, pb->ctx->settings->deny_read, 0, pb->keep,
-	    pb->need, home, base, err, errlen) == -1)
+	    pb->need, pb->moved, home, base, err, errlen) == -1)
 		return -1;
 	return 0;
 }
@@ -2353,6 +2470,7 @@ plan_build_free(struct plan_build *pb)
 	strv_free(pb->carves);
 	strv_free(pb->splits);
 	strv_free(pb->allowed);
+	strv_free(pb->moved);
 	free(pb->order);
 }
 

@@ -188,3 +188,77 @@ protect_resolves_into(const char *given, const char *real,
 	*inside = rg == NULL;
 	return rg == NULL || strcmp(rg, rc) != 0;
 }
+
+/*
+ * A destination is a path the launcher creates in the sandbox's own
+ * root where it is missing, so it must say exactly where: absolute, in
+ * normal form (no "." or "..", which the launcher would resolve in
+ * another tree than the user read them in).  It may not take the place
+ * of what the sandbox builds for itself (/proc, /sys, /dev, airlock's
+ * /run/airlock) nor hide a system directory.  Inside one, which the
+ * sandbox shows read-only from this machine, nothing can be created: it
+ * must exist, under its own canonical name (a symbolic link there, like
+ * /bin on a merged /usr, would put the mount elsewhere than named).
+ */
+const char *
+protect_bind_dst(const char *dst, char *why, size_t len)
+{
+	static const char *const fresh[] = { "/proc", "/sys", "/dev" };
+	char		 real[PATH_MAX];
+	const char	*s;
+	size_t		 i, n;
+
+	if (dst[0] != '/') {
+		snprintf(why, len, "not an absolute path");
+		return why;
+	}
+	if (strcmp(dst, "/") == 0) {
+		snprintf(why, len, "the sandbox's root itself");
+		return why;
+	}
+	for (s = dst; *s == '/'; s += n) {
+		s++;
+		n = strcspn(s, "/");
+		if (n == 0 || (n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.')) {
+			snprintf(why, len, "not in normal form (an absolute "
+			    "path without \".\" or \"..\" and without doubled "
+			    "or trailing slashes)");
+			return why;
+		}
+	}
+	for (i = 0; i < sizeof(fresh) / sizeof(fresh[0]); i++)
+		if (pr_rel(dst, fresh[i]) != NULL) {
+			snprintf(why, len, "inside %s, which the sandbox "
+			    "mounts afresh for itself", fresh[i]);
+			return why;
+		}
+	if (strcmp(dst, "/run") == 0 || pr_rel(dst, "/run/airlock") != NULL) {
+		snprintf(why, len, "airlock's own /run/airlock%s",
+		    strcmp(dst, "/run") == 0 ? " lies there" : "");
+		return why;
+	}
+	for (i = 0; i < n_protect_sys_dirs; i++) {
+		if (pr_rel(protect_sys_dirs[i], dst) != NULL) {
+			snprintf(why, len, "it would hide the system "
+			    "directory %s", protect_sys_dirs[i]);
+			return why;
+		}
+		if (pr_rel(dst, protect_sys_dirs[i]) == NULL)
+			continue;
+		if (realpath(dst, real) == NULL) {
+			snprintf(why, len, "it does not exist in %s, which "
+			    "the sandbox shows read-only from this machine, "
+			    "so no mount point can be made there",
+			    protect_sys_dirs[i]);
+			return why;
+		}
+		if (strcmp(real, dst) != 0) {
+			snprintf(why, len, "it goes through a symbolic link "
+			    "(it is %s on this machine): name that path",
+			    real);
+			return why;
+		}
+	}
+	return NULL;
+}

@@ -49,4 +49,13 @@ const char *protect_secret_at(size_t i, int *in_home);
 int	 protect_resolves_into(const char *given, const char *real,
 	    const char *secret, int *inside);
 
+/*
+ * Where a read-only bind may be shown at another path than its own
+ * (--ro-bind SRC:DST): NULL, or why not (in why, one phrase for
+ * "DST: <why>").  The lexical rules and the system directories, which
+ * the sandbox shows from this machine; the workspace and the other
+ * binds are the caller's to compare.
+ */
+const char *protect_bind_dst(const char *dst, char *why, size_t len);
+
 #endif

@@ -10,7 +10,7 @@
 # given as the command run as a program.  Sandboxes run as the
 # unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 55
 W=$(mkwork)
 cd "$W" || exit 1
 TOP=${AIRLOCK_TOP:?}
@@ -197,9 +197,13 @@ A run --workspace "$W/ws" --ro-bind "$W/other:$W/other" -- \
 check "--ro-bind SRC:DST reads it" grep -qx bound "$W/rb.out"
 A run --workspace "$W/ws" --bind "$W/other:/srv/else" -- true \
     >/dev/null 2>"$W/bd.err"
-check "--bind SRC:DST elsewhere: refused (2), saying DST must be SRC" sh -c \
-    '[ $1 -eq 2 ] && grep -q "DST must be $3" "$2"' sh $? "$W/bd.err" \
-    "$W/other"
+rc=$?
+check_sh "--bind SRC:DST elsewhere: refused (2), saying why and the two ways" \
+    '[ $rc -eq 2 ] &&
+    grep -qF -- "--bind $W/other:/srv/else: a writable bind is shown only at SRC'"'"'s own path" "$W/bd.err" &&
+    grep -qF "the commit judge" "$W/bd.err" &&
+    grep -qF -- "use --bind $W/other (writable, at its own path) or --ro-bind $W/other:/srv/else (read-only, at DST)" "$W/bd.err" ||
+    { diag "$(cat "$W/bd.err")"; false; }'
 out=$(A run --workspace "$W/ws" -- pwd 2>/dev/null)
 check "control: the command starts in the workspace ($out)" \
     [ "$out" = "$W/ws" ]
@@ -317,4 +321,90 @@ check "shell --help says it opens every host" sh -c \
     '"$@" shell --help | grep -qF "network open to every host"' sh "$AIRLOCK"
 check "policy --help names policy egress" sh -c \
     '"$@" policy --help | grep -qF "airlock policy egress"' sh "$AIRLOCK"
+
+# ---- --ro-bind SRC:DST: shown elsewhere, read-only, its secrets masked ----
+S="$W/src" H="$W/h"
+mkdir -p "$S/d" "$H/.ssh"
+echo from-src >"$S/f"
+echo SECRET-KEY >"$H/.ssh/id_rsa"
+echo NETRC-SECRET >"$H/.netrc"
+echo plain >"$H/plain.txt"
+ln -s "$H/.ssh/id_rsa" "$S/lnk"
+ln -s ../../h/.ssh/id_rsa "$S/d/rel"
+chown -R "$TUSER" "$S" "$H"
+HA() { as_user env HOME="$H" "$AIRLOCK" "$@"; }
+out=$(A run --workspace "$W/ws" --ro-bind "$S:/srv/in" --chdir /srv/in -- \
+    cat f 2>"$W/rm.err")
+check "--ro-bind SRC:DST shows SRC's file at DST ($out)" \
+    [ "$out" = from-src ]
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/rm.err")"
+A run --workspace "$W/ws" --ro-bind "$S:/srv/in" -- \
+    sh -c 'echo x >/srv/in/new; echo x >>/srv/in/f; mkdir /srv/in/nd' \
+    >/dev/null 2>&1
+check "a write, an append and a mkdir under DST are refused" sh -c \
+    '[ ! -e "$1/new" ] && [ ! -e "$1/nd" ] && [ "$(cat "$1/f")" = from-src ]' \
+    sh "$S"
+A run --workspace "$W/ws" --bind "$S" -- sh -c "echo x >'$S/new'" \
+    >/dev/null 2>&1
+check "control: the same write through --bind SRC lands" [ -e "$S/new" ]
+rm -f "$S/new"
+out=$(as_user cat "$H/.ssh/id_rsa" "$H/.netrc" "$S/lnk" "$S/d/rel" |
+    tr '\n' ' ')
+check "control: the secrets and links read outside the sandbox ($out)" \
+    [ "$out" = "SECRET-KEY NETRC-SECRET SECRET-KEY SECRET-KEY " ]
+out=$(HA run --workspace "$W/ws" --ro-bind "$H:/srv/h" -- sh -c \
+    'cat /srv/h/plain.txt; cat /srv/h/.ssh/id_rsa /srv/h/.netrc' \
+    2>/dev/null)
+check "the home bound at DST: plain files read, ~/.ssh and ~/.netrc not ($out)" \
+    [ "$out" = plain ]
+out=$(HA run --workspace "$W/ws" --ro-bind "$H/.ssh:/srv/ssh" -- sh -c \
+    'cat /srv/ssh/id_rsa; ls /srv/ssh' 2>/dev/null)
+check "~/.ssh itself bound at DST: nothing of it shows ($out)" [ -z "$out" ]
+out=$(HA run --workspace "$W/ws" --ro-bind "$S:/srv/in" \
+    --ro-bind "$H:/srv/h" -- sh -c \
+    'cat /srv/in/lnk /srv/in/d/rel; readlink /srv/in/d/rel' 2>/dev/null)
+check "attack: links in SRC to the secret (absolute, and relative into the other DST) read nothing ($out)" \
+    [ "$out" = ../../h/.ssh/id_rsa ]
+bad=""
+dst_refused() {	# dst_refused DST WHAT...: refused (2) naming the value
+	_d=$1
+	shift
+	A run --workspace "$W/ws" --ro-bind "$S:$_d" -- true >/dev/null \
+	    2>"$W/dst.err"
+	_rc=$?
+	{ [ $_rc -eq 2 ] && grep -qF -- "--ro-bind $S:$_d: DST" "$W/dst.err" &&
+	    grep -qF -- "$*" "$W/dst.err"; } ||
+	    bad="$bad [$_d: rc $_rc $(head -1 "$W/dst.err")]"
+}
+dst_refused /etc/mtab "goes through a symbolic link"
+dst_refused /bin/sh "goes through a symbolic link"
+dst_refused /proc/x "inside /proc"
+dst_refused /sys/kernel "inside /sys"
+dst_refused /dev/shm/x "inside /dev"
+dst_refused /run/airlock/x "airlock's own /run/airlock"
+dst_refused /usr "would hide the system directory /usr"
+dst_refused /usr/share/no-such-dir "does not exist in /usr"
+dst_refused /srv/../etc "not in normal form"
+dst_refused srv/x "not an absolute path"
+dst_refused / "the sandbox's root itself"
+check "DST refused where the sandbox would not show it as typed [$bad]" \
+    [ -z "$bad" ]
+A run --workspace "$W/ws" --ro-bind "$S:$W/ws/sub" -- true >/dev/null \
+    2>"$W/ov.err"
+rc=$?
+check_sh "attack: DST inside the workspace (a bound path): refused" \
+    '[ $rc -eq 125 ] && grep -qF -- "--ro-bind $S:$W/ws/sub: DST $W/ws/sub shares its place with the workspace $W/ws" "$W/ov.err" ||
+    { diag "$(cat "$W/ov.err")"; false; }'
+A run --workspace "$W/ws" --ro-bind "$W/other" --ro-bind "$S:$W" -- true \
+    >/dev/null 2>"$W/ov2.err"
+rc=$?
+check_sh "attack: DST above another bind: refused" \
+    '[ $rc -eq 125 ] && grep -qF "shares its place with" "$W/ov2.err" ||
+    { diag "$(cat "$W/ov2.err")"; false; }'
+A run --workspace "$W/ws" --ro-bind "/:/srv/root" -- true >/dev/null \
+    2>"$W/root.err"
+rc=$?
+check_sh "attack: SRC / shown elsewhere: refused, naming /proc" \
+    '[ $rc -eq 125 ] && grep -qF -- "--ro-bind /:/srv/root: SRC / holds the host'"'"'s /proc" "$W/root.err" ||
+    { diag "$(cat "$W/root.err")"; false; }'
 finish
