@@ -465,6 +465,117 @@ START_TEST(link_targets_and_private_dirs)
 }
 END_TEST
 
+/* A plan of binds b with ctx.home home: sv_plan_build's result. */
+static int
+build_moved(struct sv_bind *b, size_t n, const char *home,
+    struct sv_plan *p, char *err, size_t errlen)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	static struct settings st;
+	int		 rv;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = b;
+	spec.nbinds = n;
+	spec.mode = POL_MODE_CHAT;
+	spec.guest_workdir = b[0].guest_path;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = home;
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	rv = sv_plan_build(&spec, &ctx, p, err, errlen);
+	settings_free(&st);
+	return rv;
+}
+
+/* issue 26: --ro-bind SRC:DST: read-only at DST, SRC's secrets masked
+ * at DST as well as at their own paths. */
+START_TEST(moved_bind_masks_at_dst)
+{
+	struct sv_plan	p;
+	struct sv_bind	b[2];
+	char		home[PATH_MAX], ssh[PATH_MAX + 8], err[512];
+	struct msg	m;
+	size_t		i;
+	int		ro = -1;
+
+	snprintf(home, sizeof(home), "%s/home", tmp);
+	snprintf(ssh, sizeof(ssh), "%s/.ssh", home);
+	ck_assert_int_eq(mkdir(home, 0700), 0);
+	ck_assert_int_eq(mkdir(ssh, 0700), 0);
+	b[0] = (struct sv_bind){ ws, ws, 0 };
+	b[1] = (struct sv_bind){ home, "/srv/h", 1 };
+	ck_assert_int_eq(build_moved(b, 2, home, &p, err, sizeof(err)), 0);
+	ck_assert_int_ge(op_at(&p, PLAN_OP_MASK, ssh, 0), 0);
+	ck_assert_int_ge(op_at(&p, PLAN_OP_MASK, "/srv/h/.ssh", 0), 0);
+	for (i = 0; i < p.nframes; i++) {
+		ck_assert_int_eq(sv_plan_msg(&p, i, &m), 0);
+		if (m.info->type == MSG_PLAN_OP) {
+			uint32_t op = msg_get_u32(&m), fl = msg_get_u32(&m);
+			const char *src = msg_get_str(&m);
+
+			if (op == PLAN_OP_BIND && strcmp(msg_get_str(&m),
+			    "/srv/h") == 0 && strcmp(src, home) == 0)
+				ro = (fl & PLAN_OPF_RO) != 0;
+		} else if (m.info->type == MSG_PLAN_LANDLOCK) {
+			uint64_t acc = msg_get_u64(&m);
+
+			ck_assert(!((acc & 2) && strncmp(msg_get_str(&m),
+			    "/srv/h", 6) == 0));
+		}
+		msg_free(&m);
+	}
+	ck_assert_int_eq(ro, 1);
+	sv_plan_free(&p);
+}
+END_TEST
+
+/* issue 26: what airlockd refuses whatever client sent the spec. */
+START_TEST(moved_bind_refusals)
+{
+	static const struct {
+		const char	*src, *dst, *want;
+		int		 ro;
+	} t[] = {
+		{ NULL, "/srv/x", "shown writable at /srv/x: refused", 0 },
+		{ "/", "/srv/root", "/ holds the host's /proc", 1 },
+		{ "/dev", "/srv/dev", "inside the host's /dev", 1 },
+		{ NULL, "/proc/x", "inside /proc", 1 },
+		{ NULL, "/srv/../x", "not in normal form", 1 },
+		{ NULL, "/usr", "hide the system directory /usr", 1 },
+		{ NULL, "/run/airlock/x", "airlock's own", 1 },
+		{ NULL, "WS/sub", "is bound too", 1 },
+		{ NULL, "PARENT", "is bound too", 1 },
+	};
+	struct sv_plan	p;
+	struct sv_bind	b[2];
+	char		err[512], dst[PATH_MAX + 8];
+	size_t		i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (strcmp(t[i].dst, "WS/sub") == 0)
+			snprintf(dst, sizeof(dst), "%s/sub", ws);
+		else if (strcmp(t[i].dst, "PARENT") == 0)
+			snprintf(dst, sizeof(dst), "%s", tmp);
+		else
+			snprintf(dst, sizeof(dst), "%s", t[i].dst);
+		b[0] = (struct sv_bind){ ws, ws, 0 };
+		b[1] = (struct sv_bind){ t[i].src != NULL ?
+		    (char *)t[i].src : secret, dst, t[i].ro };
+		err[0] = '\0';
+		ck_assert_int_eq(build_moved(b, 2, "/home/someone", &p, err,
+		    sizeof(err)), -1);
+		if (strstr(err, t[i].want) == NULL)
+			ck_abort_msg("%s: \"%s\", not \"%s\"", dst, err,
+			    t[i].want);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -484,6 +595,8 @@ main(void)
 	tcase_add_test(tc, binds_by_depth);
 	tcase_add_test(tc, deny_read_split);
 	tcase_add_test(tc, link_targets_and_private_dirs);
+	tcase_add_test(tc, moved_bind_masks_at_dst);
+	tcase_add_test(tc, moved_bind_refusals);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
