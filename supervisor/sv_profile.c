@@ -310,9 +310,23 @@ sv_session_profile(struct sv_client *c, const struct json *id,
 	if (strcmp(os, "linux") == 0)
 		out = profile_json(&s, want, unconfined);
 	else {
-		char	*sb = sv_plan_sbpl(&s.plan, s.spec.exec_grant_roots,
-		    err, sizeof(err));
+		char	*sb = NULL;
+		size_t	 k;
 
+		/* Seatbelt filters paths and mounts nothing: a bind shown
+		 * at another path (--ro-bind SRC:DST) has no form there. */
+		for (k = 0; k < s.spec.nbinds; k++)
+			if (strcmp(s.spec.binds[k].host_path,
+			    s.spec.binds[k].guest_path) != 0)
+				break;
+		if (k < s.spec.nbinds)
+			snprintf(err, sizeof(err), "%s shown at %s: macOS "
+			    "shows a path only at its own name (Seatbelt "
+			    "mounts nothing)", s.spec.binds[k].host_path,
+			    s.spec.binds[k].guest_path);
+		else
+			sb = sv_plan_sbpl(&s.plan, s.spec.exec_grant_roots,
+			    err, sizeof(err));
 		if (sb == NULL) {
 			sv_client_error(c, id, RPC_SANDBOX_ERROR, err);
 			goto done;
