@@ -10,7 +10,7 @@
 # given as the command run as a program.  Sandboxes run as the
 # unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 55
+plan 56
 W=$(mkwork)
 cd "$W" || exit 1
 TOP=${AIRLOCK_TOP:?}
@@ -338,6 +338,10 @@ out=$(A run --workspace "$W/ws" --ro-bind "$S:/srv/in" --chdir /srv/in -- \
 check "--ro-bind SRC:DST shows SRC's file at DST ($out)" \
     [ "$out" = from-src ]
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/rm.err")"
+out=$(A run --workspace "$W/ws" --ro-bind "$S:~/in" -- sh -c 'cat ~/in/f' \
+    2>/dev/null)
+check "DST ~/in: in the sandbox's own home, made as a mount point ($out)" \
+    [ "$out" = from-src ]
 out=$(A run --workspace "$W/ws" --ro-bind "$S:/srv/in" -- sh -c \
     'echo x >/srv/in/new; echo x >>/srv/in/f; mkdir /srv/in/nd; cat /srv/in/f' \
     2>/dev/null)
