@@ -2089,13 +2089,18 @@ stage_binds(struct plan_build *pb, char *err, size_t errlen)
 		plan_allow_paths(p, pb->ctx->settings, spec, pb->home,
 		    pb->base, pb->splits, &pb->writable, &pb->keep,
 		    &pb->allowed);
-	/* A bind shown elsewhere shares no path with these either. */
+	/* A bind shown elsewhere shares no path with these either, nor
+	 * with the host sockets bound later (stage_network). */
 	for (i = 0; pb->moved != NULL && pb->moved[i] != NULL; i += 2)
-		if ((o = overlap_any(pb->allowed, pb->moved[i + 1])) != NULL) {
+		if ((o = overlap_any(pb->allowed, pb->moved[i + 1])) != NULL ||
+		    (pb->ctx->settings != NULL && (o = overlap_any(
+		    pb->ctx->settings->allow_unix_sockets,
+		    pb->moved[i + 1])) != NULL)) {
 			snprintf(err, errlen, "%s shown at %s: refused: the "
-			    "settings' allowRead or allowWrite bind %s too; a "
-			    "destination shares no path with another bind",
-			    pb->moved[i], pb->moved[i + 1], o);
+			    "settings bind %s too (allowRead, allowWrite or "
+			    "allowUnixSockets); a destination shares no path "
+			    "with another bind", pb->moved[i],
+			    pb->moved[i + 1], o);
 			return -1;
 		}
 	/* A bind, split or state directory an allowRead or allowWrite

@@ -576,6 +576,43 @@ START_TEST(moved_bind_refusals)
 }
 END_TEST
 
+/* issue 26: a DST inside what the settings' allowRead binds: refused
+ * (its mount point would be made in that host directory). */
+START_TEST(moved_bind_under_allow_read)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b[2];
+	struct settings	 st;
+	char		 err[512], other[PATH_MAX], dst[PATH_MAX + 8];
+	char		*ar[2] = { other, NULL };
+
+	snprintf(other, sizeof(other), "%s/other", tmp);
+	snprintf(dst, sizeof(dst), "%s/x", other);
+	ck_assert_int_eq(mkdir(other, 0700), 0);
+	b[0] = (struct sv_bind){ ws, ws, 0 };
+	b[1] = (struct sv_bind){ secret, dst, 1 };
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = b;
+	spec.nbinds = 2;
+	spec.mode = POL_MODE_CHAT;
+	spec.guest_workdir = ws;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	st.allow_read = ar;
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "the settings bind"));
+	st.allow_read = NULL;
+	settings_free(&st);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -597,6 +634,7 @@ main(void)
 	tcase_add_test(tc, link_targets_and_private_dirs);
 	tcase_add_test(tc, moved_bind_masks_at_dst);
 	tcase_add_test(tc, moved_bind_refusals);
+	tcase_add_test(tc, moved_bind_under_allow_read);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
