@@ -221,9 +221,8 @@ protect_bind_dst(const char *dst, char *why, size_t len)
 		n = strcspn(s, "/");
 		if (n == 0 || (n == 1 && s[0] == '.') ||
 		    (n == 2 && s[0] == '.' && s[1] == '.')) {
-			snprintf(why, len, "not in normal form (an absolute "
-			    "path without \".\" or \"..\" and without doubled "
-			    "or trailing slashes)");
+			snprintf(why, len, "not in normal form (it has \".\" "
+			    "or \"..\" or a doubled or trailing slash)");
 			return why;
 		}
 	}
