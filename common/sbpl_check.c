@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/seatbelt.h"
 #include "common/xmalloc.h"
@@ -217,13 +218,68 @@ spelling_twin(const char *p, char *buf, size_t len)
 	return NULL;
 }
 
+/*
+ * The literal path an anchored regex starts with, read back: "\c" is c,
+ * "[xX]" (one letter in both cases) is x, any other byte but a regex
+ * operator is itself.  *full is 1 when the regex ends there (with "$" or
+ * "(/|$)"), so it names that one path (and what is beneath); otherwise
+ * the path is cut to its last "/", the directories the pattern starts
+ * in.  NULL for a regex that is not anchored at "/": it has none.
+ */
+static char *
+regex_prefix(const char *re, int *full)
+{
+	char	*out = xmalloc(strlen(re) + 2), *sl;
+	size_t	 n = 0;
+
+	*full = 0;
+	if (re[0] != '^' || re[1] != '/') {
+		free(out);
+		return NULL;
+	}
+	for (re++; *re != '\0';) {
+		if (re[0] == '\\' && re[1] != '\0') {
+			out[n++] = re[1];
+			re += 2;
+		} else if (re[0] == '[' && re[1] != '\0' && re[2] != '\0' &&
+		    re[3] == ']' && re[1] >= 'a' && re[1] <= 'z' &&
+		    re[2] == re[1] - 'a' + 'A') {
+			out[n++] = re[1];
+			re += 4;
+		} else if (strchr(".[]()*+?{}|^$\\", *re) == NULL)
+			out[n++] = *re++;
+		else
+			break;
+	}
+	out[n] = '\0';
+	if (strcmp(re, "$") == 0 || strcmp(re, "(/|$)") == 0)
+		*full = 1;
+	else if ((sl = strrchr(out, '/')) != NULL)
+		sl[sl == out ? 1 : 0] = '\0';
+	return out;
+}
+
+/* Is p (or, case-blind, a spelling of it) in v? */
+static int
+in_nocase(char *const *v, const char *p)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (strcasecmp(v[i], p) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 forms_check(struct sx **top, size_t ntop, struct sx_reader *r)
 {
 	char	**denied = NULL, **unlink = NULL, **all = NULL, *a, *s;
+	char	**res = NULL, **pre = NULL, **anch = NULL;
 	char	  twin[8192];
 	const char *t;
 	size_t	  i;
+	int	  full;
 
 	if (ntop < 2 || top[0]->nkid != 2 || !is_atom(top[0]->kid[0],
 	    "version") || !is_atom(top[0]->kid[1], "1"))
@@ -256,13 +312,42 @@ forms_check(struct sx **top, size_t ntop, struct sx_reader *r)
 			paths_of(f, "literal", &unlink);
 		else if (is_atom(f->kid[0], "deny") &&
 		    (is_atom(f->kid[1], "file-read*") ||
-		    is_atom(f->kid[1], "file-write*")))
+		    is_atom(f->kid[1], "file-write*"))) {
 			paths_of(f, NULL, &denied);
+			paths_of(f, "regex", &res);
+		}
+	}
+	/*
+	 * A deny regex anchored at "/" pins its literal directories (or,
+	 * naming one path, that path) as a literal deny does: they go
+	 * with the literal denies to the ancestor check; and its /tmp,
+	 * /var, /etc forms need their /private twins among the regexes.
+	 */
+	for (i = 0; res != NULL && res[i] != NULL; i++) {
+		if ((a = regex_prefix(res[i], &full)) == NULL)
+			continue;
+		anch = strv_add(anch, a);
+		if (a[1] != '\0')
+			denied = strv_add(denied, a);
+		free(a);
+	}
+	for (i = 0; anch != NULL && anch[i] != NULL && !r->failed; i++) {
+		if ((t = spelling_twin(anch[i], twin, sizeof(twin))) == NULL)
+			continue;
+		/* Any regex whose prefix is the twin, or beneath it. */
+		pre = NULL;
+		for (size_t j = 0; anch[j] != NULL; j++)
+			if (strncasecmp(anch[j], t, strlen(t)) == 0)
+				pre = anch;
+		if (pre == NULL)
+			sx_fail(r, "the regex of %s is written without its "
+			    "twin %s", anch[i], t);
 	}
 	for (i = 0; denied != NULL && denied[i] != NULL && !r->failed; i++) {
 		a = xstrdup(denied[i]);
 		for (;;) {
-			if (a[0] == '/' && a[1] != '\0' && !strv_in(unlink, a))
+			if (a[0] == '/' && a[1] != '\0' &&
+			    !in_nocase(unlink, a))
 				sx_fail(r, "%s is denied but its ancestor %s "
 				    "may be renamed", denied[i], a);
 			if ((s = strrchr(a, '/')) == NULL || s == a)
@@ -279,6 +364,8 @@ forms_check(struct sx **top, size_t ntop, struct sx_reader *r)
 	strv_free(denied);
 	strv_free(unlink);
 	strv_free(all);
+	strv_free(res);
+	strv_free(anch);
 	return r->failed ? -1 : 0;
 }
 
@@ -312,16 +399,26 @@ sbpl_check(const char *profile, size_t len, char *err, size_t errlen)
 	return rv;
 }
 
-/* Does a top-level (verb op ...) form name (kind "path")? */
-int
-sbpl_has_rule(const char *profile, size_t len, const char *verb,
-    const char *op, const char *kind, const char *path)
+/* Does the rule x (verb op1 op2 ... filters) name the operation op? */
+static int
+names_op(const struct sx *x, const char *op)
+{
+	size_t	i;
+
+	for (i = 1; i < x->nkid && x->kid[i]->type == SX_ATOM; i++)
+		if (strcmp(x->kid[i]->text, op) == 0)
+			return 1;
+	return 0;
+}
+
+char **
+sbpl_rule_strings(const char *profile, size_t len, const char *verb,
+    const char *op, const char *kind)
 {
 	char		 err[64];
 	struct sx_reader r = { profile, profile + len, err, sizeof(err), 0 };
 	struct sx	*x;
-	char		**v;
-	int		 found = 0;
+	char		**v = NULL;
 
 	for (;;) {
 		sx_skip(&r);
@@ -329,13 +426,25 @@ sbpl_has_rule(const char *profile, size_t len, const char *verb,
 		    (x = sx_read(&r, 0)) == NULL)
 			break;
 		if (!r.failed && x->type == SX_LIST && x->nkid >= 2 &&
-		    is_atom(x->kid[0], verb) && is_atom(x->kid[1], op)) {
-			v = NULL;
+		    is_atom(x->kid[0], verb) && names_op(x, op))
 			paths_of(x, kind, &v);
-			found |= strv_in(v, path);
-			strv_free(v);
-		}
 		sx_free(x);
 	}
-	return found && !r.failed;
+	if (r.failed) {
+		strv_free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* Does a top-level (verb op ...) form name (kind "path")? */
+int
+sbpl_has_rule(const char *profile, size_t len, const char *verb,
+    const char *op, const char *kind, const char *path)
+{
+	char	**v = sbpl_rule_strings(profile, len, verb, op, kind);
+	int	  found = strv_in(v, path);
+
+	strv_free(v);
+	return found;
 }

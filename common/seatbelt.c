@@ -38,6 +38,9 @@ static char *const dangerous[] = {
 	"/bin/launchctl", "/usr/bin/open", NULL,
 };
 
+/* $TMPDIR, in both spellings, as an SBPL string. */
+#define DARWIN_TMPDIR	"\"^/(private/)?var/folders/[^/]+/[^/]+/T/\""
+
 struct sbuf {
 	char	*s;
 	size_t	 len, cap;
@@ -151,37 +154,177 @@ rule_paths(struct sbuf *b, const char *head, const char *kind,
 	sb_put(b, ")\n");
 }
 
-/* One glob component into b as a regex: * and ? stay inside the
- * component, letters match either case, everything else is literal. */
+/* One byte as a regex matching it alone, letters in either case. */
 static void
-glob_part(struct sbuf *b, const char *g, size_t n)
+re_byte(struct sbuf *b, unsigned char c)
 {
-	char	 cc[6];
-	size_t	 i;
+	char	cc[6];
+
+	if (isascii(c) && isalpha(c)) {
+		snprintf(cc, sizeof(cc), "[%c%c]", tolower(c), toupper(c));
+		sb_put(b, cc);
+	} else if (c != '\0' && strchr(".[]()*+?{}|^$\\", c) != NULL) {
+		cc[0] = '\\';
+		cc[1] = (char)c;
+		sb_putn(b, cc, 2);
+	} else
+		sb_putn(b, (const char *)&c, 1);
+}
+
+static void
+set_add(unsigned char *set, unsigned char c)
+{
+	set[c >> 3] |= (unsigned char)(1U << (c & 7));
+	if (isascii(c) && isalpha(c)) {
+		c = (unsigned char)(islower(c) ? toupper(c) : tolower(c));
+		set[c >> 3] |= (unsigned char)(1U << (c & 7));
+	}
+}
+
+static int
+set_has(const unsigned char *set, unsigned char c)
+{
+	return (set[c >> 3] & (1U << (c & 7))) != 0;
+}
+
+/*
+ * A bracket expression at g ("[...]", n bytes), as fnmatch() reads it
+ * on Linux (namerule.c): its length, or 0 when it is none ('[' is then
+ * itself).  set gets its bytes in both cases; *plain is 0 when it holds
+ * what is rendered here as any byte instead (a class name, an escape, a
+ * byte above 0x7f, an odd range), which only widens a deny.
+ */
+static size_t
+glob_class(const char *g, size_t n, unsigned char *set, int *neg,
+    int *plain)
+{
+	size_t		 i = 1, start;
+	unsigned char	 c, z;
+	const char	*e;
+	char		 end[2];
+
+	memset(set, 0, 32);
+	*neg = 0;
+	*plain = 1;
+	if (i < n && (g[i] == '!' || g[i] == '^')) {
+		*neg = 1;
+		i++;
+	}
+	for (start = i; i < n; i++) {
+		c = (unsigned char)g[i];
+		if (c == ']' && i > start)
+			return i + 1;
+		end[0] = i + 1 < n ? g[i + 1] : '\0';
+		end[1] = ']';
+		if (c == '[' && end[0] != '\0' && strchr(":.=", end[0]) !=
+		    NULL && (e = memmem(g + i + 2, n - i - 2, end, 2)) != NULL) {
+			*plain = 0;
+			i = (size_t)(e - g) + 1;
+		} else if (c == '\\' || c == '[' || c >= 0x80 || c < 0x20) {
+			*plain = 0;
+			if (c == '\\')
+				i++;
+		} else if (i + 2 < n && g[i + 1] == '-' && g[i + 2] != ']') {
+			z = (unsigned char)g[i + 2];
+			if (z < c || z >= 0x7f || z == '\\' || z == '[')
+				*plain = 0;
+			for (; c <= z && c < 0x80; c++)
+				set_add(set, c);
+			i += 2;
+		} else
+			set_add(set, c);
+	}
+	return 0;
+}
+
+/* The bytes of a set as a bracket expression's body: ']' first and '-'
+ * last, where POSIX takes them as themselves. */
+static void
+set_body(struct sbuf *b, const unsigned char *set)
+{
+	unsigned char	c;
+
+	if (set_has(set, ']'))
+		sb_put(b, "]");
+	for (c = 0x20; c < 0x7f; c++)
+		if (c != ']' && c != '-' && c != '/' && set_has(set, c))
+			sb_putn(b, (const char *)&c, 1);
+	if (set_has(set, '-'))
+		sb_put(b, "-");
+}
+
+/* How many bytes the set holds, and (when one letter in both cases or
+ * one byte) that byte in *only. */
+static int
+set_single(const unsigned char *set, unsigned char *only)
+{
+	unsigned int	c, k = 0;
+
+	for (c = 0; c < 256; c++)
+		if (set_has(set, (unsigned char)c)) {
+			if (k == 0 || (isascii(c) && isalpha(c) &&
+			    tolower(c) == tolower(*only)))
+				*only = k == 0 ? (unsigned char)c : *only;
+			else
+				return 0;
+			k++;
+		}
+	return k > 0;
+}
+
+/*
+ * One glob component (n bytes at g) into b as a regex (b may be NULL):
+ * '*' and '?' stay inside the component, a bracket expression is a set,
+ * a backslash makes the next byte itself, letters match either case,
+ * everything else is literal; "**" is any path.  Returns 1 when the
+ * component names one name (no wildcard), whose bytes go to lit.
+ */
+static int
+glob_part(struct sbuf *b, struct sbuf *lit, const char *g, size_t n)
+{
+	unsigned char	 set[32], c;
+	size_t		 i, k;
+	int		 neg, plain, literal = 1;
 
 	if (n == 2 && g[0] == '*' && g[1] == '*') {
-		sb_put(b, ".*");
-		return;
+		if (b != NULL)
+			sb_put(b, ".*");
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)g[i];
-
-		if (c == '*')
-			sb_put(b, "[^/]*");
-		else if (c == '?')
-			sb_put(b, "[^/]");
-		else if (isascii(c) && isalpha(c)) {
-			snprintf(cc, sizeof(cc), "[%c%c", tolower(c),
-			    toupper(c));
-			sb_put(b, cc);
-			sb_put(b, "]");
-		} else if (strchr(".[]()+{}|^$\\", c) != NULL && c != '\0') {
-			cc[0] = '\\';
-			cc[1] = (char)c;
-			sb_putn(b, cc, 2);
-		} else
-			sb_putn(b, (const char *)&c, 1);
+		c = (unsigned char)g[i];
+		if (c == '*' || c == '?') {
+			if (b != NULL)
+				sb_put(b, c == '*' ? "[^/]*" : "[^/]");
+			literal = 0;
+			continue;
+		}
+		if (c == '[' && (k = glob_class(g + i, n - i, set, &neg,
+		    &plain)) > 0) {
+			i += k - 1;
+			if (plain && !neg && set_single(set, &c))
+				goto one;
+			literal = 0;
+			if (b == NULL)
+				continue;
+			if (!plain)
+				sb_put(b, "[^/]");
+			else {
+				sb_put(b, neg ? "[^/" : "[");
+				set_body(b, set);
+				sb_put(b, "]");
+			}
+			continue;
+		}
+		if (c == '\\' && i + 1 < n)
+			c = (unsigned char)g[++i];
+one:
+		if (b != NULL)
+			re_byte(b, c);
+		if (lit != NULL)
+			sb_putn(lit, (const char *)&c, 1);
 	}
+	return literal;
 }
 
 char *
@@ -189,7 +332,6 @@ sbpl_glob_regex(const char *glob)
 {
 	struct sbuf	b = { NULL, 0, 0 };
 	const char	*s, *e;
-
 	int		dstar = 0;
 
 	sb_put(&b, "");
@@ -203,34 +345,88 @@ sbpl_glob_regex(const char *glob)
 		if (dstar)
 			sb_put(&b, "(.*/)?");
 		else
-			glob_part(&b, s, (size_t)(e - s));
+			(void)glob_part(&b, NULL, s, (size_t)(e - s));
 	}
 	return b.s;
+}
+
+/*
+ * The literal directories an absolute glob starts with ("/a/b" of
+ * "/a/b/ *.key"), unescaped; the whole path when no component is a
+ * pattern.  *first is 1 when the first component already is one.
+ */
+static char *
+glob_prefix(const char *glob, int *first)
+{
+	struct sbuf	 lit = { NULL, 0, 0 };
+	const char	*s, *e;
+	size_t		 keep = 0;
+
+	sb_put(&lit, "");
+	*first = 0;
+	for (s = glob + 1; ; s = e + 1) {
+		e = strchrnul(s, '/');
+		if (e == s && *e == '\0')
+			break;
+		sb_put(&lit, "/");
+		if (!glob_part(NULL, &lit, s, (size_t)(e - s))) {
+			*first = s == glob + 1;
+			lit.len = keep;
+			lit.s[keep] = '\0';
+			break;
+		}
+		keep = lit.len;
+		if (*e == '\0')
+			break;
+	}
+	if (keep == 0)
+		sb_put(&lit, "/");
+	return lit.s;
+}
+
+/*
+ * An absolute glob in the spellings the kernel may show its matches in:
+ * itself, and its /private twin (/tmp, /private/tmp), or, when its
+ * first component is a pattern (which may match tmp), the glob beneath
+ * /private too.  Returns the twin or NULL.
+ */
+static char *
+glob_twin(const char *glob)
+{
+	char	*o, *p;
+	int	 first;
+
+	if ((o = other_spelling(glob)) != NULL)
+		return o;
+	p = glob_prefix(glob, &first);
+	free(p);
+	if (first)
+		xasprintf(&o, "/private%s", glob);
+	return o;
 }
 
 /* A rule per kind of filename rule: anchored after a "/", so that
  * "*.key" never matches a directory's middle. */
 static void
-rule_regex(struct sbuf *b, char *const *v, const char *tail, int *open)
+rule_regex(struct sbuf *b, char *const *v, const char *tail, int *open,
+    const char *head)
 {
-	char	*r, *full;
-	size_t	 i;
-
-	char	*g[2];
-	size_t	 j;
+	char	*r, *full, *g[2];
+	size_t	 i, j;
 
 	for (i = 0; v != NULL && v[i] != NULL; i++) {
 		if (v[i][0] == '\0')
 			continue;
 		/* An absolute glob in both spellings (/tmp, /private/tmp). */
 		g[0] = v[i];
-		g[1] = v[i][0] == '/' ? other_spelling(v[i]) : NULL;
+		g[1] = v[i][0] == '/' ? glob_twin(v[i]) : NULL;
 		for (j = 0; j < 2 && g[j] != NULL; j++) {
 			r = sbpl_glob_regex(g[j][0] == '/' ? g[j] + 1 : g[j]);
 			xasprintf(&full, "%s%s%s", g[j][0] == '/' ? "^/" :
 			    "/", r, tail);
 			if (!*open) {
-				sb_put(b, "(deny file-write*");
+				sb_put(b, "(");
+				sb_put(b, head);
 				*open = 1;
 			}
 			sb_put(b, "\n    (regex ");
@@ -244,28 +440,67 @@ rule_regex(struct sbuf *b, char *const *v, const char *tail, int *open)
 }
 
 /*
- * The literal directories in front of each absolute glob, in both
- * spellings: renaming one of them would carry what the regex protects
- * out of its reach and back.
+ * Each path of v (in both spellings already) as a regex of either case:
+ * APFS is case-insensitive by default, and a protected path that does
+ * not exist yet could be created as .BASHRC, a name a literal or
+ * subpath filter does not match.
+ */
+static void
+rule_nocase(struct sbuf *b, char *const *v, int *open, const char *head)
+{
+	struct sbuf	 r;
+	const char	*p;
+	size_t		 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++) {
+		if (v[i][0] != '/' || v[i][1] == '\0')
+			continue;
+		r.s = NULL;
+		r.len = r.cap = 0;
+		sb_put(&r, "^");
+		for (p = v[i]; *p != '\0'; p++)
+			re_byte(&r, (unsigned char)*p);
+		sb_put(&r, "(/|$)");
+		if (!*open) {
+			sb_put(b, "(");
+			sb_put(b, head);
+			*open = 1;
+		}
+		sb_put(b, "\n    (regex ");
+		sb_str(b, r.s);
+		sb_put(b, ")");
+		free(r.s);
+	}
+}
+
+/*
+ * The literal directories in front of each absolute glob (the whole
+ * path when it has no pattern), in each spelling its regex has:
+ * renaming one of them would carry what the regex protects out of its
+ * reach and back.
  */
 static char **
 glob_prefixes(char **out, char *const *v)
 {
-	char	*a, *s;
-	size_t	 i;
+	char	*g[2], *a;
+	size_t	 i, j;
+	int	 first;
 
 	for (i = 0; v != NULL && v[i] != NULL; i++) {
-		if (v[i][0] != '/' || (s = strpbrk(v[i], "*?[")) == NULL)
+		if (v[i][0] != '/')
 			continue;
-		a = xstrndup(v[i], (size_t)(s - v[i]));
-		if ((s = strrchr(a, '/')) != NULL)
-			*s = '\0';
-		if (a[0] == '/' && a[1] != '\0') {
-			char *const one[] = { a, NULL };
+		g[0] = v[i];
+		g[1] = glob_twin(v[i]);
+		for (j = 0; j < 2 && g[j] != NULL; j++) {
+			a = glob_prefix(g[j], &first);
+			if (a[1] != '\0') {
+				char *const one[] = { a, NULL };
 
-			out = spelt(out, one);
+				out = spelt(out, one);
+			}
+			free(a);
 		}
-		free(a);
+		free(g[1]);
 	}
 	return out;
 }
@@ -316,6 +551,14 @@ sbpl_generate(const struct sbpl_plan *pl)
 	sb_put(&b, ";; writes only beneath the writable roots\n"
 	    "(deny file-write*)\n");
 	rule_paths(&b, "allow file-write*", "subpath", wr);
+	/*
+	 * The user's temporary directory, $TMPDIR (/var/folders/xx/yyy/T),
+	 * as /tmp is: compilers and package managers write there.  Not its
+	 * sibling C, the user's caches, which the host's own tools load
+	 * from (clang's modules, ...).  Unix permissions keep other users'
+	 * directories out, whatever the regex matches.
+	 */
+	sb_put(&b, "(allow file-write*\n    (regex " DARWIN_TMPDIR "))\n");
 	/* The devices every shell writes (Linux gives the sandbox its own
 	 * /dev): 2>/dev/null, the terminal, a new pty. */
 	sb_put(&b, "(allow file-write*\n"
@@ -325,18 +568,29 @@ sbpl_generate(const struct sbpl_plan *pl)
 	    "    (literal \"/dev/ptmx\")\n"
 	    "    (regex \"^/dev/ttys[0-9]+$\")\n"
 	    "    (regex \"^/dev/fd/[0-9]+$\"))\n");
+	/*
+	 * Protected paths are not written, nor given a second name by a
+	 * hard link (file-link names the file linked) through which they
+	 * would be.
+	 */
 	sb_put(&b, ";; protected names in a home, then its allowlist\n");
-	rule_paths(&b, "deny file-write*", "subpath", home);
-	rule_regex(&b, pl->home_rules, "(/|$)", &open);
+	rule_paths(&b, "deny file-write* file-link", "subpath", home);
+	rule_nocase(&b, home, &open, "deny file-write* file-link");
+	rule_regex(&b, pl->home_rules, "(/|$)", &open,
+	    "deny file-write* file-link");
 	if (open)
 		sb_put(&b, ")\n");
 	open = 0;
 	rule_paths(&b, "allow file-write*", "subpath", carve);
 	sb_put(&b, ";; hard denies, even inside the writable roots\n");
-	rule_paths(&b, "deny file-write*", "subpath", hard);
-	rule_regex(&b, pl->name_rules, "$", &open);
-	rule_regex(&b, pl->path_rules, "$", &open);
-	rule_regex(&b, pl->tree_rules, "(/|$)", &open);
+	rule_paths(&b, "deny file-write* file-link", "subpath", hard);
+	rule_nocase(&b, hard, &open, "deny file-write* file-link");
+	rule_regex(&b, pl->name_rules, "$", &open,
+	    "deny file-write* file-link");
+	rule_regex(&b, pl->path_rules, "$", &open,
+	    "deny file-write* file-link");
+	rule_regex(&b, pl->tree_rules, "(/|$)", &open,
+	    "deny file-write* file-link");
 	if (open)
 		sb_put(&b, ")\n");
 	sb_put(&b, ";; no rename or unlink of a denied path or an ancestor\n");
@@ -346,14 +600,22 @@ sbpl_generate(const struct sbpl_plan *pl)
 	globs = glob_prefixes(NULL, pl->tree_rules);
 	globs = glob_prefixes(globs, pl->path_rules);
 	globs = glob_prefixes(globs, pl->home_rules);
+	globs = glob_prefixes(globs, pl->name_rules);
 	anc = ancestors(anc, globs);
 	strv_free(globs);
 	rule_paths(&b, "deny file-write-unlink", "literal", anc);
 	sb_put(&b, ";; no exec of what the run could have written\n");
 	rule_paths(&b, "deny process-exec", "subpath", wr);
 	rule_paths(&b, "deny process-exec", "subpath", carve);
+	sb_put(&b, "(deny process-exec\n    (regex " DARWIN_TMPDIR "))\n");
 	rule_paths(&b, "allow process-exec", "subpath", grant);
 	rule_paths(&b, "deny process-exec", "literal", dangerous);
+	/*
+	 * "localhost" is 127.0.0.1 and ::1 to Seatbelt; neither the tcp
+	 * nor the ip form matches the IPv4-mapped ::ffff:127.0.0.1 that a
+	 * dual-stack socket connects from, so such a client is refused
+	 * (closed, not open) and must use an AF_INET socket.
+	 */
 	sb_put(&b, ";; network: the loopback proxies, the resolver, named "
 	    "sockets\n(deny network*)\n");
 	if (pl->nports > 0) {

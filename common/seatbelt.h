@@ -55,8 +55,13 @@ char	*sbpl_glob_regex(const char *glob);
 int	 sbpl_check(const char *profile, size_t len, char *err,
 	    size_t errlen);
 /* 1 if a top-level (verb op ...) rule names (kind "path"), read back
- * through the escapes: what went in is what Seatbelt would see. */
+ * through the escapes: what went in is what Seatbelt would see.  A rule
+ * may name several operations ("(deny file-write* file-link ...)"). */
 int	 sbpl_has_rule(const char *profile, size_t len, const char *verb,
 	    const char *op, const char *kind, const char *path);
+/* Every string of (kind "...") in the top-level (verb op ...) rules, read
+ * back through the escapes (strv_free()), or NULL. */
+char	**sbpl_rule_strings(const char *profile, size_t len,
+	    const char *verb, const char *op, const char *kind);
 
 #endif

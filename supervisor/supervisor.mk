@@ -1,7 +1,10 @@
 # supervisor/: airlockd alone (airlockd.c, sv_*.c and the modules only
 # it links), plus the host-side files it shares with the client
 # (common/host/).
-AIRLOCKD_SRCS := $(filter-out supervisor/gen_%,$(wildcard supervisor/*.c)) \
+# sv_darwin.c is the macOS spawn: in no Linux program (tests/tests.mk
+# checks that it compiles).
+AIRLOCKD_SRCS := $(filter-out supervisor/gen_% supervisor/sv_darwin.c,\
+	$(wildcard supervisor/*.c)) \
 	$(HOST_SHARED_SRCS)
 SV_PKGS := libevent yajl
 $(BUILD)/obj/supervisor/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(SV_PKGS))

@@ -74,13 +74,40 @@ keep_under(char **v, char *const *roots)
 }
 
 /*
+ * The host's name for a path a bind shows at another name in the sandbox
+ * (the host-header endpoint's socket at /run/airlock/http.sock): macOS
+ * makes no binds, so a rule must name what the host has.  bs/bd hold the
+ * binds' sources and destinations, in the plan's order; a later bind
+ * over the same place wins, as its mount would.
+ */
+static char *
+host_name(char *const *bs, char *const *bd, const char *p)
+{
+	char	*o;
+	size_t	 i, n, best = 0, bi = 0;
+
+	for (i = 0; bd != NULL && bd[i] != NULL; i++) {
+		n = strlen(bd[i]);
+		if (n >= best && strncmp(p, bd[i], n) == 0 &&
+		    (p[n] == '/' || p[n] == '\0')) {
+			best = n;
+			bi = i + 1;
+		}
+	}
+	if (bi == 0)
+		return xstrdup(p);
+	xasprintf(&o, "%s%s", bs[bi - 1], p + best);
+	return o;
+}
+
+/*
  * The plan as Seatbelt sees it.  A sandbox shows host paths at their own
  * names, so destinations are host paths: a writable bind or tmpfs is a
  * writable root (but the tmpfs over the home: on Linux it is a new empty
  * home, on macOS it would be the user's real one), a mask a secret, a
  * read-only remount (or a read-only bind inside a writable one) a hard
  * deny; filename rules become regexes; an allowed unix socket a
- * network rule of its own; scope and git-state rules, which
+ * network rule of its own, by its host name; scope and git-state rules, which
  * need the seccomp-notify handler's checks of content, have no Seatbelt
  * form.
  */
@@ -90,7 +117,8 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 {
 	char		**rd = NULL, **wa = NULL, **wd = NULL, **hd = NULL;
 	char		**cv = NULL, **nm = NULL, **pa = NULL, **tr = NULL;
-	char		**hr = NULL, **us = NULL, *out;
+	char		**hr = NULL, **us = NULL, **bs = NULL, **bd = NULL;
+	char		**hs = NULL, *out, *h;
 	unsigned	  ports[LISTEN_MAX];
 	struct sbpl_plan  pl;
 	struct msg	  m;
@@ -107,7 +135,11 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 			b = msg_get_u32(&m);
 			src = msg_get_str(&m);
 			dst = msg_get_str(&m);
-			(void)src;
+			if (a == PLAN_OP_BIND && src[0] == '/' &&
+			    strcmp(src, dst) != 0) {
+				bs = strv_add(bs, src);
+				bd = strv_add(bd, dst);
+			}
 			if (a == PLAN_OP_MASK)
 				rd = strv_add(rd, dst);
 			else if (a == PLAN_OP_REMOUNT_RO)
@@ -160,6 +192,11 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	 * such as a runner's state) stays writable.
 	 */
 	cv = keep_under(cv, wa);
+	for (i = 0; us != NULL && us[i] != NULL; i++) {
+		h = host_name(bs, bd, us[i]);
+		hs = strv_add(hs, h);
+		free(h);
+	}
 	memset(&pl, 0, sizeof(pl));
 	pl.read_deny = rd;
 	pl.write_allow = wa;
@@ -167,7 +204,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	pl.home_deny = hd;
 	pl.home_rules = hr;
 	pl.carve = cv;
-	pl.unix_sockets = us;
+	pl.unix_sockets = hs;
 	pl.name_rules = nm;
 	pl.path_rules = pa;
 	pl.tree_rules = tr;
@@ -187,6 +224,9 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	strv_free(hr);
 	strv_free(cv);
 	strv_free(us);
+	strv_free(hs);
+	strv_free(bs);
+	strv_free(bd);
 	strv_free(nm);
 	strv_free(pa);
 	strv_free(tr);

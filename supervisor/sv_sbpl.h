@@ -14,5 +14,11 @@ int	 sv_plan_msg(const struct sv_plan *, size_t i, struct msg *);
  * when the reader refuses it. */
 char	*sv_plan_sbpl(const struct sv_plan *, char *const *exec_grants,
 	    char *err, size_t errlen);
+#if defined(__APPLE__)
+/* The run under sandbox-exec (sv_darwin.c); returns only on failure. */
+int	 sv_darwin_exec(const struct sv_plan *, char *const *exec_grants,
+	    char *const argv[], char *const envp[], const char *cwd,
+	    char *err, size_t errlen);
+#endif
 
 #endif

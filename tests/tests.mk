@@ -109,3 +109,11 @@ unit-bins: test-bins
 .PHONY: golden
 golden: $(BUILD)/tests/test_seatbelt
 	CK_FORK=no AIRLOCK_GOLDEN_UPDATE=1 $(BUILD)/tests/test_seatbelt
+
+# supervisor/sv_darwin.c, the macOS spawn, is linked into no Linux
+# program; the unit build checks that it compiles as Darwin would build it.
+$(BUILD)/tests/sv_darwin.checked: supervisor/sv_darwin.c supervisor/sv_sbpl.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -D__APPLE__ -std=gnu17 $(WARN) $(WERROR) \
+	    $(call pc_cflags,$(SV_PKGS)) -fsyntax-only $< && touch $@
+unit-bins: $(BUILD)/tests/sv_darwin.checked

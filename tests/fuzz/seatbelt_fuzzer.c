@@ -9,7 +9,9 @@
  * denies, both spellings); the raw input fed to the reader never crashes
  * it; and every absolute secret, writable root and hard deny reads back,
  * through the escapes, as the same string in its own rule (a quote or
- * backslash that ended a string early would read back as another).
+ * backslash that ended a string early would read back as another), a
+ * hard deny also under file-link.  The reader's own checks include each
+ * deny regex's literal prefix, which the generator computes apart.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -75,6 +77,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; list[2] != NULL && list[2][i] != NULL; i++)
 		if (list[2][i][0] == '/' && (!sbpl_has_rule(out, n, "deny",
 		    "file-write*", "subpath", list[2][i]) ||
+		    !sbpl_has_rule(out, n, "deny", "file-link", "subpath",
+		    list[2][i]) ||
 		    (strcmp(list[2][i], "/") != 0 && !sbpl_has_rule(out, n,
 		    "deny", "file-write-unlink", "literal", list[2][i]))))
 			abort();

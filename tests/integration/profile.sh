@@ -8,7 +8,7 @@
 # /dev/kvm, fails loudly with exit 125 and never falls back.  Everything
 # runs as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 20
 W=$(mkwork)
 cd "$W" || exit 1
 A() { as_user "$AIRLOCK" "$@"; }
@@ -111,10 +111,33 @@ for f in forms[2:]:
         unlink |= set(paths(f, ("literal",)))
     elif f[0] == "deny" and f[1] in ("file-read*", "file-write*"):
         denied |= set(paths(f, allk))
+# A deny regex anchored at "/" pins its literal directories (the one
+# path it names, when it ends with $ or (/|$)) as a literal deny does.
+def prefix(r):
+    out, i = "", 1
+    while i < len(r):
+        if r[i] == "\\" and i + 1 < len(r):
+            out += r[i + 1]; i += 2
+        elif re.match(r"\[([a-z])([A-Z])\]", r[i:]) and \
+                r[i + 1].upper() == r[i + 2]:
+            out += r[i + 1]; i += 4
+        elif r[i] not in ".[]()*+?{}|^$\\":
+            out += r[i]; i += 1
+        else:
+            break
+    if r[i:] in ("$", "(/|$)"):
+        return out
+    return out.rsplit("/", 1)[0] or "/"
+for f in forms[2:]:
+    if f[0] == "deny" and f[1] in ("file-read*", "file-write*"):
+        for r in paths(f, ("regex",)):
+            if r.startswith("^/"):
+                denied.add(prefix(r))
+unlink_ci = {u.lower() for u in unlink}
 for p in denied:
     a = p
     while a.startswith("/") and a != "/":
-        if a not in unlink:
+        if a.lower() not in unlink_ci:
             sys.exit("%r denied, ancestor %r may be renamed" % (p, a))
         a = a.rsplit("/", 1)[0] or "/"
 for p in every:
@@ -155,6 +178,35 @@ for b in b1 b2 b3; do
 	python3 "$W/sbpl.py" "$W/$b.sb" >/dev/null 2>&1 && bad="$bad $b"
 done
 check "  control: the reader refuses broken profiles [$bad]" [ -z "$bad" ]
+# A regex's literal directories need their unlink denies too: the same
+# profile with one more regex is refused without them, accepted with.
+{ cat "$W/mac.sb"; printf '%s\n' '(deny file-write* (regex "^/zz/yy/[^/]*\\.k$"))'; } \
+    >"$W/b4.sb"
+{ cat "$W/b4.sb"; printf '%s\n' \
+    '(deny file-write-unlink (literal "/zz/yy") (literal "/zz"))'; } \
+    >"$W/b5.sb"
+check "  a regex without its prefix's unlink deny is refused, with it accepted" \
+    sh -c '! python3 "$1" "$2" >/dev/null 2>&1 && python3 "$1" "$3"' sh \
+    "$W/sbpl.py" "$W/b4.sb" "$W/b5.sb"
+# The home's caches (a private tmpfs on Linux) are the user's real ones
+# on macOS: not writable; $TMPDIR is, and nothing there may be run; a
+# protected file is given no second name by a hard link.
+check "  macOS: ~/.cache not writable, TMPDIR writable but not run, no links" \
+    python3 -c '
+import sys
+s = open(sys.argv[1]).read()
+tmp = "(regex \"^/(private/)?var/folders/[^/]+/[^/]+/T/\")"
+w = [f for f in s.split("\n(") if f.startswith("allow file-write*")]
+x = [f for f in s.split("\n(") if f.startswith("deny process-exec")]
+sys.exit(not (not any("/.cache\"" in f for f in w) and
+    any(tmp in f for f in w) and any(tmp in f for f in x) and
+    "(deny file-write* file-link" in s))' "$W/mac.sb"
+check "  control: on Linux the same ~/.cache is a carve-out of the home's tmpfs" \
+    python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["plan"]
+sys.exit(not any(i["item"] == "filename-rule" and i["kind"] == "carve" and
+    i["pattern"].endswith("/.cache") for i in p))' "$W/lin.json"
 
 # ---- usage errors ----
 A profile --os windows >/dev/null 2>"$W/os.err"

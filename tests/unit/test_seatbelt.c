@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "common/host/settings.h"
+#include "common/msg.h"
+#include "common/namerule.h"
 #include "common/xmalloc.h"
 #include "common/seatbelt.h"
 #include "supervisor/sv.h"
@@ -287,6 +289,114 @@ START_TEST(regex_of_globs)
 }
 END_TEST
 
+/*
+ * Bracket expressions, as fnmatch() reads them in namerule.c on Linux:
+ * a set of letters in either case, a negated set that never spans a
+ * "/", a set it cannot render (a class name) widened to any one byte,
+ * which only widens a deny; a backslash makes the next byte literal.
+ */
+START_TEST(glob_classes)
+{
+	char	*r;
+
+	r = sbpl_glob_regex("*.[kp]e[y]");
+	ck_assert(matches(r, "a.key"));
+	ck_assert(matches(r, "A.PEY"));
+	ck_assert(!matches(r, "a.[kp]e[y]"));
+	ck_assert(!matches(r, "a.xey"));
+	free(r);
+	r = sbpl_glob_regex("id_[!a-c]");
+	ck_assert(matches(r, "id_d"));
+	ck_assert(!matches(r, "id_b"));
+	ck_assert(!matches(r, "id_B"));
+	ck_assert(!matches(r, "id_/"));
+	free(r);
+	r = sbpl_glob_regex("[[:alpha:]]x");
+	ck_assert(matches(r, "bx"));
+	free(r);
+	r = sbpl_glob_regex("a\\*b[");
+	ck_assert(matches(r, "A*B["));
+	ck_assert(!matches(r, "axb["));
+	free(r);
+}
+END_TEST
+
+/* A deny regex whose first component is a pattern may name /tmp, which
+ * the kernel sees as /private/tmp: the /private form is there too. */
+START_TEST(glob_first_component)
+{
+	struct sbpl_plan pl;
+	char	*tree[] = { "/*/secret", NULL }, err[256], *out;
+
+	memset(&pl, 0, sizeof(pl));
+	pl.tree_rules = tree;
+	out = sbpl_generate(&pl);
+	ck_assert_msg(sbpl_check(out, strlen(out), err, sizeof(err)) == 0,
+	    "%s", err);
+	ck_assert_msg(strstr(out, "(regex \"^/[pP][rR][iI][vV][aA][tT][eE]/"
+	    "[^/]*/[sS]") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
+/*
+ * The user's temporary directory (TMPDIR, /var/folders/../T) is writable
+ * as /tmp is, and nothing in it may be run; its cache sibling (C), which
+ * the host's tools load from, is not writable.
+ */
+START_TEST(darwin_temp)
+{
+	struct sbpl_plan pl;
+	static const char *t =
+	    "^/(private/)?var/folders/[^/]+/[^/]+/T/";
+	char	*out;
+	size_t	 n;
+
+	memset(&pl, 0, sizeof(pl));
+	out = sbpl_generate(&pl);
+	n = strlen(out);
+	ck_assert_msg(sbpl_has_rule(out, n, "allow", "file-write*", "regex",
+	    t), "%s", out);
+	ck_assert(sbpl_has_rule(out, n, "deny", "process-exec", "regex", t));
+	ck_assert(matches(t + 1, "/var/folders/zz/abc_123/T/"));
+	ck_assert(matches(t + 1, "/private/var/folders/zz/abc_123/T/"));
+	ck_assert_ptr_null(strstr(out, "/C/"));
+	free(out);
+}
+END_TEST
+
+/*
+ * A hard link to a protected file is another name to write it by: no
+ * file-link of a hard-denied path.  And on a case-insensitive volume a
+ * protected path that does not exist yet may be created as .BASHRC:
+ * each hard deny is also a regex in either case.
+ */
+START_TEST(links_and_case)
+{
+	struct sbpl_plan pl;
+	char	*out, **v = NULL;
+	size_t	 n, i;
+	int	 hit = 0;
+
+	base_plan(&pl);
+	out = sbpl_generate(&pl);
+	n = strlen(out);
+	ck_assert_msg(sbpl_has_rule(out, n, "deny", "file-link", "subpath",
+	    "/home/u/.bashrc"), "%s", out);
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-link", "subpath",
+	    "/home/u/.ssh"));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write*", "regex",
+	    "^/[hH][oO][mM][eE]/[uU]/\\.[bB][aA][sS][hH][rR][cC](/|$)"));
+	v = sbpl_rule_strings(out, n, "deny", "file-write*", "regex");
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		if (v[i][0] == '^' && matches(v[i] + 1, "/HOME/u/.BashRC"))
+			hit = 1;
+	ck_assert(hit);
+	strv_free(v);
+	free(out);
+}
+END_TEST
+
 /* The reader refuses what R-M1 forbids. */
 START_TEST(reader_refuses)
 {
@@ -312,6 +422,14 @@ START_TEST(reader_refuses)
 		{ "(version 1)\n(allow default)\n(deny file-read* (subpath "
 		    "\"/tmp/s\"))\n(deny file-write-unlink (literal \"/tmp\") "
 		    "(literal \"/tmp/s\"))", "twin /private/tmp/s" },
+		/* A regex's literal directories are pinned as a literal's. */
+		{ "(version 1)\n(allow default)\n(deny file-write* (regex "
+		    "\"^/[aA]/[bB]/[^/]*\\\\.[kK]$\"))\n"
+		    "(deny file-write-unlink (literal \"/a\"))",
+		    "ancestor /a/b may" },
+		{ "(version 1)\n(allow default)\n(deny file-write* (regex "
+		    "\"^/[tT][mM][pP]/[xX](/|$)\"))\n(deny file-write-unlink "
+		    "(literal \"/tmp\") (literal \"/tmp/x\"))", "twin" },
 	};
 	char	err[256];
 	size_t	i;
@@ -475,6 +593,73 @@ START_TEST(real_plans)
 }
 END_TEST
 
+/*
+ * A socket bound into the sandbox at another path than its own, as the
+ * host-header endpoint binds its socket at /run/airlock/http.sock: macOS
+ * has no such bind (nor /run), so the network rule names the host socket
+ * the bind's source is, never the sandbox's name for it.
+ */
+START_TEST(bound_socket)
+{
+	char	 tmp[] = "/tmp/test_seatbelt.XXXXXX", ws[PATH_MAX];
+	char	 hs[PATH_MAX + 16], err[512], *out, cmd[PATH_MAX + 16];
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b;
+	static struct settings st;
+	struct msgbuf	 mb;
+	size_t		 n;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(ws, sizeof(ws), "%s/ws", tmp);
+	ck_assert_int_eq(mkdir(ws, 0700), 0);
+	snprintf(hs, sizeof(hs), "%s/http.sock", tmp);
+	memset(&spec, 0, sizeof(spec));
+	b.host_path = ws;
+	b.guest_path = ws;
+	b.read_only = 0;
+	spec.session_id = "s1";
+	spec.binds = &b;
+	spec.nbinds = 1;
+	spec.mode = POL_MODE_CHAT;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ck_assert_msg(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)) == 0,
+	    "%s", err);
+	/* The endpoint's frames, as its bind and its guard rule are. */
+	msgbuf_init(&mb, MSG_PLAN_OP);
+	msg_put_u32(&mb, PLAN_OP_BIND);
+	msg_put_u32(&mb, PLAN_OPF_RO);
+	msg_put_str(&mb, hs);
+	msg_put_str(&mb, "/run/airlock/http.sock");
+	p.frames = xreallocarray(p.frames, p.nframes + 1, sizeof(*p.frames));
+	p.frames[p.nframes++] = mb;
+	msgbuf_init(&mb, MSG_PLAN_WRITE_RULE);
+	msg_put_u32(&mb, NR_UNIXSOCK);
+	msg_put_str(&mb, "/run/airlock/http.sock");
+	msg_put_str(&mb, "");
+	p.frames = xreallocarray(p.frames, p.nframes + 1, sizeof(*p.frames));
+	p.frames[p.nframes++] = mb;
+	out = sv_plan_sbpl(&p, NULL, err, sizeof(err));
+	ck_assert_msg(out != NULL, "%s", err);
+	n = strlen(out);
+	ck_assert_msg(sbpl_has_rule(out, n, "allow", "network-outbound",
+	    "path-literal", hs), "no rule for the host socket %s", hs);
+	ck_assert(!sbpl_has_rule(out, n, "allow", "network-outbound",
+	    "path-literal", "/run/airlock/http.sock"));
+	free(out);
+	sv_plan_free(&p);
+	settings_free(&st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -490,8 +675,13 @@ main(void)
 	tcase_add_test(tc, empty_plan);
 	tcase_add_test(tc, glob_spellings);
 	tcase_add_test(tc, regex_of_globs);
+	tcase_add_test(tc, glob_classes);
+	tcase_add_test(tc, glob_first_component);
+	tcase_add_test(tc, darwin_temp);
+	tcase_add_test(tc, links_and_case);
 	tcase_add_test(tc, reader_refuses);
 	tcase_add_test(tc, real_plans);
+	tcase_add_test(tc, bound_socket);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
