@@ -621,7 +621,8 @@ exec_unsandboxed(struct sv_session *s, struct sv_xreq *r, const char *cmd,
 	char	err[512], why[600];
 	char	*line = cmd != NULL ? xstrdup(cmd) : argv_line(r->argv);
 
-	if (settings_forbid_unconfined(set, err, sizeof(err)) != NULL) {
+	if (settings_forbid_unconfined(set, err, sizeof(err)) != NULL ||
+	    settings_managed_forbids(err, sizeof(err)) != NULL) {
 		snprintf(why, sizeof(why), "dangerouslyDisableSandbox "
 		    "refused: %s", err);
 		sv_audit(s->id, "sandbox-override", line, "deny",

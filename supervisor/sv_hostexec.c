@@ -5,7 +5,9 @@
  * Whatever route led here (a none session, an approved override), a
  * managed sandbox.enabled=true or sandbox.allowUnsandboxedCommands=false
  * refuses the command: the lock holds at the one place every host
- * command passes, not only at the doors in front of it.
+ * command passes, not only at the doors in front of it, and as the
+ * managed file is now (settings_managed_forbids), so that a lock
+ * installed while airlockd runs holds for its sessions already open.
  */
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -70,7 +72,8 @@ host_exec(struct sv_exec *x, char *const argv[], const char *cwd,
 	    x->s->own_settings : ssettings;
 	if ((set != NULL && settings_forbid_unconfined(set, why,
 	    sizeof(why)) != NULL) || settings_forbid_unconfined(&sv_settings,
-	    why, sizeof(why)) != NULL) {
+	    why, sizeof(why)) != NULL || settings_managed_forbids(why,
+	    sizeof(why)) != NULL) {
 		*errnop = EPERM;
 		snprintf(errbuf, errlen, "a command on the host refused: %s",
 		    why);

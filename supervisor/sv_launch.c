@@ -590,6 +590,7 @@ launch_backend(struct sv_client *c, const struct json *id,
 	    strcmp(spec->backend, "none") == 0) {
 		/* R-C5: managed policy wins over the caller's wish. */
 		if (settings_forbid_unconfined(set, err,
+		    sizeof(err)) != NULL || settings_managed_forbids(err,
 		    sizeof(err)) != NULL) {
 			char msg[600];
 

@@ -330,8 +330,9 @@ term_decode(struct sv_client *c, const struct json *id,
 	}
 	r->native = strcmp(r->backend, "native") == 0;
 	/* R-C5: a host shell is an unconfined command like any other. */
-	if (!r->native && settings_forbid_unconfined(&sv_settings, buf,
-	    sizeof(buf)) != NULL) {
+	if (!r->native && (settings_forbid_unconfined(&sv_settings, buf,
+	    sizeof(buf)) != NULL || settings_managed_forbids(buf,
+	    sizeof(buf)) != NULL)) {
 		snprintf(msg, sizeof(msg), "backend \"none\" (a shell on "
 		    "the host) refused: %s", buf);
 		sv_client_error(c, id, RPC_SANDBOX_ERROR, msg);

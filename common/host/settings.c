@@ -1701,6 +1701,35 @@ settings_forbid_unconfined(const struct settings *s, char *buf, size_t len)
 	return NULL;
 }
 
+static int load_one(struct settings *, const char *, int, int, char *,
+    size_t);
+
+/*
+ * The managed layer as it is on disk now.  airlockd reads every layer
+ * at its start and lives for weeks; a lock an admin installs meanwhile
+ * holds from the next unconfined command, not from airlockd's next
+ * start.  A managed file that is there but cannot be taken (unreadable,
+ * malformed, writable by others) forbids: a broken lock is no
+ * permission.
+ */
+const char *
+settings_managed_forbids(char *buf, size_t len)
+{
+	struct settings	 m;
+	const char	*why;
+	char		 err[512];
+
+	settings_defaults(&m);
+	if (load_one(&m, SETTINGS_MANAGED_PATH, 1, 1, err, sizeof(err)) ==
+	    -1) {
+		snprintf(buf, len, "managed policy cannot be taken (%s)", err);
+		why = buf;
+	} else
+		why = settings_forbid_unconfined(&m, buf, len);
+	settings_free(&m);
+	return why;
+}
+
 /* Read a whole settings file; 1 if absent and optional. */
 static int
 read_file(const char *path, int optional, int managed, char **out,

@@ -162,6 +162,7 @@ int	settings_is_locked(const struct settings *, const char *dotted_key);
  */
 const char *settings_domain_error(const char *flag, const char *v,
 	    char *buf, size_t len);
+const char *settings_managed_forbids(char *buf, size_t len);
 const char *settings_forbid_unconfined(const struct settings *, char *buf,
 	    size_t len);
 void	settings_free(struct settings *);

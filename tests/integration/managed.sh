@@ -13,7 +13,7 @@
 # /etc/airlock, which no other process on the machine sees.  That needs
 # root; as a normal user these tests are skipped ("needs root").
 . "$(dirname "$0")/lib.sh"
-N=13
+N=16
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -125,6 +125,63 @@ as_user "$AIRLOCK" run --workspace "$W" --settings "$W/off.json" -- \
     sh -c "touch '$OUT/m8'" 2>"$W/e8"
 check_sh "sandbox.enabled=false in settings: runs unconfined and says why" \
     'ran m8 && grep -q "UNCONFINED.*sandbox.enabled is false" "$W/e8"'
+
+# A lock installed while airlockd runs: it holds from the next command,
+# in sessions already open too.  A backend-none session is opened on a
+# shared airlockd with no managed file; its first host command runs.
+# Then the admin installs the lock: the same session's next command is
+# refused at the last stop every host command passes (host_exec), a new
+# --sandbox off run at the door -- neither needs airlockd's restart.
+spawn_user "$AIRLOCKD" --socket "$W/l.sock" --quiet
+lpid=$!
+i=0
+while [ ! -S "$W/l.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+cat >"$W/late.py" <<'PY'
+import os, sys, time
+sys.path.insert(0, sys.argv[3])
+from airlockd_rpc import Client
+sock, ws, _, out, go = sys.argv[1:6]
+c = Client(sock)
+r = c.call("sandbox.launch", {"spec": {"sessionId": "late", "backend":
+           "none", "bindMounts": [{"hostPath": ws}], "guestWorkdir": ws}})
+assert "result" in r, r
+def run(mark):
+    r = c.call("sandbox.exec", {"sessionId": "late", "argv":
+               ["sh", "-c", "touch " + out + "/" + mark]})
+    if "error" in r:
+        return r["error"]["message"]
+    x = r["result"]["execId"]
+    c.note(lambda m: m.get("method") == "sandbox.event" and
+           m["params"].get("execId") == x and
+           m["params"]["type"] == "exit", 20)
+    return "ran"
+print("first:", run("m9"), flush=True)
+end = time.time() + 60
+while not os.path.exists(go) and time.time() < end:
+    time.sleep(0.1)
+print("second:", run("m10"), flush=True)
+PY
+chmod 0644 "$W/late.py"
+spawn_user python3 "$W/late.py" "$W/l.sock" "$W" "$STAGE/tests/helpers" \
+    "$OUT" "$W/go" >"$W/late.out" 2>&1
+ppid=$!
+waitfor 60 grep -q "^first:" "$W/late.out"
+managed '{"sandbox":{"enabled":true}}'
+touch "$W/go"
+wait "$ppid"
+check_sh "no lock yet: the none session's first host command ran" \
+    'ran m9 && grep -q "^first: ran" "$W/late.out"'
+check_sh "lock installed meanwhile: its next command is refused at host_exec" \
+    '! ran m10 && grep -q "^second: .*refused: managed policy $MANAGED" \
+    "$W/late.out"'
+as_user "$AIRLOCK" run --socket "$W/l.sock" --workspace "$W" --sandbox off \
+    -- sh -c "touch '$OUT/m11'" 2>"$W/e11"
+check_sh "... and a new --sandbox off run on the same airlockd at the door" \
+    '! ran m11 && grep -q "$MANAGED" "$W/e11"'
+kill "$lpid" 2>/dev/null
+wait "$lpid" 2>/dev/null
+[ "$_fails" -eq 0 ] || sed 's/^/# late: /' "$W/late.out"
+rm -f "$MANAGED"
 
 cd /
 finish
