@@ -14,7 +14,7 @@
 # bounded random run of `git config` writes of dangerous and random keys
 # and values inside one sandbox, then the host's git on that repository.
 . "$(dirname "$0")/lib.sh"
-plan 49
+plan 51
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -59,6 +59,18 @@ for r in r1 r2 r3 r4 r5 r7 r8 rf rs ri; do
 	    commit -qm one && git remote add origin \
 	    https://github.com/acme/app.git" >/dev/null
 done
+
+# r5 as a user of git-lfs has it: a pointer committed, its object not
+# fetched yet, lfs.url set, so that the host's `git lfs pull` below
+# does transfer (through whatever agent the config names).
+LH="$CTL/lfshome"
+mkdir -p "$LH"
+chmod 0777 "$LH"
+u "cd '$W/r5' && export HOME='$LH' && git lfs install --skip-repo \
+    >/dev/null && git lfs track '*.bin' >/dev/null && echo data > a.bin &&
+    git add . && git -c user.name=t -c user.email=t@t commit -qm lfs &&
+    rm -rf .git/lfs/objects && rm a.bin &&
+    git config lfs.url http://127.0.0.1:9/x" >/dev/null 2>&1
 
 # ---- 1. keys the old denylist missed ----
 # protocol.ext.allow=user plus url.ext::...insteadOf: the next fetch of
@@ -111,9 +123,6 @@ check "lfs.extension.*.clean is refused" refused \
 check "... named (lfs.<sub>.path)" key_event 'lfs.<sub>.path'
 
 # The host's git on each, for real.
-LH="$CTL/lfshome"
-mkdir -p "$LH"
-chmod 0777 "$LH"
 u "cd '$W/r1' && timeout 20 git fetch -q origin" >/dev/null 2>&1
 u "cd '$W/r2' && timeout 20 git fetch -q origin" >/dev/null 2>&1
 u "cd '$W/r3' && timeout 20 git reset -q --hard" >/dev/null 2>&1
@@ -124,6 +133,14 @@ check "host git fetch (r1, r2, r4), reset --hard (r3), lfs pull: no marker" \
 check "... and nothing was checked out into the outside directory" \
     [ ! -e "$OH/.bashrc" ]
 [ -z "$(markers)" ] || diag "markers: $(markers)"
+# The lfs pull above cannot be vacuous: the same two keys, set by the
+# user in r5 itself, make the same pull run the agent.
+u "cd '$W/r5' && git config lfs.standalonetransferagent ev &&
+    git config lfs.customtransfer.ev.path '$W/evil.sh' &&
+    HOME='$LH' timeout 20 git lfs pull" >/dev/null 2>&1
+check "control: in r5 the keys set by the user do run on git lfs pull" \
+    [ -n "$(markers)" ]
+rm -f "$MD"/ran-*
 
 # Controls: the same configuration written by the user on the host.
 ctl_repo() {	# ctl_repo NAME: a fresh repository of the user's, in $CTL
@@ -327,10 +344,14 @@ trap 'rm -rf "$MD" "$CTL" "$MF"' EXIT
 printf '#!/bin/sh\ntouch "%s/ran-$$"\ncat >/dev/null 2>&1\n' "$MF" \
     >"$W/evilf.sh"
 chmod 0755 "$W/evilf.sh"
-python3 - "$MF" "$W" 200 "$CTL/fuzz.lst" >"$W/fuzz.sh" <<'PY'
+# A new seed each run (so runs together try more), printed so that a
+# failure can be replayed: AIRLOCK_GITCFG_SEED=N.
+SEED=${AIRLOCK_GITCFG_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+diag "config fuzz seed: $SEED (AIRLOCK_GITCFG_SEED=$SEED replays it)"
+python3 - "$MF" "$W" 200 "$CTL/fuzz.lst" "$SEED" >"$W/fuzz.sh" <<'PY'
 import random, sys
 md, ws, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rnd = random.Random(25)
+rnd = random.Random(int(sys.argv[5]))
 ev = ws + "/evilf.sh"
 # Keys that make git run something, each with a value that would.
 danger = {
@@ -374,6 +395,10 @@ ctl = open(sys.argv[4], "w")
 print("cd rf || exit 1\nR=$(pwd)\nmkdir -p git-remote-x ../fzhooks")
 print("cp ../evilf.sh ../fzhooks/pre-commit")
 print("printf '[core]\\n\\tpager = %s\\n' > ../fz.inc" % ev)
+# Two writes on the allowlist first: the run below counts them, so a
+# sandbox that ran nothing (or refused everything) cannot pass.
+print("git config user.name fz && echo ok")
+print("git config branch.main.remote origin && echo ok")
 for i in range(n):
     if rnd.random() < 0.65:
         k = rnd.choice(keys)
@@ -397,6 +422,8 @@ cp -R "$W/rf" "$CTL/rf-ctl"
 chown -R "$TUSER" "$CTL/rf-ctl"
 nok=$(sbx "sh fuzz.sh" 2>/dev/null | grep -c '^ok')
 diag "random writes that went through: $nok"
+check "the writes ran: the two allowed ones (at least) went through" \
+    [ "$nok" -ge 2 ]
 # The host's git, as the user: fetch, status, log -p on a pty, commit,
 # diff, an alias, pull.
 cat >"$CTL/host_git.sh" <<'EOF'
