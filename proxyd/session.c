@@ -38,6 +38,9 @@ static uint64_t	 px_nsessions;
 static uint64_t	 px_fd_limit;	/* RLIMIT_NOFILE, as raised */
 static uint64_t	 px_fd_reserve;
 static uint64_t	 px_fd_base;	/* open before any session */
+#ifdef AIRLOCK_TEST_BUILD
+static int	 px_no_share;
+#endif
 
 /*
  * Once, before the sandbox: the limit (main.c raised it to the hard one)
@@ -58,6 +61,14 @@ px_fds_init(void)
 		px_fd_limit = rl.rlim_cur;
 	px_fd_reserve = px_fd_limit >= 4 * PX_FD_RESERVE ? PX_FD_RESERVE :
 	    px_fd_limit / 4;
+#ifdef AIRLOCK_TEST_BUILD
+	/* edges.sh's control: no reserve and no share, so that the test
+	 * shows a hog does starve the others without them. */
+	if (getenv("AIRLOCK_TEST_NO_FAIR_SHARE") != NULL) {
+		px_fd_reserve = 0;
+		px_no_share = 1;
+	}
+#endif
 	top = px_fd_limit < 4096 ? (int)px_fd_limit : 4096;
 	for (fd = 0; fd < top; fd++)
 		if (fcntl(fd, F_GETFD) != -1)
@@ -95,6 +106,10 @@ fair_share(void)
 	    px_fd_limit - px_fd_base - px_fd_reserve : 0;
 	uint64_t share = avail / 2 / (px_nsessions + 1);
 
+#ifdef AIRLOCK_TEST_BUILD
+	if (px_no_share)
+		return UINT32_MAX;
+#endif
 	if (share < 1)
 		share = 1;
 	return share > UINT32_MAX ? UINT32_MAX : (uint32_t)share;

@@ -76,7 +76,7 @@ TB_HOOK_SRCS := client/cli_run.c supervisor/sv_spec.c supervisor/sv_seccomp.c \
 tb_objs = $(foreach f,$(1),$(if $(filter $(f),$(TB_HOOK_SRCS)),$(TB)/obj/$(f:%.c=%.o),$(BUILD)/obj/$(f:%.c=%.o)))
 $(TB)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -DAIRLOCK_TEST_BUILD $(ALL_CFLAGS) $(call pc_cflags,$(SV_PKGS)) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DAIRLOCK_TEST_BUILD $(ALL_CFLAGS) $(call pc_cflags,$(SV_PKGS)) $(OBJ_PKG_CFLAGS) -MMD -MP -c -o $@ $<
 $(TB)/airlockd: $(call tb_objs,$(AIRLOCKD_SRCS)) $(LIBPOLICY) $(LIBCOMMON)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(SV_PKGS))
 $(TB)/airlock: $(call tb_objs,$(AIRLOCK_SRCS)) $(LIBPOLICY) $(LIBCOMMON)
@@ -99,6 +99,14 @@ $(TB)/airlock-launcher: $(BUILD)/airlock-launcher
 	@mkdir -p $(dir $@)
 	rm -f $@ && cp $< $@
 TEST_PROGS += $(TB)/airlock-guard
+# proxyd's switch for edges.sh's control (AIRLOCK_TEST_NO_FAIR_SHARE: no
+# reserve, no fair share), in a proxyd of its own beside the test
+# airlockd, which starts the helpers it finds beside itself.
+TB_HOOK_SRCS += proxyd/session.c
+$(TB)/obj/proxyd/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(PROXYD_PKGS))
+$(TB)/airlock-proxyd: $(call tb_objs,$(PROXYD_SRCS)) $(LIBPOLICY) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pc_libs,$(PROXYD_PKGS))
 -include $(shell find $(TB)/obj -name '*.d' 2>/dev/null)
 .PHONY: test-bins
 test-bins: $(TEST_PROGS)

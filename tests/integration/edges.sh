@@ -10,7 +10,7 @@
 # reported.  The control runs the same agent against the same SDK editor
 # without the relay, and the markers appear.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 37
 
 SDK=$(npm root -g 2>/dev/null)/@agentclientprotocol/sdk/dist/v1/stable/acp.js
 if [ ! -f "$SDK" ]; then
@@ -111,7 +111,8 @@ while [ ! -S "$W/d.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 arun() {	# arun EVENTS [OPTIONS] -- CMD: a session of the shared airlockd
 	_ev=$1
 	shift
-	as_user timeout 120 "$AIRLOCK" run --socket "$W/d.sock" --workspace \
+	as_user timeout 120 "$AIRLOCK" run --socket "${ASOCK:-$W/d.sock}" \
+	    --workspace \
 	    "$W" --events "$_ev" "$@"
 }
 hog_wait() {	# hog_wait OUT: up to 60 s for the hog's count
@@ -193,6 +194,38 @@ check "... proxyd is still the same process" \
 check "... and airlockd said which session and why" \
     grep -q "proxyd could not take it: its listeners arrived truncated" \
     "$W/d.log"
+# The control: the same two hogs against the test build's proxyd with
+# no reserve and no fair share (AIRLOCK_TEST_NO_FAIR_SHARE, in no shipped
+# binary): B does not get through, so the checks above cannot pass on a
+# load too small to starve anyone.
+spawn_user env AIRLOCK_TEST_NO_FAIR_SHARE=1 prlimit --nofile=256:256 \
+    "$B/test/airlockd" --socket "$W/n.sock" 2>"$W/n.log"
+NPID=$!
+trap 'http_counter_stop "$W/srv.pid"; kill "$DPID" "$NPID" 2>/dev/null' EXIT
+i=0
+while [ ! -S "$W/n.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+rm -f "$W/hog1.out" "$W/hog2.out"
+ASOCK="$W/n.sock" arun "$W/nA" -- sh -c "python3 conn_hog.py 127.0.0.1 3128 \
+    200 25 hog1.out & python3 conn_hog.py 127.0.0.1 3128 200 25 hog2.out;
+    wait" >"$W/na.out" 2>&1 &
+NAPID=$!
+hog_wait "$W/hog1.out"
+hog_wait "$W/hog2.out"
+h0=$(hits "$W/hits")
+ASOCK="$W/n.sock" arun "$W/nB" --allow-domain "localhost:$PORT" -- \
+    curl -sf -m 10 "http://localhost:$PORT/" >"$W/nb.out" 2>&1
+o1=$(sed -n 's/^open \([0-9]*\) of.*/\1/p' "$W/hog1.out")
+o2=$(sed -n 's/^open \([0-9]*\) of.*/\1/p' "$W/hog2.out")
+nopen=$((${o1:-0} + ${o2:-0}))
+diag "without the share the hog holds ${nopen:-none} connections"
+check_sh "control: with no reserve and no fair share, A takes more (${nopen:-?}) and B does not get through" \
+    '[ "$(hits "$W/hits")" -eq "$h0" ] && [ "${nopen:-0}" -ge 120 ]'
+kill "$NPID" 2>/dev/null
+wait "$NAPID"
+check_sh "AIRLOCK_TEST_NO_FAIR_SHARE is in no shipped binary" \
+    '! grep -qaF AIRLOCK_TEST_NO_FAIR_SHARE "$B"/airlock* &&
+    grep -qaF AIRLOCK_TEST_NO_FAIR_SHARE "$B/test/airlock-proxyd"'
 [ "$_fails" -eq 0 ] || { tail -20 "$W/d.log" | sed 's/^/# d: /'
+	tail -20 "$W/n.log" | sed 's/^/# n: /'
 	cat "$W/eA" "$W/a.out" "$W/b.out" | sed 's/^/# /' | tail -20; }
 finish
