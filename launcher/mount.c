@@ -171,6 +171,11 @@ mount_bind(const struct launch_item *it)
 	mount_clone(src, "", dst, attr, "bind on", it->dst);
 	close(dst);
 	close(src);
+	/* A bind on / (allowRead "/") covers newroot_fd's mount: every
+	 * later item, masks included, goes on top of it, not beneath. */
+	if (strcmp(it->dst, "/") == 0 && (close(newroot_fd), newroot_fd =
+	    open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1)
+		die("open the new root again");
 }
 
 static void

@@ -569,7 +569,8 @@ allow_rebind(const char *ro, char *const *writable, struct allow_bind *bd,
 static void
 plan_allow_paths(struct sv_plan *p, const struct settings *st,
     const struct sv_spec *spec, const char *home, const char *base,
-    char *const *splits, char ***writable, char ***keep, char ***bound)
+    char *const *splits, char ***writable, char ***keep, char ***bound,
+    void (*over_root)(void *), void *arg)
 {
 	struct stat	 sb;
 	char		**t, *a;
@@ -651,6 +652,10 @@ plan_allow_paths(struct sv_plan *p, const struct settings *st,
 		plan_op(p, PLAN_OP_BIND, bd[j].rw ? 0 : PLAN_OPF_RO,
 		    bd[j].path, bd[j].path);
 		*bound = strv_add(*bound, bd[j].path);
+		/* The host's root covers the sandbox's own /proc, /dev,
+		 * /tmp and /run: they are mounted again on top of it. */
+		if (strcmp(bd[j].path, "/") == 0 && over_root != NULL)
+			over_root(arg);
 		free(bd[j].path);
 		bd[j].path = NULL;
 	}
@@ -1851,11 +1856,13 @@ stage_begin(struct plan_build *pb, char *err, size_t errlen)
  * R-L1: the system directories read-only, then /proc, /dev, /tmp, /run
  * and airlock's own helpers read-only at fixed paths.
  */
+static void	plan_own_mounts(struct plan_build *, int);
+
 static int
 stage_system(struct plan_build *pb, char *err, size_t errlen)
 {
 	struct sv_plan	*p = pb->p;
-	char		 target[PATH_MAX], *self;
+	char		 target[PATH_MAX];
 	size_t		 i;
 
 	(void)err;
@@ -1878,14 +1885,35 @@ stage_system(struct plan_build *pb, char *err, size_t errlen)
 	if (pb->spec->limits.memory_bytes > 0)
 		snprintf(pb->tmpsz, sizeof(pb->tmpsz), "%llu",
 		    (unsigned long long)pb->spec->limits.memory_bytes);
-	plan_op(p, PLAN_OP_PROC, 0, NULL, "/proc");
-	plan_op(p, PLAN_OP_DEV, 0, pb->tmpsz, "/dev");
-	plan_op(p, PLAN_OP_TMPFS, 0, pb->tmpsz, "/tmp");
-	plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
+	plan_own_mounts(pb, 0);
 	pb->need = strv_add(pb->need, "/proc");
 	pb->need = strv_add(pb->need, "/dev");
 	pb->need = strv_add(pb->need, "/tmp");
 	pb->need = strv_add(pb->need, "/run");
+	return 0;
+}
+
+/*
+ * The sandbox's own /proc, /dev, /tmp, /run and airlock's helpers in
+ * /run/airlock/bin.  over_root: again, on top of the host's root bound
+ * read-only (allowRead "/"), which brings the host's own /proc (every
+ * process of the machine), /dev, /tmp and /run (the user's runtime
+ * directory, airlockd's socket) and would leave /run/airlock uncreatable:
+ * /run is then a tmpfs of the sandbox's, like /tmp.
+ */
+static void
+plan_own_mounts(struct plan_build *pb, int over_root)
+{
+	struct sv_plan	*p = pb->p;
+	char		*self;
+
+	plan_op(p, PLAN_OP_PROC, 0, NULL, "/proc");
+	plan_op(p, PLAN_OP_DEV, 0, pb->tmpsz, "/dev");
+	plan_op(p, PLAN_OP_TMPFS, 0, pb->tmpsz, "/tmp");
+	if (over_root)
+		plan_op(p, PLAN_OP_TMPFS, 0, pb->tmpsz, "/run");
+	else
+		plan_op(p, PLAN_OP_DIR, 0, NULL, "/run");
 	/* ssh's ProxyCommand is airlock's own proxy-connect: the client
 	 * binary next to airlockd, read-only, at a fixed path. */
 	if (pb->ctx->with_proxy &&
@@ -1903,7 +1931,12 @@ stage_system(struct plan_build *pb, char *err, size_t errlen)
 		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO | PLAN_OPF_OPTIONAL,
 		    pb->ctx->fs_helper, AIRLOCK_SANDBOX_FS);
 	}
-	return 0;
+}
+
+static void
+plan_own_again(void *arg)
+{
+	plan_own_mounts(arg, 1);
 }
 
 /*
@@ -2088,7 +2121,7 @@ stage_binds(struct plan_build *pb, char *err, size_t errlen)
 	if (pb->ctx->settings != NULL)
 		plan_allow_paths(p, pb->ctx->settings, spec, pb->home,
 		    pb->base, pb->splits, &pb->writable, &pb->keep,
-		    &pb->allowed);
+		    &pb->allowed, plan_own_again, pb);
 	/* A bind shown elsewhere shares no path with these either, nor
 	 * with the host sockets bound later (stage_network). */
 	for (i = 0; pb->moved != NULL && pb->moved[i] != NULL; i += 2)

@@ -19,7 +19,7 @@
 # The managed file is the real one, in a private mount namespace (as
 # managed.sh); as a normal user those checks are skipped.
 . "$(dirname "$0")/lib.sh"
-N=28
+N=30
 MANAGED=/etc/airlock/managed-settings.json
 
 if [ "$(id -u)" -eq 0 ] && [ -z "${AIRLOCK_MANAGED_NS:-}" ]; then
@@ -162,6 +162,33 @@ check_sh "inside, / read-only by allowRead: all refused, no host command" \
     '[ "$(grep -c " refused" "$SD/rootro.txt")" -eq 5 ] &&
     [ ! -e "$SD/m-in" ]' ||
     diag "$(cat "$SD/rootro.txt")"
+
+# The rest of the sandbox stays on top of that root: the secret set
+# masked, the sandbox's own /proc, /tmp and /run, the workspace
+# writable, airlock's git config present.  (Mounted beneath the host's
+# root instead, every one of these was lost: the host's ~/.ssh read,
+# every process of the machine listed, the workspace read-only.)
+mkdir -p "$H/.ssh"
+echo ROOTBIND-SECRET >"$H/.ssh/id_ed25519"
+echo host-tmp >"/tmp/ctlplane-hosttmp-$$"
+chmod 0644 "/tmp/ctlplane-hosttmp-$$"
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H/.ssh"
+as_user env HOME="$H" "$AIRLOCK" run --quiet --workspace "$W" \
+    --settings "$SD/root.json" -- sh -c "
+    cat '$H/.ssh/id_ed25519' 2>/dev/null || echo no-secret
+    [ -e /proc/$$ ] && echo host-proc || echo own-proc
+    [ -e /tmp/ctlplane-hosttmp-$$ ] && echo host-tmp || echo own-tmp
+    [ -f /run/airlock/gitconfig ] && echo gitconfig
+    echo w >'$W/rootbind-w' && echo ws-writable" >"$SD/rootbind.txt" 2>&1
+rm -f "/tmp/ctlplane-hosttmp-$$"
+check_sh "allowRead /: the secret set stays masked, /proc and /tmp the sandbox's" \
+    'grep -q no-secret "$SD/rootbind.txt" &&
+    ! grep -q ROOTBIND-SECRET "$SD/rootbind.txt" &&
+    grep -q own-proc "$SD/rootbind.txt" &&
+    grep -q own-tmp "$SD/rootbind.txt"' || diag "$(cat "$SD/rootbind.txt")"
+check_sh "allowRead /: the workspace writable, /run/airlock/gitconfig there" \
+    'grep -q ws-writable "$SD/rootbind.txt" &&
+    grep -q gitconfig "$SD/rootbind.txt" && [ -e "$W/rootbind-w" ]'
 
 # / read-only is refused, with the reason.
 as_user env HOME="$H" "$AIRLOCK" run --quiet --workspace "$W" \
