@@ -36,6 +36,7 @@
 #include "supervisor/credentials.h"
 #include "supervisor/gitcfg.h"
 #include "supervisor/hookspath.h"
+#include "supervisor/sv_nodeproxy.h"
 #include "supervisor/sv.h"
 
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -1583,6 +1584,20 @@ plan_gitconfig(struct sv_plan *p, const struct sv_plan_ctx *ctx, char *err,
 	return 0;
 }
 
+/* Node's fetch() through the proxy (sv_nodeproxy.c); proxy_env names it. */
+static void
+plan_node_proxy(struct sv_plan *p)
+{
+	struct msgbuf	 b;
+
+	plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+	msgbuf_init(&b, MSG_PLAN_FILE);
+	msg_put_str(&b, SV_RUN_NODE_PROXY);
+	msg_put_u32(&b, 0444);
+	msg_put_blob(&b, sv_node_proxy_js, strlen(sv_node_proxy_js));
+	plan_frame(p, &b);
+}
+
 void
 sv_plan_free(struct sv_plan *p)
 {
@@ -2385,6 +2400,7 @@ stage_network(struct plan_build *pb, char *err, size_t errlen)
 		plan_listen(p, LISTEN_HTTP, LISTEN_PORT_HTTP);
 		plan_listen(p, LISTEN_SOCKS, LISTEN_PORT_SOCKS);
 		p->listen_http = 1;
+		plan_node_proxy(p);
 	}
 	if (pb->ctx->with_gateway && !pb->spec->no_push_gateway) {
 		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);

@@ -38,6 +38,7 @@
 #include "common/xmalloc.h"
 #include "policy/domain.h"
 #include "policy/egress.h"
+#include "supervisor/sv_nodeproxy.h"
 #include "supervisor/credentials.h"
 #include "supervisor/gwrepo.h"
 #include "supervisor/sv.h"
@@ -404,6 +405,9 @@ proxy_env(struct sv_session *s)
 	    LISTEN_PORT_HTTP);
 	s->plan.env_base = strv_add(s->plan.env_base, java);
 	free(java);
+	/* Node's fetch() reads none of them: a preload of airlock's. */
+	s->plan.env_base = strv_add(s->plan.env_base,
+	    "NODE_OPTIONS=--require=" SV_RUN_NODE_PROXY);
 	/* airlock's own SOCKS client, bound into the sandbox: no nc. */
 	env_add(s, "GIT_SSH_COMMAND", "ssh -o ProxyCommand='"
 	    AIRLOCK_SANDBOX_SELF " proxy-connect 127.0.0.1:",

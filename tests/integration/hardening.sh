@@ -456,10 +456,13 @@ out=$(as_user env LD_PRELOAD=/airlock-injected.so \
     PYTHONPATH=/airlock-injected FOO_TOKEN=airlock-injected-token \
     TERM=airlock-term-passes "$AIRLOCK" run --workspace "$W" -- env \
     2>/dev/null)
-for v in LD_PRELOAD NODE_OPTIONS BASH_ENV PYTHONPATH FOO_TOKEN; do
+for v in LD_PRELOAD BASH_ENV PYTHONPATH FOO_TOKEN; do
 	check "env: $v is absent inside" sh -c \
 	    "! printf '%s\n' \"\$1\" | grep -q '^$v='" sh "$out"
 done
+check "env: the caller's NODE_OPTIONS does not cross (airlock's preload may)" \
+    sh -c "! printf '%s\n' \"\$1\" | grep '^NODE_OPTIONS=' |
+    grep -qv '^NODE_OPTIONS=--require=/run/airlock/node-proxy.cjs\$'" sh "$out"
 check "env: the caller's GIT_SSH_COMMAND does not cross (the proxy's may)" \
     sh -c "! printf '%s\n' \"\$1\" | grep -q '^GIT_SSH_COMMAND=airlock-injected'" \
     sh "$out"

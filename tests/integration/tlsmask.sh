@@ -22,7 +22,7 @@
 #   - a request on the masked host's connection whose Host header names
 #     another host (domain fronting) is refused.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 37
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -161,6 +161,34 @@ run "$W/e3" -- sh -c 'git -c http.extraHeader="Authorization: Bearer $API_KEY" \
 check "git over https (http.extraHeader): the server logged the real value" \
     grep -q "^localhost:$P /repo.git/info/refs.* auth=Bearer $REAL .*ua=git/" \
     "$W/good.log"
+
+# node's fetch(), which reads no proxy variable: airlock's preload
+# (NODE_OPTIONS) tunnels it through the proxy.  The control runs the
+# same fetch without the preload: it cannot get out at all.
+if command -v node >/dev/null 2>&1; then
+	NF='fetch("https://localhost:'"$P"'/node", {headers: {Authorization:
+	    "Bearer " + process.env.API_KEY}}).then((r) => console.log("status",
+	    r.status)).catch((e) => console.log("ERR", e.cause ? e.cause.message :
+	    e.message))'
+	run "$W/e3n" -- node -e "$NF" >"$W/o3n" 2>&1
+	check "node fetch: through the proxy, the server logged the real value" \
+	    grep -q "^localhost:$P /node auth=Bearer $REAL .*ua=node" \
+	    "$W/good.log"
+	run "$W/e3o" -- env -u NODE_OPTIONS node -e "$NF" >"$W/o3o" 2>&1
+	check_sh "control: without airlock's preload node fetch gets nowhere" \
+	    'grep -q "^ERR" "$W/o3o" &&
+	    [ "$(grep -c "/node auth=" "$W/good.log")" -eq 1 ]'
+	run "$W/e3d" -- node -e 'fetch("https://vm:'"$PB"'/").then((r) =>
+	    console.log("status", r.status)).catch((e) => console.log("ERR",
+	    e.cause ? e.cause.message : e.message))' >"$W/o3d" 2>&1
+	check "node fetch to a host not allowed: the proxy's refusal, named" \
+	    grep -q "ERR the sandbox's proxy refused vm:$PB: HTTP/1.1 403" \
+	    "$W/o3d"
+else
+	not_ok "node fetch: node is not installed (contrib/install-deps.sh)"
+	not_ok "control: node fetch without the preload"
+	not_ok "node fetch to a host not allowed"
+fi
 
 # What tools read: the bundle with the session CA, the five variables.
 run "$W/e4" -- sh -c 'for v in SSL_CERT_FILE NODE_EXTRA_CA_CERTS \
