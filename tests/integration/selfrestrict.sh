@@ -154,20 +154,33 @@ spawn_user "$T/b/airlockd" --socket "$T/m.sock" --quiet 2>"$T/m.log"
 MPID=$!
 DPIDS="$DPIDS $MPID"
 wait_sock "$T/m.sock"
-as_user "$T/b/airlock" run --socket "$T/m.sock" --workspace "$W" \
-    --allow-domain "localhost:$PORT" -- \
-    curl -s -m 20 -o /dev/null "http://localhost:$PORT/" >/dev/null 2>&1 &
-RUNPID=$!
-for i in $(seq 1 100); do
-	pgrep -P "$MPID" -f "sleep 60" >/dev/null && break
-	sleep 0.1
+# airlockd restarts a daemon silent for 10 s (SV_DAEMON_HELLO_SEC) and
+# status waits 5 s: on a loaded machine the run's start and status's
+# wait together can pass 10 s, and status then truly says "it ended".
+# That is a slow start, not the behaviour under test: tried again, up to
+# three times, each with a fresh proxyd.
+for try in 1 2 3; do
+	as_user "$T/b/airlock" run --socket "$T/m.sock" --workspace "$W" \
+	    --allow-domain "localhost:$PORT" -- \
+	    curl -s -m 20 -o /dev/null "http://localhost:$PORT/" \
+	    >/dev/null 2>&1 &
+	RUNPID=$!
+	for i in $(seq 1 100); do
+		pgrep -P "$MPID" -f "sleep 60" >/dev/null && break
+		sleep 0.1
+	done
+	t0=$(date +%s%N)
+	as_user "$T/b/airlock" status --socket "$T/m.sock" --json \
+	    >"$T/s3.json"
+	t1=$(date +%s%N)
+	ms=$(( (t1 - t0) / 1000000 ))
+	r=$(jget "$T/s3.json" "d['daemons']['proxyd']['selfRestriction']")
+	diag "silent proxyd (try $try) after ${ms} ms: $r"
+	case "$r" in "not running: it ended"*) ;; *) break;; esac
+	kill "$RUNPID" 2>/dev/null
+	wait "$RUNPID" 2>/dev/null
+	pkill -u "$TUSER" -P "$MPID" -f "sleep 60" 2>/dev/null
 done
-t0=$(date +%s%N)
-as_user "$T/b/airlock" status --socket "$T/m.sock" --json >"$T/s3.json"
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
-r=$(jget "$T/s3.json" "d['daemons']['proxyd']['selfRestriction']")
-diag "silent proxyd after ${ms} ms: $r"
 check "a running daemon without a report is never null" nonull "$T/s3.json"
 check_sh "status waited for its report before saying none came (${ms} ms)" \
     '[ "$ms" -ge 4000 ]'
