@@ -16,7 +16,7 @@
 # the unprivileged user, then the host's real git; controls: the same
 # writes done outside the sandbox do fire.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 37
 
 MD=$(mktemp -d /tmp/walklimit-mark.XXXXXX)
 chmod 1777 "$MD"
@@ -93,17 +93,17 @@ check "zz's commit of .claude/settings.json is held" \
 # ---- 5000 gitfiles that are not gitfiles, and symlinks to zz ----
 W2=$(mkwork)
 mkrepo "$W2" zz
-check "run 1: 5000 .git files of junk and 5000 links to them made" \
-    filler "$W2" 5000 'mkdir $d && echo junk > $d/.git && ln -s $d l$d'
+check "run 1: 2500 .git files of junk and 2500 links to them made" \
+    filler "$W2" 2500 'mkdir $d && echo junk > $d/.git && ln -s $d l$d'
 check "run 2 launches" attack "$W2" zz junk
 check "... the hook refused, nothing fires on the host" \
     fails host_fires "$W2" zz junk
 
-# ---- 5000 real repositories (HEAD, objects/, refs/): refused ----
+# ---- 300 real repositories (HEAD, objects/, refs/): refused ----
 W3=$(mkwork)
 mkrepo "$W3" zz
-check "run 1: 5000 minimal repositories made" \
-    filler "$W3" 5000 'mkdir -p $d/.git/objects $d/.git/refs &&
+check "run 1: 300 minimal repositories made" \
+    filler "$W3" 300 'mkdir -p $d/.git/objects $d/.git/refs &&
     echo "ref: refs/heads/main" > $d/.git/HEAD'
 check "run 2: the launch is refused" fails attack "$W3" zz real
 check "... the refusal names the bind and the limit" \
@@ -112,7 +112,7 @@ check "... and says what to do" grep -q "narrower" "$ERR"
 check "... the agent ran nothing: no hook, nothing fires on the host" \
     fails host_fires "$W3" zz real
 check "... the same fillers made by gitfiles: refused too" \
-    u "cd '$W3' && for d in \$(seq -f g%g 0 4999); do mkdir \$d &&
+    u "cd '$W3' && for d in \$(seq -f g%g 0 299); do mkdir \$d &&
     echo 'gitdir: ../zz/.git' > \$d/.git; done; rm -rf d*" 
 check "... the launch is refused" fails attack "$W3" zz real2
 u "rm -rf '$W3'/g*"
@@ -138,7 +138,7 @@ check "... nothing fires on the host" fails host_fires "$W4" zz dirs2
 # ---- a .git that becomes a repository during the run ----
 W5=$(mkwork)
 mkrepo "$W5" zz
-check "run 1: 400 empty d*/.git" filler "$W5" 400 'mkdir -p $d/.git'
+check "run 1: 300 empty d*/.git" filler "$W5" 300 'mkdir -p $d/.git'
 check "run 2: they become repositories during the run" \
     sbx "$W5" "cd '$W5' && for d in d*; do mkdir \$d/.git/objects \
     \$d/.git/refs && echo 'ref: refs/heads/main' > \$d/.git/HEAD; done &&
@@ -148,6 +148,20 @@ check "... the end of the run names what it could not judge" \
 check "... an event names a repository not judged" \
     grep -q '"kind":"unjudged"' "$MD/ev"
 check "... zz, found at launch, still protected" fails host_fires "$W5" zz d5
+
+# ---- the user's repository moved out of the walks' reach and back ----
+W7=$(mkwork)
+mkrepo "$W7" zz
+sbx "$W7" "cd '$W7' && mkdir -p a/b/c/d && mv zz a/b/c/d/"
+check_sh "run 1: moving zz five levels down is refused or named" \
+    '[ -d "$W7/zz/.git" ] || grep -q "zz (a repository moved or removed" "$ERR"'
+sbx "$W7" "cd '$W7' && { [ -d zz ] || mv a/b/c/d/zz zz; } &&
+    MARK='$MD/moved'; set -- '$W7/zz'; $ATTACK"
+check_sh "run 2: moved back, its hook is refused or named" \
+    '[ ! -e "$W7/zz/.githooks/pre-commit" ] ||
+    grep -q "not judged: $W7/zz (.*sets core.hooksPath" "$ERR"'
+check "... its commit of .claude/settings.json does not land" \
+    u "cd '$W7/zz' && git reset -q --hard 2>/dev/null; [ ! -e .claude/settings.json ]"
 
 # ---- a normal workspace with a few nested repositories ----
 W6=$(mkwork)
