@@ -16,7 +16,7 @@
 # the unprivileged user, then the host's real git; controls: the same
 # writes done outside the sandbox do fire.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 40
 
 MD=$(mktemp -d /tmp/walklimit-mark.XXXXXX)
 chmod 1777 "$MD"
@@ -150,18 +150,24 @@ check "... an event names a repository not judged" \
 check "... zz, found at launch, still protected" fails host_fires "$W5" zz d5
 
 # ---- the user's repository moved out of the walks' reach and back ----
+# (zz itself, and p holding it: a directory of the user's own)
 W7=$(mkwork)
 mkrepo "$W7" zz
-sbx "$W7" "cd '$W7' && mkdir -p a/b/c/d && mv zz a/b/c/d/"
+mkrepo "$W7" p/zz
+sbx "$W7" "cd '$W7' && mkdir -p a/b/c/d && mv zz a/b/c/d/; mv p a/b/c/d/"
 check_sh "run 1: moving zz five levels down is refused or named" \
     '[ -d "$W7/zz/.git" ] || grep -q "zz (a repository moved or removed" "$ERR"'
+check_sh "run 1: moving p (zz in it) down is refused or named" \
+    '[ -d "$W7/p/zz/.git" ] ||
+    grep -q "p/zz (a repository moved or removed" "$ERR"'
 sbx "$W7" "cd '$W7' && { [ -d zz ] || mv a/b/c/d/zz zz; } &&
-    MARK='$MD/moved'; set -- '$W7/zz'; $ATTACK"
+    { [ -d p ] || mv a/b/c/d/p p; };
+    MARK='$MD/moved'; set -- '$W7/p/zz'; $ATTACK"
 check_sh "run 2: moved back, its hook is refused or named" \
-    '[ ! -e "$W7/zz/.githooks/pre-commit" ] ||
-    grep -q "not judged: $W7/zz (.*sets core.hooksPath" "$ERR"'
+    '[ ! -e "$W7/p/zz/.githooks/pre-commit" ] ||
+    grep -q "not judged: $W7/p/zz (.*sets core.hooksPath" "$ERR"'
 check "... its commit of .claude/settings.json does not land" \
-    u "cd '$W7/zz' && git reset -q --hard 2>/dev/null; [ ! -e .claude/settings.json ]"
+    u "cd '$W7/p/zz' && git reset -q --hard 2>/dev/null; [ ! -e .claude/settings.json ]"
 
 # ---- a normal workspace with a few nested repositories ----
 W6=$(mkwork)
