@@ -39,9 +39,9 @@
 #include "supervisor/hookspath.h"
 
 #define CM_DEPTH	3		/* directory levels below a bind */
-#define CM_DIRS		HOOKSPATH_DIRS	/* directories looked at, per bind */
+#define CM_DIRS		HOOKSPATH_DIRS	/* directories, per bind */
 #define CM_REPOS	HOOKSPATH_REPOS	/* repositories, per bind; at the
-					   end, those made during the run */
+					   end, made during the run */
 #define CM_WAIT_MS	5000		/* one git process, at most */
 #define CM_OUT_MAX	(64U << 20)	/* what one git prints */
 #define CM_INDEX_MAX	(64U << 20)	/* an index kept at launch */
@@ -79,9 +79,9 @@ struct commits_snap {
 	int		 child;		/* judged in commits_judge_start's
 					   child */
 	char		**tops;
-	char		 *full;		/* why the launch's walk is not whole */
-	char		**unjudged;	/* at the end: pairs, what and why */
-	size_t		  nunjudged;	/* all of them, named or not */
+	char		 *full;		/* why the launch's walk is short */
+	char		**unjudged;	/* at the end: what, why, ... */
+	size_t		  nunjudged;	/* all, named or not */
 };
 
 /*

@@ -31,8 +31,8 @@
 #include "supervisor/hookspath.h"
 
 #define HP_DEPTH	4	/* directory levels searched below a bind */
-#define HP_DIRS		HOOKSPATH_DIRS	/* directories looked at, per bind */
-#define HP_REPOS	HOOKSPATH_REPOS	/* repositories asked, per bind */
+#define HP_DIRS		HOOKSPATH_DIRS	/* directories, per bind */
+#define HP_REPOS	HOOKSPATH_REPOS	/* asked, per bind */
 #define HP_WAIT_MS	3000	/* one git process, at most */
 #define HP_OUT_MAX	(1 << 20)	/* what git config --list prints */
 
@@ -402,8 +402,8 @@ hookspath_mentioned(const char *gitdir)
 
 struct hp_walk {
 	size_t	ndirs;		/* directories looked at */
-	size_t	nrepos;		/* repositories git was asked about */
-	int	full;		/* a limit reached: the walk is not whole */
+	size_t	nrepos;		/* repositories git was asked of */
+	int	full;		/* a bound reached: not whole */
 };
 
 /*
