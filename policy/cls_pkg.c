@@ -212,7 +212,8 @@ cls_pkg(struct cls_call *c)
 	const struct mgr	*m;
 
 	if (runs(c))
-		return unwrap(c, skip_opts(c->w, c->n, 2, NULL, NULL, 0));
+		return unwrap(c, skip_opts(c->w, c->n, 2, c->t->letters,
+		    c->t->longs, 0));
 	m = bsearch(c->name, mgrs, sizeof(mgrs) / sizeof(mgrs[0]),
 	    sizeof(mgrs[0]), mgr_cmp);
 	if (m != NULL)
@@ -280,6 +281,8 @@ cls_yarn(struct cls_call *c)
 {
 	const char	*sub = first_operand(c->w, c->n, NULL);
 
+	if (c->n > 2 && weq(&c->w[1], "exec"))
+		return cls_yarn_exec(c);
 	if (sub == NULL && c->n == 1) {
 		set_class(c->a, POL_CLASS_INSTALL_PACKAGE, "yarn installs "
 		    "packages");

@@ -169,6 +169,13 @@ an_container(struct an *a, const struct sh_word *w, size_t n,
 			return;
 		}
 	}
+	/*
+	 * run and exec run a command in a container: where it starts
+	 * among the options is not modelled here, so it is opaque.
+	 */
+	if (strcmp(sub, "run") == 0 || strcmp(sub, "exec") == 0)
+		set_opaque(a, "%s %s runs a command in a container", name,
+		    sub);
 	set_mut(a, "%s %s", name, sub);
 }
 
