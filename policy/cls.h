@@ -59,6 +59,9 @@ struct ctx {
 	struct cls_alias	*aliases;
 	size_t			 naliases;
 	int			 alias_new;	/* defined one this pass */
+	int			 probing;	/* judging an unknown's words */
+	unsigned		 probe_flags;	/* of lines met probing */
+	unsigned		 probe_classes;
 };
 
 /* What one command does. */
@@ -239,6 +242,7 @@ int	cls_kubectl(struct cls_call *);
 int	cls_perf(struct cls_call *);
 int	cls_arch(struct cls_call *);
 int	cls_yarn_exec(struct cls_call *);
+int	cls_firejail(struct cls_call *);
 
 /* cls_interp.c */
 int	cls_shell(struct cls_call *);

@@ -173,7 +173,7 @@ static const struct cls_tool tools[] = {
 	T("fgrep", cls_ro),
 	T("file", cls_ro),
 	T("find", cls_find),
-	T("firejail", cls_wrap),
+	T("firejail", cls_firejail),
 	T("fish", cls_shell),
 	T("flatpak", cls_pkg),
 	T("flatpak-spawn", cls_escape),

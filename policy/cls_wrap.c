@@ -773,3 +773,22 @@ cls_yarn_exec(struct cls_call *c)
 	}
 	return unwrap(c, i);
 }
+
+/*
+ * firejail [--option[=value]]... command: its options are single words
+ * (values after "="); -c runs the rest as a shell line.
+ */
+int
+cls_firejail(struct cls_call *c)
+{
+	size_t	i;
+
+	i = skip_opts(c->w, c->n, 1, NULL, NULL, 0);
+	if (has_opt(c->w, i, 'c', NULL))
+		return run_line(c, i, "firejail -c");
+	if (i >= c->n) {
+		set_mut(c->a, "firejail starts a shell");
+		return CLS_DONE;
+	}
+	return unwrap(c, i);
+}

@@ -216,6 +216,15 @@ static const struct wcase pushes[] = {
 	{ "docker run --rm -it img", OPAQUE },
 	{ "bwrap --setenv LD_PRELOAD /x.so --bind / / ls", OPAQUE },
 	{ "arch -e LD_PRELOAD=/x.so -x86_64 ls", OPAQUE },
+	/* a wrapper the table does not know */
+	{ "mywrap " PUSH, OPAQUE },
+	{ "mywrap --flag x " PUSH, OPAQUE },
+	{ "./scripts/run sudo id", OPAQUE },
+	{ "mytool sh -c '" PUSH "'", OPAQUE },
+	{ "mytool npm install left-pad", OPAQUE },
+	{ "alias w=mywrap\nw " PUSH, OPAQUE },
+	{ "timeout 5 mywrap nice " PUSH, OPAQUE },
+	{ "firejail -c '" PUSH "'", SAME },
 };
 
 /* Modelled wrappers around a harmless command stay allowed. */
@@ -232,6 +241,8 @@ static const char *const harmless[] = {
 	"ifne ls", "nocache ls", "arch -x86_64 ls", "linux64 ls",
 	"kubectl exec p -- ls", "yarn exec ls", "pnpm exec ls",
 	"timeout 5 fakeroot eatmydata tini -- ls",
+	"mytool build", "foo ls -la", "pytest -k git", "mywrap ls",
+	"./run curl https://example.com", "mytool git status",
 };
 
 START_TEST(wrapped_push)
