@@ -211,6 +211,13 @@ cls_pkg(struct cls_call *c)
 {
 	const struct mgr	*m;
 
+	/* flatpak run APP runs the app's own command, which the line need
+	 * not name (--command= picks another): opaque. */
+	if (strcmp(c->name, "flatpak") == 0 && c->n > 2 &&
+	    weq(&c->w[1], "run")) {
+		set_opaque(c->a, "flatpak run runs an application's command");
+		return CLS_DONE;
+	}
 	if (runs(c))
 		return unwrap(c, skip_opts(c->w, c->n, 2, c->t->letters,
 		    c->t->longs, 0));

@@ -460,7 +460,7 @@ static const struct cls_tool tools[] = {
 	T("shutdown", cls_destroy),
 	T("size", cls_ro),
 	T("sleep", cls_ro),
-	T("snap", cls_pkg),
+	O("snap", cls_pkg, NULL, NULL, 0, CT_RUNS),
 	T("socat", cls_net),
 	O("softlimit", cls_wrap, "adfclmoprst", NULL, 0, 0),
 	T("sort", cls_sort),

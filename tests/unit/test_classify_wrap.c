@@ -216,6 +216,8 @@ static const struct wcase pushes[] = {
 	{ "docker run --rm -it img", OPAQUE },
 	{ "bwrap --setenv LD_PRELOAD /x.so --bind / / ls", OPAQUE },
 	{ "arch -e LD_PRELOAD=/x.so -x86_64 ls", OPAQUE },
+	{ "flatpak run --command=git org.x push origin main", OPAQUE },
+	{ "snap run " PUSH, SAME },
 	/* a wrapper the table does not know */
 	{ "mywrap " PUSH, OPAQUE },
 	{ "mywrap --flag x " PUSH, OPAQUE },
