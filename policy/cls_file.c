@@ -41,6 +41,29 @@ cls_unknown(struct cls_call *c)
 	for (i = 1; i < c->n; i++) {
 		if (!lit(&c->w[i]) || c->w[i].text[0] == '-')
 			continue;
+		/*
+		 * A word with blanks or operators may be a command line the
+		 * program hands to a shell (nodemon --exec, su -c): judged
+		 * as one, a word that does not parse as one counting for
+		 * nothing (it is likely a message).
+		 */
+		if (strpbrk(c->w[i].text, " \t\n;&|") != NULL) {
+			c->cx->probing = 1;
+			c->cx->probe_flags = c->cx->probe_classes = 0;
+			cls_check_text(c->cx, c->w[i].text, c->w[i].len,
+			    c->nest + 1);
+			c->cx->probing = 0;
+			if ((c->cx->probe_flags & ~POL_F_PARSE_ERROR &
+			    worse) || (c->cx->probe_classes &
+			    ~POL_CLASS_BIT(POL_CLASS_NETWORK_ACCESS))) {
+				set_opaque(c->a, "%.40s is not a known program "
+				    "and its word \"%.60s\" would not be "
+				    "allowed as a command line", c->name,
+				    c->w[i].text);
+				return CLS_DONE;
+			}
+			continue;
+		}
 		t = cls_lookup(base(c->w[i].text));
 		if (t->fn == cls_unknown || t->fn == cls_alias ||
 		    t->fn == cls_ro)

@@ -227,6 +227,9 @@ static const struct wcase pushes[] = {
 	{ "alias w=mywrap\nw " PUSH, OPAQUE },
 	{ "timeout 5 mywrap nice " PUSH, OPAQUE },
 	{ "firejail -c '" PUSH "'", SAME },
+	{ "mywrap '" PUSH "'", OPAQUE },
+	{ "mywrap --exec 'ls; " PUSH "'", OPAQUE },
+	{ "mywrap -x 'sudo id'", OPAQUE },
 };
 
 /* Modelled wrappers around a harmless command stay allowed. */
@@ -245,6 +248,8 @@ static const char *const harmless[] = {
 	"timeout 5 fakeroot eatmydata tini -- ls",
 	"mytool build", "foo ls -la", "pytest -k git", "mywrap ls",
 	"./run curl https://example.com", "mytool git status",
+	"mytool commit -m 'fix the push bug'", "mytool -m \"don't\"",
+	"mytool 'ls -la; cat x'",
 };
 
 START_TEST(wrapped_push)
