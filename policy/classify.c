@@ -846,6 +846,9 @@ cls_check_text(struct ctx *cx, const char *s, size_t len, int nest)
 	size_t		 i;
 
 	if (nest > POL_MAX_NEST) {
+		/* A probe (cls_unknown) that cannot see the end is opaque. */
+		if (cx->probing)
+			cx->probe_flags |= POL_F_OPAQUE;
 		add_result(cx, NULL, NULL, "shell scripts nested too deeply");
 		return;
 	}

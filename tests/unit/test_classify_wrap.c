@@ -303,6 +303,60 @@ START_TEST(wrapped_ls_plan)
 }
 END_TEST
 
+/* s in double quotes, for a shell. */
+static char *
+dquote(const char *s)
+{
+	char	*o = malloc(strlen(s) * 2 + 3), *p = o;
+
+	*p++ = '"';
+	for (; *s != '\0'; s++) {
+		if (strchr("\\\"$`", *s) != NULL)
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p++ = '"';
+	*p = '\0';
+	return o;
+}
+
+/*
+ * The probe of an unknown command is no more lenient one level deeper,
+ * behind an alias (alias zz='LINE' then zz), whatever the nesting: a
+ * probe that reaches the nesting limit is opaque.
+ */
+START_TEST(probe_behind_alias)
+{
+	struct pol_result	*r, *ra;
+	char			*line, *q, *al;
+	int			 d;
+
+	line = strdup(PUSH);
+	for (d = 0; d < 7; d++) {
+		q = dquote(line);
+		free(line);
+		if (asprintf(&line, "sh -c %s", q) == -1)
+			ck_abort();
+		free(q);
+		q = dquote(line);
+		if (asprintf(&al, "alias zz='mywrap %s'\nzz", q) == -1)
+			ck_abort();
+		free(q);
+		r = pol_check(al + 10, strlen(al + 10) - 4, POL_MODE_CHAT,
+		    NULL);
+		ra = pol_check(al, strlen(al), POL_MODE_CHAT, NULL);
+		ck_assert_msg(r->verdict >= POL_ASK && ra->verdict >=
+		    r->verdict, "depth %d: %s / behind an alias %s (%s)", d,
+		    pol_verdict_name(r->verdict),
+		    pol_verdict_name(ra->verdict), ra->reason);
+		pol_result_free(r);
+		pol_result_free(ra);
+		free(al);
+	}
+	free(line);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -314,6 +368,7 @@ main(void)
 	tcase_add_loop_test(tc, wrapped_ls, 0,
 	    sizeof(harmless) / sizeof(harmless[0]));
 	tcase_add_test(tc, wrapped_ls_plan);
+	tcase_add_test(tc, probe_behind_alias);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
