@@ -30,6 +30,7 @@ cls_unknown(struct cls_call *c)
 	    POL_F_OPAQUE;
 	const struct cls_tool *t;
 	struct an	 probe;
+	const char	*v;
 	size_t		 i;
 
 	if (version_only(c->w, c->n)) {
@@ -39,19 +40,22 @@ cls_unknown(struct cls_call *c)
 	if (c->cx->probing)
 		return CLS_DONE;
 	for (i = 1; i < c->n; i++) {
-		if (!lit(&c->w[i]) || c->w[i].text[0] == '-')
+		if (!lit(&c->w[i]))
 			continue;
 		/*
 		 * A word with blanks or operators may be a command line the
-		 * program hands to a shell (nodemon --exec, su -c): judged
-		 * as one, a word that does not parse as one counting for
-		 * nothing (it is likely a message).
+		 * program hands to a shell (nodemon --exec, su -c), also as
+		 * an option's value (--exec='...'): judged as one, a word
+		 * that does not parse as one counting for nothing (it is
+		 * likely a message).
 		 */
-		if (strpbrk(c->w[i].text, " \t\n;&|") != NULL) {
+		v = c->w[i].text;
+		if (v[0] == '-')
+			v = strchr(v, '=') != NULL ? strchr(v, '=') + 1 : "";
+		if (strpbrk(v, " \t\n;&|") != NULL) {
 			c->cx->probing = 1;
 			c->cx->probe_flags = c->cx->probe_classes = 0;
-			cls_check_text(c->cx, c->w[i].text, c->w[i].len,
-			    c->nest + 1);
+			cls_check_text(c->cx, v, strlen(v), c->nest + 1);
 			c->cx->probing = 0;
 			if ((c->cx->probe_flags & ~POL_F_PARSE_ERROR &
 			    worse) || (c->cx->probe_classes &
@@ -64,6 +68,8 @@ cls_unknown(struct cls_call *c)
 			}
 			continue;
 		}
+		if (c->w[i].text[0] == '-')
+			continue;
 		t = cls_lookup(base(c->w[i].text));
 		if (t->fn == cls_unknown || t->fn == cls_alias ||
 		    t->fn == cls_ro)

@@ -230,6 +230,10 @@ static const struct wcase pushes[] = {
 	{ "mywrap '" PUSH "'", OPAQUE },
 	{ "mywrap --exec 'ls; " PUSH "'", OPAQUE },
 	{ "mywrap -x 'sudo id'", OPAQUE },
+	{ "mywrap --exec='" PUSH "'", OPAQUE },
+	{ "docker container run img " PUSH, OPAQUE },
+	{ "docker compose exec svc " PUSH, OPAQUE },
+	{ "podman container exec c " PUSH, OPAQUE },
 };
 
 /* Modelled wrappers around a harmless command stay allowed. */
@@ -250,6 +254,7 @@ static const char *const harmless[] = {
 	"./run curl https://example.com", "mytool git status",
 	"mytool commit -m 'fix the push bug'", "mytool -m \"don't\"",
 	"mytool 'ls -la; cat x'",
+	"mytool --message='fix the push'", "docker container ls",
 };
 
 START_TEST(wrapped_push)
