@@ -243,6 +243,8 @@ int	cls_perf(struct cls_call *);
 int	cls_arch(struct cls_call *);
 int	cls_yarn_exec(struct cls_call *);
 int	cls_firejail(struct cls_call *);
+int	cls_cmake(struct cls_call *);
+int	cls_watchman(struct cls_call *);
 
 /* cls_interp.c */
 int	cls_shell(struct cls_call *);

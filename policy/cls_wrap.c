@@ -792,3 +792,55 @@ cls_firejail(struct cls_call *c)
 	}
 	return unwrap(c, i);
 }
+
+/*
+ * cmake: -E env and -E time run a command (judged), -P runs a cmake
+ * script and -E with any other tool is a file operation.
+ */
+int
+cls_cmake(struct cls_call *c)
+{
+	size_t	i;
+
+	for (i = 1; i < c->n; i++) {
+		if (weq(&c->w[i], "-P") || !lit(&c->w[i])) {
+			set_opaque(c->a, "cmake runs a script not parsed "
+			    "here");
+			return CLS_DONE;
+		}
+		if (weq(&c->w[i], "-E") && i + 1 < c->n &&
+		    (weq(&c->w[i + 1], "env") || weq(&c->w[i + 1], "time"))) {
+			/* Options, "--" and NAME=VALUE come first. */
+			for (i += 2; i < c->n; i++) {
+				if (strchr(c->w[i].text, '=') != NULL)
+					check_assign(c->a, &c->w[i]);
+				else if (!is_opt(&c->w[i]))
+					break;
+			}
+			if (i >= c->n) {
+				set_ro(c->a, "cmake -E env prints nothing");
+				return CLS_DONE;
+			}
+			return unwrap(c, i);
+		}
+	}
+	set_mut(c->a, "cmake builds");
+	return CLS_DONE;
+}
+
+/* watchman: a trigger runs a command later, on every change. */
+int
+cls_watchman(struct cls_call *c)
+{
+	size_t	i;
+
+	for (i = 1; i < c->n; i++)
+		if (weq(&c->w[i], "trigger") || weq(&c->w[i], "-j") ||
+		    weq(&c->w[i], "--json-command") || !lit(&c->w[i])) {
+			set_opaque(c->a, "watchman trigger runs a command "
+			    "not parsed here");
+			return CLS_DONE;
+		}
+	set_ro(c->a, "watchman");
+	return CLS_DONE;
+}

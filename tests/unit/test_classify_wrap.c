@@ -232,6 +232,11 @@ static const struct wcase pushes[] = {
 	{ "mywrap -x 'sudo id'", OPAQUE },
 	{ "mywrap --exec='" PUSH "'", OPAQUE },
 	{ "docker container run img " PUSH, OPAQUE },
+	{ "cmake -E env A=1 " PUSH, SAME },
+	{ "cmake -E time " PUSH, SAME },
+	{ "cmake -P x.cmake", OPAQUE },
+	{ "watchman -- trigger . t '*.c' -- " PUSH, OPAQUE },
+	{ "watchman -j <<< '[\"trigger\"]'", OPAQUE },
 	{ "docker compose exec svc " PUSH, OPAQUE },
 	{ "podman container exec c " PUSH, OPAQUE },
 };
@@ -255,6 +260,7 @@ static const char *const harmless[] = {
 	"mytool commit -m 'fix the push bug'", "mytool -m \"don't\"",
 	"mytool 'ls -la; cat x'",
 	"mytool --message='fix the push'", "docker container ls",
+	"cmake -E env A=1 ls", "cmake -S . -B build", "watchman watch-list",
 };
 
 START_TEST(wrapped_push)
