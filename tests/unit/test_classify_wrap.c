@@ -172,6 +172,8 @@ static const struct wcase pushes[] = {
 	{ "bundle exec " PUSH, SAME },
 	{ "npm exec -- " PUSH, SAME },
 	{ "pnpm exec " PUSH, SAME },
+	{ "pnpm " PUSH, SAME },
+	{ "pnpm sudo id", HARD },
 	{ "yarn exec " PUSH, SAME },
 	{ "yarn exec '" PUSH "'", SAME },
 	/* attacks: glued values, "--", nesting, shells, env -S, aliases */
@@ -260,6 +262,7 @@ static const char *const harmless[] = {
 	"mytool commit -m 'fix the push bug'", "mytool -m \"don't\"",
 	"mytool 'ls -la; cat x'",
 	"mytool --message='fix the push'", "docker container ls",
+	"pnpm ls", "pnpm lint", "pnpm test", "pnpm run build",
 	"cmake -E env A=1 ls", "cmake -S . -B build", "watchman watch-list",
 };
 
