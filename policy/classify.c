@@ -806,6 +806,15 @@ add_result(struct ctx *cx, const struct sh_cmd *c, const struct an *a,
 	struct pol_cmd		*pc;
 	size_t			 i;
 
+	/*
+	 * A line met while probing an unknown command's words (cls_unknown)
+	 * is not a command of the result: what it does counts for the probe.
+	 */
+	if (cx->probing) {
+		cx->probe_flags |= a != NULL ? a->flags : POL_F_PARSE_ERROR;
+		cx->probe_classes |= a != NULL ? a->classes : 0;
+		return;
+	}
 	res->cmds = xreallocarray(res->cmds, res->ncmds + 1,
 	    sizeof(*res->cmds));
 	pc = &res->cmds[res->ncmds++];
@@ -837,6 +846,9 @@ cls_check_text(struct ctx *cx, const char *s, size_t len, int nest)
 	size_t		 i;
 
 	if (nest > POL_MAX_NEST) {
+		/* A probe (cls_unknown) that cannot see the end is opaque. */
+		if (cx->probing)
+			cx->probe_flags |= POL_F_OPAQUE;
 		add_result(cx, NULL, NULL, "shell scripts nested too deeply");
 		return;
 	}

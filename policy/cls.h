@@ -59,6 +59,9 @@ struct ctx {
 	struct cls_alias	*aliases;
 	size_t			 naliases;
 	int			 alias_new;	/* defined one this pass */
+	int			 probing;	/* judging an unknown's words */
+	unsigned		 probe_flags;	/* of lines met probing */
+	unsigned		 probe_classes;
 };
 
 /* What one command does. */
@@ -224,6 +227,24 @@ int	cls_xargs(struct cls_call *);
 int	cls_flock(struct cls_call *);
 int	cls_watch(struct cls_call *);
 int	cls_busybox(struct cls_call *);
+int	cls_wrap_daemon(struct cls_call *);
+int	cls_gdb(struct cls_call *);
+int	cls_tmux(struct cls_call *);
+int	cls_screen(struct cls_call *);
+int	cls_bwrap(struct cls_call *);
+int	cls_entr(struct cls_call *);
+int	cls_watchexec(struct cls_call *);
+int	cls_mise(struct cls_call *);
+int	cls_direnv(struct cls_call *);
+int	cls_nix(struct cls_call *);
+int	cls_nix_shell(struct cls_call *);
+int	cls_kubectl(struct cls_call *);
+int	cls_perf(struct cls_call *);
+int	cls_arch(struct cls_call *);
+int	cls_yarn_exec(struct cls_call *);
+int	cls_firejail(struct cls_call *);
+int	cls_cmake(struct cls_call *);
+int	cls_watchman(struct cls_call *);
 
 /* cls_interp.c */
 int	cls_shell(struct cls_call *);

@@ -13,12 +13,87 @@
 #include "policy/cls.h"
 #include "policy/shell.h"
 
-/* Unknown programs run in chat; read-only modes refuse them. */
+/*
+ * Unknown programs run in chat; read-only modes refuse them.  The table
+ * cannot list every program that runs its arguments as a command (a
+ * wrapper it does not know, a project's own script), so an unknown
+ * command whose words, from some word that names a command the table
+ * knows, would be asked or refused on their own ("mywrap git push",
+ * "./run sudo id") is opaque: what it runs cannot be seen here.  The
+ * probe does not nest (an unknown command met while probing is not
+ * probed again), which keeps the work linear in the words.
+ */
 int
 cls_unknown(struct cls_call *c)
 {
-	if (version_only(c->w, c->n))
+	const unsigned	 worse = POL_F_HARD | POL_F_PUSH | POL_F_REMOTE |
+	    POL_F_OPAQUE;
+	const struct cls_tool *t;
+	struct an	 probe;
+	const char	*v;
+	size_t		 i;
+
+	if (version_only(c->w, c->n)) {
 		set_ro(c->a, "%s %s", c->name, c->w[1].text);
+		return CLS_DONE;
+	}
+	if (c->cx->probing)
+		return CLS_DONE;
+	for (i = 1; i < c->n; i++) {
+		if (!lit(&c->w[i]))
+			continue;
+		/*
+		 * A word with blanks or operators may be a command line the
+		 * program hands to a shell (nodemon --exec, su -c), also as
+		 * an option's value (--exec='...'): judged as one, a word
+		 * that does not parse as one counting for nothing (it is
+		 * likely a message).
+		 */
+		v = c->w[i].text;
+		if (v[0] == '-')
+			v = strchr(v, '=') != NULL ? strchr(v, '=') + 1 : "";
+		if (strpbrk(v, " \t\n;&|") != NULL) {
+			c->cx->probing = 1;
+			c->cx->probe_flags = c->cx->probe_classes = 0;
+			cls_check_text(c->cx, v, strlen(v), c->nest + 1);
+			c->cx->probing = 0;
+			if ((c->cx->probe_flags & ~POL_F_PARSE_ERROR &
+			    worse) || (c->cx->probe_classes &
+			    ~POL_CLASS_BIT(POL_CLASS_NETWORK_ACCESS))) {
+				set_opaque(c->a, "%.40s is not a known program "
+				    "and its word \"%.60s\" would not be "
+				    "allowed as a command line", c->name,
+				    c->w[i].text);
+				return CLS_DONE;
+			}
+			continue;
+		}
+		if (c->w[i].text[0] == '-')
+			continue;
+		t = cls_lookup(base(c->w[i].text));
+		if (t->fn == cls_unknown || t->fn == cls_alias ||
+		    t->fn == cls_ro)
+			continue;
+		memset(&probe, 0, sizeof(probe));
+		c->cx->probing = 1;
+		c->cx->probe_flags = c->cx->probe_classes = 0;
+		cls_analyze(c->cx, &probe, c->w + i, c->n - i, c->io,
+		    c->nest);
+		c->cx->probing = 0;
+		probe.flags |= c->cx->probe_flags;
+		probe.classes |= c->cx->probe_classes;
+		if ((probe.flags & worse) || (probe.classes &
+		    ~POL_CLASS_BIT(POL_CLASS_NETWORK_ACCESS))) {
+			set_opaque(c->a, "%.40s is not a known program and "
+			    "its words from %.40s would not be allowed on "
+			    "their own (%.80s)", c->name, c->w[i].text,
+			    probe.hard[0] ? probe.hard : probe.ask[0] ?
+			    probe.ask : probe.opaque[0] ? probe.opaque :
+			    probe.cls[0] ? probe.cls : "a command line in "
+			    "them");
+			return CLS_DONE;
+		}
+	}
 	return CLS_DONE;
 }
 

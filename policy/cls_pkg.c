@@ -37,6 +37,19 @@ static const char *const pnpm_i[] = { "add", "i", "install", "up", "update",
     "upgrade", "dlx", "import", "install-test", "it", "link", "ln", NULL };
 static const char *const pnpm_ro[] = { "ls", "list", "ll", "la", "outdated",
     "why", "view", "info", "--version", "-v", "root", "bin", "help", NULL };
+/* pnpm's own commands (and their aliases), as `pnpm help -a` lists them. */
+static const char *const pnpm_cmds[] = { "add", "approve-builds", "audit",
+    "bin", "c", "cache", "cat-file", "cat-index", "catalog", "ci",
+    "clean", "completion", "config", "create", "dedupe", "deploy",
+    "dlx", "doctor", "env", "exec", "fetch", "find-hash", "get", "help",
+    "i", "ignored-builds", "import", "info", "init", "install",
+    "install-test", "it", "la", "licenses", "link", "list", "ll", "ln",
+    "login", "logout", "ls", "outdated", "pack", "patch",
+    "patch-commit", "patch-remove", "prune", "publish", "rb", "rebuild",
+    "recursive", "remove", "rm", "root", "run", "run-script", "self-update",
+    "server", "set", "setup", "start", "store", "t", "test", "un",
+    "uninstall", "unlink", "up", "update", "upgrade", "view", "why",
+    NULL };
 static const char *const bun_i[] = { "add", "a", "i", "install", "update",
     "x", "create", "c", "link", NULL };
 static const char *const pip_i[] = { "install", "download", "wheel", NULL };
@@ -211,8 +224,23 @@ cls_pkg(struct cls_call *c)
 {
 	const struct mgr	*m;
 
+	/* flatpak run APP runs the app's own command, which the line need
+	 * not name (--command= picks another): opaque. */
+	if (strcmp(c->name, "flatpak") == 0 && c->n > 2 &&
+	    weq(&c->w[1], "run")) {
+		set_opaque(c->a, "flatpak run runs an application's command");
+		return CLS_DONE;
+	}
+	/*
+	 * pnpm runs a word that is not one of its commands as a script or,
+	 * failing that, as "pnpm exec": judged as that command.
+	 */
+	if (strcmp(c->name, "pnpm") == 0 && c->n > 1 && lit(&c->w[1]) &&
+	    c->w[1].text[0] != '-' && !in_list(c->w[1].text, pnpm_cmds))
+		return unwrap(c, 1);
 	if (runs(c))
-		return unwrap(c, skip_opts(c->w, c->n, 2, NULL, NULL, 0));
+		return unwrap(c, skip_opts(c->w, c->n, 2, c->t->letters,
+		    c->t->longs, 0));
 	m = bsearch(c->name, mgrs, sizeof(mgrs) / sizeof(mgrs[0]),
 	    sizeof(mgrs[0]), mgr_cmp);
 	if (m != NULL)
@@ -280,6 +308,8 @@ cls_yarn(struct cls_call *c)
 {
 	const char	*sub = first_operand(c->w, c->n, NULL);
 
+	if (c->n > 2 && weq(&c->w[1], "exec"))
+		return cls_yarn_exec(c);
 	if (sub == NULL && c->n == 1) {
 		set_class(c->a, POL_CLASS_INSTALL_PACKAGE, "yarn installs "
 		    "packages");

@@ -109,6 +109,18 @@ cls_ip(struct cls_call *c)
 	return CLS_DONE;
 }
 
+/* Is s one of the literal words? */
+static int
+has_word(const struct sh_word *w, size_t n, const char *s)
+{
+	size_t	i;
+
+	for (i = 1; i < n; i++)
+		if (weq(&w[i], s))
+			return 1;
+	return 0;
+}
+
 /* docker, podman, nerdctl: anything that shares the host is an escape. */
 static void
 an_container(struct an *a, const struct sh_word *w, size_t n,
@@ -169,6 +181,15 @@ an_container(struct an *a, const struct sh_word *w, size_t n,
 			return;
 		}
 	}
+	/*
+	 * run and exec run a command in a container: where it starts
+	 * among the options is not modelled here, so it is opaque.
+	 */
+	if (strcmp(sub, "run") == 0 || strcmp(sub, "exec") == 0 ||
+	    ((strcmp(sub, "container") == 0 || strcmp(sub, "compose") == 0) &&
+	    (has_word(w, n, "run") || has_word(w, n, "exec"))))
+		set_opaque(a, "%s %s runs a command in a container", name,
+		    sub);
 	set_mut(a, "%s %s", name, sub);
 }
 
