@@ -664,6 +664,16 @@ mitm_upstream_event(struct bufferevent *bev, short what, void *arg)
 	if (what & BEV_EVENT_CONNECTED) {
 		log_debug("session %s: %s:%u: upstream TLS verified",
 		    t->s->id, t->host, t->port);
+		/*
+		 * The host-header endpoint reads its sandbox only now:
+		 * libevent does not schedule a write of what was queued
+		 * on a TLS bufferevent still in its handshake.
+		 */
+		if (!t->closing && !t->cb_dead &&
+		    !(bufferevent_get_enabled(t->cb) & EV_READ)) {
+			bufferevent_enable(t->cb, EV_READ);
+			mitm_client_read(t->cb, t);
+		}
 		return;
 	}
 	if (t->closing) {
@@ -816,4 +826,114 @@ px_mitm_start(struct px_conn *c, int upfd)
 	bufferevent_enable(t->ub, EV_READ | EV_WRITE);
 	log_info("session %s: %s:%u: TLS terminated (%s)", s->id, t->host,
 	    t->port, k != -1 ? "inspected" : "masked credentials");
+}
+
+/* ---- the host-header endpoint ---- */
+
+int
+px_hostep_trust(struct px_session *s, char *err, size_t errlen)
+{
+	char	 why[256];
+
+	if (s->hostep_ctx != NULL)
+		return 0;
+	if (s->hostep_pem == NULL) {
+		snprintf(err, errlen, "no certificates to verify upstream "
+		    "servers with: set sandbox.network.tls.upstreamCA");
+		return -1;
+	}
+	if ((s->hostep_ctx = up_ctx_new(s->hostep_pem, s->hostep_pemlen,
+	    why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "cannot verify upstream servers: %s",
+		    why);
+		return -1;
+	}
+	/* Loaded: the PEM is not needed again. */
+	free(s->hostep_pem);
+	s->hostep_pem = NULL;
+	return 0;
+}
+
+void
+px_hostep_ctx_free(struct px_session *s)
+{
+	if (s->hostep_ctx != NULL)
+		SSL_CTX_free(s->hostep_ctx);
+	s->hostep_ctx = NULL;
+}
+
+/*
+ * The dial toward the Host of an endpoint request succeeded: from here
+ * the connection is a terminated one whose sandbox side is in clear
+ * (it never left the sandbox's own unix socket).  The same request
+ * stream (common/maskstream.c) judges every head: the Host of each
+ * must name the connection's host, masked credentials are put in
+ * toward their own host and refused toward any other, an inspected
+ * host's rules apply.  Keep-alive holds while the Host stays the same.
+ */
+void
+px_hostep_start(struct px_conn *c, int upfd)
+{
+	struct px_session *s = c->s;
+	struct px_maskset *ms = session_masks(s);
+	struct px_mitm	*t;
+	SSL		*us;
+	X509_VERIFY_PARAM *vp;
+	int		 k = -1, fd = bufferevent_getfd(c->cbev);
+
+	t = xcalloc(1, sizeof(*t));
+	t->s = s;
+	t->ms = ms;
+	snprintf(t->host, sizeof(t->host), "%s", c->host);
+	t->port = c->port;
+	mstream_init(&t->rq, t->host, t->port, ms != NULL ? ms->ents : NULL,
+	    ms != NULL ? ms->nent : 0);
+	if (ms != NULL && (k = inspect_index(ms, t->host)) != -1)
+		mstream_inspect(&t->rq, ms->irules[k], ms->nirules[k]);
+	t->cb = bufferevent_socket_new(px_base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (t->cb == NULL)
+		fatalx("bufferevent_socket_new");
+	/*
+	 * What the sandbox sent so far, its first head included.  A
+	 * bufferevent's input is frozen at its end but while it reads.
+	 */
+	evbuffer_unfreeze(bufferevent_get_input(t->cb), 0);
+	if (evbuffer_add_buffer(bufferevent_get_input(t->cb),
+	    bufferevent_get_input(c->cbev)) == -1)
+		fatalx("host-header endpoint: evbuffer_add_buffer");
+	evbuffer_freeze(bufferevent_get_input(t->cb), 0);
+	/* the client's fd moves here: free the rest without closing it */
+	TAILQ_REMOVE(&s->conns, c, entry);
+	px_dial_cancel(c->dial);
+	px_http_free(c->http);
+	px_reader_free(&c->rd);
+	bufferevent_free(c->cbev);
+	free(c);
+	TAILQ_INSERT_TAIL(&mitms, t, entry);
+
+	if ((us = SSL_new(s->hostep_ctx)) == NULL)
+		fatalx("SSL_new");
+	vp = SSL_get0_param(us);
+	if (X509_VERIFY_PARAM_set1_ip_asc(vp, t->host) != 1) {
+		ERR_clear_error();
+		if (SSL_set1_host(us, t->host) != 1 ||
+		    SSL_set_tlsext_host_name(us, t->host) != 1)
+			fatalx("SSL_set1_host");
+	}
+	t->ub = bufferevent_openssl_socket_new(px_base, upfd, us,
+	    BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
+	if (t->ub == NULL)
+		fatalx("bufferevent_openssl_socket_new");
+	bufferevent_openssl_set_allow_dirty_shutdown(t->ub, 1);
+	bufferevent_setcb(t->cb, mitm_client_read, mitm_write,
+	    mitm_client_event, t);
+	bufferevent_setcb(t->ub, mitm_upstream_read, mitm_write,
+	    mitm_upstream_event, t);
+	/* the sandbox's side is read once the server is verified */
+	bufferevent_disable(t->cb, EV_READ);
+	bufferevent_enable(t->cb, EV_WRITE);
+	bufferevent_enable(t->ub, EV_READ | EV_WRITE);
+	log_info("session %s: %s:%u: host-header endpoint, TLS upstream%s",
+	    s->id, t->host, t->port, k != -1 ? " (inspected)" :
+	    ms != NULL ? " (masked credentials apply)" : "");
 }

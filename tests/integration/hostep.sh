@@ -1,0 +1,343 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# proxyd's host-header endpoint (issue 28): a unix socket inside every
+# sandbox, /run/airlock/http.sock, for tools that cannot speak CONNECT.
+# A plain origin-form request there is routed by its Host header to that
+# host over TLS (port 443 unless Host names one), judged exactly as a
+# CONNECT to it, the server verified against the upstream trust
+# (sandbox.network.tls.upstreamCA: a test CA here).  Real curl inside,
+# loopback TLS servers that log every connection and every request.
+#   - an allowed Host reaches the server (path and Host logged);
+#   - a refused Host: 403 with the rule's words, a network-outbound
+#     event, and no connection reaches any server;
+#   - missing, empty, duplicate and malformed Hosts (NUL, CR/LF, zone
+#     id, 300 bytes, userinfo): 400, nothing dialed;
+#   - not origin-form (absolute-form, CONNECT): 400, nothing dialed;
+#   - a server the trust does not verify: 502, no request reaches it;
+#   - keep-alive while Host stays; another Host on the connection: 403;
+#   - masked credentials apply: the real value to its host, the
+#     placeholder toward another refused; an inspected host's method
+#     rules apply (DELETE refused, GET passes);
+#   - R-E5: an allowed name resolving to loopback is refused, unreached;
+#   - control: the same curl without the socket reaches nothing;
+#   - the socket's host side is 0700/0600 and another user cannot
+#     connect to it (control: the session's user can).
+. "$(dirname "$0")/lib.sh"
+plan 34
+
+W=$(mkwork)
+cd "$W" || exit 1
+# The machine's CA variables are not what the test decides with.
+unset SSL_CERT_FILE CURL_CA_BUNDLE GIT_SSL_CAINFO REQUESTS_CA_BUNDLE \
+    NODE_EXTRA_CA_CERTS SSL_CERT_DIR
+
+mkcert() {	# mkcert CA NAME SAN: NAME.pem/NAME.key signed by CA
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=$2" -keyout "$W/$2.key" \
+	    -out "$W/$2.csr" 2>/dev/null
+	printf 'subjectAltName=%s\n' "$3" >"$W/$2.ext"
+	openssl x509 -req -in "$W/$2.csr" -CA "$W/$1.pem" -CAkey "$W/$1.key" \
+	    -CAcreateserial -days 1 -extfile "$W/$2.ext" -out "$W/$2.pem" \
+	    2>/dev/null
+}
+for ca in ca badca; do
+	openssl req -x509 -newkey rsa:2048 -nodes -days 1 \
+	    -subj "/CN=airlock test $ca" -keyout "$W/$ca.key" -out "$W/$ca.pem" \
+	    -addext basicConstraints=critical,CA:TRUE 2>/dev/null
+done
+mkcert ca srv "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
+mkcert badca bad "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
+chmod a+r "$W"/*.pem
+
+# serve NAME CERT: a TLS server logging "conn" for every TCP connection
+# it accepts (before any handshake) and "host path auth other" for each
+# request; its port in $W/NAME.port.
+PIDS=""
+serve() {
+	python3 - "$W/$1.log" "$W/$2" "$W/$1.port" >/dev/null 2>&1 <<'PY' &
+import http.server, ssl, sys
+log, base, portfile = sys.argv[1:4]
+def note(s):
+    with open(log, "a") as f:
+        f.write(s + "\n")
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        h = self.headers
+        note("%s %s auth=%s other=%s" % (h.get("Host"), self.path,
+            h.get("Authorization"), h.get("X-Other")))
+        self.send_response(200); self.send_header("Content-Length", "3")
+        self.end_headers(); self.wfile.write(b"ok\n")
+    def log_message(self, *a): pass
+c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+c.load_cert_chain(base + ".pem", base + ".key")
+class S(http.server.HTTPServer):
+    def get_request(self):
+        sock, addr = self.socket.accept()
+        note("conn")
+        return c.wrap_socket(sock, server_side=True), addr
+s = S(("127.0.0.1", 0), H)
+open(portfile, "w").write(str(s.server_address[1])); s.serve_forever()
+PY
+	PIDS="$PIDS $!"
+}
+serve good srv
+serve bad bad
+for n in good bad; do
+	i=0
+	while [ ! -s "$W/$n.port" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	: >"$W/$n.log"
+done
+P=$(cat "$W/good.port")
+PB=$(cat "$W/bad.port")
+cleanup() {
+	for p in $PIDS ${DPID:-}; do kill "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+conns() { grep -c '^conn$' "$W/$1.log"; }
+
+REAL="sk-test-$(openssl rand -hex 20)"
+printf '{"API_KEY":{"value":"%s"}}\n' "$REAL" >"$W/cred.json"
+chmod 0600 "$W/cred.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/cred.json"
+cat >"$W/settings.json" <<EOF
+{"credentials":{"file":"$W/cred.json","mask":[
+  {"name":"API_KEY","host":"localhost","header":"Authorization"}]},
+ "sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem"}}}}
+EOF
+# Method rules of an inspected host apply on the endpoint too.
+cat >"$W/inspect.json" <<EOF
+{"sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem",
+  "inspect":[{"host":"localhost","deny":["DELETE"]}]}}}}
+EOF
+# Without credentials.mask: the endpoint needs no masking to work.
+printf '{"sandbox":{"network":{"tls":{"upstreamCA":"%s"}}}}\n' \
+    "$W/ca.pem" >"$W/plain.json"
+
+spawn_user env AIRLOCK_DEBUG=1 "$AIRLOCKD" --socket "$W/d.sock" \
+    2>"$W/d.log"
+DPID=$!
+i=0
+while [ ! -S "$W/d.sock" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+
+# run SETTINGS EVENTS -- CMD: localhost:$P, vm:$P and localhost:$PB are
+# allowed (a loopback address needs its own rule with the port too);
+# runsc (127.0.0.1 too) is not.
+run() {
+	_set=$1
+	_ev=$2
+	shift 3
+	as_user "$AIRLOCK" run --socket "$W/d.sock" --settings "$W/$_set" \
+	    --workspace "$W" --events "$_ev" \
+	    --allow-domain "localhost:$P" --allow-domain "vm:$P" \
+	    --allow-domain "localhost:$PB" --allow-domain "127.0.0.1:$P" \
+	    --allow-domain "127.0.0.1:$PB" --no-policy-check -- "$@"
+}
+S=/run/airlock/http.sock
+
+# An allowed Host: the request reaches the server over TLS.
+run plain.json "$W/e1" -- sh -c 'test -S '$S' && echo is-socket;
+    curl -s -m 10 --unix-socket '$S' http://localhost:'"$P"'/hello' \
+    >"$W/o1" 2>&1
+check "the endpoint is a socket at $S" grep -q is-socket "$W/o1"
+check "curl --unix-socket with an allowed Host gets the server's answer" \
+    grep -q "^ok$" "$W/o1"
+check "the server logged the path and the Host" \
+    grep -q "^localhost:$P /hello " "$W/good.log"
+
+# A refused Host: 403 naming the rule, reported, nothing dialed.
+c0=$(conns good)
+run plain.json "$W/e2" -- sh -c 'curl -s -m 10 -D - --unix-socket '$S' \
+    http://runsc:'"$P"'/refused' >"$W/o2" 2>&1
+check "a refused Host: 403" grep -q "^HTTP/1.1 403" "$W/o2"
+check "... with the rule's words, as a CONNECT's" \
+    grep -q "^X-Airlock-Refused: not in allowlist" "$W/o2"
+check "... reported as network-outbound to runsc:$P" \
+    grep -q "\"action\":\"network-outbound\".*\"runsc:$P\"" "$W/e2"
+check_sh "... and no connection reached the server ($(conns good) vs $c0)" \
+    '[ "$(conns good)" -eq "$c0" ] && ! grep -q /refused "$W/good.log"'
+# The same words as a CONNECT to runsc:$P through the HTTP proxy.
+run plain.json "$W/e2b" -- sh -c 'curl -sv -m 10 -o /dev/null \
+    https://runsc:'"$P"'/connect 2>&1 |
+    sed -n "s/^< X-Airlock-Refused: //p"' >"$W/o2b" 2>&1
+check_sh "control: a CONNECT to runsc:$P is refused with the same words" \
+    'w=$(sed -n "s/^X-Airlock-Refused: //p" "$W/o2" | tr -d "\r");
+    [ -n "$w" ] && tr -d "\r" <"$W/o2b" | grep -qxF "$w" &&
+    [ "$(conns good)" -eq "$c0" ]'
+
+# An allowed name that resolves to loopback without a rule for the
+# address (R-E5): refused after resolution, nothing connected.
+c0=$(conns good)
+as_user "$AIRLOCK" run --socket "$W/d.sock" --settings "$W/plain.json" \
+    --workspace "$W" --events "$W/e2c" --allow-domain "vm:$P" \
+    --no-policy-check -- curl -s -m 10 -D - --unix-socket $S \
+    http://vm:$P/special >"$W/o2c" 2>&1
+check_sh "an allowed name resolving to loopback: 403, nothing connected" \
+    'grep -q "^HTTP/1.1 403" "$W/o2c" &&
+    grep -q "^X-Airlock-Refused: resolves to a loopback address" "$W/o2c" &&
+    [ "$(conns good)" -eq "$c0" ]'
+
+# Bad Hosts and bad requests, written raw by python inside: 400 each.
+cat >"$W/raw.py" <<'PY'
+import socket, sys
+def ask(head):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect("/run/airlock/http.sock")
+    s.sendall(head)
+    out = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            out += b
+    except socket.timeout:
+        pass
+    s.close()
+    return out
+port = sys.argv[1]
+cases = [
+    ("missing", b"GET /x HTTP/1.1\r\n\r\n"),
+    ("missing10", b"GET /x HTTP/1.0\r\n\r\n"),
+    ("empty", b"GET /x HTTP/1.1\r\nHost:\r\n\r\n"),
+    ("duplicate", ("GET /x HTTP/1.1\r\nHost: localhost:%s\r\n"
+        "Host: localhost:%s\r\n\r\n" % (port, port)).encode()),
+    ("nul", ("GET /x HTTP/1.1\r\nHost: localhost\0.evil:%s\r\n\r\n"
+        % port).encode()),
+    ("crlf", ("GET /x HTTP/1.1\r\nHost: localhost:%s\rX: y\r\n\r\n"
+        % port).encode()),
+    ("zone", b"GET /x HTTP/1.1\r\nHost: [fe80::1%25eth0]:443\r\n\r\n"),
+    ("long", ("GET /x HTTP/1.1\r\nHost: %s:%s\r\n\r\n"
+        % ("a" * 300, port)).encode()),
+    ("userinfo", ("GET /x HTTP/1.1\r\nHost: u@localhost:%s\r\n\r\n"
+        % port).encode()),
+    ("absolute", ("GET http://localhost:%s/x HTTP/1.1\r\n"
+        "Host: localhost:%s\r\n\r\n" % (port, port)).encode()),
+    ("connect", ("CONNECT localhost:%s HTTP/1.1\r\n"
+        "Host: localhost:%s\r\n\r\n" % (port, port)).encode()),
+]
+for name, head in cases:
+    first = ask(head).split(b"\r\n", 1)[0].decode("latin-1")
+    print("%s %s" % (name, first))
+# keep-alive: two requests on one connection, then another Host
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect("/run/airlock/http.sock")
+f = s.makefile("rb")
+def one(host, path):
+    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\n\r\n" % (path, host))
+        .encode())
+    st = f.readline().decode().strip()
+    n = 0
+    while True:
+        l = f.readline()
+        if l.lower().startswith(b"content-length:"):
+            n = int(l.split(b":")[1])
+        if l in (b"\r\n", b""):
+            break
+    f.read(n)
+    return st
+print("dot " + one("localhost.:" + port, "/dot"))
+print("ka1 " + one("localhost:" + port, "/ka1"))
+print("ka2 " + one("localhost:" + port, "/ka2"))
+print("ka3 " + one("vm:" + port, "/ka3"))
+PY
+chmod a+r "$W/raw.py"
+c0=$(conns good)
+run plain.json "$W/e3" -- python3 "$W/raw.py" "$P" >"$W/o3" 2>&1
+for n in missing missing10 empty duplicate nul crlf zone long userinfo \
+    absolute connect; do
+	check "$n Host/request: 400" grep -q "^$n HTTP/1.1 400" "$W/o3"
+done
+check "a Host with one final dot is the same host (200)" \
+    grep -q "^dot HTTP/1.1 200" "$W/o3"
+check "two requests on one connection, the same Host: both 200" \
+    grep -q "^ka2 HTTP/1.1 200" "$W/o3"
+check "... then another Host on that connection: 403" \
+    grep -q "^ka3 HTTP/1.1 403" "$W/o3"
+check_sh "only the keep-alive connection reached the server" \
+    '[ "$(conns good)" -eq $((c0 + 1)) ] && grep -q " /ka2 " "$W/good.log" &&
+    ! grep -q -e " /x " -e /ka3 "$W/good.log"'
+
+# The server is verified against the upstream trust: one the test CA
+# does not sign gets no request.
+run plain.json "$W/e4" -- curl -s -m 10 -D - --unix-socket $S \
+    http://localhost:$PB/unverified >"$W/o4" 2>&1
+check_sh "an unverified server: 502, and it received no request" \
+    'grep -q "^HTTP/1.1 502" "$W/o4" && ! grep -q /unverified "$W/bad.log"'
+
+# Masked credentials apply: the value toward its own host, the
+# placeholder toward another refused.
+run settings.json "$W/e5" -- sh -c 'curl -s -m 10 --unix-socket '$S' \
+    -H "Authorization: Bearer $API_KEY" http://localhost:'"$P"'/masked;
+    curl -s -m 10 -o /dev/null -w "%{http_code}\n" --unix-socket '$S' \
+    -H "Authorization: Bearer $API_KEY" http://vm:'"$P"'/exfil' \
+    >"$W/o5" 2>&1
+check "masked: the server logged the real value on this path" \
+    grep -q "^localhost:$P /masked auth=Bearer $REAL " "$W/good.log"
+check_sh "masked: the placeholder toward vm is 403, never seen there" \
+    'grep -q "^403$" "$W/o5" && ! grep -q /exfil "$W/good.log" &&
+    grep -q "credential-exfiltration" "$W/e5"'
+
+# An inspected host's method rules: DELETE refused, GET passes.
+run inspect.json "$W/e8" -- sh -c 'curl -s -m 10 -o /dev/null \
+    -w "%{http_code}\n" -X DELETE --unix-socket '$S' \
+    http://localhost:'"$P"'/del; curl -s -m 10 --unix-socket '$S' \
+    http://localhost:'"$P"'/get-inspected' >"$W/o8" 2>&1
+check_sh "inspected: DELETE is 403 (network-request), never sent" \
+    'grep -q "^403$" "$W/o8" && ! grep -q " /del " "$W/good.log" &&
+    grep -q "\"action\":\"network-request\"" "$W/e8"'
+check "control: GET to the same host passes" \
+    grep -q "^localhost:$P /get-inspected " "$W/good.log"
+
+# Control: the same curl without the socket reaches nothing.
+c0=$(conns good)
+run plain.json "$W/e6" -- sh -c 'curl -s -m 10 --noproxy "*" \
+    --cacert '"$W"'/ca.pem https://localhost:'"$P"'/direct; echo "rc=$?"' \
+    >"$W/o6" 2>&1
+check_sh "control: without the socket curl reaches no server" \
+    '! grep -q "^rc=0" "$W/o6" && [ "$(conns good)" -eq "$c0" ]'
+
+# The host side of the socket: the session's user alone.
+run plain.json "$W/e7" -- sh -c '
+    echo "seen=$(ls -d /tmp/airlock-http.* 2>/dev/null | wc -l)";
+    stat -c ino=%i '$S'; sleep 5' \
+    >"$W/o7" 2>&1 &
+RP=$!
+i=0
+while ! grep -q "^ino=" "$W/o7" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+INO=$(sed -n "s/^ino=//p" "$W/o7")
+HOSTSOCK=$(find /tmp -maxdepth 2 -name http.sock -inum "${INO:-0}" \
+    2>/dev/null | head -1)
+check_sh "the host-side socket is in a 0700 directory of the user's" \
+    '[ -n "$HOSTSOCK" ] &&
+    [ "$(stat -c "%a %U" "$(dirname "$HOSTSOCK")")" = "700 $TUSER" ]'
+check "... and no such directory (its own or another's) is seen inside" \
+    grep -q "^seen=0$" "$W/o7"
+if [ "$(id -u)" -eq 0 ]; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s -m 5 \
+	    --unix-socket "$HOSTSOCK" http://localhost:$P/other-user \
+	    >/dev/null 2>&1
+	rc=$?
+	check_sh "another user cannot connect to it (curl exit $rc)" \
+	    '[ "$rc" -ne 0 ] && ! grep -q /other-user "$W/good.log"'
+else
+	ok "another user cannot connect to it # SKIP needs root"
+fi
+as_user curl -s -m 5 --unix-socket "$HOSTSOCK" \
+    http://localhost:$P/owner >/dev/null 2>&1
+check "control: the session's own user can (the same rules)" \
+    grep -q "^localhost:$P /owner " "$W/good.log"
+wait "$RP"
+
+finish
