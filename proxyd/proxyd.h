@@ -168,6 +168,7 @@ struct px_conn {
 /* conn.c */
 struct px_conn *px_conn_new(struct px_session *, enum px_conn_kind, int fd);
 void	 px_conn_free(struct px_conn *);
+void	 px_conn_release(struct px_conn *);
 /*
  * Read what the client sent already, without waiting for an event: 1
  * bytes added to the input, 0 nothing yet, -1 EOF or error.

@@ -753,6 +753,21 @@ leaf_for(struct px_maskset *ms, const char *host, X509 **x, EVP_PKEY **key)
 	return -1;
 }
 
+/* The name the upstream's certificate must carry: an address as an
+ * address, a host name as a name, which SNI also sends. */
+static void
+upstream_names(SSL *us, const char *host)
+{
+	X509_VERIFY_PARAM *vp = SSL_get0_param(us);
+
+	if (X509_VERIFY_PARAM_set1_ip_asc(vp, host) != 1) {
+		ERR_clear_error();
+		if (SSL_set1_host(us, host) != 1 ||
+		    SSL_set_tlsext_host_name(us, host) != 1)
+			fatalx("SSL_set1_host");
+	}
+}
+
 /*
  * The dial to a masked host succeeded and the sandbox has its 200: TLS
  * on both sides from here.  Takes c (freed) and upfd.
@@ -766,7 +781,6 @@ px_mitm_start(struct px_conn *c, int upfd)
 	SSL		*cs = NULL, *us = NULL;
 	X509		*leaf;
 	EVP_PKEY	*key = NULL;
-	X509_VERIFY_PARAM *vp;
 	int		 k, fd = bufferevent_getfd(c->cbev);
 	size_t		 early = evbuffer_get_length(
 			    bufferevent_get_input(c->cbev));
@@ -789,13 +803,7 @@ px_mitm_start(struct px_conn *c, int upfd)
 	mstream_init(&t->rq, t->host, t->port, ms->ents, ms->nent);
 	if ((k = inspect_index(ms, t->host)) != -1)
 		mstream_inspect(&t->rq, ms->irules[k], ms->nirules[k]);
-	/* the client's fd moves here: free the rest without closing it */
-	TAILQ_REMOVE(&s->conns, c, entry);
-	px_dial_cancel(c->dial);
-	px_http_free(c->http);
-	px_reader_free(&c->rd);
-	bufferevent_free(c->cbev);
-	free(c);
+	px_conn_release(c);	/* the client's fd moves here */
 	TAILQ_INSERT_TAIL(&mitms, t, entry);
 
 	if ((cs = SSL_new(ms->down)) == NULL ||
@@ -803,13 +811,7 @@ px_mitm_start(struct px_conn *c, int upfd)
 	    SSL_use_PrivateKey(cs, key) != 1 ||
 	    (us = SSL_new(ms->up)) == NULL)
 		fatalx("SSL_new");
-	vp = SSL_get0_param(us);
-	if (X509_VERIFY_PARAM_set1_ip_asc(vp, t->host) != 1) {
-		ERR_clear_error();
-		if (SSL_set1_host(us, t->host) != 1 ||
-		    SSL_set_tlsext_host_name(us, t->host) != 1)
-			fatalx("SSL_set1_host");
-	}
+	upstream_names(us, t->host);
 	t->cb = bufferevent_openssl_socket_new(px_base, fd, cs,
 	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
 	t->ub = bufferevent_openssl_socket_new(px_base, upfd, us,
@@ -878,7 +880,6 @@ px_hostep_start(struct px_conn *c, int upfd)
 	struct px_maskset *ms = session_masks(s);
 	struct px_mitm	*t;
 	SSL		*us;
-	X509_VERIFY_PARAM *vp;
 	int		 k = -1, fd = bufferevent_getfd(c->cbev);
 
 	t = xcalloc(1, sizeof(*t));
@@ -902,24 +903,12 @@ px_hostep_start(struct px_conn *c, int upfd)
 	    bufferevent_get_input(c->cbev)) == -1)
 		fatalx("host-header endpoint: evbuffer_add_buffer");
 	evbuffer_freeze(bufferevent_get_input(t->cb), 0);
-	/* the client's fd moves here: free the rest without closing it */
-	TAILQ_REMOVE(&s->conns, c, entry);
-	px_dial_cancel(c->dial);
-	px_http_free(c->http);
-	px_reader_free(&c->rd);
-	bufferevent_free(c->cbev);
-	free(c);
+	px_conn_release(c);	/* the client's fd moves here */
 	TAILQ_INSERT_TAIL(&mitms, t, entry);
 
 	if ((us = SSL_new(s->hostep_ctx)) == NULL)
 		fatalx("SSL_new");
-	vp = SSL_get0_param(us);
-	if (X509_VERIFY_PARAM_set1_ip_asc(vp, t->host) != 1) {
-		ERR_clear_error();
-		if (SSL_set1_host(us, t->host) != 1 ||
-		    SSL_set_tlsext_host_name(us, t->host) != 1)
-			fatalx("SSL_set1_host");
-	}
+	upstream_names(us, t->host);
 	t->ub = bufferevent_openssl_socket_new(px_base, upfd, us,
 	    BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
 	if (t->ub == NULL)
