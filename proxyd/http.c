@@ -29,6 +29,7 @@
 
 #include "common/http.h"
 #include "common/log.h"
+#include "common/maskstream.h"
 #include "common/xmalloc.h"
 #include "policy/egress.h"
 #include "proxyd/proxyd.h"
@@ -688,6 +689,17 @@ hostep_request(struct px_conn *c)
 	    &why) == -1) {
 		snprintf(msg, sizeof(msg), "malformed Host header: %s", why);
 		http_answer(c, 400, "X-Airlock-Refused", msg, msg);
+		return;
+	}
+	/*
+	 * An Upgrade would leave the rest of the connection unjudged, a
+	 * later head with another Host included, whether or not the
+	 * server switches: refused before anything is dialed (the
+	 * connection's later heads are refused it in maskstream.c).
+	 */
+	if (http_header_get(r->hdrs, r->nhdrs, "Upgrade") != NULL) {
+		http_answer(c, 403, "X-Airlock-Refused", MSTREAM_NO_UPGRADE,
+		    MSTREAM_NO_UPGRADE);
 		return;
 	}
 	/*

@@ -891,6 +891,7 @@ px_hostep_start(struct px_conn *c, int upfd)
 	    ms != NULL ? ms->nent : 0);
 	if (ms != NULL && (k = inspect_index(ms, t->host)) != -1)
 		mstream_inspect(&t->rq, ms->irules[k], ms->nirules[k]);
+	mstream_no_upgrade(&t->rq);
 	t->cb = bufferevent_socket_new(px_base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (t->cb == NULL)
 		fatalx("bufferevent_socket_new");

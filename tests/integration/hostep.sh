@@ -24,7 +24,7 @@
 #   - the socket's host side is 0700/0600 and another user cannot
 #     connect to it (control: the session's user can).
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 44
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -68,6 +68,18 @@ class H(http.server.BaseHTTPRequestHandler):
             h.get("Authorization"), h.get("X-Other")))
         self.send_response(200); self.send_header("Content-Length", "3")
         self.end_headers(); self.wfile.write(b"ok\n")
+    def do_POST(self):
+        # The body read as its head frames it (chunked sizes as a
+        # lenient server reads them), so what follows is the next head.
+        if self.headers.get("Transfer-Encoding") == "chunked":
+            while True:
+                n = int(self.rfile.readline().split(b";")[0], 16)
+                self.rfile.read(n + 2)
+                if n == 0:
+                    break
+        else:
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.do_GET()
     def log_message(self, *a): pass
 c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 c.load_cert_chain(base + ".pem", base + ".key")
@@ -339,5 +351,117 @@ as_user curl -s -m 5 --unix-socket "$HOSTSOCK" \
 check "control: the session's own user can (the same rules)" \
     grep -q "^localhost:$P /owner " "$W/good.log"
 wait "$RP"
+
+# ---- A hostile agent's attacks on the endpoint (raw bytes inside) ----
+cat >"$W/attack.py" <<'PY'
+import os, socket, sys, time
+port = sys.argv[1]
+key = os.environ.get("API_KEY", "none")
+def conn():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.connect("/run/airlock/http.sock")
+    return s
+def drain(s):
+    out = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            out += b
+    except (socket.timeout, ConnectionResetError):
+        pass
+    s.close()
+    return out
+def statuses(out):
+    # the server's bodies end in a bare LF: lines split on LF
+    return ",".join(l.split(b" ")[1].decode() for l in out.split(b"\n")
+        if l.startswith(b"HTTP/1.1 "))
+def get(path, host, extra=""):
+    return ("GET %s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (path, host, extra)
+        ).encode()
+L = "localhost:" + port
+V = "vm:" + port
+def send(name, *parts):
+    s = conn()
+    for p in parts:
+        try:
+            s.sendall(p)
+        except OSError:
+            break	# refused and closed: what it answered is read
+        time.sleep(0.3)
+    print("%s %s" % (name, statuses(drain(s))))
+# An Upgrade the server ignores, then another Host on the connection:
+# in the first head, and in a later one.
+send("upgrade", get("/up1", L, "Connection: Upgrade\r\nUpgrade: x\r\n"),
+    get("/up2", V))
+send("upgrade2", get("/up3", L), get("/up4", L, "Connection: Upgrade\r\n"
+    "Upgrade: x\r\n"), get("/up5", V))
+# Two heads in one write, the second to another Host.
+send("pipe", get("/pipe1", L) + get("/pipe2", V))
+# A chunked body, then a head to another Host in the same write.
+send("chunk", ("POST /c1 HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: "
+    "chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n" % L).encode() +
+    get("/c2", V))
+# Chunk sizes a lenient server reads as 16 (hiding /c3s in the body).
+for n, sz in (("chunk_", "1_0"), ("chunkx", "0x10"), ("chunkp", "+10")):
+    send(n, ("POST /c3 HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked"
+        "\r\n\r\n%s\r\n" % (L, sz)).encode() + b"0\r\n\r\n" +
+        get("/c3s", V)[:-2] + b"\r\n0\r\n\r\n")
+# Content-Length and Transfer-Encoding both, first and second head.
+send("tecl1", ("POST /tecl1 HTTP/1.1\r\nHost: %s\r\nContent-Length: 5\r\n"
+    "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n" % L).encode())
+send("tecl2", get("/tecl0", L), ("POST /tecl2 HTTP/1.1\r\nHost: %s\r\n"
+    "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    % L).encode())
+# Host spellings: each either the same host or refused, never another.
+for n, h in (("pct", "local%68ost:" + port), ("v6", "[::1]:" + port),
+        ("altip", "127.1:" + port), ("twoport", L + ":" + port),
+        ("at", "localhost@vm:" + port), ("space", "local host:" + port),
+        ("fold", L + "\r\n vm")):
+    send("host-" + n, get("/h-" + n, h))
+send("obsfold", get("/obsfold", L, "X-Other: a\r\n b\r\n"))
+# Later heads: absolute-form, CONNECT, HTTP/1.0 without Host.
+send("abs2", get("/abs1", L), ("GET http://%s/abs2 HTTP/1.1\r\nHost: "
+    "%s\r\n\r\n" % (V, L)).encode())
+send("connect2", get("/cn1", L), ("CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n"
+    % (V, V)).encode())
+send("nohost10", get("/nh1", L), b"GET /nh2 HTTP/1.0\r\n\r\n")
+# A head over the limit, in one piece and in a trickle.
+send("huge", get("/huge", L, "X-Other: " + "a" * 70000 + "\r\n"))
+PY
+chmod a+r "$W/attack.py"
+c0=$(conns good)
+run plain.json "$W/e9" -- python3 "$W/attack.py" "$P" >"$W/o9" 2>&1
+diag "$(tr '\n' ' ' <"$W/o9")"
+check_sh "an Upgrade in the first head: 403, nothing after it is sent" \
+    'grep -q "^upgrade 403$" "$W/o9" &&
+    ! grep -q -e " /up1 " -e " /up2 " "$W/good.log"'
+check_sh "... in a later head: 403, and no later head is sent" \
+    'grep -q "^upgrade2 200,403$" "$W/o9" && grep -q " /up3 " "$W/good.log" &&
+    ! grep -q -e " /up4 " -e " /up5 " "$W/good.log"'
+check_sh "pipelined heads in one write, the second to another Host: 403" \
+    'grep -q "^pipe .*403$" "$W/o9" && ! grep -q /pipe2 "$W/good.log"'
+check_sh "a head after a chunked body naming another Host: 403, never sent" \
+    'grep -q "^chunk .*403$" "$W/o9" && ! grep -q /c2 "$W/good.log"'
+check_sh "lenient chunk sizes (1_0, 0x10, +10): 400, nothing hidden passes" \
+    'grep -q "^chunk_ .*400" "$W/o9" && grep -q "^chunkx .*400" "$W/o9" &&
+    grep -q "^chunkp .*400" "$W/o9" && ! grep -q /c3s "$W/good.log"'
+check_sh "Content-Length with Transfer-Encoding: 400, first head or later" \
+    'grep -q "^tecl1 400$" "$W/o9" && grep -q "^tecl2 200,400$" "$W/o9" &&
+    ! grep -q -e /tecl1 -e /tecl2 "$W/good.log"'
+check_sh "Host spellings (%, [::1], 127.1, two ports, @, space, fold): 4xx" \
+    'for n in pct v6 altip twoport at space fold; do
+        grep -q "^host-$n 4[0-9][0-9]$" "$W/o9" || exit 1; done;
+    ! grep -q " /h-" "$W/good.log"'
+check_sh "obs-fold in a header: 400, not sent" \
+    'grep -q "^obsfold 400$" "$W/o9" && ! grep -q /obsfold "$W/good.log"'
+check_sh "later heads: absolute-form, CONNECT 400; HTTP/1.0 without Host 403" \
+    'grep -q "^abs2 200,400$" "$W/o9" && grep -q "^connect2 200,400$" "$W/o9" &&
+    grep -q "^nohost10 200,403$" "$W/o9" &&
+    ! grep -q -e /abs2 -e /nh2 "$W/good.log"'
+check_sh "a head over 64 KiB: refused (400 or reset), not sent" \
+    'grep -q "^huge \(400\)\?$" "$W/o9" && ! grep -q /huge "$W/good.log"'
 
 finish
