@@ -82,6 +82,7 @@ struct px_mitm {
 	struct mstream		 rq;		/* the requests */
 	int			 closing;
 	int			 cb_dead;	/* the sandbox ended */
+	int			 verified;	/* the server's handshake done */
 };
 
 static TAILQ_HEAD(, px_maskset) masksets = TAILQ_HEAD_INITIALIZER(masksets);
@@ -664,6 +665,7 @@ mitm_upstream_event(struct bufferevent *bev, short what, void *arg)
 	if (what & BEV_EVENT_CONNECTED) {
 		log_debug("session %s: %s:%u: upstream TLS verified",
 		    t->s->id, t->host, t->port);
+		t->verified = 1;
 		/*
 		 * The host-header endpoint reads its sandbox only now:
 		 * libevent does not schedule a write of what was queued
@@ -680,8 +682,13 @@ mitm_upstream_event(struct bufferevent *bev, short what, void *arg)
 		mitm_free(t);
 		return;
 	}
-	if ((what & BEV_EVENT_ERROR) && SSL_is_init_finished(
-	    bufferevent_openssl_get_ssl(bev)) != 1) {
+	/*
+	 * Only a handshake that never finished is a server not verified:
+	 * once it has, an error is the server's end (OpenSSL 3 reports a
+	 * close without close_notify as one, and the SSL's state no longer
+	 * says the handshake was done), never a refusal to report.
+	 */
+	if ((what & BEV_EVENT_ERROR) && !t->verified) {
 		/* Never a downgrade: no request reaches this server. */
 		ssl_why(bev, why, sizeof(why));
 		log_warnx("session %s: %s:%u: upstream TLS refused: %s",

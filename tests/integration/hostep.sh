@@ -24,7 +24,7 @@
 #   - the socket's host side is 0700/0600 and another user cannot
 #     connect to it (control: the session's user can).
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 54
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -463,5 +463,135 @@ check_sh "later heads: absolute-form, CONNECT 400; HTTP/1.0 without Host 403" \
     ! grep -q -e /abs2 -e /nh2 "$W/good.log"'
 check_sh "a head over 64 KiB: refused (400 or reset), not sent" \
     'grep -q "^huge \(400\)\?$" "$W/o9" && ! grep -q /huge "$W/good.log"'
+
+# Masked credentials: the placeholder toward another Host in the query
+# or another header is refused and reported; toward its own host, any
+# header but the masked one carries only the placeholder.
+cat >"$W/mask.py" <<'PY'
+import os, socket, sys
+port, key = sys.argv[1], os.environ["API_KEY"]
+def ask(head):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect("/run/airlock/http.sock")
+    s.sendall(head.encode())
+    out = b""
+    try:
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            out += b
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return out.split(b"\r\n", 1)[0].decode("latin-1")
+L, V = "localhost:" + port, "vm:" + port
+print("query " + ask("GET /mq?k=%s HTTP/1.1\r\nHost: %s\r\n\r\n" % (key, V)))
+print("other " + ask("GET /mo HTTP/1.1\r\nHost: %s\r\nX-Other: %s\r\n\r\n"
+    % (V, key)))
+print("second " + ask("GET /m1 HTTP/1.1\r\nHost: %s\r\n\r\nGET /m2 "
+    "HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n"
+    % (L, V, key)))
+print("own " + ask("GET /mown HTTP/1.1\r\nHost: %s\r\nX-Other: %s\r\n"
+    "Connection: close\r\n\r\n" % (L, key)))
+PY
+chmod a+r "$W/mask.py"
+run settings.json "$W/e10" -- python3 "$W/mask.py" "$P" >"$W/o10" 2>&1
+diag "$(tr '\n' ' ' <"$W/o10")"
+check_sh "the placeholder toward vm in the query or X-Other: 403, reported" \
+    'grep -q "^query HTTP/1.1 403" "$W/o10" &&
+    grep -q "^other HTTP/1.1 403" "$W/o10" &&
+    [ "$(grep -c credential-exfiltration "$W/e10")" -ge 2 ] &&
+    ! grep -q -e " /mq" -e " /mo " "$W/good.log"'
+check_sh "... or after a request to its own host on that connection: unsent" \
+    'grep -q "^second HTTP/1.1 403" "$W/o10" && ! grep -q /m2 "$W/good.log"'
+check_sh "a verified server's close after Connection: close is no violation" \
+    'grep -q "^own HTTP/1.1 200" "$W/o10" &&
+    ! grep -q tls-upstream-unverified "$W/e10"'
+check_sh "the real value is nowhere but the one masked header's request" \
+    '! grep -q "$REAL" "$W/o10" "$W/e10" "$W/d.log" &&
+    [ "$(grep -c "$REAL" "$W/good.log")" -eq 1 ]'
+
+# Inspection rules on the endpoint: only the canonical path is judged;
+# a dot segment, its escapes, an empty segment or an escaped slash is
+# refused, never normalised.
+cat >"$W/inspect2.json" <<EOF
+{"sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem",
+  "inspect":[{"host":"localhost","allow":["GET /v2/"]}]}}}}
+EOF
+run inspect2.json "$W/e11" -- sh -c 'for p in /v2/ok /v2/../admin \
+    /v2/%2e%2e/admin /v2/%2E%2E/admin /v2//admin /v2/.%2e/admin \
+    /v2%2f../admin /admin "/v2/..;/admin" "/v2/%5c../admin"; do
+    printf "%s " "$p"; curl -s -m 10 -o /dev/null -w "%{http_code}\n" \
+    --path-as-is --unix-socket '$S' "http://localhost:'"$P"'$p"; done' \
+    >"$W/o11" 2>&1
+diag "$(tr '\n' ' ' <"$W/o11")"
+check "inspected via the endpoint: GET /v2/ok passes" \
+    grep -q "^/v2/ok 200$" "$W/o11"
+check_sh "... ../, %2e%2e, //, %2f, %5c, ..;, /admin: 403 each, never sent" \
+    '[ "$(grep -c " 403$" "$W/o11")" -eq 9 ] &&
+    ! grep -q admin "$W/good.log"'
+
+# Network off: the endpoint is there, and reaches nothing.
+c0=$(conns good)
+as_user "$AIRLOCK" run --socket "$W/d.sock" --settings "$W/plain.json" \
+    --workspace "$W" --events "$W/e12" --network off \
+    --allow-domain "localhost:$P" --no-policy-check -- curl -s -m 10 -D - \
+    --unix-socket $S http://localhost:$P/netoff >"$W/o12" 2>&1
+check_sh "--network off: the endpoint answers 403, nothing dialed" \
+    'grep -q "^HTTP/1.1 403" "$W/o12" && [ "$(conns good)" -eq "$c0" ] &&
+    ! grep -q /netoff "$W/good.log"'
+
+# The socket cannot be removed, replaced or renamed away from inside.
+run plain.json "$W/e13" -- sh -c 'rm -f '$S' 2>/dev/null; echo rm=$?;
+    mv '$S' /run/airlock/x.sock 2>/dev/null; echo mv=$?;
+    mv /run/airlock /run/moved 2>/dev/null; echo mvdir=$?;
+    ln -sf /tmp/fake.sock '$S' 2>/dev/null; echo ln=$?;
+    curl -s -m 10 --unix-socket '$S' http://localhost:'"$P"'/after-rm' \
+    >"$W/o13" 2>&1
+diag "$(tr '\n' ' ' <"$W/o13")"
+check_sh "rm, mv of the socket or of /run/airlock, ln -sf over it: refused" \
+    'for k in rm mv mvdir ln; do grep -q "^$k=0$" "$W/o13" && exit 1; done;
+    grep -q "^ok$" "$W/o13" && grep -q " /after-rm " "$W/good.log"'
+
+# Endpoint connections count toward the session's cap: held idle (no
+# head: slowloris), the one past the cap is closed at once, reported.
+printf '{"sandbox":{"network":{"maxConnections":3,"tls":{"upstreamCA":"%s"}}}}\n' \
+    "$W/ca.pem" >"$W/cap.json"
+cat >"$W/cap.py" <<'PY'
+import socket, sys, time
+held = []
+for i in range(3):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect("/run/airlock/http.sock")
+    held.append(s)
+time.sleep(0.5)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(5)
+s.connect("/run/airlock/http.sock")
+try:
+    print("past-cap", "closed" if s.recv(10) == b"" else "open")
+except socket.timeout:
+    print("past-cap open")
+except ConnectionResetError:
+    print("past-cap closed")
+for h in held:
+    h.close()
+time.sleep(0.5)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect("/run/airlock/http.sock")
+s.sendall(("GET /after-cap HTTP/1.1\r\nHost: localhost:%s\r\n"
+    "Connection: close\r\n\r\n" % sys.argv[1]).encode())
+print("after", s.recv(100).split(b"\r\n")[0].decode())
+PY
+chmod a+r "$W/cap.py"
+run cap.json "$W/e14" -- python3 "$W/cap.py" "$P" >"$W/o14" 2>&1
+diag "$(tr '\n' ' ' <"$W/o14")"
+check_sh "idle endpoint connections count: the 4th of cap 3 closed, reported" \
+    'grep -q "^past-cap closed$" "$W/o14" &&
+    grep -q "network-connections" "$W/e14"'
+check "... and once they close, a request passes again" \
+    grep -q "^after HTTP/1.1 200" "$W/o14"
 
 finish
