@@ -23,8 +23,18 @@
 #   - control: the same curl without the socket reaches nothing;
 #   - the socket's host side is 0700/0600 and another user cannot
 #     connect to it (control: the session's user can).
+#   - a hostile agent's attacks: an Upgrade (first or later head) is
+#     403 and nothing after it passes; pipelined heads, a head after a
+#     chunked body, lenient chunk sizes, TE+CL, obs-fold, a huge head,
+#     Host spellings, later absolute-form/CONNECT/HTTP/1.0 heads are
+#     judged or refused, another Host never sent; the placeholder toward
+#     another Host anywhere in the head refused; inspection path tricks
+#     (../, %2e%2e, //, ..;) refused; --network off reaches nothing; the
+#     socket cannot be removed or renamed away; idle connections count
+#     toward maxConnections; an unended head is closed (slowloris); a
+#     verified server's close is no tls-upstream-unverified violation.
 . "$(dirname "$0")/lib.sh"
-plan 54
+plan 56
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -353,6 +363,25 @@ check "control: the session's own user can (the same rules)" \
 wait "$RP"
 
 # ---- A hostile agent's attacks on the endpoint (raw bytes inside) ----
+# Slowloris: a head begun and never ended is closed (proxyd's 30 s for
+# a head), in the background while the rest runs.
+cat >"$W/slow.py" <<'PY'
+import socket, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(60)
+s.connect("/run/airlock/http.sock")
+t = time.time()
+s.sendall(b"GET /slow HTTP/1.1\r\nHo")
+try:
+    while s.recv(4096):
+        pass
+except OSError:
+    pass
+print("closed after %d" % (time.time() - t))
+PY
+chmod a+r "$W/slow.py"
+run plain.json "$W/e15" -- python3 "$W/slow.py" >"$W/o15" 2>&1 &
+SLOWP=$!
 cat >"$W/attack.py" <<'PY'
 import os, socket, sys, time
 port = sys.argv[1]
@@ -419,7 +448,9 @@ send("tecl2", get("/tecl0", L), ("POST /tecl2 HTTP/1.1\r\nHost: %s\r\n"
 for n, h in (("pct", "local%68ost:" + port), ("v6", "[::1]:" + port),
         ("altip", "127.1:" + port), ("twoport", L + ":" + port),
         ("at", "localhost@vm:" + port), ("space", "local host:" + port),
-        ("fold", L + "\r\n vm")):
+        ("fold", L + "\r\n vm"), ("port0", "localhost:0"),
+        ("portbig", "localhost:%d" % (65536 + int(port))),
+        ("portsign", "localhost:+" + port)):
     send("host-" + n, get("/h-" + n, h))
 send("obsfold", get("/obsfold", L, "X-Other: a\r\n b\r\n"))
 # Later heads: absolute-form, CONNECT, HTTP/1.0 without Host.
@@ -451,8 +482,8 @@ check_sh "lenient chunk sizes (1_0, 0x10, +10): 400, nothing hidden passes" \
 check_sh "Content-Length with Transfer-Encoding: 400, first head or later" \
     'grep -q "^tecl1 400$" "$W/o9" && grep -q "^tecl2 200,400$" "$W/o9" &&
     ! grep -q -e /tecl1 -e /tecl2 "$W/good.log"'
-check_sh "Host spellings (%, [::1], 127.1, two ports, @, space, fold): 4xx" \
-    'for n in pct v6 altip twoport at space fold; do
+check_sh "Host spellings (%, [::1], 127.1, ports 0/+/big, @, fold...): 4xx" \
+    'for n in pct v6 altip twoport at space fold port0 portbig portsign; do
         grep -q "^host-$n 4[0-9][0-9]$" "$W/o9" || exit 1; done;
     ! grep -q " /h-" "$W/good.log"'
 check_sh "obs-fold in a header: 400, not sent" \
@@ -526,6 +557,13 @@ run inspect2.json "$W/e11" -- sh -c 'for p in /v2/ok /v2/../admin \
     --path-as-is --unix-socket '$S' "http://localhost:'"$P"'$p"; done' \
     >"$W/o11" 2>&1
 diag "$(tr '\n' ' ' <"$W/o11")"
+# The inspected host spelled in capitals with a final dot is the same
+# host to its rules.
+run inspect.json "$W/e11b" -- curl -s -m 10 -o /dev/null -w "%{http_code}\n" \
+    -X DELETE -H "Host: LOCALHOST.:$P" --unix-socket $S \
+    http://localhost:$P/del-caps >"$W/o11b" 2>&1
+check_sh "inspected: DELETE with Host LOCALHOST.: is 403, never sent" \
+    'grep -q "^403$" "$W/o11b" && ! grep -q /del-caps "$W/good.log"'
 check "inspected via the endpoint: GET /v2/ok passes" \
     grep -q "^/v2/ok 200$" "$W/o11"
 check_sh "... ../, %2e%2e, //, %2f, %5c, ..;, /admin: 403 each, never sent" \
@@ -593,5 +631,12 @@ check_sh "idle endpoint connections count: the 4th of cap 3 closed, reported" \
     grep -q "network-connections" "$W/e14"'
 check "... and once they close, a request passes again" \
     grep -q "^after HTTP/1.1 200" "$W/o14"
+
+wait "$SLOWP"
+diag "$(tr '\n' ' ' <"$W/o15")"
+check_sh "slowloris: an unended head is closed within 30-40 s, unsent" \
+    'n=$(sed -n "s/^closed after //p" "$W/o15");
+    [ -n "$n" ] && [ "$n" -ge 29 ] && [ "$n" -le 40 ] &&
+    ! grep -q /slow "$W/good.log"'
 
 finish
