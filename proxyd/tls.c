@@ -82,7 +82,7 @@ struct px_mitm {
 	struct mstream		 rq;		/* the requests */
 	int			 closing;
 	int			 cb_dead;	/* the sandbox ended */
-	int			 verified;	/* the server's handshake done */
+	int			 verified;	/* its handshake finished */
 };
 
 static TAILQ_HEAD(, px_maskset) masksets = TAILQ_HEAD_INITIALIZER(masksets);
