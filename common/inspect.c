@@ -24,6 +24,7 @@ tchar(int c)
 static const char *
 path_noncanon(const char *p, size_t len)
 {
+	const char *end;
 	size_t	i, seg;
 	int	hi, lo, c;
 
@@ -55,15 +56,24 @@ path_noncanon(const char *p, size_t len)
 			    "none (or of /, \\, %) in the path";
 		i += 2;
 	}
-	/* Segments: none empty (//), none "." or "..". */
+	/*
+	 * Segments: none empty (//), none "." or "..", and none that is
+	 * one of those before a ';': servers that strip path parameters
+	 * before they resolve dot segments (Tomcat, Spring, Jetty) read
+	 * /v2/..;/admin as /admin.
+	 */
 	for (i = 1, seg = 1; i <= len; i++) {
 		if (i < len && p[i] != '/')
 			continue;
 		if (i == seg && i < len)
 			return "an empty segment (//) in the path";
-		if ((i - seg == 1 && p[seg] == '.') ||
-		    (i - seg == 2 && p[seg] == '.' && p[seg + 1] == '.'))
-			return "a dot segment (. or ..) in the path";
+		if ((end = memchr(p + seg, ';', i - seg)) == NULL)
+			end = p + i;
+		if ((end - (p + seg) == 1 && p[seg] == '.') ||
+		    (end - (p + seg) == 2 && p[seg] == '.' &&
+		    p[seg + 1] == '.'))
+			return "a dot segment (. or .., or one before ;) in "
+			    "the path";
 		seg = i + 1;
 	}
 	return NULL;

@@ -41,6 +41,12 @@ mstream_inspect(struct mstream *ms, const struct inspect_rule *r, size_t n)
 }
 
 void
+mstream_no_upgrade(struct mstream *ms)
+{
+	ms->no_upgrade = 1;
+}
+
+void
 mstream_out_free(struct mstream_out *o)
 {
 	if (o->owned != NULL)
@@ -122,6 +128,11 @@ step_head(struct mstream *ms, const char *in, size_t len,
 	 * they do not speak and go on with HTTP/1.1): refused where
 	 * requests are judged.
 	 */
+	if (ms->no_upgrade && http_header_get(req.hdrs, req.nhdrs,
+	    "upgrade") != NULL) {
+		http_request_free(&req);
+		return refuse(o, 403, MSTREAM_NO_UPGRADE);
+	}
 	if (ms->inspect && http_header_get(req.hdrs, req.nhdrs, "upgrade") !=
 	    NULL) {
 		http_request_free(&req);

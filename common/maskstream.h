@@ -29,6 +29,7 @@ struct mstream {
 	const struct inspect_rule *rules; /* an inspected host's */
 	size_t			 nrules;
 	int			 inspect;
+	int			 no_upgrade;	/* the host-header endpoint */
 };
 
 enum mstream_res {
@@ -57,6 +58,15 @@ void	 mstream_init(struct mstream *, const char *host, uint16_t port,
 /* The host is inspected: each request judged by r[0..n) too. */
 void	 mstream_inspect(struct mstream *, const struct inspect_rule *r,
 	    size_t n);
+/*
+ * An Upgrade is refused (403) whether or not the host is inspected: on
+ * the host-header endpoint every head must be judged, the Host of each
+ * included.
+ */
+void	 mstream_no_upgrade(struct mstream *);
+#define MSTREAM_NO_UPGRADE	"an Upgrade is not taken on the host-header " \
+	"endpoint: what follows it would pass unjudged"
+
 /*
  * One step over in[0..len): the bytes the sandbox sent and nothing has
  * consumed yet (a head must start at in; give at least HTTP_HEAD_MAX

@@ -44,6 +44,11 @@
 	    " \"\" (secret), noProxy patterns: the session's allowed"	\
 	    " connections are dialed through them (after"		\
 	    " MSG_PX_SESSION_ADD)")					\
+	X(MSG_PX_HOSTEP, 0x0207, MSG_CH_PROXYD, MSG_DOWN, "sb", 1,	\
+	    "session id, the PEM certificates that verify upstream"	\
+	    " servers; fd: the session's host-header endpoint, a"	\
+	    " listening unix socket bound into the sandbox (after"	\
+	    " MSG_PX_SESSION_ADD)")					\
 	X(MSG_PX_VIOLATION, 0x0210, MSG_CH_PROXYD, MSG_UP, "sss", 0,	\
 	    "session id, action (network-outbound, network-connections),"\
 	    " target host:port or the count refused")			\

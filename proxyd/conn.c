@@ -225,6 +225,22 @@ px_bev_flush(struct bufferevent *bev)
 		bufferevent_enable(bev, EV_WRITE);
 }
 
+/*
+ * A connection whose fd moved to a tunnel or a TLS termination: free the
+ * rest without closing the fd; its place in the session's counts moves
+ * with it.
+ */
+void
+px_conn_release(struct px_conn *c)
+{
+	TAILQ_REMOVE(&c->s->conns, c, entry);
+	px_dial_cancel(c->dial);
+	px_http_free(c->http);
+	px_reader_free(&c->rd);
+	bufferevent_free(c->cbev);
+	free(c);
+}
+
 void
 px_conn_free(struct px_conn *c)
 {
@@ -279,13 +295,7 @@ px_conn_to_tunnel(struct px_conn *c, int upstream, short up_seen)
 		snprintf(label, sizeof(label), "[%s]:%u", c->host, c->port);
 	else
 		snprintf(label, sizeof(label), "%s:%u", c->host, c->port);
-	/* the fd moves to the tunnel: free the rest without closing it */
-	TAILQ_REMOVE(&s->conns, c, entry);
-	px_dial_cancel(c->dial);
-	px_http_free(c->http);
-	px_reader_free(&c->rd);
-	bufferevent_free(c->cbev);
-	free(c);
+	px_conn_release(c);	/* the fd moves to the tunnel */
 	px_tunnel_start(s, fd, upstream, up_seen, early, n, label);
 	free(early);
 }

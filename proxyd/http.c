@@ -6,7 +6,9 @@
  * on its request target, never on a Host header; the Host header sent
  * upstream is rewritten to the target that was decided, so a request cannot
  * be routed by a virtual host other than the one allowed.  Origin-form
- * requests are not proxy requests: 400.  A refusal is a 403 with an
+ * requests are not proxy requests: 400 -- except on the host-header
+ * endpoint (hostep_request()), which takes only those and routes them
+ * by their Host to a TLS connection (tls.c).  A refusal is a 403 with an
  * X-Airlock-Refused header naming the rule, and a violation.
  *
  * Forwarding streams: request bodies (Content-Length or chunked, passed
@@ -27,6 +29,7 @@
 
 #include "common/http.h"
 #include "common/log.h"
+#include "common/maskstream.h"
 #include "common/xmalloc.h"
 #include "policy/egress.h"
 #include "proxyd/proxyd.h"
@@ -67,6 +70,7 @@ struct px_http {
 	struct http_chunked	 resp_chunk;
 	int			 keep;		/* client kept alive */
 	int			 in_read;	/* in client_read() */
+	int			 hostep;	/* the host-header endpoint */
 };
 
 static void http_client_read(struct bufferevent *, void *);
@@ -575,6 +579,11 @@ http_dialed(int fd, enum px_dial_status st, short seen, const char *reason,
 			    "X-Airlock-Error", reason, reason);
 		return;
 	}
+	if (h->hostep) {
+		/* the head is still in the input: judged there again */
+		px_hostep_start(c, fd);
+		return;
+	}
 	if (h->req.form == HTTP_FORM_AUTHORITY) {
 		/* the output buffer is empty: the answer goes out now */
 		if (send(bufferevent_getfd(c->cbev), ok, sizeof(ok) - 1,
@@ -643,6 +652,79 @@ http_request(struct px_conn *c)
 	    PX_DIAL_TUNNEL : 0, http_dialed, c);
 }
 
+/*
+ * The host-header endpoint's request: routed by its Host header, which
+ * is judged exactly as a CONNECT to that host (port 443 unless it names
+ * one) would be: a malformed one is a 400 before any rule, a refused
+ * one a 403 with the rule's words, and neither is dialed.  The head
+ * stays in the input: the connection that takes over after the dial
+ * (tls.c) judges it, and every later one, as a terminated connection's.
+ */
+static void
+hostep_request(struct px_conn *c)
+{
+	struct http_request *r = &c->http->req;
+	const char *v, *why;
+	char	 host[HTTP_HOST_MAX], reason[EGRESS_REASON_MAX], msg[400];
+	uint16_t port;
+	size_t	 n;
+	int	 v6;
+
+	if (r->form != HTTP_FORM_ORIGIN) {
+		http_answer(c, 400, "X-Airlock-Refused", "origin-form "
+		    "requests only", "this endpoint takes origin-form "
+		    "requests (GET /path) routed by their Host header; "
+		    "proxy requests go to the HTTP proxy");
+		return;
+	}
+	/* untrusted: the Host header from the sandbox (one at most: the
+	 * parser refused a duplicate) */
+	v = http_header_get(r->hdrs, r->nhdrs, "Host");
+	if (v == NULL || *v == '\0') {
+		http_answer(c, 400, "X-Airlock-Refused", "missing Host header",
+		    "missing Host header: it names the https server");
+		return;
+	}
+	if (http_authority_parse(v, strlen(v), 443, host, &port, &v6,
+	    &why) == -1) {
+		snprintf(msg, sizeof(msg), "malformed Host header: %s", why);
+		http_answer(c, 400, "X-Airlock-Refused", msg, msg);
+		return;
+	}
+	/*
+	 * An Upgrade would leave the rest of the connection unjudged, a
+	 * later head with another Host included, whether or not the
+	 * server switches: refused before anything is dialed (the
+	 * connection's later heads are refused it in maskstream.c).
+	 */
+	if (http_header_get(r->hdrs, r->nhdrs, "Upgrade") != NULL) {
+		http_answer(c, 403, "X-Airlock-Refused", MSTREAM_NO_UPGRADE,
+		    MSTREAM_NO_UPGRADE);
+		return;
+	}
+	/*
+	 * One final dot is the same name to the rules (policy/domain.c);
+	 * without it the Host of every head on the connection is judged
+	 * against the connection's host (tls.c) as spelled there.
+	 */
+	if ((n = strlen(host)) > 1 && host[n - 1] == '.')
+		host[n - 1] = '\0';
+	snprintf(c->host, sizeof(c->host), "%s", host);
+	c->port = port;
+	if (!px_session_allows(c->s, c->host, c->port, reason,
+	    sizeof(reason))) {
+		http_refuse(c, reason);
+		return;
+	}
+	if (px_hostep_trust(c->s, msg, sizeof(msg)) == -1) {
+		http_answer(c, 502, "X-Airlock-Error", msg, msg);
+		return;
+	}
+	c->state = HS_DIAL;
+	px_reader_off(&c->rd);
+	c->dial = px_dial(c->s, c->host, c->port, 0, http_dialed, c);
+}
+
 /* 0: no Host header, or one that is a well-formed authority. */
 static int
 http_request_bad_host(const struct http_request *r, char *reason,
@@ -699,6 +781,11 @@ http_client_read(struct bufferevent *bev, void *arg)
 		if (http_request_parse(p, hl, &h->req, &why) == -1) {
 			h->in_read = 0;
 			http_answer(c, 400, "X-Airlock-Refused", why, why);
+			return;
+		}
+		if (h->hostep) {
+			h->in_read = 0;
+			hostep_request(c);
 			return;
 		}
 		/*
@@ -802,12 +889,13 @@ http_client_event(struct bufferevent *bev, short what, void *arg)
 	px_conn_free(c);
 }
 
-void
-px_http_accept(struct px_session *s, int fd)
+static void
+http_accept(struct px_session *s, int fd, int hostep)
 {
 	struct px_conn *c = px_conn_new(s, PX_CONN_HTTP, fd);
 
 	c->http = xcalloc(1, sizeof(*c->http));
+	c->http->hostep = hostep;
 	c->state = HS_HEAD;
 	bufferevent_setcb(c->cbev, NULL, http_client_write, http_client_event,
 	    c);
@@ -826,4 +914,16 @@ px_http_accept(struct px_session *s, int fd)
 		http_client_read(c->cbev, c);
 		break;
 	}
+}
+
+void
+px_http_accept(struct px_session *s, int fd)
+{
+	http_accept(s, fd, 0);
+}
+
+void
+px_hostep_accept(struct px_session *s, int fd)
+{
+	http_accept(s, fd, 1);
 }

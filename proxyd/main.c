@@ -151,6 +151,11 @@ px_dispatch_airlockd(int fd, short ev, void *arg)
 			fatalx("invalid frame from airlockd");
 		if (r == MSG_FDS_LOST) {
 			/* Out of fds: the one session fails, not proxyd. */
+			if (m.info->type == MSG_PX_HOSTEP) {
+				px_session_hostep_truncated(&m);
+				msg_free(&m);
+				continue;
+			}
 			if (m.info->type != MSG_PX_SESSION_ADD)
 				fatalx("%s from airlockd lost its fds",
 				    m.info->name);
@@ -172,6 +177,9 @@ px_dispatch_airlockd(int fd, short ev, void *arg)
 			break;
 		case MSG_PX_MASK:
 			px_mask_add(&m);
+			break;
+		case MSG_PX_HOSTEP:
+			px_session_hostep(&m);
 			break;
 		case MSG_PX_UPSTREAM:
 			px_session_upstream(&m);

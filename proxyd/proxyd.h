@@ -57,6 +57,12 @@ struct px_session {
 	int			 refusing;	/* refusal said */
 	uint64_t		 nrefused;
 	struct px_upstream	*up;		/* NULL: dial directly */
+	/* the host-header endpoint (MSG_PX_HOSTEP); -1: none */
+	int			 hostep_fd;
+	struct event		*hostep_ev;
+	char			*hostep_pem;	/* trust, until first use */
+	size_t			 hostep_pemlen;
+	void			*hostep_ctx;	/* SSL_CTX toward servers */
 };
 
 /* Globals of the one process (main.c). */
@@ -95,6 +101,9 @@ void	 px_session_add(struct msg *);
 /* A session's listeners arrived without their fds (MSG_FDS_LOST). */
 void	 px_session_add_truncated(struct msg *);
 void	 px_session_del(const char *id);
+/* MSG_PX_HOSTEP: the session's host-header endpoint and its trust. */
+void	 px_session_hostep(struct msg *);
+void	 px_session_hostep_truncated(struct msg *);
 /* MSG_PX_UPSTREAM: the session's upstream proxies. */
 void	 px_session_upstream(struct msg *);
 void	 px_session_del_all(void);
@@ -159,6 +168,7 @@ struct px_conn {
 /* conn.c */
 struct px_conn *px_conn_new(struct px_session *, enum px_conn_kind, int fd);
 void	 px_conn_free(struct px_conn *);
+void	 px_conn_release(struct px_conn *);
 /*
  * Read what the client sent already, without waiting for an event: 1
  * bytes added to the input, 0 nothing yet, -1 EOF or error.
@@ -180,6 +190,8 @@ void	 px_conn_to_tunnel(struct px_conn *, int upstream, short up_seen);
 /* Connection kinds accepted from a session's listeners. */
 void	 px_http_accept(struct px_session *, int fd);
 void	 px_socks_accept(struct px_session *, int fd);
+/* The host-header endpoint: origin-form requests routed by Host. */
+void	 px_hostep_accept(struct px_session *, int fd);
 void	 px_http_free(struct px_http *);
 
 /*
@@ -260,5 +272,15 @@ int	 px_mask_judge_plain(struct px_session *, const void *head,
 /* Take over a dialed CONNECT to a masked host (frees the conn). */
 void	 px_mitm_start(struct px_conn *, int upstream);
 void	 px_mitm_close_all(struct px_session *);
+/*
+ * The host-header endpoint's dialed connection: the sandbox's side in
+ * clear (a unix socket inside), TLS toward host verified against the
+ * session's trust, each request head judged as on a terminated one.
+ * Takes c (freed) and upstream; what c read already goes first.
+ */
+void	 px_hostep_start(struct px_conn *, int upstream);
+void	 px_hostep_ctx_free(struct px_session *);
+/* The session's upstream trust loaded (once): 0, or -1 with err. */
+int	 px_hostep_trust(struct px_session *, char *err, size_t errlen);
 
 #endif

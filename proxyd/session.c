@@ -171,6 +171,8 @@ session_resume(int fd, short ev, void *arg)
 	(void)ev;
 	event_add(s->http_ev, NULL);
 	event_add(s->socks_ev, NULL);
+	if (s->hostep_ev != NULL)
+		event_add(s->hostep_ev, NULL);
 }
 
 static void
@@ -180,6 +182,8 @@ session_pause(struct px_session *s)
 
 	event_del(s->http_ev);
 	event_del(s->socks_ev);
+	if (s->hostep_ev != NULL)
+		event_del(s->hostep_ev);
 	event_add(s->retry_ev, &tv);
 }
 
@@ -211,7 +215,9 @@ session_accept(int lfd, short ev, void *arg, int is_http)
 			close(fd);
 			continue;
 		}
-		if (is_http)
+		if (is_http == 2)
+			px_hostep_accept(s, fd);
+		else if (is_http)
 			px_http_accept(s, fd);
 		else
 			px_socks_accept(s, fd);
@@ -228,6 +234,12 @@ static void
 session_accept_socks(int fd, short ev, void *arg)
 {
 	session_accept(fd, ev, arg, 0);
+}
+
+static void
+session_accept_hostep(int fd, short ev, void *arg)
+{
+	session_accept(fd, ev, arg, 2);
 }
 
 /* A listener handed to us must be a listening TCP socket. */
@@ -273,6 +285,12 @@ session_free(struct px_session *s)
 		close(s->http_fd);
 	if (s->socks_fd != -1)
 		close(s->socks_fd);
+	if (s->hostep_ev != NULL)
+		event_free(s->hostep_ev);
+	if (s->hostep_fd != -1)
+		close(s->hostep_fd);
+	free(s->hostep_pem);
+	px_hostep_ctx_free(s);
 	px_conn_close_all(s);
 	px_tunnel_close_all(s);
 	px_mitm_close_all(s);
@@ -324,6 +342,7 @@ px_session_add(struct msg *m)
 	s->max_open = max_open > 0 ? max_open : 1;
 	TAILQ_INIT(&s->conns);
 	TAILQ_INIT(&s->tunnels);
+	s->hostep_fd = -1;
 	s->http_fd = msg_take_fd(m, 0);
 	s->socks_fd = msg_take_fd(m, 1);
 	if (check_listener(s->http_fd) == -1 ||
@@ -382,6 +401,65 @@ px_session_add_truncated(struct msg *m)
 	if (session_find(id) == NULL)
 		px_session_failed(id, "its listeners arrived truncated: "
 		    "proxyd is out of file descriptors");
+}
+
+/*
+ * MSG_PX_HOSTEP: the session's host-header endpoint, a unix socket
+ * airlockd made and bound into the sandbox, and the certificates its
+ * upstream servers are verified with (kept as PEM, loaded at the first
+ * request: most sessions never use it; none when airlockd found none,
+ * and each request is then answered why).  A listener that is not one
+ * fails the session closed, as bad listeners do.
+ */
+void
+px_session_hostep(struct msg *m)
+{
+	struct px_session *s;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	const char *id;
+	const void *pem;
+	size_t	 len;
+	int	 fd;
+
+	id = msg_get_str(m);
+	pem = msg_get_blob(m, &len);
+	if ((s = session_find(id)) == NULL || s->hostep_fd != -1) {
+		log_warnx("session %s: host-header endpoint for no session "
+		    "or twice: refused", id);
+		return;		/* msg_free() closes the fd */
+	}
+	fd = msg_take_fd(m, 0);
+	if (check_listener(fd) == -1 || getsockname(fd, (struct sockaddr *)&ss,
+	    &sl) == -1 || ss.ss_family != AF_UNIX) {
+		close(fd);
+		log_warnx("session %s: the host-header endpoint is not a "
+		    "listening unix socket: refused", id);
+		px_session_failed(id, "its host-header endpoint is not a "
+		    "listening unix socket");
+		return;
+	}
+	s->hostep_fd = fd;
+	if (len > 0) {
+		s->hostep_pem = xmalloc(len);
+		memcpy(s->hostep_pem, pem, len);
+		s->hostep_pemlen = len;
+	}
+	s->hostep_ev = event_new(px_base, fd, EV_READ | EV_PERSIST,
+	    session_accept_hostep, s);
+	if (s->hostep_ev == NULL || event_add(s->hostep_ev, NULL) == -1)
+		fatalx("session %s: host-header endpoint event", id);
+}
+
+void
+px_session_hostep_truncated(struct msg *m)
+{
+	const char *id = msg_get_str(m);
+
+	log_warnx("session %s: its host-header endpoint arrived truncated "
+	    "(out of file descriptors): refused", id);
+	px_session_failed(id, "its host-header endpoint arrived truncated: "
+	    "proxyd is out of file descriptors");
 }
 
 void

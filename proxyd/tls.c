@@ -82,6 +82,7 @@ struct px_mitm {
 	struct mstream		 rq;		/* the requests */
 	int			 closing;
 	int			 cb_dead;	/* the sandbox ended */
+	int			 verified;	/* its handshake finished */
 };
 
 static TAILQ_HEAD(, px_maskset) masksets = TAILQ_HEAD_INITIALIZER(masksets);
@@ -664,14 +665,30 @@ mitm_upstream_event(struct bufferevent *bev, short what, void *arg)
 	if (what & BEV_EVENT_CONNECTED) {
 		log_debug("session %s: %s:%u: upstream TLS verified",
 		    t->s->id, t->host, t->port);
+		t->verified = 1;
+		/*
+		 * The host-header endpoint reads its sandbox only now:
+		 * libevent does not schedule a write of what was queued
+		 * on a TLS bufferevent still in its handshake.
+		 */
+		if (!t->closing && !t->cb_dead &&
+		    !(bufferevent_get_enabled(t->cb) & EV_READ)) {
+			bufferevent_enable(t->cb, EV_READ);
+			mitm_client_read(t->cb, t);
+		}
 		return;
 	}
 	if (t->closing) {
 		mitm_free(t);
 		return;
 	}
-	if ((what & BEV_EVENT_ERROR) && SSL_is_init_finished(
-	    bufferevent_openssl_get_ssl(bev)) != 1) {
+	/*
+	 * Only a handshake that never finished is a server not verified:
+	 * once it has, an error is the server's end (OpenSSL 3 reports a
+	 * close without close_notify as one, and the SSL's state no longer
+	 * says the handshake was done), never a refusal to report.
+	 */
+	if ((what & BEV_EVENT_ERROR) && !t->verified) {
 		/* Never a downgrade: no request reaches this server. */
 		ssl_why(bev, why, sizeof(why));
 		log_warnx("session %s: %s:%u: upstream TLS refused: %s",
@@ -743,6 +760,21 @@ leaf_for(struct px_maskset *ms, const char *host, X509 **x, EVP_PKEY **key)
 	return -1;
 }
 
+/* The name the upstream's certificate must carry: an address as an
+ * address, a host name as a name, which SNI also sends. */
+static void
+upstream_names(SSL *us, const char *host)
+{
+	X509_VERIFY_PARAM *vp = SSL_get0_param(us);
+
+	if (X509_VERIFY_PARAM_set1_ip_asc(vp, host) != 1) {
+		ERR_clear_error();
+		if (SSL_set1_host(us, host) != 1 ||
+		    SSL_set_tlsext_host_name(us, host) != 1)
+			fatalx("SSL_set1_host");
+	}
+}
+
 /*
  * The dial to a masked host succeeded and the sandbox has its 200: TLS
  * on both sides from here.  Takes c (freed) and upfd.
@@ -756,7 +788,6 @@ px_mitm_start(struct px_conn *c, int upfd)
 	SSL		*cs = NULL, *us = NULL;
 	X509		*leaf;
 	EVP_PKEY	*key = NULL;
-	X509_VERIFY_PARAM *vp;
 	int		 k, fd = bufferevent_getfd(c->cbev);
 	size_t		 early = evbuffer_get_length(
 			    bufferevent_get_input(c->cbev));
@@ -779,13 +810,7 @@ px_mitm_start(struct px_conn *c, int upfd)
 	mstream_init(&t->rq, t->host, t->port, ms->ents, ms->nent);
 	if ((k = inspect_index(ms, t->host)) != -1)
 		mstream_inspect(&t->rq, ms->irules[k], ms->nirules[k]);
-	/* the client's fd moves here: free the rest without closing it */
-	TAILQ_REMOVE(&s->conns, c, entry);
-	px_dial_cancel(c->dial);
-	px_http_free(c->http);
-	px_reader_free(&c->rd);
-	bufferevent_free(c->cbev);
-	free(c);
+	px_conn_release(c);	/* the client's fd moves here */
 	TAILQ_INSERT_TAIL(&mitms, t, entry);
 
 	if ((cs = SSL_new(ms->down)) == NULL ||
@@ -793,13 +818,7 @@ px_mitm_start(struct px_conn *c, int upfd)
 	    SSL_use_PrivateKey(cs, key) != 1 ||
 	    (us = SSL_new(ms->up)) == NULL)
 		fatalx("SSL_new");
-	vp = SSL_get0_param(us);
-	if (X509_VERIFY_PARAM_set1_ip_asc(vp, t->host) != 1) {
-		ERR_clear_error();
-		if (SSL_set1_host(us, t->host) != 1 ||
-		    SSL_set_tlsext_host_name(us, t->host) != 1)
-			fatalx("SSL_set1_host");
-	}
+	upstream_names(us, t->host);
 	t->cb = bufferevent_openssl_socket_new(px_base, fd, cs,
 	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
 	t->ub = bufferevent_openssl_socket_new(px_base, upfd, us,
@@ -816,4 +835,102 @@ px_mitm_start(struct px_conn *c, int upfd)
 	bufferevent_enable(t->ub, EV_READ | EV_WRITE);
 	log_info("session %s: %s:%u: TLS terminated (%s)", s->id, t->host,
 	    t->port, k != -1 ? "inspected" : "masked credentials");
+}
+
+/* ---- the host-header endpoint ---- */
+
+int
+px_hostep_trust(struct px_session *s, char *err, size_t errlen)
+{
+	char	 why[256];
+
+	if (s->hostep_ctx != NULL)
+		return 0;
+	if (s->hostep_pem == NULL) {
+		snprintf(err, errlen, "no certificates to verify upstream "
+		    "servers with: set sandbox.network.tls.upstreamCA");
+		return -1;
+	}
+	if ((s->hostep_ctx = up_ctx_new(s->hostep_pem, s->hostep_pemlen,
+	    why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "cannot verify upstream servers: %s",
+		    why);
+		return -1;
+	}
+	/* Loaded: the PEM is not needed again. */
+	free(s->hostep_pem);
+	s->hostep_pem = NULL;
+	return 0;
+}
+
+void
+px_hostep_ctx_free(struct px_session *s)
+{
+	if (s->hostep_ctx != NULL)
+		SSL_CTX_free(s->hostep_ctx);
+	s->hostep_ctx = NULL;
+}
+
+/*
+ * The dial toward the Host of an endpoint request succeeded: from here
+ * the connection is a terminated one whose sandbox side is in clear
+ * (it never left the sandbox's own unix socket).  The same request
+ * stream (common/maskstream.c) judges every head: the Host of each
+ * must name the connection's host, masked credentials are put in
+ * toward their own host and refused toward any other, an inspected
+ * host's rules apply.  Keep-alive holds while the Host stays the same.
+ */
+void
+px_hostep_start(struct px_conn *c, int upfd)
+{
+	struct px_session *s = c->s;
+	struct px_maskset *ms = session_masks(s);
+	struct px_mitm	*t;
+	SSL		*us;
+	int		 k = -1, fd = bufferevent_getfd(c->cbev);
+
+	t = xcalloc(1, sizeof(*t));
+	t->s = s;
+	t->ms = ms;
+	snprintf(t->host, sizeof(t->host), "%s", c->host);
+	t->port = c->port;
+	mstream_init(&t->rq, t->host, t->port, ms != NULL ? ms->ents : NULL,
+	    ms != NULL ? ms->nent : 0);
+	if (ms != NULL && (k = inspect_index(ms, t->host)) != -1)
+		mstream_inspect(&t->rq, ms->irules[k], ms->nirules[k]);
+	mstream_no_upgrade(&t->rq);
+	t->cb = bufferevent_socket_new(px_base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (t->cb == NULL)
+		fatalx("bufferevent_socket_new");
+	/*
+	 * What the sandbox sent so far, its first head included.  A
+	 * bufferevent's input is frozen at its end but while it reads.
+	 */
+	evbuffer_unfreeze(bufferevent_get_input(t->cb), 0);
+	if (evbuffer_add_buffer(bufferevent_get_input(t->cb),
+	    bufferevent_get_input(c->cbev)) == -1)
+		fatalx("host-header endpoint: evbuffer_add_buffer");
+	evbuffer_freeze(bufferevent_get_input(t->cb), 0);
+	px_conn_release(c);	/* the client's fd moves here */
+	TAILQ_INSERT_TAIL(&mitms, t, entry);
+
+	if ((us = SSL_new(s->hostep_ctx)) == NULL)
+		fatalx("SSL_new");
+	upstream_names(us, t->host);
+	t->ub = bufferevent_openssl_socket_new(px_base, upfd, us,
+	    BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
+	if (t->ub == NULL)
+		fatalx("bufferevent_openssl_socket_new");
+	bufferevent_openssl_set_allow_dirty_shutdown(t->ub, 1);
+	bufferevent_setcb(t->cb, mitm_client_read, mitm_write,
+	    mitm_client_event, t);
+	bufferevent_setcb(t->ub, mitm_upstream_read, mitm_write,
+	    mitm_upstream_event, t);
+	/* the sandbox's side is read once the server is verified */
+	bufferevent_disable(t->cb, EV_READ);
+	bufferevent_enable(t->cb, EV_WRITE);
+	bufferevent_enable(t->ub, EV_READ | EV_WRITE);
+	log_info("session %s: %s:%u: host-header endpoint, TLS upstream%s",
+	    s->id, t->host, t->port, k != -1 ? " (inspected)" :
+	    ms != NULL ? " (masked credentials apply)" : "");
 }

@@ -160,6 +160,8 @@ struct sv_plan_ctx {
 	const char		*ca_bundle;	/* credentials.mask: the
 						   sandbox's CA bundle */
 	char *const		*mask_env;	/* name, placeholder, ... */
+	const char		*hostep_path;	/* the host-header endpoint's
+						   socket on the host */
 };
 
 void		 sv_spec_canonical(struct sv_spec *);
@@ -234,6 +236,14 @@ int		 sv_daemon_present(enum sv_daemon_kind);
 /* sv_mask.c: proxyd's MSG_PX_CA, the CA a masked launch waits for. */
 struct msg;
 void		 sv_mask_ca(struct msg *);
+/* sv_mask.c: the host-header endpoint's socket and trust. */
+struct sv_session;
+struct settings;
+int		 sv_hostep_make(struct sv_session *, char *err, size_t errlen);
+char		*sv_hostep_path(const struct sv_session *);
+char		*sv_mask_upstream_bundle(const struct settings *, char *err,
+		    size_t errlen);
+void		 sv_hostep_free(struct sv_session *);
 int		 sv_daemon_ready(enum sv_daemon_kind);
 void		 sv_daemon_want(enum sv_daemon_kind);
 struct msg_link	*sv_daemon_link(enum sv_daemon_kind);

@@ -452,6 +452,13 @@ session_plan(struct sv_session *s, char *err, size_t errlen)
 	ctx.gid = getgid();
 	ctx.with_proxy = sv_daemon_present(SV_DAEMON_PROXYD);
 	ctx.with_gateway = sv_daemon_present(SV_DAEMON_GATEWAYD);
+	if (ctx.with_proxy) {
+		if (sv_hostep_make(s, err, errlen) == -1) {
+			free(bundle);
+			return -1;
+		}
+		ctx.hostep_path = sv_hostep_path(s);
+	}
 	sv_seccomp_program(&ctx.bpf, &ctx.bpf_len);
 	ctx.bpf_known = bpf_known;
 	ctx.own_paths = ownp = own_paths();
@@ -474,6 +481,7 @@ session_plan(struct sv_session *s, char *err, size_t errlen)
 	}
 	i = sv_plan_build(&s->spec, &ctx, &s->plan, err, errlen) == -1;
 	free(bundle);
+	free((char *)ctx.hostep_path);
 	strv_free(ownp);
 	free((char *)ctx.fs_helper);
 	return i ? -1 : 0;
@@ -650,6 +658,7 @@ session_new(struct sv_client *c, const struct json *params,
 	s->reap_fd = -1;
 	for (i = 0; i < LISTEN_MAX; i++)
 		s->listen_fd[i] = -1;
+	s->hostep_fd = -1;
 	s->next = sessions;
 	sessions = s;
 	s->caller_env = json_strv(param(params, "env"));

@@ -11,7 +11,9 @@
  * real values are held here only while they are sent, in secret buffers.
  * proxyd's death ends a masked session: its CA and values went with it.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <event2/event.h>
 
 #include "common/host/settings.h"
 #include "common/log.h"
@@ -422,4 +426,86 @@ sv_mask_free(struct sv_session *s)
 	strv_free(s->mask_env);
 	s->mask_ca = s->mask_upstream = NULL;
 	s->mask_env = NULL;
+}
+
+char *
+sv_mask_upstream_bundle(const struct settings *set, char *err, size_t errlen)
+{
+	return upstream_bundle(set, err, errlen);
+}
+
+/*
+ * The host-header endpoint: a unix socket for tools that cannot speak
+ * CONNECT, bound into the sandbox at /run/airlock/http.sock and served
+ * by proxyd (its listener is handed over with the session's others).
+ * The file lives in a directory of its own made by mkdtemp(3): mode
+ * 0700, airlockd's user alone, so no other user of the host reaches it.
+ */
+#define HOSTEP_NAME	"http.sock"
+
+char *
+sv_hostep_path(const struct sv_session *s)
+{
+	char	*p;
+
+	if (s->hostep_dir == NULL)
+		return NULL;
+	xasprintf(&p, "%s/" HOSTEP_NAME, s->hostep_dir);
+	return p;
+}
+
+int
+sv_hostep_make(struct sv_session *s, char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+	char	 dir[] = "/tmp/airlock-http.XXXXXX", *path;
+	int	 fd;
+
+	if (s->hostep_dir != NULL)
+		return 0;
+	if (mkdtemp(dir) == NULL) {
+		snprintf(err, errlen, "the host-header endpoint's directory "
+		    "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	s->hostep_dir = xstrdup(dir);
+	path = sv_hostep_path(s);
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1 ||
+	    bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
+	    chmod(path, 0600) == -1 || listen(fd, 128) == -1) {
+		snprintf(err, errlen, "the host-header endpoint %s: %s", path,
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		free(path);
+		sv_hostep_free(s);
+		return -1;
+	}
+	free(path);
+	s->hostep_fd = fd;
+	return 0;
+}
+
+void
+sv_hostep_free(struct sv_session *s)
+{
+	char	*path;
+
+	if (s->ev_hostep != NULL)
+		event_free(s->ev_hostep);
+	s->ev_hostep = NULL;
+	if (s->hostep_fd != -1)
+		close(s->hostep_fd);
+	s->hostep_fd = -1;
+	if (s->hostep_dir == NULL)
+		return;
+	path = sv_hostep_path(s);
+	(void)unlink(path);
+	(void)rmdir(s->hostep_dir);
+	free(path);
+	free(s->hostep_dir);
+	s->hostep_dir = NULL;
 }

@@ -119,6 +119,7 @@ static void	env_set(char ***, const char *, const char *);
 #define SV_RUN_GITCONFIG	"/run/airlock/gitconfig"
 #define SV_RUN_CRED_HELPER	"/run/airlock/git-credential"
 #define SV_RUN_CA_BUNDLE	"/run/airlock/ca-bundle.pem"
+#define SV_RUN_HOSTEP		"/run/airlock/http.sock"
 
 static int
 has_glob(const char *s)
@@ -2344,6 +2345,17 @@ plan_unix_sockets(struct sv_plan *p, const struct sv_plan_ctx *ctx,
 			}
 		}
 
+	/* proxyd's host-header endpoint is pinned for the guard too. */
+	if (ctx->hostep_path != NULL &&
+	    strv_len(st->allow_unix_sockets) >= SOCKSET_PINNED) {
+		snprintf(err, errlen, "sandbox.network.allowUnixSockets: "
+		    "more than %d sockets: the host-header endpoint "
+		    "/run/airlock/http.sock takes one of the "
+		    SOCKSET_PINNED_S, SOCKSET_PINNED - 1);
+		free(own[0]);
+		free(own[1]);
+		return -1;
+	}
 	for (i = 0; st->allow_unix_sockets && (s = st->allow_unix_sockets[i]);
 	    i++) {
 		c = s[0] == '/' ? realpath(s, NULL) : NULL;
@@ -2408,6 +2420,14 @@ stage_network(struct plan_build *pb, char *err, size_t errlen)
 		plan_listen(p, LISTEN_SOCKS, LISTEN_PORT_SOCKS);
 		p->listen_http = 1;
 		plan_node_proxy(p);
+	}
+	/* proxyd's host-header endpoint: one socket, reachable by the
+	 * guard's rule like an allowed host socket (docs/DECISIONS.md). */
+	if (pb->ctx->with_proxy && pb->ctx->hostep_path != NULL) {
+		plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO, pb->ctx->hostep_path,
+		    SV_RUN_HOSTEP);
+		plan_guard_frame(p, NR_UNIXSOCK, SV_RUN_HOSTEP);
 	}
 	if (pb->ctx->with_gateway && !pb->spec->no_push_gateway) {
 		plan_listen(p, LISTEN_GIT, LISTEN_PORT_GIT);

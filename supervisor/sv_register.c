@@ -109,6 +109,31 @@ register_upstream(struct sv_session *s, const struct settings *set,
 	return rc;
 }
 
+/*
+ * The host-header endpoint's listener, with the certificates proxyd
+ * verifies its servers with: those of the TLS-terminated path
+ * (sandbox.network.tls.upstreamCA, else the system's).  None found:
+ * sent empty, and proxyd answers each request with why (502).
+ */
+static int
+register_hostep(struct sv_session *s, const struct settings *set,
+    struct msg_link *l)
+{
+	struct msgbuf	b;
+	char		*up, err[512];
+	int		 rc;
+
+	if ((up = sv_mask_upstream_bundle(set, err, sizeof(err))) == NULL)
+		log_warnx("session %s: host-header endpoint: %s", s->id, err);
+	msgbuf_init(&b, MSG_PX_HOSTEP);
+	msg_put_str(&b, s->id);
+	msg_put_blob(&b, up != NULL ? up : "", up != NULL ? strlen(up) : 0);
+	rc = msg_send(l, &b, &s->hostep_fd, 1);
+	msgbuf_free(&b);
+	free(up);
+	return rc;
+}
+
 /* -1: the send failed; -2: the session's lists do not fit a frame. */
 static int
 register_proxyd(struct sv_session *s, struct msg_link *l)
@@ -154,6 +179,8 @@ register_proxyd(struct sv_session *s, struct msg_link *l)
 	if (rc == 0 && (set->upstream_http != NULL ||
 	    set->upstream_socks5 != NULL))
 		rc = register_upstream(s, set, l);
+	if (rc == 0 && s->hostep_fd != -1)
+		rc = register_hostep(s, set, l);
 	return rc;
 }
 
@@ -175,6 +202,17 @@ listen_watch(struct sv_session *s, enum sv_daemon_kind k, int on)
 {
 	int	i;
 
+	/* proxyd's host-header endpoint starts it as its listeners do */
+	if (k == SV_DAEMON_PROXYD && s->hostep_fd != -1) {
+		if (s->ev_hostep != NULL)
+			event_free(s->ev_hostep);
+		s->ev_hostep = NULL;
+		if (on) {
+			s->ev_hostep = event_new(sbase, s->hostep_fd,
+			    EV_READ, listen_activate, s);
+			event_add(s->ev_hostep, NULL);
+		}
+	}
 	for (i = 1; i < LISTEN_MAX; i++) {
 		if (LISTEN_DAEMON(i) != k || s->listen_fd[i] == -1)
 			continue;
@@ -197,6 +235,10 @@ listen_close(struct sv_session *s, enum sv_daemon_kind k)
 	int	i;
 
 	listen_watch(s, k, 0);
+	if (k == SV_DAEMON_PROXYD && s->hostep_fd != -1) {
+		close(s->hostep_fd);
+		s->hostep_fd = -1;
+	}
 	for (i = 1; i < LISTEN_MAX; i++)
 		if (LISTEN_DAEMON(i) == k && s->listen_fd[i] != -1) {
 			close(s->listen_fd[i]);
@@ -221,6 +263,13 @@ listen_waiting(struct sv_session *s, enum sv_daemon_kind k)
 {
 	struct pollfd	pfd;
 	int		i, held = 0;
+
+	if (k == SV_DAEMON_PROXYD && s->hostep_fd != -1) {
+		pfd.fd = s->hostep_fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 0) == 1)
+			return 1;
+	}
 
 	for (i = 1; i < LISTEN_MAX; i++) {
 		if (LISTEN_DAEMON(i) != k || s->listen_fd[i] == -1)
@@ -283,6 +332,8 @@ listen_activate(evutil_socket_t fd, short ev, void *arg)
 	for (i = 1; i < LISTEN_MAX; i++)
 		if (s->listen_fd[i] == fd)
 			break;
+	if (fd != -1 && fd == s->hostep_fd)
+		i = LISTEN_HTTP;
 	if (i == LISTEN_MAX || s->dstate[LISTEN_DAEMON(i)] != DS_IDLE)
 		return;
 	k = LISTEN_DAEMON(i);

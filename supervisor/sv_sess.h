@@ -145,6 +145,11 @@ struct sv_session {
 	char		*mask_ca;	/* the session CA, PEM */
 	char		*mask_upstream;	/* what proxyd verifies with */
 	char		**mask_env;	/* name, placeholder, name, ... */
+	/* the host-header endpoint (sv_mask.c): its listener, whose file
+	 * is bound into the sandbox; -1 and NULL when there is none */
+	int		 hostep_fd;
+	struct event	*ev_hostep;	/* idle: first connection */
+	char		*hostep_dir;	/* private, holds http.sock */
 	struct commits_snap *commits;	/* git refs and indexes at launch,
 					   judged when the sandbox ends */
 	struct commits_job *judge;	/* the judge, running in a child */

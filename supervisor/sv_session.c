@@ -579,6 +579,7 @@ session_free_now(struct sv_session *s)
 	free(s->home);
 	free(s->settings_path);
 	sv_mask_free(s);
+	sv_hostep_free(s);
 	free(s->error);
 	free(s->id);
 	free(s);

@@ -3,7 +3,9 @@
  * libFuzzer target for common/http.c: the request and response head
  * parsers, the authority parser and the chunked decoder all read untrusted
  * bytes from the sandbox or a remote server.  The first input byte picks
- * the entry point and how the chunked decoder splits its input.
+ * the entry point and how the chunked decoder splits its input.  A
+ * parsed request's Host is also routed as proxyd's host-header endpoint
+ * routes it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +38,29 @@ fuzz_chunked(const uint8_t *p, size_t len, size_t step)
 	(void)total;
 }
 
+/*
+ * proxyd's host-header endpoint routes an origin-form request by its
+ * Host header, parsed as an authority with port 443 by default: what
+ * it then judges and dials must be a host, never bytes that could
+ * split a line or name a zone.
+ */
+static void
+fuzz_host_route(const struct http_request *rq)
+{
+	const char *v = http_header_get(rq->hdrs, rq->nhdrs, "host"), *why;
+	char	 host[HTTP_HOST_MAX];
+	uint16_t port;
+	int	 v6;
+
+	if (v == NULL || http_authority_parse(v, strlen(v), 443, host, &port,
+	    &v6, &why) == -1)
+		return;
+	if (host[0] == '\0' || strlen(host) >= HTTP_HOST_MAX ||
+	    strpbrk(host, "\r\n\t %@/") != NULL ||
+	    (!v6 && strchr(host, ':') != NULL))
+		__builtin_trap();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -61,7 +86,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rq.form == HTTP_FORM_ABSOLUTE &&
 			    (rq.path == NULL || rq.path[0] != '/'))
 				__builtin_trap();
-			(void)http_header_get(rq.hdrs, rq.nhdrs, "host");
+			fuzz_host_route(&rq);
 			http_request_free(&rq);
 		}
 		break;

@@ -52,7 +52,8 @@ START_TEST(noncanonical_refused)
 	static const char *const bad[] = { "/v2/../x", "/v2/..", "/v2/./x",
 	    "/v2//x", "/v2/%2e%2e/x", "/v2/%2E./x", "/v2/a%2Fb", "/v2/%5c",
 	    "/v2/%25", "/v2/%41", "/v2/a#f", "/v2/a\\b", "/v2/%", "/v2/%4",
-	    "/v2/%zz", "v2/x", "", "*", "http://h/v2/x", "/v2/\x01" };
+	    "/v2/%zz", "v2/x", "", "*", "http://h/v2/x", "/v2/\x01",
+	    "/v2/..;/x", "/v2/..;a=b/x", "/v2/.;/x", "/v2/..;" };
 	const char *why;
 	size_t	i;
 
@@ -62,6 +63,8 @@ START_TEST(noncanonical_refused)
 	ck_assert_int_eq(judge("GET", "/"), 0);
 	ck_assert_int_eq(judge("GET", "/v2/a%20b/"), 0);
 	ck_assert_int_eq(judge("GET", "/v2/.well-known/..x"), 0);
+	ck_assert_int_eq(judge("GET", "/v2/a;v=1/b"), 0);
+	ck_assert_int_eq(judge("GET", "/v2/...;/b"), 0);
 }
 END_TEST
 
