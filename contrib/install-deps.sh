@@ -39,7 +39,10 @@ TEST_PKGS="$TEST_PKGS xfsprogs btrfs-progs e2fsprogs"
 # ripgrep: what `make bench` compares fs.search with (tests/bench/fs.sh).
 TEST_PKGS="$TEST_PKGS ripgrep"
 # squid: the corporate upstream proxy of tests/integration/upstream.sh.
-TEST_PKGS="$TEST_PKGS squid"
+# squid-openssl is the same squid built with OpenSSL (it replaces the
+# GnuTLS-built `squid` package): it has ssl-bump, which
+# tests/bench/tls.sh measures TLS termination against.
+TEST_PKGS="$TEST_PKGS squid-openssl"
 # zsh (with its zpty module) drives the zsh completion's test.
 TEST_PKGS="$TEST_PKGS zsh"
 # groff-base: cli.sh renders airlock(1) (groff -mandoc, what man -l runs)
@@ -58,8 +61,9 @@ TEST_PKGS="$TEST_PKGS strace"
 TEST_PKGS="$TEST_PKGS dpkg-dev debhelper fakeroot lintian"
 # What `make bench` runs (tests/bench/*.sh), installed only for it
 # (--bench, first argument): hyperfine (startup), squid, tinyproxy and wrk
-# (proxy), ripgrep (fs), taskset from util-linux (policy).
-BENCH_PKGS="hyperfine squid tinyproxy wrk ripgrep util-linux"
+# (proxy), squid's ssl-bump (tls), ripgrep (fs), taskset from util-linux
+# (policy).
+BENCH_PKGS="hyperfine squid-openssl tinyproxy wrk ripgrep util-linux"
 BENCH=
 if [ "${1:-}" = --bench ]; then
 	BENCH=1
@@ -104,6 +108,10 @@ missing() {
 		for t in hyperfine squid tinyproxy wrk rg taskset; do
 			have_cmd "$t" || echo "command $t (make bench)"
 		done
+		# The GnuTLS-built squid has no ssl-bump for tls.sh.
+		have_cmd squid && ! "$(command -v squid || echo /usr/sbin/squid)" \
+		    -v 2>/dev/null | grep -q -e "'--with-openssl'" &&
+		    echo "squid with ssl-bump (squid-openssl, make bench)"
 	fi
 	# The sandboxed tests run as another user with a system PATH: a
 	# python3 found only in root's PATH (pyenv, say) is not theirs.
