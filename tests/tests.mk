@@ -10,7 +10,7 @@ $(BUILD)/obj/tests/unit/%.o: OBJ_PKG_CFLAGS = $(call pc_cflags,$(UNIT_PKGS))
 # (the plan, the spec parser, the probe, seccomp, credentials, git config
 # and hooksPath, the gateway's repository records) and the client's
 # origin check.
-UNIT_SV_SRCS = $(HOST_SHARED_SRCS) supervisor/sv_plan.c supervisor/sv_spec.c \
+UNIT_SV_SRCS = $(HOST_SHARED_SRCS) supervisor/sv_plan.c supervisor/sv_nodeproxy.c supervisor/sv_spec.c \
 	supervisor/sv_sbpl.c \
 	supervisor/sv_probe.c supervisor/sv_seccomp.c supervisor/credentials.c \
 	supervisor/gitcfg.c supervisor/hookspath.c supervisor/gwrepo.c \
