@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/seatbelt.h"
 #include "common/xmalloc.h"
@@ -88,7 +89,11 @@ sb_str(struct sbuf *b, const char *s)
 	sb_put(b, "\"");
 }
 
-/* The other spelling of a path under a /private alias, or NULL. */
+/*
+ * The other spelling of a path under a /private alias, or NULL.  In any
+ * case of its letters: a Mac's file system is case-insensitive, so
+ * /pRivate/etc is /private/etc, and /etc its twin.
+ */
 static char *
 other_spelling(const char *p)
 {
@@ -98,13 +103,13 @@ other_spelling(const char *p)
 
 	for (i = 0; i < sizeof(alias) / sizeof(alias[0]); i++) {
 		n = strlen(alias[i]);
-		if (strncmp(p, alias[i], n) == 0 &&
+		if (strncasecmp(p, alias[i], n) == 0 &&
 		    (p[n] == '/' || p[n] == '\0')) {
 			xasprintf(&o, "/private%s", p);
 			return o;
 		}
-		if (strncmp(p, "/private", 8) == 0 &&
-		    strncmp(p + 8, alias[i], n) == 0 &&
+		if (strncasecmp(p, "/private", 8) == 0 &&
+		    strncasecmp(p + 8, alias[i], n) == 0 &&
 		    (p[8 + n] == '/' || p[8 + n] == '\0'))
 			return xstrdup(p + 8);
 	}

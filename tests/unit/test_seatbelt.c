@@ -371,6 +371,24 @@ END_TEST
  * protected path that does not exist yet may be created as .BASHRC:
  * each hard deny is also a regex in either case.
  */
+/* A path rule under /private in other letters still gets its twin: the
+ * reader reads the case-folded regex as /private/etc/x and asks for /etc/x
+ * (found by seatbelt_fuzzer). */
+START_TEST(private_in_any_case)
+{
+	struct sbpl_plan pl;
+	char	*out, err[256];
+	char	*rules[] = { "/pRivate/etc/priva.", "/TMP/x", NULL };
+
+	memset(&pl, 0, sizeof(pl));
+	pl.path_rules = rules;
+	out = sbpl_generate(&pl);
+	ck_assert_msg(sbpl_check(out, strlen(out), err, sizeof(err)) == 0,
+	    "%s\n%s", err, out);
+	free(out);
+}
+END_TEST
+
 START_TEST(links_and_case)
 {
 	struct sbpl_plan pl;
@@ -679,6 +697,7 @@ main(void)
 	tcase_add_test(tc, glob_first_component);
 	tcase_add_test(tc, darwin_temp);
 	tcase_add_test(tc, links_and_case);
+	tcase_add_test(tc, private_in_any_case);
 	tcase_add_test(tc, reader_refuses);
 	tcase_add_test(tc, real_plans);
 	tcase_add_test(tc, bound_socket);
