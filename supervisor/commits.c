@@ -36,12 +36,10 @@
 #include "common/sigdfl.h"
 #include "common/xmalloc.h"
 #include "supervisor/commits.h"
-#include "supervisor/hookspath.h"
 
 #define CM_DEPTH	3		/* directory levels below a bind */
-#define CM_DIRS		HOOKSPATH_DIRS	/* directories, per bind */
-#define CM_REPOS	HOOKSPATH_REPOS	/* repositories, per bind; at the
-					   end, made during the run */
+#define CM_DIRS		2000		/* directories looked at, per bind */
+#define CM_REPOS	16		/* repositories, per bind */
 #define CM_WAIT_MS	5000		/* one git process, at most */
 #define CM_OUT_MAX	(64U << 20)	/* what one git prints */
 #define CM_INDEX_MAX	(64U << 20)	/* an index kept at launch */
@@ -79,9 +77,6 @@ struct commits_snap {
 	int		 child;		/* judged in commits_judge_start's
 					   child */
 	char		**tops;
-	char		 *full;		/* why the launch's walk is short */
-	char		**unjudged;	/* at the end: what, why, ... */
-	size_t		  nunjudged;	/* all, named or not */
 };
 
 /*
@@ -402,17 +397,6 @@ cm_wts(struct cm_repo *r, int take)
  * host made, followed).  At the end only directories are taken: a
  * gitfile made inside may name any repository of the user's.
  */
-/* At the end: what could not be judged, and why (the first few named,
- * all counted). */
-static void
-cm_unjudged(struct commits_snap *s, const char *what, const char *why)
-{
-	if (s->nunjudged++ < CM_PATHS) {
-		s->unjudged = strv_add(s->unjudged, what);
-		s->unjudged = strv_add(s->unjudged, why);
-	}
-}
-
 static void
 cm_repo_add(struct commits_snap *s, const char *top, int launch)
 {
@@ -451,16 +435,6 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	for (i = 0; i < s->nrepos; i++)
 		if (strcmp(s->repos[i].common, real) == 0)
 			return;
-	/* Made during the run, beyond the bound: named, never skipped
-	 * in silence. */
-	if (!launch && s->nrepos - s->nlaunch >= CM_REPOS) {
-		char	why[128];
-
-		snprintf(why, sizeof(why), "a repository made during the "
-		    "run beyond the %d airlock judges", CM_REPOS);
-		cm_unjudged(s, top, why);
-		return;
-	}
 	s->repos = xreallocarray(s->repos, s->nrepos + 1, sizeof(*s->repos));
 	r = &s->repos[s->nrepos++];
 	memset(r, 0, sizeof(*r));
@@ -474,61 +448,34 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	}
 }
 
-/*
- * The repositories below dir (depth levels more).  The sandbox fills
- * this tree: a .git that is no repository counts for nothing, and a
- * bound reached is said (s->full at launch, which refuses it; an
- * unjudged entry at the end), never a walk that stopped in silence.
- */
 static void
-cm_walk(struct commits_snap *s, const char *top, const char *dir,
-    int depth, size_t *ndirs, size_t *nrepos, int launch)
+cm_walk(struct commits_snap *s, const char *dir, int depth, size_t *ndirs,
+    size_t *nrepos, int launch)
 {
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX], why[128];
+	char		 p[PATH_MAX];
 
-	if (depth == 0 || s->full != NULL || *ndirs > CM_DIRS ||
-	    (d = opendir(dir)) == NULL)
+	if (depth == 0 || (d = opendir(dir)) == NULL)
 		return;
-	while (s->full == NULL && *ndirs <= CM_DIRS &&
-	    (e = readdir(d)) != NULL) {
+	while ((e = readdir(d)) != NULL && *ndirs < CM_DIRS &&
+	    *nrepos < CM_REPOS) {
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
 		    e->d_name[0] == '.' ||
 		    strcmp(e->d_name, "node_modules") == 0 ||
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
 		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
 			continue;
-		if (++*ndirs > CM_DIRS) {
-			if (launch)
-				xasprintf(&s->full, "%s: more than %d "
-				    "directories within %d levels: airlock "
-				    "could not look for git repositories in "
-				    "all of them; use a narrower --workspace "
-				    "or remove the directories it does not "
-				    "need", top, CM_DIRS, CM_DEPTH);
-			else {
-				snprintf(why, sizeof(why), "more than %d "
-				    "directories within %d levels: not all "
-				    "looked at", CM_DIRS, CM_DEPTH);
-				cm_unjudged(s, top, why);
-			}
-			break;
-		}
-		if (hookspath_is_repo(p)) {
-			if (launch && ++*nrepos > CM_REPOS) {
-				xasprintf(&s->full, "%s: more than %d git "
-				    "repositories within %d levels: airlock "
-				    "could not check them all; use a narrower "
-				    "--workspace or remove the repositories "
-				    "it does not need", top, CM_REPOS,
-				    CM_DEPTH);
-				break;
-			}
+		(*ndirs)++;
+		snprintf(p + strlen(p), sizeof(p) - strlen(p), "/.git");
+		if (lstat(p, &st) == 0) {
+			(*nrepos)++;
+			p[strlen(p) - 5] = '\0';
 			cm_repo_add(s, p, launch);
-		}
-		cm_walk(s, top, p, depth - 1, ndirs, nrepos, launch);
+		} else
+			p[strlen(p) - 5] = '\0';
+		cm_walk(s, p, depth - 1, ndirs, nrepos, launch);
 	}
 	closedir(d);
 }
@@ -541,8 +488,7 @@ cm_find(struct commits_snap *s, char *const *tops, int launch)
 	for (i = 0; tops != NULL && tops[i] != NULL; i++) {
 		ndirs = nrepos = 0;
 		cm_repo_add(s, tops[i], launch);
-		cm_walk(s, tops[i], tops[i], CM_DEPTH, &ndirs, &nrepos,
-		    launch);
+		cm_walk(s, tops[i], CM_DEPTH, &ndirs, &nrepos, launch);
 	}
 }
 
@@ -563,10 +509,6 @@ commits_busy(struct commits_snap *s, char *err, size_t errlen)
 	size_t	i;
 	int	fd;
 
-	if (s != NULL && s->full != NULL) {
-		snprintf(err, errlen, "%s", s->full);
-		return -1;
-	}
 	for (i = 0; s != NULL && i < s->nrepos; i++) {
 		if ((fd = cm_lock(s->repos[i].common, LOCK_EX | LOCK_NB)) !=
 		    -1) {
@@ -608,8 +550,6 @@ commits_free(struct commits_snap *s)
 	}
 	free(s->repos);
 	strv_free(s->tops);
-	free(s->full);
-	strv_free(s->unjudged);
 	free(s);
 }
 
@@ -1724,36 +1664,6 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	free(now);
 }
 
-/*
- * A repository of the user's moved during the run escapes the launch's
- * walks where it lands: one moved deeper than they look by one run and
- * back by the next had its hooks directory unprotected in between.
- * Both ends are named: a launch repository no longer at its place, and
- * one found now whose own config sets core.hooksPath (which no sandbox
- * can set: the config allowlist refuses it), so the user's, moved in.
- */
-static void
-cm_moved(struct commits_snap *s)
-{
-	struct stat	st;
-	char		p[PATH_MAX + 16];
-	size_t		i;
-
-	for (i = 0; i < s->nrepos; i++) {
-		snprintf(p, sizeof(p), "%s/.git", s->repos[i].top);
-		if (i < s->nlaunch && lstat(p, &st) == -1)
-			cm_unjudged(s, s->repos[i].top, "a repository moved or "
-			    "removed during the run: its hooks and commits "
-			    "are not checked where it went");
-		else if (i >= s->nlaunch &&
-		    hookspath_mentioned(s->repos[i].common))
-			cm_unjudged(s, s->repos[i].top, "a repository that "
-			    "was not here at launch and sets core.hooksPath: "
-			    "its hooks directory was not protected during "
-			    "the run");
-	}
-}
-
 int
 commits_pending(struct commits_snap *s)
 {
@@ -1763,9 +1673,8 @@ commits_pending(struct commits_snap *s)
 		s->nlaunch = s->nrepos;
 		cm_find(s, s->tops, 0);
 		s->found = 1;
-		cm_moved(s);
 	}
-	return s->nrepos > 0 || s->unjudged != NULL;
+	return s->nrepos > 0;
 }
 
 void
@@ -1791,18 +1700,6 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
 		if (fd != -1)
 			close(fd);
-	}
-	for (i = 0; s->unjudged != NULL && s->unjudged[i] != NULL &&
-	    s->unjudged[i + 1] != NULL; i += 2)
-		report(arg, "unjudged", s->unjudged[i], NULL, s->unjudged[i],
-		    s->unjudged[i + 1], NULL, NULL);
-	if (s->nunjudged > CM_PATHS) {
-		char	n[64];
-
-		snprintf(n, sizeof(n), "and %zu more not named",
-		    s->nunjudged - CM_PATHS);
-		report(arg, "unjudged", s->tops != NULL ? s->tops[0] : "",
-		    NULL, s->tops != NULL ? s->tops[0] : "", n, NULL, NULL);
 	}
 	commits_free(s);
 }

@@ -31,8 +31,8 @@
 #include "supervisor/hookspath.h"
 
 #define HP_DEPTH	4	/* directory levels searched below a bind */
-#define HP_DIRS		HOOKSPATH_DIRS	/* directories, per bind */
-#define HP_REPOS	HOOKSPATH_REPOS	/* asked, per bind */
+#define HP_DIRS		4000	/* directories looked at, per bind */
+#define HP_REPOS	32	/* repositories asked, per bind */
 #define HP_WAIT_MS	3000	/* one git process, at most */
 #define HP_OUT_MAX	(1 << 20)	/* what git config --list prints */
 
@@ -295,12 +295,9 @@ hp_worth_asking(const char *dir, const char *home)
 	return hp_mentions(cf);
 }
 
-/*
- * What one repository's core.hooksPath names, into v; *asked set when
- * git was asked (a scope may set the key).
- */
+/* What one repository's core.hooksPath names, into v. */
 static char **
-hp_repo(char **v, const char *dir, const char *home, int top, int *asked)
+hp_repo(char **v, const char *dir, const char *home, int top)
 {
 	static const char *const get[] = { "config", "--path", "--get",
 	    "core.hooksPath", NULL };
@@ -311,7 +308,6 @@ hp_repo(char **v, const char *dir, const char *home, int top, int *asked)
 
 	if (!hp_worth_asking(dir, home))
 		return v;
-	*asked = 1;
 	v = hp_origins(v, dir, home);
 	if ((hp = hp_git(dir, home, get, NULL)) == NULL)
 		return v;
@@ -341,90 +337,20 @@ out:
 	return v;
 }
 
-/* Whether gd is a git directory as git's is_git_directory() takes it:
- * a HEAD, and objects/ with refs/ or a commondir. */
-static int
-hp_gitdir(const char *gd)
-{
-	struct stat	st;
-	char		p[PATH_MAX + 8];
-
-	if ((size_t)snprintf(p, sizeof(p), "%s/HEAD", gd) >= sizeof(p))
-		return 1;	/* fail closed: counted */
-	return stat(p, &st) == 0 && gitstate_is(AT_FDCWD, gd);
-}
-
-int
-hookspath_is_repo(const char *dir)
-{
-	struct stat	 st;
-	char		 g[PATH_MAX + 8], buf[PATH_MAX + 16], t[PATH_MAX];
-	ssize_t		 n;
-	int		 fd;
-
-	if ((size_t)snprintf(g, sizeof(g), "%s/.git", dir) >= sizeof(g))
-		return 1;	/* fail closed: counted */
-	/* Followed, as git follows a .git link. */
-	if (stat(g, &st) == -1)
-		return 0;
-	if (S_ISDIR(st.st_mode))
-		return hp_gitdir(g);
-	if (!S_ISREG(st.st_mode) ||
-	    (fd = open(g, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 8)
-		return 0;
-	buf[n] = '\0';
-	/* untrusted: from the sandbox.  "gitdir: PATH", as read_gitfile()
-	 * takes it: trailing white space dropped, relative to dir. */
-	if (strncmp(buf, "gitdir: ", 8) != 0)
-		return 0;
-	while (n > 8 && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	if (namerule_lexical(dir, buf + 8, t, sizeof(t)) != 0)
-		return 1;	/* fail closed: counted */
-	return hp_gitdir(t);
-}
-
-int
-hookspath_mentioned(const char *gitdir)
-{
-	char	p[PATH_MAX + 32];
-
-	snprintf(p, sizeof(p), "%s/config", gitdir);
-	if (hp_mentions(p))
-		return 1;
-	snprintf(p, sizeof(p), "%s/config.worktree", gitdir);
-	return hp_mentions(p);
-}
-
-struct hp_walk {
-	size_t	ndirs;		/* directories looked at */
-	size_t	nrepos;		/* repositories git was asked of */
-	int	full;		/* a bound reached: not whole */
-};
-
-/*
- * Repositories below dir (depth levels more): a ".git" entry that is a
- * repository.  The sandbox fills this tree: an entry that is no
- * repository counts for nothing, and a limit reached ends the walk as
- * full (the launch is refused), never as a walk that stopped quietly.
- */
+/* Repositories below dir (depth levels more): a ".git" entry. */
 static char **
 hp_walk(char **v, const char *dir, const char *home, int depth,
-    struct hp_walk *w)
+    size_t *ndirs, size_t *nrepos)
 {
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX];
-	int		 asked;
+	char		 p[PATH_MAX], g[PATH_MAX + 8];
 
-	if (depth == 0 || w->full || (d = opendir(dir)) == NULL)
+	if (depth == 0 || (d = opendir(dir)) == NULL)
 		return v;
-	while (!w->full && (e = readdir(d)) != NULL) {
+	while ((e = readdir(d)) != NULL && *ndirs < HP_DIRS &&
+	    *nrepos < HP_REPOS) {
 		/* Files are not looked at: d_type says, where it can. */
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
 		    strcmp(e->d_name, ".") == 0 ||
@@ -434,46 +360,24 @@ hp_walk(char **v, const char *dir, const char *home, int depth,
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
 		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
 			continue;
-		if (++w->ndirs > HP_DIRS) {
-			w->full = 1;
-			break;
+		(*ndirs)++;
+		if ((size_t)snprintf(g, sizeof(g), "%s/.git", p) < sizeof(g) &&
+		    lstat(g, &st) == 0) {
+			(*nrepos)++;
+			v = hp_repo(v, p, home, 0);
 		}
-		if (hookspath_is_repo(p)) {
-			asked = 0;
-			v = hp_repo(v, p, home, 0, &asked);
-			if (asked && ++w->nrepos > HP_REPOS)
-				w->full = 1;
-		}
-		v = hp_walk(v, p, home, depth - 1, w);
+		v = hp_walk(v, p, home, depth - 1, ndirs, nrepos);
 	}
 	closedir(d);
 	return v;
 }
 
-int
-hookspath_find(const char *top, const char *home, char ***out, char *err,
-    size_t errlen)
+char **
+hookspath_find(const char *top, const char *home)
 {
-	struct hp_walk	 w = { 0, 0, 0 };
-	char		**v = NULL;
-	int		 asked = 0;
+	char	**v = NULL;
+	size_t	  ndirs = 0, nrepos = 0;
 
-	v = hp_repo(v, top, home, 1, &asked);
-	v = hp_walk(v, top, home, HP_DEPTH, &w);
-	*out = v;
-	if (!w.full)
-		return 0;
-	if (w.ndirs > HP_DIRS)
-		snprintf(err, errlen, "%s: more than %d directories within %d "
-		    "levels: airlock could not look for git repositories "
-		    "(and the hooks their core.hooksPath names) in all of "
-		    "them; use a narrower --workspace or remove the "
-		    "directories it does not need", top, HP_DIRS, HP_DEPTH);
-	else
-		snprintf(err, errlen, "%s: more than %d git repositories "
-		    "within %d levels whose configuration may set "
-		    "core.hooksPath: airlock could not check them all; use a "
-		    "narrower --workspace or remove the repositories it does "
-		    "not need", top, HP_REPOS, HP_DEPTH);
-	return -1;
+	v = hp_repo(v, top, home, 1);
+	return hp_walk(v, top, home, HP_DEPTH, &ndirs, &nrepos);
 }

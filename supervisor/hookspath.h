@@ -7,40 +7,14 @@
 #ifndef AIRLOCK_HOOKSPATH_H
 #define AIRLOCK_HOOKSPATH_H
 
-#include <stddef.h>
-
 /*
- * The bounds of the walks of a writable bind (this one and the commit
- * judge's, supervisor/commits.c): directories looked at, repositories
- * git is asked about.  A walk that reaches one is not whole, and says
- * so: the launch is refused.  A large real tree stays well within them
- * (docs/DECISIONS.md, "The repository walks are whole or refused").
+ * For the repositories at and below top (a writable bind; a few levels,
+ * a bounded number), core.hooksPath as git, run as the user with home
+ * as $HOME, reads it in every scope: absolute paths (as written and
+ * resolved) and, for a relative value, that value too (a name at any
+ * depth: another repository of the tree with the same layout), each
+ * escaped as a namerule glob.  NULL if none.
  */
-#define HOOKSPATH_DIRS	100000
-#define HOOKSPATH_REPOS	256
-
-/*
- * For the repositories at and below top (a writable bind; a few
- * levels), core.hooksPath as git, run as the user with home as $HOME,
- * reads it in every scope: absolute paths (as written and resolved)
- * and, for a relative value, that value too (a name at any depth:
- * another repository of the tree with the same layout), each escaped as
- * a namerule glob, into *out (NULL if none; freed by the caller either
- * way).  -1 and why in err (naming top) if the walk reached a bound.
- */
-int	hookspath_find(const char *top, const char *home, char ***out,
-	    char *err, size_t errlen);
-
-/*
- * Whether dir holds a repository as git takes one: dir/.git a git
- * directory (HEAD, objects/ and refs/ or a commondir), or a file
- * "gitdir: PATH" naming one.  Anything else named .git (untrusted:
- * the sandbox makes them) is none.
- */
-int	hookspath_is_repo(const char *dir);
-
-/* Whether a git directory's own config may set core.hooksPath (names
- * the key or includes a file). */
-int	hookspath_mentioned(const char *gitdir);
+char	**hookspath_find(const char *top, const char *home);
 
 #endif

@@ -1378,10 +1378,10 @@ plan_link_target(struct sv_plan *p, const char *link)
  * the writable binds as the scopes they apply in.  No writable bind: no
  * rule (the handler then only emulates).
  */
-static int
+static void
 plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
     const struct sv_plan_ctx *ctx, char *const *writable,
-    const struct home_ctx *h, char *const *own, char *err, size_t errlen)
+    const struct home_ctx *h, char *const *own)
 {
 	char *const	*lists[3];
 	char		**sp = NULL, **rs = NULL, *a;
@@ -1403,7 +1403,7 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		plan_write_rule(p, NR_GITSTATE, ".git", NULL);
 	strv_free(rs);
 	if (sp == NULL)
-		return 0;
+		return;
 	for (i = 0; sp[i] != NULL; i++) {
 		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
 		for (j = 0; j < n_protect_existing; j++) {
@@ -1432,13 +1432,7 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
 		if (exact_in_list(spec->runner_state_dirs, writable[i]))
 			continue;
-		/* A walk that is not whole: refused, never a repository
-		 * skipped in silence (the sandbox fills the tree). */
-		if (hookspath_find(writable[i], ctx->home, &sp, err,
-		    errlen) == -1) {
-			strv_free(sp);
-			return -1;
-		}
+		sp = hookspath_find(writable[i], ctx->home);
 		for (j = 0; sp != NULL && sp[j] != NULL; j++)
 			plan_write_rule(p, sp[j][0] == '/' ? NR_ABS : NR_TREE,
 			    sp[j], NULL);
@@ -1479,7 +1473,6 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			plan_write_rule(p, NR_ABS, a, NULL);
 			free(a);
 		}
-	return 0;
 }
 
 /*
@@ -2447,9 +2440,10 @@ stage_rules(struct plan_build *pb, char *err, size_t errlen)
 {
 	struct msgbuf	b;
 
-	if (plan_write_rules(pb->p, pb->spec, pb->ctx, pb->writable,
-	    &pb->hc, pb->own, err, errlen) == -1)
-		return -1;
+	(void)err;
+	(void)errlen;
+	plan_write_rules(pb->p, pb->spec, pb->ctx, pb->writable, &pb->hc,
+	    pb->own);
 	if (pb->ctx->bpf != NULL) {
 		msgbuf_init(&b, MSG_PLAN_SECCOMP);
 		msg_put_u32(&b, sv_seccomp_notify() ? PLAN_SECF_NOTIFY : 0);
