@@ -148,7 +148,17 @@ for f in "$B"/airlock*; do
 	[ -f "$f" ] && cp "$f" "$T/b/"
 done
 chmod -R a+rX "$T/b"
-printf '#!/bin/sh\nexec sleep 60\n' >"$T/b/airlock-proxyd"
+# It reads its channel (what airlockd sends it, the sessions' listeners
+# among it, is taken and dropped) but never answers: one that did not
+# read made airlockd's send fail as an unprivileged user (its in-flight
+# descriptors), and status then truly said "it ended".
+cat >"$T/b/airlock-proxyd" <<'EOF'
+#!/bin/sh
+exec python3 -c 'import os, time
+while os.read(3, 65536):
+    pass
+time.sleep(60)' silent-proxyd
+EOF
 chmod 0755 "$T/b/airlock-proxyd"
 spawn_user "$T/b/airlockd" --socket "$T/m.sock" --quiet 2>"$T/m.log"
 MPID=$!
@@ -166,7 +176,7 @@ for try in 1 2 3; do
 	    >/dev/null 2>&1 &
 	RUNPID=$!
 	for i in $(seq 1 100); do
-		pgrep -P "$MPID" -f "sleep 60" >/dev/null && break
+		pgrep -P "$MPID" -f silent-proxyd >/dev/null && break
 		sleep 0.1
 	done
 	t0=$(date +%s%N)
@@ -179,7 +189,7 @@ for try in 1 2 3; do
 	case "$r" in "not running: it ended"*) ;; *) break;; esac
 	kill "$RUNPID" 2>/dev/null
 	wait "$RUNPID" 2>/dev/null
-	pkill -u "$TUSER" -P "$MPID" -f "sleep 60" 2>/dev/null
+	pkill -u "$TUSER" -P "$MPID" -f silent-proxyd 2>/dev/null
 done
 check "a running daemon without a report is never null" nonull "$T/s3.json"
 check_sh "status waited for its report before saying none came (${ms} ms)" \
