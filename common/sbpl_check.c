@@ -198,6 +198,10 @@ paths_of(const struct sx *x, const char *kind, char ***out)
 		paths_of(x->kid[i], kind, out);
 }
 
+/*
+ * The other spelling of p under a /private alias, or NULL; in any case of
+ * its letters, as the Mac's case-insensitive file system reads it.
+ */
 static const char *
 spelling_twin(const char *p, char *buf, size_t len)
 {
@@ -206,12 +210,12 @@ spelling_twin(const char *p, char *buf, size_t len)
 
 	for (i = 0; i < 3; i++) {
 		n = strlen(alias[i]);
-		if (strncmp(p, alias[i], n) == 0 && (p[n] == '/' ||
+		if (strncasecmp(p, alias[i], n) == 0 && (p[n] == '/' ||
 		    p[n] == '\0')) {
 			snprintf(buf, len, "/private%s", p);
 			return buf;
 		}
-		if (strncmp(p, "/private", 8) == 0 && strncmp(p + 8,
+		if (strncasecmp(p, "/private", 8) == 0 && strncasecmp(p + 8,
 		    alias[i], n) == 0 && (p[8 + n] == '/' || p[8 + n] == '\0'))
 			return p + 8;
 	}
@@ -358,7 +362,7 @@ forms_check(struct sx **top, size_t ntop, struct sx_reader *r)
 	}
 	for (i = 0; all != NULL && all[i] != NULL && !r->failed; i++)
 		if ((t = spelling_twin(all[i], twin, sizeof(twin))) != NULL &&
-		    !strv_in(all, t))
+		    !in_nocase(all, t))
 			sx_fail(r, "%s is named without its twin %s", all[i],
 			    t);
 	strv_free(denied);

@@ -371,21 +371,36 @@ END_TEST
  * protected path that does not exist yet may be created as .BASHRC:
  * each hard deny is also a regex in either case.
  */
-/* A path rule under /private in other letters still gets its twin: the
- * reader reads the case-folded regex as /private/etc/x and asks for /etc/x
- * (found by seatbelt_fuzzer). */
+/* A path under /private in other letters still gets its twin, in any list:
+ * the reader reads /pRivate/etc/x as /private/etc/x, and /etc/x's twin
+ * /private/etc/x is there in other letters (found by seatbelt_fuzzer). */
 START_TEST(private_in_any_case)
 {
 	struct sbpl_plan pl;
 	char	*out, err[256];
 	char	*rules[] = { "/pRivate/etc/priva.", "/TMP/x", NULL };
 
-	memset(&pl, 0, sizeof(pl));
-	pl.path_rules = rules;
-	out = sbpl_generate(&pl);
-	ck_assert_msg(sbpl_check(out, strlen(out), err, sizeof(err)) == 0,
-	    "%s\n%s", err, out);
-	free(out);
+	char	**lists[] = { &pl.read_deny, &pl.write_allow, &pl.write_deny,
+	    &pl.carve, &pl.home_deny, &pl.path_rules, &pl.tree_rules,
+	    &pl.exec_grants, &pl.unix_sockets, NULL };
+	const char *lone = "(version 1)\n(allow default)\n"
+	    "(allow network-outbound (remote unix-socket (path-literal "
+	    "\"/pRivate/etc/x\")))\n";
+	size_t	 i;
+
+	/* In every list that names paths, the reader accepts what is made. */
+	for (i = 0; lists[i] != NULL; i++) {
+		memset(&pl, 0, sizeof(pl));
+		*lists[i] = rules;
+		out = sbpl_generate(&pl);
+		ck_assert_msg(sbpl_check(out, strlen(out), err,
+		    sizeof(err)) == 0, "list %zu: %s\n%s", i, err, out);
+		free(out);
+	}
+	/* And a path in other letters with no twin at all is refused. */
+	ck_assert_int_eq(sbpl_check(lone, strlen(lone), err, sizeof(err)),
+	    -1);
+	ck_assert_msg(strstr(err, "twin") != NULL, "%s", err);
 }
 END_TEST
 
