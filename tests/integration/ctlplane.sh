@@ -237,16 +237,19 @@ term() {	# term MARKER BACKEND: terminal.open on a managed airlockd
 spawn_user env HOME="$H" "$AIRLOCKD" --quiet --socket "$SD/m.sock" \
     2>"$SD/m.err"
 mpid=$!
+wait_sock "$SD/m.sock"
 term t0 none >"$SD/t0.txt" 2>&1
 kill "$mpid"
 check_sh "no managed file: backend none opens a host shell (control)" \
-    '[ -e "$SD/t0" ] && [ "$(cat "$SD/t0.label")" = host ]'
+    '[ -e "$SD/t0" ] && [ "$(cat "$SD/t0.label")" = host ]' ||
+    diag "$(cat "$SD/t0.txt" "$SD/m.err")"
 printf '{"sandbox":{"enabled":true}}\n' >"$MANAGED"
 chmod 0644 "$MANAGED"
 rm -f "$SD/m.sock"
 spawn_user env HOME="$H" "$AIRLOCKD" --quiet --socket "$SD/m.sock" \
     2>"$SD/m.err"
 pids="$pids $!"
+wait_sock "$SD/m.sock"
 term t1 none >"$SD/t1.txt" 2>&1
 check_sh "managed enabled=true: backend none is refused, naming the file" \
     'grep -q "refused.*$MANAGED" "$SD/t1.txt" && [ ! -e "$SD/t1" ]' ||

@@ -66,6 +66,16 @@ as_user() {
 # command, not a shell that would leave it running).
 spawn_user() { ( _AS_EXEC=1 as_user "$@" ) & }
 
+# Wait up to 10 s for a unix socket to be there (a daemon just spawned).
+wait_sock() {
+	_i=0
+	while [ ! -S "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -S "$1" ]
+}
+
 # A fresh directory owned by the test user, under the world-readable stage.
 mkwork() {
 	_w=$(mktemp -d "$STAGE/work.XXXXXX")
