@@ -373,6 +373,11 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 			    explain_write_group(e->target));
 		return EX_WRITE;
 	}
+	if (strcmp(a, "git-not-judged") == 0) {
+		snprintf(why, whylen, "a repository airlock could not judge: "
+		    "nothing held there, see above");
+		return EX_GIT;
+	}
 	if (strcmp(a, "git-commit-held") == 0) {
 		snprintf(why, whylen, "a protected file (%s) committed "
 		    "inside: held, see above", explain_write_group(e->target));

@@ -159,6 +159,14 @@ held_say(const struct json *ev)
 
 	if (kind == NULL || path == NULL)
 		return;
+	/* A repository the judge could not reach (its walk's bound):
+	 * named, for the user to check before checking it out. */
+	if (strcmp(kind, "unjudged") == 0) {
+		fprintf(stderr, "airlock: not judged: %s (%s): check what "
+		    "was committed there before checking it out\n", vis(path),
+		    rule != NULL ? vis(rule) : "");
+		return;
+	}
 	/* The rule: airlockd's words for a link or a .gitmodules, else
 	 * the built-in group the path's name falls under. */
 	snprintf(r, sizeof(r), "%s", rule != NULL ? vis(rule) :

@@ -36,10 +36,13 @@
 #include "common/sigdfl.h"
 #include "common/xmalloc.h"
 #include "supervisor/commits.h"
+#include "supervisor/hookspath.h"
 
 #define CM_DEPTH	3		/* directory levels below a bind */
-#define CM_DIRS		2000		/* directories looked at, per bind */
-#define CM_REPOS	16		/* repositories, per bind */
+#define CM_DIRS		HOOKSPATH_DIRS	/* directories, per bind */
+#define CM_REPOS	HOOKSPATH_REPOS	/* repositories, per bind; at the
+					   end, made during the run */
+#define CM_UNSNAPPED	4096		/* past CM_REPOS, listed at launch */
 #define CM_WAIT_MS	5000		/* one git process, at most */
 #define CM_OUT_MAX	(64U << 20)	/* what one git prints */
 #define CM_INDEX_MAX	(64U << 20)	/* an index kept at launch */
@@ -77,6 +80,13 @@ struct commits_snap {
 	int		 child;		/* judged in commits_judge_start's
 					   child */
 	char		**tops;
+	char		 *full;		/* why the launch's walk is short:
+					   at the end, what it found
+					   unknown is not judged */
+	char		**unsnapped;	/* at launch, past CM_REPOS */
+	struct timespec	  t0;		/* the launch, CLOCK_REALTIME */
+	char		**unjudged;	/* at the end: what, why, ... */
+	size_t		  nunjudged;	/* all, named or not */
 };
 
 /*
@@ -397,6 +407,77 @@ cm_wts(struct cm_repo *r, int take)
  * host made, followed).  At the end only directories are taken: a
  * gitfile made inside may name any repository of the user's.
  */
+/* At the end: what could not be judged, and why (the first few named,
+ * all counted). */
+static void
+cm_unjudged(struct commits_snap *s, const char *what, const char *why)
+{
+	if (s->nunjudged++ < CM_PATHS) {
+		s->unjudged = strv_add(s->unjudged, what);
+		s->unjudged = strv_add(s->unjudged, why);
+	}
+}
+
+/*
+ * Whether anything under path (depth levels; at most *budget entries)
+ * changed since t0: the status change time, which no one but the
+ * kernel sets (a sandbox can set a file's mtime back, never its
+ * ctime).  A walk past its budget counts as changed.
+ */
+static int
+cm_changed_tree(const char *path, const struct timespec *t0, int depth,
+    size_t *budget)
+{
+	struct dirent	*e;
+	struct stat	 st;
+	DIR		*d;
+	char		 p[PATH_MAX];
+	int		 ch = 0;
+
+	if (lstat(path, &st) == -1)
+		return 0;
+	if (st.st_ctim.tv_sec > t0->tv_sec || (st.st_ctim.tv_sec ==
+	    t0->tv_sec && st.st_ctim.tv_nsec >= t0->tv_nsec))
+		return 1;
+	if (!S_ISDIR(st.st_mode) || depth == 0 || (d = opendir(path)) == NULL)
+		return 0;
+	while (!ch && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (*budget == 0 || (size_t)snprintf(p, sizeof(p), "%s/%s",
+		    path, e->d_name) >= sizeof(p)) {
+			ch = 1;
+			break;
+		}
+		(*budget)--;
+		ch = cm_changed_tree(p, t0, depth - 1, budget);
+	}
+	closedir(d);
+	return ch;
+}
+
+/*
+ * Whether a repository whose refs were not kept at launch (common, its
+ * git directory) changed during the run: its HEAD, refs, packed refs,
+ * index, or any work tree's.  One that did not holds nothing new.
+ */
+static int
+cm_changed(const char *common, const struct timespec *t0)
+{
+	static const char *const what[] = { "HEAD", "packed-refs", "refs",
+	    "index", "reftable", "worktrees", "config", "config.worktree",
+	    "commondir", NULL };
+	char	p[PATH_MAX + 32];
+	size_t	i, budget = 100000;
+
+	for (i = 0; what[i] != NULL; i++) {
+		snprintf(p, sizeof(p), "%s/%s", common, what[i]);
+		if (cm_changed_tree(p, t0, 16, &budget))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 cm_repo_add(struct commits_snap *s, const char *top, int launch)
 {
@@ -435,6 +516,35 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	for (i = 0; i < s->nrepos; i++)
 		if (strcmp(s->repos[i].common, real) == 0)
 			return;
+	/* There at launch past the bound, or unknown after a launch
+	 * walk that was not whole: its refs were not kept, so what is new
+	 * in it cannot be told.  Named, never judged as all new. */
+	if (!launch && (strv_in(s->unsnapped, top) || s->full != NULL)) {
+		char	why[200];
+
+		/* Nothing changed in it during the run: nothing to judge. */
+		if (!cm_changed(real, &s->t0))
+			return;
+		if (strv_in(s->unsnapped, top))
+			snprintf(why, sizeof(why), "a repository past the %d "
+			    "whose refs airlock keeps at launch, changed "
+			    "during the run", CM_REPOS);
+		else
+			snprintf(why, sizeof(why), "not looked at when the "
+			    "run started (%s)", s->full);
+		cm_unjudged(s, top, why);
+		return;
+	}
+	/* Made during the run, beyond the bound: named, never skipped
+	 * in silence. */
+	if (!launch && s->nrepos - s->nlaunch >= CM_REPOS) {
+		char	why[128];
+
+		snprintf(why, sizeof(why), "a repository made during the "
+		    "run beyond the %d airlock judges", CM_REPOS);
+		cm_unjudged(s, top, why);
+		return;
+	}
 	s->repos = xreallocarray(s->repos, s->nrepos + 1, sizeof(*s->repos));
 	r = &s->repos[s->nrepos++];
 	memset(r, 0, sizeof(*r));
@@ -448,34 +558,59 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	}
 }
 
+/*
+ * The repositories below dir (depth levels more).  The sandbox fills
+ * this tree: a .git that is no repository counts for nothing.  At
+ * launch, the repositories past CM_REPOS are listed without their
+ * refs (named at the end as not judged), and past CM_UNSNAPPED of them
+ * or CM_DIRS directories the walk ends with s->full saying why (what
+ * the end finds unknown is then not judged either): never a walk that
+ * stopped in silence, never a launch refused.
+ */
 static void
-cm_walk(struct commits_snap *s, const char *dir, int depth, size_t *ndirs,
-    size_t *nrepos, int launch)
+cm_walk(struct commits_snap *s, const char *top, const char *dir,
+    int depth, size_t *ndirs, size_t *nrepos, int launch)
 {
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX];
+	char		 p[PATH_MAX], why[128];
 
-	if (depth == 0 || (d = opendir(dir)) == NULL)
+	if (depth == 0 || (launch && s->full != NULL) || *ndirs > CM_DIRS ||
+	    (d = opendir(dir)) == NULL)
 		return;
-	while ((e = readdir(d)) != NULL && *ndirs < CM_DIRS &&
-	    *nrepos < CM_REPOS) {
+	while ((!launch || s->full == NULL) && *ndirs <= CM_DIRS &&
+	    (e = readdir(d)) != NULL) {
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
 		    e->d_name[0] == '.' ||
 		    strcmp(e->d_name, "node_modules") == 0 ||
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
 		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
 			continue;
-		(*ndirs)++;
-		snprintf(p + strlen(p), sizeof(p) - strlen(p), "/.git");
-		if (lstat(p, &st) == 0) {
-			(*nrepos)++;
-			p[strlen(p) - 5] = '\0';
-			cm_repo_add(s, p, launch);
-		} else
-			p[strlen(p) - 5] = '\0';
-		cm_walk(s, p, depth - 1, ndirs, nrepos, launch);
+		if (++*ndirs > CM_DIRS) {
+			snprintf(why, sizeof(why), "more than %d directories "
+			    "within %d levels: not all looked at", CM_DIRS,
+			    CM_DEPTH);
+			if (launch)
+				xasprintf(&s->full, "%s", why);
+			else
+				cm_unjudged(s, top, why);
+			break;
+		}
+		if (hookspath_is_repo(p)) {
+			if (launch && ++*nrepos > CM_REPOS) {
+				if (*nrepos - CM_REPOS > CM_UNSNAPPED) {
+					xasprintf(&s->full, "more than %d git "
+					    "repositories within %d levels "
+					    "when the run started", CM_REPOS +
+					    CM_UNSNAPPED, CM_DEPTH);
+					break;
+				}
+				s->unsnapped = strv_add(s->unsnapped, p);
+			} else
+				cm_repo_add(s, p, launch);
+		}
+		cm_walk(s, top, p, depth - 1, ndirs, nrepos, launch);
 	}
 	closedir(d);
 }
@@ -488,7 +623,8 @@ cm_find(struct commits_snap *s, char *const *tops, int launch)
 	for (i = 0; tops != NULL && tops[i] != NULL; i++) {
 		ndirs = nrepos = 0;
 		cm_repo_add(s, tops[i], launch);
-		cm_walk(s, tops[i], CM_DEPTH, &ndirs, &nrepos, launch);
+		cm_walk(s, tops[i], tops[i], CM_DEPTH, &ndirs, &nrepos,
+		    launch);
 	}
 }
 
@@ -497,6 +633,7 @@ commits_snapshot(char *const *tops)
 {
 	struct commits_snap *s = xcalloc(1, sizeof(*s));
 
+	clock_gettime(CLOCK_REALTIME, &s->t0);
 	cm_find(s, tops, 1);
 	for (size_t i = 0; tops != NULL && tops[i] != NULL; i++)
 		s->tops = strv_add(s->tops, tops[i]);
@@ -550,6 +687,9 @@ commits_free(struct commits_snap *s)
 	}
 	free(s->repos);
 	strv_free(s->tops);
+	free(s->full);
+	strv_free(s->unsnapped);
+	strv_free(s->unjudged);
 	free(s);
 }
 
@@ -1664,6 +1804,36 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	free(now);
 }
 
+/*
+ * A repository of the user's moved during the run escapes the launch's
+ * walks where it lands: one moved deeper than they look by one run and
+ * back by the next had its hooks directory unprotected in between.
+ * Both ends are named: a launch repository no longer at its place, and
+ * one found now whose own config sets core.hooksPath (which no sandbox
+ * can set: the config allowlist refuses it), so the user's, moved in.
+ */
+static void
+cm_moved(struct commits_snap *s)
+{
+	struct stat	st;
+	char		p[PATH_MAX + 16];
+	size_t		i;
+
+	for (i = 0; i < s->nrepos; i++) {
+		snprintf(p, sizeof(p), "%s/.git", s->repos[i].top);
+		if (i < s->nlaunch && lstat(p, &st) == -1)
+			cm_unjudged(s, s->repos[i].top, "a repository moved or "
+			    "removed during the run: its hooks and commits "
+			    "are not checked where it went");
+		else if (i >= s->nlaunch &&
+		    hookspath_mentioned(s->repos[i].common))
+			cm_unjudged(s, s->repos[i].top, "a repository that "
+			    "was not here at launch and sets core.hooksPath: "
+			    "its hooks directory was not protected during "
+			    "the run");
+	}
+}
+
 int
 commits_pending(struct commits_snap *s)
 {
@@ -1673,8 +1843,9 @@ commits_pending(struct commits_snap *s)
 		s->nlaunch = s->nrepos;
 		cm_find(s, s->tops, 0);
 		s->found = 1;
+		cm_moved(s);
 	}
-	return s->nrepos > 0;
+	return s->nrepos > 0 || s->unjudged != NULL;
 }
 
 void
@@ -1700,6 +1871,18 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
 		if (fd != -1)
 			close(fd);
+	}
+	for (i = 0; s->unjudged != NULL && s->unjudged[i] != NULL &&
+	    s->unjudged[i + 1] != NULL; i += 2)
+		report(arg, "unjudged", s->unjudged[i], NULL, s->unjudged[i],
+		    s->unjudged[i + 1], NULL, NULL);
+	if (s->nunjudged > CM_PATHS) {
+		char	n[64];
+
+		snprintf(n, sizeof(n), "and %zu more not named",
+		    s->nunjudged - CM_PATHS);
+		report(arg, "unjudged", s->tops != NULL ? s->tops[0] : "",
+		    NULL, s->tops != NULL ? s->tops[0] : "", n, NULL, NULL);
 	}
 	commits_free(s);
 }

@@ -31,8 +31,8 @@
 #include "supervisor/hookspath.h"
 
 #define HP_DEPTH	4	/* directory levels searched below a bind */
-#define HP_DIRS		4000	/* directories looked at, per bind */
-#define HP_REPOS	32	/* repositories asked, per bind */
+#define HP_DIRS		HOOKSPATH_DIRS	/* directories, per bind */
+#define HP_REPOS	HOOKSPATH_REPOS	/* asked, per bind */
 #define HP_WAIT_MS	3000	/* one git process, at most */
 #define HP_OUT_MAX	(1 << 20)	/* what git config --list prints */
 
@@ -295,62 +295,334 @@ hp_worth_asking(const char *dir, const char *home)
 	return hp_mentions(cf);
 }
 
-/* What one repository's core.hooksPath names, into v. */
+/*
+ * A hooks directory named by value (as git read it for the repository
+ * whose work tree is at root), into v: the absolute path (as written
+ * and resolved) and, for a relative value, the name too (the same
+ * layout in any other repository of the tree).
+ */
 static char **
-hp_repo(char **v, const char *dir, const char *home, int top)
+hp_value(char **v, const char *root, const char *hp)
 {
-	static const char *const get[] = { "config", "--path", "--get",
-	    "core.hooksPath", NULL };
-	static const char *const toplevel[] = { "rev-parse",
-	    "--show-toplevel", NULL, NULL, NULL };
-	char	*hp, *root = NULL, abs[PATH_MAX], real[PATH_MAX], *r;
-	const char *rel;
+	char		 abs[PATH_MAX], real[PATH_MAX];
+	const char	*rel;
 
-	if (!hp_worth_asking(dir, home))
-		return v;
-	v = hp_origins(v, dir, home);
-	if ((hp = hp_git(dir, home, get, NULL)) == NULL)
-		return v;
 	if (hp[0] != '/') {
-		/* Relative to the worktree's top, where hooks run.  A
-		 * bind's top in no repository yet (the global config's
-		 * value) is where a `git init` inside would put one. */
-		root = top ? hp_git(dir, home, toplevel, NULL) : NULL;
-		if (root == NULL)
-			root = xstrdup(dir);
 		if (namerule_lexical(root, hp, abs, sizeof(abs)) != 0)
-			goto out;
-		/* The same name in any other repository of the tree. */
+			return v;
 		for (rel = hp; strncmp(rel, "./", 2) == 0; rel += 2)
 			;
 		if (rel[0] != '\0' && strcmp(rel, ".") != 0 &&
 		    strstr(rel, "..") == NULL)
 			v = hp_add(v, rel);
 	} else if (namerule_lexical("/", hp, abs, sizeof(abs)) != 0)
-		goto out;
+		return v;
 	v = hp_add(v, abs);
-	if ((r = realpath(abs, real)) != NULL && strcmp(real, abs) != 0)
+	if (realpath(abs, real) != NULL && strcmp(real, abs) != 0)
 		v = hp_add(v, real);
-out:
+	return v;
+}
+
+/*
+ * One config line's value as git reads it (config.c, parse_value()):
+ * leading blanks dropped, quotes removed, \" \\ \n \t taken, a comment
+ * outside quotes ends it, trailing blanks outside quotes dropped.
+ */
+static void
+hp_unquote(const char *s, char *out, size_t len)
+{
+	size_t	o = 0, keep = 0;
+	int	q = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (; *s != '\0' && *s != '\n' && o + 1 < len; s++) {
+		if (!q && (*s == '#' || *s == ';'))
+			break;
+		if (*s == '"') {
+			q = !q;
+			keep = o;
+			continue;
+		}
+		if (*s == '\\' && s[1] != '\0') {
+			s++;
+			out[o++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+			keep = o;
+			continue;
+		}
+		out[o++] = *s;
+		if (q || (*s != ' ' && *s != '\t'))
+			keep = o;
+	}
+	out[keep] = '\0';
+}
+
+/*
+ * Without git: core.hooksPath in the config file path, and in the files
+ * it includes (include.path and every includeIf.*.path, whatever their
+ * condition: more, never less, than git would read), depth levels
+ * deep, into v as hp_value() takes it for the work tree at root.  The
+ * included files themselves too: the sandbox must not fill them.
+ */
+static char **
+hp_static_file(char **v, const char *path, const char *root,
+    const char *home, int depth)
+{
+	char	 sec[64], key[64], val[PATH_MAX], inc[PATH_MAX], up[PATH_MAX];
+	char	*buf, *line, *nl, *p, *slash;
+	size_t	 n;
+	int	 fd;
+	ssize_t	 r;
+
+	if (depth == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC |
+	    O_NONBLOCK)) == -1)
+		return v;
+	buf = xmalloc(HP_OUT_MAX + 1);
+	for (n = 0; n < HP_OUT_MAX && (r = read(fd, buf + n,
+	    HP_OUT_MAX - n)) > 0; n += (size_t)r)
+		;
+	close(fd);
+	buf[n] = '\0';
+	snprintf(up, sizeof(up), "%s", path);
+	if ((slash = strrchr(up, '/')) != NULL)
+		*slash = '\0';
+	sec[0] = '\0';
+	for (line = buf; line != NULL && *line != '\0'; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		/* "[section]", "[section "sub"]", "[section.sub]"; a key
+		 * may follow on the same line. */
+		if (*line == '[') {
+			n = strcspn(line + 1, " \t\".]");
+			snprintf(sec, sizeof(sec), "%.*s", (int)n, line + 1);
+			for (p = sec; *p != '\0'; p++)
+				*p = (char)tolower((unsigned char)*p);
+			if ((p = strchr(line, ']')) == NULL)
+				continue;
+			line = p + 1;
+			while (*line == ' ' || *line == '\t')
+				line++;
+		}
+		n = strspn(line, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
+		if (n == 0 || n >= sizeof(key))
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)n, line);
+		for (p = key; *p != '\0'; p++)
+			*p = (char)tolower((unsigned char)*p);
+		p = line + n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '=')
+			continue;
+		hp_unquote(p + 1, val, sizeof(val));
+		if (val[0] == '\0')
+			continue;
+		if (strcmp(sec, "core") == 0 && strcmp(key, "hookspath") == 0) {
+			if (strncmp(val, "~/", 2) == 0 && home != NULL) {
+				snprintf(inc, sizeof(inc), "%s%s", home,
+				    val + 1);
+				v = hp_value(v, root, inc);
+			} else
+				v = hp_value(v, root, val);
+		} else if ((strcmp(sec, "include") == 0 ||
+		    strcmp(sec, "includeif") == 0) &&
+		    strcmp(key, "path") == 0) {
+			if (strncmp(val, "~/", 2) == 0 && home != NULL)
+				snprintf(inc, sizeof(inc), "%s%s", home,
+				    val + 1);
+			else if (namerule_lexical(up, val, inc,
+			    sizeof(inc)) != 0)
+				continue;
+			v = hp_value(v, "/", inc);
+			v = hp_static_file(v, inc, root, home, depth - 1);
+		}
+	}
+	free(buf);
+	return v;
+}
+
+/*
+ * Without git, for a repository past the walk's bound: core.hooksPath
+ * in every config file git reads for the repository at dir (its git
+ * directory's config and config.worktree, its common directory's
+ * config, the user's global and the system's), and their includes.
+ */
+char **
+hookspath_static(char **v, const char *dir, const char *home)
+{
+	struct stat	 st;
+	char		 gd[PATH_MAX + 8], t[PATH_MAX], f[PATH_MAX + 32];
+	char		 buf[PATH_MAX + 16];
+	ssize_t		 n;
+	int		 fd;
+
+	v = hp_static_file(v, "/etc/gitconfig", dir, home, 4);
+	if (home != NULL) {
+		snprintf(f, sizeof(f), "%s/.gitconfig", home);
+		v = hp_static_file(v, f, dir, home, 4);
+		snprintf(f, sizeof(f), "%s/.config/git/config", home);
+		v = hp_static_file(v, f, dir, home, 4);
+	}
+	snprintf(gd, sizeof(gd), "%s/.git", dir);
+	if (stat(gd, &st) == -1)
+		return v;
+	if (!S_ISDIR(st.st_mode)) {
+		if ((fd = open(gd, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+			return v;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n < 8)
+			return v;
+		buf[n] = '\0';
+		while (n > 8 && isspace((unsigned char)buf[n - 1]))
+			buf[--n] = '\0';
+		if (strncmp(buf, "gitdir: ", 8) != 0 ||
+		    namerule_lexical(dir, buf + 8, t, sizeof(t)) != 0)
+			return v;
+		snprintf(gd, sizeof(gd), "%s", t);
+	}
+	snprintf(f, sizeof(f), "%s/config", gd);
+	v = hp_static_file(v, f, dir, home, 4);
+	snprintf(f, sizeof(f), "%s/config.worktree", gd);
+	v = hp_static_file(v, f, dir, home, 4);
+	snprintf(f, sizeof(f), "%s/commondir", gd);
+	if ((fd = open(f, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) != -1) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			if (namerule_lexical(gd, buf, t, sizeof(t)) == 0) {
+				snprintf(f, sizeof(f), "%s/config", t);
+				v = hp_static_file(v, f, dir, home, 4);
+			}
+		}
+	}
+	return v;
+}
+
+/*
+ * What one repository's core.hooksPath names, into v; *asked set when
+ * git was asked (a scope may set the key).
+ */
+static char **
+hp_repo(char **v, const char *dir, const char *home, int top, int *asked)
+{
+	static const char *const get[] = { "config", "--path", "--get",
+	    "core.hooksPath", NULL };
+	static const char *const toplevel[] = { "rev-parse",
+	    "--show-toplevel", NULL, NULL, NULL };
+	char	*hp, *root = NULL;
+
+	if (!hp_worth_asking(dir, home))
+		return v;
+	*asked = 1;
+	v = hp_origins(v, dir, home);
+	if ((hp = hp_git(dir, home, get, NULL)) == NULL)
+		return v;
+	/* Relative to the worktree's top, where hooks run.  A bind's top
+	 * in no repository yet (the global config's value) is where a
+	 * `git init` inside would put one. */
+	if (hp[0] != '/') {
+		root = top ? hp_git(dir, home, toplevel, NULL) : NULL;
+		if (root == NULL)
+			root = xstrdup(dir);
+	}
+	v = hp_value(v, root != NULL ? root : "/", hp);
 	free(root);
 	free(hp);
 	return v;
 }
 
-/* Repositories below dir (depth levels more): a ".git" entry. */
+/* Whether gd is a git directory as git's is_git_directory() takes it:
+ * a HEAD, and objects/ with refs/ or a commondir. */
+static int
+hp_gitdir(const char *gd)
+{
+	struct stat	st;
+	char		p[PATH_MAX + 8];
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/HEAD", gd) >= sizeof(p))
+		return 1;	/* fail closed: counted */
+	return stat(p, &st) == 0 && gitstate_is(AT_FDCWD, gd);
+}
+
+int
+hookspath_is_repo(const char *dir)
+{
+	struct stat	 st;
+	char		 g[PATH_MAX + 8], buf[PATH_MAX + 16], t[PATH_MAX];
+	ssize_t		 n;
+	int		 fd;
+
+	if ((size_t)snprintf(g, sizeof(g), "%s/.git", dir) >= sizeof(g))
+		return 1;	/* fail closed: counted */
+	/* Followed, as git follows a .git link. */
+	if (stat(g, &st) == -1)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return hp_gitdir(g);
+	if (!S_ISREG(st.st_mode) ||
+	    (fd = open(g, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 8)
+		return 0;
+	buf[n] = '\0';
+	/* untrusted: from the sandbox.  "gitdir: PATH", as read_gitfile()
+	 * takes it: trailing white space dropped, relative to dir. */
+	if (strncmp(buf, "gitdir: ", 8) != 0)
+		return 0;
+	while (n > 8 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	if (namerule_lexical(dir, buf + 8, t, sizeof(t)) != 0)
+		return 1;	/* fail closed: counted */
+	return hp_gitdir(t);
+}
+
+int
+hookspath_mentioned(const char *gitdir)
+{
+	char	p[PATH_MAX + 32];
+
+	snprintf(p, sizeof(p), "%s/config", gitdir);
+	if (hp_mentions(p))
+		return 1;
+	snprintf(p, sizeof(p), "%s/config.worktree", gitdir);
+	return hp_mentions(p);
+}
+
+struct hp_walk {
+	size_t	ndirs;		/* directories looked at */
+	size_t	nrepos;		/* repositories git was asked of */
+	int	full;		/* the directory bound reached */
+};
+
+/*
+ * Repositories below dir (depth levels more): a ".git" entry that is a
+ * repository.  The sandbox fills this tree: an entry that is no
+ * repository counts for nothing; past the repositories git is asked
+ * of, their config files are read without git (hookspath_static); past the
+ * directory bound the walk ends as full, and the launch is refused:
+ * no hooks directory can be protected that nobody looked for.
+ */
 static char **
 hp_walk(char **v, const char *dir, const char *home, int depth,
-    size_t *ndirs, size_t *nrepos)
+    struct hp_walk *w)
 {
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX], g[PATH_MAX + 8];
+	char		 p[PATH_MAX];
+	int		 asked;
 
-	if (depth == 0 || (d = opendir(dir)) == NULL)
+	if (depth == 0 || w->full || (d = opendir(dir)) == NULL)
 		return v;
-	while ((e = readdir(d)) != NULL && *ndirs < HP_DIRS &&
-	    *nrepos < HP_REPOS) {
+	while (!w->full && (e = readdir(d)) != NULL) {
 		/* Files are not looked at: d_type says, where it can. */
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
 		    strcmp(e->d_name, ".") == 0 ||
@@ -360,24 +632,43 @@ hp_walk(char **v, const char *dir, const char *home, int depth,
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
 		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
 			continue;
-		(*ndirs)++;
-		if ((size_t)snprintf(g, sizeof(g), "%s/.git", p) < sizeof(g) &&
-		    lstat(g, &st) == 0) {
-			(*nrepos)++;
-			v = hp_repo(v, p, home, 0);
+		if (++w->ndirs > HP_DIRS) {
+			w->full = 1;
+			break;
 		}
-		v = hp_walk(v, p, home, depth - 1, ndirs, nrepos);
+		if (hookspath_is_repo(p)) {
+			if (w->nrepos >= HP_REPOS)
+				v = hookspath_static(v, p, home);
+			else {
+				asked = 0;
+				v = hp_repo(v, p, home, 0, &asked);
+				if (asked)
+					w->nrepos++;
+			}
+		}
+		v = hp_walk(v, p, home, depth - 1, w);
 	}
 	closedir(d);
 	return v;
 }
 
-char **
-hookspath_find(const char *top, const char *home)
+int
+hookspath_find(const char *top, const char *home, char ***out, char *err,
+    size_t errlen)
 {
-	char	**v = NULL;
-	size_t	  ndirs = 0, nrepos = 0;
+	struct hp_walk	 w = { 0, 0, 0 };
+	char		**v = NULL;
+	int		 asked = 0;
 
-	v = hp_repo(v, top, home, 1);
-	return hp_walk(v, top, home, HP_DEPTH, &ndirs, &nrepos);
+	v = hp_repo(v, top, home, 1, &asked);
+	v = hp_walk(v, top, home, HP_DEPTH, &w);
+	*out = v;
+	if (!w.full)
+		return 0;
+	snprintf(err, errlen, "%s: more than %d directories within %d "
+	    "levels: airlock could not look for git repositories (and the "
+	    "hooks their core.hooksPath names) in all of them; use a "
+	    "narrower --workspace or remove the directories it does not "
+	    "need", top, HP_DIRS, HP_DEPTH);
+	return -1;
 }

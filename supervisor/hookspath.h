@@ -7,14 +7,55 @@
 #ifndef AIRLOCK_HOOKSPATH_H
 #define AIRLOCK_HOOKSPATH_H
 
+#include <stddef.h>
+
 /*
- * For the repositories at and below top (a writable bind; a few levels,
- * a bounded number), core.hooksPath as git, run as the user with home
- * as $HOME, reads it in every scope: absolute paths (as written and
- * resolved) and, for a relative value, that value too (a name at any
- * depth: another repository of the tree with the same layout), each
- * escaped as a namerule glob.  NULL if none.
+ * The bounds of the walks of a writable bind (this one and the commit
+ * judge's, supervisor/commits.c): directories looked at; repositories
+ * git is asked about (past them, their config files are read without
+ * git) or whose refs are kept at launch (past them, the end of the run
+ * names those that changed as not judged).  A walk past the directory
+ * bound refuses the launch.  A large real tree stays well within them
+ * (docs/DECISIONS.md, "The repository walks past their bounds").
  */
-char	**hookspath_find(const char *top, const char *home);
+#define HOOKSPATH_DIRS	100000
+#define HOOKSPATH_REPOS	256
+
+/*
+ * For the repositories at and below top (a writable bind; a few
+ * levels), core.hooksPath as git, run as the user with home as $HOME,
+ * reads it in every scope: absolute paths (as written and resolved)
+ * and, for a relative value, that value too (a name at any depth:
+ * another repository of the tree with the same layout), each escaped as
+ * a namerule glob, into *out (NULL if none; freed by the caller either
+ * way).  Past the repositories git is asked about, each one's config
+ * files and their includes are read without git, taking every value
+ * any of them sets.  -1 and why in err (naming top) if the walk reached
+ * the directory bound: repositories past it would not be looked at.
+ */
+int	hookspath_find(const char *top, const char *home, char ***out,
+	    char *err, size_t errlen);
+
+/*
+ * Without git, for the repository at dir: every value core.hooksPath
+ * has in the config files git would read for it (its git directory's
+ * config and config.worktree, through a gitfile and a commondir; the
+ * user's global and the system's) and in every file they include,
+ * whatever an includeIf's condition, added to v as hookspath_find()
+ * adds them, with the included files themselves.
+ */
+char	**hookspath_static(char **v, const char *dir, const char *home);
+
+/*
+ * Whether dir holds a repository as git takes one: dir/.git a git
+ * directory (HEAD, objects/ and refs/ or a commondir), or a file
+ * "gitdir: PATH" naming one.  Anything else named .git (untrusted:
+ * the sandbox makes them) is none.
+ */
+int	hookspath_is_repo(const char *dir);
+
+/* Whether a git directory's own config may set core.hooksPath (names
+ * the key or includes a file). */
+int	hookspath_mentioned(const char *gitdir);
 
 #endif

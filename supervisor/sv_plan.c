@@ -1378,10 +1378,10 @@ plan_link_target(struct sv_plan *p, const char *link)
  * the writable binds as the scopes they apply in.  No writable bind: no
  * rule (the handler then only emulates).
  */
-static void
+static int
 plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
     const struct sv_plan_ctx *ctx, char *const *writable,
-    const struct home_ctx *h, char *const *own)
+    const struct home_ctx *h, char *const *own, char *err, size_t errlen)
 {
 	char *const	*lists[3];
 	char		**sp = NULL, **rs = NULL, *a;
@@ -1403,7 +1403,7 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		plan_write_rule(p, NR_GITSTATE, ".git", NULL);
 	strv_free(rs);
 	if (sp == NULL)
-		return;
+		return 0;
 	for (i = 0; sp[i] != NULL; i++) {
 		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
 		for (j = 0; j < n_protect_existing; j++) {
@@ -1432,7 +1432,14 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
 		if (exact_in_list(spec->runner_state_dirs, writable[i]))
 			continue;
-		sp = hookspath_find(writable[i], ctx->home);
+		/* A walk past its directory bound: refused, never a
+		 * repository skipped in silence (the sandbox fills the
+		 * tree). */
+		if (hookspath_find(writable[i], ctx->home, &sp, err,
+		    errlen) == -1) {
+			strv_free(sp);
+			return -1;
+		}
 		for (j = 0; sp != NULL && sp[j] != NULL; j++)
 			plan_write_rule(p, sp[j][0] == '/' ? NR_ABS : NR_TREE,
 			    sp[j], NULL);
@@ -1473,6 +1480,7 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			plan_write_rule(p, NR_ABS, a, NULL);
 			free(a);
 		}
+	return 0;
 }
 
 /*
@@ -2440,10 +2448,9 @@ stage_rules(struct plan_build *pb, char *err, size_t errlen)
 {
 	struct msgbuf	b;
 
-	(void)err;
-	(void)errlen;
-	plan_write_rules(pb->p, pb->spec, pb->ctx, pb->writable, &pb->hc,
-	    pb->own);
+	if (plan_write_rules(pb->p, pb->spec, pb->ctx, pb->writable,
+	    &pb->hc, pb->own, err, errlen) == -1)
+		return -1;
 	if (pb->ctx->bpf != NULL) {
 		msgbuf_init(&b, MSG_PLAN_SECCOMP);
 		msg_put_u32(&b, sv_seccomp_notify() ? PLAN_SECF_NOTIFY : 0);

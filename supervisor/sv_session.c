@@ -290,7 +290,9 @@ commits_said(void *arg, const char *kind, const char *repo, const char *ref,
 	if (take != NULL)
 		jgen_kstr(j, "take", take);
 	event_end(s, j);
-	event_violation(s, "git-commit-held", path, NULL);
+	/* A repository the judge could not judge held nothing. */
+	event_violation(s, strcmp(kind, "unjudged") == 0 ? "git-not-judged" :
+	    "git-commit-held", path, NULL);
 }
 
 /* The judge has ended (r: commits_job_read's). */
