@@ -445,6 +445,35 @@ hp_static_file(char **v, const char *path, const char *root,
 }
 
 /*
+ * The git directory a gitfile dir/.git names ("gitdir: PATH", as git's
+ * read_gitfile() takes it: trailing white space dropped, relative to
+ * dir), into t.  0 if it names one, 1 if its path could not be
+ * resolved (too long), -1 if dir/.git is no gitfile.  Untrusted: the
+ * sandbox writes gitfiles.
+ */
+static int
+hp_gitfile(const char *dir, char *t, size_t tlen)
+{
+	char	g[PATH_MAX + 8], buf[PATH_MAX + 16];
+	ssize_t	n;
+	int	fd;
+
+	if ((size_t)snprintf(g, sizeof(g), "%s/.git", dir) >= sizeof(g) ||
+	    (fd = open(g, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 8)
+		return -1;
+	buf[n] = '\0';
+	if (strncmp(buf, "gitdir: ", 8) != 0)
+		return -1;
+	while (n > 8 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return namerule_lexical(dir, buf + 8, t, tlen) != 0 ? 1 : 0;
+}
+
+/*
  * Without git, for a repository past the walk's bound: core.hooksPath
  * in every config file git reads for the repository at dir (its git
  * directory's config and config.worktree, its common directory's
@@ -470,17 +499,7 @@ hookspath_static(char **v, const char *dir, const char *home)
 	if (stat(gd, &st) == -1)
 		return v;
 	if (!S_ISDIR(st.st_mode)) {
-		if ((fd = open(gd, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
-			return v;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n < 8)
-			return v;
-		buf[n] = '\0';
-		while (n > 8 && isspace((unsigned char)buf[n - 1]))
-			buf[--n] = '\0';
-		if (strncmp(buf, "gitdir: ", 8) != 0 ||
-		    namerule_lexical(dir, buf + 8, t, sizeof(t)) != 0)
+		if (!S_ISREG(st.st_mode) || hp_gitfile(dir, t, sizeof(t)) != 0)
 			return v;
 		snprintf(gd, sizeof(gd), "%s", t);
 	}
@@ -554,9 +573,7 @@ int
 hookspath_is_repo(const char *dir)
 {
 	struct stat	 st;
-	char		 g[PATH_MAX + 8], buf[PATH_MAX + 16], t[PATH_MAX];
-	ssize_t		 n;
-	int		 fd;
+	char		 g[PATH_MAX + 8], t[PATH_MAX];
 
 	if ((size_t)snprintf(g, sizeof(g), "%s/.git", dir) >= sizeof(g))
 		return 1;	/* fail closed: counted */
@@ -565,23 +582,16 @@ hookspath_is_repo(const char *dir)
 		return 0;
 	if (S_ISDIR(st.st_mode))
 		return hp_gitdir(g);
-	if (!S_ISREG(st.st_mode) ||
-	    (fd = open(g, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+	if (!S_ISREG(st.st_mode))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 8)
-		return 0;
-	buf[n] = '\0';
-	/* untrusted: from the sandbox.  "gitdir: PATH", as read_gitfile()
-	 * takes it: trailing white space dropped, relative to dir. */
-	if (strncmp(buf, "gitdir: ", 8) != 0)
-		return 0;
-	while (n > 8 && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	if (namerule_lexical(dir, buf + 8, t, sizeof(t)) != 0)
+	switch (hp_gitfile(dir, t, sizeof(t))) {
+	case 0:
+		return hp_gitdir(t);
+	case 1:
 		return 1;	/* fail closed: counted */
-	return hp_gitdir(t);
+	default:
+		return 0;
+	}
 }
 
 int
