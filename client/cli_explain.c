@@ -240,6 +240,9 @@ static const struct {
 	{ ".gvimrc", "editor startup" }, { "_gvimrc", "editor startup" },
 	{ ".dir-locals.el", "editor startup" },
 	{ ".dir-locals-2.el", "editor startup" },
+	{ ".hg", "Mercurial configuration" }, { ".jj", "Jujutsu configuration" },
+	{ "mise*.toml", "mise configuration" },
+	{ ".mise*.toml", "mise configuration" }, { ".mise", "mise configuration" },
 };
 
 const char *

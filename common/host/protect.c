@@ -65,7 +65,12 @@ const char *const protect_existing[] = {
 	".airlock", ".envrc", ".opencode", ".continue", ".windsurf", ".kiro",
 	".roo", ".amazonq", ".mise", "opencode.json", "opencode.jsonc",
 	".aider.conf.yml", ".dir-locals.el", ".dir-locals-2.el", "mise.toml",
-	".mise.toml", "mise.local.toml", ".mise.local.toml",
+	".mise.toml", "mise.local.toml", ".mise.local.toml", ".helix",
+	".fleet", ".theia", ".nova", ".crush", ".qwen", ".kilocode",
+	".clinerules", ".factory", ".junie", ".augment", ".trae",
+	"crush.json", ".crush.json", "mise/config.toml", ".config/mise.toml",
+	".config/mise", ".hg/hgrc", ".hg/hgrc-not-shared",
+	".jj/repo/config.toml",
 };
 const size_t n_protect_existing =
     sizeof(protect_existing) / sizeof(protect_existing[0]);
@@ -128,6 +133,29 @@ const struct protect_rule protect_write_rules[] = {
 	{ NR_NAME, "mise.toml", NULL }, { NR_NAME, ".mise.toml", NULL },
 	{ NR_NAME, "mise.local.toml", NULL },
 	{ NR_NAME, ".mise.local.toml", NULL },
+	/* mise's other places (mise.ENV.toml for each MISE_ENV, the
+	 * .config/mise directory and mise/config.toml). */
+	{ NR_NAME, "mise.*.toml", NULL }, { NR_NAME, ".mise.*.toml", NULL },
+	{ NR_PATH, "mise/config.toml", NULL },
+	{ NR_PATH, ".config/mise.toml", NULL },
+	{ NR_PATH, ".config/mise/**", NULL },
+	/* More editors' and agents' project directories: helix's
+	 * languages.toml (language-server commands), Fleet's, Theia's and
+	 * Nova's run configurations and tasks, the MCP servers, hooks and
+	 * commands of Crush, Qwen Code, Kilo Code, Cline, Factory,
+	 * Junie, Augment and Trae. */
+	{ NR_TREE, ".helix", NULL }, { NR_TREE, ".fleet", NULL },
+	{ NR_TREE, ".theia", NULL }, { NR_TREE, ".nova", NULL },
+	{ NR_TREE, ".crush", NULL }, { NR_TREE, ".qwen", NULL },
+	{ NR_TREE, ".kilocode", NULL }, { NR_TREE, ".clinerules", NULL },
+	{ NR_TREE, ".factory", NULL }, { NR_TREE, ".junie", NULL },
+	{ NR_TREE, ".augment", NULL }, { NR_TREE, ".trae", NULL },
+	{ NR_NAME, "crush.json", NULL }, { NR_NAME, ".crush.json", NULL },
+	/* Other version control systems' repository config, which runs
+	 * commands as git's does: Mercurial's [hooks], Jujutsu's
+	 * ui.pager, ui.editor and merge tools. */
+	{ NR_PATH, ".hg/hgrc", NULL }, { NR_PATH, ".hg/hgrc-not-shared", NULL },
+	{ NR_PATH, ".jj/repo/config.toml", NULL },
 	/* Submodules: replaced only through the content check (a rename
 	 * of git's .gitmodules.lock), by namerule_gitmodules_check. */
 	{ NR_GITCONFIG, ".gitmodules", NULL },

@@ -41,7 +41,13 @@ deep/er/.vscode/settings.json deep/.codex/config.toml
 sub/.ripgreprc .opencode/x.json .continue/config.json .windsurf/rules.md
 .kiro/x.md .roo/mcp.json .amazonq/mcp.json .mise/config.toml opencode.json
 opencode.jsonc .aider.conf.yml .dir-locals.el .dir-locals-2.el mise.toml
-.mise.toml mise.local.toml .mise.local.toml deep/mise.toml"
+.mise.toml mise.local.toml .mise.local.toml deep/mise.toml mise.dev.toml
+.mise.ci.toml mise/config.toml .config/mise.toml .config/mise/config.toml
+.config/mise/conf.d/x.toml .helix/languages.toml .fleet/run.json
+.theia/tasks.json .nova/Configuration.json .crush/x.json .qwen/settings.json
+.kilocode/mcp.json .clinerules/hooks/x .factory/mcp.json
+.junie/mcp/mcp.json .augment/x.json .trae/mcp.json crush.json .crush.json
+.hg/hgrc .hg/hgrc-not-shared .jj/repo/config.toml sub/.hg/hgrc"
 FILES=$(echo $FILES)
 made() {	# made DIR: the FILES that exist beneath DIR
 	for f in $FILES; do [ -e "$1/$f" ] && printf '%s ' "$f"; done
@@ -74,12 +80,17 @@ check_sh "an existing .vscode/ is neither rewritten nor added to" \
 run -- sh -c 'mkdir -p prep && echo "{}" > prep/mcp.json; mv prep .cursor;
     ln -s prep .gemini; echo x > f; ln f .exrc; mkdir -p .VSCode/;
     echo x > .VSCode/tasks.json; mkdir -p .ｚed; echo x > .ｚed/s.json;
-    mkdir -p a/b; echo x > a/b/c; mv a/b a/.husky; mv f x.code-workspace
+    mkdir -p a/b; echo x > a/b/c; mv a/b a/.husky; mv f x.code-workspace;
+    mkdir -p hgp jjp/repo; echo "[hooks]" > hgp/hgrc; mv hgp .hg;
+    echo x > jjp/repo/config.toml; mv jjp .jj; mkdir -p cfp/mise;
+    echo x > cfp/mise/config.toml; mv cfp .config
     ' >/dev/null 2>&1
 check_sh "renames, links and look-alikes reach none of them" \
     '[ ! -e "$W/.cursor" ] && [ ! -L "$W/.gemini" ] && [ ! -e "$W/.exrc" ] &&
     [ ! -e "$W/.VSCode/tasks.json" ] && [ ! -e "$W/.ｚed/s.json" ] &&
     [ ! -e "$W/a/.husky" ] && [ ! -e "$W/x.code-workspace" ] &&
+    [ ! -e "$W/.hg/hgrc" ] && [ ! -e "$W/.jj/repo/config.toml" ] &&
+    [ ! -e "$W/.config/mise/config.toml" ] &&
     [ -e "$W/prep/mcp.json" ]'
 
 # allowWrite opens one on purpose, and the run says so.
