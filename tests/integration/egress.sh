@@ -13,14 +13,8 @@ cd "$W" || exit 1
 
 # A plain HTTP server and a TLS server (test CA) on loopback, counting hits.
 PORT=$(http_counter_start "$W/hits" "$W/srv.pid")
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=airlock test CA" \
-    -keyout "$W/ca.key" -out "$W/ca.pem" -addext basicConstraints=critical,CA:TRUE \
-    2>/dev/null
-openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$W/srv.key" \
-    -out "$W/srv.csr" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$W/ext"
-openssl x509 -req -in "$W/srv.csr" -CA "$W/ca.pem" -CAkey "$W/ca.key" \
-    -CAcreateserial -days 1 -extfile "$W/ext" -out "$W/srv.pem" 2>/dev/null
+test_ca "$W" ca
+test_cert "$W" ca srv "DNS:localhost,IP:127.0.0.1"
 chmod a+r "$W/ca.pem"
 python3 - "$W/tlshits" "$W/srv.pem" "$W/srv.key" "$W/tls.port" >/dev/null 2>&1 <<'PY' &
 import http.server, ssl, sys

@@ -42,21 +42,10 @@ cd "$W" || exit 1
 unset SSL_CERT_FILE CURL_CA_BUNDLE GIT_SSL_CAINFO REQUESTS_CA_BUNDLE \
     NODE_EXTRA_CA_CERTS SSL_CERT_DIR
 
-mkcert() {	# mkcert CA NAME SAN: NAME.pem/NAME.key signed by CA
-	openssl req -newkey rsa:2048 -nodes -subj "/CN=$2" -keyout "$W/$2.key" \
-	    -out "$W/$2.csr" 2>/dev/null
-	printf 'subjectAltName=%s\n' "$3" >"$W/$2.ext"
-	openssl x509 -req -in "$W/$2.csr" -CA "$W/$1.pem" -CAkey "$W/$1.key" \
-	    -CAcreateserial -days 1 -extfile "$W/$2.ext" -out "$W/$2.pem" \
-	    2>/dev/null
-}
-for ca in ca badca; do
-	openssl req -x509 -newkey rsa:2048 -nodes -days 1 \
-	    -subj "/CN=airlock test $ca" -keyout "$W/$ca.key" -out "$W/$ca.pem" \
-	    -addext basicConstraints=critical,CA:TRUE 2>/dev/null
-done
-mkcert ca srv "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
-mkcert badca bad "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
+test_ca "$W" ca
+test_ca "$W" badca
+test_cert "$W" ca srv "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
+test_cert "$W" badca bad "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
 chmod a+r "$W"/*.pem
 
 # serve NAME CERT: a TLS server logging "conn" for every TCP connection

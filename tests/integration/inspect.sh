@@ -29,16 +29,8 @@ cd "$W" || exit 1
 unset SSL_CERT_FILE CURL_CA_BUNDLE GIT_SSL_CAINFO REQUESTS_CA_BUNDLE \
     NODE_EXTRA_CA_CERTS
 
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 \
-    -subj "/CN=airlock test ca" -keyout "$W/ca.key" -out "$W/ca.pem" \
-    -addext basicConstraints=critical,CA:TRUE 2>/dev/null
-openssl req -newkey rsa:2048 -nodes -subj "/CN=srv" -keyout "$W/srv.key" \
-    -out "$W/srv.csr" 2>/dev/null
-printf 'subjectAltName=DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1\n' \
-    >"$W/srv.ext"
-openssl x509 -req -in "$W/srv.csr" -CA "$W/ca.pem" -CAkey "$W/ca.key" \
-    -CAcreateserial -days 1 -extfile "$W/srv.ext" -out "$W/srv.pem" \
-    2>/dev/null
+test_ca "$W" ca
+test_cert "$W" ca srv "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
 chmod a+r "$W"/*.pem
 
 # serve NAME TLS|-: a server logging "METHOD host path" per request.

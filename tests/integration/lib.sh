@@ -66,6 +66,22 @@ as_user() {
 # command, not a shell that would leave it running).
 spawn_user() { ( _AS_EXEC=1 as_user "$@" ) & }
 
+# A test CA and certificates it signs, valid one day, in DIR (openssl;
+# the machine's CA variables do not apply: the test names its own CA).
+test_ca() {	# test_ca DIR NAME: DIR/NAME.pem and DIR/NAME.key
+	openssl req -x509 -newkey rsa:2048 -nodes -days 1 \
+	    -subj "/CN=airlock test $2" -keyout "$1/$2.key" -out "$1/$2.pem" \
+	    -addext basicConstraints=critical,CA:TRUE 2>/dev/null
+}
+test_cert() {	# test_cert DIR CA NAME SAN: DIR/NAME.pem, .key signed by CA
+	openssl req -newkey rsa:2048 -nodes -subj "/CN=$3" -keyout "$1/$3.key" \
+	    -out "$1/$3.csr" 2>/dev/null &&
+	printf 'subjectAltName=%s\n' "$4" >"$1/$3.ext" &&
+	openssl x509 -req -in "$1/$3.csr" -CA "$1/$2.pem" -CAkey "$1/$2.key" \
+	    -CAcreateserial -days 1 -extfile "$1/$3.ext" -out "$1/$3.pem" \
+	    2>/dev/null
+}
+
 # Wait up to 10 s for a unix socket to be there (a daemon just spawned).
 wait_sock() {
 	_i=0
