@@ -15,7 +15,9 @@
 #   tests/run.sh BUILD_DIR
 # Environment: FUZZ_SECONDS (default 20 per target; 0 skips them, where
 # libFuzzer would take 0 as "no limit"), TESTS (a space list of
-# integration script names to run instead of all of them).
+# integration script names to run instead of all of them),
+# AIRLOCK_KEEP_STAGE (keep the staged tree and every script's log when
+# all passed, e.g. for the figures a long soak prints).
 set -u
 BUILD=${1:-build}
 BUILD=$(cd "$BUILD" && pwd)
@@ -142,8 +144,10 @@ for src in "$TOP"/tests/fuzz/*_fuzzer.c; do
 	fi
 done
 
-if [ "$fail" -eq 0 ]; then
+if [ "$fail" -eq 0 ] && [ -z "${AIRLOCK_KEEP_STAGE:-}" ]; then
 	rm -rf "$STAGE"
+elif [ "$fail" -eq 0 ]; then
+	note "logs kept in $STAGE (AIRLOCK_KEEP_STAGE)"
 else
 	note "failed:$failed (logs in $STAGE)"
 fi
