@@ -517,7 +517,7 @@ namerule_gitstate_mark(const char *name)
  */
 static const char *const gs_trees[] = {
 	"objects", "refs", "logs", "reftable", "modules", "worktrees",
-	"rebase-merge", "rebase-apply", "sequencer", "rr-cache", "branches",
+	"rebase-merge", "rebase-apply", "sequencer", "rr-cache",
 	"lost-found", "NOTES_MERGE_WORKTREE",
 };
 static const char *const gs_files[] = {
@@ -528,6 +528,10 @@ static const char *const gs_files[] = {
 	"TAG_EDITMSG", "NOTES_EDITMSG", "EDIT_DESCRIPTION", "BISECT_*",
 	"shallow", "description", "gc.pid", "gc.log", "commondir", "gitdir",
 	"locked", "info", "hooks", "info/exclude", "info/sparse-checkout",
+	/* The directory git init's template makes; a file in it (or in
+	 * remotes/) names a remote's URL outside the config's allowlist,
+	 * and porcelain never writes one. */
+	"branches",
 	"info/refs", "info/refs_*", "hooks/*.sample",
 	/* git init's probe of symlink support: a file, then a symlink. */
 	"t??????",

@@ -14,7 +14,7 @@
 # stay: `git clone ./a ./b` inside, then the host's `git -C b fetch`;
 # a remote naming a repository outside the workspace.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 26
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -121,6 +121,18 @@ route "branch.main.pushRemote naming the path" \
     "git config branch.main.pushRemote '$E'" ""
 route "branch.main.remote naming the path" \
     "git config branch.main.remote '$E'" ""
+
+# A remote's URL in a file of .git/branches/ (git's older remotes:
+# read when no config names the remote) passes no URL rule: refused.
+# The control: the user's own such file is one git pushes through.
+check "a remote's URL in .git/branches/ is refused" \
+    refused "echo '$E' > r/.git/branches/ev"
+u "git -C '$W/evil.git' update-ref -d refs/heads/main;
+    echo '$E#main' > '$W/r/.git/branches/ev2'"
+pushed r "ev2"
+check "control: git pushes through the user's own .git/branches file" \
+    u "git -C '$W/evil.git' rev-parse -q --verify main"
+rm -f "$W/r/.git/branches/ev2"
 
 # ---- 3. the control: the user plants the hook ----
 u "git -C '$W/evil.git' update-ref -d refs/heads/main;

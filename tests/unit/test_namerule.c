@@ -654,6 +654,9 @@ START_TEST(t_gitstate_rel)
 	ck_assert_int_eq(namerule_gitstate_rel("Config"), NR_DENY);
 	ck_assert_int_eq(namerule_gitstate_rel("CONFIG.lock"), NR_DENY);
 	ck_assert_int_eq(namerule_gitstate_rel("remotes/origin"), NR_DENY);
+	/* git init's empty branches/, but no remote's URL in it. */
+	ck_assert_int_eq(namerule_gitstate_rel("branches"), NR_ALLOW);
+	ck_assert_int_eq(namerule_gitstate_rel("branches/origin"), NR_DENY);
 	ck_assert_int_eq(namerule_gitstate_rel("hooks/x/y.sample"), NR_DENY);
 	ck_assert_int_eq(namerule_gitstate_rel("info/../hooks/x"), NR_DENY);
 	ck_assert_int_eq(namerule_gitstate_rel("../x"), NR_DENY);
