@@ -379,8 +379,7 @@ START_TEST(private_in_any_case)
 	struct sbpl_plan pl;
 	char	*out, err[256];
 	char	*rules[] = { "/pRivate/etc/priva.", "/TMP/x", NULL };
-
-	char	**lists[] = { &pl.read_deny, &pl.write_allow, &pl.write_deny,
+	char *const **lists[] = { &pl.read_deny, &pl.write_allow, &pl.write_deny,
 	    &pl.carve, &pl.home_deny, &pl.path_rules, &pl.tree_rules,
 	    &pl.exec_grants, &pl.unix_sockets, NULL };
 	const char *lone = "(version 1)\n(allow default)\n"
