@@ -4,8 +4,9 @@
  * the running airlockd (never a private one: a private airlockd has no
  * sandbox to ask about), subscribes, prints each approval request on one
  * line and reads the answer from standard input: y (allow once), n (deny)
- * or a (allow for the rest of that session).  Anything else, or the end
- * of input, denies.
+ * or a (allow for the rest of that session); v, when the request was too
+ * long to show whole, shows all of it and asks again.  Anything else, or
+ * the end of input, denies.
  *
  * `airlock audit [--session ID] [--since RFC3339]`: the audit log's lines
  * (sv_audit.c), oldest first, as JSON lines; on a terminal escaped
@@ -37,8 +38,9 @@ approve_request(const struct json *p, void *arg)
 	struct approve_ctx *ctx = arg;
 	struct jgen	*j;
 	const char	*rid, *buf, *dec = "deny", *scope = "once", *sid;
-	char		 line[64];
+	char		 line[64], *tg, *why;
 	size_t		 len;
+	int		 all, cut1, cut2;
 
 	if ((rid = json_get_str(p, "requestId")) == NULL ||
 	    json_get_str(p, "deadline") == NULL) {
@@ -50,19 +52,34 @@ approve_request(const struct json *p, void *arg)
 	}
 	/* untrusted: every field, from a sandbox (the command) or from
 	 * whichever client asked; escaped so that none can erase or
-	 * rewrite what the approver reads. */
+	 * rewrite what the approver reads, and the command and reason
+	 * shown whole or by both ends (vis_ask), so that nothing a
+	 * sandbox wrote pushes the part that matters off the screen. */
 	sid = json_get_str(p, "sessionId");
-	printf("[%s] %s%s: %s %s (%s: %s) until %s  allow? [y/n/a] ",
-	    vis(rid), sid != NULL && sid[0] != '\0' ? "session " :
-	    "airlock run, before its sandbox", sid != NULL && sid[0] != '\0' ?
-	    vis(sid) : "",
-	    vis(json_get_str(p, "action")), vis(json_get_str(p, "target")),
-	    vis(json_get_str(p, "rule")), vis(json_get_str(p, "reason")),
-	    vis(json_get_str(p, "deadline")));
-	fflush(stdout);
-	if (fgets(line, sizeof(line), stdin) == NULL) {
-		ctx->stop = 1;
-		line[0] = '\0';
+	for (all = 0;; all = 1) {
+		tg = vis_ask(json_get_str(p, "target"), all ? 0 : VIS_ASK_MAX,
+		    &cut1);
+		why = vis_ask(json_get_str(p, "reason"), all ? 0 : VIS_ASK_MAX,
+		    &cut2);
+		printf("[%s] %s%s: %s %s (%s: %s) until %s  allow? [y/n/a%s] ",
+		    vis(rid), sid != NULL && sid[0] != '\0' ? "session " :
+		    "airlock run, before its sandbox", sid != NULL &&
+		    sid[0] != '\0' ? vis(sid) : "",
+		    vis(json_get_str(p, "action")), tg,
+		    vis(json_get_str(p, "rule")), why,
+		    vis(json_get_str(p, "deadline")), cut1 || cut2 ? "/v" : "");
+		free(tg);
+		free(why);
+		fflush(stdout);
+		if (fgets(line, sizeof(line), stdin) == NULL) {
+			ctx->stop = 1;
+			line[0] = '\0';
+		}
+		/* v: the whole request, then the question again. */
+		if ((line[0] == 'v' || line[0] == 'V') && (cut1 || cut2) &&
+		    !all)
+			continue;
+		break;
 	}
 	if (line[0] == 'y' || line[0] == 'Y')
 		dec = "allow";

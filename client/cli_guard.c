@@ -74,25 +74,41 @@ enum guard_answer {
 	ANS_YES,
 	ANS_NO,			/* a person said no */
 	ANS_UNANSWERED,		/* asked, but nobody answered */
+	ANS_TOOLONG,		/* too long to put to an approver */
 };
+
+/* The longest command line or reason airlockd puts to its approvers
+ * (supervisor/sv_approval.c, SV_ASK_MAX). */
+#define GUARD_ASK_MAX	65536
 
 /* The person at the terminal approves an ask, or not. */
 static enum guard_answer
 tty_approves(const char *reason, const char *rule)
 {
 	FILE	*tty;
-	char	 line[32];
+	char	 line[32], *r;
+	int	 all, cut;
 	enum guard_answer yes = ANS_NO;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) ||
 	    (tty = fopen("/dev/tty", "r+e")) == NULL)
 		return ANS_NONE;
-	/* The reason quotes the command line, which a script wrote. */
-	fprintf(tty, "airlock: %s [%s]\nairlock: run it? [y/N] ", vis(reason),
-	    vis(rule));
-	fflush(tty);
-	if (fgets(line, sizeof(line), tty) != NULL)
-		yes = line[0] == 'y' || line[0] == 'Y' ? ANS_YES : ANS_NO;
+	/* The reason quotes the command line, which a script wrote:
+	 * shown whole or by both ends (vis_ask), v shows all of it. */
+	for (all = 0;; all = 1) {
+		r = vis_ask(reason, all ? 0 : VIS_ASK_MAX, &cut);
+		fprintf(tty, "airlock: %s [%s]\nairlock: run it? [y/N%s] ", r,
+		    vis(rule), cut ? "/v" : "");
+		free(r);
+		fflush(tty);
+		if (fgets(line, sizeof(line), tty) == NULL) {
+			line[0] = '\0';
+			break;
+		}
+		if ((line[0] != 'v' && line[0] != 'V') || !cut || all)
+			break;
+	}
+	yes = line[0] == 'y' || line[0] == 'Y' ? ANS_YES : ANS_NO;
 	fclose(tty);
 	return yes;
 }
@@ -196,6 +212,10 @@ ask_someone(const char *sock, const char *line, const struct pol_result *r,
 	xasprintf(&where, "%s; in %s, %s", reason, cwd, unsandboxed ?
 	    "on the host WITHOUT a sandbox (--sandbox off)" :
 	    "in a sandbox");
+	if (strlen(line) > GUARD_ASK_MAX || strlen(where) > GUARD_ASK_MAX) {
+		free(where);
+		return ANS_TOOLONG;
+	}
 	if ((a = approver_approves(sock, line, where, rule, who,
 	    wholen)) == ANS_YES)
 		fprintf(stderr, "airlock: allowed by %s\n", vis(who));
@@ -316,7 +336,15 @@ cli_run_guard_sock(const char *mode_name, const char *settings_file,
 	else
 		v = pol_guard_finish(r->verdict, ans != ANS_NONE, rule,
 		    sizeof(rule));
-	if (ans == ANS_NO || ans == ANS_UNANSWERED) {
+	if (ans == ANS_TOOLONG) {
+		fprintf(stderr, "airlock: refused: the command line is too long "
+		    "to put to an approver (%zu bytes, at most %d): %s [%s]\n",
+		    len, GUARD_ASK_MAX, r->reason != NULL ? vis(r->reason) :
+		    "no reason", vis(rule));
+		fprintf(stderr, "airlock: to go on: run it on a terminal and "
+		    "answer y, or pass --no-policy-check\n");
+		v = POL_DENY;
+	} else if (ans == ANS_NO || ans == ANS_UNANSWERED) {
 		/* A person's no, or their silence: not a rule's. */
 		fprintf(stderr, "airlock: refused: %s%s: %s [%s]\n", vis(who),
 		    ans == ANS_NO ? " answered no" : "", r->reason != NULL ?

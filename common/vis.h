@@ -44,6 +44,17 @@ const char	*vis(const char *src);
 const char	*vis_json(const char *src);
 
 /*
+ * src as a question shows it to the person answering it (vis_ask.c):
+ * escaped as vis() does, every run of more than four blanks (spaces,
+ * tabs, Unicode's spaces) written as "<N blanks>", and, when that is
+ * longer than max bytes (0: no limit), its head and its tail around
+ * "<... N bytes more, answer v to see all ...>", *cut then 1.  Both
+ * ends of a command are always shown.  A new string; NULL gives "-".
+ */
+#define VIS_ASK_MAX	400
+char		*vis_ask(const char *src, size_t max, int *cut);
+
+/*
  * The length of the well-formed UTF-8 sequence of two to four bytes at s
  * (at most n bytes) and its code point in *cp; 0 if it is not one
  * (ASCII, overlong, a surrogate, past U+10FFFF, cut short).

