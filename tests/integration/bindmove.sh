@@ -10,7 +10,7 @@
 # protected path committed through DST.  A bind whose SRC holds the home
 # stays refused.  Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 19
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -100,6 +100,13 @@ check_sh "--deny-write SRC/locked.txt and SRC/gen (new) hold at DST" \
 mv_run 'cat /mnt/x/readme /mnt/x/secret.txt'
 check_sh "--deny-read SRC/secret.txt: unreadable at DST (readme read)" \
     '! grep -q SECRET-IN-SRC "$EV.out" && grep -qx r "$EV.out"'
+
+as_user "$AIRLOCK" run --no-policy-check --workspace "$W/ws" \
+    --bind "$S:~/in" -- sh -c 'echo home > ~/in/h; echo x > ~/in/.env' \
+    >"$EV.out" 2>&1
+check_sh "DST ~/in (the sandbox's home): written there, .env refused" \
+    '[ "$(cat "$S/h" 2>/dev/null)" = home ] && [ ! -e "$S/.env" ] ||
+    { diag "$(cat "$EV.out")"; false; }'
 
 # The commit judge reads the host at SRC: a commit made at DST of a
 # protected path is held.
