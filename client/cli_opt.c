@@ -183,15 +183,15 @@ cli_expand_path(const char *p)
 /*
  * SRC:DST, as docker's -v and bwrap's two words say it.  A value that
  * names an existing path whole is that path, colon or not; a DST that
- * names SRC (or resolves to it) is SRC's own path.  Any other DST:
- * read-only binds only (docs/DECISIONS.md: what judges a writable bind's
- * writes reads the host at SRC), a path in the sandbox by
- * protect_bind_dst's rules ("~" is the caller's home, which is the
+ * names SRC (or resolves to it) is SRC's own path.  Any other DST, for
+ * a writable bind as for a read-only one (airlockd repeats at DST the
+ * rules that name paths under SRC: docs/DECISIONS.md), is a path in the
+ * sandbox by protect_bind_dst's rules ("~" is the caller's home, which is the
  * sandbox's), into *dstp; the workspace and the other binds are
  * compared in cli_run.c.  Returns SRC (malloc'd).
  */
 static char *
-bind_source(const char *opt, const char *v, int ro, char **dstp)
+bind_source(const char *opt, const char *v, char **dstp)
 {
 	char	 rs[PATH_MAX], rd[PATH_MAX], why[PATH_MAX + 128];
 	char	*src, *dst, *c, *a;
@@ -219,15 +219,6 @@ bind_source(const char *opt, const char *v, int ro, char **dstp)
 	}
 	free(a);
 	free(dst);
-	if (!ro)
-		BAD("%s %s: a writable bind is shown only at SRC's own path: "
-		    "what judges the sandbox's writes (the commit judge, the "
-		    "git hooks and protected names such as .git/hooks and "
-		    ".env found there, airlock's own files) reads this "
-		    "machine at that path, and would judge other files than "
-		    "those written at %s; use %s %s (writable, at its own "
-		    "path) or --ro-%s %s (read-only, at DST)", opt, vis(v),
-		    vis(c + 1), opt, vis(src), opt + 2, vis(v));
 	dst = c[1] == '~' && (c[2] == '\0' || c[2] == '/') ?
 	    cli_expand_path(c + 1) : xstrdup(c + 1);
 	if (protect_bind_dst(dst, why, sizeof(why)) != NULL)
@@ -241,10 +232,9 @@ bind_source(const char *opt, const char *v, int ro, char **dstp)
 
 /* A bind into set, its DST (or "" for SRC's own path) into dsts. */
 static void
-add_bind_opt(char ***set, char ***dsts, const char *opt, const char *v,
-    int ro)
+add_bind_opt(char ***set, char ***dsts, const char *opt, const char *v)
 {
-	char	*dst, *s = bind_source(opt, v, ro, &dst);
+	char	*dst, *s = bind_source(opt, v, &dst);
 
 	*set = strv_add(*set, s);
 	if (dsts != NULL)
@@ -293,16 +283,18 @@ SETTER(set_origin)
 SETTER(set_conv) { o->conv = v; }
 SETTER(set_agent) { o->agent = v; }
 SETTER(set_chdir) { o->chdir = v; }
-SETTER(set_bind) { add_bind_opt(&o->binds, NULL, "--bind", v, 0); }
+SETTER(set_bind) { add_bind_opt(&o->binds, &o->bind_dsts, "--bind", v); }
 SETTER(set_robind)
 {
-	add_bind_opt(&o->robinds, &o->robind_dsts, "--ro-bind", v, 1);
+	add_bind_opt(&o->robinds, &o->robind_dsts, "--ro-bind", v);
 }
-SETTER(set_trybind) { add_bind_opt(&o->trybinds, NULL, "--bind-try", v, 0); }
+SETTER(set_trybind)
+{
+	add_bind_opt(&o->trybinds, &o->trybind_dsts, "--bind-try", v);
+}
 SETTER(set_tryrobind)
 {
-	add_bind_opt(&o->tryrobinds, &o->tryrobind_dsts, "--ro-bind-try", v,
-	    1);
+	add_bind_opt(&o->tryrobinds, &o->tryrobind_dsts, "--ro-bind-try", v);
 }
 SETTER(set_deny_read)
 {
@@ -433,8 +425,9 @@ const struct cli_opt cli_opts[] = {
 	    "(default: the caller's, when inside the workspace)", set_chdir },
 	{ "--mode", NULL, "MODE", A, "chat, plan, review or orchestrate "
 	    "(default chat)", set_mode },
-	{ "--bind", NULL, "SRC[:DST]", A, "bind a host path writable at "
-	    "its own path (DST, if given, must be SRC)", set_bind },
+	{ "--bind", NULL, "SRC[:DST]", A, "bind a host path writable, at "
+	    "DST in the sandbox if given (its protections hold there too)",
+	    set_bind },
 	{ "--ro-bind", NULL, "SRC[:DST]", A, "bind a host path read-only, "
 	    "at DST in the sandbox if given (its secrets masked there too)",
 	    set_robind },
@@ -516,6 +509,8 @@ run_opts_free(struct run_opts *o)
 	strv_free(o->robinds);
 	strv_free(o->trybinds);
 	strv_free(o->tryrobinds);
+	strv_free(o->bind_dsts);
+	strv_free(o->trybind_dsts);
 	strv_free(o->robind_dsts);
 	strv_free(o->tryrobind_dsts);
 	strv_free(o->envs);

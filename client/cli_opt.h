@@ -24,6 +24,7 @@ struct run_opts {
 	const char	*sock, *origin, *conv, *agent, *chdir;
 	const char	*unlisted;	/* the test build's bind only */
 	char		**binds, **robinds, **trybinds, **tryrobinds;
+	char		**bind_dsts, **trybind_dsts;
 	char		**robind_dsts, **tryrobind_dsts; /* each one's DST,
 					   "" for SRC's own path */
 	char		**envs, **allow, **deny_read, **deny_write;

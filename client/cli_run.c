@@ -376,7 +376,7 @@ bind_under(const char *path, const char *dir)
 }
 
 /*
- * A bind shown elsewhere (--ro-bind SRC:DST) is refused when the host
+ * A bind shown elsewhere (SRC:DST) is refused when the host
  * holds what the sandbox would show there from elsewhere: SRC / (the
  * host's /proc and /dev with it) or a path inside /dev.
  */
@@ -397,7 +397,7 @@ bind_moved_check(const char *flag, const char *path, const char *dst,
 /*
  * A DST shares no path with the workspace or another bind: one inside
  * another bind would have its mount point made on the host, one above
- * hides it or is hidden.  Each --ro-bind SRC:DST against the workspace,
+ * hides it or is hidden.  Each SRC:DST against the workspace,
  * every bind at its own path (canonical) and every other DST.
  */
 static void
@@ -405,8 +405,10 @@ bind_dst_overlap(const struct run_opts *o, const char *ws)
 {
 	char *const	*sets[4] = { o->binds, o->trybinds, o->robinds,
 			    o->tryrobinds };
-	char *const	*dsts[4] = { NULL, NULL, o->robind_dsts,
-			    o->tryrobind_dsts };
+	char *const	*dsts[4] = { o->bind_dsts, o->trybind_dsts,
+			    o->robind_dsts, o->tryrobind_dsts };
+	static const char *const opts[4] = { "--bind", "--bind-try",
+			    "--ro-bind", "--ro-bind-try" };
 	char		 r[PATH_MAX], **seen = NULL, *a;
 	const char	*d, *what;
 	size_t		 i, k, m, n;
@@ -437,8 +439,7 @@ bind_dst_overlap(const struct run_opts *o, const char *ws)
 				    "shares its place with %s %s (a "
 				    "destination is neither inside nor above "
 				    "the workspace or another bind)\n",
-				    i == 2 ? "--ro-bind" : "--ro-bind-try",
-				    vis(sets[i][k]), vis(d), vis(d), what,
+				    opts[i], vis(sets[i][k]), vis(d), vis(d), what,
 				    vis(seen[m]));
 				exit(EXIT_SANDBOX);
 			}
@@ -486,8 +487,8 @@ add_bind(struct jgen *j, const char *path, const char *dst, int ro,
 		exit(EXIT_SANDBOX);
 	}
 	if (dst != NULL)
-		bind_moved_check(try ? "--ro-bind-try" : "--ro-bind", path,
-		    dst, resolved);
+		bind_moved_check(ro ? (try ? "--ro-bind-try" : "--ro-bind") :
+		    try ? "--bind-try" : "--bind", path, dst, resolved);
 	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
 	free(abs);
 	jgen_obj_open(j);
@@ -1120,11 +1121,11 @@ spec_binds(struct jgen *j, const struct run_ctx *rc)
 	if (o->conv == NULL)
 		add_bind(j, rc->ws, NULL, 0, 0);
 	for (k = 0; o->binds && o->binds[k]; k++)
-		add_bind(j, o->binds[k], NULL, 0, 0);
+		add_bind(j, o->binds[k], o->bind_dsts[k], 0, 0);
 	for (k = 0; o->robinds && o->robinds[k]; k++)
 		add_bind(j, o->robinds[k], o->robind_dsts[k], 1, 0);
 	for (k = 0; o->trybinds && o->trybinds[k]; k++)
-		add_bind(j, o->trybinds[k], NULL, 0, 1);
+		add_bind(j, o->trybinds[k], o->trybind_dsts[k], 0, 1);
 	for (k = 0; o->tryrobinds && o->tryrobinds[k]; k++)
 		add_bind(j, o->tryrobinds[k], o->tryrobind_dsts[k], 1, 1);
 	jgen_arr_close(j);

@@ -133,7 +133,10 @@ struct sv_plan {
 	struct namerule_set *rules;	/* the filename rules sent, to
 					   judge what the agent committed */
 	char		**tops;		/* the writable binds, but a
-					   runner's state */
+					   runner's state: host paths */
+	char		**moved;	/* host path, then guest path, of
+					   each writable bind shown
+					   elsewhere (--bind SRC:DST) */
 };
 
 struct sv_plan_ctx {

@@ -201,6 +201,7 @@ exact_in_list(char *const *v, const char *path)
 static char	*plan_abs(const char *, const char *, const char *);
 static char	**deny_targets(const char *);
 static const char *plan_base(const struct sv_spec *, const char *);
+static void	plan_ro(struct sv_plan *, const char *);
 
 static void
 plan_deny_paths(struct sv_plan *p, uint32_t op, char *const *paths,
@@ -220,7 +221,10 @@ plan_deny_paths(struct sv_plan *p, uint32_t op, char *const *paths,
 		free(a);
 	}
 	for (i = 0; sp != NULL && sp[i] != NULL; i++)
-		plan_op(p, op, PLAN_OPF_OPTIONAL, NULL, sp[i]);
+		if (op == PLAN_OP_REMOUNT_RO)
+			plan_ro(p, sp[i]);
+		else
+			plan_op(p, op, PLAN_OPF_OPTIONAL, NULL, sp[i]);
 	strv_free(sp);
 }
 
@@ -392,6 +396,170 @@ plan_mask(struct sv_plan *p, const char *path, char *const *moved)
 		plan_op(p, PLAN_OP_MASK, PLAN_OPF_OPTIONAL, NULL, t);
 		free(t);
 	}
+}
+
+/*
+ * Where the sandbox shows the host path path beneath a writable bind
+ * shown elsewhere (moved: host path, then guest path, of each): the
+ * guest path, malloc'd, or NULL when no such bind holds it.  k: the
+ * pair to start from.
+ */
+static char *
+moved_guest(char *const *moved, const char *path, size_t *k)
+{
+	const char	*rest;
+	char		*t;
+
+	for (; moved != NULL && moved[*k] != NULL && moved[*k + 1] != NULL;
+	    *k += 2) {
+		if (!path_under(path, moved[*k]))
+			continue;
+		rest = path + strlen(moved[*k]);
+		xasprintf(&t, "%s%s", moved[*k + 1], rest);
+		*k += 2;
+		return t;
+	}
+	return NULL;
+}
+
+/* The host path a guest path beneath a moved bind shows, else a copy. */
+static char *
+moved_host(char *const *moved, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; moved != NULL && moved[i] != NULL &&
+	    moved[i + 1] != NULL; i += 2)
+		if (path_under(path, moved[i + 1])) {
+			char *t;
+
+			xasprintf(&t, "%s%s", moved[i], path +
+			    strlen(moved[i + 1]));
+			return t;
+		}
+	return xstrdup(path);
+}
+
+/*
+ * A host path made read-only in the sandbox: at its own path, and
+ * wherever a writable bind shown elsewhere shows it (p->moved).
+ */
+static void
+plan_ro(struct sv_plan *p, const char *path)
+{
+	char	*t;
+	size_t	 k = 0;
+
+	plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL, NULL, path);
+	while ((t = moved_guest(p->moved, path, &k)) != NULL) {
+		plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL, NULL, t);
+		free(t);
+	}
+}
+
+/* A literal path as a namerule glob: its metacharacters escaped. */
+static char *
+glob_escape(const char *s)
+{
+	char	*o = xmalloc(strlen(s) * 2 + 1), *q = o;
+
+	for (; *s != '\0'; s++) {
+		if (strchr("*?[]\\", *s) != NULL)
+			*q++ = '\\';
+		*q++ = *s;
+	}
+	*q = '\0';
+	return o;
+}
+
+#define MOVED_COMPS	512	/* pattern components followed */
+
+/*
+ * An absolute rule pattern (NR_ABS, NR_HOME: a glob per component, "**"
+ * any number of them, the node and everything beneath) against the host
+ * path src of a bind the sandbox sees at dst: the patterns that match
+ * beneath dst what the rule matches beneath src, into out.  The
+ * pattern's leading components are matched against src's (folded, as
+ * the guard folds); each way they can end inside src leaves the rest
+ * of the pattern to follow dst; a pattern that ends at or above src
+ * covers dst whole, and so does one too long to follow.
+ */
+static void
+moved_pattern(char ***out, const char *pattern, const char *src,
+    const char *dst)
+{
+	char		*comp[MOVED_COMPS], *pd, *sd, *c, *e, *ed, *t;
+	char		 fp[PATH_MAX], fs[PATH_MAX];
+	unsigned char	 cur[MOVED_COMPS + 1], nxt[MOVED_COMPS + 1];
+	size_t		 m = 0, i, n;
+	int		 whole = 0;
+
+	pd = xstrdup(pattern);
+	for (c = pd; *c != '\0'; c = e) {
+		while (*c == '/')
+			c++;
+		if (*c == '\0')
+			break;
+		if ((e = strchr(c, '/')) != NULL)
+			*e++ = '\0';
+		else
+			e = c + strlen(c);
+		if (m == MOVED_COMPS || strlen(c) >= sizeof(fp))
+			whole = 1;
+		else
+			comp[m++] = c;
+	}
+	memset(cur, 0, sizeof(cur));
+	cur[0] = 1;
+	sd = xstrdup(src);
+	for (c = sd; !whole; c = e) {
+		/* "**" may stand for no component. */
+		for (i = 0; i < m; i++)
+			if (cur[i] && strcmp(comp[i], "**") == 0)
+				cur[i + 1] = 1;
+		if (cur[m])
+			whole = 1;
+		while (*c == '/')
+			c++;
+		if (*c == '\0' || whole || strlen(c) >= sizeof(fs))
+			break;
+		if ((e = strchr(c, '/')) != NULL)
+			*e++ = '\0';
+		else
+			e = c + strlen(c);
+		fs[namerule_fold(c, strlen(c), fs)] = '\0';
+		memset(nxt, 0, sizeof(nxt));
+		for (i = 0; i < m; i++) {
+			if (!cur[i])
+				continue;
+			if (strcmp(comp[i], "**") == 0) {
+				nxt[i] = 1;
+				continue;
+			}
+			fp[namerule_fold(comp[i], strlen(comp[i]), fp)] = '\0';
+			if (fnmatch(fp, fs, 0) == 0)
+				nxt[i + 1] = 1;
+		}
+		memcpy(cur, nxt, sizeof(cur));
+	}
+	ed = glob_escape(dst);
+	for (i = 0; i < m && !whole; i++) {
+		if (!cur[i])
+			continue;
+		t = xstrdup(strcmp(ed, "/") == 0 ? "" : ed);
+		for (n = i; n < m; n++) {
+			c = t;
+			xasprintf(&t, "%s/%s", c, comp[n]);
+			free(c);
+		}
+		*out = strv_add(*out, t);
+		free(t);
+	}
+	if (whole)
+		*out = strv_add(*out, ed);
+	free(ed);
+	free(sd);
+	free(pd);
 }
 
 /*
@@ -875,10 +1043,11 @@ plan_binds(struct sv_plan *p, const struct sv_spec *spec,
 		if (under != NULL && !under_any(under, bd->guest_path))
 			continue;
 		ro = bd->read_only || pol_mode_readonly(spec->mode) ||
-		    in_list(prot, bd->guest_path);
+		    in_list(prot, bd->guest_path) ||
+		    in_list(prot, bd->host_path);
 		plan_op(p, PLAN_OP_BIND, ro ? PLAN_OPF_RO : 0, bd->host_path,
 		    bd->guest_path);
-		if (!ro)
+		if (!ro && strcmp(bd->host_path, bd->guest_path) == 0)
 			plan_home_pin(p, homes, bd->guest_path, &pinned);
 		if (under != NULL)
 			continue;
@@ -981,13 +1150,12 @@ home_ro(struct home_ctx *h, const char *path)
 	char	real[PATH_MAX];
 
 	h->nro++;
-	plan_op(h->p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL, NULL, path);
+	plan_ro(h->p, path);
 	/* A symlinked dotfile: its target, if a bind makes it writable. */
 	if (realpath(path, real) != NULL && strcmp(real, path) != 0 &&
 	    in_list(h->writable, real)) {
 		h->nro++;
-		plan_op(h->p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL, NULL,
-		    real);
+		plan_ro(h->p, real);
 	}
 }
 
@@ -1257,15 +1425,13 @@ plan_home(struct sv_plan *p, const struct sv_spec *spec,
 		for (j = 0; own != NULL && own[j] != NULL; j++)
 			if (path_under(own[j], w)) {
 				h->nro++;
-				plan_op(p, PLAN_OP_REMOUNT_RO,
-				    PLAN_OPF_OPTIONAL, NULL, own[j]);
+				plan_ro(p, own[j]);
 			}
 		for (j = 0; h->pathdirs != NULL && h->pathdirs[j] != NULL;
 		    j++)
 			if (path_under(h->pathdirs[j], w)) {
 				h->nro++;
-				plan_op(p, PLAN_OP_REMOUNT_RO,
-				    PLAN_OPF_OPTIONAL, NULL, h->pathdirs[j]);
+				plan_ro(p, h->pathdirs[j]);
 			}
 	}
 	if (h->nro > SV_HOME_MAX_RO) {
@@ -1279,7 +1445,7 @@ plan_home(struct sv_plan *p, const struct sv_spec *spec,
 /* ---- filename rules at creation time (R-L3, R-L4) ---- */
 
 static void
-plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
+plan_rule_one(struct sv_plan *p, uint32_t kind, const char *pattern,
     const char *except)
 {
 	struct msgbuf b;
@@ -1292,6 +1458,37 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
 	msg_put_str(&b, pattern);
 	msg_put_str(&b, except != NULL ? except : "");
 	plan_frame(p, &b);
+}
+
+/*
+ * A rule, and again wherever a writable bind shown elsewhere (--bind
+ * SRC:DST) shows what it names: the guard judges the sandbox's paths,
+ * so a host path beneath SRC is protected at DST too (an absolute glob
+ * by moved_pattern, a carve-out, which is literal, by its path).  The
+ * host path stays too: the commit judge reads the host.
+ */
+static void
+plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
+    const char *except)
+{
+	char	**t = NULL, *g;
+	size_t	  i, k = 0;
+
+	plan_rule_one(p, kind, pattern, except);
+	if (kind == NR_ABS || kind == NR_HOME)
+		for (i = 0; p->moved != NULL && p->moved[i] != NULL &&
+		    p->moved[i + 1] != NULL; i += 2)
+			moved_pattern(&t, pattern, p->moved[i],
+			    p->moved[i + 1]);
+	else if (kind == NR_CARVE)
+		while ((g = moved_guest(p->moved, pattern, &k)) != NULL) {
+			t = strv_add(t, g);
+			free(g);
+		}
+	for (i = 0; t != NULL && t[i] != NULL; i++)
+		if (strcmp(t[i], pattern) != 0)
+			plan_rule_one(p, kind, t[i], except);
+	strv_free(t);
 }
 
 /*
@@ -1381,16 +1578,18 @@ plan_link_target(struct sv_plan *p, const char *link)
 static int
 plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
     const struct sv_plan_ctx *ctx, char *const *writable,
-    const struct home_ctx *h, char *const *own, char *err, size_t errlen)
+    char *const *hwritable, const struct home_ctx *h, char *const *own,
+    char *err, size_t errlen)
 {
 	char *const	*lists[3];
-	char		**sp = NULL, **rs = NULL, *a;
+	char		**sp = NULL, **hp = NULL, **rs = NULL, *a;
 	size_t		 i, j;
 
 	for (i = 0; writable != NULL && writable[i] != NULL; i++)
 		if (!exact_in_list(spec->runner_state_dirs, writable[i])) {
 			sp = sv_path_spellings(sp, writable[i]);
-			p->tops = strv_add(p->tops, writable[i]);
+			hp = sv_path_spellings(hp, hwritable[i]);
+			p->tops = strv_add(p->tops, hwritable[i]);
 		}
 		else
 			rs = sv_path_spellings(rs, writable[i]);
@@ -1404,10 +1603,19 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 	strv_free(rs);
 	if (sp == NULL)
 		return 0;
-	for (i = 0; sp[i] != NULL; i++) {
+	for (i = 0; sp[i] != NULL; i++)
 		plan_write_rule(p, NR_SCOPE, sp[i], NULL);
+	/*
+	 * What is found at launch is found on the host: a bind shown
+	 * elsewhere at its host path, the rules repeated at DST by
+	 * plan_write_rule.  The commit judge, which reads the host, has
+	 * that path as a scope of its own.
+	 */
+	for (i = 0; hp[i] != NULL; i++) {
+		if (!exact_in_list(sp, hp[i]) && p->rules != NULL)
+			(void)namerule_add(p->rules, NR_SCOPE, hp[i], NULL);
 		for (j = 0; j < n_protect_existing; j++) {
-			xasprintf(&a, "%s/%s", sp[i], protect_existing[j]);
+			xasprintf(&a, "%s/%s", hp[i], protect_existing[j]);
 			plan_link_target(p, a);
 			free(a);
 		}
@@ -1424,18 +1632,19 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 			continue;
 		}
 		plan_write_rule(p, r->kind, r->pattern, r->except);
-		for (j = 0; sp[j] != NULL; j++)
-			plan_symlinked_rule(p, sp[j], r);
+		for (j = 0; hp[j] != NULL; j++)
+			plan_symlinked_rule(p, hp[j], r);
 	}
 	strv_free(sp);
+	strv_free(hp);
 	/* The effective hooks directories (core.hooksPath), like hooks/. */
 	for (i = 0; writable != NULL && writable[i] != NULL; i++) {
 		if (exact_in_list(spec->runner_state_dirs, writable[i]))
 			continue;
 		/* A walk past its directory bound: refused, never a
 		 * repository skipped in silence (the sandbox fills the
-		 * tree). */
-		if (hookspath_find(writable[i], ctx->home, &sp, err,
+		 * tree).  At the host path: a bind shown elsewhere too. */
+		if (hookspath_find(hwritable[i], ctx->home, &sp, err,
 		    errlen) == -1) {
 			strv_free(sp);
 			return -1;
@@ -1621,6 +1830,7 @@ sv_plan_free(struct sv_plan *p)
 	strv_free(p->tmpfs);
 	strv_free(p->opened);
 	strv_free(p->tops);
+	strv_free(p->moved);
 	if (p->rules != NULL)
 		namerule_free(p->rules);
 	memset(p, 0, sizeof(*p));
@@ -1694,6 +1904,8 @@ struct plan_build {
 	char			**carves, **splits, **allowed;
 	size_t			 *order;	/* the binds by depth */
 	char			**writable, **binds_dst;
+	char			**hwritable;	/* each of writable as a
+						   host path */
 	char			**keep, **need;	/* what denyRead must not
 						   hide */
 	char			**deny_read;
@@ -1718,16 +1930,18 @@ overlap_any(char *const *v, const char *path)
 
 /*
  * A bind shown at another path than its own (guestPath != hostPath,
- * --ro-bind SRC:DST).  Read-only only: what judges a writable bind --
- * the guard's rules that name host paths (airlock's own files, the
- * homes, denyWrite), the protected names and hooks directories found at
- * launch, the commit judge that reads the repositories written -- looks
- * at the host at the bind's own path, and would judge the wrong files.
- * A read-only one needs only its masks, which plan_mask repeats at
- * DST.  SRC is not /proc, /dev or an ancestor (the host's processes and
- * devices); DST follows protect_bind_dst, and shares no path with
- * another bind (a mount point made inside one would be made on the
- * host, and one bound over it would hide it or be hidden).
+ * --bind or --ro-bind SRC:DST).  What judges a writable one's writes
+ * finds its files on the host at SRC (the protected names and hooks
+ * directories found at launch, the commit judge, which reads the host);
+ * the read-only mounts and the guard's rules that name a host path
+ * beneath SRC are repeated at DST (plan_ro, plan_write_rule), as the
+ * masks are (plan_mask).  Refused: a writable SRC at or above a home,
+ * whose startup state is pinned and protected at the home's own path
+ * (plan_home_pin, plan_home); SRC /, /proc, /dev or inside them (the
+ * host's processes and devices).  DST follows protect_bind_dst, and
+ * shares no path with another bind (a mount point made inside one
+ * would be made on the host, and one bound over it would hide it or be
+ * hidden).
  */
 static int
 moved_check(struct plan_build *pb, const struct sv_bind *bd, char *err,
@@ -1738,15 +1952,6 @@ moved_check(struct plan_build *pb, const struct sv_bind *bd, char *err,
 	char			 why[PATH_MAX + 128];
 	size_t			 k;
 
-	if (!bd->read_only) {
-		snprintf(err, errlen, "%s shown writable at %s: refused: a "
-		    "writable bind is shown only at its own path, since "
-		    "what judges the sandbox's writes (the commit judge, the "
-		    "hooks and protected names found at launch, airlock's "
-		    "own files) reads the host at that path; bind it at %s, "
-		    "or read-only at %s", h, g, h, g);
-		return -1;
-	}
 	if (strcmp(h, "/") == 0 || path_under(h, "/proc") ||
 	    path_under(h, "/dev")) {
 		snprintf(err, errlen, "%s shown at %s: refused: %s the host's "
@@ -1756,6 +1961,17 @@ moved_check(struct plan_build *pb, const struct sv_bind *bd, char *err,
 		    path_under(h, "/proc") ? "/proc" : "/dev");
 		return -1;
 	}
+	for (k = 0; !bd->read_only && pb->hc.homes != NULL &&
+	    pb->hc.homes[k] != NULL; k++)
+		if (path_under(pb->hc.homes[k], h)) {
+			snprintf(err, errlen, "%s shown writable at %s: "
+			    "refused: it holds the home %s, whose startup "
+			    "files are protected at the home's own path; bind "
+			    "it at %s, or read-only at %s, or a directory "
+			    "inside the home at %s", h, g, pb->hc.homes[k], h,
+			    g, g);
+			return -1;
+		}
 	if (protect_bind_dst(g, why, sizeof(why)) != NULL) {
 		snprintf(err, errlen, "%s shown at %s: refused: %s", h, g, why);
 		return -1;
@@ -1777,6 +1993,10 @@ moved_check(struct plan_build *pb, const struct sv_bind *bd, char *err,
 	}
 	pb->moved = strv_add(pb->moved, h);
 	pb->moved = strv_add(pb->moved, g);
+	if (!bd->read_only) {
+		pb->p->moved = strv_add(pb->p->moved, h);
+		pb->p->moved = strv_add(pb->p->moved, g);
+	}
 	return 0;
 }
 
@@ -2166,6 +2386,12 @@ stage_binds(struct plan_build *pb, char *err, size_t errlen)
 		plan_binds(p, spec, pb->order, pb->splits, pb->carves,
 		    pb->prot, pb->hc.homes, pb->allowed, &pb->writable,
 		    &pb->binds_dst);
+	for (i = 0; pb->writable != NULL && pb->writable[i] != NULL; i++) {
+		char *h = moved_host(p->moved, pb->writable[i]);
+
+		pb->hwritable = strv_add(pb->hwritable, h);
+		free(h);
+	}
 	return 0;
 }
 
@@ -2184,25 +2410,26 @@ stage_protected(struct plan_build *pb, char *err, size_t errlen)
 	size_t			 i, j;
 
 	for (i = 0; pb->prot != NULL && pb->prot[i] != NULL; i++)
-		if (in_list(pb->writable, pb->prot[i]))
-			plan_op(p, PLAN_OP_REMOUNT_RO, PLAN_OPF_OPTIONAL,
-			    NULL, pb->prot[i]);
+		if (in_list(pb->writable, pb->prot[i]) ||
+		    in_list(pb->hwritable, pb->prot[i]))
+			plan_ro(p, pb->prot[i]);
+	/* Found on the host (a bind shown elsewhere: at SRC), read-only
+	 * in the sandbox's terms. */
 	for (i = 0; pb->writable != NULL && pb->writable[i] != NULL; i++) {
 		if (exact_in_list(spec->runner_state_dirs, pb->writable[i]))
 			continue;
 		for (j = 0; j < n_protect_existing; j++) {
-			xasprintf(&s, "%s/%s", pb->writable[i],
+			xasprintf(&s, "%s/%s", pb->hwritable[i],
 			    protect_existing[j]);
 			/* A runner's session directories beneath (a home
 			 * bound whole): plan_home protects around them. */
 			if (lstat(s, &st) == 0 &&
 			    !beneath_any(spec->runner_state_dirs, s, 0))
-				plan_op(p, PLAN_OP_REMOUNT_RO,
-				    PLAN_OPF_OPTIONAL, NULL, s);
+				plan_ro(p, s);
 			free(s);
 		}
 	}
-	pb->hc.writable = pb->writable;
+	pb->hc.writable = pb->hwritable;
 	pb->hc.pathdirs = pb->pathdirs;
 	if (plan_home(p, spec, &pb->hc, pb->own, err, errlen) == -1)
 		return -1;
@@ -2449,7 +2676,7 @@ stage_rules(struct plan_build *pb, char *err, size_t errlen)
 	struct msgbuf	b;
 
 	if (plan_write_rules(pb->p, pb->spec, pb->ctx, pb->writable,
-	    &pb->hc, pb->own, err, errlen) == -1)
+	    pb->hwritable, &pb->hc, pb->own, err, errlen) == -1)
 		return -1;
 	if (pb->ctx->bpf != NULL) {
 		msgbuf_init(&b, MSG_PLAN_SECCOMP);
@@ -2539,6 +2766,7 @@ static void
 plan_build_free(struct plan_build *pb)
 {
 	strv_free(pb->writable);
+	strv_free(pb->hwritable);
 	strv_free(pb->binds_dst);
 	strv_free(pb->prot);
 	strv_free(pb->deny_read);

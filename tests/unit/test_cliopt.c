@@ -115,6 +115,26 @@ START_TEST(parse)
 }
 END_TEST
 
+/* --bind SRC:DST and --bind-try SRC:DST keep their DST, "" for none. */
+START_TEST(bind_elsewhere)
+{
+	struct run_opts	 o;
+	char		*av[] = { "run", "--bind", "/tmp:/srv/x", "--bind",
+	    "/usr", "--bind-try", "/tmp:/srv/t", "--", "true", NULL };
+
+	run_opts_init(&o);
+	ck_assert_int_eq(cli_opt_parse(CLI_RUN, "airlock run", "", 9, av,
+	    &o), 8);
+	ck_assert_str_eq(o.binds[0], "/tmp");
+	ck_assert_str_eq(o.bind_dsts[0], "/srv/x");
+	ck_assert_str_eq(o.binds[1], "/usr");
+	ck_assert_str_eq(o.bind_dsts[1], "");
+	ck_assert_str_eq(o.trybinds[0], "/tmp");
+	ck_assert_str_eq(o.trybind_dsts[0], "/srv/t");
+	run_opts_free(&o);
+}
+END_TEST
+
 /* Each refusal exits 2 (the test is forked). */
 static void
 refused(char *a, char *b)
@@ -127,7 +147,7 @@ refused(char *a, char *b)
 	    av, &o);
 }
 
-START_TEST(bind_elsewhere) { refused("--bind", "/tmp:/srv/x"); } END_TEST
+START_TEST(bind_dst_proc) { refused("--bind", "/tmp:/proc/x"); } END_TEST
 START_TEST(bind_no_dst) { refused("--ro-bind", "/tmp:"); } END_TEST
 START_TEST(env_digit) { refused("-e", "1BAD=x"); } END_TEST
 START_TEST(unknown) { refused("--bogus", NULL); } END_TEST
@@ -145,7 +165,8 @@ main(void)
 	tcase_add_test(tc, table);
 	tcase_add_test(tc, parse);
 	tcase_add_test(tc, walk);
-	tcase_add_exit_test(tc, bind_elsewhere, 2);
+	tcase_add_test(tc, bind_elsewhere);
+	tcase_add_exit_test(tc, bind_dst_proc, 2);
 	tcase_add_exit_test(tc, bind_no_dst, 2);
 	tcase_add_exit_test(tc, env_digit, 2);
 	tcase_add_exit_test(tc, unknown, 2);

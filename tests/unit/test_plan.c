@@ -541,7 +541,7 @@ START_TEST(moved_bind_refusals)
 		const char	*src, *dst, *want;
 		int		 ro;
 	} t[] = {
-		{ NULL, "/srv/x", "shown writable at /srv/x: refused", 0 },
+		{ "HOME", "/srv/h", "holds the home", 0 },
 		{ "/", "/srv/root", "/ holds the host's /proc", 1 },
 		{ "/dev", "/srv/dev", "inside the host's /dev", 1 },
 		{ NULL, "/proc/x", "inside /proc", 1 },
@@ -564,15 +564,105 @@ START_TEST(moved_bind_refusals)
 		else
 			snprintf(dst, sizeof(dst), "%s", t[i].dst);
 		b[0] = (struct sv_bind){ ws, ws, 0 };
-		b[1] = (struct sv_bind){ t[i].src != NULL ?
-		    (char *)t[i].src : secret, dst, t[i].ro };
+		b[1] = (struct sv_bind){ t[i].src == NULL ? secret :
+		    strcmp(t[i].src, "HOME") == 0 ? tmp : (char *)t[i].src,
+		    dst, t[i].ro };
 		err[0] = '\0';
-		ck_assert_int_eq(build_moved(b, 2, "/home/someone", &p, err,
-		    sizeof(err)), -1);
+		ck_assert_int_eq(build_moved(b, 2, t[i].src != NULL &&
+		    strcmp(t[i].src, "HOME") == 0 ? secret : "/home/someone",
+		    &p, err, sizeof(err)), -1);
 		if (strstr(err, t[i].want) == NULL)
 			ck_abort_msg("%s: \"%s\", not \"%s\"", dst, err,
 			    t[i].want);
 	}
+}
+END_TEST
+
+/* Is there a Landlock rule with write access at path? */
+static int
+landlock_write_at(struct sv_plan *p, const char *path)
+{
+	struct msg	m;
+	size_t		i;
+	int		found = 0;
+
+	for (i = 0; i < p->nframes; i++) {
+		ck_assert_int_eq(sv_plan_msg(p, i, &m), 0);
+		if (m.info->type == MSG_PLAN_LANDLOCK) {
+			uint64_t acc = msg_get_u64(&m);
+
+			if ((acc & 2) && strcmp(msg_get_str(&m), path) == 0)
+				found = 1;
+		}
+		msg_free(&m);
+	}
+	return found;
+}
+
+/*
+ * issue 26: --bind SRC:DST.  What is found on the host at SRC (an
+ * existing .git/hooks, a denyWrite path) is protected at DST, the
+ * guard's absolute rules beneath SRC are repeated beneath DST (a glob
+ * by its components), the commit judge's tops are SRC, and Landlock
+ * grants DST, not SRC.
+ */
+START_TEST(moved_bind_writable)
+{
+	struct sv_spec	 spec;
+	struct sv_plan_ctx ctx;
+	struct sv_plan	 p;
+	struct sv_bind	 b[2];
+	struct settings	 st;
+	char		 src[PATH_MAX], hooks[PATH_MAX + 16], err[512];
+	char		 d0[PATH_MAX + 16], d1[PATH_MAX + 16];
+	char		 d2[PATH_MAX + 16], d3[64];
+	char		*dw[5] = { d0, d1, d2, d3, NULL };
+
+	snprintf(src, sizeof(src), "%s/src", tmp);
+	snprintf(hooks, sizeof(hooks), "%s/.git", src);
+	ck_assert_int_eq(mkdir(src, 0700), 0);
+	ck_assert_int_eq(mkdir(hooks, 0700), 0);
+	snprintf(hooks, sizeof(hooks), "%s/.git/hooks", src);
+	ck_assert_int_eq(mkdir(hooks, 0700), 0);
+	snprintf(d0, sizeof(d0), "%s/locked", src);
+	snprintf(d1, sizeof(d1), "%s/s*c/**/cred", tmp);
+	snprintf(d2, sizeof(d2), "%s/s?c", tmp);
+	snprintf(d3, sizeof(d3), "/elsewhere/x");
+	b[0] = (struct sv_bind){ ws, ws, 0 };
+	b[1] = (struct sv_bind){ src, "/srv/x", 0 };
+	memset(&spec, 0, sizeof(spec));
+	spec.session_id = "s1";
+	spec.binds = b;
+	spec.nbinds = 2;
+	spec.mode = POL_MODE_CHAT;
+	spec.guest_workdir = ws;
+	spec.deny_write = dw;
+	settings_defaults(&st);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.settings = &st;
+	ctx.home = "/home/someone";
+	ctx.uid = getuid();
+	ctx.gid = getgid();
+	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(count_rule(&p, NR_SCOPE, "/srv/x"), 1);
+	ck_assert_int_eq(count_rule(&p, NR_SCOPE, src), 0);
+	ck_assert_int_ge(op_at(&p, PLAN_OP_REMOUNT_RO, "/srv/x/.git/hooks", 0),
+	    0);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, d0), 1);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/srv/x/locked"), 1);
+	/* s*c matches src: the rest follows DST, "**" also as nothing. */
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/srv/x/**/cred"), 1);
+	/* s?c ends at SRC: DST whole. */
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/srv/x"), 1);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/elsewhere/x"), 1);
+	ck_assert_int_eq(count_rule(&p, NR_ABS, "/srv/x/elsewhere/x"), 0);
+	ck_assert(landlock_write_at(&p, "/srv/x"));
+	ck_assert(!landlock_write_at(&p, src));
+	ck_assert_ptr_nonnull(p.tops);
+	ck_assert(strv_in(p.tops, src));
+	ck_assert(!strv_in(p.tops, "/srv/x"));
+	sv_plan_free(&p);
+	settings_free(&st);
 }
 END_TEST
 
@@ -634,6 +724,7 @@ main(void)
 	tcase_add_test(tc, link_targets_and_private_dirs);
 	tcase_add_test(tc, moved_bind_masks_at_dst);
 	tcase_add_test(tc, moved_bind_refusals);
+	tcase_add_test(tc, moved_bind_writable);
 	tcase_add_test(tc, moved_bind_under_allow_read);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
