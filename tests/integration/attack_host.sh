@@ -36,17 +36,6 @@ CTL=$(mktemp -d /tmp/attack-ctl.XXXXXX)
 chmod 0777 "$CTL"
 trap 'rm -rf "$MD" "$CTL"' EXIT
 
-sbx() {
-	as_user "$AIRLOCK" run --no-policy-check --workspace "$W" \
-	    --events "$EV.1" -- sh -c "$1"
-	_rc=$?
-	cat "$EV.1" >>"$EV" 2>/dev/null
-	return $_rc
-}
-refused() {
-	_o=$(sbx "$1" 2>&1)
-	[ $? -ne 0 ] || { diag "exit 0: $_o"; return 1; }
-}
 u() { as_user sh -c "$1"; }
 key_event() { grep '"action":"git-config-key"' "$EV" | grep -qF "$1"; }
 

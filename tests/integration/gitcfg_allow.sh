@@ -34,18 +34,6 @@ EOF
 chmod 0755 "$W/evil.sh"
 [ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/evil.sh"
 
-sbx() {
-	as_user "$AIRLOCK" run --no-policy-check --workspace "$W" \
-	    --events "$EV.1" -- sh -c "$1"
-	_rc=$?
-	cat "$EV.1" >>"$EV" 2>/dev/null
-	return $_rc
-}
-# refused CMD: CMD fails inside the sandbox.
-refused() {
-	_o=$(sbx "$1" 2>&1)
-	[ $? -ne 0 ] || { diag "exit 0: $_o"; return 1; }
-}
 # key_event KEY: a git-config-key violation named it.
 key_event() { grep '"action":"git-config-key"' "$EV" | grep -qF "$1"; }
 # u CMD: as the user, on the host, outside any sandbox.

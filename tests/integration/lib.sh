@@ -66,6 +66,27 @@ as_user() {
 # command, not a shell that would leave it running).
 spawn_user() { ( _AS_EXEC=1 as_user "$@" ) & }
 
+# The attack scripts' sandbox: one `airlock run` as the test user with
+# $W as the workspace, its events appended to $EV.  sbx SHELL-COMMAND
+sbx() {
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$W" \
+	    --events "$EV.1" -- sh -c "$1"
+	_rc=$?
+	cat "$EV.1" >>"$EV" 2>/dev/null
+	return $_rc
+}
+# refused SHELL-COMMAND: it fails inside the sandbox; with REFUSED_EACCES
+# set, with "Permission denied" (the guard's EACCES, not any error).
+refused() {
+	_o=$(sbx "$1" 2>&1)
+	[ $? -ne 0 ] || { diag "exit 0: $_o"; return 1; }
+	[ -z "${REFUSED_EACCES:-}" ] && return 0
+	case $_o in
+	*"Permission denied"*) return 0 ;;
+	*) diag "no EACCES: $_o"; return 1 ;;
+	esac
+}
+
 # A test CA and certificates it signs, valid one day, in DIR (openssl;
 # the machine's CA variables do not apply: the test names its own CA).
 test_ca() {	# test_ca DIR NAME: DIR/NAME.pem and DIR/NAME.key
