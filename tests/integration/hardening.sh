@@ -366,12 +366,14 @@ check_sh "the launcher is static-pie with full RELRO" '
 
 # ---- limits (R-S4) ----
 # A fork bomb under --pids 64, ended by --timeout.  The bomb is only run
-# once the limit is proved to be in place.
+# once the limit is proved to be in place.  Its processes fork forever
+# and never exit (bash retries a failed fork): it fills the limit and
+# stays there, where one that exits on a failed fork can die out.
 out=$(run --pids 64 -- bash -c 'ulimit -u' 2>/dev/null)
 if [ "$out" = 64 ]; then
 	rm -f bomb.started
 	run --pids 64 --timeout 5 --events "$W/bomb.jsonl" -- sh -c \
-	    '(b() { b | b & }; b) >/dev/null 2>&1 & touch bomb.started;
+	    'bash -c "b() { b & b; }; b" >/dev/null 2>&1 & touch bomb.started;
 	     exec sleep 543219' >/dev/null 2>&1 &
 	RPID=$!
 	waitfile bomb.started

@@ -383,13 +383,16 @@ wait "$DRV" 2>/dev/null
 
 # A fork bomb under RLIMIT_NPROC 64: first prove the limit is in place
 # (never run an unbounded bomb), then count the processes in the sandbox's
-# pid namespace: at most 64 under the limit plus init.
+# pid namespace: at most 64 under the limit plus init.  Each of the
+# bomb's processes forks forever and never exits (bash retries a fork
+# that fails), so it fills the limit and stays there; one whose
+# processes exit when a fork fails can die out on a loaded machine.
 out=$(run --rlimit nproc 64 -- bash -c 'ulimit -u')
 if [ "$out" = 64 ]; then
 	rm -f "$W/rw/pids"
 	$AS $DRIVE --rlimit nproc 64 --bind "$W/rw" "$W/rw" \
 	    --pidfile "$W/rw/pids" -- sh -c \
-	    '(b() { b | b & }; b) >/dev/null 2>&1 & exec sleep 543210' \
+	    'bash -c "b() { b & b; }; b" >/dev/null 2>&1 & exec sleep 543210' \
 	    >/dev/null 2>&1 &
 	DRV=$!
 	waitfile "$W/rw/pids"
