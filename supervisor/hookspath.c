@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@
 #define HP_REPOS	HOOKSPATH_REPOS	/* asked, per bind */
 #define HP_WAIT_MS	3000	/* one git process, at most */
 #define HP_OUT_MAX	(1 << 20)	/* what git config --list prints */
+#define HP_INCLUDES	10	/* include levels git follows (config.c,
+				   MAX_INCLUDE_DEPTH) */
 
 /*
  * Run git -C dir with args (at most four, NULL-terminated) as the user
@@ -323,38 +326,136 @@ hp_value(char **v, const char *root, const char *hp)
 	return v;
 }
 
+/* Git's white space (git-compat-util.h's sane ctype): no \v, no \f. */
+#define HP_SPACE(c)	((c) == ' ' || (c) == '\t' || (c) == '\n' || \
+			    (c) == '\r')
+
 /*
- * One config line's value as git reads it (config.c, parse_value()):
- * leading blanks dropped, quotes removed, \" \\ \n \t taken, a comment
- * outside quotes ends it, trailing blanks outside quotes dropped.
+ * One config value as git reads it (config.c, parse_value()), from s up
+ * to end: leading blanks dropped, quotes removed, \" \\ \n \t \b taken,
+ * a backslash before a newline continuing the value on the next line, a
+ * comment outside quotes ending it, trailing blanks outside quotes
+ * dropped, CR LF read as LF, the value as a C string ending at a NUL.
+ * Into out, and into alt as git before 2.45 read it (each blank between
+ * words outside quotes a space); returns where the next line starts.
  */
-static void
-hp_unquote(const char *s, char *out, size_t len)
+static const char *
+hp_unquote(const char *s, const char *end, char *out, char *alt,
+    size_t len)
 {
-	size_t	o = 0, keep = 0;
+	size_t	o = 0, trim = 0;
+	int	q = 0, comment = 0, cut = 0;
+	char	c;
+
+	for (; s < end; s++) {
+		c = *s;
+		if (c == '\r' && s + 1 < end && s[1] == '\n')
+			continue;
+		if (c == '\n') {
+			s++;
+			break;
+		}
+		if (comment)
+			continue;
+		if (HP_SPACE(c) && !q) {
+			if (trim == 0)
+				trim = o;
+			if (o > 0 && !cut && o + 1 < len) {
+				alt[o] = ' ';
+				out[o++] = c;
+			}
+			continue;
+		}
+		if (!q && (c == '#' || c == ';')) {
+			comment = 1;
+			continue;
+		}
+		trim = 0;
+		if (c == '\\') {
+			if (s + 1 == end)
+				break;
+			c = *++s;
+			if (c == '\r' && s + 1 < end && s[1] == '\n')
+				c = *++s;
+			if (c == '\n')
+				continue;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'b' ?
+			    '\b' : c;
+		} else if (c == '"') {
+			q = !q;
+			continue;
+		}
+		if (c == '\0')
+			cut = 1;
+		if (!cut && o + 1 < len) {
+			alt[o] = c;
+			out[o++] = c;
+		}
+	}
+	if (trim > 0)
+		o = trim;
+	out[o] = alt[o] = '\0';
+	return s;
+}
+
+/*
+ * A section header as git reads it (config.c, get_base_var()), s just
+ * past its "[": the section's name, lower case, into sec ("" if none).
+ * A quoted subsection may hold "]" and backslashed quotes.  Returns
+ * where reading goes on: past the "]", or at the end of the line.
+ */
+static const char *
+hp_header(const char *s, const char *end, char *sec, size_t len)
+{
+	size_t	n = 0;
 	int	q = 0;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	for (; *s != '\0' && *s != '\n' && o + 1 < len; s++) {
-		if (!q && (*s == '#' || *s == ';'))
-			break;
-		if (*s == '"') {
-			q = !q;
-			keep = o;
-			continue;
-		}
-		if (*s == '\\' && s[1] != '\0') {
+	for (; s < end && *s != '\n' && strchr(" \t\".]", *s) == NULL; s++)
+		if (n + 1 < len)
+			sec[n++] = (char)tolower((unsigned char)*s);
+	sec[n] = '\0';
+	for (; s < end && *s != '\n'; s++) {
+		if (q && *s == '\\' && s + 1 < end && s[1] != '\n')
 			s++;
-			out[o++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
-			keep = o;
-			continue;
-		}
-		out[o++] = *s;
-		if (q || (*s != ' ' && *s != '\t'))
-			keep = o;
+		else if (*s == '"')
+			q = !q;
+		else if (!q && *s == ']')
+			return s + 1;
 	}
-	out[keep] = '\0';
+	sec[0] = '\0';
+	return s;
+}
+
+/*
+ * A path value as git's interpolate_path() takes it: "~/" the user's
+ * home, "~user/" that user's; into out.  0, or -1 if it names no one.
+ */
+static int
+hp_tilde(const char *val, const char *home, char *out, size_t len)
+{
+	struct passwd	 pw, *pwp = NULL;
+	char		 name[256], buf[4096];
+	size_t		 n;
+
+	if (val[0] != '~') {
+		snprintf(out, len, "%s", val);
+		return 0;
+	}
+	n = strcspn(val + 1, "/");
+	if (n == 0) {
+		if (home == NULL)
+			return -1;
+		snprintf(out, len, "%s%s", home, val + 1);
+		return 0;
+	}
+	if (n >= sizeof(name))
+		return -1;
+	snprintf(name, sizeof(name), "%.*s", (int)n, val + 1);
+	if (getpwnam_r(name, &pw, buf, sizeof(buf), &pwp) != 0 ||
+	    pwp == NULL)
+		return -1;
+	snprintf(out, len, "%s%s", pw.pw_dir, val + 1 + n);
+	return 0;
 }
 
 /*
@@ -362,17 +463,20 @@ hp_unquote(const char *s, char *out, size_t len)
  * it includes (include.path and every includeIf.*.path, whatever their
  * condition: more, never less, than git would read), depth levels
  * deep, into v as hp_value() takes it for the work tree at root.  The
- * included files themselves too: the sandbox must not fill them.
+ * included files themselves too: the sandbox must not fill them.  Read
+ * as git's config.c reads it (git_parse_source()): a UTF-8 BOM, CR LF,
+ * several headers on a line, a key after a header, NUL bytes.
  */
 static char **
 hp_static_file(char **v, const char *path, const char *root,
     const char *home, int depth)
 {
-	char	 sec[64], key[64], val[PATH_MAX], inc[PATH_MAX], up[PATH_MAX];
-	char	*buf, *line, *nl, *p, *slash;
-	size_t	 n;
-	int	 fd;
-	ssize_t	 r;
+	char		 sec[64], key[64], val[2][PATH_MAX], inc[PATH_MAX];
+	char		 tv[PATH_MAX], up[PATH_MAX], *buf, *slash;
+	const char	*s, *end, *p;
+	size_t		 n, i;
+	int		 fd;
+	ssize_t		 r;
 
 	if (depth == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC |
 	    O_NONBLOCK)) == -1)
@@ -383,61 +487,58 @@ hp_static_file(char **v, const char *path, const char *root,
 		;
 	close(fd);
 	buf[n] = '\0';
+	end = buf + n;
 	snprintf(up, sizeof(up), "%s", path);
 	if ((slash = strrchr(up, '/')) != NULL)
 		*slash = '\0';
 	sec[0] = '\0';
-	for (line = buf; line != NULL && *line != '\0'; line = nl) {
-		if ((nl = strchr(line, '\n')) != NULL)
-			*nl++ = '\0';
-		while (*line == ' ' || *line == '\t')
-			line++;
-		/* "[section]", "[section "sub"]", "[section.sub]"; a key
-		 * may follow on the same line. */
-		if (*line == '[') {
-			n = strcspn(line + 1, " \t\".]");
-			snprintf(sec, sizeof(sec), "%.*s", (int)n, line + 1);
-			for (p = sec; *p != '\0'; p++)
-				*p = (char)tolower((unsigned char)*p);
-			if ((p = strchr(line, ']')) == NULL)
-				continue;
-			line = p + 1;
-			while (*line == ' ' || *line == '\t')
-				line++;
+	s = buf;
+	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		s += 3;
+	while (s < end) {
+		if (HP_SPACE(*s)) {
+			s++;
+			continue;
 		}
-		n = strspn(line, "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
-		if (n == 0 || n >= sizeof(key))
+		if (*s == '[') {
+			s = hp_header(s + 1, end, sec, sizeof(sec));
 			continue;
-		snprintf(key, sizeof(key), "%.*s", (int)n, line);
-		for (p = key; *p != '\0'; p++)
-			*p = (char)tolower((unsigned char)*p);
-		p = line + n;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '=')
+		}
+		/* A comment, or a line git refuses: the next line. */
+		if (!isalpha((unsigned char)*s)) {
+			if ((p = memchr(s, '\n', (size_t)(end - s))) == NULL)
+				break;
+			s = p + 1;
 			continue;
-		hp_unquote(p + 1, val, sizeof(val));
-		if (val[0] == '\0')
+		}
+		for (n = 0; s < end && (isalnum((unsigned char)*s) ||
+		    *s == '-'); s++)
+			if (n + 1 < sizeof(key))
+				key[n++] = (char)tolower((unsigned char)*s);
+		key[n] = '\0';
+		while (s < end && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == end || *s != '=')
 			continue;
-		if (strcmp(sec, "core") == 0 && strcmp(key, "hookspath") == 0) {
-			if (strncmp(val, "~/", 2) == 0 && home != NULL) {
-				snprintf(inc, sizeof(inc), "%s%s", home,
-				    val + 1);
-				v = hp_value(v, root, inc);
-			} else
-				v = hp_value(v, root, val);
-		} else if ((strcmp(sec, "include") == 0 ||
-		    strcmp(sec, "includeif") == 0) &&
-		    strcmp(key, "path") == 0) {
-			if (strncmp(val, "~/", 2) == 0 && home != NULL)
-				snprintf(inc, sizeof(inc), "%s%s", home,
-				    val + 1);
-			else if (namerule_lexical(up, val, inc,
-			    sizeof(inc)) != 0)
+		s = hp_unquote(s + 1, end, val[0], val[1], sizeof(val[0]));
+		for (i = 0; i < 2; i++) {
+			if (val[i][0] == '\0' || (i == 1 &&
+			    strcmp(val[0], val[1]) == 0))
 				continue;
-			v = hp_value(v, "/", inc);
-			v = hp_static_file(v, inc, root, home, depth - 1);
+			if (strcmp(sec, "core") == 0 &&
+			    strcmp(key, "hookspath") == 0) {
+				if (hp_tilde(val[i], home, inc,
+				    sizeof(inc)) == 0)
+					v = hp_value(v, root, inc);
+			} else if ((strcmp(sec, "include") == 0 ||
+			    strcmp(sec, "includeif") == 0) &&
+			    strcmp(key, "path") == 0 &&
+			    hp_tilde(val[i], home, tv, sizeof(tv)) == 0 &&
+			    namerule_lexical(up, tv, inc, sizeof(inc)) == 0) {
+				v = hp_value(v, "/", inc);
+				v = hp_static_file(v, inc, root, home,
+				    depth - 1);
+			}
 		}
 	}
 	free(buf);
@@ -482,19 +583,24 @@ hp_gitfile(const char *dir, char *t, size_t tlen)
 char **
 hookspath_static(char **v, const char *dir, const char *home)
 {
+	const char	*x = getenv("XDG_CONFIG_HOME");
 	struct stat	 st;
 	char		 gd[PATH_MAX + 8], t[PATH_MAX], f[PATH_MAX + 32];
 	char		 buf[PATH_MAX + 16];
 	ssize_t		 n;
 	int		 fd;
 
-	v = hp_static_file(v, "/etc/gitconfig", dir, home, 4);
+	v = hp_static_file(v, "/etc/gitconfig", dir, home, HP_INCLUDES + 1);
 	if (home != NULL) {
 		snprintf(f, sizeof(f), "%s/.gitconfig", home);
-		v = hp_static_file(v, f, dir, home, 4);
+		v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 		snprintf(f, sizeof(f), "%s/.config/git/config", home);
-		v = hp_static_file(v, f, dir, home, 4);
+		v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	}
+	/* As hp_worth_asking: airlockd's XDG_CONFIG_HOME too. */
+	if (x != NULL && x[0] == '/' && (size_t)snprintf(f, sizeof(f),
+	    "%s/git/config", x) < sizeof(f))
+		v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	snprintf(gd, sizeof(gd), "%s/.git", dir);
 	if (stat(gd, &st) == -1)
 		return v;
@@ -504,19 +610,23 @@ hookspath_static(char **v, const char *dir, const char *home)
 		snprintf(gd, sizeof(gd), "%s", t);
 	}
 	snprintf(f, sizeof(f), "%s/config", gd);
-	v = hp_static_file(v, f, dir, home, 4);
+	v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	snprintf(f, sizeof(f), "%s/config.worktree", gd);
-	v = hp_static_file(v, f, dir, home, 4);
+	v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	snprintf(f, sizeof(f), "%s/commondir", gd);
 	if ((fd = open(f, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) != -1) {
 		n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
+		/* As git's get_common_dir_noenv(): the text less its
+		 * trailing CRs and LFs. */
+		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			n--;
 		if (n > 0) {
 			buf[n] = '\0';
-			buf[strcspn(buf, "\n")] = '\0';
 			if (namerule_lexical(gd, buf, t, sizeof(t)) == 0) {
 				snprintf(f, sizeof(f), "%s/config", t);
-				v = hp_static_file(v, f, dir, home, 4);
+				v = hp_static_file(v, f, dir, home,
+				    HP_INCLUDES + 1);
 			}
 		}
 	}

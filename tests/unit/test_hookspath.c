@@ -3,8 +3,9 @@
  * Unit tests for hookspath_static: core.hooksPath read without git, for
  * the repositories past those git is asked about.  Real files in a
  * temporary directory, in the spellings git itself reads (any case of
- * section and key, quotes, comments, a key on the header's line), and
- * through include.path, includeIf, a gitfile and a commondir.
+ * section and key, quotes, comments, a key on the header's line, CR LF,
+ * continued values, a BOM, a NUL byte), and through include.path,
+ * includeIf (ten levels, "~user/"), a gitfile and a commondir.
  */
 #include <check.h>
 #include <stdio.h>
@@ -120,6 +121,104 @@ START_TEST(gitfile_and_commondir)
 }
 END_TEST
 
+/* Spellings git reads that a line-by-line reader misses: CR LF, a
+ * value continued by a backslash, a UTF-8 BOM, two headers on a line,
+ * a "]" in a quoted subsection with the key on its line, a NUL byte in
+ * an earlier value, a backslash at the end of the file. */
+START_TEST(git_spellings)
+{
+	static const struct {
+		const char	*dir, *text, *want;
+		size_t		 len;
+	} t[] = {
+		{ "s1", "[core]\r\n\thooksPath = .husky/_\r\n", ".husky/_", 0 },
+		{ "s2", "[core]\n\thooksPath = .hus\\\nky/_\n", ".husky/_", 0 },
+		{ "s3", "[core]\r\n\thooksPath = .hus\\\r\nky/_\r\n",
+		    ".husky/_", 0 },
+		{ "s4", "\xef\xbb\xbf[core]\n\thooksPath = bom\n", "bom", 0 },
+		{ "s5", "[alias][core]hooksPath=two\n", "two", 0 },
+		{ "s6", "[core]\n\tx = a\0b\n\thooksPath = afternul\n",
+		    "afternul", 38 },
+		{ "s7", "[core]\n\thooksPath = \"q\"\\\n\"r\"\n", "qr", 0 },
+		{ "s8", "[core]\n\thooksPath = atend\\", "atend", 0 },
+		/* A tab inside: a space to older git, kept by newer. */
+		{ "s9", "[core]\n\thooksPath = my\thooks\n", "my hooks", 0 },
+		{ "s9", "[core]\n\thooksPath = my\thooks\n", "my\thooks", 0 },
+	};
+	char	**v, p[512];
+	size_t	  i;
+	FILE	 *f;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		snprintf(p, sizeof(p), "%s/.git/config", t[i].dir);
+		put(p, "");
+		snprintf(p, sizeof(p), "%s/%s/.git/config", top, t[i].dir);
+		ck_assert_ptr_nonnull(f = fopen(p, "w"));
+		fwrite(t[i].text, 1, t[i].len ? t[i].len : strlen(t[i].text),
+		    f);
+		fclose(f);
+		v = read_at(t[i].dir);
+		ck_assert_msg(has(v, t[i].want), "%s: %s not read",
+		    t[i].dir, t[i].want);
+		strv_free(v);
+	}
+}
+END_TEST
+
+/* An include in a header whose quoted condition holds "]", the key on
+ * the header's line. */
+START_TEST(include_bracket)
+{
+	char	**v, inc[512];
+
+	snprintf(inc, sizeof(inc), "[includeIf \"gitdir:%s/[b]k/\"]"
+	    "path=../bk.cfg\n", top);
+	put("bk/.git/config", inc);
+	put("bk/bk.cfg", "[core]\n\thooksPath = bracket\n");
+	v = read_at("bk");
+	ck_assert(has(v, "bracket"));
+	strv_free(v);
+}
+END_TEST
+
+/* Git follows includes ten deep (config.c, MAX_INCLUDE_DEPTH). */
+START_TEST(include_depth)
+{
+	char	**v, name[64], text[128];
+	int	  i;
+
+	put("dp/.git/config", "[include]\n\tpath = ../i1\n");
+	for (i = 1; i < 10; i++) {
+		snprintf(name, sizeof(name), "dp/i%d", i);
+		snprintf(text, sizeof(text), "[include]\n\tpath = i%d\n",
+		    i + 1);
+		put(name, text);
+	}
+	put("dp/i10", "[core]\n\thooksPath = tendeep\n");
+	v = read_at("dp");
+	ck_assert(has(v, "tendeep"));
+	ck_assert(has(v, "/dp/i10"));
+	strv_free(v);
+}
+END_TEST
+
+/* "~user/" as git's interpolate_path() takes it, for an include and
+ * for the value. */
+START_TEST(tilde_user)
+{
+	char	**v, inc[512];
+
+	put("tu/tu.cfg", "[core]\n\thooksPath = ~root/../tilde\n");
+	snprintf(inc, sizeof(inc), "[include]\n\tpath = ~root/..%s/tu/tu.cfg\n",
+	    top);
+	put("tu/.git/config", inc);
+	v = read_at("tu");
+	ck_assert(has(v, "/tu/tu.cfg"));
+	ck_assert(strv_in(v, "/tilde"));
+	strv_free(v);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -134,6 +233,10 @@ main(void)
 	tcase_add_test(tc, spellings);
 	tcase_add_test(tc, includes);
 	tcase_add_test(tc, gitfile_and_commondir);
+	tcase_add_test(tc, git_spellings);
+	tcase_add_test(tc, include_bracket);
+	tcase_add_test(tc, include_depth);
+	tcase_add_test(tc, tilde_user);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
