@@ -119,9 +119,8 @@ hp_git(const char *dir, const char *home, const char *const *args,
 	return buf;
 }
 
-/* A literal path as a namerule glob: its metacharacters escaped. */
-static char *
-hp_escape(const char *s)
+char *
+hookspath_escape(const char *s)
 {
 	char	*o = xmalloc(strlen(s) * 2 + 1), *q = o;
 
@@ -137,7 +136,7 @@ hp_escape(const char *s)
 static char **
 hp_add(char **v, const char *s)
 {
-	char	*e = hp_escape(s);
+	char	*e = hookspath_escape(s);
 	size_t	 i;
 
 	for (i = 0; v != NULL && v[i] != NULL; i++)

@@ -58,4 +58,8 @@ int	hookspath_is_repo(const char *dir);
  * the key or includes a file). */
 int	hookspath_mentioned(const char *gitdir);
 
+/* A literal path as a namerule glob: its metacharacters escaped (a new
+ * string). */
+char	*hookspath_escape(const char *);
+
 #endif

@@ -457,21 +457,6 @@ plan_ro(struct sv_plan *p, const char *path)
 	}
 }
 
-/* A literal path as a namerule glob: its metacharacters escaped. */
-static char *
-glob_escape(const char *s)
-{
-	char	*o = xmalloc(strlen(s) * 2 + 1), *q = o;
-
-	for (; *s != '\0'; s++) {
-		if (strchr("*?[]\\", *s) != NULL)
-			*q++ = '\\';
-		*q++ = *s;
-	}
-	*q = '\0';
-	return o;
-}
-
 #define MOVED_COMPS	512	/* pattern components followed */
 
 /*
@@ -542,7 +527,7 @@ moved_pattern(char ***out, const char *pattern, const char *src,
 		}
 		memcpy(cur, nxt, sizeof(cur));
 	}
-	ed = glob_escape(dst);
+	ed = hookspath_escape(dst);
 	for (i = 0; i < m && !whole; i++) {
 		if (!cur[i])
 			continue;
