@@ -66,6 +66,7 @@ struct cm_wt {
 struct cm_repo {
 	char	*common;	/* the common git directory */
 	char	*top;		/* the main work tree */
+	char	*rtop;		/* top resolved, at launch */
 	char	*refs;		/* for-each-ref at launch: "sha name\n" */
 	struct cm_wt *wts;
 	size_t	 nwts;
@@ -84,6 +85,7 @@ struct commits_snap {
 					   at the end, what it found
 					   unknown is not judged */
 	char		**unsnapped;	/* at launch, past CM_REPOS */
+	char		**runsnapped;	/* each one resolved, at launch */
 	struct timespec	  t0;		/* the launch, CLOCK_REALTIME */
 	char		**unjudged;	/* at the end: what, why, ... */
 	size_t		  nunjudged;	/* all, named or not */
@@ -422,7 +424,9 @@ cm_unjudged(struct commits_snap *s, const char *what, const char *why)
  * Whether anything under path (depth levels; at most *budget entries)
  * changed since t0: the status change time, which no one but the
  * kernel sets (a sandbox can set a file's mtime back, never its
- * ctime).  A walk past its budget counts as changed.
+ * ctime).  A walk past its budget counts as changed, and so does a
+ * directory depth levels down: git takes a ref at any depth, and one
+ * written there changes no ctime above it.
  */
 static int
 cm_changed_tree(const char *path, const struct timespec *t0, int depth,
@@ -439,7 +443,11 @@ cm_changed_tree(const char *path, const struct timespec *t0, int depth,
 	if (st.st_ctim.tv_sec > t0->tv_sec || (st.st_ctim.tv_sec ==
 	    t0->tv_sec && st.st_ctim.tv_nsec >= t0->tv_nsec))
 		return 1;
-	if (!S_ISDIR(st.st_mode) || depth == 0 || (d = opendir(path)) == NULL)
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (depth == 0)
+		return 1;
+	if ((d = opendir(path)) == NULL)
 		return 0;
 	while (!ch && (e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
@@ -487,11 +495,15 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	char		 g[PATH_MAX + 32], *t, *cd, real[PATH_MAX + 16];
 	struct cm_repo	*r;
 	size_t		 i;
+	int		 follow;
 
+	/* At the end, a gitfile is followed only to name what it leads
+	 * to (below), never to judge it. */
+	follow = launch || strv_in(s->unsnapped, top) || s->full != NULL;
 	snprintf(g, sizeof(g), "%s/.git", top);
 	if (lstat(g, &st) == -1)
 		return;
-	if (S_ISREG(st.st_mode) && launch) {
+	if (S_ISREG(st.st_mode) && follow) {
 		if ((t = cm_text(g)) == NULL || strncmp(t, "gitdir: ", 8) ||
 		    namerule_lexical(top, t + 8, g, sizeof(g)) != 0) {
 			free(t);
@@ -506,7 +518,7 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	 * paths taken from where it was found. */
 	if ((size_t)snprintf(g, sizeof(g), "%s/commondir", real) <
 	    sizeof(g) && (cd = cm_text(g)) != NULL) {
-		if (!launch || namerule_lexical(real, cd, g, sizeof(g)) != 0 ||
+		if (!follow || namerule_lexical(real, cd, g, sizeof(g)) != 0 ||
 		    realpath(g, real) == NULL) {
 			free(cd);
 			return;
@@ -551,6 +563,7 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	r->common = xstrdup(real);
 	r->top = xstrdup(top);
 	if (launch) {
+		r->rtop = realpath(top, real) != NULL ? xstrdup(real) : NULL;
 		r->refs = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL);
 		if (r->refs == NULL)
 			r->refs = xstrdup("");
@@ -574,7 +587,7 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX], why[128];
+	char		 p[PATH_MAX], rp[PATH_MAX], why[128];
 
 	if (depth == 0 || (launch && s->full != NULL) || *ndirs > CM_DIRS ||
 	    (d = opendir(dir)) == NULL)
@@ -607,6 +620,8 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 					break;
 				}
 				s->unsnapped = strv_add(s->unsnapped, p);
+				s->runsnapped = strv_add(s->runsnapped,
+				    realpath(p, rp) != NULL ? rp : "");
 			} else
 				cm_repo_add(s, p, launch);
 		}
@@ -683,12 +698,14 @@ commits_free(struct commits_snap *s)
 		free(r->wts);
 		free(r->common);
 		free(r->top);
+		free(r->rtop);
 		free(r->refs);
 	}
 	free(s->repos);
 	strv_free(s->tops);
 	free(s->full);
 	strv_free(s->unsnapped);
+	strv_free(s->runsnapped);
 	strv_free(s->unjudged);
 	free(s);
 }
@@ -1804,27 +1821,43 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	free(now);
 }
 
+/* Whether the repository at top (rtop: where it led at launch) is gone
+ * from there: no .git, or top now leads elsewhere (a symlink left in its
+ * place, which the next launch's walks do not follow). */
+static int
+cm_gone(const char *top, const char *rtop)
+{
+	struct stat	st;
+	char		p[PATH_MAX + 16], real[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/.git", top);
+	if (lstat(p, &st) == -1)
+		return 1;
+	return rtop != NULL && rtop[0] != '\0' &&
+	    (realpath(top, real) == NULL || strcmp(real, rtop) != 0);
+}
+
 /*
  * A repository of the user's moved during the run escapes the launch's
  * walks where it lands: one moved deeper than they look by one run and
  * back by the next had its hooks directory unprotected in between.
- * Both ends are named: a launch repository no longer at its place, and
- * one found now whose own config sets core.hooksPath (which no sandbox
+ * Both ends are named: a launch repository no longer at its place
+ * (whether its refs were kept or it was past the bound; a symlink left
+ * there, which the walks do not follow, is no repository), and one
+ * found now whose own config sets core.hooksPath (which no sandbox
  * can set: the config allowlist refuses it), so the user's, moved in.
  */
 static void
 cm_moved(struct commits_snap *s)
 {
-	struct stat	st;
-	char		p[PATH_MAX + 16];
-	size_t		i;
+	static const char why[] = "a repository moved or removed during the "
+	    "run: its hooks and commits are not checked where it went";
+	size_t	i;
 
 	for (i = 0; i < s->nrepos; i++) {
-		snprintf(p, sizeof(p), "%s/.git", s->repos[i].top);
-		if (i < s->nlaunch && lstat(p, &st) == -1)
-			cm_unjudged(s, s->repos[i].top, "a repository moved or "
-			    "removed during the run: its hooks and commits "
-			    "are not checked where it went");
+		if (i < s->nlaunch &&
+		    cm_gone(s->repos[i].top, s->repos[i].rtop))
+			cm_unjudged(s, s->repos[i].top, why);
 		else if (i >= s->nlaunch &&
 		    hookspath_mentioned(s->repos[i].common))
 			cm_unjudged(s, s->repos[i].top, "a repository that "
@@ -1832,6 +1865,11 @@ cm_moved(struct commits_snap *s)
 			    "its hooks directory was not protected during "
 			    "the run");
 	}
+	/* Past the bound at launch: the same, though its refs were not
+	 * kept. */
+	for (i = 0; s->unsnapped != NULL && s->unsnapped[i] != NULL; i++)
+		if (cm_gone(s->unsnapped[i], s->runsnapped[i]))
+			cm_unjudged(s, s->unsnapped[i], why);
 }
 
 int
