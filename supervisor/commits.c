@@ -84,6 +84,7 @@ struct commits_snap {
 	char		 *full;		/* why the launch's walk is short:
 					   at the end, what it found
 					   unknown is not judged */
+	char		 *fulltop;	/* the bind it stopped in */
 	char		**unsnapped;	/* at launch, past CM_REPOS */
 	char		**runsnapped;	/* each one resolved, at launch */
 	struct timespec	  t0;		/* the launch, CLOCK_REALTIME */
@@ -604,9 +605,10 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 			snprintf(why, sizeof(why), "more than %d directories "
 			    "within %d levels: not all looked at", CM_DIRS,
 			    CM_DEPTH);
-			if (launch)
+			if (launch) {
 				xasprintf(&s->full, "%s", why);
-			else
+				s->fulltop = xstrdup(top);
+			} else
 				cm_unjudged(s, top, why);
 			break;
 		}
@@ -617,6 +619,7 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 					    "repositories within %d levels "
 					    "when the run started", CM_REPOS +
 					    CM_UNSNAPPED, CM_DEPTH);
+					s->fulltop = xstrdup(top);
 					break;
 				}
 				s->unsnapped = strv_add(s->unsnapped, p);
@@ -704,6 +707,7 @@ commits_free(struct commits_snap *s)
 	free(s->repos);
 	strv_free(s->tops);
 	free(s->full);
+	free(s->fulltop);
 	strv_free(s->unsnapped);
 	strv_free(s->runsnapped);
 	strv_free(s->unjudged);
@@ -1870,6 +1874,17 @@ cm_moved(struct commits_snap *s)
 	for (i = 0; s->unsnapped != NULL && s->unsnapped[i] != NULL; i++)
 		if (cm_gone(s->unsnapped[i], s->runsnapped[i]))
 			cm_unjudged(s, s->unsnapped[i], why);
+	/* Past where the launch's walk stopped nothing was listed, so
+	 * nothing moved away from there can be told: said, always. */
+	if (s->full != NULL) {
+		char	*w;
+
+		xasprintf(&w, "the walk when the run started was not whole "
+		    "(%s): a repository moved or removed past that point is "
+		    "not seen", s->full);
+		cm_unjudged(s, s->fulltop != NULL ? s->fulltop : "", w);
+		free(w);
+	}
 }
 
 int

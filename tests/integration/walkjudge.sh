@@ -11,7 +11,7 @@
 # repository moved out of the walk's reach with a symlink left in its
 # place.  Through real `airlock run`s as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 
 MD=$(mktemp -d /tmp/walkjudge-mark.XXXXXX)
 chmod 1777 "$MD"
@@ -31,14 +31,15 @@ mkrepo() {	# mkrepo W NAME: the user's repository W/NAME
 	u "mkdir -p '$1/$2' && git init -q -b main '$1/$2' && cd '$1/$2' &&
 	    echo r > readme && git add readme && $GC commit -qm one" >/dev/null
 }
-# fill W BEFORE: 300 minimal repositories in a directory of W that the
-# walk reads before W/BEFORE (readdir's order, as the agent sees it).
+# fill W BEFORE [N]: N (300) minimal repositories in a directory of W
+# that the walk reads before W/BEFORE (readdir's order, as the agent
+# sees it).
 fill() {
 	u "cd '$1' && seq -f f%g 0 99 | xargs mkdir"
 	_f=$(ls -f "$1" | grep -E "^(f[0-9]+|$2)\$" | head -1)
 	[ "$_f" != "$2" ] || { diag "no directory before $2"; return 1; }
 	u "cd '$1' && for f in f*; do [ \$f = $_f ] || rmdir \$f; done &&
-	    cd $_f && for d in \$(seq -f d%g 0 299); do
+	    cd $_f && for d in \$(seq -f d%g 0 $((${3:-300} - 1))); do
 	    mkdir -p \$d/.git/objects \$d/.git/refs &&
 	    echo 'ref: refs/heads/main' > \$d/.git/HEAD; done"
 }
@@ -100,5 +101,16 @@ sbx "$W" "cd '$W' && mkdir -p a/b/c/d && mv zz a/b/c/d/ &&
 check "a run moves zz down and links it" [ -L "$W/zz" ]
 check "... zz named as moved" \
     grep -q "not judged: $W/zz (a repository moved or removed" "$ERR"
+
+# Past 4,352 repositories the launch's walk stops: one moved away after
+# that point was never listed, so the end cannot say it moved.
+W=$(mkwork)
+mkrepo "$W" zz
+check "4400 repositories walked before zz" fill "$W" zz 4400
+sbx "$W" "cd '$W' && mkdir -p a/b/c/d && mv zz a/b/c/d/ &&
+    ln -s a/b/c/d/zz zz"
+check "a run moves zz down and links it" [ -L "$W/zz" ]
+check "... the end says its launch walk was not whole" \
+    grep -q "not judged: $W (the walk when the run started" "$ERR"
 
 finish
