@@ -441,6 +441,7 @@ bind_dst_overlap(const struct run_opts *o, const char *ws)
 				    "the workspace or another bind)\n",
 				    opts[i], vis(sets[i][k]), vis(d), vis(d), what,
 				    vis(seen[m]));
+				strv_free(seen);
 				exit(EXIT_SANDBOX);
 			}
 		}

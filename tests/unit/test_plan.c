@@ -695,6 +695,7 @@ START_TEST(moved_bind_under_allow_read)
 	ctx.home = "/home/someone";
 	ctx.uid = getuid();
 	ctx.gid = getgid();
+	strv_free(st.allow_read);
 	st.allow_read = ar;
 	ck_assert_int_eq(sv_plan_build(&spec, &ctx, &p, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "the settings bind"));
