@@ -381,6 +381,11 @@ ex_describe(const struct explain *ex, const struct explain_ev *e,
 		    "nothing held there, see above");
 		return EX_GIT;
 	}
+	if (strcmp(a, "git-object-held") == 0) {
+		snprintf(why, whylen, "an object file written inside that is "
+		    "not the object its name says: held, see above");
+		return EX_GIT;
+	}
 	if (strcmp(a, "git-commit-held") == 0) {
 		snprintf(why, whylen, "a protected file (%s) committed "
 		    "inside: held, see above", explain_write_group(e->target));

@@ -167,6 +167,28 @@ held_say(const struct json *ev)
 		    rule != NULL ? vis(rule) : "");
 		return;
 	}
+	/* An object file the judge could not verify (airlockd's words
+	 * say why): moved out of the store, or removed. */
+	if (strcmp(kind, "object") == 0 || strcmp(kind,
+	    "object-not-removed") == 0) {
+		const char *held = json_get_str(ev, "heldAs");
+
+		if (strcmp(kind, "object-not-removed") == 0)
+			fprintf(stderr, "airlock: NOT held %s of %s: %s; it "
+			    "could not be moved or removed: check the "
+			    "repository (git fsck) before any checkout\n",
+			    vis(path), vis(repo), rule != NULL ? vis(rule) :
+			    "");
+		else if (held != NULL)
+			fprintf(stderr, "airlock: held %s of %s: %s; moved to "
+			    "%s\n", vis(path), vis(repo), rule != NULL ?
+			    vis(rule) : "", vis(held));
+		else
+			fprintf(stderr, "airlock: held %s of %s: %s; "
+			    "removed\n", vis(path), vis(repo), rule != NULL ?
+			    vis(rule) : "");
+		return;
+	}
 	/* The rule: airlockd's words for a link or a .gitmodules, else
 	 * the built-in group the path's name falls under. */
 	snprintf(r, sizeof(r), "%s", rule != NULL ? vis(rule) :

@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
@@ -214,7 +215,7 @@ cm_git_child(const char **argv, const char *index, int in, int out)
  */
 static char *
 cm_git_pump(pid_t pid, int out, int *infd, const char *in, size_t inlen,
-    size_t *lenp)
+    size_t *lenp, int wait_ms, int *late)
 {
 	struct pollfd	 pfd[2];
 	struct timespec	 t0, t;
@@ -226,7 +227,7 @@ cm_git_pump(pid_t pid, int out, int *infd, const char *in, size_t inlen,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		ms = CM_WAIT_MS - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+		ms = wait_ms - (int)((t.tv_sec - t0.tv_sec) * 1000 +
 		    (t.tv_nsec - t0.tv_nsec) / 1000000);
 		pfd[0].fd = out;
 		pfd[0].events = POLLIN;
@@ -234,6 +235,7 @@ cm_git_pump(pid_t pid, int out, int *infd, const char *in, size_t inlen,
 		pfd[1].events = POLLOUT;
 		nfd = *infd != -1 ? 2 : 1;
 		if (ms <= 0 || poll(pfd, nfd, ms) == 0) {
+			*late = 1;
 			kill(pid, SIGKILL);
 			free(buf);
 			buf = NULL;
@@ -277,17 +279,21 @@ cm_git_pump(pid_t pid, int out, int *infd, const char *in, size_t inlen,
 /*
  * Run git with args (NULL-terminated) on gitdir (and top as its work
  * tree, if not NULL), in, if not NULL, on its stdin; index: another
- * index file.  Its output (*len), or NULL if it failed or took too long.
+ * index file; wait_ms: how long it may take.  Its output (*len), or
+ * NULL if it failed (*late set if it took too long).
  */
 static char *
-cm_git(const char *gitdir, const char *top, const char *index,
-    const char *const *args, const char *in, size_t inlen, size_t *lenp)
+cm_git_ms(const char *gitdir, const char *top, const char *index,
+    const char *const *args, const char *in, size_t inlen, size_t *lenp,
+    int wait_ms, int *late)
 {
 	const char	*argv[32];
 	char		 gd[PATH_MAX + 16], wt[PATH_MAX + 16], *buf;
 	size_t		 len = 0, i, n = 0;
 	pid_t		 pid;
 	int		 po[2], pi[2], st;
+
+	*late = 0;
 
 	snprintf(gd, sizeof(gd), "--git-dir=%s", gitdir);
 	argv[n++] = "git";
@@ -328,7 +334,8 @@ cm_git(const char *gitdir, const char *top, const char *index,
 		pi[1] = -1;
 	} else
 		(void)fcntl(pi[1], F_SETFL, O_NONBLOCK);
-	buf = cm_git_pump(pid, po[0], &pi[1], in, inlen, &len);
+	buf = cm_git_pump(pid, po[0], &pi[1], in, inlen, &len, wait_ms,
+	    late);
 	close(po[0]);
 	if (pi[1] != -1)
 		close(pi[1]);
@@ -344,6 +351,17 @@ cm_git(const char *gitdir, const char *top, const char *index,
 	if (lenp != NULL)
 		*lenp = len;
 	return buf;
+}
+
+/* cm_git_ms within CM_WAIT_MS. */
+static char *
+cm_git(const char *gitdir, const char *top, const char *index,
+    const char *const *args, const char *in, size_t inlen, size_t *lenp)
+{
+	int	late;
+
+	return cm_git_ms(gitdir, top, index, args, in, inlen, lenp,
+	    CM_WAIT_MS, &late);
 }
 
 /* A work tree's state as it is now (HEAD, pseudo refs, the index). */
@@ -1771,10 +1789,549 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 	free(cur.index);
 }
 
-/* One repository: its refs, then each work tree's HEAD and index. */
+/*
+ * The object store, before any ref is judged.  The judge reads commits
+ * and trees by name and takes the bytes git finds for a name to be the
+ * object the name says; so does the host's checkout.  A sandbox writes
+ * the object store (git state allows it whole), so it could give a name
+ * other bytes: a loose object rewritten in place (its mode is the
+ * owner's to change), one deleted and written again, a pack or its
+ * index, a multi-pack index or a commit graph that points a name at
+ * another object, an alternates file that adds a store.  No ref moves,
+ * and the host's `git reset --hard` would write what those bytes hold.
+ *
+ * So every object file of the repository's stores (objects/ and its
+ * alternates, five deep as git reads them) whose status change time is
+ * after the launch is verified by git itself before the refs are: loose
+ * objects linked into a store of the judge's own (in airlock-held/),
+ * packed there and the pack verified (`git verify-pack` hashes every object it holds and
+ * compares the names with the index); a new or changed pack and index
+ * by `git verify-pack`; a multi-pack index and a commit graph by their
+ * own `verify`.  A file that fails, or cannot be verified in its time,
+ * is held: moved out of the store to the repository's
+ * airlock-held/SESSION/ (removed if it cannot be moved there), and
+ * named.  Git then finds no such object (or reads the packs without the
+ * index), so no checkout writes what it held.  The status change time
+ * is set by the kernel alone (cm_after); a renamed or linked file gets
+ * a new one, and a directory moved in keeps each file's name below its
+ * two-digit directory, which no pre-launch file can turn into another
+ * object's name.
+ */
+#define CM_VERIFY_MS	60000	/* one verifying git, plus 1 s a 4 MiB */
+#define CM_VERIFY_MAX_MS 1800000	/* ... 30 min more at most */
+#define CM_ALT_DEPTH	5	/* alternates of alternates, as git */
+#define CM_SLACK_NS	1000000000L	/* launch time, less (cm_after) */
+
+struct cm_objs {
+	const char	*common;	/* the repository judged */
+	const char	*top;		/* ... its work tree, as named */
+	const char	*sid;
+	const struct timespec *t0;
+	commits_report	*report;
+	void		*arg;
+	size_t		 hexlen;	/* 40, or 64 (sha256) */
+	char		**stores;	/* each store seen, resolved */
+	char		**loose;	/* changed loose objects: paths */
+	char		**packs;	/* changed packs: their .idx */
+	char		**midx;		/* stores whose multi-pack index
+					   changed */
+	char		**graph;	/* ... whose commit graph changed */
+	char		 *tmp;		/* the judge's own store */
+	size_t		  nheld;
+};
+
+/*
+ * Whether st changed at or after t0: its status change time, which only
+ * the kernel sets (a write, a chmod, a rename, a link), less a second
+ * for file systems whose times are coarse.
+ */
+static int
+cm_after(const struct stat *st, const struct timespec *t0)
+{
+	struct timespec	t = *t0;
+
+	t.tv_sec -= CM_SLACK_NS / 1000000000L;
+	return st->st_ctim.tv_sec > t.tv_sec || (st->st_ctim.tv_sec ==
+	    t.tv_sec && st->st_ctim.tv_nsec >= t.tv_nsec);
+}
+
+/* Whether name is n lower-case hex digits, as git names objects. */
+static int
+cm_hexname(const char *name, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') ||
+		    (name[i] >= 'a' && name[i] <= 'f')))
+			return 0;
+	return name[n] == '\0';
+}
+
+/* Whether the file at path (its link, or what it leads to) changed. */
+static int
+cm_file_after(const char *path, const struct timespec *t0)
+{
+	struct stat	st;
+
+	if (lstat(path, &st) == 0 && cm_after(&st, t0))
+		return 1;
+	return stat(path, &st) == 0 && cm_after(&st, t0);
+}
+
+/*
+ * The repository's airlock-held/ (beside its objects/, so that a file
+ * moves there without a copy; git reads nothing in it, and no sandbox
+ * may write it: git state lists no such name), made if need be.  NULL
+ * if it is not a directory of ours.
+ */
+static char *
+cm_held_dir(struct cm_objs *o)
+{
+	struct stat	 st;
+	char		*dir;
+
+	xasprintf(&dir, "%s/airlock-held", o->common);
+	(void)mkdir(dir, 0700);
+	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* A held object file: moved to the repository's airlock-held/SID/, or
+ * removed; named either way.  why: in the user's words. */
+static void
+cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
+{
+	char	*dir, *held, *to, *flat, *p;
+
+	held = cm_held_dir(o);
+	xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent",
+	    o->sid);
+	free(held);
+	(void)mkdir(dir, 0700);
+	flat = xstrdup(path);
+	for (p = flat; *p != '\0'; p++)
+		if (*p == '/')
+			*p = '-';
+	xasprintf(&to, "%s/%zu%s", dir, o->nheld++, flat);
+	free(flat);
+	free(dir);
+	if (rename(path, to) == 0)
+		o->report(o->arg, "object", o->top, NULL, path, why, to,
+		    NULL);
+	else if (unlink(path) == 0 || errno == ENOENT)
+		o->report(o->arg, "object", o->top, NULL, path, why, NULL,
+		    NULL);
+	else
+		o->report(o->arg, "object-not-removed", o->top, NULL, path,
+		    why, NULL, NULL);
+	free(to);
+}
+
+/*
+ * One store (and its alternates): what changed in it since the launch.
+ * dir: as git names it (resolved here); depth: alternates followed.
+ */
+static void
+cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
+{
+	struct dirent	*e, *f;
+	DIR		*d, *sub;
+	char		 real[PATH_MAX], p[PATH_MAX + 300], q[PATH_MAX + 600];
+	char		*alt, *line, *next;
+	size_t		 n;
+
+	if (realpath(dir, real) == NULL || strv_in(o->stores, real) ||
+	    (d = opendir(real)) == NULL)
+		return;
+	o->stores = strv_add(o->stores, real);
+	while ((e = readdir(d)) != NULL) {
+		if (!cm_hexname(e->d_name, 2))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", real, e->d_name);
+		if ((sub = opendir(p)) == NULL)
+			continue;
+		while ((f = readdir(sub)) != NULL) {
+			if (!cm_hexname(f->d_name, o->hexlen - 2))
+				continue;
+			snprintf(q, sizeof(q), "%s/%s", p, f->d_name);
+			if (cm_file_after(q, o->t0))
+				o->loose = strv_add(o->loose, q);
+		}
+		closedir(sub);
+	}
+	closedir(d);
+	snprintf(p, sizeof(p), "%s/pack", real);
+	if ((d = opendir(p)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			n = strlen(e->d_name);
+			snprintf(q, sizeof(q), "%s/%s", p, e->d_name);
+			if (strncmp(e->d_name, "multi-pack-index", 16) == 0) {
+				if (cm_file_after(q, o->t0) &&
+				    !strv_in(o->midx, real))
+					o->midx = strv_add(o->midx, real);
+				continue;
+			}
+			if (strncmp(e->d_name, "pack-", 5) != 0 || n < 10 ||
+			    (strcmp(e->d_name + n - 5, ".pack") != 0 &&
+			    strcmp(e->d_name + n - 4, ".idx") != 0) ||
+			    !cm_file_after(q, o->t0))
+				continue;
+			/* Each pack by its index, which git reads it by. */
+			snprintf(q, sizeof(q), "%s/%.*s.idx", p,
+			    (int)(n - (e->d_name[n - 1] == 'k' ? 5 : 4)),
+			    e->d_name);
+			if (access(q, F_OK) == 0 && !strv_in(o->packs, q))
+				o->packs = strv_add(o->packs, q);
+		}
+		closedir(d);
+	}
+	snprintf(p, sizeof(p), "%s/info/commit-graph", real);
+	snprintf(q, sizeof(q), "%s/info/commit-graphs", real);
+	if (cm_file_after(p, o->t0) || cm_changed_tree(q, o->t0, 1,
+	    &(size_t){ 10000 }))
+		o->graph = strv_add(o->graph, real);
+	/* Its alternates, relative to it, as git's alt_odb_usable reads
+	 * them; a quoted line is git's C quoting, which is not read here:
+	 * the store it names is held as a whole (the alternates file). */
+	snprintf(p, sizeof(p), "%s/info/alternates", real);
+	if (depth >= CM_ALT_DEPTH || (alt = cm_read(p, 1 << 20, NULL)) ==
+	    NULL)
+		return;
+	for (line = alt; *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (line[0] == '\0' || line[0] == '#')
+			continue;
+		if (line[0] == '"') {
+			cm_obj_hold(o, p, "an alternates file with a quoted "
+			    "path, which airlock does not read: the objects "
+			    "it adds are not verified");
+			break;
+		}
+		if (line[0] == '/')
+			snprintf(q, sizeof(q), "%s", line);
+		else
+			snprintf(q, sizeof(q), "%s/%s", real, line);
+		cm_objs_scan(o, q, depth + 1);
+	}
+	free(alt);
+}
+
+/* nftw's: the judge's own store, removed. */
+static int
+cm_rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	(void)(flag == FTW_DP ? rmdir(path) : unlink(path));
+	return 0;
+}
+
+/* A file's bytes copied to a new file at to; 0, or -1. */
+static int
+cm_copy(const char *from, const char *to)
+{
+	char	buf[65536];
+	ssize_t	n, w, off;
+	int	in, out, rc = -1;
+
+	if ((in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return -1;
+	if ((out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0400)) == -1) {
+		close(in);
+		return -1;
+	}
+	for (;;) {
+		if ((n = read(in, buf, sizeof(buf))) == 0) {
+			rc = 0;
+			break;
+		}
+		if (n == -1)
+			break;
+		for (off = 0; off < n; off += w)
+			if ((w = write(out, buf + off, (size_t)(n - off))) <=
+			    0)
+				goto done;
+	}
+done:
+	close(in);
+	if (close(out) == -1)
+		rc = -1;
+	return rc;
+}
+
+/*
+ * Whether the loose objects names[0..n) (their copies in o->tmp/g) are
+ * what their names say: packed, then the pack verified, which hashes
+ * each object's bytes and compares the name the pack's index gives.
+ * 1 yes, 0 no, -1 git could not tell (killed, or too slow).
+ */
+static int
+cm_loose_ok(struct cm_objs *o, char *const *names, size_t n)
+{
+	const char	*pk[] = { "pack-objects", "--window=0", "--depth=0",
+	    NULL, NULL };
+	const char	*vp[] = { "verify-pack", NULL, NULL };
+	char		*in = NULL, *out, g[PATH_MAX], base[PATH_MAX],
+			 idx[PATH_MAX + 64];
+	size_t		 len = 0, cap = 0, i;
+	int		 late, ok;
+
+	for (i = 0; i < n; i++) {
+		cm_cat(&in, &len, &cap, names[i]);
+		cm_cat(&in, &len, &cap, "\n");
+	}
+	snprintf(g, sizeof(g), "%s/g", o->tmp);
+	snprintf(base, sizeof(base), "%s/p", o->tmp);
+	pk[3] = base;
+	out = cm_git_ms(g, NULL, NULL, pk, in, len, NULL, CM_VERIFY_MS,
+	    &late);
+	free(in);
+	if (out == NULL)
+		return late ? -1 : 0;
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(idx, sizeof(idx), "%s-%s.idx", base, out);
+	free(out);
+	vp[1] = idx;
+	out = cm_git_ms(g, NULL, NULL, vp, NULL, 0, NULL, CM_VERIFY_MS,
+	    &late);
+	ok = out != NULL ? 1 : late ? -1 : 0;
+	free(out);
+	unlink(idx);
+	snprintf(idx + strlen(idx) - 4, 6, ".pack");
+	unlink(idx);
+	return ok;
+}
+
+/* The loose objects names[0..n) (paths[] are where they are): those
+ * that fail held, halving the set until each one that fails is
+ * alone. */
+static void
+cm_loose_judge(struct cm_objs *o, char **names, char **paths, size_t n)
+{
+	int	ok;
+
+	if (n == 0 || (ok = cm_loose_ok(o, names, n)) == 1)
+		return;
+	if (n == 1 || ok == -1) {
+		while (n-- > 0)
+			cm_obj_hold(o, paths[n], ok == -1 ?
+			    "a loose object written during the run that git "
+			    "could not verify in time" :
+			    "a loose object written during the run whose "
+			    "bytes are not the object its name says");
+		return;
+	}
+	cm_loose_judge(o, names, paths, n / 2);
+	cm_loose_judge(o, names + n / 2, paths + n / 2, n - n / 2);
+}
+
+/* The changed loose objects: linked (or, across file systems, copied)
+ * into the judge's own store first, which holds nothing else. */
+static void
+cm_loose(struct cm_objs *o)
+{
+	char	**names = NULL, **paths = NULL, g[PATH_MAX + 64],
+		  to[PATH_MAX + 200], *nm;
+	const char *base;
+	size_t	  i, n = 0;
+	int	  fd;
+
+	snprintf(g, sizeof(g), "%s/g", o->tmp);
+	if (mkdir(g, 0700) == -1)
+		return;
+	snprintf(to, sizeof(to), "%s/objects", g);
+	(void)mkdir(to, 0700);
+	snprintf(to, sizeof(to), "%s/refs", g);
+	(void)mkdir(to, 0700);
+	snprintf(to, sizeof(to), "%s/HEAD", g);
+	if ((fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600))
+	    != -1) {
+		(void)!write(fd, "ref: refs/heads/x\n", 18);
+		close(fd);
+	}
+	snprintf(to, sizeof(to), "%s/config", g);
+	if ((fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600))
+	    != -1) {
+		if (o->hexlen == 64)
+			dprintf(fd, "[core]\n\trepositoryformatversion = 1\n"
+			    "[extensions]\n\tobjectformat = sha256\n");
+		else
+			dprintf(fd, "[core]\n\trepositoryformatversion = 0\n");
+		close(fd);
+	}
+	for (i = 0; o->loose != NULL && o->loose[i] != NULL; i++) {
+		/* .../xx/rest: the name is xx followed by rest. */
+		base = strrchr(o->loose[i], '/');
+		xasprintf(&nm, "%.2s%s", base - 2, base + 1);
+		snprintf(to, sizeof(to), "%s/objects/%.2s", g, nm);
+		(void)mkdir(to, 0700);
+		snprintf(to, sizeof(to), "%s/objects/%.2s/%s", g, nm, nm + 2);
+		if (link(o->loose[i], to) == -1 &&
+		    cm_copy(o->loose[i], to) == -1) {
+			cm_obj_hold(o, o->loose[i], "a loose object written "
+			    "during the run that airlock could not read");
+			free(nm);
+			continue;
+		}
+		names = xreallocarray(names, n + 1, sizeof(*names));
+		paths = xreallocarray(paths, n + 1, sizeof(*paths));
+		names[n] = nm;
+		paths[n++] = o->loose[i];
+	}
+	cm_loose_judge(o, names, paths, n);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(paths);
+}
+
+/* A changed pack, by its index: verified; held whole if it fails. */
+static void
+cm_pack(struct cm_objs *o, const char *idx)
+{
+	static const char *const side[] = { ".pack", ".idx", ".rev",
+	    ".bitmap", ".keep", ".promisor", ".mtimes", NULL };
+	const char	*vp[] = { "verify-pack", NULL, NULL };
+	struct stat	 st;
+	char		*out, base[PATH_MAX], p[PATH_MAX + 16];
+	uintmax_t	 more = 0;
+	size_t		 i;
+	int		 late;
+
+	snprintf(base, sizeof(base), "%.*s", (int)(strlen(idx) - 4), idx);
+	snprintf(p, sizeof(p), "%s.pack", base);
+	if (stat(p, &st) == 0)
+		more = (uintmax_t)st.st_size / (4U << 20) * 1000;
+	if (more > CM_VERIFY_MAX_MS)
+		more = CM_VERIFY_MAX_MS;
+	vp[1] = idx;
+	if ((out = cm_git_ms(o->common, NULL, NULL, vp, NULL, 0, NULL,
+	    CM_VERIFY_MS + (int)more, &late)) != NULL) {
+		free(out);
+		return;
+	}
+	for (i = 0; side[i] != NULL; i++) {
+		snprintf(p, sizeof(p), "%s%s", base, side[i]);
+		if (access(p, F_OK) == 0)
+			cm_obj_hold(o, p, late ? "a pack written during the "
+			    "run that git could not verify in time" :
+			    "a pack written during the run whose objects "
+			    "are not what its index names");
+	}
+}
+
+/* A store's changed multi-pack index or commit graph: verified by git;
+ * held if it fails (git reads the packs and commits without them). */
+static void
+cm_cache(struct cm_objs *o, const char *store, int graph)
+{
+	const char	*mv[] = { "multi-pack-index", NULL, "verify", NULL };
+	const char	*cv[] = { "commit-graph", "verify", NULL, NULL };
+	struct dirent	*e;
+	DIR		*d;
+	char		*out, od[PATH_MAX + 16], p[PATH_MAX + 300];
+	int		 late;
+
+	snprintf(od, sizeof(od), "--object-dir=%s", store);
+	mv[1] = od;
+	cv[2] = od;
+	if ((out = cm_git_ms(o->common, NULL, NULL, graph ? cv : mv, NULL,
+	    0, NULL, CM_VERIFY_MS, &late)) != NULL) {
+		free(out);
+		return;
+	}
+	if (graph) {
+		snprintf(p, sizeof(p), "%s/info/commit-graph", store);
+		if (access(p, F_OK) == 0)
+			cm_obj_hold(o, p, "a commit graph that does not match "
+			    "the commits it names");
+		snprintf(p, sizeof(p), "%s/info/commit-graphs", store);
+		if (access(p, F_OK) == 0)
+			cm_obj_hold(o, p, "a commit graph that does not match "
+			    "the commits it names");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/pack", store);
+	if ((d = opendir(p)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "multi-pack-index", 16) != 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/pack/%s", store, e->d_name);
+		cm_obj_hold(o, p, "a multi-pack index that does not match "
+		    "its packs");
+	}
+	closedir(d);
+}
+
+/* The object stores of the repository at common (top: its work tree),
+ * before its refs are judged. */
+static void
+cm_objects(const char *common, const char *top, const char *sid,
+    const struct timespec *t0, commits_report *report, void *arg)
+{
+	static const char *const fmt[] = { "rev-parse",
+	    "--show-object-format", NULL };
+	struct cm_objs	 o;
+	char		*f, *held, p[PATH_MAX + 16];
+	size_t		 i;
+
+	memset(&o, 0, sizeof(o));
+	o.common = common;
+	o.top = top;
+	o.sid = sid;
+	o.t0 = t0;
+	o.report = report;
+	o.arg = arg;
+	o.hexlen = 40;
+	if ((f = cm_git(common, NULL, NULL, fmt, NULL, 0, NULL)) != NULL &&
+	    strncmp(f, "sha256", 6) == 0)
+		o.hexlen = 64;
+	free(f);
+	snprintf(p, sizeof(p), "%s/objects", common);
+	cm_objs_scan(&o, p, 0);
+	if (o.loose != NULL) {
+		/* The judge's own store, in airlock-held/. */
+		if ((held = cm_held_dir(&o)) != NULL)
+			xasprintf(&o.tmp, "%s/verify-XXXXXX", held);
+		free(held);
+		if (o.tmp != NULL && mkdtemp(o.tmp) != NULL) {
+			cm_loose(&o);
+			(void)nftw(o.tmp, cm_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		} else
+			for (i = 0; o.loose[i] != NULL; i++)
+				cm_obj_hold(&o, o.loose[i], "a loose object "
+				    "written during the run that airlock "
+				    "could not verify (no place to copy it)");
+		free(o.tmp);
+	}
+	for (i = 0; o.packs != NULL && o.packs[i] != NULL; i++)
+		cm_pack(&o, o.packs[i]);
+	for (i = 0; o.midx != NULL && o.midx[i] != NULL; i++)
+		cm_cache(&o, o.midx[i], 0);
+	for (i = 0; o.graph != NULL && o.graph[i] != NULL; i++)
+		cm_cache(&o, o.graph[i], 1);
+	strv_free(o.stores);
+	strv_free(o.loose);
+	strv_free(o.packs);
+	strv_free(o.midx);
+	strv_free(o.graph);
+}
+
+/* One repository: its object stores, its refs, then each work tree's HEAD and index. */
 static void
 cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
-    const char *sid, commits_report *report, void *arg)
+    const char *sid, const struct timespec *t0, commits_report *report,
+    void *arg)
 {
 	static const char *const fer[] = { "for-each-ref",
 	    "--format=%(objectname) %(refname)", NULL };
@@ -1793,6 +2350,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	c.sid = sid;
 	c.report = report;
 	c.arg = arg;
+	cm_objects(r->common, r->top, sid, t0, report, arg);
 	if ((now = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL)) == NULL)
 		return;
 	cm_known(&c, now);
@@ -1921,7 +2479,7 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 		    t < CM_LOCK_WAIT * 10 && (fd = cm_lock(s->repos[i].common,
 		    LOCK_EX | LOCK_NB)) == -1 && errno == EWOULDBLOCK; t++)
 			usleep(100000);
-		cm_repo_judge(&s->repos[i], rules, sid, report, arg);
+		cm_repo_judge(&s->repos[i], rules, sid, &s->t0, report, arg);
 		if (fd != -1)
 			close(fd);
 	}

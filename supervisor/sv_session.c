@@ -292,6 +292,7 @@ commits_said(void *arg, const char *kind, const char *repo, const char *ref,
 	event_end(s, j);
 	/* A repository the judge could not judge held nothing. */
 	event_violation(s, strcmp(kind, "unjudged") == 0 ? "git-not-judged" :
+	    strncmp(kind, "object", 6) == 0 ? "git-object-held" :
 	    "git-commit-held", path, NULL);
 }
 
