@@ -38,9 +38,9 @@ approve_request(const struct json *p, void *arg)
 	struct approve_ctx *ctx = arg;
 	struct jgen	*j;
 	const char	*rid, *buf, *dec = "deny", *scope = "once", *sid;
-	char		 line[64], *tg, *why;
+	char		 line[64], *tg, *why, *act, *rule;
 	size_t		 len;
-	int		 all, cut1, cut2;
+	int		 all, cut1, cut2, cut3, cut4;
 
 	if ((rid = json_get_str(p, "requestId")) == NULL ||
 	    json_get_str(p, "deadline") == NULL) {
@@ -61,23 +61,27 @@ approve_request(const struct json *p, void *arg)
 		    &cut1);
 		why = vis_ask(json_get_str(p, "reason"), all ? 0 : VIS_ASK_MAX,
 		    &cut2);
+		act = vis_ask(json_get_str(p, "action"), all ? 0 : VIS_ASK_MAX,
+		    &cut3);
+		rule = vis_ask(json_get_str(p, "rule"), all ? 0 : VIS_ASK_MAX,
+		    &cut4);
+		cut1 |= cut2 | cut3 | cut4;
 		printf("[%s] %s%s: %s %s (%s: %s) until %s  allow? [y/n/a%s] ",
 		    vis(rid), sid != NULL && sid[0] != '\0' ? "session " :
 		    "airlock run, before its sandbox", sid != NULL &&
-		    sid[0] != '\0' ? vis(sid) : "",
-		    vis(json_get_str(p, "action")), tg,
-		    vis(json_get_str(p, "rule")), why,
-		    vis(json_get_str(p, "deadline")), cut1 || cut2 ? "/v" : "");
+		    sid[0] != '\0' ? vis(sid) : "", act, tg, rule, why,
+		    vis(json_get_str(p, "deadline")), cut1 ? "/v" : "");
 		free(tg);
 		free(why);
+		free(act);
+		free(rule);
 		fflush(stdout);
 		if (fgets(line, sizeof(line), stdin) == NULL) {
 			ctx->stop = 1;
 			line[0] = '\0';
 		}
 		/* v: the whole request, then the question again. */
-		if ((line[0] == 'v' || line[0] == 'V') && (cut1 || cut2) &&
-		    !all)
+		if ((line[0] == 'v' || line[0] == 'V') && cut1 && !all)
 			continue;
 		break;
 	}

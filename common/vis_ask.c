@@ -22,7 +22,7 @@
 
 /* Whether the character at s (n bytes left) is a blank, and its length:
  * space, tab, and Unicode's spaces (no-break, en, em, thin, ideographic,
- * ...).  The zero-width ones are vis()'s <U+XXXX> already. */
+ * ...) and the braille blank, which fonts draw as a space.  The zero-width ones are vis()'s <U+XXXX> already. */
 static size_t
 va_blank(const unsigned char *s, size_t n)
 {
@@ -34,7 +34,7 @@ va_blank(const unsigned char *s, size_t n)
 	if (s[0] < 0x80 || (len = vis_utf8(s, n, &cp)) == 0)
 		return 0;
 	if (cp == 0x00a0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
-	    cp == 0x202f || cp == 0x205f || cp == 0x3000)
+	    cp == 0x202f || cp == 0x205f || cp == 0x2800 || cp == 0x3000)
 		return len;
 	return 0;
 }

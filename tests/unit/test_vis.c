@@ -89,6 +89,11 @@ START_TEST(ask_blanks)
 	    VIS_ASK_MAX, &cut);
 	ck_assert_str_eq(out, "a<7 blanks>b");
 	free(out);
+	/* The braille blank (U+2800), drawn as a space. */
+	out = vis_ask("a\xe2\xa0\x80\xe2\xa0\x80\xe2\xa0\x80\xe2\xa0\x80"
+	    "\xe2\xa0\x80" "b", VIS_ASK_MAX, &cut);
+	ck_assert_str_eq(out, "a<5 blanks>b");
+	free(out);
 	/* A few blanks stay as they are. */
 	out = vis_ask("git  push    origin", VIS_ASK_MAX, &cut);
 	ck_assert_str_eq(out, "git  push    origin");
