@@ -162,6 +162,22 @@ cm_read(const char *path, size_t max, size_t *lenp)
 	return buf;
 }
 
+/* A gitfile's or commondir's text as git reads it: less its trailing
+ * CRs and LFs only (read_gitfile_gently, get_common_dir_noenv). */
+static char *
+cm_dirfile(const char *path)
+{
+	char	*s = cm_read(path, 1 << 16, NULL);
+	size_t	 n;
+
+	if (s == NULL)
+		return NULL;
+	for (n = strlen(s); n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r');
+	    n--)
+		s[n - 1] = '\0';
+	return s;
+}
+
 /* A small file's text, its trailing newline taken off. */
 static char *
 cm_text(const char *path)
@@ -523,7 +539,7 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	if (lstat(g, &st) == -1)
 		return;
 	if (S_ISREG(st.st_mode) && follow) {
-		if ((t = cm_text(g)) == NULL || strncmp(t, "gitdir: ", 8) ||
+		if ((t = cm_dirfile(g)) == NULL || strncmp(t, "gitdir: ", 8) ||
 		    namerule_lexical(top, t + 8, g, sizeof(g)) != 0) {
 			free(t);
 			return;
@@ -536,7 +552,7 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	/* A linked work tree (the host's): judged with its repository,
 	 * paths taken from where it was found. */
 	if ((size_t)snprintf(g, sizeof(g), "%s/commondir", real) <
-	    sizeof(g) && (cd = cm_text(g)) != NULL) {
+	    sizeof(g) && (cd = cm_dirfile(g)) != NULL) {
 		if (!follow || namerule_lexical(real, cd, g, sizeof(g)) != 0 ||
 		    realpath(g, real) == NULL) {
 			free(cd);

@@ -568,7 +568,9 @@ hp_gitfile(const char *dir, char *t, size_t tlen)
 	buf[n] = '\0';
 	if (strncmp(buf, "gitdir: ", 8) != 0)
 		return -1;
-	while (n > 8 && isspace((unsigned char)buf[n - 1]))
+	/* As git's read_gitfile_gently(): less its trailing CRs and LFs
+	 * only (a trailing space is part of the path). */
+	while (n > 8 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
 	return namerule_lexical(dir, buf + 8, t, tlen) != 0 ? 1 : 0;
 }

@@ -114,6 +114,16 @@ START_TEST(gitfile_and_commondir)
 	ck_assert(has(v, ".husky"));
 	ck_assert(has(v, "/w/.husky"));
 	strv_free(v);
+	/* A gitfile's path as git takes it: less its trailing CRs and
+	 * LFs only, so "sp " (with its space) is the git directory, not
+	 * "sp" beside it. */
+	put("sp/.git/config", "[core]\n\thooksPath = wrong\n");
+	put("sp /config", "[core]\n\thooksPath = right\n");
+	put("t/.git", "gitdir: ../sp \r\n");
+	v = read_at("t");
+	ck_assert(has(v, "right"));
+	ck_assert(!has(v, "wrong"));
+	strv_free(v);
 	/* Junk in a .git file: nothing read, nothing crashes. */
 	put("j/.git", "junk\n");
 	v = read_at("j");
