@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -426,8 +427,39 @@ hp_header(const char *s, const char *end, char *sec, size_t len)
 }
 
 /*
+ * Git's prefix, as its system_path() gives it: the directory above the
+ * bin/ that holds the git found on PATH (/usr for /usr/bin/git); into
+ * out.  0, or -1 if there is none.
+ */
+static int
+hp_git_prefix(char *out, size_t len)
+{
+	const char	*path = getenv("PATH"), *p, *end;
+	char		 cand[PATH_MAX], real[PATH_MAX], *s;
+
+	for (p = path != NULL ? path : "/usr/bin:/bin"; *p != '\0'; p = end) {
+		end = p + strcspn(p, ":");
+		if ((size_t)snprintf(cand, sizeof(cand), "%.*s/git",
+		    (int)(end - p), p) < sizeof(cand) && cand[0] == '/' &&
+		    access(cand, X_OK) == 0 && realpath(cand, real) != NULL &&
+		    (s = strrchr(real, '/')) != NULL) {
+			*s = '\0';
+			if ((s = strrchr(real, '/')) == NULL)
+				return -1;
+			*s = '\0';
+			snprintf(out, len, "%s", real[0] != '\0' ? real : "/");
+			return 0;
+		}
+		if (*end == ':')
+			end++;
+	}
+	return -1;
+}
+
+/*
  * A path value as git's interpolate_path() takes it: "~/" the user's
- * home, "~user/" that user's; into out.  0, or -1 if it names no one.
+ * home, "~user/" that user's, "%(prefix)/" git's prefix; into out.  0,
+ * or -1 if it names no one.
  */
 static int
 hp_tilde(const char *val, const char *home, char *out, size_t len)
@@ -436,6 +468,16 @@ hp_tilde(const char *val, const char *home, char *out, size_t len)
 	char		 name[256], buf[4096];
 	size_t		 n;
 
+	if (strncmp(val, "%(prefix)/", 10) == 0) {
+		if (hp_git_prefix(buf, sizeof(buf)) == -1 ||
+		    (n = strlen(buf)) >= len)
+			return -1;
+		memcpy(out, buf, n + 1);
+		if (n > 1 && n + 1 < len)
+			out[n++] = '/';
+		snprintf(out + n, len - n, "%s", val + 10);
+		return 0;
+	}
 	if (val[0] != '~') {
 		snprintf(out, len, "%s", val);
 		return 0;
@@ -576,6 +618,33 @@ hp_gitfile(const char *dir, char *t, size_t tlen)
 }
 
 /*
+ * core.hooksPath in airlockd's GIT_CONFIG_COUNT pairs (GIT_CONFIG_KEY_n,
+ * GIT_CONFIG_VALUE_n), as git takes them for every command: a key in
+ * any case of its section and name.  At most 1,000 pairs looked at.
+ */
+static char **
+hp_static_env(char **v, const char *dir, const char *home)
+{
+	const char	*c = getenv("GIT_CONFIG_COUNT"), *k, *val;
+	char		 name[64], out[PATH_MAX], *end;
+	unsigned long	 n, i;
+
+	if (c == NULL || (n = strtoul(c, &end, 10)) == 0 || *end != '\0')
+		return v;
+	for (i = 0; i < n && i < 1000; i++) {
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%lu", i);
+		if ((k = getenv(name)) == NULL ||
+		    strcasecmp(k, "core.hookspath") != 0)
+			continue;
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%lu", i);
+		if ((val = getenv(name)) != NULL && val[0] != '\0' &&
+		    hp_tilde(val, home, out, sizeof(out)) == 0)
+			v = hp_value(v, dir, out);
+	}
+	return v;
+}
+
+/*
  * Without git, for a repository past the walk's bound: core.hooksPath
  * in every config file git reads for the repository at dir (its git
  * directory's config and config.worktree, its common directory's
@@ -598,10 +667,18 @@ hookspath_static(char **v, const char *dir, const char *home)
 		snprintf(f, sizeof(f), "%s/.config/git/config", home);
 		v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	}
-	/* As hp_worth_asking: airlockd's XDG_CONFIG_HOME too. */
+	/* As hp_worth_asking: airlockd's XDG_CONFIG_HOME too, and the
+	 * files its GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM name (read as
+	 * well as the usual ones, never instead: the user's shell may not
+	 * set them). */
 	if (x != NULL && x[0] == '/' && (size_t)snprintf(f, sizeof(f),
 	    "%s/git/config", x) < sizeof(f))
 		v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
+	if ((x = getenv("GIT_CONFIG_GLOBAL")) != NULL && x[0] == '/')
+		v = hp_static_file(v, x, dir, home, HP_INCLUDES + 1);
+	if ((x = getenv("GIT_CONFIG_SYSTEM")) != NULL && x[0] == '/')
+		v = hp_static_file(v, x, dir, home, HP_INCLUDES + 1);
+	v = hp_static_env(v, dir, home);
 	snprintf(gd, sizeof(gd), "%s/.git", dir);
 	if (stat(gd, &st) == -1)
 		return v;

@@ -105,7 +105,7 @@ END_TEST
 
 START_TEST(gitfile_and_commondir)
 {
-	char	**v;
+	char	**v, path[512], *old;
 
 	put("main/.git/config", "[core]\n\thooksPath = .husky\n");
 	put("main/.git/worktrees/w/commondir", "../..\n");
@@ -124,6 +124,44 @@ START_TEST(gitfile_and_commondir)
 	ck_assert(has(v, "right"));
 	ck_assert(!has(v, "wrong"));
 	strv_free(v);
+	/* "%(prefix)/": git's prefix, above the bin/ of the git on PATH. */
+	put("pfx/bin/git", "#!/bin/sh\n");
+	snprintf(path, sizeof(path), "%s/pfx/bin/git", top);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/pfx/bin", top);
+	old = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", path, 1);
+	put("pf/.git/config", "[core]\n\thooksPath = %(prefix)/share/hk\n");
+	v = read_at("pf");
+	ck_assert(has(v, "/pfx/share/hk"));
+	strv_free(v);
+	if (old != NULL)
+		setenv("PATH", old, 1);
+	free(old);
+	/* The files airlockd's GIT_CONFIG_GLOBAL and _SYSTEM name. */
+	put("gl.cfg", "[core]\n\thooksPath = from-global\n");
+	put("sy.cfg", "[core]\n\thooksPath = from-system\n");
+	snprintf(path, sizeof(path), "%s/gl.cfg", top);
+	setenv("GIT_CONFIG_GLOBAL", path, 1);
+	snprintf(path, sizeof(path), "%s/sy.cfg", top);
+	setenv("GIT_CONFIG_SYSTEM", path, 1);
+	v = read_at("pf");
+	ck_assert(has(v, "from-global"));
+	ck_assert(has(v, "from-system"));
+	strv_free(v);
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("GIT_CONFIG_SYSTEM");
+	/* ... and its GIT_CONFIG_COUNT pairs. */
+	setenv("GIT_CONFIG_COUNT", "2", 1);
+	setenv("GIT_CONFIG_KEY_0", "user.name", 1);
+	setenv("GIT_CONFIG_VALUE_0", "x", 1);
+	setenv("GIT_CONFIG_KEY_1", "Core.HooksPath", 1);
+	setenv("GIT_CONFIG_VALUE_1", "from-env", 1);
+	v = read_at("pf");
+	ck_assert(has(v, "from-env"));
+	ck_assert(has(v, "/pf/from-env"));
+	strv_free(v);
+	unsetenv("GIT_CONFIG_COUNT");
 	/* Junk in a .git file: nothing read, nothing crashes. */
 	put("j/.git", "junk\n");
 	v = read_at("j");
