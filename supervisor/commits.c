@@ -87,6 +87,9 @@ struct commits_snap {
 					   unknown is not judged */
 	char		 *fulltop;	/* the bind it stopped in */
 	char		**unsnapped;	/* at launch, past CM_REPOS */
+	char		**verify;	/* at the end: common, top, ... of
+					   those past the bound: their
+					   object stores verified */
 	char		**runsnapped;	/* each one resolved, at launch */
 	struct timespec	  t0;		/* the launch, CLOCK_REALTIME */
 	char		**unjudged;	/* at the end: what, why, ... */
@@ -455,6 +458,23 @@ cm_unjudged(struct commits_snap *s, const char *what, const char *why)
 	}
 }
 
+#define CM_SLACK	1	/* seconds: launch time, less (cm_after) */
+
+/*
+ * Whether st changed at or after t0: its status change time, which only
+ * the kernel sets (a write, a chmod, a rename, a link), less a second
+ * for file systems whose times are coarse.
+ */
+static int
+cm_after(const struct stat *st, const struct timespec *t0)
+{
+	struct timespec	t = *t0;
+
+	t.tv_sec -= CM_SLACK;
+	return st->st_ctim.tv_sec > t.tv_sec || (st->st_ctim.tv_sec ==
+	    t.tv_sec && st->st_ctim.tv_nsec >= t.tv_nsec);
+}
+
 /*
  * Whether anything under path (depth levels; at most *budget entries)
  * changed since t0: the status change time, which no one but the
@@ -568,6 +588,11 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	 * in it cannot be told.  Named, never judged as all new. */
 	if (!launch && (strv_in(s->unsnapped, top) || s->full != NULL)) {
 		char	why[200];
+
+		/* Its objects need no launch state: verified whatever
+		 * else changed (cm_objects). */
+		s->verify = strv_add(s->verify, real);
+		s->verify = strv_add(s->verify, top);
 
 		/* Nothing changed in it during the run: nothing to judge. */
 		if (!cm_changed(real, &s->t0))
@@ -744,6 +769,7 @@ commits_free(struct commits_snap *s)
 	free(s->fulltop);
 	strv_free(s->unsnapped);
 	strv_free(s->runsnapped);
+	strv_free(s->verify);
 	strv_free(s->unjudged);
 	free(s);
 }
@@ -1836,7 +1862,6 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 #define CM_VERIFY_MS	60000	/* one verifying git, plus 1 s a 4 MiB */
 #define CM_VERIFY_MAX_MS 1800000	/* ... 30 min more at most */
 #define CM_ALT_DEPTH	5	/* alternates of alternates, as git */
-#define CM_SLACK_NS	1000000000L	/* launch time, less (cm_after) */
 
 struct cm_objs {
 	const char	*common;	/* the repository judged */
@@ -1856,20 +1881,6 @@ struct cm_objs {
 	size_t		  nheld;
 };
 
-/*
- * Whether st changed at or after t0: its status change time, which only
- * the kernel sets (a write, a chmod, a rename, a link), less a second
- * for file systems whose times are coarse.
- */
-static int
-cm_after(const struct stat *st, const struct timespec *t0)
-{
-	struct timespec	t = *t0;
-
-	t.tv_sec -= CM_SLACK_NS / 1000000000L;
-	return st->st_ctim.tv_sec > t.tv_sec || (st->st_ctim.tv_sec ==
-	    t.tv_sec && st->st_ctim.tv_nsec >= t.tv_nsec);
-}
 
 /* Whether name is n lower-case hex digits, as git names objects. */
 static int
@@ -1972,7 +1983,10 @@ cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
 		if ((sub = opendir(p)) == NULL)
 			continue;
 		while ((f = readdir(sub)) != NULL) {
-			if (!cm_hexname(f->d_name, o->hexlen - 2))
+			/* Either hash's length: which one the repository
+			 * uses is asked only if something changed. */
+			if (!cm_hexname(f->d_name, 38) &&
+			    !cm_hexname(f->d_name, 62))
 				continue;
 			snprintf(q, sizeof(q), "%s/%s", p, f->d_name);
 			if (cm_file_after(q, o->t0))
@@ -2299,7 +2313,7 @@ cm_objects(const char *common, const char *top, const char *sid,
 	    "--show-object-format", NULL };
 	struct cm_objs	 o;
 	char		*f, *held, p[PATH_MAX + 16];
-	size_t		 i;
+	size_t		 i, k;
 
 	memset(&o, 0, sizeof(o));
 	o.common = common;
@@ -2308,14 +2322,24 @@ cm_objects(const char *common, const char *top, const char *sid,
 	o.t0 = t0;
 	o.report = report;
 	o.arg = arg;
-	o.hexlen = 40;
-	if ((f = cm_git(common, NULL, NULL, fmt, NULL, 0, NULL)) != NULL &&
-	    strncmp(f, "sha256", 6) == 0)
-		o.hexlen = 64;
-	free(f);
 	snprintf(p, sizeof(p), "%s/objects", common);
 	cm_objs_scan(&o, p, 0);
 	if (o.loose != NULL) {
+		/* Git reads only the names of the repository's hash. */
+		o.hexlen = 40;
+		if ((f = cm_git(common, NULL, NULL, fmt, NULL, 0, NULL)) !=
+		    NULL && strncmp(f, "sha256", 6) == 0)
+			o.hexlen = 64;
+		free(f);
+		for (i = k = 0; o.loose[i] != NULL; i++)
+			if (strlen(strrchr(o.loose[i], '/') + 1) ==
+			    o.hexlen - 2)
+				o.loose[k++] = o.loose[i];
+			else
+				free(o.loose[i]);
+		o.loose[k] = NULL;
+	}
+	if (o.loose != NULL && o.loose[0] != NULL) {
 		/* The judge's own store, in airlock-held/. */
 		if ((held = cm_held_dir(&o)) != NULL)
 			xasprintf(&o.tmp, "%s/verify-XXXXXX", held);
@@ -2472,7 +2496,7 @@ commits_pending(struct commits_snap *s)
 		s->found = 1;
 		cm_moved(s);
 	}
-	return s->nrepos > 0 || s->unjudged != NULL;
+	return s->nrepos > 0 || s->unjudged != NULL || s->verify != NULL;
 }
 
 void
@@ -2499,6 +2523,10 @@ commits_judge(struct commits_snap *s, const struct namerule_set *rules,
 		if (fd != -1)
 			close(fd);
 	}
+	for (i = 0; s->verify != NULL && s->verify[i] != NULL &&
+	    s->verify[i + 1] != NULL; i += 2)
+		cm_objects(s->verify[i], s->verify[i + 1], sid, &s->t0, report,
+		    arg);
 	for (i = 0; s->unjudged != NULL && s->unjudged[i] != NULL &&
 	    s->unjudged[i + 1] != NULL; i += 2)
 		report(arg, "unjudged", s->unjudged[i], NULL, s->unjudged[i],

@@ -11,7 +11,7 @@
 # repository moved out of the walk's reach with a symlink left in its
 # place.  Through real `airlock run`s as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 22
 
 MD=$(mktemp -d /tmp/walkjudge-mark.XXXXXX)
 chmod 1777 "$MD"
@@ -80,6 +80,25 @@ check "run 2: .claude/settings.json committed on that branch" \
     sbx "$W" "cd '$W/zz' && REF=$DEEP && $EVIL"
 check "... the commit is there" has_evil "$W/zz" "$DEEP"
 check "... held, or zz named as not judged" held "$W" zz
+
+# ---- HEAD's tree object rewritten, past the bound: no ref moves ----
+# (objstore.sh has the rewrite within the bound.)  Its object stores
+# need no launch state, so they are verified past the bound too.
+W=$(mkwork)
+mkrepo "$W" zz
+check "300 repositories walked before zz" fill "$W" zz
+check "a run rewrites HEAD's tree object of zz in place" \
+    sbx "$W" "cd '$W/zz' && T=\$(git rev-parse HEAD^{tree}) &&
+    TF=.git/objects/\${T%\${T#??}}/\${T#??} &&
+    b=\$(printf '{}\n' | git hash-object -w --stdin) &&
+    tc=\$(printf \"100644 blob \$b\tsettings.json\n\" | git mktree) &&
+    E=\$({ git ls-tree HEAD; printf \"040000 tree \$tc\t.claude\n\"; } |
+    git mktree) && chmod u+w \$TF &&
+    cat .git/objects/\${E%\${E#??}}/\${E#??} > \$TF"
+u "cd '$W/zz' && git reset -q --hard" >/dev/null 2>&1
+check "... the host's reset --hard writes no .claude/settings.json" \
+    [ ! -e "$W/zz/.claude/settings.json" ]
+check "... the object named held" grep -q "held $W/zz/.git/objects/" "$ERR"
 
 # ---- moved out of reach, a symlink in its place ----
 W=$(mkwork)
