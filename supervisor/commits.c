@@ -1959,6 +1959,21 @@ cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 	free(to);
 }
 
+/* Whether the store at path is a repository's: objects/ beside refs/
+ * (a common directory or a bare repository), git state. */
+static int
+cm_repo_store(const char *path)
+{
+	struct stat	st;
+	char		real[PATH_MAX], p[PATH_MAX + 8], *s;
+
+	if (realpath(path, real) == NULL || (s = strrchr(real, '/')) == NULL ||
+	    strcmp(s + 1, "objects") != 0)
+		return 0;
+	snprintf(p, sizeof(p), "%.*s/refs", (int)(s - real), real);
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /*
  * One store (and its alternates): what changed in it since the launch.
  * dir: as git names it (resolved here); depth: alternates followed.
@@ -1971,6 +1986,7 @@ cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
 	char		 real[PATH_MAX], p[PATH_MAX + 300], q[PATH_MAX + 600];
 	char		*alt, *line, *next;
 	size_t		 n;
+	int		 fresh;
 
 	if (realpath(dir, real) == NULL || strv_in(o->stores, real) ||
 	    (d = opendir(real)) == NULL)
@@ -2032,6 +2048,7 @@ cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
 	if (depth >= CM_ALT_DEPTH || (alt = cm_read(p, 1 << 20, NULL)) ==
 	    NULL)
 		return;
+	fresh = cm_file_after(p, o->t0);
 	for (line = alt; *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
@@ -2049,6 +2066,18 @@ cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
 			snprintf(q, sizeof(q), "%s", line);
 		else
 			snprintf(q, sizeof(q), "%s/%s", real, line);
+		/* Written during the run, it may add only a repository's
+		 * store (git clone --reference, --shared): one that is
+		 * git state wherever a later run can write it, so that
+		 * run's end verifies it.  A plain directory could be
+		 * written by a run whose workspace holds it but not this
+		 * repository, and no judge would look. */
+		if (fresh && !cm_repo_store(q)) {
+			cm_obj_hold(o, p, "an alternates file written during "
+			    "the run that adds a store outside any "
+			    "repository");
+			break;
+		}
 		cm_objs_scan(o, q, depth + 1);
 	}
 	free(alt);
@@ -2099,19 +2128,18 @@ done:
 }
 
 /*
- * Whether the loose objects names[0..n) (their copies in o->tmp/g) are
+ * Whether the loose objects names[0..n) (their copies in the store g) are
  * what their names say: packed, then the pack verified, which hashes
  * each object's bytes and compares the name the pack's index gives.
  * 1 yes, 0 no, -1 git could not tell (killed, or too slow).
  */
 static int
-cm_loose_ok(struct cm_objs *o, char *const *names, size_t n)
+cm_loose_ok(const char *g, char *const *names, size_t n)
 {
 	const char	*pk[] = { "pack-objects", "--window=0", "--depth=0",
 	    NULL, NULL };
 	const char	*vp[] = { "verify-pack", NULL, NULL };
-	char		*in = NULL, *out, g[PATH_MAX], base[PATH_MAX],
-			 idx[PATH_MAX + 64];
+	char		*in = NULL, *out, base[PATH_MAX], idx[PATH_MAX + 64];
 	size_t		 len = 0, cap = 0, i;
 	int		 late, ok;
 
@@ -2119,8 +2147,7 @@ cm_loose_ok(struct cm_objs *o, char *const *names, size_t n)
 		cm_cat(&in, &len, &cap, names[i]);
 		cm_cat(&in, &len, &cap, "\n");
 	}
-	snprintf(g, sizeof(g), "%s/g", o->tmp);
-	snprintf(base, sizeof(base), "%s/p", o->tmp);
+	snprintf(base, sizeof(base), "%s/p", g);
 	pk[3] = base;
 	out = cm_git_ms(g, NULL, NULL, pk, in, len, NULL, CM_VERIFY_MS,
 	    &late);
@@ -2145,11 +2172,12 @@ cm_loose_ok(struct cm_objs *o, char *const *names, size_t n)
  * that fail held, halving the set until each one that fails is
  * alone. */
 static void
-cm_loose_judge(struct cm_objs *o, char **names, char **paths, size_t n)
+cm_loose_judge(struct cm_objs *o, const char *g, char **names,
+    char **paths, size_t n)
 {
 	int	ok;
 
-	if (n == 0 || (ok = cm_loose_ok(o, names, n)) == 1)
+	if (n == 0 || (ok = cm_loose_ok(g, names, n)) == 1)
 		return;
 	if (n == 1 || ok == -1) {
 		while (n-- > 0)
@@ -2160,22 +2188,29 @@ cm_loose_judge(struct cm_objs *o, char **names, char **paths, size_t n)
 			    "bytes are not the object its name says");
 		return;
 	}
-	cm_loose_judge(o, names, paths, n / 2);
-	cm_loose_judge(o, names + n / 2, paths + n / 2, n - n / 2);
+	cm_loose_judge(o, g, names, paths, n / 2);
+	cm_loose_judge(o, g, names + n / 2, paths + n / 2, n - n / 2);
 }
 
-/* The changed loose objects: linked (or, across file systems, copied)
- * into the judge's own store first, which holds nothing else. */
+/*
+ * The changed loose objects files[] (NULL-terminated): linked (or,
+ * across file systems, copied) into a store of the judge's own, round's
+ * (o->tmp/gROUND), which holds nothing else.  A name already in it (the
+ * same object in two stores: a local clone links the objects it takes)
+ * is the same file, or goes to the next round: each file is verified
+ * by its own bytes.
+ */
 static void
-cm_loose(struct cm_objs *o)
+cm_loose(struct cm_objs *o, char **files, int round)
 {
-	char	**names = NULL, **paths = NULL, g[PATH_MAX + 64],
-		  to[PATH_MAX + 200], *nm;
-	const char *base;
-	size_t	  i, n = 0;
-	int	  fd;
+	struct stat	 a, b;
+	char		**names = NULL, **paths = NULL, **later = NULL,
+			  g[PATH_MAX + 64], to[PATH_MAX + 200], *nm;
+	const char	 *base;
+	size_t		  i, n = 0;
+	int		  fd;
 
-	snprintf(g, sizeof(g), "%s/g", o->tmp);
+	snprintf(g, sizeof(g), "%s/g%d", o->tmp, round);
 	if (mkdir(g, 0700) == -1)
 		return;
 	snprintf(to, sizeof(to), "%s/objects", g);
@@ -2198,16 +2233,22 @@ cm_loose(struct cm_objs *o)
 			dprintf(fd, "[core]\n\trepositoryformatversion = 0\n");
 		close(fd);
 	}
-	for (i = 0; o->loose != NULL && o->loose[i] != NULL; i++) {
+	for (i = 0; files[i] != NULL; i++) {
 		/* .../xx/rest: the name is xx followed by rest. */
-		base = strrchr(o->loose[i], '/');
+		base = strrchr(files[i], '/');
 		xasprintf(&nm, "%.2s%s", base - 2, base + 1);
 		snprintf(to, sizeof(to), "%s/objects/%.2s", g, nm);
 		(void)mkdir(to, 0700);
 		snprintf(to, sizeof(to), "%s/objects/%.2s/%s", g, nm, nm + 2);
-		if (link(o->loose[i], to) == -1 &&
-		    cm_copy(o->loose[i], to) == -1) {
-			cm_obj_hold(o, o->loose[i], "a loose object written "
+		if (lstat(to, &a) == 0) {
+			if (stat(files[i], &b) == -1 || a.st_dev != b.st_dev ||
+			    a.st_ino != b.st_ino)
+				later = strv_add(later, files[i]);
+			free(nm);
+			continue;
+		}
+		if (link(files[i], to) == -1 && cm_copy(files[i], to) == -1) {
+			cm_obj_hold(o, files[i], "a loose object written "
 			    "during the run that airlock could not read");
 			free(nm);
 			continue;
@@ -2215,13 +2256,16 @@ cm_loose(struct cm_objs *o)
 		names = xreallocarray(names, n + 1, sizeof(*names));
 		paths = xreallocarray(paths, n + 1, sizeof(*paths));
 		names[n] = nm;
-		paths[n++] = o->loose[i];
+		paths[n++] = files[i];
 	}
-	cm_loose_judge(o, names, paths, n);
+	cm_loose_judge(o, g, names, paths, n);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	free(paths);
+	if (later != NULL)
+		cm_loose(o, later, round + 1);
+	strv_free(later);
 }
 
 /* A changed pack, by its index: verified; held whole if it fails. */
@@ -2345,7 +2389,7 @@ cm_objects(const char *common, const char *top, const char *sid,
 			xasprintf(&o.tmp, "%s/verify-XXXXXX", held);
 		free(held);
 		if (o.tmp != NULL && mkdtemp(o.tmp) != NULL) {
-			cm_loose(&o);
+			cm_loose(&o, o.loose, 0);
 			(void)nftw(o.tmp, cm_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 		} else
 			for (i = 0; o.loose[i] != NULL; i++)
