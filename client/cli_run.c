@@ -189,6 +189,27 @@ held_say(const struct json *ev)
 			    vis(rule) : "");
 		return;
 	}
+	/* A reflog entry taken out (git stash pop, @{N} and git checkout -
+	 * read them as refs): kept where held says. */
+	if (strcmp(kind, "reflog") == 0) {
+		const char *held = json_get_str(ev, "heldAs");
+
+		const char *at = held != NULL ? vis(held) :
+		    "nowhere (it could not be kept)";
+
+		if (ref != NULL && strcmp(ref, path) == 0)
+			fprintf(stderr, "airlock: took an entry out of the "
+			    "reflog %s of %s: %s; kept in %s\n", vis(ref),
+			    vis(repo), rule != NULL ? vis(rule) : "", at);
+		else
+			fprintf(stderr, "airlock: took an entry out of the "
+			    "reflog %s of %s: a checkout of it would write %s, "
+			    "a protected path (%s); kept in %s\n", ref != NULL ?
+			    vis(ref) : "", vis(repo), vis(path), rule != NULL &&
+			    rule[0] != '\0' ? vis(rule) :
+			    explain_write_group(path), at);
+		return;
+	}
 	/* The rule: airlockd's words for a link or a .gitmodules, else
 	 * the built-in group the path's name falls under. */
 	snprintf(r, sizeof(r), "%s", rule != NULL ? vis(rule) :

@@ -69,6 +69,9 @@ struct cm_repo {
 	char	*top;		/* the main work tree */
 	char	*rtop;		/* top resolved, at launch */
 	char	*refs;		/* for-each-ref at launch: "sha name\n" */
+	char	**rl;		/* its reflogs at launch: path, bytes,
+				   ... (cm_rl_take) */
+	int	 rlfull;	/* ... not all of them kept */
 	struct cm_wt *wts;
 	size_t	 nwts;
 	int	 locked;	/* its judge lock taken by airlockd */
@@ -458,6 +461,73 @@ cm_unjudged(struct commits_snap *s, const char *what, const char *why)
 	}
 }
 
+/* The reflogs kept at launch (judged at the end: cm_reflogs). */
+#define CM_RL_MAX	(32U << 20)	/* reflog bytes kept, a repository */
+#define CM_RL_FILES	10000		/* reflog files, a repository */
+
+static int	cm_job_write(int, const char *, size_t);
+
+/* The reflog files under dir (the logs/ of a git directory), into *v as
+ * path, bytes, path, bytes, ...; *total counts what is kept. */
+static void
+cm_rl_walk(char ***v, const char *dir, int depth, size_t *total,
+    size_t *files, int *full)
+{
+	struct dirent	*e;
+	struct stat	 st;
+	DIR		*d;
+	char		 p[PATH_MAX], *t;
+	size_t		 len;
+
+	if (depth == 0 || (d = opendir(dir)) == NULL) {
+		if (depth == 0)
+			*full = 1;
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
+		    sizeof(p) || lstat(p, &st) == -1)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			cm_rl_walk(v, p, depth - 1, total, files, full);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
+		if (++*files > CM_RL_FILES || *total + (size_t)st.st_size >
+		    CM_RL_MAX || (t = cm_read(p, CM_RL_MAX, &len)) == NULL) {
+			*full = 1;
+			continue;
+		}
+		*total += len;
+		*v = strv_add(*v, p);
+		*v = strv_add(*v, t);
+		free(t);
+	}
+	closedir(d);
+}
+
+/* The reflogs of the repository r (its common logs/ and each linked
+ * work tree's), as cm_rl_walk gives them.  *full: not all kept. */
+static char **
+cm_rl_take(const char *common, const struct cm_wt *wts, size_t nwts,
+    int *full)
+{
+	char	**v = NULL, p[PATH_MAX + 16];
+	size_t	  total = 0, files = 0, i;
+
+	*full = 0;
+	snprintf(p, sizeof(p), "%s/logs", common);
+	cm_rl_walk(&v, p, 16, &total, &files, full);
+	for (i = 1; i < nwts; i++) {
+		snprintf(p, sizeof(p), "%s/logs", wts[i].gitdir);
+		cm_rl_walk(&v, p, 16, &total, &files, full);
+	}
+	return v;
+}
+
 #define CM_SLACK	1	/* seconds: launch time, less (cm_after) */
 
 /*
@@ -628,6 +698,7 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 		if (r->refs == NULL)
 			r->refs = xstrdup("");
 		cm_wts(r, 1);
+		r->rl = cm_rl_take(r->common, r->wts, r->nwts, &r->rlfull);
 	}
 }
 
@@ -762,6 +833,7 @@ commits_free(struct commits_snap *s)
 		free(r->top);
 		free(r->rtop);
 		free(r->refs);
+		strv_free(r->rl);
 	}
 	free(s->repos);
 	strv_free(s->tops);
@@ -1913,12 +1985,12 @@ cm_file_after(const char *path, const struct timespec *t0)
  * if it is not a directory of ours.
  */
 static char *
-cm_held_dir(struct cm_objs *o)
+cm_held_dir(const char *common)
 {
 	struct stat	 st;
 	char		*dir;
 
-	xasprintf(&dir, "%s/airlock-held", o->common);
+	xasprintf(&dir, "%s/airlock-held", common);
 	(void)mkdir(dir, 0700);
 	if (lstat(dir, &st) == -1 || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid()) {
@@ -1935,7 +2007,7 @@ cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 {
 	char	*dir, *held, *to, *flat, *p;
 
-	held = cm_held_dir(o);
+	held = cm_held_dir(o->common);
 	xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent",
 	    o->sid);
 	free(held);
@@ -2385,7 +2457,7 @@ cm_objects(const char *common, const char *top, const char *sid,
 	}
 	if (o.loose != NULL && o.loose[0] != NULL) {
 		/* The judge's own store, in airlock-held/. */
-		if ((held = cm_held_dir(&o)) != NULL)
+		if ((held = cm_held_dir(o.common)) != NULL)
 			xasprintf(&o.tmp, "%s/verify-XXXXXX", held);
 		free(held);
 		if (o.tmp != NULL && mkdtemp(o.tmp) != NULL) {
@@ -2411,7 +2483,337 @@ cm_objects(const char *common, const char *top, const char *sid,
 	strv_free(o.graph);
 }
 
-/* One repository: its object stores, its refs, then each work tree's HEAD and index. */
+/*
+ * Reflogs.  Git reads a reflog as refs: `git stash pop` takes the next
+ * entry of logs/refs/stash as the new stash@{0}, `git reset --hard
+ * HEAD@{1}` the entry's value, `git checkout -` the text after
+ * "checkout: moving from " in HEAD's reflog (any revision: a branch, an
+ * id, refs/airlock/held/...).  A sandbox writes logs/ (git state), so
+ * an entry slipped below the top of the stash's reflog made the host's
+ * second `git stash pop` write .claude/settings.json while no ref
+ * moved.  So the reflogs are kept at launch (CM_RL_MAX bytes a
+ * repository), and at the end each line a reflog did not hold then is
+ * judged: its old and new values that no ref reaches as a new ref's tip
+ * (against the launch HEAD; one a ref reaches is history, kept as any
+ * older commit is), and the "moving from" text of a checkout, which
+ * must be a full object id (judged so) or the short name of a branch
+ * that git resolves to that branch.  A line that fails is taken out of
+ * the reflog, kept in airlock-held/SESSION/, and named.
+ */
+static int
+cm_line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether a reflog line's "moving from" text (x) is safe for `git
+ * checkout -`: a full object id, judged as a tip (*id set), or a
+ * branch's short name that git resolves to that very branch. */
+static int
+cm_rl_from(struct cm_ctx *c, const char *x, int *id)
+{
+	const char	*rp[] = { "rev-parse", "-q", "--verify",
+	    "--symbolic-full-name", NULL, NULL };
+	char		*o, want[PATH_MAX];
+	size_t		 n = strlen(x), i;
+	int		 ok;
+
+	*id = 0;
+	if ((n == 40 || n == 64) && cm_hexname(x, n)) {
+		*id = 1;
+		return 1;
+	}
+	if (n == 0 || x[0] == '-' || strncmp(x, "refs/", 5) == 0 ||
+	    strstr(x, "..") != NULL || strstr(x, "@{") != NULL ||
+	    n + 12 >= sizeof(want))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((x[i] >= 'a' && x[i] <= 'z') || (x[i] >= 'A' &&
+		    x[i] <= 'Z') || (x[i] >= '0' && x[i] <= '9') ||
+		    strchr("._/-", x[i]) != NULL))
+			return 0;
+	/* A branch deleted since resolves to nothing: checkout fails. */
+	snprintf(want, sizeof(want), "refs/heads/%s", x);
+	rp[4] = x;
+	if ((o = cm_git(c->r->common, NULL, NULL, rp, NULL, 0, NULL)) == NULL)
+		return cm_ref_now(c, want, (char[72]){ 0 }, 72) == NULL;
+	o[strcspn(o, "\n")] = '\0';
+	ok = strcmp(o, want) == 0;
+	free(o);
+	return ok;
+}
+
+/*
+ * A reflog with lines taken out: out (what stays) replaces it, keep
+ * (what was taken) goes to airlock-held/SID/.  The held file's path, or
+ * NULL (the reflog is still rewritten).
+ */
+static char *
+cm_rl_write(struct cm_ctx *c, const char *path, const char *rel,
+    const char *out, const char *keep)
+{
+	struct stat	 st;
+	char		*held, *dir, *tmp, *flat, *p, *kept = NULL;
+	int		 fd;
+
+	if ((held = cm_held_dir(c->r->common)) != NULL) {
+		xasprintf(&dir, "%s/%s", held, c->sid);
+		(void)mkdir(dir, 0700);
+		flat = xstrdup(rel);
+		for (p = flat; *p != '\0'; p++)
+			if (*p == '/')
+				*p = '-';
+		xasprintf(&kept, "%s/reflog-%s", dir, flat);
+		free(flat);
+		free(dir);
+		free(held);
+		if ((fd = open(kept, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+		    O_NOFOLLOW, 0600)) == -1 || cm_job_write(fd, keep,
+		    strlen(keep)) == -1) {
+			free(kept);
+			kept = NULL;
+		}
+		if (fd != -1)
+			close(fd);
+	}
+	xasprintf(&tmp, "%s.airlock-new", path);
+	if (lstat(path, &st) == -1)
+		st.st_mode = 0644;
+	(void)unlink(tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    st.st_mode & 0666)) == -1 || cm_job_write(fd, out,
+	    strlen(out)) == -1 || close(fd) == -1 || rename(tmp, path) == -1) {
+		(void)unlink(tmp);
+		/* Not rewritten: emptied, so no entry of it is read. */
+		if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC |
+		    O_NOFOLLOW)) != -1)
+			close(fd);
+	}
+	free(tmp);
+	return kept;
+}
+
+/*
+ * Of the values of the new lines (those not in old[0..nold)), those no
+ * ref reaches (refs/airlock/ aside: what a session held is no ref the
+ * host checks out): git rev-list --objects, commits and trees alike.
+ * NULL if git could not tell (every value is judged then).
+ */
+static char **
+cm_rl_unreachable(struct cm_ctx *c, char *const *lines, size_t nl,
+    char *const *old, size_t nold)
+{
+	static const char *const rl[] = { "rev-list", "--objects",
+	    "--exclude=refs/airlock/*", "--not", "--all", "--not", "--stdin",
+	    NULL };
+	char	 ids[2][72], *in = NULL, *out, *l, *next, **v = NULL;
+	size_t	 i, k, len = 0, cap = 0;
+
+	for (i = 0; i < nl; i++) {
+		if ((nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
+		    cm_line_cmp) != NULL) ||
+		    sscanf(lines[i], "%71s %71s", ids[0], ids[1]) != 2)
+			continue;
+		for (k = 0; k < 2; k++)
+			if (cm_hexname(ids[k], strlen(ids[k])) &&
+			    strspn(ids[k], "0") != strlen(ids[k])) {
+				cm_cat(&in, &len, &cap, ids[k]);
+				cm_cat(&in, &len, &cap, "\n");
+			}
+	}
+	if (in == NULL)
+		return strv_add(NULL, "");
+	out = cm_git(c->r->common, NULL, NULL, rl, in, len, NULL);
+	free(in);
+	if (out == NULL)
+		return NULL;
+	v = strv_add(NULL, "");
+	for (l = out; *l != '\0'; l = next) {
+		if ((next = strchr(l, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = l + strlen(l);
+		l[strcspn(l, " ")] = '\0';
+		v = strv_add(v, l);
+	}
+	free(out);
+	return v;
+}
+
+/* One reflog file (rel: its name under logs/, for the report): the
+ * lines it did not hold at launch (was: its bytes then, or NULL),
+ * judged; those that fail taken out. */
+static void
+cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
+    const char *was)
+{
+	struct cm_pair	*pv = NULL;
+	char		*now, *cp, **old = NULL, **lines = NULL, *l, *next,
+			*keep = NULL, *out = NULL, *held, ids[2][72],
+			 from[PATH_MAX], **what = NULL;
+	const char	*msg, *x, *end;
+	char		**unreach;
+	size_t		 nold = 0, nl = 0, np = 0, i, k, klen = 0, kcap = 0,
+			 olen = 0, ocap = 0, *line = NULL;
+	int		 isid, *drop;
+
+	if ((now = cm_read(path, CM_RL_MAX, NULL)) == NULL)
+		return;
+	if (was != NULL && strcmp(now, was) == 0) {
+		free(now);
+		return;
+	}
+	/* The launch's lines, sorted, to look each line up in. */
+	cp = was != NULL ? xstrdup(was) : NULL;
+	for (l = cp; l != NULL && *l != '\0'; l = next) {
+		if ((next = strchr(l, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = l + strlen(l);
+		old = xreallocarray(old, nold + 1, sizeof(*old));
+		old[nold++] = l;
+	}
+	if (nold > 0)
+		qsort(old, nold, sizeof(*old), cm_line_cmp);
+	for (l = now; *l != '\0'; l = next) {
+		if ((next = strchr(l, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = l + strlen(l);
+		lines = xreallocarray(lines, nl + 1, sizeof(*lines));
+		lines[nl++] = l;
+	}
+	drop = xcalloc(nl + 1, sizeof(*drop));
+	unreach = cm_rl_unreachable(c, lines, nl, old, nold);
+	/* Each new line: its values that no ref reaches (and a
+	 * checkout's "from", if an id) as tips, judged together; a "from"
+	 * name resolved here. */
+	for (i = 0; i < nl; i++) {
+		if (nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
+		    cm_line_cmp) != NULL)
+			continue;
+		if (sscanf(lines[i], "%71s %71s", ids[0], ids[1]) != 2) {
+			drop[i] = 1;
+			what = strv_add(what, "a reflog line git would not "
+			    "write");
+			continue;
+		}
+		if ((msg = strchr(lines[i], '\t')) != NULL &&
+		    strncmp(msg + 1, "checkout: moving from ", 22) == 0) {
+			x = msg + 23;
+			end = strstr(x, " to ");
+			snprintf(from, sizeof(from), "%.*s", (int)(end != NULL ?
+			    (size_t)(end - x) : strlen(x)), x);
+			if (!cm_rl_from(c, from, &isid)) {
+				drop[i] = 1;
+				what = strv_add(what, "a checkout entry whose "
+				    "\"moving from\" names no branch or commit "
+				    "by itself (git checkout - would take it)");
+				continue;
+			}
+			if (isid) {
+				pv = xreallocarray(pv, np + 1, sizeof(*pv));
+				memset(&pv[np], 0, sizeof(*pv));
+				pv[np].base = c->lhead;
+				pv[np].tip = xstrdup(from);
+				line = xreallocarray(line, np + 1,
+				    sizeof(*line));
+				line[np++] = i;
+			}
+		}
+		for (k = 0; k < 2; k++) {
+			/* A value a ref reaches is history, as any older
+			 * commit (kept: docs/SECURITY.md). */
+			if (strspn(ids[k], "0") == strlen(ids[k]) ||
+			    (unreach != NULL && !strv_in(unreach, ids[k])))
+				continue;
+			pv = xreallocarray(pv, np + 1, sizeof(*pv));
+			memset(&pv[np], 0, sizeof(*pv));
+			pv[np].base = c->lhead;
+			pv[np].tip = xstrdup(ids[k]);
+			line = xreallocarray(line, np + 1, sizeof(*line));
+			line[np++] = i;
+		}
+	}
+	cm_pairs(&c->j, pv, np);
+	for (i = 0; i < np; i++)
+		if (pv[i].bad != NULL)
+			drop[line[i]] = 1;
+	for (i = 0; i < nl; i++) {
+		if (drop[i]) {
+			cm_cat(&keep, &klen, &kcap, lines[i]);
+			cm_cat(&keep, &klen, &kcap, "\n");
+		} else {
+			cm_cat(&out, &olen, &ocap, lines[i]);
+			cm_cat(&out, &olen, &ocap, "\n");
+		}
+	}
+	if (keep != NULL) {
+		held = cm_rl_write(c, path, rel, out != NULL ? out : "", keep);
+		for (i = 0; i < np; i++)
+			for (k = 0; pv[i].bad != NULL && pv[i].bad[k] != NULL;
+			    k++)
+				c->report(c->arg, "reflog", c->r->top, rel,
+				    pv[i].bad[k], pv[i].why[k], held, NULL);
+		for (i = 0; what != NULL && what[i] != NULL; i++)
+			c->report(c->arg, "reflog", c->r->top, rel, rel,
+			    what[i], held, NULL);
+		free(held);
+		c->any = 1;
+	}
+	for (i = 0; i < np; i++)
+		free((char *)pv[i].tip);
+	cm_pairs_free(pv, np);
+	strv_free(what);
+	strv_free(unreach);
+	free(drop);
+	free(line);
+	free(lines);
+	free(old);
+	free(cp);
+	free(now);
+	free(out);
+	free(keep);
+}
+
+/* Every reflog of the repository now (its work trees: wts), each judged
+ * against its launch bytes (c->r->rl). */
+static void
+cm_reflogs(struct cm_ctx *c, const struct cm_wt *wts, size_t nwts)
+{
+	char		**now, *rel;
+	const char	 *was, *s;
+	size_t		  i, k;
+	int		  full;
+
+	if (c->r->rlfull) {
+		c->report(c->arg, "unjudged", c->r->top, NULL, c->r->top,
+		    "its reflogs were too many or too large to keep at launch: "
+		    "entries added during the run are not judged (git stash "
+		    "pop, git checkout - and @{N} read them)", NULL, NULL);
+		return;
+	}
+	now = cm_rl_take(c->r->common, wts, nwts, &full);
+	for (i = 0; now != NULL && now[i] != NULL && now[i + 1] != NULL;
+	    i += 2) {
+		was = NULL;
+		for (k = 0; c->r->rl != NULL && c->r->rl[k] != NULL &&
+		    c->r->rl[k + 1] != NULL; k += 2)
+			if (strcmp(c->r->rl[k], now[i]) == 0) {
+				was = c->r->rl[k + 1];
+				break;
+			}
+		/* Its name as git's: after ".../logs/". */
+		s = strstr(now[i], "/logs/");
+		rel = xstrdup(s != NULL ? s + 6 : now[i]);
+		cm_rl_file(c, now[i], rel, was);
+		free(rel);
+	}
+	strv_free(now);
+}
+
+/* One repository: its object stores, its refs, then each work tree's
+ * HEAD and index, then its reflogs. */
 static void
 cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
     const char *sid, const struct timespec *t0, commits_report *report,
@@ -2456,6 +2858,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 				lw = &r->wts[i];
 		cm_wt_judge(&c, lw);
 	}
+	cm_reflogs(&c, tmp.wts, tmp.nwts);
 	for (w = 0; w < tmp.nwts; w++) {
 		free(tmp.wts[w].gitdir);
 		free(tmp.wts[w].top);
