@@ -189,6 +189,20 @@ held_say(const struct json *ev)
 			    vis(rule) : "");
 		return;
 	}
+	/* An operation in progress written inside (a rebase, a sequence,
+	 * an autostash, a bisection): taken away whole. */
+	if (strcmp(kind, "state") == 0 || strcmp(kind,
+	    "state-not-removed") == 0) {
+		const char *held = json_get_str(ev, "heldAs");
+
+		fprintf(stderr, "airlock: %s %s of %s: %s, written during the "
+		    "run%s%s\n", strcmp(kind, "state") == 0 ? "took away" :
+		    "could NOT take away", vis(path), vis(repo),
+		    rule != NULL ? vis(rule) : "", held != NULL ?
+		    "; kept in " : ": do not continue or abort it on the host",
+		    held != NULL ? vis(held) : "");
+		return;
+	}
 	/* A reflog entry taken out (git stash pop, @{N} and git checkout -
 	 * read them as refs): kept where held says. */
 	if (strcmp(kind, "reflog") == 0) {

@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
@@ -1438,6 +1439,7 @@ struct cm_ctx {
 					   launch, as a base (cm_base) */
 	char		 lheadbuf[72];
 	int		 any;		/* something held */
+	const struct timespec *t0;	/* the launch */
 };
 
 /*
@@ -2812,8 +2814,108 @@ cm_reflogs(struct cm_ctx *c, const struct cm_wt *wts, size_t nwts)
 	strv_free(now);
 }
 
+/*
+ * An operation in progress, as a work tree's git directory (gitdir)
+ * holds it: a rebase (rebase-merge/, rebase-apply/), a cherry-pick or
+ * revert sequence (sequencer/), a merge's autostash (MERGE_AUTOSTASH),
+ * a bisection (BISECT_*).  Git acts on them when the user goes on:
+ * `git rebase --continue` runs a todo's `exec` lines and picks its
+ * commits, `--abort` resets to orig-head and applies the autostash,
+ * `git merge --abort` applies MERGE_AUTOSTASH, `git bisect reset`
+ * checks out what BISECT_START names.  A sandbox writes them (git state
+ * is what git writes), so one written or changed during the run is
+ * taken away whole: moved to airlock-held/SESSION/, named.  HEAD and
+ * the refs are judged as they are; the user's branch is where the
+ * operation left it.  One the run did not touch stays.
+ */
+static void
+cm_opstate(struct cm_ctx *c, const char *gitdir)
+{
+	static const struct {
+		const char	*name;
+		const char	*what;
+	} op[] = {
+		{ "rebase-merge", "a rebase in progress (git rebase --continue "
+		    "runs its exec lines and picks its commits, --abort checks "
+		    "out its orig-head)" },
+		{ "rebase-apply", "a rebase or am in progress (--continue "
+		    "applies its patches)" },
+		{ "sequencer", "a cherry-pick or revert in progress "
+		    "(--continue picks its commits, --abort checks out its "
+		    "head)" },
+		{ "MERGE_AUTOSTASH", "a merge's autostash (git merge --abort "
+		    "or a commit applies it)" },
+		{ "BISECT_*", "a bisection (git bisect reset checks out what "
+		    "BISECT_START names)" },
+	};
+	struct dirent	*e;
+	DIR		*d;
+	char		 p[PATH_MAX + 300], *held, *dir, *to, *q;
+	const char	*rel;
+	size_t		 i, budget;
+	int		 hit;
+
+	rel = strcmp(gitdir, c->r->common) == 0 ? "" :
+	    gitdir + strlen(c->r->common) + 1;
+	for (i = 0; i < sizeof(op) / sizeof(op[0]); i++) {
+		/* The bisection: its files together, if any changed. */
+		hit = 0;
+		if (op[i].name[strlen(op[i].name) - 1] == '*') {
+			if ((d = opendir(gitdir)) == NULL)
+				continue;
+			while (!hit && (e = readdir(d)) != NULL) {
+				budget = 16;
+				snprintf(p, sizeof(p), "%s/%s", gitdir,
+				    e->d_name);
+				hit = strncmp(e->d_name, "BISECT_", 7) == 0 &&
+				    strcmp(e->d_name, "BISECT_HEAD") != 0 &&
+				    cm_changed_tree(p, c->t0, 0, &budget);
+			}
+			closedir(d);
+		} else {
+			budget = 100000;
+			snprintf(p, sizeof(p), "%s/%s", gitdir, op[i].name);
+			hit = access(p, F_OK) == 0 &&
+			    cm_changed_tree(p, c->t0, 8, &budget);
+		}
+		if (!hit)
+			continue;
+		held = cm_held_dir(c->r->common);
+		xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent",
+		    c->sid);
+		(void)mkdir(dir, 0700);
+		if ((d = opendir(gitdir)) == NULL) {
+			free(held);
+			free(dir);
+			continue;
+		}
+		while ((e = readdir(d)) != NULL) {
+			if (fnmatch(op[i].name, e->d_name, 0) != 0 ||
+			    strcmp(e->d_name, "BISECT_HEAD") == 0)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", gitdir, e->d_name);
+			xasprintf(&to, "%s/state-%s%s%s", dir, rel,
+			    rel[0] != '\0' ? "-" : "", e->d_name);
+			for (q = to + strlen(dir) + 1; *q != '\0'; q++)
+				if (*q == '/')
+					*q = '-';
+			if (rename(p, to) == 0)
+				c->report(c->arg, "state", c->r->top, NULL, p,
+				    op[i].what, to, NULL);
+			else
+				c->report(c->arg, "state-not-removed",
+				    c->r->top, NULL, p, op[i].what, NULL, NULL);
+			c->any = 1;
+			free(to);
+		}
+		closedir(d);
+		free(held);
+		free(dir);
+	}
+}
+
 /* One repository: its object stores, its refs, then each work tree's
- * HEAD and index, then its reflogs. */
+ * HEAD, index and operation in progress, then its reflogs. */
 static void
 cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
     const char *sid, const struct timespec *t0, commits_report *report,
@@ -2836,6 +2938,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 	c.sid = sid;
 	c.report = report;
 	c.arg = arg;
+	c.t0 = t0;
 	cm_objects(r->common, r->top, sid, t0, report, arg);
 	if ((now = cm_git(r->common, NULL, NULL, fer, NULL, 0, NULL)) == NULL)
 		return;
@@ -2857,6 +2960,7 @@ cm_repo_judge(struct cm_repo *r, const struct namerule_set *rules,
 			if (strcmp(r->wts[i].gitdir, none.gitdir) == 0)
 				lw = &r->wts[i];
 		cm_wt_judge(&c, lw);
+		cm_opstate(&c, none.gitdir);
 	}
 	cm_reflogs(&c, tmp.wts, tmp.nwts);
 	for (w = 0; w < tmp.nwts; w++) {
