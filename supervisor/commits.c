@@ -867,6 +867,10 @@ struct cm_judge {
 	const struct namerule_set *rules;
 	const char	*common;
 	const char	*top;
+	const char	*ttree;		/* the tree judged (its .gitmodules
+					   names submodules), or NULL: the
+					   work tree's .gitmodules */
+	int		 depth;		/* submodules above this judge */
 	char		**bad;		/* protected paths found */
 	char		**why;		/* the rule of each, "" when the
 					   path's name says it */
@@ -918,6 +922,149 @@ cm_gitdir_name(const char *path)
 	return 0;
 }
 
+struct cm_pair {
+	const char	*base;		/* a commit or tree, or NULL */
+	const char	*tip;		/* the new value */
+	char		 btree[72];	/* base's tree, "" for none */
+	char		 ttree[72];	/* tip's tree, "" if nothing is
+					   checked out (a blob) */
+	int		 viahub;	/* compared with the hub's tree */
+	char		**bad;
+	char		**why;
+};
+
+static void	cm_pairs(struct cm_judge *, struct cm_pair *, size_t);
+#define CM_SUB_DEPTH	4	/* submodules within submodules judged */
+
+/*
+ * The submodule at path (a gitlink added or changed to sha, from osha
+ * or NULL): `git submodule update` on the host checks sha out there
+ * from the submodule's git directory (modules/NAME of this one, NAME
+ * the one .gitmodules gives path; or path/.git), which a sandbox
+ * writes like any git state: a commit put there by plumbing brings
+ * what no tree of this repository shows.  So its tree is judged there
+ * as a ref's tip is (against osha's), its paths below path.  A commit
+ * that is not there is fetched from the submodule's URL by the host:
+ * not the sandbox's (a URL to a path in the workspace is judged there
+ * too).
+ */
+static void
+cm_gitlink(struct cm_judge *j, const char *path, const char *sha,
+    const char *osha)
+{
+	const char	*ga[] = { "config", NULL, NULL, "--get-regexp",
+	    "^submodule\\..*\\.path$", NULL };
+	const char	*ex[] = { "cat-file", "-e", NULL, NULL };
+	struct cm_judge	 sj;
+	struct cm_pair	 pv;
+	char		 src[PATH_MAX + 8], dirs[3][PATH_MAX + 64],
+			 g[PATH_MAX + 64];
+	char		*out, *l, *next, *val, *name = NULL, *url = NULL, *e,
+			 p[PATH_MAX + 300], *t;
+	size_t		 i, nd = 0, k;
+	struct stat	 st;
+	int		 have;
+
+	if (j->depth >= CM_SUB_DEPTH)
+		return;
+	/* path/.git: a directory, or a gitfile git follows. */
+	snprintf(g, sizeof(g), "%s/%s/.git", j->top, path);
+	have = lstat(g, &st) == 0;
+	if (have && S_ISDIR(st.st_mode))
+		snprintf(dirs[nd++], sizeof(dirs[0]), "%s", g);
+	else if (have && S_ISREG(st.st_mode) && (t = cm_dirfile(g)) != NULL) {
+		snprintf(p, sizeof(p), "%s/%s", j->top, path);
+		if (strncmp(t, "gitdir: ", 8) == 0 &&
+		    namerule_lexical(p, t + 8, dirs[nd], sizeof(dirs[0])) == 0)
+			nd++;
+		free(t);
+	}
+	/* Its name and URL, from the .gitmodules the host reads. */
+	if (j->ttree != NULL) {
+		snprintf(src, sizeof(src), "%s:.gitmodules", j->ttree);
+		ga[1] = "--blob";
+	} else {
+		snprintf(src, sizeof(src), "%s/.gitmodules", j->top);
+		ga[1] = "--file";
+	}
+	ga[2] = src;
+	out = cm_git(j->common, NULL, NULL, ga, NULL, 0, NULL);
+	/* "submodule.NAME.path VALUE" and ".url" lines: the name whose
+	 * path is path, then that name's URL. */
+	for (l = out; l != NULL && *l != '\0'; l = next) {
+		if ((next = strchr(l, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = l + strlen(l);
+		if ((val = strchr(l, ' ')) == NULL)
+			continue;
+		*val++ = '\0';
+		if ((e = strrchr(l, '.')) == NULL || e < l + 10 ||
+		    strcmp(e, ".path") != 0 || strcmp(val, path) != 0)
+			continue;
+		name = xstrndup(l + 10, (size_t)(e - (l + 10)));
+		break;
+	}
+	free(out);
+	if (name != NULL) {
+		const char *gu[] = { "config", ga[1], src, NULL, NULL };
+
+		xasprintf(&t, "submodule.%s.url", name);
+		gu[3] = t;
+		if ((url = cm_git(j->common, NULL, NULL, gu, NULL, 0,
+		    NULL)) != NULL)
+			url[strcspn(url, "\n")] = '\0';
+		free(t);
+	}
+	if (name != NULL && nd < 3) {
+		snprintf(dirs[nd], sizeof(dirs[0]), "%s/modules/%s",
+		    j->common, name);
+		nd++;
+	}
+	/* A URL that is a path (./x, ../x, /x, file://): the host
+	 * fetches from there. */
+	if (url != NULL && nd < 3 && (url[0] == '/' || url[0] == '.' ||
+	    strncmp(url, "file://", 7) == 0)) {
+		t = url + (strncmp(url, "file://", 7) == 0 ? 7 : 0);
+		if (namerule_lexical(t[0] == '/' ? "/" : j->top, t, dirs[nd],
+		    sizeof(dirs[0])) == 0) {
+			snprintf(g, sizeof(g), "%s/.git", dirs[nd]);
+			if (stat(g, &st) == 0 && S_ISDIR(st.st_mode))
+				snprintf(dirs[nd], sizeof(dirs[0]), "%s", g);
+			nd++;
+		}
+	}
+	free(name);
+	free(url);
+	ex[2] = sha;
+	for (i = 0; i < nd; i++) {
+		if (stat(dirs[i], &st) == -1 || !S_ISDIR(st.st_mode) ||
+		    (out = cm_git(dirs[i], NULL, NULL, ex, NULL, 0, NULL)) ==
+		    NULL)
+			continue;
+		free(out);
+		memset(&sj, 0, sizeof(sj));
+		sj.rules = j->rules;
+		sj.common = dirs[i];
+		snprintf(p, sizeof(p), "%s/%s", j->top, path);
+		sj.top = p;
+		sj.depth = j->depth + 1;
+		memset(&pv, 0, sizeof(pv));
+		pv.base = osha;
+		pv.tip = sha;
+		cm_pairs(&sj, &pv, 1);
+		for (k = 0; pv.bad != NULL && pv.bad[k] != NULL; k++) {
+			snprintf(g, sizeof(g), "%s/%s", path, pv.bad[k]);
+			cm_bad(j, g, pv.why[k][0] != '\0' ? pv.why[k] :
+			    "in a submodule's commit that git submodule "
+			    "update checks out");
+		}
+		strv_free(pv.bad);
+		strv_free(pv.why);
+		return;
+	}
+}
+
 /*
  * Judge one entry of a tree as the sandbox's filename rules would judge
  * writing it: path (relative to the work tree), its mode and blob.
@@ -925,7 +1072,7 @@ cm_gitdir_name(const char *path)
  */
 static void
 cm_entry(struct cm_judge *j, const char *path, const char *mode,
-    const char *sha)
+    const char *sha, const char *omode, const char *osha)
 {
 	char	 abs[PATH_MAX], tgt[PATH_MAX], dir[PATH_MAX], why[256];
 	char	*b, *slash;
@@ -982,6 +1129,9 @@ cm_entry(struct cm_judge *j, const char *path, const char *mode,
 	}
 	if (v != NR_ALLOW)
 		cm_bad(j, path, rule);
+	else if (strcmp(mode, "160000") == 0)
+		cm_gitlink(j, path, sha, strcmp(omode, "160000") == 0 ?
+		    osha : NULL);
 }
 
 /*
@@ -989,16 +1139,6 @@ cm_entry(struct cm_judge *j, const char *path, const char *mode,
  * tree the host had at launch).  base NULL: no tree to compare with,
  * every entry of tip is judged.
  */
-struct cm_pair {
-	const char	*base;		/* a commit or tree, or NULL */
-	const char	*tip;		/* the new value */
-	char		 btree[72];	/* base's tree, "" for none */
-	char		 ttree[72];	/* tip's tree, "" if nothing is
-					   checked out (a blob) */
-	int		 viahub;	/* compared with the hub's tree */
-	char		**bad;
-	char		**why;
-};
 
 /* The empty tree in the object format of sha (by its length). */
 static const char *
@@ -1100,7 +1240,7 @@ cm_diff(struct cm_judge *j, struct cm_pair *v, size_t n, int round)
 	    "--no-textconv", "--no-color", NULL };
 	struct cm_pair	**o;
 	char		*in = NULL, *out, line[200], mode[8], sha[72], st;
-	char		 b[72], t[72];
+	char		 b[72], t[72], omode[8], osha[72];
 	const char	*p, *end, *path, *nl;
 	size_t		 ilen = 0, icap = 0, no = 0, i, k, len, g;
 	int		*seen, failed = 0;
@@ -1156,15 +1296,18 @@ cm_diff(struct cm_judge *j, struct cm_pair *v, size_t n, int round)
 			seen[k] = 1;
 			continue;
 		}
-		if (sscanf(p, ":%*7s %7s %*71s %71s %c", mode, sha, &st) !=
-		    3 || (path = p + strlen(p) + 1) >= end || k == no) {
+		if (sscanf(p, ":%7s %7s %71s %71s %c", omode, mode, osha,
+		    sha, &st) != 5 || (path = p + strlen(p) + 1) >= end ||
+		    k == no) {
 			failed = 1;
 			break;
 		}
 		if (st != 'D') {
 			j->bad = o[k]->bad;
 			j->why = o[k]->why;
-			cm_entry(j, path, mode, sha);
+			j->ttree = o[k]->ttree;
+			cm_entry(j, path, mode, sha, omode, osha);
+			j->ttree = NULL;
 			o[k]->bad = j->bad;
 			o[k]->why = j->why;
 			j->bad = j->why = NULL;
@@ -1383,7 +1526,8 @@ cm_index(struct cm_judge *j, const struct cm_wt *lw, const char *top,
 		if (st == 'D')
 			continue;
 		cm_clear(j);
-		cm_entry(j, path, st == 'U' ? "100644" : nmode, nsha);
+		cm_entry(j, path, st == 'U' ? "100644" : nmode, nsha, omode,
+		    osha);
 		if (j->bad == NULL)
 			continue;
 		/* The same entry at launch: the user staged it. */
