@@ -2064,10 +2064,10 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
  * alternates, five deep as git reads them) whose status change time is
  * after the launch is verified by git itself before the refs are: loose
  * objects linked into a store of the judge's own (in airlock-held/),
- * packed there and the pack verified (`git verify-pack` hashes every object it holds and
- * compares the names with the index); a new or changed pack and index
- * by `git verify-pack`; a multi-pack index and a commit graph by their
- * own `verify`.  A file that fails, or cannot be verified in its time,
+ * packed there and the pack verified (`git index-pack --verify` hashes
+ * every object it holds and compares the names with the index); a new
+ * or changed pack and index by `git index-pack --verify`; a multi-pack
+ * index and a commit graph by their own `verify`.  A file that fails, or cannot be verified in its time,
  * is held: moved out of the store to the repository's
  * airlock-held/SESSION/ (removed if it cannot be moved there), and
  * named.  Git then finds no such object (or reads the packs without the
@@ -2356,8 +2356,9 @@ cm_loose_ok(const char *g, char *const *names, size_t n)
 {
 	const char	*pk[] = { "pack-objects", "--window=0", "--depth=0",
 	    NULL, NULL };
-	const char	*vp[] = { "verify-pack", NULL, NULL };
-	char		*in = NULL, *out, base[PATH_MAX], idx[PATH_MAX + 64];
+	const char	*vp[] = { "index-pack", "--verify", NULL, NULL };
+	char		*in = NULL, *out, base[PATH_MAX], idx[PATH_MAX + 64],
+			 pack[PATH_MAX + 64];
 	size_t		 len = 0, cap = 0, i;
 	int		 late, ok;
 
@@ -2374,15 +2375,15 @@ cm_loose_ok(const char *g, char *const *names, size_t n)
 		return late ? -1 : 0;
 	out[strcspn(out, "\n")] = '\0';
 	snprintf(idx, sizeof(idx), "%s-%s.idx", base, out);
+	snprintf(pack, sizeof(pack), "%s-%s.pack", base, out);
 	free(out);
-	vp[1] = idx;
+	vp[2] = pack;
 	out = cm_git_ms(g, NULL, NULL, vp, NULL, 0, NULL, CM_VERIFY_MS,
 	    &late);
 	ok = out != NULL ? 1 : late ? -1 : 0;
 	free(out);
 	unlink(idx);
-	snprintf(idx + strlen(idx) - 4, 6, ".pack");
-	unlink(idx);
+	unlink(pack);
 	return ok;
 }
 
@@ -2492,7 +2493,7 @@ cm_pack(struct cm_objs *o, const char *idx)
 {
 	static const char *const side[] = { ".pack", ".idx", ".rev",
 	    ".bitmap", ".keep", ".promisor", ".mtimes", NULL };
-	const char	*vp[] = { "verify-pack", NULL, NULL };
+	const char	*vp[] = { "index-pack", "--verify", NULL, NULL };
 	struct stat	 st;
 	char		*out, base[PATH_MAX], p[PATH_MAX + 16];
 	uintmax_t	 more = 0;
@@ -2505,7 +2506,7 @@ cm_pack(struct cm_objs *o, const char *idx)
 		more = (uintmax_t)st.st_size / (4U << 20) * 1000;
 	if (more > CM_VERIFY_MAX_MS)
 		more = CM_VERIFY_MAX_MS;
-	vp[1] = idx;
+	vp[2] = p;
 	if ((out = cm_git_ms(o->common, NULL, NULL, vp, NULL, 0, NULL,
 	    CM_VERIFY_MS + (int)more, &late)) != NULL) {
 		free(out);
@@ -2571,11 +2572,10 @@ static void
 cm_objects(const char *common, const char *top, const char *sid,
     const struct timespec *t0, commits_report *report, void *arg)
 {
-	static const char *const fmt[] = { "rev-parse",
-	    "--show-object-format", NULL };
 	struct cm_objs	 o;
-	char		*f, *held, p[PATH_MAX + 16];
-	size_t		 i, k;
+	char		*held, **one, p[PATH_MAX + 16];
+	size_t		 i;
+	int		 h;
 
 	memset(&o, 0, sizeof(o));
 	o.common = common;
@@ -2586,35 +2586,32 @@ cm_objects(const char *common, const char *top, const char *sid,
 	o.arg = arg;
 	snprintf(p, sizeof(p), "%s/objects", common);
 	cm_objs_scan(&o, p, 0);
-	if (o.loose != NULL) {
-		/* Git reads only the names of the repository's hash. */
-		o.hexlen = 40;
-		if ((f = cm_git(common, NULL, NULL, fmt, NULL, 0, NULL)) !=
-		    NULL && strncmp(f, "sha256", 6) == 0)
-			o.hexlen = 64;
-		free(f);
-		for (i = k = 0; o.loose[i] != NULL; i++)
+	/* Each file by its name's hash, sha1 then sha256, in a store of
+	 * that format: git reads only the repository's own (a file of the
+	 * other length is nothing to it, and verified or held alike). */
+	for (h = 0; h < 2 && o.loose != NULL; h++) {
+		o.hexlen = h == 0 ? 40 : 64;
+		for (i = 0, one = NULL; o.loose[i] != NULL; i++)
 			if (strlen(strrchr(o.loose[i], '/') + 1) ==
 			    o.hexlen - 2)
-				o.loose[k++] = o.loose[i];
-			else
-				free(o.loose[i]);
-		o.loose[k] = NULL;
-	}
-	if (o.loose != NULL && o.loose[0] != NULL) {
+				one = strv_add(one, o.loose[i]);
+		if (one == NULL)
+			continue;
 		/* The judge's own store, in airlock-held/. */
 		if ((held = cm_held_dir(o.common)) != NULL)
 			xasprintf(&o.tmp, "%s/verify-XXXXXX", held);
 		free(held);
 		if (o.tmp != NULL && mkdtemp(o.tmp) != NULL) {
-			cm_loose(&o, o.loose, 0);
+			cm_loose(&o, one, 0);
 			(void)nftw(o.tmp, cm_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 		} else
-			for (i = 0; o.loose[i] != NULL; i++)
-				cm_obj_hold(&o, o.loose[i], "a loose object "
+			for (i = 0; one[i] != NULL; i++)
+				cm_obj_hold(&o, one[i], "a loose object "
 				    "written during the run that airlock "
 				    "could not verify (no place to copy it)");
 		free(o.tmp);
+		o.tmp = NULL;
+		strv_free(one);
 	}
 	for (i = 0; o.packs != NULL && o.packs[i] != NULL; i++)
 		cm_pack(&o, o.packs[i]);
@@ -2739,21 +2736,14 @@ cm_rl_write(struct cm_ctx *c, const char *path, const char *rel,
 	return kept;
 }
 
-/*
- * Of the values of the new lines (those not in old[0..nold)), those no
- * ref reaches (refs/airlock/ aside: what a session held is no ref the
- * host checks out): git rev-list --objects, commits and trees alike.
- * NULL if git could not tell (every value is judged then).
- */
-static char **
-cm_rl_unreachable(struct cm_ctx *c, char *const *lines, size_t nl,
-    char *const *old, size_t nold)
+/* The values of the new lines (those not in old[0..nold)), a line
+ * each, appended to *in. */
+static void
+cm_rl_ids(char *const *lines, size_t nl, char *const *old, size_t nold,
+    char **in, size_t *len, size_t *cap)
 {
-	static const char *const rl[] = { "rev-list", "--objects",
-	    "--exclude=refs/airlock/*", "--not", "--all", "--not", "--stdin",
-	    NULL };
-	char	 ids[2][72], *in = NULL, *out, *l, *next, **v = NULL;
-	size_t	 i, k, len = 0, cap = 0;
+	char	ids[2][72];
+	size_t	i, k;
 
 	for (i = 0; i < nl; i++) {
 		if ((nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
@@ -2763,15 +2753,31 @@ cm_rl_unreachable(struct cm_ctx *c, char *const *lines, size_t nl,
 		for (k = 0; k < 2; k++)
 			if (cm_hexname(ids[k], strlen(ids[k])) &&
 			    strspn(ids[k], "0") != strlen(ids[k])) {
-				cm_cat(&in, &len, &cap, ids[k]);
-				cm_cat(&in, &len, &cap, "\n");
+				cm_cat(in, len, cap, ids[k]);
+				cm_cat(in, len, cap, "\n");
 			}
 	}
+}
+
+/*
+ * Of the values in (cm_rl_ids'), those no ref reaches (refs/airlock/
+ * aside: what a session held is no ref the host checks out): git
+ * rev-list --objects, commits and trees alike, one for every reflog of
+ * the repository.  NULL if git could not tell (every value is judged
+ * then).
+ */
+static char **
+cm_rl_unreachable(struct cm_ctx *c, const char *in, size_t len)
+{
+	static const char *const rl[] = { "rev-list", "--objects",
+	    "--exclude=refs/airlock/*", "--not", "--all", "--not", "--stdin",
+	    NULL };
+	char	*out, *l, *next, **v;
+
 	if (in == NULL)
 		return strv_add(NULL, "");
-	out = cm_git(c->r->common, NULL, NULL, rl, in, len, NULL);
-	free(in);
-	if (out == NULL)
+	if ((out = cm_git(c->r->common, NULL, NULL, rl, in, len, NULL)) ==
+	    NULL)
 		return NULL;
 	v = strv_add(NULL, "");
 	for (l = out; *l != '\0'; l = next) {
@@ -2788,17 +2794,17 @@ cm_rl_unreachable(struct cm_ctx *c, char *const *lines, size_t nl,
 
 /* One reflog file (rel: its name under logs/, for the report): the
  * lines it did not hold at launch (was: its bytes then, or NULL),
- * judged; those that fail taken out. */
+ * judged, those that fail taken out; unreach: cm_rl_unreachable's.  If
+ * in is not NULL, only their values appended there (cm_rl_ids). */
 static void
 cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
-    const char *was)
+    const char *was, char **unreach, char **in, size_t *ilen, size_t *icap)
 {
 	struct cm_pair	*pv = NULL;
 	char		*now, *cp, **old = NULL, **lines = NULL, *l, *next,
 			*keep = NULL, *out = NULL, *held, ids[2][72],
 			 from[PATH_MAX], **what = NULL;
 	const char	*msg, *x, *end;
-	char		**unreach;
 	size_t		 nold = 0, nl = 0, np = 0, i, k, klen = 0, kcap = 0,
 			 olen = 0, ocap = 0, *line = NULL;
 	int		 isid, *drop;
@@ -2829,8 +2835,15 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 		lines = xreallocarray(lines, nl + 1, sizeof(*lines));
 		lines[nl++] = l;
 	}
+	if (in != NULL) {
+		cm_rl_ids(lines, nl, old, nold, in, ilen, icap);
+		free(lines);
+		free(old);
+		free(cp);
+		free(now);
+		return;
+	}
 	drop = xcalloc(nl + 1, sizeof(*drop));
-	unreach = cm_rl_unreachable(c, lines, nl, old, nold);
 	/* Each new line: its values that no ref reaches (and a
 	 * checkout's "from", if an id) as tips, judged together; a "from"
 	 * name resolved here. */
@@ -2911,7 +2924,6 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 		free((char *)pv[i].tip);
 	cm_pairs_free(pv, np);
 	strv_free(what);
-	strv_free(unreach);
 	free(drop);
 	free(line);
 	free(lines);
@@ -2927,10 +2939,10 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 static void
 cm_reflogs(struct cm_ctx *c, const struct cm_wt *wts, size_t nwts)
 {
-	char		**now, *rel;
+	char		**now, *rel, *in = NULL, **unreach = NULL;
 	const char	 *was, *s;
-	size_t		  i, k;
-	int		  full;
+	size_t		  i, k, len = 0, cap = 0;
+	int		  full, pass;
 
 	if (c->r->rlfull) {
 		c->report(c->arg, "unjudged", c->r->top, NULL, c->r->top,
@@ -2940,21 +2952,33 @@ cm_reflogs(struct cm_ctx *c, const struct cm_wt *wts, size_t nwts)
 		return;
 	}
 	now = cm_rl_take(c->r->common, wts, nwts, &full);
-	for (i = 0; now != NULL && now[i] != NULL && now[i + 1] != NULL;
-	    i += 2) {
-		was = NULL;
-		for (k = 0; c->r->rl != NULL && c->r->rl[k] != NULL &&
-		    c->r->rl[k + 1] != NULL; k += 2)
-			if (strcmp(c->r->rl[k], now[i]) == 0) {
-				was = c->r->rl[k + 1];
-				break;
-			}
-		/* Its name as git's: after ".../logs/". */
-		s = strstr(now[i], "/logs/");
-		rel = xstrdup(s != NULL ? s + 6 : now[i]);
-		cm_rl_file(c, now[i], rel, was);
-		free(rel);
+	/* Twice: the new lines' values of every reflog to one rev-list,
+	 * then each reflog judged. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			unreach = cm_rl_unreachable(c, in, len);
+			free(in);
+		}
+		for (i = 0; now != NULL && now[i] != NULL &&
+		    now[i + 1] != NULL; i += 2) {
+			was = NULL;
+			for (k = 0; c->r->rl != NULL && c->r->rl[k] != NULL &&
+			    c->r->rl[k + 1] != NULL; k += 2)
+				if (strcmp(c->r->rl[k], now[i]) == 0) {
+					was = c->r->rl[k + 1];
+					break;
+				}
+			if (was != NULL && strcmp(was, now[i + 1]) == 0)
+				continue;
+			/* Its name as git's: after ".../logs/". */
+			s = strstr(now[i], "/logs/");
+			rel = xstrdup(s != NULL ? s + 6 : now[i]);
+			cm_rl_file(c, now[i], rel, was, unreach,
+			    pass == 0 ? &in : NULL, &len, &cap);
+			free(rel);
+		}
 	}
+	strv_free(unreach);
 	strv_free(now);
 }
 
