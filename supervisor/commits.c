@@ -2079,6 +2079,7 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
  */
 #define CM_VERIFY_MS	60000	/* one verifying git, plus 1 s a 4 MiB */
 #define CM_VERIFY_MAX_MS 1800000	/* ... 30 min more at most */
+#define CM_VERIFY_RUNS	256	/* loose sets verified, a repository */
 #define CM_ALT_DEPTH	5	/* alternates of alternates, as git */
 
 struct cm_objs {
@@ -2097,6 +2098,7 @@ struct cm_objs {
 	char		**graph;	/* ... whose commit graph changed */
 	char		 *tmp;		/* the judge's own store */
 	size_t		  nheld;
+	int		  runs;		/* cm_loose_ok's, so far */
 };
 
 
@@ -2165,13 +2167,17 @@ cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 	xasprintf(&to, "%s/%zu%s", dir, o->nheld++, flat);
 	free(flat);
 	free(dir);
-	if (rename(path, to) == 0)
-		o->report(o->arg, "object", o->top, NULL, path, why, to,
-		    NULL);
-	else if (unlink(path) == 0 || errno == ENOENT)
-		o->report(o->arg, "object", o->top, NULL, path, why, NULL,
-		    NULL);
-	else
+	/* Named one by one up to CM_PATHS; the rest counted at the end
+	 * (cm_objects), so that a million files make no million lines. */
+	if (rename(path, to) == 0) {
+		if (o->nheld <= CM_PATHS)
+			o->report(o->arg, "object", o->top, NULL, path, why,
+			    to, NULL);
+	} else if (unlink(path) == 0 || errno == ENOENT) {
+		if (o->nheld <= CM_PATHS)
+			o->report(o->arg, "object", o->top, NULL, path, why,
+			    NULL, NULL);
+	} else
 		o->report(o->arg, "object-not-removed", o->top, NULL, path,
 		    why, NULL, NULL);
 	free(to);
@@ -2396,19 +2402,43 @@ cm_loose_judge(struct cm_objs *o, const char *g, char **names,
 {
 	int	ok;
 
-	if (n == 0 || (ok = cm_loose_ok(g, names, n)) == 1)
+	if (n == 0)
 		return;
-	if (n == 1 || ok == -1) {
+	/* Past CM_VERIFY_RUNS git runs (files that fail by thousands),
+	 * what is left is held unverified. */
+	ok = o->runs++ < CM_VERIFY_RUNS ? cm_loose_ok(g, names, n) : -2;
+	if (ok == 1)
+		return;
+	if (n == 1 || ok < 0) {
 		while (n-- > 0)
 			cm_obj_hold(o, paths[n], ok == -1 ?
 			    "a loose object written during the run that git "
-			    "could not verify in time" :
+			    "could not verify in time" : ok == -2 ?
+			    "one of too many loose objects written during the "
+			    "run that fail to verify: not verified one by one" :
 			    "a loose object written during the run whose "
 			    "bytes are not the object its name says");
 		return;
 	}
 	cm_loose_judge(o, g, names, paths, n / 2);
 	cm_loose_judge(o, g, names + n / 2, paths + n / 2, n - n / 2);
+}
+
+/* Whether the file at path starts as a zlib stream does (RFC 1950: a
+ * deflate method, a window of at most 32 KiB, a header check that is a
+ * multiple of 31), as every loose object git writes. */
+static int
+cm_zlib_head(const char *path)
+{
+	unsigned char	h[2];
+	int		fd, ok;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+		return 1;	/* unreadable: git's to say */
+	ok = read(fd, h, 2) == 2 && (h[0] & 0x0f) == 8 && (h[0] >> 4) <= 7 &&
+	    ((unsigned)h[0] * 256 + h[1]) % 31 == 0;
+	close(fd);
+	return ok;
 }
 
 /*
@@ -2463,6 +2493,15 @@ cm_loose(struct cm_objs *o, char **files, int round)
 			if (stat(files[i], &b) == -1 || a.st_dev != b.st_dev ||
 			    a.st_ino != b.st_ino)
 				later = strv_add(later, files[i]);
+			free(nm);
+			continue;
+		}
+		/* Not even a zlib stream (junk by the thousand): held
+		 * without git. */
+		if (!cm_zlib_head(files[i])) {
+			cm_obj_hold(o, files[i], "a file written during the "
+			    "run, named like a loose object, that is none "
+			    "(no zlib stream)");
 			free(nm);
 			continue;
 		}
@@ -2573,7 +2612,7 @@ cm_objects(const char *common, const char *top, const char *sid,
     const struct timespec *t0, commits_report *report, void *arg)
 {
 	struct cm_objs	 o;
-	char		*held, **one, p[PATH_MAX + 16];
+	char		*held, *f, **one, p[PATH_MAX + 16];
 	size_t		 i;
 	int		 h;
 
@@ -2619,6 +2658,16 @@ cm_objects(const char *common, const char *top, const char *sid,
 		cm_cache(&o, o.midx[i], 0);
 	for (i = 0; o.graph != NULL && o.graph[i] != NULL; i++)
 		cm_cache(&o, o.graph[i], 1);
+	if (o.nheld > CM_PATHS) {
+		snprintf(p, sizeof(p), "%zu more object files",
+		    o.nheld - CM_PATHS);
+		held = cm_held_dir(common);
+		xasprintf(&f, "%s/%s", held != NULL ? held : "", sid);
+		report(arg, "object", top, NULL, p, "written during the run, "
+		    "held as the ones named above", f, NULL);
+		free(held);
+		free(f);
+	}
 	strv_free(o.stores);
 	strv_free(o.loose);
 	strv_free(o.packs);
@@ -2742,8 +2791,9 @@ static void
 cm_rl_ids(char *const *lines, size_t nl, char *const *old, size_t nold,
     char **in, size_t *len, size_t *cap)
 {
-	char	ids[2][72];
-	size_t	i, k;
+	char		 ids[2][72];
+	const char	*msg, *end;
+	size_t		 i, k, n;
 
 	for (i = 0; i < nl; i++) {
 		if ((nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
@@ -2756,6 +2806,21 @@ cm_rl_ids(char *const *lines, size_t nl, char *const *old, size_t nold,
 				cm_cat(in, len, cap, ids[k]);
 				cm_cat(in, len, cap, "\n");
 			}
+		/* A checkout's "moving from", if an id. */
+		if ((msg = strchr(lines[i], '\t')) != NULL &&
+		    strncmp(msg + 1, "checkout: moving from ", 22) == 0) {
+			msg += 23;
+			n = (end = strstr(msg, " to ")) != NULL ?
+			    (size_t)(end - msg) : strlen(msg);
+			if ((n == 40 || n == 64) && n < sizeof(ids[0])) {
+				memcpy(ids[0], msg, n);
+				ids[0][n] = '\0';
+				if (cm_hexname(ids[0], n)) {
+					cm_cat(in, len, cap, ids[0]);
+					cm_cat(in, len, cap, "\n");
+				}
+			}
+		}
 	}
 }
 
@@ -2806,7 +2871,7 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 			 from[PATH_MAX], **what = NULL;
 	const char	*msg, *x, *end;
 	size_t		 nold = 0, nl = 0, np = 0, i, k, klen = 0, kcap = 0,
-			 olen = 0, ocap = 0, *line = NULL;
+			 olen = 0, ocap = 0, *line = NULL, n;
 	int		 isid, *drop;
 
 	if ((now = cm_read(path, CM_RL_MAX, NULL)) == NULL)
@@ -2870,7 +2935,9 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 				    "by itself (git checkout - would take it)");
 				continue;
 			}
-			if (isid) {
+			/* An id a ref reaches is history, as below. */
+			if (isid && (unreach == NULL ||
+			    strv_in(unreach, from))) {
 				pv = xreallocarray(pv, np + 1, sizeof(*pv));
 				memset(&pv[np], 0, sizeof(*pv));
 				pv[np].base = c->lhead;
@@ -2908,15 +2975,25 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 		}
 	}
 	if (keep != NULL) {
+		/* Named up to CM_PATHS, the rest counted. */
 		held = cm_rl_write(c, path, rel, out != NULL ? out : "", keep);
-		for (i = 0; i < np; i++)
+		for (i = 0, n = 0; i < np; i++)
 			for (k = 0; pv[i].bad != NULL && pv[i].bad[k] != NULL;
 			    k++)
-				c->report(c->arg, "reflog", c->r->top, rel,
-				    pv[i].bad[k], pv[i].why[k], held, NULL);
+				if (n++ < CM_PATHS)
+					c->report(c->arg, "reflog", c->r->top,
+					    rel, pv[i].bad[k], pv[i].why[k],
+					    held, NULL);
 		for (i = 0; what != NULL && what[i] != NULL; i++)
-			c->report(c->arg, "reflog", c->r->top, rel, rel,
-			    what[i], held, NULL);
+			if (n++ < CM_PATHS)
+				c->report(c->arg, "reflog", c->r->top, rel,
+				    rel, what[i], held, NULL);
+		if (n > CM_PATHS) {
+			snprintf(from, sizeof(from), "and %zu more entries "
+			    "taken out", n - CM_PATHS);
+			c->report(c->arg, "reflog", c->r->top, rel, rel, from,
+			    held, NULL);
+		}
 		free(held);
 		c->any = 1;
 	}

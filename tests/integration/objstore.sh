@@ -12,7 +12,7 @@
 # host must not write the file, and the run must say what it held.
 # A control does the same rewrite outside any sandbox: the file appears.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 33
 
 MD=$(mktemp -d /tmp/objstore-mark.XXXXXX)
 chmod 1777 "$MD"
@@ -145,6 +145,25 @@ check "... the host's git log shows HEAD's own tree" \
     u "cd '$W/r' && [ \"\$(git log -1 --format=%T)\" = \
     \"\$(git cat-file -p HEAD | sed -n 's/^tree //p')\" ]"
 check "... the commit graph named" said "commit-graph"
+
+# ---- thousands of files named like objects: held, named by 16 ----
+W=$(mkwork)
+mkrepo "$W" r
+check "a run writes 3,000 junk files named like loose objects" \
+    run "$W" "cd '$W/r/.git/objects' && mkdir -p 77 &&
+    seq -f '%038g' 1 3000 | sed 's/ /0/g' | while read n; do
+    echo junk > 77/\$n; done"
+junk_held() {
+	[ "$(grep -c "held .*objects/77/" "$ERR")" -eq 16 ] &&
+	    grep -q "held 2984 more object files of .*; moved to" "$ERR" &&
+	    [ -z "$(ls "$W/r/.git/objects/77/" 2>/dev/null)" ] ||
+	    { diag "$(grep -c "held .*objects/77/" "$ERR") named; $(grep \
+	    "more object" "$ERR"); left $(ls "$W/r/.git/objects/77/" | wc -l)"
+	    false; }
+}
+check "... all held: 16 named, the rest counted" junk_held
+fsck_ok() { _o=$(u "git -C '$1' fsck 2>&1") || { diag "$_o"; false; }; }
+check "... the user's objects kept (git fsck)" fsck_ok "$W/r"
 
 # ---- what git itself writes is kept ----
 W=$(mkwork)
