@@ -151,4 +151,25 @@ PY
 http_counter_stop() { kill "$(cat "$1")" 2>/dev/null; }
 hits() { grep -c hit "$1" 2>/dev/null || true; }
 
+# The commit judge's attack scripts (objstore, reflog, opstate, submod):
+# judge_init makes MD, a world-writable directory for marks (removed at
+# exit), and ERR; u CMD runs a shell command as the test user; GC is git
+# with an identity; jrun W CMD is one `airlock run` with W as the
+# workspace, its stderr in $ERR.
+judge_init() {
+	MD=$(mktemp -d /tmp/judge-mark.XXXXXX)
+	chmod 1777 "$MD"
+	trap 'rm -rf "$MD"' EXIT
+	ERR="$MD/err"
+	GC='git -c user.name=a -c user.email=a@a'
+}
+u() { as_user sh -c "$1"; }
+jrun() {
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$1" \
+	    -- sh -c "$2" >"$MD/out" 2>"$ERR"
+	_rc=$?
+	[ $_rc -eq 0 ] || diag "exit $_rc: $(head -c 600 "$ERR")"
+	return $_rc
+}
+
 finish() { [ "$_fails" -eq 0 ]; }

@@ -14,20 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 33
 
-MD=$(mktemp -d /tmp/objstore-mark.XXXXXX)
-chmod 1777 "$MD"
-trap 'rm -rf "$MD"' EXIT
-
-u() { as_user sh -c "$1"; }
-GC='git -c user.name=a -c user.email=a@a'
-ERR="$MD/err"
-run() {	# run W CMD: one run with W as the workspace; stderr in $ERR
-	as_user "$AIRLOCK" run --no-policy-check --workspace "$1" \
-	    -- sh -c "$2" >"$MD/out" 2>"$ERR"
-	_rc=$?
-	[ $_rc -eq 0 ] || diag "exit $_rc: $(head -c 600 "$ERR")"
-	return $_rc
-}
+judge_init
 mkrepo() {	# mkrepo W NAME: the user's repository W/NAME, two commits
 	u "mkdir -p '$1/$2' && git init -q -b main '$1/$2' && cd '$1/$2' &&
 	    echo r > readme && git add readme && $GC commit -qm one &&
@@ -63,7 +50,7 @@ check "control: HEAD's tree rewritten outside, reset --hard writes it" \
 W=$(mkwork)
 mkrepo "$W" r
 check "a run rewrites HEAD's tree object in place" \
-    run "$W" "cd '$W/r' && $FORGE && chmod u+w \$TF && cat \$EF > \$TF"
+    jrun "$W" "cd '$W/r' && $FORGE && chmod u+w \$TF && cat \$EF > \$TF"
 check "... the host's reset --hard writes no .claude/settings.json" \
     clean_after_reset "$W/r"
 check "... the run names the object it held" said "objects/"
@@ -74,7 +61,7 @@ check_sh "... kept under .git/airlock-held" \
 W=$(mkwork)
 mkrepo "$W" r
 check "a run deletes HEAD's tree object and writes it again" \
-    run "$W" "cd '$W/r' && $FORGE && rm -f \$TF && cp \$EF \$TF"
+    jrun "$W" "cd '$W/r' && $FORGE && rm -f \$TF && cp \$EF \$TF"
 check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
 check "... named" said "objects/"
 
@@ -82,12 +69,12 @@ check "... named" said "objects/"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run puts a hard link to another object in its place" \
-    run "$W" "cd '$W/r' && $FORGE && rm -f \$TF && ln \$EF \$TF"
+    jrun "$W" "cd '$W/r' && $FORGE && rm -f \$TF && ln \$EF \$TF"
 check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run may not put a symlink to another object in its place" \
-    fails run "$W" "cd '$W/r' && $FORGE && rm -f \$TF &&
+    fails jrun "$W" "cd '$W/r' && $FORGE && rm -f \$TF &&
     ln -s \"\$PWD/\$EF\" \$TF"
 check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
 
@@ -95,7 +82,7 @@ check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run writes a pack that gives HEAD's tree other bytes" \
-    run "$W" "cd '$W/r' && $FORGE && X=\$(mktemp -d) &&
+    jrun "$W" "cd '$W/r' && $FORGE && X=\$(mktemp -d) &&
     git init -q --bare \$X/x.git && mkdir -p \$X/x.git/objects/\${T%\${T#??}} &&
     cp \$EF \$X/x.git/\${TF#.git/} && mkdir -p .git/objects/pack &&
     echo \$T | git --git-dir=\$X/x.git pack-objects -q --window=0 \
@@ -107,7 +94,7 @@ check "... the pack named" said "pack-"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run adds a store holding other bytes for HEAD's tree" \
-    run "$W" "cd '$W/r' && $FORGE && A='$W/alt/objects' &&
+    jrun "$W" "cd '$W/r' && $FORGE && A='$W/alt/objects' &&
     mkdir -p \$A/\${T%\${T#??}} && cp \$EF \$A/\${TF#.git/objects/} &&
     echo \"\$A\" > .git/objects/info/alternates && rm -f \$TF"
 check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
@@ -118,7 +105,7 @@ check "... the alternates file named" said "info/alternates"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run moves HEAD's tree to a store outside any repository" \
-    run "$W" "cd '$W/r' && $FORGE && A='$W/alt/objects' &&
+    jrun "$W" "cd '$W/r' && $FORGE && A='$W/alt/objects' &&
     mkdir -p \$A/\${T%\${T#??}} && cp \$TF \$A/\${TF#.git/objects/} &&
     echo \"\$A\" > .git/objects/info/alternates && rm -f \$TF"
 check "... the alternates file held" said "info/alternates"
@@ -127,7 +114,7 @@ check "... the alternates file held" said "info/alternates"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run clones r --reference r" \
-    run "$W" "git clone -q --reference '$W/r' '$W/r' '$W/r2'"
+    jrun "$W" "git clone -q --reference '$W/r' '$W/r' '$W/r2'"
 check "... nothing held" none_held
 check "... the clone reads its objects through r's store" \
     u "git -C '$W/r2' log --oneline | grep -q two"
@@ -137,7 +124,7 @@ W=$(mkwork)
 mkrepo "$W" r
 u "cd '$W/r' && git commit-graph write --reachable"
 check "a run rewrites the commit graph: HEAD's tree is another" \
-    run "$W" "cd '$W/r' && $FORGE && G=.git/objects/info/commit-graph &&
+    jrun "$W" "cd '$W/r' && $FORGE && G=.git/objects/info/commit-graph &&
     chmod u+w \$G && T=\$T E=\$E perl -0777 -pi -e \
     '\$a = pack(\"H*\", \$ENV{T}); \$b = pack(\"H*\", \$ENV{E});
     s/\\Q\$a\\E/\$b/g' \$G && [ \"\$(git log -1 --format=%T)\" = \$E ]"
@@ -150,7 +137,7 @@ check "... the commit graph named" said "commit-graph"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run writes 3,000 junk files named like loose objects" \
-    run "$W" "cd '$W/r/.git/objects' && mkdir -p 77 &&
+    jrun "$W" "cd '$W/r/.git/objects' && mkdir -p 77 &&
     seq -f '%038g' 1 3000 | sed 's/ /0/g' | while read n; do
     echo junk > 77/\$n; done"
 junk_held() {
@@ -169,7 +156,7 @@ check "... the user's objects kept (git fsck)" fsck_ok "$W/r"
 W=$(mkwork)
 mkrepo "$W" r
 check "a run commits, repacks and writes a commit graph" \
-    run "$W" "cd '$W/r' && echo x > x && git add x &&
+    jrun "$W" "cd '$W/r' && echo x > x && git add x &&
     $GC commit -qm three && echo y > y && git add y &&
     $GC commit -qm four && git repack -qad && git commit-graph write \
     --reachable && echo z > z && git add z && $GC commit -qm five"

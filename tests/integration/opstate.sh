@@ -12,20 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 16
 
-MD=$(mktemp -d /tmp/opstate-mark.XXXXXX)
-chmod 1777 "$MD"
-trap 'rm -rf "$MD"' EXIT
-
-u() { as_user sh -c "$1"; }
-GC='git -c user.name=a -c user.email=a@a'
-ERR="$MD/err"
-run() {	# run W CMD: one run with W as the workspace; stderr in $ERR
-	as_user "$AIRLOCK" run --no-policy-check --workspace "$1" \
-	    -- sh -c "$2" >"$MD/out" 2>"$ERR"
-	_rc=$?
-	[ $_rc -eq 0 ] || diag "exit $_rc: $(head -c 600 "$ERR")"
-	return $_rc
-}
+judge_init
 mkrepo() {	# mkrepo W: the user's repository W/r, one commit
 	u "git init -q -b main '$1/r' && cd '$1/r' && echo r > readme &&
 	    git add readme && $GC commit -qm one" >/dev/null
@@ -65,7 +52,7 @@ W=$(mkwork)
 mkrepo "$W"
 MARK=$MD/rebase
 check "a run leaves a rebase in progress whose todo runs a command" \
-    run "$W" "cd '$W/r' && MARK='$MARK' && $REBASE"
+    jrun "$W" "cd '$W/r' && MARK='$MARK' && $REBASE"
 u "cd '$W/r' && $GC rebase --continue" >/dev/null 2>&1
 check "... the host's git rebase --continue runs nothing" [ ! -e "$MARK" ]
 check "... named" said rebase-merge
@@ -76,7 +63,7 @@ check_sh "... kept under .git/airlock-held" \
 W=$(mkwork)
 mkrepo "$W"
 check "a run leaves a merge in progress with an autostash" \
-    run "$W" "cd '$W/r' && $FORGE && git rev-parse HEAD > .git/MERGE_HEAD &&
+    jrun "$W" "cd '$W/r' && $FORGE && git rev-parse HEAD > .git/MERGE_HEAD &&
     echo \$S > .git/MERGE_AUTOSTASH && : > .git/MERGE_MSG"
 u "cd '$W/r' && git merge --abort" >/dev/null 2>&1
 check "... the host's git merge --abort writes nothing protected" \
@@ -87,7 +74,7 @@ check "... named" said MERGE_AUTOSTASH
 W=$(mkwork)
 mkrepo "$W"
 check "a run leaves a bisection whose start is the commit" \
-    run "$W" "cd '$W/r' && $FORGE && echo \$C > .git/BISECT_START &&
+    jrun "$W" "cd '$W/r' && $FORGE && echo \$C > .git/BISECT_START &&
     printf 'bad\ngood\n' > .git/BISECT_TERMS && : > .git/BISECT_LOG"
 u "cd '$W/r' && git bisect reset" >/dev/null 2>&1
 check "... the host's git bisect reset writes nothing protected" \
@@ -100,7 +87,7 @@ mkrepo "$W"
 u "cd '$W/r' && $GC commit -q --allow-empty -m two && git bisect start &&
     git bisect bad && git bisect good HEAD~" >/dev/null 2>&1
 check "a run that does not touch the user's bisection" \
-    run "$W" "cd '$W/r' && git status >/dev/null"
+    jrun "$W" "cd '$W/r' && git status >/dev/null"
 check "... nothing taken away" fails grep -q "took away" "$ERR"
 check "... the bisection is still there" [ -f "$W/r/.git/BISECT_START" ]
 
@@ -108,7 +95,7 @@ check "... the bisection is still there" [ -f "$W/r/.git/BISECT_START" ]
 W=$(mkwork)
 mkrepo "$W"
 check "a run rebases a branch onto main, to the end" \
-    run "$W" "cd '$W/r' && git checkout -q -b topic && echo t > t &&
+    jrun "$W" "cd '$W/r' && git checkout -q -b topic && echo t > t &&
     git add t && $GC commit -qm t && git checkout -q main &&
     $GC commit -q --allow-empty -m two && git checkout -q topic &&
     $GC rebase -q main"

@@ -13,20 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 18
 
-MD=$(mktemp -d /tmp/reflog-mark.XXXXXX)
-chmod 1777 "$MD"
-trap 'rm -rf "$MD"' EXIT
-
-u() { as_user sh -c "$1"; }
-GC='git -c user.name=a -c user.email=a@a'
-ERR="$MD/err"
-run() {	# run W CMD: one run with W as the workspace; stderr in $ERR
-	as_user "$AIRLOCK" run --no-policy-check --workspace "$1" \
-	    -- sh -c "$2" >"$MD/out" 2>"$ERR"
-	_rc=$?
-	[ $_rc -eq 0 ] || diag "exit $_rc: $(head -c 600 "$ERR")"
-	return $_rc
-}
+judge_init
 # mkrepo W: the user's repository W/r, one commit and one stash of theirs
 mkrepo() {
 	u "git init -q -b main '$1/r' && cd '$1/r' && echo r > readme &&
@@ -70,7 +57,7 @@ check "control: outside, the second git stash pop writes it" fails clean "$W/r"
 W=$(mkwork)
 mkrepo "$W"
 check "a run slips a stash entry below the user's own" \
-    run "$W" "cd '$W/r' && $FORGE && $STASH && git stash list | grep -q x"
+    jrun "$W" "cd '$W/r' && $FORGE && $STASH && git stash list | grep -q x"
 u "cd '$W/r' && git stash pop -q; git stash pop -q" >/dev/null 2>&1
 check "... the host's two git stash pop write no .claude/settings.json" \
     clean "$W/r"
@@ -84,7 +71,7 @@ check_sh "... the entry kept under .git/airlock-held" \
 W=$(mkwork)
 mkrepo "$W"
 check "a run appends two entries to HEAD's reflog, the first the commit" \
-    run "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
+    jrun "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
     printf '%s %s %s\tcommit: x\n%s %s %s\treset: moving to HEAD\n' \
     \$H \$C \"\$ID\" \$C \$H \"\$ID\" >> .git/logs/HEAD"
 u "cd '$W/r' && git reset -q --hard 'HEAD@{1}'" >/dev/null 2>&1
@@ -96,7 +83,7 @@ check "... named" said HEAD
 W=$(mkwork)
 mkrepo "$W"
 check "a run writes a checkout entry moving from the commit's id" \
-    run "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
+    jrun "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
     printf '%s %s %s\tcheckout: moving from %s to main\n' \
     \$H \$H \"\$ID\" \$C >> .git/logs/HEAD"
 u "cd '$W/r' && git checkout -q -" >/dev/null 2>&1
@@ -106,7 +93,7 @@ check "... named" said HEAD
 W=$(mkwork)
 mkrepo "$W"
 check "a run writes one moving from a ref no checkout should take" \
-    run "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
+    jrun "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
     git update-ref refs/airlock/held/s0/main \$C &&
     printf '%s %s %s\tcheckout: moving from %s to main\n' \
     \$H \$H \"\$ID\" airlock/held/s0/main >> .git/logs/HEAD"
@@ -118,7 +105,7 @@ check "... named" said HEAD
 W=$(mkwork)
 mkrepo "$W"
 check "a run commits, switches branches and back, stashes" \
-    run "$W" "cd '$W/r' && git stash pop -q && $GC commit -qam two &&
+    jrun "$W" "cd '$W/r' && git stash pop -q && $GC commit -qam two &&
     git checkout -q -b topic && echo t > t && git add t &&
     $GC commit -qm three && git checkout -q main && echo w >> readme &&
     git stash -q && git checkout -q topic && git checkout -q main"

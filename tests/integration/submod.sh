@@ -12,21 +12,8 @@
 . "$(dirname "$0")/lib.sh"
 plan 10
 
-MD=$(mktemp -d /tmp/submod-mark.XXXXXX)
-chmod 1777 "$MD"
-trap 'rm -rf "$MD"' EXIT
-
-u() { as_user sh -c "$1"; }
-GC='git -c user.name=a -c user.email=a@a'
+judge_init
 GF='git -c protocol.file.allow=always'
-ERR="$MD/err"
-run() {	# run W CMD: one run with W as the workspace; stderr in $ERR
-	as_user "$AIRLOCK" run --no-policy-check --workspace "$1" \
-	    -- sh -c "$2" >"$MD/out" 2>"$ERR"
-	_rc=$?
-	[ $_rc -eq 0 ] || diag "exit $_rc: $(head -c 600 "$ERR")"
-	return $_rc
-}
 # mkrepo W: the user's W/s and W/r, s a submodule of r at sub
 mkrepo() {
 	u "git init -q -b main '$1/s' && cd '$1/s' && echo s > s &&
@@ -57,7 +44,7 @@ check "control: outside, git submodule update writes it" fails clean "$W/r"
 W=$(mkwork)
 mkrepo "$W"
 check "a run commits a gitlink to a forged commit of sub's" \
-    run "$W" "cd '$W/r' && $FORGE"
+    jrun "$W" "cd '$W/r' && $FORGE"
 u "cd '$W/r' && git reset -q --hard && $GF submodule -q update" \
     >/dev/null 2>&1
 check "... the host's git submodule update writes no .vscode/tasks.json" \
@@ -71,7 +58,7 @@ check "... the superproject's main is back" \
 W=$(mkwork)
 mkrepo "$W"
 check "a run stages a gitlink to a forged commit of sub's" \
-    run "$W" "cd '$W/r' && ${FORGE%&&*}"
+    jrun "$W" "cd '$W/r' && ${FORGE%&&*}"
 u "cd '$W/r' && $GF submodule -q update" >/dev/null 2>&1
 check "... the host's git submodule update writes nothing protected" \
     clean "$W/r"
@@ -80,7 +67,7 @@ check "... the host's git submodule update writes nothing protected" \
 W=$(mkwork)
 mkrepo "$W"
 check "a run commits in sub and bumps the gitlink" \
-    run "$W" "cd '$W/r/sub' && echo x > x && git add x &&
+    jrun "$W" "cd '$W/r/sub' && echo x > x && git add x &&
     $GC commit -qm x && cd .. && git add sub && $GC commit -qm bump"
 check "... nothing held" fails grep -q "held\|put back\|restored" "$ERR"
 check "... the superproject's main has the bump" \
