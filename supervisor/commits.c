@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <ftw.h>
+#include <ctype.h>
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
@@ -477,7 +478,7 @@ cm_rl_walk(char ***v, const char *dir, int depth, size_t *total,
 	struct dirent	*e;
 	struct stat	 st;
 	DIR		*d;
-	char		 p[PATH_MAX], *t;
+	char		 p[PATH_MAX], *t, *q;
 	size_t		 len;
 
 	if (depth == 0 || (d = opendir(dir)) == NULL) {
@@ -503,6 +504,9 @@ cm_rl_walk(char ***v, const char *dir, int depth, size_t *total,
 			continue;
 		}
 		*total += len;
+		/* A NUL kept as \001: a file with one compares whole. */
+		while ((q = memchr(t, '\0', len)) != NULL)
+			*q = '\001';
 		*v = strv_add(*v, p);
 		*v = strv_add(*v, t);
 		free(t);
@@ -1016,7 +1020,12 @@ cm_gitlink(struct cm_judge *j, const char *path, const char *sha,
 			url[strcspn(url, "\n")] = '\0';
 		free(t);
 	}
-	if (name != NULL && nd < 3) {
+	/* A name with a ".." part git refuses (check_submodule_name):
+	 * no directory of the sandbox's choosing is read for it. */
+	if (name != NULL && nd < 3 && strcmp(name, "..") != 0 &&
+	    strncmp(name, "../", 3) != 0 && strstr(name, "/../") == NULL &&
+	    (strlen(name) < 3 || strcmp(name + strlen(name) - 3, "/..") !=
+	    0)) {
 		snprintf(dirs[nd], sizeof(dirs[0]), "%s/modules/%s",
 		    j->common, name);
 		nd++;
@@ -2080,6 +2089,7 @@ cm_wt_judge(struct cm_ctx *c, const struct cm_wt *lw)
 #define CM_VERIFY_MS	60000	/* one verifying git, plus 1 s a 4 MiB */
 #define CM_VERIFY_MAX_MS 1800000	/* ... 30 min more at most */
 #define CM_VERIFY_RUNS	256	/* loose sets verified, a repository */
+#define CM_VERIFY_ALL_MS (15 * 60 * 1000)	/* all of a repository's */
 #define CM_ALT_DEPTH	5	/* alternates of alternates, as git */
 
 struct cm_objs {
@@ -2099,7 +2109,21 @@ struct cm_objs {
 	char		 *tmp;		/* the judge's own store */
 	size_t		  nheld;
 	int		  runs;		/* cm_loose_ok's, so far */
+	struct timespec	  end;		/* CLOCK_MONOTONIC: past it, what is
+					   left is held unverified */
 };
+
+/* Whether the repository's time for verifying (CM_VERIFY_ALL_MS) is
+ * spent. */
+static int
+cm_objs_late(const struct cm_objs *o)
+{
+	struct timespec	now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > o->end.tv_sec || (now.tv_sec == o->end.tv_sec &&
+	    now.tv_nsec >= o->end.tv_nsec);
+}
 
 
 /* Whether name is n lower-case hex digits, as git names objects. */
@@ -2148,24 +2172,41 @@ cm_held_dir(const char *common)
 	return dir;
 }
 
-/* A held object file: moved to the repository's airlock-held/SID/, or
- * removed; named either way.  why: in the user's words. */
+/*
+ * A held object file: moved to the repository's airlock-held/SID/ as
+ * N-NAME (its directory and name: the object's), named.  Never
+ * removed: a file that cannot be moved (another file system, a store
+ * of another repository, which is the user's to look at) is named as
+ * not held.  why: in the user's words.
+ */
 static void
 cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 {
-	char	*dir, *held, *to, *flat, *p;
+	char		*dir, *held, *to, *p;
+	const char	*base;
+	size_t		 n = strlen(o->common);
 
+	if (strncmp(path, o->common, n) != 0 || path[n] != '/') {
+		o->report(o->arg, "object-not-removed", o->top, NULL, path,
+		    why, NULL, NULL);
+		return;
+	}
 	held = cm_held_dir(o->common);
 	xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent",
 	    o->sid);
 	free(held);
 	(void)mkdir(dir, 0700);
-	flat = xstrdup(path);
-	for (p = flat; *p != '\0'; p++)
+	/* The last two components: "xx/rest", "pack/pack-X.idx". */
+	for (base = path + strlen(path); base > path && base[-1] != '/';
+	    base--)
+		;
+	if (base > path + 1)
+		for (base--; base > path && base[-1] != '/'; base--)
+			;
+	xasprintf(&to, "%s/%zu-%s", dir, o->nheld++, base);
+	for (p = to + strlen(dir) + 1; *p != '\0'; p++)
 		if (*p == '/')
 			*p = '-';
-	xasprintf(&to, "%s/%zu%s", dir, o->nheld++, flat);
-	free(flat);
 	free(dir);
 	/* Named one by one up to CM_PATHS; the rest counted at the end
 	 * (cm_objects), so that a million files make no million lines. */
@@ -2173,10 +2214,6 @@ cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 		if (o->nheld <= CM_PATHS)
 			o->report(o->arg, "object", o->top, NULL, path, why,
 			    to, NULL);
-	} else if (unlink(path) == 0 || errno == ENOENT) {
-		if (o->nheld <= CM_PATHS)
-			o->report(o->arg, "object", o->top, NULL, path, why,
-			    NULL, NULL);
 	} else
 		o->report(o->arg, "object-not-removed", o->top, NULL, path,
 		    why, NULL, NULL);
@@ -2246,8 +2283,9 @@ cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
 					o->midx = strv_add(o->midx, real);
 				continue;
 			}
-			if (strncmp(e->d_name, "pack-", 5) != 0 || n < 10 ||
-			    (strcmp(e->d_name + n - 5, ".pack") != 0 &&
+			/* Any NAME.idx with its NAME.pack: git takes every
+			 * one, whatever NAME is. */
+			if (n < 5 || (strcmp(e->d_name + n - 5, ".pack") != 0 &&
 			    strcmp(e->d_name + n - 4, ".idx") != 0) ||
 			    !cm_file_after(q, o->t0))
 				continue;
@@ -2280,7 +2318,7 @@ cm_objs_scan(struct cm_objs *o, const char *dir, int depth)
 			next = line + strlen(line);
 		if (line[0] == '\0' || line[0] == '#')
 			continue;
-		if (line[0] == '"') {
+		if (line[0] == '"' && fresh) {
 			cm_obj_hold(o, p, "an alternates file with a quoted "
 			    "path, which airlock does not read: the objects "
 			    "it adds are not verified");
@@ -2404,18 +2442,21 @@ cm_loose_judge(struct cm_objs *o, const char *g, char **names,
 
 	if (n == 0)
 		return;
-	/* Past CM_VERIFY_RUNS git runs (files that fail by thousands),
-	 * what is left is held unverified. */
-	ok = o->runs++ < CM_VERIFY_RUNS ? cm_loose_ok(g, names, n) : -2;
+	/* Past CM_VERIFY_RUNS git runs (files that fail by thousands) or
+	 * the repository's time, what is left is held unverified; a set
+	 * git could not verify in its time is halved as one that fails. */
+	ok = o->runs++ < CM_VERIFY_RUNS && !cm_objs_late(o) ?
+	    cm_loose_ok(g, names, n) : -2;
 	if (ok == 1)
 		return;
-	if (n == 1 || ok < 0) {
+	if (n == 1 || ok == -2) {
 		while (n-- > 0)
 			cm_obj_hold(o, paths[n], ok == -1 ?
 			    "a loose object written during the run that git "
 			    "could not verify in time" : ok == -2 ?
 			    "one of too many loose objects written during the "
-			    "run that fail to verify: not verified one by one" :
+			    "run that fail to verify, or past the time airlock "
+			    "gives a repository's objects: not verified" :
 			    "a loose object written during the run whose "
 			    "bytes are not the object its name says");
 		return;
@@ -2546,8 +2587,10 @@ cm_pack(struct cm_objs *o, const char *idx)
 	if (more > CM_VERIFY_MAX_MS)
 		more = CM_VERIFY_MAX_MS;
 	vp[2] = p;
-	if ((out = cm_git_ms(o->common, NULL, NULL, vp, NULL, 0, NULL,
-	    CM_VERIFY_MS + (int)more, &late)) != NULL) {
+	/* Past the repository's time: held unverified, as late. */
+	late = 1;
+	if (!cm_objs_late(o) && (out = cm_git_ms(o->common, NULL, NULL, vp,
+	    NULL, 0, NULL, CM_VERIFY_MS + (int)more, &late)) != NULL) {
 		free(out);
 		return;
 	}
@@ -2576,8 +2619,8 @@ cm_cache(struct cm_objs *o, const char *store, int graph)
 	snprintf(od, sizeof(od), "--object-dir=%s", store);
 	mv[1] = od;
 	cv[2] = od;
-	if ((out = cm_git_ms(o->common, NULL, NULL, graph ? cv : mv, NULL,
-	    0, NULL, CM_VERIFY_MS, &late)) != NULL) {
+	if (!cm_objs_late(o) && (out = cm_git_ms(o->common, NULL, NULL,
+	    graph ? cv : mv, NULL, 0, NULL, CM_VERIFY_MS, &late)) != NULL) {
 		free(out);
 		return;
 	}
@@ -2623,6 +2666,8 @@ cm_objects(const char *common, const char *top, const char *sid,
 	o.t0 = t0;
 	o.report = report;
 	o.arg = arg;
+	clock_gettime(CLOCK_MONOTONIC, &o.end);
+	o.end.tv_sec += CM_VERIFY_ALL_MS / 1000;
 	snprintf(p, sizeof(p), "%s/objects", common);
 	cm_objs_scan(&o, p, 0);
 	/* Each file by its name's hash, sha1 then sha256, in a store of
@@ -2759,9 +2804,12 @@ cm_rl_write(struct cm_ctx *c, const char *path, const char *rel,
 		free(flat);
 		free(dir);
 		free(held);
-		if ((fd = open(kept, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-		    O_NOFOLLOW, 0600)) == -1 || cm_job_write(fd, keep,
-		    strlen(keep)) == -1) {
+		/* keep NULL: the whole file goes. */
+		if (keep == NULL && rename(path, kept) == 0)
+			return kept;
+		fd = keep == NULL ? -1 : open(kept, O_WRONLY | O_CREAT |
+		    O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd == -1 || cm_job_write(fd, keep, strlen(keep)) == -1) {
 			free(kept);
 			kept = NULL;
 		}
@@ -2785,6 +2833,42 @@ cm_rl_write(struct cm_ctx *c, const char *path, const char *rel,
 	return kept;
 }
 
+/*
+ * A reflog line as git's show_one_reflog_ent() reads it: the old and
+ * new ids (40 or 64 hex digits, either case; into ids, lower-cased),
+ * the identity up to the first '>', " TIMESTAMP +ZZZZ", then a tab if
+ * there is one, then the message (*msg).  0, or -1 for a line git
+ * skips (which no line git writes is).
+ */
+static int
+cm_rl_parse(const char *line, char ids[2][72], const char **msg)
+{
+	const char	*e;
+	char		*t;
+	size_t		 h, k, i;
+
+	h = strlen(line) > 40 && line[40] == ' ' ? 40 : 64;
+	if (strlen(line) < 2 * h + 2 || line[h] != ' ' || line[2 * h + 1] !=
+	    ' ')
+		return -1;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < h; i++)
+			ids[k][i] = (char)tolower((unsigned char)
+			    line[k * (h + 1) + i]);
+		ids[k][h] = '\0';
+		if (!cm_hexname(ids[k], h))
+			return -1;
+	}
+	if ((e = strchr(line + 2 * h + 2, '>')) == NULL || e[1] != ' ' ||
+	    !isdigit((unsigned char)e[2]) || strtoull(e + 2, &t, 10) == 0 ||
+	    t[0] != ' ' || (t[1] != '+' && t[1] != '-') ||
+	    !isdigit((unsigned char)t[2]) || !isdigit((unsigned char)t[3]) ||
+	    !isdigit((unsigned char)t[4]) || !isdigit((unsigned char)t[5]))
+		return -1;
+	*msg = t[6] == '\t' ? t + 7 : t + 6;
+	return 0;
+}
+
 /* The values of the new lines (those not in old[0..nold)), a line
  * each, appended to *in. */
 static void
@@ -2797,19 +2881,17 @@ cm_rl_ids(char *const *lines, size_t nl, char *const *old, size_t nold,
 
 	for (i = 0; i < nl; i++) {
 		if ((nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
-		    cm_line_cmp) != NULL) ||
-		    sscanf(lines[i], "%71s %71s", ids[0], ids[1]) != 2)
+		    cm_line_cmp) != NULL) || cm_rl_parse(lines[i], ids,
+		    &msg) == -1)
 			continue;
 		for (k = 0; k < 2; k++)
-			if (cm_hexname(ids[k], strlen(ids[k])) &&
-			    strspn(ids[k], "0") != strlen(ids[k])) {
+			if (strspn(ids[k], "0") != strlen(ids[k])) {
 				cm_cat(in, len, cap, ids[k]);
 				cm_cat(in, len, cap, "\n");
 			}
 		/* A checkout's "moving from", if an id. */
-		if ((msg = strchr(lines[i], '\t')) != NULL &&
-		    strncmp(msg + 1, "checkout: moving from ", 22) == 0) {
-			msg += 23;
+		if (strncmp(msg, "checkout: moving from ", 22) == 0) {
+			msg += 22;
 			n = (end = strstr(msg, " to ")) != NULL ?
 			    (size_t)(end - msg) : strlen(msg);
 			if ((n == 40 || n == 64) && n < sizeof(ids[0])) {
@@ -2871,11 +2953,27 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 			 from[PATH_MAX], **what = NULL;
 	const char	*msg, *x, *end;
 	size_t		 nold = 0, nl = 0, np = 0, i, k, klen = 0, kcap = 0,
-			 olen = 0, ocap = 0, *line = NULL, n;
+			 olen = 0, ocap = 0, *line = NULL, n, nlen;
 	int		 isid, *drop;
 
-	if ((now = cm_read(path, CM_RL_MAX, NULL)) == NULL)
+	if ((now = cm_read(path, CM_RL_MAX, &nlen)) == NULL)
 		return;
+	/* A NUL byte: no line git writes has one, and what follows it is
+	 * no C string to judge; the whole reflog goes (the judge reads
+	 * it as cm_rl_walk keeps it: a NUL made \001). */
+	if (memchr(now, '\0', nlen) != NULL) {
+		if (in == NULL) {
+			held = cm_rl_write(c, path, rel, "", NULL);
+			c->report(c->arg, "reflog", c->r->top, rel, rel,
+			    "a reflog with a NUL byte written during the run: "
+			    "its entries cannot be judged, so it was emptied "
+			    "(its bytes kept as they were)", held, NULL);
+			free(held);
+			c->any = 1;
+		}
+		free(now);
+		return;
+	}
 	if (was != NULL && strcmp(now, was) == 0) {
 		free(now);
 		return;
@@ -2916,15 +3014,14 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 		if (nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
 		    cm_line_cmp) != NULL)
 			continue;
-		if (sscanf(lines[i], "%71s %71s", ids[0], ids[1]) != 2) {
+		if (cm_rl_parse(lines[i], ids, &msg) == -1) {
 			drop[i] = 1;
 			what = strv_add(what, "a reflog line git would not "
 			    "write");
 			continue;
 		}
-		if ((msg = strchr(lines[i], '\t')) != NULL &&
-		    strncmp(msg + 1, "checkout: moving from ", 22) == 0) {
-			x = msg + 23;
+		if (strncmp(msg, "checkout: moving from ", 22) == 0) {
+			x = msg + 22;
 			end = strstr(x, " to ");
 			snprintf(from, sizeof(from), "%.*s", (int)(end != NULL ?
 			    (size_t)(end - x) : strlen(x)), x);
@@ -3029,6 +3126,12 @@ cm_reflogs(struct cm_ctx *c, const struct cm_wt *wts, size_t nwts)
 		return;
 	}
 	now = cm_rl_take(c->r->common, wts, nwts, &full);
+	if (full)
+		c->report(c->arg, "unjudged", c->r->top, NULL, c->r->top,
+		    "its reflogs grew past what airlock reads (10,000 files, "
+		    "32 MiB) during the run: those past it are not judged "
+		    "(git stash pop, git checkout - and @{N} read them)", NULL,
+		    NULL);
 	/* Twice: the new lines' values of every reflog to one rev-list,
 	 * then each reflog judged. */
 	for (pass = 0; pass < 2; pass++) {

@@ -12,7 +12,7 @@
 # host must not write the file, and the run must say what it held.
 # A control does the same rewrite outside any sandbox: the file appears.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 35
 
 judge_init
 mkrepo() {	# mkrepo W NAME: the user's repository W/NAME, two commits
@@ -89,6 +89,18 @@ check "a run writes a pack that gives HEAD's tree other bytes" \
     \$X/pack >/dev/null && cp \$X/pack-* .git/objects/pack/ && rm -f \$TF"
 check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
 check "... the pack named" said "pack-"
+
+# ---- the same pack under a name that is not pack-* ----
+W=$(mkwork)
+mkrepo "$W" r
+check "a run writes that pack as objects/pack/x.pack and x.idx" \
+    jrun "$W" "cd '$W/r' && $FORGE && X=\$(mktemp -d) &&
+    git init -q --bare \$X/x.git && mkdir -p \$X/x.git/objects/\${T%\${T#??}} &&
+    cp \$EF \$X/x.git/\${TF#.git/} && mkdir -p .git/objects/pack &&
+    echo \$T | git --git-dir=\$X/x.git pack-objects -q --window=0 \
+    \$X/pack >/dev/null && cp \$X/pack-*.pack .git/objects/pack/x.pack &&
+    cp \$X/pack-*.idx .git/objects/pack/x.idx && rm -f \$TF"
+check "... reset --hard writes nothing protected" clean_after_reset "$W/r"
 
 # ---- a store that objects/info/alternates adds ----
 W=$(mkwork)

@@ -11,7 +11,7 @@
 # run must say which entry it took out.  A control makes the same entry
 # outside any sandbox: the file appears.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 25
 
 judge_init
 # mkrepo W: the user's repository W/r, one commit and one stash of theirs
@@ -100,6 +100,40 @@ check "a run writes one moving from a ref no checkout should take" \
 u "cd '$W/r' && git checkout -q -" >/dev/null 2>&1
 check "... the host's git checkout - writes nothing protected" clean "$W/r"
 check "... named" said HEAD
+
+# ---- spellings git reads that a simpler reader misses ----
+# A checkout entry with no tab before its message (git takes the text
+# after the time zone), moving from a ref no checkout should take.
+W=$(mkwork)
+mkrepo "$W"
+check "a run writes a checkout entry with no tab before its message" \
+    jrun "$W" "cd '$W/r' && $FORGE && H=\$(git rev-parse HEAD) &&
+    git update-ref refs/airlock/held/s0/main \$C &&
+    printf '%s %s %scheckout: moving from %s to main\n' \
+    \$H \$H \"\$ID\" airlock/held/s0/main >> .git/logs/HEAD"
+u "cd '$W/r' && git checkout -q -" >/dev/null 2>&1
+check "... the host's git checkout - writes nothing protected" clean "$W/r"
+# The stash commit's id in upper case (git reads hex in either case).
+W=$(mkwork)
+mkrepo "$W"
+check "a run slips in a stash entry whose id is in upper case" \
+    jrun "$W" "cd '$W/r' && $FORGE && S=\$(echo \$S | tr a-f A-F) &&
+    $STASH"
+u "cd '$W/r' && git stash pop -q; git stash pop -q" >/dev/null 2>&1
+check "... the host's two git stash pop write nothing protected" \
+    clean "$W/r"
+# A NUL byte before the forged entry: a C-string reader stops there.
+W=$(mkwork)
+mkrepo "$W"
+check "a run appends a NUL byte, then the forged stash entry" \
+    jrun "$W" "cd '$W/r' && $FORGE && L=.git/logs/refs/stash &&
+    printf '\\000\\n%s %s %s\tWIP on main: x\n' \
+    \$(git rev-parse refs/stash) \$S \"\$ID\" >> \$L &&
+    git update-ref refs/stash \$(git rev-parse refs/stash)"
+u "cd '$W/r' && git stash pop -q; git stash pop -q" >/dev/null 2>&1
+check "... the host's two git stash pop write nothing protected" \
+    clean "$W/r"
+check "... named" said refs/stash
 
 # ---- what git itself writes is kept ----
 W=$(mkwork)
