@@ -2172,6 +2172,19 @@ cm_held_dir(const char *common)
 	return dir;
 }
 
+/* This session's directory in airlock-held/, made; "/nonexistent/SID"
+ * (where nothing can be moved or written) if there is none of ours. */
+static char *
+cm_held_sess(const char *common, const char *sid)
+{
+	char	*held = cm_held_dir(common), *dir;
+
+	xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent", sid);
+	free(held);
+	(void)mkdir(dir, 0700);
+	return dir;
+}
+
 /*
  * A held object file: moved to the repository's airlock-held/SID/ as
  * N-NAME (its directory and name: the object's), named.  Never
@@ -2182,7 +2195,7 @@ cm_held_dir(const char *common)
 static void
 cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 {
-	char		*dir, *held, *to, *p;
+	char		*dir, *to, *p;
 	const char	*base;
 	size_t		 n = strlen(o->common);
 
@@ -2191,11 +2204,7 @@ cm_obj_hold(struct cm_objs *o, const char *path, const char *why)
 		    why, NULL, NULL);
 		return;
 	}
-	held = cm_held_dir(o->common);
-	xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent",
-	    o->sid);
-	free(held);
-	(void)mkdir(dir, 0700);
+	dir = cm_held_sess(o->common, o->sid);
 	/* The last two components: "xx/rest", "pack/pack-X.idx". */
 	for (base = path + strlen(path); base > path && base[-1] != '/';
 	    base--)
@@ -2706,11 +2715,9 @@ cm_objects(const char *common, const char *top, const char *sid,
 	if (o.nheld > CM_PATHS) {
 		snprintf(p, sizeof(p), "%zu more object files",
 		    o.nheld - CM_PATHS);
-		held = cm_held_dir(common);
-		xasprintf(&f, "%s/%s", held != NULL ? held : "", sid);
+		f = cm_held_sess(common, sid);
 		report(arg, "object", top, NULL, p, "written during the run, "
 		    "held as the ones named above", f, NULL);
-		free(held);
 		free(f);
 	}
 	strv_free(o.stores);
@@ -2790,32 +2797,28 @@ cm_rl_write(struct cm_ctx *c, const char *path, const char *rel,
     const char *out, const char *keep)
 {
 	struct stat	 st;
-	char		*held, *dir, *tmp, *flat, *p, *kept = NULL;
+	char		*dir, *tmp, *flat, *p, *kept = NULL;
 	int		 fd;
 
-	if ((held = cm_held_dir(c->r->common)) != NULL) {
-		xasprintf(&dir, "%s/%s", held, c->sid);
-		(void)mkdir(dir, 0700);
-		flat = xstrdup(rel);
-		for (p = flat; *p != '\0'; p++)
-			if (*p == '/')
-				*p = '-';
-		xasprintf(&kept, "%s/reflog-%s", dir, flat);
-		free(flat);
-		free(dir);
-		free(held);
-		/* keep NULL: the whole file goes. */
-		if (keep == NULL && rename(path, kept) == 0)
-			return kept;
-		fd = keep == NULL ? -1 : open(kept, O_WRONLY | O_CREAT |
-		    O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-		if (fd == -1 || cm_job_write(fd, keep, strlen(keep)) == -1) {
-			free(kept);
-			kept = NULL;
-		}
-		if (fd != -1)
-			close(fd);
+	dir = cm_held_sess(c->r->common, c->sid);
+	flat = xstrdup(rel);
+	for (p = flat; *p != '\0'; p++)
+		if (*p == '/')
+			*p = '-';
+	xasprintf(&kept, "%s/reflog-%s", dir, flat);
+	free(flat);
+	free(dir);
+	/* keep NULL: the whole file goes. */
+	if (keep == NULL && rename(path, kept) == 0)
+		return kept;
+	fd = keep == NULL ? -1 : open(kept, O_WRONLY | O_CREAT |
+	    O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd == -1 || cm_job_write(fd, keep, strlen(keep)) == -1) {
+		free(kept);
+		kept = NULL;
 	}
+	if (fd != -1)
+		close(fd);
 	xasprintf(&tmp, "%s.airlock-new", path);
 	if (lstat(path, &st) == -1)
 		st.st_mode = 0644;
@@ -2939,6 +2942,150 @@ cm_rl_unreachable(struct cm_ctx *c, const char *in, size_t len)
 	return v;
 }
 
+/* A reflog being judged: its lines now (cut in place), the launch's
+ * (sorted), what each new line is judged by, and what is taken out. */
+struct cm_rlf {
+	char		**lines, **old;
+	size_t		  nl, nold;
+	struct cm_pair	 *pv;		/* the values judged as tips */
+	size_t		 *line;		/* ... and the line of each */
+	size_t		  np;
+	int		 *drop;		/* lines taken out */
+	char		**what;		/* why, for those not by pv */
+};
+
+/* text cut into its lines (in place), appended to *v (*n of them). */
+static void
+cm_rl_split(char *text, char ***v, size_t *n)
+{
+	char	*l, *next;
+
+	for (l = text; l != NULL && *l != '\0'; l = next) {
+		if ((next = strchr(l, '\n')) != NULL)
+			*next++ = '\0';
+		else
+			next = l + strlen(l);
+		*v = xreallocarray(*v, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = l;
+	}
+}
+
+/* Line i's value v, judged as a tip against the launch HEAD. */
+static void
+cm_rl_tip(struct cm_ctx *c, struct cm_rlf *f, size_t i, const char *v)
+{
+	f->pv = xreallocarray(f->pv, f->np + 1, sizeof(*f->pv));
+	memset(&f->pv[f->np], 0, sizeof(*f->pv));
+	f->pv[f->np].base = c->lhead;
+	f->pv[f->np].tip = xstrdup(v);
+	f->line = xreallocarray(f->line, f->np + 1, sizeof(*f->line));
+	f->line[f->np++] = i;
+}
+
+/* Line i taken out, for why. */
+static void
+cm_rl_out(struct cm_rlf *f, size_t i, const char *why)
+{
+	f->drop[i] = 1;
+	f->what = strv_add(f->what, why);
+}
+
+/*
+ * Each new line: its values that no ref reaches (unreach, and a
+ * checkout's "from", if an id) as tips, judged together; a "from" name
+ * resolved here.  What fails is marked in f->drop.
+ */
+static void
+cm_rl_judge(struct cm_ctx *c, struct cm_rlf *f, char **unreach)
+{
+	char		 ids[2][72], from[PATH_MAX];
+	const char	*msg, *x, *end;
+	size_t		 i, k;
+	int		 isid;
+
+	for (i = 0; i < f->nl; i++) {
+		if (f->nold > 0 && bsearch(&f->lines[i], f->old, f->nold,
+		    sizeof(*f->old), cm_line_cmp) != NULL)
+			continue;
+		if (cm_rl_parse(f->lines[i], ids, &msg) == -1) {
+			cm_rl_out(f, i, "a reflog line git would not write");
+			continue;
+		}
+		if (strncmp(msg, "checkout: moving from ", 22) == 0) {
+			x = msg + 22;
+			end = strstr(x, " to ");
+			snprintf(from, sizeof(from), "%.*s", (int)(end != NULL ?
+			    (size_t)(end - x) : strlen(x)), x);
+			if (!cm_rl_from(c, from, &isid)) {
+				cm_rl_out(f, i, "a checkout entry whose \"moving "
+				    "from\" names no branch or commit by itself "
+				    "(git checkout - would take it)");
+				continue;
+			}
+			/* An id a ref reaches is history, as below. */
+			if (isid && (unreach == NULL ||
+			    strv_in(unreach, from)))
+				cm_rl_tip(c, f, i, from);
+		}
+		/* A value a ref reaches is history, as any older commit
+		 * (kept: docs/SECURITY.md). */
+		for (k = 0; k < 2; k++)
+			if (strspn(ids[k], "0") != strlen(ids[k]) &&
+			    (unreach == NULL || strv_in(unreach, ids[k])))
+				cm_rl_tip(c, f, i, ids[k]);
+	}
+	cm_pairs(&c->j, f->pv, f->np);
+	for (i = 0; i < f->np; i++)
+		if (f->pv[i].bad != NULL)
+			f->drop[f->line[i]] = 1;
+}
+
+/* The lines marked taken out: the reflog rewritten without them, they
+ * kept (cm_rl_write), each named up to CM_PATHS and the rest counted. */
+static void
+cm_rl_apply(struct cm_ctx *c, struct cm_rlf *f, const char *path,
+    const char *rel)
+{
+	char	*keep = NULL, *out = NULL, *held, more[64];
+	size_t	 i, k, n, klen = 0, kcap = 0, olen = 0, ocap = 0;
+
+	for (i = 0; i < f->nl; i++) {
+		if (f->drop[i]) {
+			cm_cat(&keep, &klen, &kcap, f->lines[i]);
+			cm_cat(&keep, &klen, &kcap, "\n");
+		} else {
+			cm_cat(&out, &olen, &ocap, f->lines[i]);
+			cm_cat(&out, &olen, &ocap, "\n");
+		}
+	}
+	if (keep == NULL) {
+		free(out);
+		return;
+	}
+	held = cm_rl_write(c, path, rel, out != NULL ? out : "", keep);
+	for (i = 0, n = 0; i < f->np; i++)
+		for (k = 0; f->pv[i].bad != NULL && f->pv[i].bad[k] != NULL;
+		    k++)
+			if (n++ < CM_PATHS)
+				c->report(c->arg, "reflog", c->r->top, rel,
+				    f->pv[i].bad[k], f->pv[i].why[k], held,
+				    NULL);
+	for (i = 0; f->what != NULL && f->what[i] != NULL; i++)
+		if (n++ < CM_PATHS)
+			c->report(c->arg, "reflog", c->r->top, rel, rel,
+			    f->what[i], held, NULL);
+	if (n > CM_PATHS) {
+		snprintf(more, sizeof(more), "and %zu more entries taken out",
+		    n - CM_PATHS);
+		c->report(c->arg, "reflog", c->r->top, rel, rel, more, held,
+		    NULL);
+	}
+	free(held);
+	c->any = 1;
+	free(out);
+	free(keep);
+}
+
 /* One reflog file (rel: its name under logs/, for the report): the
  * lines it did not hold at launch (was: its bytes then, or NULL),
  * judged, those that fail taken out; unreach: cm_rl_unreachable's.  If
@@ -2947,14 +3094,9 @@ static void
 cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
     const char *was, char **unreach, char **in, size_t *ilen, size_t *icap)
 {
-	struct cm_pair	*pv = NULL;
-	char		*now, *cp, **old = NULL, **lines = NULL, *l, *next,
-			*keep = NULL, *out = NULL, *held, ids[2][72],
-			 from[PATH_MAX], **what = NULL;
-	const char	*msg, *x, *end;
-	size_t		 nold = 0, nl = 0, np = 0, i, k, klen = 0, kcap = 0,
-			 olen = 0, ocap = 0, *line = NULL, n, nlen;
-	int		 isid, *drop;
+	struct cm_rlf	 f;
+	char		*now, *cp, *held;
+	size_t		 nlen, i;
 
 	if ((now = cm_read(path, CM_RL_MAX, &nlen)) == NULL)
 		return;
@@ -2978,134 +3120,30 @@ cm_rl_file(struct cm_ctx *c, const char *path, const char *rel,
 		free(now);
 		return;
 	}
+	memset(&f, 0, sizeof(f));
 	/* The launch's lines, sorted, to look each line up in. */
 	cp = was != NULL ? xstrdup(was) : NULL;
-	for (l = cp; l != NULL && *l != '\0'; l = next) {
-		if ((next = strchr(l, '\n')) != NULL)
-			*next++ = '\0';
-		else
-			next = l + strlen(l);
-		old = xreallocarray(old, nold + 1, sizeof(*old));
-		old[nold++] = l;
+	cm_rl_split(cp, &f.old, &f.nold);
+	if (f.nold > 0)
+		qsort(f.old, f.nold, sizeof(*f.old), cm_line_cmp);
+	cm_rl_split(now, &f.lines, &f.nl);
+	if (in != NULL)
+		cm_rl_ids(f.lines, f.nl, f.old, f.nold, in, ilen, icap);
+	else {
+		f.drop = xcalloc(f.nl + 1, sizeof(*f.drop));
+		cm_rl_judge(c, &f, unreach);
+		cm_rl_apply(c, &f, path, rel);
 	}
-	if (nold > 0)
-		qsort(old, nold, sizeof(*old), cm_line_cmp);
-	for (l = now; *l != '\0'; l = next) {
-		if ((next = strchr(l, '\n')) != NULL)
-			*next++ = '\0';
-		else
-			next = l + strlen(l);
-		lines = xreallocarray(lines, nl + 1, sizeof(*lines));
-		lines[nl++] = l;
-	}
-	if (in != NULL) {
-		cm_rl_ids(lines, nl, old, nold, in, ilen, icap);
-		free(lines);
-		free(old);
-		free(cp);
-		free(now);
-		return;
-	}
-	drop = xcalloc(nl + 1, sizeof(*drop));
-	/* Each new line: its values that no ref reaches (and a
-	 * checkout's "from", if an id) as tips, judged together; a "from"
-	 * name resolved here. */
-	for (i = 0; i < nl; i++) {
-		if (nold > 0 && bsearch(&lines[i], old, nold, sizeof(*old),
-		    cm_line_cmp) != NULL)
-			continue;
-		if (cm_rl_parse(lines[i], ids, &msg) == -1) {
-			drop[i] = 1;
-			what = strv_add(what, "a reflog line git would not "
-			    "write");
-			continue;
-		}
-		if (strncmp(msg, "checkout: moving from ", 22) == 0) {
-			x = msg + 22;
-			end = strstr(x, " to ");
-			snprintf(from, sizeof(from), "%.*s", (int)(end != NULL ?
-			    (size_t)(end - x) : strlen(x)), x);
-			if (!cm_rl_from(c, from, &isid)) {
-				drop[i] = 1;
-				what = strv_add(what, "a checkout entry whose "
-				    "\"moving from\" names no branch or commit "
-				    "by itself (git checkout - would take it)");
-				continue;
-			}
-			/* An id a ref reaches is history, as below. */
-			if (isid && (unreach == NULL ||
-			    strv_in(unreach, from))) {
-				pv = xreallocarray(pv, np + 1, sizeof(*pv));
-				memset(&pv[np], 0, sizeof(*pv));
-				pv[np].base = c->lhead;
-				pv[np].tip = xstrdup(from);
-				line = xreallocarray(line, np + 1,
-				    sizeof(*line));
-				line[np++] = i;
-			}
-		}
-		for (k = 0; k < 2; k++) {
-			/* A value a ref reaches is history, as any older
-			 * commit (kept: docs/SECURITY.md). */
-			if (strspn(ids[k], "0") == strlen(ids[k]) ||
-			    (unreach != NULL && !strv_in(unreach, ids[k])))
-				continue;
-			pv = xreallocarray(pv, np + 1, sizeof(*pv));
-			memset(&pv[np], 0, sizeof(*pv));
-			pv[np].base = c->lhead;
-			pv[np].tip = xstrdup(ids[k]);
-			line = xreallocarray(line, np + 1, sizeof(*line));
-			line[np++] = i;
-		}
-	}
-	cm_pairs(&c->j, pv, np);
-	for (i = 0; i < np; i++)
-		if (pv[i].bad != NULL)
-			drop[line[i]] = 1;
-	for (i = 0; i < nl; i++) {
-		if (drop[i]) {
-			cm_cat(&keep, &klen, &kcap, lines[i]);
-			cm_cat(&keep, &klen, &kcap, "\n");
-		} else {
-			cm_cat(&out, &olen, &ocap, lines[i]);
-			cm_cat(&out, &olen, &ocap, "\n");
-		}
-	}
-	if (keep != NULL) {
-		/* Named up to CM_PATHS, the rest counted. */
-		held = cm_rl_write(c, path, rel, out != NULL ? out : "", keep);
-		for (i = 0, n = 0; i < np; i++)
-			for (k = 0; pv[i].bad != NULL && pv[i].bad[k] != NULL;
-			    k++)
-				if (n++ < CM_PATHS)
-					c->report(c->arg, "reflog", c->r->top,
-					    rel, pv[i].bad[k], pv[i].why[k],
-					    held, NULL);
-		for (i = 0; what != NULL && what[i] != NULL; i++)
-			if (n++ < CM_PATHS)
-				c->report(c->arg, "reflog", c->r->top, rel,
-				    rel, what[i], held, NULL);
-		if (n > CM_PATHS) {
-			snprintf(from, sizeof(from), "and %zu more entries "
-			    "taken out", n - CM_PATHS);
-			c->report(c->arg, "reflog", c->r->top, rel, rel, from,
-			    held, NULL);
-		}
-		free(held);
-		c->any = 1;
-	}
-	for (i = 0; i < np; i++)
-		free((char *)pv[i].tip);
-	cm_pairs_free(pv, np);
-	strv_free(what);
-	free(drop);
-	free(line);
-	free(lines);
-	free(old);
+	for (i = 0; i < f.np; i++)
+		free((char *)f.pv[i].tip);
+	cm_pairs_free(f.pv, f.np);
+	strv_free(f.what);
+	free(f.drop);
+	free(f.line);
+	free(f.lines);
+	free(f.old);
 	free(cp);
 	free(now);
-	free(out);
-	free(keep);
 }
 
 /* Every reflog of the repository now (its work trees: wts), each judged
@@ -3198,7 +3236,7 @@ cm_opstate(struct cm_ctx *c, const char *gitdir)
 	};
 	struct dirent	*e;
 	DIR		*d;
-	char		 p[PATH_MAX + 300], *held, *dir, *to, *q;
+	char		 p[PATH_MAX + 300], *dir, *to, *q;
 	const char	*rel;
 	size_t		 i, budget;
 	int		 hit;
@@ -3228,12 +3266,8 @@ cm_opstate(struct cm_ctx *c, const char *gitdir)
 		}
 		if (!hit)
 			continue;
-		held = cm_held_dir(c->r->common);
-		xasprintf(&dir, "%s/%s", held != NULL ? held : "/nonexistent",
-		    c->sid);
-		(void)mkdir(dir, 0700);
+		dir = cm_held_sess(c->r->common, c->sid);
 		if ((d = opendir(gitdir)) == NULL) {
-			free(held);
 			free(dir);
 			continue;
 		}
@@ -3257,7 +3291,6 @@ cm_opstate(struct cm_ctx *c, const char *gitdir)
 			free(to);
 		}
 		closedir(d);
-		free(held);
 		free(dir);
 	}
 }
