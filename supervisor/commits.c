@@ -170,20 +170,14 @@ cm_read(const char *path, size_t max, size_t *lenp)
 	return buf;
 }
 
-/* A gitfile's or commondir's text as git reads it: less its trailing
- * CRs and LFs only (read_gitfile_gently, get_common_dir_noenv). */
+/* A gitfile's or commondir's text as git reads it (hookspath_dirfile). */
 static char *
 cm_dirfile(const char *path)
 {
-	char	*s = cm_read(path, 1 << 16, NULL);
-	size_t	 n;
+	char	buf[PATH_MAX + 16];
 
-	if (s == NULL)
-		return NULL;
-	for (n = strlen(s); n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r');
-	    n--)
-		s[n - 1] = '\0';
-	return s;
+	return hookspath_dirfile(path, buf, sizeof(buf)) == -1 ? NULL :
+	    xstrdup(buf);
 }
 
 /* A small file's text, its trailing newline taken off. */

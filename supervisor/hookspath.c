@@ -597,24 +597,34 @@ static int
 hp_gitfile(const char *dir, char *t, size_t tlen)
 {
 	char	g[PATH_MAX + 8], buf[PATH_MAX + 16];
+
+	if ((size_t)snprintf(g, sizeof(g), "%s/.git", dir) >= sizeof(g) ||
+	    hookspath_dirfile(g, buf, sizeof(buf)) < 8 ||
+	    strncmp(buf, "gitdir: ", 8) != 0)
+		return -1;
+	return namerule_lexical(dir, buf + 8, t, tlen) != 0 ? 1 : 0;
+}
+
+int
+hookspath_dirfile(const char *path, char *buf, size_t len)
+{
 	ssize_t	n;
 	int	fd;
 
-	if ((size_t)snprintf(g, sizeof(g), "%s/.git", dir) >= sizeof(g) ||
-	    (fd = open(g, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1)
+	if (len == 0 || (fd = open(path, O_RDONLY | O_CLOEXEC |
+	    O_NONBLOCK)) == -1)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
-	if (n < 8)
+	if (n < 0)
 		return -1;
+	/* As git's read_gitfile_gently() and get_common_dir_noenv():
+	 * less its trailing CRs and LFs only (a trailing space is part
+	 * of the path). */
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
 	buf[n] = '\0';
-	if (strncmp(buf, "gitdir: ", 8) != 0)
-		return -1;
-	/* As git's read_gitfile_gently(): less its trailing CRs and LFs
-	 * only (a trailing space is part of the path). */
-	while (n > 8 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		buf[--n] = '\0';
-	return namerule_lexical(dir, buf + 8, t, tlen) != 0 ? 1 : 0;
+	return (int)n;
 }
 
 /*
@@ -657,8 +667,6 @@ hookspath_static(char **v, const char *dir, const char *home)
 	struct stat	 st;
 	char		 gd[PATH_MAX + 8], t[PATH_MAX], f[PATH_MAX + 32];
 	char		 buf[PATH_MAX + 16];
-	ssize_t		 n;
-	int		 fd;
 
 	v = hp_static_file(v, "/etc/gitconfig", dir, home, HP_INCLUDES + 1);
 	if (home != NULL) {
@@ -692,21 +700,10 @@ hookspath_static(char **v, const char *dir, const char *home)
 	snprintf(f, sizeof(f), "%s/config.worktree", gd);
 	v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	snprintf(f, sizeof(f), "%s/commondir", gd);
-	if ((fd = open(f, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) != -1) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		/* As git's get_common_dir_noenv(): the text less its
-		 * trailing CRs and LFs. */
-		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-			n--;
-		if (n > 0) {
-			buf[n] = '\0';
-			if (namerule_lexical(gd, buf, t, sizeof(t)) == 0) {
-				snprintf(f, sizeof(f), "%s/config", t);
-				v = hp_static_file(v, f, dir, home,
-				    HP_INCLUDES + 1);
-			}
-		}
+	if (hookspath_dirfile(f, buf, sizeof(buf)) > 0 &&
+	    namerule_lexical(gd, buf, t, sizeof(t)) == 0) {
+		snprintf(f, sizeof(f), "%s/config", t);
+		v = hp_static_file(v, f, dir, home, HP_INCLUDES + 1);
 	}
 	return v;
 }

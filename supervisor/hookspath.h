@@ -45,6 +45,9 @@ int	hookspath_find(const char *top, const char *home, char ***out,
  * adds them, with the included files themselves.
  */
 char	**hookspath_static(char **v, const char *dir, const char *home);
+/* A gitfile's or commondir's text as git reads it, less its trailing
+ * CRs and LFs only, into buf (len bytes); its length, or -1. */
+int	hookspath_dirfile(const char *path, char *buf, size_t len);
 
 /*
  * Whether dir holds a repository as git takes one: dir/.git a git
