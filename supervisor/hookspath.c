@@ -862,8 +862,8 @@ hookspath_find(const char *top, const char *home, char ***out, char *err,
 		return 0;
 	snprintf(err, errlen, "%s: more than %d directories within %d "
 	    "levels: airlock could not look for git repositories (and the "
-	    "hooks their core.hooksPath names) in all of them; use a "
-	    "narrower --workspace or remove the directories it does not "
-	    "need", top, HP_DIRS, HP_DEPTH);
+	    "hooks their core.hooksPath names) in all of them; make a "
+	    "narrower directory writable (--workspace, --bind, allowWrite) "
+	    "or remove the directories it does not need", top, HP_DIRS, HP_DEPTH);
 	return -1;
 }

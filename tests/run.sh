@@ -16,8 +16,9 @@
 # Environment: FUZZ_SECONDS (default 20 per target; 0 skips them, where
 # libFuzzer would take 0 as "no limit"), TESTS (a space list of
 # integration script names to run instead of all of them),
-# AIRLOCK_KEEP_STAGE (keep the staged tree and every script's log when
-# all passed, e.g. for the figures a long soak prints).
+# AIRLOCK_KEEP_STAGE (keep the staged tree, the scripts' work trees and
+# every script's log, e.g. for the figures a long soak prints; without
+# it a failed run keeps the logs alone).
 set -u
 BUILD=${1:-build}
 BUILD=$(cd "$BUILD" && pwd)
@@ -148,8 +149,15 @@ if [ "$fail" -eq 0 ] && [ -z "${AIRLOCK_KEEP_STAGE:-}" ]; then
 	rm -rf "$STAGE"
 elif [ "$fail" -eq 0 ]; then
 	note "logs kept in $STAGE (AIRLOCK_KEEP_STAGE)"
+elif [ -z "${AIRLOCK_KEEP_STAGE:-}" ]; then
+	# The logs stay; the scripts' trees go (a full run's hold some
+	# 20,000 directories, and kept ones would fill /tmp run after run,
+	# which a test that binds /tmp reads).
+	chmod -R u+w "$STAGE" 2>/dev/null
+	rm -rf "$STAGE"/work.* "$STAGE/build" "$STAGE/tests"
+	note "failed:$failed (logs in $STAGE; AIRLOCK_KEEP_STAGE=1 keeps the trees)"
 else
-	note "failed:$failed (logs in $STAGE)"
+	note "failed:$failed (logs and trees in $STAGE)"
 fi
 [ "$skip" -ne 0 ] && note "$skip skipped:$skipped"
 note "$pass passed, $fail failed"

@@ -273,6 +273,7 @@ main(void)
 	Suite	*s = suite_create("hookspath");
 	TCase	*tc = tcase_create("static");
 	char	 p[512];
+	int	 rc;
 
 	if (mkdtemp(top) == NULL)
 		return 1;
@@ -286,5 +287,7 @@ main(void)
 	tcase_add_test(tc, include_depth);
 	tcase_add_test(tc, tilde_user);
 	suite_add_tcase(s, tc);
-	return unit_run(s);
+	rc = unit_run(s);
+	unit_rmtree(top);
+	return rc;
 }
