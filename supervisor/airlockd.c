@@ -284,6 +284,7 @@ main(int argc, char *argv[])
 	sv_clock_init(sv_base);
 
 	sv_probe_run(&sv_host);
+	sv_hostep_sweep();
 	say_sandbox();
 	if (!sv_host.available)
 		sv_spare_stop();

@@ -247,6 +247,7 @@ char		*sv_hostep_path(const struct sv_session *);
 char		*sv_mask_upstream_bundle(const struct settings *, char *err,
 		    size_t errlen);
 void		 sv_hostep_free(struct sv_session *);
+void		 sv_hostep_sweep(void);
 int		 sv_daemon_ready(enum sv_daemon_kind);
 void		 sv_daemon_want(enum sv_daemon_kind);
 struct msg_link	*sv_daemon_link(enum sv_daemon_kind);

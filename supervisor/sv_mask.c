@@ -15,11 +15,13 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -442,6 +444,8 @@ sv_mask_upstream_bundle(const struct settings *set, char *err, size_t errlen)
  * 0700, airlockd's user alone, so no other user of the host reaches it.
  */
 #define HOSTEP_NAME	"http.sock"
+#define HOSTEP_PREFIX	"airlock-http."
+#define HOSTEP_YOUNG	10	/* seconds: a directory being made */
 
 char *
 sv_hostep_path(const struct sv_session *s)
@@ -458,7 +462,7 @@ int
 sv_hostep_make(struct sv_session *s, char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
-	char	 dir[] = "/tmp/airlock-http.XXXXXX", *path;
+	char	 dir[] = "/tmp/" HOSTEP_PREFIX "XXXXXX", *path;
 	int	 fd;
 
 	if (s->hostep_dir != NULL)
@@ -508,4 +512,71 @@ sv_hostep_free(struct sv_session *s)
 	free(path);
 	free(s->hostep_dir);
 	s->hostep_dir = NULL;
+}
+
+/*
+ * Whether the endpoint in directory fd dfd (NAME under /tmp) is left over:
+ * its socket refuses a connection (no process listens on it), or it has
+ * none.  A directory changed within HOSTEP_YOUNG seconds is being made
+ * (mkdtemp, then bind, then listen) and is never left over.
+ */
+static int
+hostep_stale(int dfd, const char *name)
+{
+	struct sockaddr_un sun;
+	struct stat	 st;
+	int		 fd, r;
+
+	if (strlen(name) > sizeof(sun.sun_path) - 20 ||
+	    fstat(dfd, &st) == -1 || st.st_uid != geteuid() ||
+	    (st.st_mode & 07777) != 0700 ||
+	    st.st_mtime > time(NULL) - HOSTEP_YOUNG)
+		return 0;
+	if (fstatat(dfd, HOSTEP_NAME, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		return errno == ENOENT;
+	if (!S_ISSOCK(st.st_mode) || st.st_uid != geteuid())
+		return 0;
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "/tmp/%s/" HOSTEP_NAME,
+	    name);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1)
+		return 0;
+	r = connect(fd, (struct sockaddr *)&sun, sizeof(sun));
+	r = r == -1 && errno == ECONNREFUSED;
+	close(fd);
+	return r;
+}
+
+/*
+ * Remove the endpoints a killed airlockd of this user left in /tmp (a
+ * directory and its socket each): one nobody listens on any more.  Run
+ * once at start; a live airlockd's endpoint answers and is kept.
+ */
+void
+sv_hostep_sweep(void)
+{
+	struct dirent	*e;
+	DIR		*d;
+	int		 dfd;
+
+	if ((d = opendir("/tmp")) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, HOSTEP_PREFIX,
+		    strlen(HOSTEP_PREFIX)) != 0)
+			continue;
+		if ((dfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) == -1)
+			continue;
+		if (hostep_stale(dfd, e->d_name)) {
+			(void)unlinkat(dfd, HOSTEP_NAME, 0);
+			if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0)
+				log_debug("removed a dead airlockd's /tmp/%s",
+				    e->d_name);
+		}
+		close(dfd);
+	}
+	closedir(d);
 }

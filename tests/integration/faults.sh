@@ -18,7 +18,7 @@
 # after and must be the same.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib/upstream.sh"
-plan 39
+plan 40
 
 SD=$(mkwork)
 W=$(mkwork)
@@ -145,6 +145,29 @@ ours() {	# pids of this test's processes of the test user
 		esac
 	done
 }
+# The host-header endpoints of the test user's sessions in /tmp whose
+# socket nobody listens on (or none): those of other tests' live
+# sessions answer, and are no one's leftovers.
+dead_endpoints() {
+	python3 - "$TUSER" <<'PY'
+import glob, os, pwd, socket, sys
+uid = pwd.getpwnam(sys.argv[1]).pw_uid
+for d in sorted(glob.glob("/tmp/airlock-http.*")):
+    try:
+        if os.lstat(d).st_uid != uid:
+            continue
+    except OSError:
+        continue
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(d + "/http.sock")
+    except (FileNotFoundError, ConnectionRefusedError):
+        print(d)
+    except OSError:
+        pass
+    s.close()
+PY
+}
 snap() {	# snap NAME: the listing, in $SD/snap.NAME
 	{
 		echo "== processes (command names)"
@@ -166,12 +189,20 @@ snap() {	# snap NAME: the listing, in $SD/snap.NAME
 		echo "== airlockd's files in /tmp"
 		find /tmp -maxdepth 1 -user "$TUSER" -name 'airlock-index.*' \
 		    2>/dev/null | sort
+		echo "== endpoints in /tmp nobody listens on"
+		dead_endpoints
 	} >"$SD/snap.$1"
 }
 same_as_before() {	# same_as_before NAME: snap NAME equals the baseline
-	sleep 1	# the spare launcher refilled, the judges ended
-	snap "$1"
-	cmp -s "$SD/snap.base" "$SD/snap.$1" && return 0
+	# within 30 s: the spare launcher refilled, the judges ended, the
+	# ended sessions freed (their endpoints in /tmp removed)
+	_i=0
+	while sleep 1; do
+		snap "$1"
+		cmp -s "$SD/snap.base" "$SD/snap.$1" && return 0
+		_i=$((_i + 1))
+		[ $_i -lt 30 ] || break
+	done
 	diff "$SD/snap.base" "$SD/snap.$1" | sed 's/^/# /'
 	return 1
 }
@@ -351,6 +382,12 @@ check "  every process of it is gone: launchers, sandboxes, daemons" \
 kill "$APID" 2>/dev/null
 wait "$APID" 2>/dev/null
 exec 7>&-
+# The killed airlockd's sessions left their host-header endpoints in
+# /tmp; the next airlockd removes them at its start, but not one changed
+# within 10 s (it may be another airlockd's being made).
+n=$(dead_endpoints | wc -l)
+check "the killed airlockd's endpoints are in /tmp ($n)" [ "$n" -gt 0 ]
+sleep 11
 start_d
 check "  a new airlockd: a session fetches through the proxy" fetch_small
 check "  ... and one pushes through the gateway" push_ok after-d
