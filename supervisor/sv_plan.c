@@ -1449,31 +1449,52 @@ plan_rule_one(struct sv_plan *p, uint32_t kind, const char *pattern,
  * A rule, and again wherever a writable bind shown elsewhere (--bind
  * SRC:DST) shows what it names: the guard judges the sandbox's paths,
  * so a host path beneath SRC is protected at DST too (an absolute glob
- * by moved_pattern, a carve-out, which is literal, by its path).  The
- * host path stays too: the commit judge reads the host.
+ * by moved_pattern, a carve-out, which is literal, by its path).  A
+ * relative rule (NR_PATH, NR_TREE: trailing components at any depth)
+ * whose leading components SRC's last ones match, as .git/hooks matches
+ * SRC repo/.git/hooks or .github/workflows/x SRC repo/.github, would
+ * name nothing at DST, where the names above SRC are gone: it is
+ * followed as "/" "**" "/PATTERN" and what it names beneath DST becomes
+ * an absolute rule (the node and everything beneath: a path rule's node
+ * has nothing beneath it that its own path would allow).  The host path
+ * stays too: the commit judge reads the host.
  */
 static void
 plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
     const char *except)
 {
-	char	**t = NULL, *g;
-	size_t	  i, k = 0;
+	char	**t = NULL, *g, *rel = NULL, *dup = NULL;
+	size_t	  i, k = 0, n;
+	uint32_t  tkind = kind;
 
 	plan_rule_one(p, kind, pattern, except);
-	if (kind == NR_ABS || kind == NR_HOME)
+	if (kind == NR_PATH || kind == NR_TREE) {
+		xasprintf(&rel, "/**/%s", pattern);
+		tkind = NR_ABS;
+	}
+	if (kind == NR_ABS || kind == NR_HOME || rel != NULL)
 		for (i = 0; p->moved != NULL && p->moved[i] != NULL &&
 		    p->moved[i + 1] != NULL; i += 2)
-			moved_pattern(&t, pattern, p->moved[i],
-			    p->moved[i + 1]);
+			moved_pattern(&t, rel != NULL ? rel : pattern,
+			    p->moved[i], p->moved[i + 1]);
 	else if (kind == NR_CARVE)
 		while ((g = moved_guest(p->moved, pattern, &k)) != NULL) {
 			t = strv_add(t, g);
 			free(g);
 		}
-	for (i = 0; t != NULL && t[i] != NULL; i++)
-		if (strcmp(t[i], pattern) != 0)
-			plan_rule_one(p, kind, t[i], except);
+	/* DST/"**"/PATTERN is what the relative rule names there already. */
+	if (rel != NULL)
+		dup = rel;
+	for (i = 0; t != NULL && t[i] != NULL; i++) {
+		n = strlen(t[i]);
+		if (strcmp(t[i], pattern) == 0 || (dup != NULL &&
+		    n >= strlen(dup) &&
+		    strcmp(t[i] + n - strlen(dup), dup) == 0))
+			continue;
+		plan_rule_one(p, tkind, t[i], except);
+	}
 	strv_free(t);
+	free(rel);
 }
 
 /*

@@ -10,7 +10,7 @@
 # protected path committed through DST.  A bind whose SRC holds the home
 # stays refused.  Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 24
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -121,6 +121,29 @@ check_sh "main is back at its launch value" \
 check_sh "the commit is held: for-each-ref refs/airlock/held shows it" \
     'u "git -C '"'$S'"' for-each-ref refs/airlock/held" |
     grep -q refs/airlock/held/ || { diag "$(cat "$EV.out")"; false; }'
+
+# A protected directory bound alone at DST: the names above SRC that
+# made it protected (.git, .vscode ...) are gone at DST, and it is
+# protected there as at its own path.
+alone() {	# alone SRC-REL FILE: $S/SRC-REL at /mnt/p, FILE written there
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$W/ws" \
+	    --bind "$S/$1:/mnt/p" -- sh -c "echo pwn > /mnt/p/$2" \
+	    >"$EV.out" 2>&1
+}
+u "mkdir -p '$S/.vscode'"
+for c in ".git/hooks pre-commit" ".vscode tasks.json" \
+    ".claude settings.json" ".git hooks/post-checkout"; do
+	d1=${c% *}
+	f1=${c#* }
+	alone "$d1" "$f1"
+	check_sh "$d1 bound alone at DST: $f1 refused, named, not on the host" \
+	    '[ ! -e "$S/$d1/$f1" ] &&
+	    grep -q "/mnt/p/$f1 refused - [a-z]" "$EV.out" ||
+	    { diag "$(cat "$EV.out")"; false; }'
+done
+alone tools notes2
+check_sh "control: tools bound alone at DST, notes2 written" \
+    '[ -e "$S/tools/notes2" ] || { diag "$(cat "$EV.out")"; false; }'
 
 # A writable SRC that holds the home: refused, saying why.
 H="$W/h"
