@@ -625,9 +625,20 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 	 * to (below), never to judge it. */
 	follow = launch || strv_in(s->unsnapped, top) || s->full != NULL;
 	snprintf(g, sizeof(g), "%s/.git", top);
-	if (lstat(g, &st) == -1)
-		return;
-	if (S_ISREG(st.st_mode) && follow) {
+	if (lstat(g, &st) == -1) {
+		/* top is itself a git directory: a bare repository, or a
+		 * .git bound alone.  Its refs and index are the host's all
+		 * the same (a checkout there writes what they name). */
+		if (errno != ENOENT || !hookspath_is_gitdir(top))
+			return;
+		snprintf(g, sizeof(g), "%s", top);
+	} else if (S_ISLNK(st.st_mode) && follow) {
+		/* A .git symlink the host made, followed as git follows
+		 * it; one made inside may lead to any repository of the
+		 * user's and is not taken at the end. */
+		if (stat(g, &st) == -1 || !S_ISDIR(st.st_mode))
+			return;
+	} else if (S_ISREG(st.st_mode) && follow) {
 		if ((t = cm_dirfile(g)) == NULL || strncmp(t, "gitdir: ", 8) ||
 		    namerule_lexical(top, t + 8, g, sizeof(g)) != 0) {
 			free(t);
@@ -741,7 +752,7 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 				cm_unjudged(s, top, why);
 			break;
 		}
-		if (hookspath_is_repo(p)) {
+		if (hookspath_is_repo(p) || hookspath_is_gitdir(p)) {
 			if (launch && ++*nrepos > CM_REPOS) {
 				if (*nrepos - CM_REPOS > CM_UNSNAPPED) {
 					xasprintf(&s->full, "more than %d git "
@@ -3359,7 +3370,7 @@ cm_gone(const char *top, const char *rtop)
 	char		p[PATH_MAX + 16], real[PATH_MAX];
 
 	snprintf(p, sizeof(p), "%s/.git", top);
-	if (lstat(p, &st) == -1)
+	if (lstat(p, &st) == -1 && !hookspath_is_gitdir(top))
 		return 1;
 	return rtop != NULL && rtop[0] != '\0' &&
 	    (realpath(top, real) == NULL || strcmp(real, rtop) != 0);

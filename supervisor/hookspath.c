@@ -755,6 +755,12 @@ hp_gitdir(const char *gd)
 }
 
 int
+hookspath_is_gitdir(const char *dir)
+{
+	return hp_gitdir(dir);
+}
+
+int
 hookspath_is_repo(const char *dir)
 {
 	struct stat	 st;

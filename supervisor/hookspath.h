@@ -56,6 +56,9 @@ int	hookspath_dirfile(const char *path, char *buf, size_t len);
  * the sandbox makes them) is none.
  */
 int	hookspath_is_repo(const char *dir);
+/* Whether dir is itself a git directory (a bare repository, a .git bound
+ * alone), as git's is_git_directory() takes it. */
+int	hookspath_is_gitdir(const char *dir);
 
 /* Whether a git directory's own config may set core.hooksPath (names
  * the key or includes a file). */

@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# Repositories the commit judge must find however they are laid out: a
+# git directory bound alone (`--bind SRC/.git:DST`, or at its own path),
+# a bare repository in the workspace, a work tree whose .git is a
+# symlink the host made.  In each, a commit made inside that adds a
+# protected path (.husky/pre-commit, which the host's git runs) is held:
+# the branch is back at its launch value, the commit under
+# refs/airlock/held.  A commit of an ordinary file is kept (control).
+# Sandboxes run as the unprivileged user.
+. "$(dirname "$0")/lib.sh"
+plan 10
+judge_init
+
+W=$(mkwork)
+cd "$W" || exit 1
+mkdir "$W/ws"
+chown "$TUSER" "$W/ws"
+# mkrepo DIR: a repository with one commit on main.
+mkrepo() {
+	u "git init -q -b main '$1' && cd '$1' && echo r > readme &&
+	    git add readme && $GC commit -qm one" >/dev/null
+}
+head_of() { u "git -C '$1' rev-parse main"; }
+held_in() { u "git -C '$1' for-each-ref refs/airlock/held" | grep -q .; }
+# The commit made inside: FILE added through GIT_DIR=$1 (inside paths).
+commit_in() {	# commit_in GITDIR FILE
+	echo "mkdir -p /tmp/w/\$(dirname $2) && echo x > /tmp/w/$2 &&
+	    cd /tmp/w && GIT_DIR=$1 GIT_WORK_TREE=/tmp/w git add $2 &&
+	    GIT_DIR=$1 GIT_WORK_TREE=/tmp/w $GC commit -qm evil"
+}
+bound() {	# bound SRC DST CMD
+	as_user "$AIRLOCK" run --no-policy-check --workspace "$W/ws" \
+	    --bind "$1:$2" -- sh -c "$3" >"$MD/out" 2>"$ERR"
+	_rc=$?
+	[ $_rc -eq 0 ] || diag "exit $_rc: $(head -c 600 "$ERR")"
+	return $_rc
+}
+
+# ---- a .git bound alone at another path ----
+R1="$W/r1"
+mkrepo "$R1"
+L1=$(head_of "$R1")
+check "--bind R/.git:/mnt/g: .husky/pre-commit committed inside" \
+    bound "$R1/.git" /mnt/g "$(commit_in /mnt/g .husky/pre-commit)"
+check_sh "  main is back at its launch value, the commit held" \
+    '[ "$(head_of "$R1")" = "$L1" ] && held_in "$R1" ||
+    { diag "$(cat "$ERR")"; false; }'
+check "control: an ordinary file committed there is kept" \
+    bound "$R1/.git" /mnt/g "$(commit_in /mnt/g notes.txt)"
+check_sh "  main moved" '[ "$(head_of "$R1")" != "$L1" ]'
+
+# ---- the same .git bound at its own path ----
+R2="$W/r2"
+mkrepo "$R2"
+L2=$(head_of "$R2")
+bound "$R2/.git" "$R2/.git" "$(commit_in "$R2/.git" .husky/pre-commit)"
+check_sh "--bind R/.git: the commit of .husky/pre-commit is held" \
+    '[ "$(head_of "$R2")" = "$L2" ] && held_in "$R2" ||
+    { diag "$(cat "$ERR")"; false; }'
+
+# ---- a bare repository in the workspace ----
+B="$W/ws/b.git"
+mkrepo "$W/seed"
+u "git clone -q --bare '$W/seed' '$B'"
+LB=$(head_of "$B")
+jrun "$W/ws" "$(commit_in "$B" .husky/pre-commit)"
+check_sh "a bare repository in the workspace: the commit is held" \
+    '[ "$(head_of "$B")" = "$LB" ] && held_in "$B" ||
+    { diag "$(cat "$ERR")"; false; }'
+check_sh "  and named on the run's error output, as held" \
+    'grep "b.git" "$ERR" | grep -qv "not judged" ||
+    { diag "$(cat "$ERR")"; false; }'
+
+# ---- a work tree whose .git is a symlink the host made ----
+mkrepo "$W/ws/lk"
+u "cd '$W/ws/lk' && mv .git ../.lk-git && ln -s ../.lk-git .git"
+LL=$(head_of "$W/ws/lk")
+jrun "$W/ws" "cd '$W/ws/lk' && b=\$(echo x | git hash-object -w --stdin) &&
+    git update-index --add --cacheinfo 100644,\$b,.husky/pre-commit &&
+    $GC commit -qm evil"
+check_sh "a .git symlink the host made: the commit is held" \
+    '[ "$(head_of "$W/ws/lk")" = "$LL" ] && held_in "$W/ws/lk" ||
+    { diag "$(cat "$ERR")"; false; }'
+check_sh "  and the host's index does not stage it" \
+    '! u "git -C '"'$W/ws/lk'"' ls-files" | grep -q husky'
+check_sh "the bare repository, unchanged in that run, is not named" \
+    '! grep -q "b.git" "$ERR" || { diag "$(cat "$ERR")"; false; }'
+finish
