@@ -466,43 +466,59 @@ bind_dst_overlap(const struct run_opts *o, const char *ws)
 			    o->robind_dsts, o->tryrobind_dsts };
 	static const char *const opts[4] = { "--bind", "--bind-try",
 			    "--ro-bind", "--ro-bind-try" };
-	char		 r[PATH_MAX], **seen = NULL, *a;
-	const char	*d, *what;
+	char		 r[PATH_MAX], **seen = NULL, **said = NULL, *a, *t;
+	const char	*d;
 	size_t		 i, k, m, n;
 
-	if (o->conv == NULL)
+	/* Each place with the user's words for it. */
+	if (o->conv == NULL) {
 		seen = strv_add(seen, ws);
+		xasprintf(&t, "the workspace %s", vis(ws));
+		said = strv_add(said, t);
+		free(t);
+	}
 	for (i = 0; i < 4; i++)
 		for (k = 0; sets[i] != NULL && sets[i][k] != NULL; k++) {
-			if (dsts[i] != NULL && dsts[i][k][0] != '\0') {
-				seen = strv_add(seen, dsts[i][k]);
+			d = dsts[i] != NULL ? dsts[i][k] : "";
+			a = cli_expand_path(sets[i][k]);
+			/* A -try bind of a missing SRC is left out. */
+			if (realpath(a, r) == NULL && errno == ENOENT &&
+			    (i == 1 || i == 3)) {
+				seen = strv_add(seen, "");
+				said = strv_add(said, "");
+				free(a);
 				continue;
 			}
-			a = cli_expand_path(sets[i][k]);
-			seen = strv_add(seen, realpath(a, r) != NULL ? r : a);
+			seen = strv_add(seen, d[0] != '\0' ? d :
+			    realpath(a, r) != NULL ? r : a);
 			free(a);
+			xasprintf(&t, "%s %s%s%s", opts[i], vis(sets[i][k]),
+			    d[0] != '\0' ? ":" : "", d[0] != '\0' ? vis(d) : "");
+			said = strv_add(said, t);
+			free(t);
 		}
 	for (i = 0, n = o->conv == NULL; i < 4; i++)
 		for (k = 0; sets[i] != NULL && sets[i][k] != NULL; k++, n++) {
-			if (dsts[i] == NULL || (d = dsts[i][k])[0] == '\0')
+			if (dsts[i] == NULL || (d = dsts[i][k])[0] == '\0' ||
+			    seen[n][0] == '\0')
 				continue;
 			for (m = 0; seen[m] != NULL; m++) {
-				if (m == n || (!bind_under(d, seen[m]) &&
+				if (m == n || seen[m][0] == '\0' ||
+				    (!bind_under(d, seen[m]) &&
 				    !bind_under(seen[m], d)))
 					continue;
-				what = m == 0 && o->conv == NULL ?
-				    "the workspace" : "the bind";
 				fprintf(stderr, "airlock: %s %s:%s: DST %s "
-				    "shares its place with %s %s (a "
-				    "destination is neither inside nor above "
-				    "the workspace or another bind)\n",
-				    opts[i], vis(sets[i][k]), vis(d), vis(d), what,
-				    vis(seen[m]));
+				    "shares its place with %s (a destination "
+				    "is neither inside nor above the workspace "
+				    "or another bind)\n", opts[i],
+				    vis(sets[i][k]), vis(d), vis(d), said[m]);
 				strv_free(seen);
+				strv_free(said);
 				exit(EXIT_SANDBOX);
 			}
 		}
 	strv_free(seen);
+	strv_free(said);
 }
 
 /* A bind of a path that does not exist is an error naming it; with
@@ -512,7 +528,9 @@ static void
 add_bind(struct jgen *j, const char *path, const char *dst, int ro,
     int try)
 {
-	char	resolved[PATH_MAX], *abs = cli_expand_path(path);
+	char		 resolved[PATH_MAX], *abs = cli_expand_path(path);
+	const char	*opt = ro ? (try ? "--ro-bind-try" : "--ro-bind") :
+			    try ? "--bind-try" : "--bind";
 
 	if (dst != NULL && dst[0] == '\0')
 		dst = NULL;
@@ -521,8 +539,9 @@ add_bind(struct jgen *j, const char *path, const char *dst, int ro,
 			free(abs);
 			return;
 		}
-		fprintf(stderr, "airlock: %s %s: %s\n", ro ? "--ro-bind" :
-		    "--bind", path, strerror(errno));
+		fprintf(stderr, "airlock: %s %s: %s\n", opt, vis(path),
+		    strerror(errno));
+		free(abs);
 		exit(EXIT_SANDBOX);
 	}
 	/* The sandbox mounts a /proc of its own (its own processes): a
@@ -534,20 +553,19 @@ add_bind(struct jgen *j, const char *path, const char *dst, int ro,
 			fprintf(stderr, "airlock: %s %s: /proc would hide the "
 			    "sandbox's own /proc, which it mounts afresh for "
 			    "its own processes: refused (bind a file or "
-			    "directory outside /proc)\n", ro ? "--ro-bind" :
-			    "--bind", vis(path));
+			    "directory outside /proc)\n", opt, vis(path));
 		else
 			fprintf(stderr, "airlock: %s %s: resolves to %s, inside "
 			    "/proc, which the sandbox mounts afresh for its own "
 			    "processes: refused (bind a file or directory "
-			    "outside /proc)\n", ro ? "--ro-bind" : "--bind",
-			    vis(path), vis(resolved));
+			    "outside /proc)\n", opt, vis(path),
+			    vis(resolved));
+		free(abs);
 		exit(EXIT_SANDBOX);
 	}
 	if (dst != NULL)
-		bind_moved_check(ro ? (try ? "--ro-bind-try" : "--ro-bind") :
-		    try ? "--bind-try" : "--bind", path, dst, resolved);
-	bind_secret_check(ro ? "--ro-bind" : "--bind", abs, resolved);
+		bind_moved_check(opt, path, dst, resolved);
+	bind_secret_check(opt, abs, resolved);
 	free(abs);
 	jgen_obj_open(j);
 	jgen_kstr(j, "hostPath", resolved);

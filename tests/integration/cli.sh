@@ -10,7 +10,7 @@
 # given as the command run as a program.  Sandboxes run as the
 # unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 56
+plan 59
 W=$(mkwork)
 cd "$W" || exit 1
 TOP=${AIRLOCK_TOP:?}
@@ -403,6 +403,21 @@ rc=$?
 check_sh "attack: DST above another bind: refused" \
     '[ $rc -eq 125 ] && grep -qF "shares its place with" "$W/ov2.err" ||
     { diag "$(cat "$W/ov2.err")"; false; }'
+A run --workspace "$W/ws" --ro-bind "$S:/srv/a" --ro-bind "$W/other:/srv/a" \
+    -- true >/dev/null 2>"$W/ov3.err"
+rc=$?
+check_sh "two binds at one DST: refused, naming the other as typed" \
+    '[ $rc -eq 125 ] && grep -qF -- "shares its place with --ro-bind $W/other:/srv/a" "$W/ov3.err" ||
+    { diag "$(cat "$W/ov3.err")"; false; }'
+A run --workspace "$W/ws" --ro-bind-try "$W/no-such:/srv/a" \
+    --ro-bind "$S:/srv/a" -- true >/dev/null 2>"$W/ov4.err"
+rc=$?
+check_sh "--ro-bind-try of a missing SRC is left out: its DST is free" \
+    '[ $rc -eq 0 ] || { diag "exit $rc: $(cat "$W/ov4.err")"; false; }'
+A run --workspace "$W/ws" --bind-try /proc/self/environ -- true \
+    >/dev/null 2>"$W/ov5.err"
+check "a refused --bind-try is named --bind-try" \
+    grep -qF -- "--bind-try /proc/self/environ:" "$W/ov5.err"
 A run --workspace "$W/ws" --ro-bind "/:/srv/root" -- true >/dev/null \
     2>"$W/root.err"
 rc=$?
