@@ -50,8 +50,8 @@ struct mctx {
 
 /* srt keys that have no airlock equivalent: accepted, noted, ignored. */
 static const char *const srt_network_ignored[] = {
-    "allowAllUnixSockets", "allowLocalBinding", "httpProxyPort",
-    "socksProxyPort", "allowManagedDomainsOnly", "mitmProxy", NULL };
+    "allowAllUnixSockets", "allowLocalBinding", "allowManagedDomainsOnly",
+    "mitmProxy", NULL };
 static const char *const srt_fs_ignored[] = { "allowGitConfig", NULL };
 static const char *const srt_top_ignored[] = { "ignoreViolations",
     "enableWeakerNestedSandbox", "enableWeakerNetworkIsolation", "ripgrep",
@@ -816,8 +816,9 @@ merge_net_upstream(struct mctx *m, const struct json *o, const char *pfx)
 }
 
 /*
- * srt's network.httpProxyPort / socksProxyPort: a proxy on the local
- * host the sandbox's traffic goes through.  srt then skips its own
+ * srt's network.httpProxyPort / socksProxyPort (Claude Code's
+ * sandbox.network.*): a proxy on the local host the sandbox's traffic
+ * goes through.  srt then skips its own
  * filtering; airlock keeps deciding first and dials through it
  * (docs/DECISIONS.md).
  */
@@ -911,7 +912,7 @@ merge_lists(struct mctx *m, const struct json *o, const char *pfx,
 		    strcmp(pfx, canon) == 0 && strcmp(k, "upstream") == 0) {
 			if (merge_net_upstream(m, o->items[i], sp) == -1)
 				return -1;
-		} else if (strcmp(pfx, "network") == 0 &&
+		} else if (strcmp(canon, "sandbox.network") == 0 &&
 		    (strcmp(k, "httpProxyPort") == 0 ||
 		    strcmp(k, "socksProxyPort") == 0)) {
 			if (merge_srt_proxy_port(m, sp, k, o->items[i]) == -1)

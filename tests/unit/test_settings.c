@@ -545,6 +545,14 @@ START_TEST(upstream)
 	ck_assert_str_eq(S.upstream_socks5, "127.0.0.1:1081");
 	ck_assert_int_eq(merge("{\"network\":{\"httpProxyPort\":0}}", 0),
 	    -1);
+	/* Claude Code's spelling, under sandbox: applied the same way */
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"httpProxyPort\":8081,\"socksProxyPort\":1082}}}", 0), 0);
+	ck_assert_str_eq(S.upstream_http, "127.0.0.1:8081");
+	ck_assert_str_eq(S.upstream_socks5, "127.0.0.1:1082");
+	ck_assert_int_eq(merge("{\"sandbox\":{\"network\":{"
+	    "\"httpProxyPort\":70000}}}", 0), -1);
+	ck_assert_ptr_nonnull(strstr(E, "sandbox.network.httpProxyPort"));
 	ck_assert_int_eq(merge("{\"network\":{\"httpProxyPort\":1},"
 	    "\"sandbox\":{\"network\":{\"upstream\":{\"http\":"
 	    "\"http://127.0.0.1:2\"}}}}", 0), -1);
