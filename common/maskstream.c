@@ -166,6 +166,15 @@ step_head(struct mstream *ms, const char *in, size_t len,
 		o->status = 400;
 		return MSTREAM_REFUSE;
 	case MASK_REWRITTEN:
+		/* TRACE and TRACK answer with the request as the server got
+		 * it, the real value in it: never sent with one. */
+		if (strcasecmp(req.method, "TRACE") == 0 ||
+		    strcasecmp(req.method, "TRACK") == 0) {
+			mask_head_free(rw, rwlen);
+			http_request_free(&req);
+			o->rule = 1;
+			return refuse(o, 405, MSTREAM_NO_TRACE);
+		}
 		o->owned = rw;
 		o->out = rw;
 		o->outlen = rwlen;

@@ -66,6 +66,10 @@ void	 mstream_inspect(struct mstream *, const struct inspect_rule *r,
 void	 mstream_no_upgrade(struct mstream *);
 #define MSTREAM_NO_UPGRADE	"an Upgrade is not taken on the host-header " \
 	"endpoint: what follows it would pass unjudged"
+/* A TRACE or TRACK that carries a placeholder: its answer would echo the
+ * real value. */
+#define MSTREAM_NO_TRACE	"TRACE and TRACK are not sent with a masked " \
+	"credential: the answer would echo its real value"
 
 /*
  * One step over in[0..len): the bytes the sandbox sent and nothing has

@@ -95,6 +95,30 @@ START_TEST(other_hosts_placeholder_refused)
 }
 END_TEST
 
+/* A TRACE's answer echoes the head the server got: with a placeholder
+ * in it, never sent; without one, it goes as any request does. */
+START_TEST(trace_with_placeholder_refused)
+{
+	struct mstream_out o;
+	char	*out;
+
+	ck_assert_int_eq(drive("a.example", "TRACE / HTTP/1.1\r\nHost: "
+	    "a.example\r\nAuthorization: " PH_A "\r\n\r\n", &out, &o),
+	    MSTREAM_REFUSE);
+	ck_assert_int_eq(o.status, 405);
+	ck_assert(o.rule);
+	ck_assert_ptr_null(strstr(out, REAL_A));
+	free(out);
+	ck_assert_int_eq(drive("a.example", "track / HTTP/1.1\r\nHost: "
+	    "a.example\r\nAuthorization: " PH_A "\r\n\r\n", &out, &o),
+	    MSTREAM_REFUSE);
+	free(out);
+	ck_assert_int_eq(drive("a.example", "TRACE / HTTP/1.1\r\nHost: "
+	    "a.example\r\n\r\n", &out, &o), MSTREAM_HEAD);
+	free(out);
+}
+END_TEST
+
 START_TEST(fronted_and_malformed_refused)
 {
 	struct mstream_out o;
@@ -246,6 +270,7 @@ main(void)
 
 	tcase_add_test(tc, kept_alive_requests_each_rewritten);
 	tcase_add_test(tc, other_hosts_placeholder_refused);
+	tcase_add_test(tc, trace_with_placeholder_refused);
 	tcase_add_test(tc, fronted_and_malformed_refused);
 	tcase_add_test(tc, upgrade_refused_where_inspected);
 	tcase_add_test(tc, partial_head_waits);
