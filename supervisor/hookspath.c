@@ -247,6 +247,8 @@ hp_mentions(const char *path)
 }
 
 /* Whether git must be asked at all: a scope that may set the key. */
+static int	hp_gitdir(const char *);
+
 static int
 hp_worth_asking(const char *dir, const char *home)
 {
@@ -274,6 +276,11 @@ hp_worth_asking(const char *dir, const char *home)
 		if (x != NULL && x[0] == '/' && (size_t)snprintf(p, sizeof(p),
 		    "%s/git/config", x) < sizeof(p) && hp_mentions(p))
 			return 1;
+	}
+	/* dir itself a git directory (a bare repository): its config. */
+	if (hp_gitdir(dir)) {
+		snprintf(cf, sizeof(cf), "%s/config", dir);
+		return hp_mentions(cf);
 	}
 	/* The nearest .git at or above dir: a directory is read here;
 	 * a gitfile (a worktree, a module) is git's to follow. */
@@ -837,7 +844,7 @@ hp_walk(char **v, const char *dir, const char *home, int depth,
 			w->full = 1;
 			break;
 		}
-		if (hookspath_is_repo(p)) {
+		if (hookspath_is_repo(p) || hp_gitdir(p)) {
 			if (w->nrepos >= HP_REPOS)
 				v = hookspath_static(v, p, home);
 			else {

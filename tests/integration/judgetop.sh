@@ -10,7 +10,7 @@
 # refs/airlock/held.  A commit of an ordinary file is kept (control).
 # Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 12
 judge_init
 
 W=$(mkwork)
@@ -87,4 +87,13 @@ check_sh "  and the host's index does not stage it" \
     '! u "git -C '"'$W/ws/lk'"' ls-files" | grep -q husky'
 check_sh "the bare repository, unchanged in that run, is not named" \
     '! grep -q "b.git" "$ERR" || { diag "$(cat "$ERR")"; false; }'
+# ---- a bare repository's core.hooksPath (the user's) ----
+u "git init -q --bare '$W/ws/hb.git' && mkdir '$W/ws/hk' '$W/ws/other' &&
+    git -C '$W/ws/hb.git' config core.hooksPath '$W/ws/hk'"
+jrun "$W/ws" "echo x > '$W/ws/hk/pre-receive'"
+check_sh "a bare repository's core.hooksPath directory is refused" \
+    '[ ! -e "$W/ws/hk/pre-receive" ] || { diag "$(cat "$ERR")"; false; }'
+jrun "$W/ws" "echo x > '$W/ws/other/pre-receive'"
+check "control: the same name in another directory is written" \
+    [ -e "$W/ws/other/pre-receive" ]
 finish
