@@ -18,7 +18,8 @@
 # destroyed its fds are back.  Then the client-socket abuse tests, four
 # rounds (sessions_rpc.py flood: 1,100 idle connections, 10,000 requests
 # to closed sockets, a client that never reads; and a 100 MB request
-# line): airlockd's fds back after each, its RSS flat from the first
+# line): airlockd's fds back after each (within one: the spare
+# launcher's channel, made when airlockd gets to it), its RSS flat from the first
 # rounds to the fourth (the margin is explained there).  The fd checks
 # need root (airlockd is not dumpable); as a user they are skipped, named.
 # docs/PERFORMANCE.md has the figures of a run with SOAK_RUNS=1000.
@@ -182,8 +183,11 @@ check "$ROUNDS x ($d that never reads, a 100 MB line): others served" \
     [ "$ok3" -eq 1 ]
 diag "before and after each round (fds RSS-KiB):"
 sed 's/^/#   /' "$SD/abuse.log"
-fcheck_sh "  airlockd's fds back after each round" \
-    '[ "$(cut -d" " -f2 "$SD/abuse.log" | sort -u | wc -l)" -eq 1 ]'
+# At most one over the count before the rounds: the spare launcher's
+# channel, made when airlockd gets to it (under load, rounds later).
+f0=$(sed -n 's/^before \([0-9]*\) .*/\1/p' "$SD/abuse.log")
+fcheck_sh "  airlockd's fds back after each round (at most $((f0 + 1)))" \
+    '[ "$(cut -d" " -f2 "$SD/abuse.log" | sort -n | tail -1)" -le $((f0 + 1)) ]'
 a13=$(sed -n 's/^after-[123] [0-9]* //p' "$SD/abuse.log" | sort -n | tail -1)
 a4=$(sed -n "s/^after-$ROUNDS [0-9]* //p" "$SD/abuse.log")
 check "  airlockd's RSS after round $ROUNDS within $ABUSE KiB of rounds 1-3" \
