@@ -610,6 +610,29 @@ cm_changed(const char *common, const struct timespec *t0)
 	return 0;
 }
 
+/*
+ * Whether the git directory real lies in one of the writable binds.  One
+ * outside all of them, reached through a gitfile, a commondir or a
+ * symlink a run may have left inside, was not written by the sandbox:
+ * its refs are the user's own to move, and are never judged.
+ */
+static int
+cm_in_tops(const struct commits_snap *s, const char *real)
+{
+	char	r[PATH_MAX];
+	size_t	i, n;
+
+	for (i = 0; s->tops != NULL && s->tops[i] != NULL; i++) {
+		if (realpath(s->tops[i], r) == NULL)
+			continue;
+		n = strlen(r);
+		if (strcmp(r, "/") == 0 || (strncmp(real, r, n) == 0 &&
+		    (real[n] == '\0' || real[n] == '/')))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 cm_repo_add(struct commits_snap *s, const char *top, int launch)
 {
@@ -660,6 +683,8 @@ cm_repo_add(struct commits_snap *s, const char *top, int launch)
 		}
 		free(cd);
 	}
+	if (!cm_in_tops(s, real))
+		return;
 	for (i = 0; i < s->nrepos; i++)
 		if (strcmp(s->repos[i].common, real) == 0)
 			return;
@@ -792,9 +817,9 @@ commits_snapshot(char *const *tops)
 	struct commits_snap *s = xcalloc(1, sizeof(*s));
 
 	clock_gettime(CLOCK_REALTIME, &s->t0);
-	cm_find(s, tops, 1);
 	for (size_t i = 0; tops != NULL && tops[i] != NULL; i++)
 		s->tops = strv_add(s->tops, tops[i]);
+	cm_find(s, tops, 1);
 	return s;
 }
 

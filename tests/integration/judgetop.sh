@@ -10,7 +10,7 @@
 # refs/airlock/held.  A commit of an ordinary file is kept (control).
 # Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 judge_init
 
 W=$(mkwork)
@@ -87,6 +87,26 @@ check_sh "  and the host's index does not stage it" \
     '! u "git -C '"'$W/ws/lk'"' ls-files" | grep -q husky'
 check_sh "the bare repository, unchanged in that run, is not named" \
     '! grep -q "b.git" "$ERR" || { diag "$(cat "$ERR")"; false; }'
+# ---- a pointer left inside to a repository outside the binds ----
+# Run 1 leaves a git directory whose commondir names R3 (not bound);
+# during run 2 the user commits in R3 on the host: the judge, which
+# follows the pointer at launch, must not take that commit back.
+R3="$W/r3"
+mkrepo "$R3"
+jrun "$W/ws" "mkdir '$W/ws/fake' && echo 'ref: refs/heads/main' > \
+    '$W/ws/fake/HEAD' && echo '$R3/.git' > '$W/ws/fake/commondir'"
+as_user "$AIRLOCK" run --no-policy-check --workspace "$W/ws" -- \
+    sh -c 'sleep 6' >/dev/null 2>"$ERR" &
+rp=$!
+sleep 3
+u "cd '$R3' && mkdir -p .claude && echo '{}' > .claude/settings.json &&
+    git add .claude && $GC commit -qm mine" >/dev/null
+H3=$(head_of "$R3")
+wait $rp
+check_sh "a repository outside the binds keeps the user's own commit" \
+    '[ "$(head_of "$R3")" = "$H3" ] && ! held_in "$R3" ||
+    { diag "$(cat "$ERR")"; false; }'
+
 # ---- a bare repository's core.hooksPath (the user's) ----
 u "git init -q --bare '$W/ws/hb.git' && mkdir '$W/ws/hk' '$W/ws/other' &&
     git -C '$W/ws/hb.git' config core.hooksPath '$W/ws/hk'"
