@@ -1450,7 +1450,9 @@ plan_rule_one(struct sv_plan *p, uint32_t kind, const char *pattern,
  * SRC:DST) shows what it names: the guard judges the sandbox's paths,
  * so a host path beneath SRC is protected at DST too (an absolute glob
  * by moved_pattern, a carve-out, which is literal, by its path).  A
- * relative rule (NR_PATH, NR_TREE: trailing components at any depth)
+ * relative rule (NR_PATH, NR_TREE, NR_GITCONFIG: trailing components
+ * at any depth; a config file's content check has no absolute form, so
+ * beneath DST it is refused whole)
  * whose leading components SRC's last ones match, as .git/hooks matches
  * SRC repo/.git/hooks or .github/workflows/x SRC repo/.github, would
  * name nothing at DST, where the names above SRC are gone: it is
@@ -1468,7 +1470,7 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
 	uint32_t  tkind = kind;
 
 	plan_rule_one(p, kind, pattern, except);
-	if (kind == NR_PATH || kind == NR_TREE) {
+	if (kind == NR_PATH || kind == NR_TREE || kind == NR_GITCONFIG) {
 		xasprintf(&rel, "/**/%s", pattern);
 		tkind = NR_ABS;
 	}

@@ -10,7 +10,7 @@
 # protected path committed through DST.  A bind whose SRC holds the home
 # stays refused.  Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 25
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -141,6 +141,10 @@ for c in ".git/hooks pre-commit" ".vscode tasks.json" \
 	    grep -q "/mnt/p/$f1 refused - [a-z]" "$EV.out" ||
 	    { diag "$(cat "$EV.out")"; false; }'
 done
+u "mkdir -p '$S/.git/modules/z'"
+alone .git modules/z/config
+check_sh ".git bound alone at DST: a module's config refused, not on the host" \
+    '[ ! -e "$S/.git/modules/z/config" ] || { diag "$(cat "$EV.out")"; false; }'
 alone tools notes2
 check_sh "control: tools bound alone at DST, notes2 written" \
     '[ -e "$S/tools/notes2" ] || { diag "$(cat "$EV.out")"; false; }'
