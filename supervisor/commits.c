@@ -754,6 +754,7 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 	struct stat	 st;
 	DIR		*d;
 	char		 p[PATH_MAX], rp[PATH_MAX], why[128];
+	int		 dot;
 
 	if (depth == 0 || (launch && s->full != NULL) || *ndirs > CM_DIRS ||
 	    (d = opendir(dir)) == NULL)
@@ -761,10 +762,17 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 	while ((!launch || s->full == NULL) && *ndirs <= CM_DIRS &&
 	    (e = readdir(d)) != NULL) {
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
-		    e->d_name[0] == '.' ||
+		    strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 ||
+		    strcmp(e->d_name, ".git") == 0 ||
 		    strcmp(e->d_name, "node_modules") == 0 ||
 		    (size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >=
 		    sizeof(p) || lstat(p, &st) == -1 || !S_ISDIR(st.st_mode))
+			continue;
+		/* A dot directory is not searched, but one that is itself a
+		 * git directory (the `.bare` layout) is a repository. */
+		dot = e->d_name[0] == '.';
+		if (dot && !hookspath_is_gitdir(p))
 			continue;
 		if (++*ndirs > CM_DIRS) {
 			snprintf(why, sizeof(why), "more than %d directories "
@@ -793,7 +801,8 @@ cm_walk(struct commits_snap *s, const char *top, const char *dir,
 			} else
 				cm_repo_add(s, p, launch);
 		}
-		cm_walk(s, top, p, depth - 1, ndirs, nrepos, launch);
+		if (!dot)
+			cm_walk(s, top, p, depth - 1, ndirs, nrepos, launch);
 	}
 	closedir(d);
 }

@@ -10,7 +10,7 @@
 # refs/airlock/held.  A commit of an ordinary file is kept (control).
 # Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 judge_init
 
 W=$(mkwork)
@@ -71,6 +71,15 @@ check_sh "a bare repository in the workspace: the commit is held" \
     { diag "$(cat "$ERR")"; false; }'
 check_sh "  and named on the run's error output, as held" \
     'grep "b.git" "$ERR" | grep -qv "not judged" ||
+    { diag "$(cat "$ERR")"; false; }'
+
+# ---- a bare repository under a dot name (the .bare layout, alone) ----
+DB="$W/ws/.vault"
+u "git clone -q --bare '$W/seed' '$DB'"
+LD=$(head_of "$DB")
+jrun "$W/ws" "$(commit_in "$DB" .husky/pre-commit)"
+check_sh "a bare repository named .vault: the commit is held" \
+    '[ "$(head_of "$DB")" = "$LD" ] && held_in "$DB" ||
     { diag "$(cat "$ERR")"; false; }'
 
 # ---- a work tree whose .git is a symlink the host made ----
