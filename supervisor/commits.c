@@ -2745,6 +2745,11 @@ cm_objects(const char *common, const char *top, const char *sid,
 		o.tmp = NULL;
 		strv_free(one);
 	}
+	/* Nothing held: no airlock-held/ left in the user's .git (a copy
+	 * of it would be no git state). */
+	xasprintf(&held, "%s/airlock-held", o.common);
+	(void)rmdir(held);
+	free(held);
 	for (i = 0; o.packs != NULL && o.packs[i] != NULL; i++)
 		cm_pack(&o, o.packs[i]);
 	for (i = 0; o.midx != NULL && o.midx[i] != NULL; i++)

@@ -10,7 +10,7 @@
 # refs/airlock/held.  A commit of an ordinary file is kept (control).
 # Sandboxes run as the unprivileged user.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 judge_init
 
 W=$(mkwork)
@@ -115,6 +115,16 @@ wait $rp
 check_sh "a repository outside the binds keeps the user's own commit" \
     '[ "$(head_of "$R3")" = "$H3" ] && ! held_in "$R3" ||
     { diag "$(cat "$ERR")"; false; }'
+
+# ---- an ordinary commit leaves nothing of the judge's in .git ----
+mkrepo "$W/ws/plain"
+LP=$(head_of "$W/ws/plain")
+jrun "$W/ws" "cd '$W/ws/plain' && echo n > n && git add n &&
+    $GC commit -qm n"
+check_sh "an ordinary commit: kept, and no airlock-held/ left in .git" \
+    '[ "$(head_of "$W/ws/plain")" != "$LP" ] &&
+    [ ! -e "$W/ws/plain/.git/airlock-held" ] ||
+    { ls -la "$W/ws/plain/.git" | sed "s/^/# /"; false; }'
 
 # ---- a bare repository's core.hooksPath (the user's) ----
 u "git init -q --bare '$W/ws/hb.git' && mkdir '$W/ws/hk' '$W/ws/other' &&
