@@ -185,9 +185,9 @@ diag "before and after each round (fds RSS-KiB):"
 sed 's/^/#   /' "$SD/abuse.log"
 # At most one over the count before the rounds: the spare launcher's
 # channel, made when airlockd gets to it (under load, rounds later).
-f0=$(sed -n 's/^before \([0-9]*\) .*/\1/p' "$SD/abuse.log")
-fcheck_sh "  airlockd's fds back after each round (at most $((f0 + 1)))" \
-    '[ "$(cut -d" " -f2 "$SD/abuse.log" | sort -n | tail -1)" -le $((f0 + 1)) ]'
+fa=$(sed -n 's/^before \([0-9]*\) .*/\1/p' "$SD/abuse.log")
+fcheck_sh "  airlockd's fds back after each round (at most $((fa + 1)))" \
+    '[ "$(cut -d" " -f2 "$SD/abuse.log" | sort -n | tail -1)" -le $((fa + 1)) ]'
 a13=$(sed -n 's/^after-[123] [0-9]* //p' "$SD/abuse.log" | sort -n | tail -1)
 a4=$(sed -n "s/^after-$ROUNDS [0-9]* //p" "$SD/abuse.log")
 check "  airlockd's RSS after round $ROUNDS within $ABUSE KiB of rounds 1-3" \
