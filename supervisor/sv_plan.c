@@ -1465,7 +1465,7 @@ static void
 plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
     const char *except)
 {
-	char	**t = NULL, *g, *rel = NULL, *dup = NULL;
+	char	**t = NULL, *g, *rel = NULL;
 	size_t	  i, k = 0, n;
 	uint32_t  tkind = kind;
 
@@ -1485,13 +1485,11 @@ plan_write_rule(struct sv_plan *p, uint32_t kind, const char *pattern,
 			free(g);
 		}
 	/* DST/"**"/PATTERN is what the relative rule names there already. */
-	if (rel != NULL)
-		dup = rel;
 	for (i = 0; t != NULL && t[i] != NULL; i++) {
 		n = strlen(t[i]);
-		if (strcmp(t[i], pattern) == 0 || (dup != NULL &&
-		    n >= strlen(dup) &&
-		    strcmp(t[i] + n - strlen(dup), dup) == 0))
+		if (strcmp(t[i], pattern) == 0 || (rel != NULL &&
+		    n >= strlen(rel) &&
+		    strcmp(t[i] + n - strlen(rel), rel) == 0))
 			continue;
 		plan_rule_one(p, tkind, t[i], except);
 	}
