@@ -65,6 +65,8 @@ struct run_adapter {
 	int		 acp;		/* stdout is ACP: check it (cli_run.c) */
 	int		 acp_pass_fs;	/* fs/ requests may reach the editor */
 	int		 acp_pass_term;	/* terminal/ requests may too */
+	const char	*login_file;	/* claudeLogin: the Claude login */
+	const char	*login_host;	/* and where its token goes */
 };
 
 /*

@@ -537,6 +537,8 @@ struct claude_run {
 	char		**rargv;	/* airlock run's arguments */
 	char		**state, **priv; /* runnerState/PrivateDirs */
 	char		 home[PATH_MAX];
+	char		*login;		/* the Claude login file, if any */
+	char		*login_host;	/* the provider's host, no port */
 };
 
 /* One of the run's options on its way (cli_opt_walk): the few the CLI's
@@ -645,6 +647,44 @@ claude_masked(const struct claude_run *cr, const char *name)
 	return hit;
 }
 
+/*
+ * The user's Claude login (~/.claude/.credentials.json), when there is
+ * one: airlockd reads it, the sandbox sees a copy holding placeholders,
+ * and proxyd puts the token on the wire toward the provider's host
+ * (hp: host[:port]) alone.  A host it cannot name that way (an IPv6
+ * literal) is refused: the real login is never handed in instead.
+ */
+static int
+claude_login(struct claude_run *cr, const char *hp)
+{
+	struct stat	 st;
+	char		*h;
+	size_t		 n;
+
+	if (cr->unconfined)
+		return 0;
+	xasprintf(&cr->login, "%s/.claude/.credentials.json", cr->home);
+	if (lstat(cr->login, &st) == -1) {
+		free(cr->login);
+		cr->login = NULL;
+		return 0;
+	}
+	n = hp[0] == '[' ? 0 : strcspn(hp, ":");
+	h = xstrndup(hp, n);
+	for (n = 0; h[n] != '\0'; n++)
+		if (h[n] >= 'A' && h[n] <= 'Z')
+			h[n] += 'a' - 'A';
+	if (h[0] == '\0') {
+		fprintf(stderr, "airlock claude: %s: the Claude login (%s) "
+		    "can be masked only toward a host name or IPv4 address\n",
+		    hp, cr->login);
+		free(h);
+		return -1;
+	}
+	cr->login_host = h;
+	return 0;
+}
+
 /* The provider: its host through proxyd, its variables passed. */
 static int
 claude_provider(struct claude_run *cr)
@@ -662,6 +702,10 @@ claude_provider(struct claude_run *cr)
 	}
 	cr->rargv = strv_add(cr->rargv, "--allow-domain");
 	cr->rargv = strv_add(cr->rargv, s);
+	if (claude_login(cr, s) == -1) {
+		free(s);
+		return -1;
+	}
 	free(s);
 	for (k = 0; provider_env[k] != NULL; k++)
 		if (getenv(provider_env[k]) != NULL &&
@@ -783,6 +827,8 @@ cli_claude_main(int argc, char **argv)
 	memset(&ad, 0, sizeof(ad));
 	ad.runner_state = cr.state;
 	ad.runner_private = cr.priv;
+	ad.login_file = cr.login;
+	ad.login_host = cr.login_host;
 	/* Confined or not at all, unless --sandbox off says so. */
 	ad.require_sandbox = !cr.unconfined;
 	rc = cli_run_adapter(rargc, cr.rargv, &ad);
@@ -791,5 +837,7 @@ cli_claude_main(int argc, char **argv)
 	strv_free(cr.state);
 	strv_free(cr.priv);
 	strv_free(cr.rargv);
+	free(cr.login);
+	free(cr.login_host);
 	return rc;
 }

@@ -1219,6 +1219,13 @@ spec_adapter(struct jgen *j, const struct run_adapter *ad)
 		spec_strs(j, "runnerPrivateDirs", ad->runner_private, 0);
 	if (ad->no_push_gateway)
 		jgen_kbool(j, "pushGateway", 0);
+	if (ad->login_file != NULL && ad->login_host != NULL) {
+		jgen_key(j, "claudeLogin");
+		jgen_obj_open(j);
+		jgen_kstr(j, "file", ad->login_file);
+		jgen_kstr(j, "host", ad->login_host);
+		jgen_obj_close(j);
+	}
 }
 
 /* The spec (SPEC §3) of sandbox.launch. */

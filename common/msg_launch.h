@@ -107,6 +107,7 @@ enum plan_op {
 #define PLAN_OPF_RO		(1U << 0)	/* BIND: read-only */
 #define PLAN_OPF_OPTIONAL	(1U << 1)	/* missing source: skip */
 #define PLAN_OPF_DEV		(1U << 2)	/* BIND: allow device nodes */
+#define PLAN_OPF_INSIDE		(1U << 3)	/* BIND: source in the new root */
 
 /* MSG_EXEC_IO flags */
 #define EXEC_F_PTY		(1U << 0)	/* a new pty as the ctty */

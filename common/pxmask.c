@@ -25,8 +25,8 @@ name_ok(const char *s)
 }
 
 /* A lower-case DNS name or IPv4 literal, as the settings accept one. */
-static int
-host_ok(const char *s)
+int
+pxmask_host_ok(const char *s)
 {
 	size_t	n = strlen(s);
 
@@ -90,7 +90,7 @@ pxmask_decode(struct msg *m, struct pxmask_wire *w, const char **why)
 		*why = "bad session id";
 	else if (!name_ok(w->name))
 		*why = "bad variable name";
-	else if (!host_ok(w->host))
+	else if (!pxmask_host_ok(w->host))
 		*why = "bad host";
 	else if (w->where != MASK_HEADER && w->where != MASK_QUERY &&
 	    w->where != MASK_BASIC)

@@ -35,6 +35,9 @@ struct pxmask_wire {
  */
 int	 pxmask_decode(struct msg *, struct pxmask_wire *, const char **why);
 
+/* A host a value may go to: a lower-case DNS name or IPv4 literal. */
+int	 pxmask_host_ok(const char *);
+
 /* The session id and bundle of a validated MSG_PX_MASK_END. */
 int	 pxmask_end_decode(struct msg *, const char **sid, const void **pem,
 	    size_t *pemlen, const char **why);

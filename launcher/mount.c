@@ -145,6 +145,7 @@ mount_clone(int sfd, const char *path, int dfd, uint64_t attr,
 	close(t);
 }
 
+/* A host path (or, PLAN_OPF_INSIDE, a file the plan made) at dst. */
 static void
 mount_bind(const struct launch_item *it)
 {
@@ -152,8 +153,8 @@ mount_bind(const struct launch_item *it)
 	uint64_t		 attr;
 	int			 src, dst;
 
-	if ((src = root_open(oldroot_fd, it->src, O_PATH | O_NOFOLLOW)) ==
-	    -1) {
+	if ((src = root_open(it->flags & PLAN_OPF_INSIDE ? newroot_fd :
+	    oldroot_fd, it->src, O_PATH | O_NOFOLLOW)) == -1) {
 		if ((errno == ENOENT || errno == ELOOP) &&
 		    (it->flags & PLAN_OPF_OPTIONAL)) {
 			log_debug("bind %s: %s, skipped", it->src,

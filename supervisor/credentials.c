@@ -202,19 +202,26 @@ parse_host(struct cred_host *h, const char *name, const struct json *o,
 	return 0;
 }
 
-struct cred_store *
-cred_load(const char *path, char *err, size_t errlen)
+static void	secret_json_free(struct json *);
+
+/*
+ * A secret JSON file read into a secret buffer, parsed, the text zeroed:
+ * opened without following a symlink, a regular file owned by us, and
+ * with private != 0 no group or other permission bits.  NULL with err.
+ */
+static struct json *
+secret_json(const char *path, int private, char *err, size_t errlen)
 {
-	struct cred_store *cs;
 	struct json	*doc;
 	struct stat	 st;
 	char		*buf, jerr[256];
 	ssize_t		 n;
-	size_t		 len = 0, k;
+	size_t		 len = 0;
 	int		 fd;
 
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, errno == ELOOP ?
+		    "a symbolic link, not read" : strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
@@ -222,9 +229,10 @@ cred_load(const char *path, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
-	if ((st.st_mode & 077) != 0 || st.st_uid != geteuid()) {
-		snprintf(err, errlen, "%s: must be owned by you with mode 0600 "
-		    "(is %04o): refused", path, (unsigned)(st.st_mode & 07777));
+	if ((private && (st.st_mode & 077) != 0) || st.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s: must be owned by you%s (is %04o): "
+		    "refused", path, private ? " with mode 0600" : "",
+		    (unsigned)(st.st_mode & 07777));
 		close(fd);
 		return NULL;
 	}
@@ -255,9 +263,43 @@ cred_load(const char *path, char *err, size_t errlen)
 	}
 	if (doc->type != JSON_OBJECT) {
 		snprintf(err, errlen, "%s: not a JSON object", path);
-		json_free(doc);
+		secret_json_free(doc);
 		return NULL;
 	}
+	return doc;
+}
+
+/* The DOM of a secret file: its strings zeroed before it is freed. */
+static void
+secret_json_zero(struct json *j, int depth)
+{
+	size_t	i;
+
+	if (j->type == JSON_STRING && j->str != NULL)
+		explicit_bzero(j->str, j->len);
+	for (i = 0; depth < JSON_MAX_DEPTH && (j->type == JSON_OBJECT ||
+	    j->type == JSON_ARRAY) && i < j->n; i++)
+		secret_json_zero(j->items[i], depth + 1);
+}
+
+static void
+secret_json_free(struct json *j)
+{
+	if (j == NULL)
+		return;
+	secret_json_zero(j, 0);
+	json_free(j);
+}
+
+struct cred_store *
+cred_load(const char *path, char *err, size_t errlen)
+{
+	struct cred_store *cs;
+	struct json	*doc;
+	size_t		 k;
+
+	if ((doc = secret_json(path, 1, err, errlen)) == NULL)
+		return NULL;
 	cs = xcalloc(1, sizeof(*cs));
 	cs->hosts = xcalloc(doc->n + 1, sizeof(*cs->hosts));
 	for (k = 0; k < doc->n; k++) {
@@ -269,17 +311,7 @@ cred_load(const char *path, char *err, size_t errlen)
 			break;
 		}
 	}
-	/* The DOM held the tokens too: zero its strings before freeing. */
-	for (k = 0; k < doc->n; k++) {
-		struct json *o = doc->items[k];
-		size_t j;
-
-		for (j = 0; o->type == JSON_OBJECT && j < o->n; j++)
-			if (o->items[j]->type == JSON_STRING)
-				explicit_bzero(o->items[j]->str,
-				    o->items[j]->len);
-	}
-	json_free(doc);
+	secret_json_free(doc);
 	return cs;
 }
 
@@ -463,4 +495,120 @@ cred_mask_placeholder(const char *real, char *err, size_t errlen)
 	}
 	explicit_bzero(rnd, sizeof(rnd));
 	return out;
+}
+
+/* ---- the user's Claude Code login ---- */
+
+/*
+ * The keys of claudeAiOauth the copy inside keeps as they are; the two
+ * tokens become placeholders, anything else is left out.
+ */
+static const char *const login_keep[] = {
+	"expiresAt", "scopes", "subscriptionType", "rateLimitTier", NULL,
+};
+
+/* A token as a value of common/mask.h can take: 1..MASK_VALUE_MAX
+ * bytes of visible ASCII. */
+static int
+login_token_ok(const struct json *t)
+{
+	size_t	i;
+
+	if (t == NULL || t->type != JSON_STRING || t->len == 0 ||
+	    t->len > MASK_VALUE_MAX || strlen(t->str) != t->len)
+		return 0;
+	for (i = 0; i < t->len; i++)
+		if ((unsigned char)t->str[i] <= ' ' ||
+		    (unsigned char)t->str[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The copy's claudeAiOauth: the kept keys, the tokens' placeholders. */
+static int
+login_copy(struct jgen *j, const struct json *o, const char *ph,
+    char *err, size_t errlen)
+{
+	const struct json *rt = json_get(o, "refreshToken");
+	char		*rph;
+	size_t		 i, k;
+
+	jgen_key(j, "claudeAiOauth");
+	jgen_obj_open(j);
+	jgen_kstr(j, "accessToken", ph);
+	if (login_token_ok(rt)) {
+		/* Masked nowhere: the sandbox cannot renew the login. */
+		if ((rph = cred_mask_placeholder(rt->str, err, errlen)) ==
+		    NULL)
+			return -1;
+		jgen_kstr(j, "refreshToken", rph);
+		free(rph);
+	}
+	for (i = 0; i < o->n; i++)
+		for (k = 0; login_keep[k] != NULL; k++)
+			if (strcmp(o->keys[i], login_keep[k]) == 0) {
+				jgen_key(j, o->keys[i]);
+				jgen_value(j, o->items[i]);
+			}
+	jgen_obj_close(j);
+	return 0;
+}
+
+int
+cred_claude_login(const char *path, char **token, char **ph, char **copy,
+    char *err, size_t errlen)
+{
+	const struct json *o, *t, *exp;
+	struct json	*doc;
+	struct jgen	*j;
+	char		 e2[256], when[64];
+	struct tm	 tm;
+	time_t		 at;
+	int		 rc = -1;
+
+	*token = *ph = *copy = NULL;
+	if ((doc = secret_json(path, 0, err, errlen)) == NULL)
+		return -1;
+	j = jgen_new();
+	jgen_obj_open(j);
+	o = json_get(doc, "claudeAiOauth");
+	t = o != NULL && o->type == JSON_OBJECT ?
+	    json_get(o, "accessToken") : NULL;
+	exp = t != NULL ? json_get(o, "expiresAt") : NULL;
+	if (o == NULL)
+		rc = 0;			/* no login: an empty copy */
+	else if (!login_token_ok(t))
+		snprintf(err, errlen, "%s: claudeAiOauth.accessToken is not "
+		    "a token airlock can mask", path);
+	else if (exp != NULL && exp->type == JSON_NUMBER &&
+	    exp->number / 1000 < (double)time(NULL)) {
+		at = (time_t)(exp->number / 1000);
+		if (gmtime_r(&at, &tm) == NULL ||
+		    strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC",
+		    &tm) == 0)
+			snprintf(when, sizeof(when), "an earlier time");
+		snprintf(err, errlen, "%s: the Claude login expired at %s, "
+		    "and the sandbox cannot renew it: run `claude` outside "
+		    "a sandbox once, then try again", path, when);
+	} else if ((*ph = cred_mask_placeholder(t->str, e2,
+	    sizeof(e2))) == NULL)
+		snprintf(err, errlen, "%s: claudeAiOauth.accessToken: %s",
+		    path, e2);
+	else if (login_copy(j, o, *ph, e2, sizeof(e2)) == -1)
+		snprintf(err, errlen, "%s: claudeAiOauth.refreshToken: %s",
+		    path, e2);
+	else {
+		*token = cred_secret_dup(t->str, t->len);
+		rc = 0;
+	}
+	jgen_obj_close(j);
+	if (rc == 0)
+		xasprintf(copy, "%s\n", jgen_buf(j, NULL));
+	else {
+		free(*ph);
+		*ph = NULL;
+	}
+	jgen_free(j);
+	secret_json_free(doc);
+	return rc;
 }

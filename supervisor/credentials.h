@@ -47,6 +47,19 @@ char		*cred_mask_value(struct cred_store *,
 char		*cred_mask_placeholder(const char *real, char *err,
 		    size_t errlen);
 
+/*
+ * The user's Claude Code login, the file the CLI keeps it in
+ * (~/.claude/.credentials.json, "claudeAiOauth"), for airlock claude:
+ * *token its access token (a secret buffer, NULL when the file holds no
+ * login), *ph that token's placeholder, *copy the file as the sandbox
+ * sees it: the placeholder, a placeholder of the refresh token (masked
+ * nowhere), the expiry, scopes and plan; nothing else of the file (it
+ * also holds MCP servers' tokens).  A login already expired is refused:
+ * the sandbox cannot renew it.  0, or -1 with a message (never a token).
+ */
+int		 cred_claude_login(const char *path, char **token, char **ph,
+		    char **copy, char *err, size_t errlen);
+
 /* Secret strings: DONTDUMP pages, zeroed on free.  NULL-safe free. */
 char		*cred_secret_dup(const char *, size_t len);
 void		 cred_secret_free(char *);

@@ -103,6 +103,11 @@ struct sv_spec {
 	 * the conversation (supervisor/sv_worktree.c). */
 	char		*conversation_id;
 	char		*agent_config_dir;	/* ro, optional */
+	/* "claudeLogin" (airlock claude): the user's Claude Code login
+	 * file, shown inside as a copy holding placeholders; its token
+	 * goes on the wire toward login_host alone (sv_mask.c). */
+	char		*login_file;
+	char		*login_host;
 	char		*attachments_dir;	/* ro, optional */
 	/* Test build only (-DAIRLOCK_TEST_BUILD parses it; the field is
 	 * always here so that both builds share one layout): a writable
@@ -163,6 +168,9 @@ struct sv_plan_ctx {
 	const char		*ca_bundle;	/* credentials.mask: the
 						   sandbox's CA bundle */
 	char *const		*mask_env;	/* name, placeholder, ... */
+	const char		*login_copy;	/* claudeLogin: its copy, bound
+						   at login_file */
+	const char		*login_file;
 	const char		*hostep_path;	/* the host-header endpoint's
 						   socket on the host */
 };

@@ -447,6 +447,8 @@ session_plan(struct sv_session *s, char *err, size_t errlen)
 	}
 	ctx.ca_bundle = bundle = sv_mask_bundle(s, ctx.settings);
 	ctx.mask_env = s->mask_env;
+	ctx.login_copy = s->login_copy;
+	ctx.login_file = s->spec.login_file;
 	ctx.home = s->home;
 	ctx.uid = getuid();
 	ctx.gid = getgid();

@@ -46,6 +46,9 @@ static const char *const system_bundles[] = {
 
 #define BUNDLE_MAX	(MSG_MAX_PAYLOAD - 4096)
 
+/* The Claude login's name in proxyd's reports (credential-exfiltration). */
+#define MASK_LOGIN_NAME	"CLAUDE_LOGIN"
+
 /* A whole PEM file, NUL-terminated; NULL with err. */
 static char *
 pem_read(const char *path, char *err, size_t errlen)
@@ -280,11 +283,6 @@ mask_send_rest(struct sv_session *s, const struct settings *set,
 }
 
 /*
- * Start the masking of s's credentials: 1 when proxyd is asked and the
- * build waits for its MSG_PX_CA, 0 when there is nothing to wait for,
- * -1 with err.
- */
-/*
  * sandbox.network.upstream.credential must be readable before a launch:
  * proxyd gets it when the session registers, too late to fail the
  * launch with a message naming the key.
@@ -315,20 +313,45 @@ upstream_cred_check(const struct settings *set, char *err, size_t errlen)
 	return 0;
 }
 
-int
-sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
-    size_t errlen)
+/*
+ * claudeLogin (airlock claude): the login's token to proxyd, toward the
+ * provider's host alone, in the Authorization header the CLI sends it
+ * in ("Bearer TOKEN").
+ */
+static int
+mask_login_send(struct sv_session *s, struct msg_link *l, const char *tok,
+    const char *ph, char *err, size_t errlen)
+{
+	struct mask_setting m;
+
+	if (tok == NULL)
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.name = MASK_LOGIN_NAME;
+	m.host = s->spec.login_host;
+	m.where = MASK_HEADER;
+	m.field = "authorization";
+	s->mask_sent = 1;
+	if (send_mask(l, s->id, &m, ph, tok) == -1) {
+		snprintf(err, errlen, "claudeLogin: cannot send to "
+		    "airlock-proxyd");
+		sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+		return -1;
+	}
+	return 0;
+}
+
+/* sv_mask_begin() with something to send to proxyd. */
+static int
+mask_begin(struct sv_session *s, const struct settings *set,
+    const char *tok, const char *ph, char *err, size_t errlen)
 {
 	struct cred_store *cs = NULL;
 	struct msg_link	*l;
 	char		*up;
 	int		 rc = -1;
 
-	if (upstream_cred_check(set, err, errlen) == -1)
-		return -1;
-	if ((set->nmasks == 0 && set->ninspect == 0) || s->mask_ca != NULL)
-		return 0;
-	if (set->nmasks > PXMASK_MAX) {
+	if (set->nmasks + (tok != NULL) > PXMASK_MAX) {
 		snprintf(err, errlen, "credentials.mask: more than %d entries",
 		    PXMASK_MAX);
 		return -1;
@@ -336,21 +359,26 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 	if (mask_env_clash(s, set, err, errlen) == -1)
 		return -1;
 	if (!sv_daemon_present(SV_DAEMON_PROXYD)) {
-		snprintf(err, errlen, "credentials.mask or tls.inspect needs "
-		    "airlock-proxyd, which is not installed");
+		snprintf(err, errlen, "%s needs airlock-proxyd, which is not "
+		    "installed", set->nmasks > 0 || set->ninspect > 0 ?
+		    "credentials.mask or tls.inspect" : "claudeLogin (the "
+		    "Claude login, masked)");
 		return -1;
 	}
 	if ((up = upstream_bundle(set, err, errlen)) == NULL)
 		return -1;
 	sv_daemon_want(SV_DAEMON_PROXYD);
 	if ((l = sv_daemon_link(SV_DAEMON_PROXYD)) == NULL) {
-		snprintf(err, errlen, "credentials.mask: airlock-proxyd is "
-		    "not running (restarting after a failure?): try again");
+		snprintf(err, errlen, "%s: airlock-proxyd is not running "
+		    "(restarting after a failure?): try again",
+		    set->nmasks > 0 || set->ninspect > 0 ? "credentials.mask" :
+		    "claudeLogin");
 		free(up);
 		return -1;
 	}
 	if (mask_store(set, &cs, err, errlen) == 0 &&
 	    mask_send_all(s, set, l, cs, err, errlen) == 0 &&
+	    mask_login_send(s, l, tok, ph, err, errlen) == 0 &&
 	    mask_send_rest(s, set, l, up, err, errlen) == 0) {
 		s->mask_upstream = up;
 		up = NULL;
@@ -360,6 +388,38 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 	}
 	free(up);
 	cred_free(cs);
+	return rc;
+}
+
+/*
+ * Start the masking of s's credentials: 1 when proxyd is asked and the
+ * build waits for its MSG_PX_CA, 0 when there is nothing to wait for,
+ * -1 with err.
+ */
+int
+sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
+    size_t errlen)
+{
+	char		*tok = NULL, *ph = NULL, e2[400];
+	int		 rc;
+
+	if (upstream_cred_check(set, err, errlen) == -1)
+		return -1;
+	if (s->mask_ca != NULL)
+		return 0;
+	/* The login file is read once: its copy stays with the session. */
+	if (s->spec.login_file != NULL && s->login_copy == NULL) {
+		if (cred_claude_login(s->spec.login_file, &tok, &ph,
+		    &s->login_copy, e2, sizeof(e2)) == -1) {
+			snprintf(err, errlen, "claudeLogin: %s", e2);
+			return -1;
+		}
+	}
+	if (set->nmasks == 0 && set->ninspect == 0 && tok == NULL)
+		return 0;
+	rc = mask_begin(s, set, tok, ph, err, errlen);
+	cred_secret_free(tok);
+	free(ph);
 	return rc;
 }
 
@@ -425,8 +485,9 @@ sv_mask_free(struct sv_session *s)
 {
 	free(s->mask_ca);
 	free(s->mask_upstream);
+	free(s->login_copy);
 	strv_free(s->mask_env);
-	s->mask_ca = s->mask_upstream = NULL;
+	s->mask_ca = s->mask_upstream = s->login_copy = NULL;
 	s->mask_env = NULL;
 }
 

@@ -119,6 +119,8 @@ static void	env_set(char ***, const char *, const char *);
 #define SV_RUN_GITCONFIG	"/run/airlock/gitconfig"
 #define SV_RUN_CRED_HELPER	"/run/airlock/git-credential"
 #define SV_RUN_CA_BUNDLE	"/run/airlock/ca-bundle.pem"
+/* claudeLogin: the login file's copy, bound where the CLI reads it. */
+#define SV_RUN_LOGIN		"/run/airlock/claude-login.json"
 #define SV_RUN_HOSTEP		"/run/airlock/http.sock"
 
 static int
@@ -2696,7 +2698,8 @@ stage_rules(struct plan_build *pb, char *err, size_t errlen)
 /*
  * credentials.mask: the sandbox trusts the session CA (with the system's
  * certificates) through the file and the variables common tools read,
- * and each masked variable holds its placeholder.
+ * each masked variable holds its placeholder, and a masked login file
+ * is its copy.
  */
 static void
 plan_ca_bundle(struct sv_plan *p, const struct sv_plan_ctx *ctx)
@@ -2720,6 +2723,18 @@ plan_ca_bundle(struct sv_plan *p, const struct sv_plan_ctx *ctx)
 	for (i = 0; ctx->mask_env != NULL && ctx->mask_env[i] != NULL &&
 	    ctx->mask_env[i + 1] != NULL; i += 2)
 		env_set(&p->env_base, ctx->mask_env[i], ctx->mask_env[i + 1]);
+	/* claudeLogin: over the real file (hidden as a secret), a copy
+	 * holding placeholders, read-only. */
+	if (ctx->login_copy != NULL && ctx->login_file != NULL) {
+		plan_op(p, PLAN_OP_DIR, 0, NULL, SV_RUN_GITCONFIG_DIR);
+		msgbuf_init(&b, MSG_PLAN_FILE);
+		msg_put_str(&b, SV_RUN_LOGIN);
+		msg_put_u32(&b, 0444);
+		msg_put_blob(&b, ctx->login_copy, strlen(ctx->login_copy));
+		plan_frame(p, &b);
+		plan_op(p, PLAN_OP_BIND, PLAN_OPF_RO | PLAN_OPF_INSIDE,
+		    SV_RUN_LOGIN, ctx->login_file);
+	}
 }
 
 /* The last frame, the working directory and the base environment. */

@@ -109,6 +109,8 @@ json_item(struct jgen *j, struct msg *m)
 			jgen_kbool(j, "optional", 1);
 		if (b & PLAN_OPF_DEV)
 			jgen_kbool(j, "devices", 1);
+		if (b & PLAN_OPF_INSIDE)
+			jgen_kbool(j, "sourceInSandbox", 1);
 		break;
 	case MSG_PLAN_FILE:
 		jgen_kstr(j, "item", "file");

@@ -136,7 +136,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 			src = msg_get_str(&m);
 			dst = msg_get_str(&m);
 			if (a == PLAN_OP_BIND && src[0] == '/' &&
-			    strcmp(src, dst) != 0) {
+			    !(b & PLAN_OPF_INSIDE) && strcmp(src, dst) != 0) {
 				bs = strv_add(bs, src);
 				bd = strv_add(bd, dst);
 			}

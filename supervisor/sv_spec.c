@@ -4,10 +4,12 @@
  * client socket.  Strict: an unknown field or a wrong type is an error
  * naming the field, so a typo in a deny list is never silently ignored.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pxmask.h"
 #include "common/xmalloc.h"
 #include "supervisor/sv.h"
 
@@ -41,6 +43,8 @@ sv_spec_free(struct sv_spec *s)
 	free(s->conversation_id);
 	free(s->agent_config_dir);
 	free(s->attachments_dir);
+	free(s->login_file);
+	free(s->login_host);
 	free(s->test_unlisted_bind);
 	memset(s, 0, sizeof(*s));
 }
@@ -188,6 +192,39 @@ parse_limits(const struct json *v, struct sv_limits *l, char *err,
 	return 0;
 }
 
+/*
+ * "claudeLogin": {"file": absolute path, "host": where its token goes}.
+ * From the client (the user), not from a sandbox; checked all the same.
+ */
+static int
+parse_login(const struct json *v, struct sv_spec *s, char *err,
+    size_t errlen)
+{
+	const char	*f, *h;
+
+	f = v->type == JSON_OBJECT ? json_get_str(v, "file") : NULL;
+	h = v->type == JSON_OBJECT ? json_get_str(v, "host") : NULL;
+	if (f == NULL || h == NULL || v->n != 2) {
+		snprintf(err, errlen, "claudeLogin: expected {\"file\": "
+		    "PATH, \"host\": HOST}");
+		return -1;
+	}
+	if (f[0] != '/' || strstr(f, "/../") != NULL ||
+	    strlen(f) >= PATH_MAX) {
+		snprintf(err, errlen, "claudeLogin.file: expected an absolute "
+		    "path");
+		return -1;
+	}
+	if (!pxmask_host_ok(h)) {
+		snprintf(err, errlen, "claudeLogin.host: expected a host name "
+		    "or IPv4 address in lower case, without a port");
+		return -1;
+	}
+	s->login_file = xstrdup(f);
+	s->login_host = xstrdup(h);
+	return 0;
+}
+
 int
 sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
     size_t errlen)
@@ -275,6 +312,9 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 		else if (strcmp(k, "agentConfigDir") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    get_str(v, k, &s->agent_config_dir, err, errlen);
+		else if (strcmp(k, "claudeLogin") == 0)
+			r = v->type == JSON_NULL ? 0 :
+			    parse_login(v, s, err, errlen);
 		else if (strcmp(k, "attachmentsDir") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    get_str(v, k, &s->attachments_dir, err, errlen);

@@ -46,6 +46,11 @@ const char *const protect_home_secrets[] = {
 	".azure", ".config/gcloud", ".npmrc", ".pypirc",
 	".cargo/credentials", ".cargo/credentials.toml",
 	".config/hub", ".terraform.d/credentials.tfrc.json",
+	/* Agents' logins (`airlock claude` shows a copy of Claude Code's
+	 * holding placeholders). */
+	".claude/.credentials.json", ".codex/auth.json",
+	".gemini/oauth_creds.json", ".config/github-copilot",
+	".local/share/opencode/auth.json",
 };
 const size_t n_protect_home_secrets =
     sizeof(protect_home_secrets) / sizeof(protect_home_secrets[0]);

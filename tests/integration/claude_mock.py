@@ -9,7 +9,8 @@
 # env.txt, then a closing text.  Streams server-sent events as the API does
 # (message_start, content_block_*, message_delta, message_stop) when the
 # request asks for a stream.  Every request body is appended to LOG, one
-# JSON object a line with its x-api-key header ("apiKey"), for the test
+# JSON object a line with its x-api-key header ("apiKey") and its
+# Authorization header ("auth": a Claude login's token), for the test
 # to read the tool results.  With CLAUDE_MOCK_TLS=BASE it serves HTTPS
 # (BASE.pem, BASE.key): tests/integration/tlsmask.sh.
 #
@@ -91,7 +92,8 @@ class H(http.server.BaseHTTPRequestHandler):
             body = {}
         with open(log, "a") as f:
             f.write(json.dumps({"path": self.path, "body": body,
-                                "apiKey": self.headers.get("x-api-key")})
+                                "apiKey": self.headers.get("x-api-key"),
+                                "auth": self.headers.get("Authorization")})
                     + "\n")
         if "count_tokens" in self.path:
             self.reply(200, {"input_tokens": 10})

@@ -135,6 +135,89 @@ START_TEST(test_command)
 }
 END_TEST
 
+/*
+ * The Claude login: the token and its placeholder out, the copy holding
+ * placeholders and the kept keys only; refusals never quote a token.
+ */
+START_TEST(test_claude_login)
+{
+	static const char *const bad[][2] = {
+		/* an expired login: named with its time */
+		{ "{\"claudeAiOauth\":{\"accessToken\":\"sk-ant-oat01-"
+		  "AAAASECRETAAAAAAAAAAAAAAAAAAAAAA\",\"expiresAt\":"
+		  "1000000000000}}", "expired at 2001-09-09 01:46 UTC" },
+		/* a token the header could not carry */
+		{ "{\"claudeAiOauth\":{\"accessToken\":\"sk SECRET "
+		  "AAAAAAAAAAAAAAAAAAAAAAAA\"}}", "not a token airlock" },
+		{ "{\"claudeAiOauth\":{\"accessToken\":7}}",
+		  "not a token airlock" },
+		{ "{\"claudeAiOauth\":\"SECRET\"}", "not a token airlock" },
+		/* too short to leave 16 random characters */
+		{ "{\"claudeAiOauth\":{\"accessToken\":\"sk-SECRET\"}}",
+		  "too short" },
+		{ "[\"SECRET\"]", "not a JSON object" },
+		{ "{\"claudeAiOauth\":{\"accessToken\":\"SECRET", "" },
+	};
+	char	 err[512], *tok, *ph, *copy, *path, link[256];
+	size_t	 i;
+
+	/* A login as Claude Code writes it, with an MCP server's token. */
+	path = write_file("login.json", "{\"claudeAiOauth\":{\"accessToken\":"
+	    "\"sk-ant-oat01-Abc123Def456Ghi789Jkl012\",\"refreshToken\":"
+	    "\"sk-ant-ort01-Zyx987Wvu654Tsr321Qpo000\",\"expiresAt\":"
+	    "4102444800000,\"scopes\":[\"user:inference\"],"
+	    "\"subscriptionType\":\"max\",\"idToken\":\"LEFTOUT\"},"
+	    "\"mcpOAuth\":{\"s\":{\"accessToken\":\"MCPSECRET\"}}}", 0600);
+	ck_assert_int_eq(cred_claude_login(path, &tok, &ph, &copy, err,
+	    sizeof(err)), 0);
+	ck_assert_str_eq(tok, "sk-ant-oat01-Abc123Def456Ghi789Jkl012");
+	ck_assert_uint_eq(strlen(ph), strlen(tok));
+	ck_assert_str_ne(ph, tok);
+	ck_assert_int_eq(strncmp(ph, "sk-ant-oat01-", 13), 0);
+	ck_assert_ptr_nonnull(strstr(copy, ph));
+	ck_assert_ptr_nonnull(strstr(copy, "\"refreshToken\":\"sk-ant-ort01-"));
+	ck_assert_ptr_nonnull(strstr(copy, "\"expiresAt\":4102444800000"));
+	ck_assert_ptr_nonnull(strstr(copy, "\"scopes\":[\"user:inference\"]"));
+	ck_assert_ptr_nonnull(strstr(copy, "\"subscriptionType\":\"max\""));
+	ck_assert_ptr_null(strstr(copy, "Abc123Def456"));
+	ck_assert_ptr_null(strstr(copy, "Zyx987Wvu654"));
+	ck_assert_ptr_null(strstr(copy, "LEFTOUT"));
+	ck_assert_ptr_null(strstr(copy, "MCPSECRET"));
+	cred_secret_free(tok);
+	free(ph);
+	free(copy);
+
+	/* No login in the file (its MCP tokens only): an empty copy. */
+	path = write_file("mcp.json", "{\"mcpOAuth\":{\"s\":{\"accessToken\":"
+	    "\"MCPSECRET\"}}}", 0644);
+	ck_assert_int_eq(cred_claude_login(path, &tok, &ph, &copy, err,
+	    sizeof(err)), 0);
+	ck_assert_ptr_null(tok);
+	ck_assert_ptr_null(ph);
+	ck_assert_str_eq(copy, "{}\n");
+	free(copy);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path = write_file("bad.json", bad[i][0], 0600);
+		ck_assert_int_eq(cred_claude_login(path, &tok, &ph, &copy, err,
+		    sizeof(err)), -1);
+		ck_assert_ptr_null(tok);
+		ck_assert_ptr_null(copy);
+		ck_assert_msg(strstr(err, bad[i][1]) != NULL, "%zu: %s", i,
+		    err);
+		ck_assert_msg(strstr(err, "SECRET") == NULL, "%zu: %s", i, err);
+	}
+
+	/* A symbolic link is not followed. */
+	path = write_file("login.json", "{}", 0600);
+	snprintf(link, sizeof(link), "%s/login-link.json", dir);
+	ck_assert_int_eq(symlink(path, link), 0);
+	ck_assert_int_eq(cred_claude_login(link, &tok, &ph, &copy, err,
+	    sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "symbolic link"));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -150,6 +233,7 @@ main(void)
 	tcase_add_test(tc, test_mode_refused);
 	tcase_add_test(tc, test_errors_never_quote_tokens);
 	tcase_add_test(tc, test_command);
+	tcase_add_test(tc, test_claude_login);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(su, tc);
 	sr = srunner_create(su);

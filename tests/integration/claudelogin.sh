@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: ISC
+#
+# `airlock claude` with the user's Claude login (issue 28, R-K1): the
+# OAuth token Claude Code keeps in ~/.claude/.credentials.json is read by
+# airlockd, the sandbox sees a copy of the file holding placeholders, and
+# proxyd puts the real token on the wire toward the model's host alone.
+# The real CLI against the mock Messages API over TLS (a test CA):
+#   - the mock receives the real token on every request;
+#   - inside, the file holds placeholders of the tokens' shape and none
+#     of the file's other entries (an MCP server's token); the agent's
+#     other routes to the real file (a copy of ~/.claude, /proc/self/root,
+#     a umount of the copy) find nothing;
+#   - the real tokens are in no event, log or output, and the host's file
+#     is unchanged;
+#   - a plain `airlock run` binding ~/.claude reads the file empty (the
+#     secret set);
+#   - a login that has expired is refused before the CLI starts, and one
+#     toward an IPv6 literal too: the real login is never handed in.
+. "$(dirname "$0")/lib.sh"
+plan 12
+
+W=$(mkwork)
+H=$(mkwork)
+cd "$W" || exit 1
+unset SSL_CERT_FILE CURL_CA_BUNDLE GIT_SSL_CAINFO REQUESTS_CA_BUNDLE \
+    NODE_EXTRA_CA_CERTS ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN \
+    CLAUDE_CODE_OAUTH_TOKEN
+test_ca "$W" ca
+test_cert "$W" ca srv "DNS:localhost,IP:127.0.0.1"
+chmod a+r "$W"/*.pem
+
+CLAUDE=$(PATH=/usr/local/bin:/usr/bin:/bin command -v claude)
+mkdir -p "$H/.claude"
+printf '{"model":"claude-mock","permissions":{"deny":[]}}\n' \
+    >"$H/.claude/settings.json"
+printf '{"numStartups":3,"hasCompletedOnboarding":true}\n' >"$H/.claude.json"
+TOK="sk-ant-oat01-$(openssl rand -hex 40)"
+REF="sk-ant-ort01-$(openssl rand -hex 40)"
+MCP="mcp-secret-$(openssl rand -hex 20)"
+# login FILE EXPIRES-IN-SECONDS: a login as Claude Code writes it.
+login() {
+	printf '{"claudeAiOauth":{"accessToken":"%s","refreshToken":"%s",'\
+'"expiresAt":%s,"scopes":["user:inference","user:profile"],'\
+'"subscriptionType":"max"},"mcpOAuth":{"srv|1":{"accessToken":"%s"}}}\n' \
+	    "$TOK" "$REF" "$((($(date +%s) + $2) * 1000))" "$MCP" >"$1"
+	chmod 0600 "$1"
+}
+login "$H/.claude/.credentials.json" 3600
+cat >"$H/airlock.json" <<EOF
+{"sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem"}}}}
+EOF
+# The agent's attempts, each writing what it found into the workspace;
+# the file's name is put together in the shell, past the hook's check
+# (which refuses a command naming the secret), as a hostile agent would.
+cat >"$H/steps.json" <<'EOF'
+[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; true", "description": "login"}],
+ ["Bash", {"command": "python3 umount.py >umount.txt 2>&1; f=~/.claude/.cred; cat ${f}entials.json >after.txt", "description": "umount"}]]
+EOF
+cat >"$W/umount.py" <<'EOF'
+import ctypes, os
+f = os.path.expanduser("~/.claude/.cred") + "entials.json"
+libc = ctypes.CDLL(None, use_errno=True)
+print(libc.umount2(f.encode(), 2), os.strerror(ctypes.get_errno()))
+EOF
+[ "$(id -u)" -eq 0 ] && chown -R "$TUSER" "$H" "$W"
+SUM=$(sha256sum <"$H/.claude/.credentials.json")
+
+: >"$W/mock.log"
+CLAUDE_MOCK_TLS="$W/srv" python3 "$(dirname "$0")/claude_mock.py" "$W" \
+    "$W/mock.log" "$W/mock.port" "$H/steps.json" >/dev/null 2>&1 &
+MPID=$!
+trap 'kill $MPID 2>/dev/null' EXIT
+i=0
+while [ ! -s "$W/mock.port" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+URL="https://localhost:$(cat "$W/mock.port")"
+# claude [ENV...]: airlock claude as the user, its own airlockd in $H.
+claude() {
+	as_user env HOME="$H" AIRLOCK_DEBUG=1 ANTHROPIC_BASE_URL="$URL" "$@" \
+	    "$AIRLOCK" claude --settings "$H/airlock.json" --events "$W/ev" \
+	    -- -p "the login"
+}
+claude >"$W/oc" 2>&1
+rc=$?
+check_sh "airlock claude ran the CLI to its end with the login (exit $rc)" \
+    '[ -n "$CLAUDE" ] && [ "$rc" -eq 0 ]'
+[ "$rc" -eq 0 ] || diag "$(tail -5 "$W/oc")"
+auths() {	# auths LOG: the Authorization values the mock received
+	python3 -c 'import json, sys
+print("\n".join(sorted({str(json.loads(l).get("auth"))
+    for l in open(sys.argv[1])})))' "$1"
+}
+check_sh "the mock received the real token on every request" \
+    '[ -s "$W/mock.log" ] && [ "$(auths "$W/mock.log")" = "Bearer $TOK" ]'
+
+# What the agent read.
+field() {	# field FILE KEY: claudeAiOauth.KEY of a login file
+	python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["claudeAiOauth"].get(sys.argv[2]))' \
+	    "$1" "$2" 2>/dev/null
+}
+PT=$(field "$W/login.txt" accessToken)
+PR=$(field "$W/login.txt" refreshToken)
+check_sh "inside, the file holds placeholders of the tokens' shape" \
+    '[ ${#PT} -eq ${#TOK} ] && [ "$PT" != "$TOK" ] &&
+    [ ${#PR} -eq ${#REF} ] && [ "$PR" != "$REF" ] &&
+    case $PT$PR in sk-ant-oat01-*sk-ant-ort01-*) true;; *) false;; esac'
+check_sh "... its expiry and scopes as they are, no other entry of the file" \
+    '[ "$(field "$W/login.txt" scopes)" = "['"'"'user:inference'"'"', '"'"'user:profile'"'"']" ] &&
+    ! grep -q mcpOAuth "$W/login.txt"'
+check_sh "the copy could not be unmounted ($(cat "$W/umount.txt" 2>/dev/null)), reads the same after" \
+    'grep -q "^-1 " "$W/umount.txt" && cmp -s "$W/login.txt" "$W/after.txt"'
+check_sh "no route inside reached a real token (copy, /proc/self/root, env)" \
+    '[ -s "$W/root.txt" ] && [ -d "$W/dump" ] &&
+    ! grep -rqe "$TOK" -e "$REF" -e "$MCP" "$W/login.txt" "$W/root.txt" \
+    "$W/dump" "$W/env.txt" "$W/environ.txt" "$W/after.txt"'
+# Everywhere but the mock's log and the host's login file: the events,
+# the output, airlockd's state and log, the CLI's transcripts.
+check "the real tokens are in no event, log, output or transcript" \
+    fails grep -rq --exclude=mock.log --exclude=.credentials.json \
+    -e "$TOK" -e "$REF" -e "$MCP" "$W" "$H"
+check_sh "the host's login file is unchanged" \
+    '[ "$(sha256sum <"$H/.claude/.credentials.json")" = "$SUM" ]'
+
+# A plain run binding ~/.claude: the login is in the secret set.
+as_user env HOME="$H" "$AIRLOCK" run --ro-bind "$H/.claude" --workspace "$W" \
+    --no-policy-check -- cat "$H/.claude/.credentials.json" >"$W/o2" 2>&1
+rc=$?
+check_sh "airlock run with ~/.claude bound cannot read the login (exit $rc)" \
+    '[ "$rc" -ne 0 ] && grep -q "in the secret set (~/.claude/.credentials.json)" \
+    "$W/o2" && ! grep -qe "$TOK" "$W/o2"'
+
+# An expired login: refused, named, before the CLI starts.
+login "$H/.claude/.credentials.json" -60
+n0=$(wc -l <"$W/mock.log")
+claude >"$W/o3" 2>&1
+rc=$?
+check_sh "an expired login is refused before the CLI starts (exit $rc)" \
+    '[ "$rc" -ne 0 ] && grep -q "credentials.json: the Claude login expired" \
+    "$W/o3" && [ "$(wc -l <"$W/mock.log")" -eq "$n0" ]'
+[ "$rc" -ne 0 ] || diag "$(tail -3 "$W/o3")"
+
+# A provider at an IPv6 literal: nowhere to mask toward, so refused.
+login "$H/.claude/.credentials.json" 3600
+URL="https://[::1]:$(cat "$W/mock.port")"
+claude >"$W/o4" 2>&1
+rc=$?
+check_sh "a provider at an IPv6 literal with a login is refused (exit $rc)" \
+    '[ "$rc" -eq 2 ] && grep -q "masked only toward a host name" "$W/o4"'
+check "the real tokens are in none of the refusals" \
+    fails grep -qe "$TOK" -e "$REF" "$W/o3" "$W/o4"
+finish
