@@ -7,9 +7,12 @@
 # sandbox.network.tls.upstreamCA, and puts the real value in the request
 # head there alone.  Real clients inside (curl, python requests, git);
 # loopback TLS servers with a test CA that log what they receive.
-#   - the server of the masked host logs the real value for each client;
+#   - the server of the masked host logs the real value for each client,
+#     in a header, a query parameter and Basic's password, and from a
+#     source command;
 #   - the real value is nowhere inside (environment, /proc, files), nor
-#     in the events, airlockd's and proxyd's log or any error;
+#     in the events, airlockd's and proxyd's log, the audit log or any
+#     error;
 #   - a placeholder toward another host (vm, masked for another
 #     credential, and plain HTTP toward runsc) is refused as
 #     credential-exfiltration and that server never sees it; control:
@@ -22,7 +25,7 @@
 #   - a request on the masked host's connection whose Host header names
 #     another host (domain fronting) is refused.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 41
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -36,7 +39,7 @@ test_cert "$W" ca srv "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
 test_cert "$W" badca bad "DNS:localhost,DNS:vm,DNS:runsc,IP:127.0.0.1"
 chmod a+r "$W"/*.pem
 
-# serve NAME CERT|-: a server logging "host path auth other leak ua" per
+# serve NAME CERT|-: a server logging "host path auth other leak ua cmd" per
 # request with $W/CERT.pem and .key, its port in $W/NAME.port ("-":
 # plain HTTP).
 PIDS=""
@@ -48,9 +51,10 @@ class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     def do_GET(self):
         h = self.headers
-        open(log, "a").write("%s %s auth=%s other=%s leak=%s ua=%s\n" % (
+        open(log, "a").write("%s %s auth=%s other=%s leak=%s ua=%s cmd=%s\n" % (
             h.get("Host"), self.path, h.get("Authorization"),
-            h.get("X-Other"), h.get("X-Leak"), h.get("User-Agent")))
+            h.get("X-Other"), h.get("X-Leak"), h.get("User-Agent"),
+            h.get("X-Cmd")))
         self.send_response(200); self.send_header("Content-Length", "3")
         self.end_headers(); self.wfile.write(b"ok\n")
     def log_message(self, *a): pass
@@ -85,14 +89,25 @@ trap cleanup EXIT
 # The real values, only in the user's credentials file (0600).
 REAL="sk-test-$(openssl rand -hex 20)"
 OTHER="ot-test-$(openssl rand -hex 20)"
-printf '{"API_KEY":{"value":"%s"},"OTHER_KEY":{"value":"%s"}}\n' "$REAL" \
-    "$OTHER" >"$W/cred.json"
+QREAL="qk-test-$(openssl rand -hex 20)"
+BREAL="bp-test-$(openssl rand -hex 20)"
+CREAL="cm-test-$(openssl rand -hex 20)"
+printf '{"API_KEY":{"value":"%s"},"OTHER_KEY":{"value":"%s"},'\
+'"Q_KEY":{"value":"%s"},"B_PASS":{"value":"%s"}}\n' "$REAL" "$OTHER" \
+    "$QREAL" "$BREAL" >"$W/cred.json"
 chmod 0600 "$W/cred.json"
-[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/cred.json"
+# A source command (R-K1): the value is the first line it prints.
+printf '#!/bin/sh\necho %s\n' "$CREAL" >"$W/cmdsrc.sh"
+chmod 0700 "$W/cmdsrc.sh"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/cred.json" "$W/cmdsrc.sh"
 cat >"$W/settings.json" <<EOF
 {"credentials":{"file":"$W/cred.json","mask":[
   {"name":"API_KEY","host":"localhost","header":"Authorization"},
-  {"name":"OTHER_KEY","host":"vm","header":"X-Other"}]},
+  {"name":"OTHER_KEY","host":"vm","header":"X-Other"},
+  {"name":"Q_KEY","host":"localhost","query":"key"},
+  {"name":"B_PASS","host":"localhost","basic":true},
+  {"name":"C_KEY","host":"localhost","header":"X-Cmd",
+   "source":{"command":["$W/cmdsrc.sh"]}}]},
  "sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem"}}}}
 EOF
 
@@ -179,6 +194,25 @@ else
 	not_ok "node fetch to a host not allowed"
 fi
 
+# The other places a value goes: a query parameter, Basic's password,
+# and a header whose value a source command printed.
+run "$W/e3q" -- sh -c 'curl -sf -m 10 -o /dev/null \
+    "https://localhost:'"$P"'/q?key=$Q_KEY&x=1";
+    curl -sf -m 10 -o /dev/null -u "me:$B_PASS" https://localhost:'"$P"'/basic;
+    curl -sf -m 10 -o /dev/null -H "X-Cmd: $C_KEY" https://localhost:'"$P"'/cmd;
+    printf "%s\n" "$Q_KEY" "$B_PASS" "$C_KEY" >ph3.txt' >"$W/o3q" 2>&1
+check "query: the server logged the real value as the parameter" \
+    grep -q "^localhost:$P /q?key=$QREAL&x=1 " "$W/good.log"
+BAUTH=$(printf 'me:%s' "$BREAL" | base64 -w0)
+check "basic: the server logged the real password" \
+    grep -q "^localhost:$P /basic auth=Basic $BAUTH " "$W/good.log"
+check "a source command's value: the server logged it in its header" \
+    grep -q "^localhost:$P /cmd .* cmd=$CREAL\$" "$W/good.log"
+check_sh "... and the sandbox held three placeholders, none of them a value" \
+    '[ "$(wc -l <"$W/ph3.txt")" -eq 3 ] &&
+    ! grep -qe "$QREAL" -e "$BREAL" -e "$CREAL" "$W/ph3.txt" &&
+    [ "$(grep -c "^\(qk\|bp\|cm\)-test-" "$W/ph3.txt")" -eq 3 ]'
+
 # What tools read: the bundle with the session CA, the five variables.
 run "$W/e4" -- sh -c 'for v in SSL_CERT_FILE NODE_EXTRA_CA_CERTS \
     REQUESTS_CA_BUNDLE GIT_SSL_CAINFO CURL_CA_BUNDLE; do
@@ -200,7 +234,7 @@ check_sh "the sandbox's view was dumped (its bundle and the placeholder)" \
     'grep -q "airlock: this session" "$W/dump" &&
     grep -q "^API_KEY=sk-test-" "$W/dump"'
 check "... and the real values appear nowhere in it" \
-    fails grep -qe "$REAL" -e "$OTHER" "$W/dump"
+    fails grep -qe "$REAL" -e "$OTHER" -e "$QREAL" -e "$BREAL" -e "$CREAL" "$W/dump"
 
 # The credentials file itself, in the workspace: unreadable inside by its
 # path, through a symbolic link and a hard link made inside (link(2)
@@ -368,8 +402,11 @@ check_sh "neither the real key nor the caller's value is in its environment" \
     '[ -s "$W/claude-env.txt" ] && ! grep -qe "$REALC" -e caller-decoy \
     "$W/claude-env.txt"'
 
-# Nothing outside the sandbox carries the values either.
-check "the real values are in no event, log or client output" \
-    fails grep -rqe "$REAL" -e "$OTHER" -e "$REALC" "$W"/e[0-9]* "$W/d.log" \
-    "$W"/o[0-9]* "$W/oc"
+# Nothing outside the sandbox carries the values either, airlockd's
+# state (its audit log) included.
+ST=$(as_user sh -c 'echo "${XDG_STATE_HOME:-$HOME/.local/state}/airlock"')
+check_sh "the real values are in no event, log, audit log or client output" \
+    '[ -s "$ST/audit.jsonl" ] && ! grep -rqe "$REAL" -e "$OTHER" -e "$REALC" \
+    -e "$QREAL" -e "$BREAL" -e "$CREAL" "$W"/e[0-9]* "$W/d.log" \
+    "$W"/o[0-9]* "$W/oc" "$ST" "$H"/.local/state'
 finish
