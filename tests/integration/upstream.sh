@@ -13,10 +13,12 @@
 #     test user, its logs in the test's directory) sees every connection
 #     proxyd makes for the sandbox (CONNECT for tunnels, plain HTTP and
 #     SOCKS5 alike), none of the noProxy hosts and never a denied host;
+#     a masked host's connection goes through it too, the real value put
+#     in by proxyd before;
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 30
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -257,6 +259,54 @@ check_sh "srt's network.httpProxyPort: through squid on that port" \
     '[ "$(line 1 "$W/u4")" = 200 ] && [ "$(sqlog | wc -l)" -eq 4 ] &&
     [ "$(hits "$W/hits")" -eq 5 ]'
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/u4"; sqlog)"
+
+# A masked host through the upstream: proxyd terminates TLS, puts the
+# real value in the head, then reaches the server through squid
+# (CONNECT).  The server logs what it got; squid sees the connection.
+test_ca "$W" ca
+test_cert "$W" ca srv "DNS:localhost,IP:127.0.0.1"
+chmod a+r "$W"/*.pem
+python3 - "$W/tls.log" "$W/srv" "$W/tls.port" >/dev/null 2>&1 <<'PY' &
+import http.server, ssl, sys
+log, base, portfile = sys.argv[1:4]
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        open(log, "a").write("%s auth=%s\n" % (self.path,
+            self.headers.get("Authorization")))
+        self.send_response(200); self.send_header("Content-Length", "0")
+        self.end_headers()
+    def log_message(self, *a): pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+c.load_cert_chain(base + ".pem", base + ".key")
+s.socket = c.wrap_socket(s.socket, server_side=True)
+open(portfile, "w").write(str(s.server_address[1])); s.serve_forever()
+PY
+TPID=$!
+i=0
+while [ ! -s "$W/tls.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+TP=$(cat "$W/tls.port")
+MREAL="sk-test-$(openssl rand -hex 20)"
+printf '{"M_KEY":{"value":"%s"}}\n' "$MREAL" >"$W/mcred.json"
+chmod 0600 "$W/mcred.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$W/mcred.json"
+cat >"$W/upm.json" <<EOF
+{"credentials":{"file":"$W/mcred.json","mask":[
+  {"name":"M_KEY","host":"localhost","header":"Authorization"}]},
+ "sandbox":{"network":{"upstream":{"http":"http://127.0.0.1:$SQ"},
+  "tls":{"upstreamCA":"$W/ca.pem"}}}}
+EOF
+chmod a+r "$W/upm.json"
+UX="--allow-domain localhost:$TP" urun "$W/upm.json" sh -c "curl $code \
+    -H \"Authorization: Bearer \$M_KEY\" https://localhost:$TP/masked" \
+    >"$W/um" 2>&1
+check_sh "a masked host through squid: the server got the real value" \
+    '[ "$(line 1 "$W/um")" = 200 ] &&
+    grep -q "^/masked auth=Bearer $MREAL\$" "$W/tls.log"'
+check_sh "... over a CONNECT squid logged, the value in no output" \
+    'sqlog | grep -q "CONNECT localhost:$TP " && ! grep -q "$MREAL" "$W/um"'
+[ "$_fails" -eq 0 ] || diag "$(cat "$W/um"; sqlog | tail -3)"
+kill "$TPID" 2>/dev/null
 
 # 4. The upstream's credential, from the credentials file: a second
 # squid that demands basic auth.
