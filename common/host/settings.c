@@ -717,6 +717,10 @@ upstream_addr(struct mctx *m, const char *sp, const char *v,
 	size_t		 hl;
 	int		 af;
 
+	if (strncmp(h, "https://", 8) == 0)
+		return fail(m, sp, "\"%s\": a TLS connection to the proxy is "
+		    "not supported: give its http:// address (proxyd's "
+		    "tunnels carry their own TLS)", v);
 	if (strncmp(h, scheme, strlen(scheme)) == 0)
 		h += strlen(scheme);
 	if ((colon = strrchr(h, ':')) == NULL || colon == h)

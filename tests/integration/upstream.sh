@@ -18,7 +18,7 @@
 #     srt's network.httpProxyPort means the same; bad settings are
 #     refused naming the key.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -461,7 +461,7 @@ check_sh "a credential entry that is not there fails the launch, named ($rc)" \
 : >"$W/u5"
 for bad in '"http":"http://proxy.corp.example:3128"' \
     '"http":"http://127.0.0.1"' '"socks5":"127.0.0.1:99999"' \
-    '"noProxy":["a..b"]' '"https":"x"'; do
+    '"noProxy":["a..b"]' '"https":"x"' '"http":"https://127.0.0.1:3128"'; do
 	printf '{"sandbox":{"network":{"upstream":{%s}}}}\n' "$bad" \
 	    >"$W/bad.json"
 	chmod a+r "$W/bad.json"
@@ -469,7 +469,9 @@ for bad in '"http":"http://proxy.corp.example:3128"' \
 	    echo "accepted: $bad" >>"$W/u5"
 done
 check_sh "bad upstream settings are refused naming the key" \
-    '! grep -q accepted "$W/u5" && [ "$(grep -c "key sandbox.network.upstream.\(http\|socks5\|noProxy\|https\)" "$W/u5")" -eq 5 ]'
+    '! grep -q accepted "$W/u5" && [ "$(grep -c "key sandbox.network.upstream.\(http\|socks5\|noProxy\|https\)" "$W/u5")" -eq 6 ]'
+check "a TLS proxy address (https://) is refused, saying what to give" \
+    grep -q "https://127.0.0.1:3128\": a TLS connection to the proxy is not supported: give its http:// address" "$W/u5"
 [ "$_fails" -eq 0 ] || diag "$(cat "$W/u5")"
 cd /
 finish
