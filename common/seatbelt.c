@@ -535,6 +535,8 @@ char *
 sbpl_generate(const struct sbpl_plan *pl)
 {
 	struct sbuf	 b = { NULL, 0, 0 };
+	char		**priv = spelt(NULL, pl->read_private);
+	char		**ropen = spelt(NULL, pl->read_allow);
 	char		**secret = spelt(NULL, pl->read_deny);
 	char		**wr = spelt(NULL, pl->write_allow);
 	char		**home = spelt(NULL, pl->home_deny);
@@ -551,6 +553,11 @@ sbpl_generate(const struct sbpl_plan *pl)
 	resolver = spelt(NULL, dns);
 	hard = spelt(hard, secret);
 	sb_put(&b, "(version 1)\n(allow default)\n");
+	if (priv != NULL && priv[0] != NULL) {
+		sb_put(&b, ";; the home: only what the run binds there\n");
+		rule_paths(&b, "deny file-read-data", "subpath", priv);
+		rule_paths(&b, "allow file-read-data", "subpath", ropen);
+	}
 	sb_put(&b, ";; the secret set: not readable\n");
 	rule_paths(&b, "deny file-read*", "subpath", secret);
 	sb_put(&b, ";; writes only beneath the writable roots\n"
@@ -599,6 +606,7 @@ sbpl_generate(const struct sbpl_plan *pl)
 	if (open)
 		sb_put(&b, ")\n");
 	sb_put(&b, ";; no rename or unlink of a denied path or an ancestor\n");
+	anc = ancestors(anc, priv);
 	anc = ancestors(anc, secret);
 	anc = ancestors(anc, home);
 	anc = ancestors(anc, hard);
@@ -644,6 +652,8 @@ sbpl_generate(const struct sbpl_plan *pl)
 		}
 		sb_put(&b, ")\n");
 	}
+	strv_free(priv);
+	strv_free(ropen);
 	strv_free(secret);
 	strv_free(wr);
 	strv_free(home);

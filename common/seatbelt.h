@@ -15,6 +15,12 @@
 /* What a run may do, in the host's own paths (binds show a host path at
  * that same path, so a plan's destinations are host paths). */
 struct sbpl_plan {
+	/* The homes Linux shows as an empty tmpfs: their contents
+	 * (file-read-data) denied but beneath read_allow, what the run
+	 * binds there.  Names and metadata stay readable: path lookups and
+	 * realpath() stat each component. */
+	char *const	*read_private;
+	char *const	*read_allow;
 	/* The secret set: file-read* denied. */
 	char *const	*read_deny;
 	/* The writable roots (subpaths); exec is denied beneath them. */

@@ -1078,9 +1078,10 @@ is_symlink(const char *path, char *target, size_t len)
  * beginning with "." at the top of the home (shell startup files and
  * what they source, ~/.config, ~/.local, ~/.ssh, ~/.aws, ~/.gnupg,
  * ~/.netrc, ~/.docker, ~/.kube, systemd user units, XDG autostart,
- * airlock's own settings ...) and ~/bin, which Debian's .profile puts on
- * PATH -- an allowlist, since the host reads more dot names than any
- * list.  What stays writable there is the carve-outs: settings'
+ * airlock's own settings ...), ~/bin, which Debian's .profile puts on
+ * PATH, and ~/Library, macOS's (LaunchAgents, Preferences, editors'
+ * Application Support) -- an allowlist, since the host reads more dot
+ * names than any list.  What stays writable there is the carve-outs: settings'
  * sandbox.filesystem.homeWritable (caches), allowWrite entries and
  * runnerStateDirs.  airlock's own files and the secret set stay
  * protected even inside a carve-out (NR_ABS rules, which carve-outs do
@@ -1102,7 +1103,8 @@ static int
 home_name_protected(const char *name)
 {
 	return (name[0] == '.' && strcmp(name, ".") != 0 &&
-	    strcmp(name, "..") != 0) || strcmp(name, "bin") == 0;
+	    strcmp(name, "..") != 0) || strcmp(name, "bin") == 0 ||
+	    strcmp(name, "Library") == 0;
 }
 
 /* Is path at or beneath a protected name of one of the homes? */
@@ -1668,6 +1670,9 @@ plan_write_rules(struct sv_plan *p, const struct sv_spec *spec,
 		plan_write_rule(p, NR_HOME, a, NULL);
 		free(a);
 		xasprintf(&a, "%s/bin", h->homes[i]);
+		plan_write_rule(p, NR_HOME, a, NULL);
+		free(a);
+		xasprintf(&a, "%s/Library", h->homes[i]);
 		plan_write_rule(p, NR_HOME, a, NULL);
 		free(a);
 		for (j = 0; j < n_protect_home_secrets;

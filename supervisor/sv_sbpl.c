@@ -104,7 +104,8 @@ host_name(char *const *bs, char *const *bd, const char *p)
  * The plan as Seatbelt sees it.  A sandbox shows host paths at their own
  * names, so destinations are host paths: a writable bind or tmpfs is a
  * writable root (but the tmpfs over the home: on Linux it is a new empty
- * home, on macOS it would be the user's real one), a mask a secret, a
+ * home, on macOS it would be the user's real one, so its contents are
+ * denied there but what the plan binds in it), a mask a secret, a
  * read-only remount (or a read-only bind inside a writable one) a hard
  * deny; filename rules become regexes; an allowed unix socket a
  * network rule of its own, by its host name; scope and git-state rules, which
@@ -118,7 +119,7 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	char		**rd = NULL, **wa = NULL, **wd = NULL, **hd = NULL;
 	char		**cv = NULL, **nm = NULL, **pa = NULL, **tr = NULL;
 	char		**hr = NULL, **us = NULL, **bs = NULL, **bd = NULL;
-	char		**hs = NULL, *out, *h;
+	char		**hs = NULL, **rp = NULL, **ra = NULL, *out, *h;
 	unsigned	  ports[LISTEN_MAX];
 	struct sbpl_plan  pl;
 	struct msg	  m;
@@ -139,6 +140,16 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 			    !(b & PLAN_OPF_INSIDE) && strcmp(src, dst) != 0) {
 				bs = strv_add(bs, src);
 				bd = strv_add(bd, dst);
+			}
+			/* The home's tmpfs: the real home on macOS, so its
+			 * contents are denied but what is bound there. */
+			if (a == PLAN_OP_TMPFS && plan->home != NULL &&
+			    strcmp(dst, plan->home) == 0)
+				rp = strv_add(rp, dst);
+			else if (a == PLAN_OP_BIND && under_any(rp, dst)) {
+				h = host_name(bs, bd, dst);
+				ra = strv_add(ra, h);
+				free(h);
 			}
 			if (a == PLAN_OP_MASK)
 				rd = strv_add(rd, dst);
@@ -198,6 +209,8 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 		free(h);
 	}
 	memset(&pl, 0, sizeof(pl));
+	pl.read_private = rp;
+	pl.read_allow = ra;
 	pl.read_deny = rd;
 	pl.write_allow = wa;
 	pl.write_deny = wd;
@@ -217,6 +230,8 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 		free(out);
 		out = NULL;
 	}
+	strv_free(rp);
+	strv_free(ra);
 	strv_free(rd);
 	strv_free(wa);
 	strv_free(wd);

@@ -51,6 +51,11 @@ const char *const protect_home_secrets[] = {
 	".claude/.credentials.json", ".codex/auth.json",
 	".gemini/oauth_creds.json", ".config/github-copilot",
 	".local/share/opencode/auth.json",
+	/* Browser profiles (cookies, saved logins) and macOS's keychains. */
+	".mozilla", ".config/google-chrome", ".config/chromium",
+	".config/BraveSoftware", "Library/Keychains", "Library/Cookies",
+	"Library/Safari", "Library/Application Support/Google/Chrome",
+	"Library/Application Support/Firefox",
 };
 const size_t n_protect_home_secrets =
     sizeof(protect_home_secrets) / sizeof(protect_home_secrets[0]);

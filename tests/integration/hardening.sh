@@ -26,7 +26,7 @@
 #   status (R-L5)       the Landlock ABI and its gaps
 #   violations (R-L10)  a retry storm is one event
 . "$(dirname "$0")/lib.sh"
-plan 82
+plan 86
 
 W=$(mkwork)
 cd "$W" || exit 1
@@ -253,7 +253,8 @@ check "only 0, 1, 2 are open (+ ls's directory fd): $(echo $out)" \
 
 # ---- secrets with the whole home bound read-write (R-L2) ----
 SECRETS=".ssh/id_rsa .aws/credentials .config/gh/hosts.yml .netrc \
-.git-credentials"
+.git-credentials .claude/.credentials.json .codex/auth.json \
+.mozilla/firefox/p/cookies.sqlite .config/google-chrome/Default/Cookies"
 made=""
 made_home=0
 if [ ! -d "$HOMEDIR" ]; then
@@ -287,7 +288,9 @@ as_user rm -f "$HOMEDIR/airlock-plain"
 for f in $made; do
 	rm -f "$HOMEDIR/$f"
 done
-for d in .ssh .aws .config/gh .config; do
+for d in .ssh .aws .config/gh .claude .codex .mozilla/firefox/p \
+    .mozilla/firefox .mozilla .config/google-chrome/Default \
+    .config/google-chrome .config; do
 	[ "$made_home" -eq 1 ] || rmdir "$HOMEDIR/$d" 2>/dev/null
 done
 [ "$made_home" -eq 1 ] && rm -rf "$HOMEDIR"

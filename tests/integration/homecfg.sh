@@ -48,7 +48,8 @@ NEW=".bashrc .bash_profile .bash_login .bash_logout .profile .bash_aliases
 .config/autostart/x.desktop .ssh/config .ssh/authorized_keys .aws/config
 .gnupg/gpg.conf .docker/config.json .kube/config
 .local/share/systemd/user/x.service .local/bin/git bin/git
-.local/state/airlock/audit.jsonl"
+.local/state/airlock/audit.jsonl Library/LaunchAgents/x.plist
+Library/Preferences/x.plist"
 # The same kind, existing at launch (made by the host below).
 OLD=".profile .config/user-dirs.dirs .local/bin/tool"
 

@@ -32,6 +32,8 @@
 static char *const secrets[] = { "/home/u/.ssh", "/home/u/.aws",
 	"/home/u/.config/gh", "/etc/shadow", NULL };
 static char *const roots[] = { "/home/u/src/app", "/tmp", NULL };
+static char *const homes[] = { "/home/u", NULL };
+static char *const home_binds[] = { "/home/u/src/app", NULL };
 static char *const rc_files[] = { "/home/u/.bashrc", "/home/u/.zshrc",
 	"/home/u/.profile", NULL };
 static char *const names[] = { ".env", ".env.*", ".envrc", "*.key",
@@ -90,6 +92,8 @@ static void
 base_plan(struct sbpl_plan *pl)
 {
 	memset(pl, 0, sizeof(*pl));
+	pl->read_private = homes;
+	pl->read_allow = home_binds;
 	pl->read_deny = secrets;
 	pl->write_allow = roots;
 	pl->write_deny = rc_files;
@@ -528,6 +532,7 @@ START_TEST(real_plans)
 	char	 vendor[PATH_MAX + 16], secret[PATH_MAX + 16];
 	char	 grant[PATH_MAX + 32], cmd[2 * PATH_MAX + 64], *out;
 	char	 home[PATH_MAX], cache[PATH_MAX + 16], reg[PATH_MAX + 32];
+	char	 hws[PATH_MAX + 16];
 	struct sockaddr_un sun;
 	int	 fd;
 	char	*prot[] = { vendor, NULL }, *deny[] = { secret, NULL };
@@ -555,6 +560,10 @@ START_TEST(real_plans)
 	    "/home/someone/.ssh"));
 	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink",
 	    "literal", "/home/someone"));
+	/* The home's contents, which Linux shows as an empty tmpfs, are
+	 * not readable: the real home on macOS. */
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read-data", "subpath",
+	    "/home/someone"));
 	/* 2>/dev/null and a terminal work, as Linux's own /dev lets them. */
 	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "literal",
 	    "/dev/null"));
@@ -582,6 +591,32 @@ START_TEST(real_plans)
 	    reg));
 	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "subpath",
 	    ws));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read-data", "subpath",
+	    home));
+	ck_assert(!sbpl_has_rule(out, n, "allow", "file-read-data", "subpath",
+	    cache));
+	free(out);
+
+	/* A workspace in the home: its contents readable again, the rest
+	 * of the home not, the secret set beneath it still denied. */
+	snprintf(hws, sizeof(hws), "%s/src/proj", home);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/.ssh' '%s'", home, hws);
+	ck_assert_int_eq(system(cmd), 0);
+	real_home = home;
+	out = real_profile(POL_MODE_CHAT, hws, NULL, NULL, NULL);
+	real_home = "/home/someone";
+	n = strlen(out);
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read-data", "subpath",
+	    home));
+	ck_assert_msg(sbpl_has_rule(out, n, "allow", "file-read-data",
+	    "subpath", hws), "%s", out);
+	snprintf(cmd, sizeof(cmd), "%s/.ssh", home);
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-read*", "subpath",
+	    cmd));
+	ck_assert(strstr(out, "(deny file-read-data") <
+	    strstr(out, "(allow file-read-data") &&
+	    strstr(out, "(allow file-read-data") <
+	    strstr(out, "(deny file-read*"));
 	free(out);
 
 	/* Review: the workspace is not a writable root. */
