@@ -67,6 +67,7 @@ struct run_adapter {
 	int		 acp_pass_term;	/* terminal/ requests may too */
 	const char	*login_file;	/* claudeLogin: the Claude login */
 	const char	*login_host;	/* and where its token goes */
+	char *const	*mask_passed;	/* maskPassed: name, host, header */
 };
 
 /*

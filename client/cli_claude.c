@@ -538,7 +538,8 @@ struct claude_run {
 	char		**state, **priv; /* runnerState/PrivateDirs */
 	char		 home[PATH_MAX];
 	char		*login;		/* the Claude login file, if any */
-	char		*login_host;	/* the provider's host, no port */
+	char		*mhost;		/* the provider's host, no port */
+	char		**masked;	/* maskPassed: name, host, header */
 };
 
 /* One of the run's options on its way (cli_opt_walk): the few the CLI's
@@ -648,18 +649,54 @@ claude_masked(const struct claude_run *cr, const char *name)
 }
 
 /*
+ * The provider's variables that hold a credential, and the header the
+ * CLI sends each in.  Passed from the caller's environment, each is
+ * masked: the sandbox gets a placeholder, proxyd puts the value in that
+ * header toward the provider's host alone (maskPassed).
+ */
+static const char *const provider_keys[][2] = {
+	{ "ANTHROPIC_API_KEY", "x-api-key" },
+	{ "ANTHROPIC_AUTH_TOKEN", "authorization" },
+	{ "CLAUDE_CODE_OAUTH_TOKEN", "authorization" },
+};
+
+/* hp (host[:port]) as a masked host: lower case, no port; NULL for an
+ * IPv6 literal, which a masked entry cannot name. */
+static char *
+mask_host(const char *hp)
+{
+	char	*h;
+	size_t	 n;
+
+	if (hp[0] == '[' || hp[0] == ':')
+		return NULL;
+	h = xstrndup(hp, strcspn(hp, ":"));
+	for (n = 0; h[n] != '\0'; n++)
+		if (h[n] >= 'A' && h[n] <= 'Z')
+			h[n] += 'a' - 'A';
+	return h;
+}
+
+/* Refused rather than the real credential handed in. */
+static int
+mask_refused(const char *hp, const char *what)
+{
+	fprintf(stderr, "airlock claude: %s: %s can be masked only toward a "
+	    "host name or IPv4 address\n", hp, what);
+	return -1;
+}
+
+/*
  * The user's Claude login (~/.claude/.credentials.json), when there is
  * one: airlockd reads it, the sandbox sees a copy holding placeholders,
  * and proxyd puts the token on the wire toward the provider's host
- * (hp: host[:port]) alone.  A host it cannot name that way (an IPv6
- * literal) is refused: the real login is never handed in instead.
+ * alone.
  */
 static int
 claude_login(struct claude_run *cr, const char *hp)
 {
 	struct stat	 st;
-	char		*h;
-	size_t		 n;
+	char		 what[PATH_MAX + 32];
 
 	if (cr->unconfined)
 		return 0;
@@ -669,29 +706,22 @@ claude_login(struct claude_run *cr, const char *hp)
 		cr->login = NULL;
 		return 0;
 	}
-	n = hp[0] == '[' ? 0 : strcspn(hp, ":");
-	h = xstrndup(hp, n);
-	for (n = 0; h[n] != '\0'; n++)
-		if (h[n] >= 'A' && h[n] <= 'Z')
-			h[n] += 'a' - 'A';
-	if (h[0] == '\0') {
-		fprintf(stderr, "airlock claude: %s: the Claude login (%s) "
-		    "can be masked only toward a host name or IPv4 address\n",
-		    hp, cr->login);
-		free(h);
-		return -1;
+	if (cr->mhost == NULL) {
+		snprintf(what, sizeof(what), "the Claude login (%s)",
+		    cr->login);
+		return mask_refused(hp, what);
 	}
-	cr->login_host = h;
 	return 0;
 }
 
-/* The provider: its host through proxyd, its variables passed. */
+/* The provider: its host through proxyd, its variables passed, those
+ * holding a credential masked. */
 static int
 claude_provider(struct claude_run *cr)
 {
 	const char	*url = getenv("ANTHROPIC_BASE_URL");
 	char		*s;
-	size_t		 k;
+	size_t		 k, j;
 
 	s = url != NULL && url[0] != '\0' ? provider_host(url) :
 	    xstrdup("api.anthropic.com");
@@ -702,17 +732,32 @@ claude_provider(struct claude_run *cr)
 	}
 	cr->rargv = strv_add(cr->rargv, "--allow-domain");
 	cr->rargv = strv_add(cr->rargv, s);
+	cr->mhost = mask_host(s);
 	if (claude_login(cr, s) == -1) {
 		free(s);
 		return -1;
 	}
-	free(s);
-	for (k = 0; provider_env[k] != NULL; k++)
-		if (getenv(provider_env[k]) != NULL &&
-		    !claude_masked(cr, provider_env[k])) {
-			cr->rargv = strv_add(cr->rargv, "--env");
-			cr->rargv = strv_add(cr->rargv, provider_env[k]);
+	for (k = 0; provider_env[k] != NULL; k++) {
+		if (getenv(provider_env[k]) == NULL ||
+		    claude_masked(cr, provider_env[k]))
+			continue;
+		cr->rargv = strv_add(cr->rargv, "--env");
+		cr->rargv = strv_add(cr->rargv, provider_env[k]);
+		for (j = 0; !cr->unconfined && j < sizeof(provider_keys) /
+		    sizeof(provider_keys[0]); j++) {
+			if (strcmp(provider_keys[j][0], provider_env[k]) != 0)
+				continue;
+			if (cr->mhost == NULL) {
+				(void)mask_refused(s, provider_env[k]);
+				free(s);
+				return -1;
+			}
+			cr->masked = strv_add(cr->masked, provider_env[k]);
+			cr->masked = strv_add(cr->masked, cr->mhost);
+			cr->masked = strv_add(cr->masked, provider_keys[j][1]);
 		}
+	}
+	free(s);
 	/* Claude Code refuses bypass mode as root unless told it runs in
 	 * a sandbox, which it does. */
 	if (!cr->unconfined) {
@@ -828,7 +873,8 @@ cli_claude_main(int argc, char **argv)
 	ad.runner_state = cr.state;
 	ad.runner_private = cr.priv;
 	ad.login_file = cr.login;
-	ad.login_host = cr.login_host;
+	ad.login_host = cr.mhost;
+	ad.mask_passed = cr.masked;
 	/* Confined or not at all, unless --sandbox off says so. */
 	ad.require_sandbox = !cr.unconfined;
 	rc = cli_run_adapter(rargc, cr.rargv, &ad);
@@ -838,6 +884,7 @@ cli_claude_main(int argc, char **argv)
 	strv_free(cr.priv);
 	strv_free(cr.rargv);
 	free(cr.login);
-	free(cr.login_host);
+	free(cr.mhost);
+	strv_free(cr.masked);
 	return rc;
 }

@@ -1211,6 +1211,8 @@ spec_binds(struct jgen *j, const struct run_ctx *rc)
 static void
 spec_adapter(struct jgen *j, const struct run_adapter *ad)
 {
+	size_t	k;
+
 	if (ad == NULL)
 		return;
 	if (ad->runner_state != NULL)
@@ -1219,6 +1221,21 @@ spec_adapter(struct jgen *j, const struct run_adapter *ad)
 		spec_strs(j, "runnerPrivateDirs", ad->runner_private, 0);
 	if (ad->no_push_gateway)
 		jgen_kbool(j, "pushGateway", 0);
+	for (k = 0; ad->mask_passed != NULL && ad->mask_passed[k] != NULL &&
+	    ad->mask_passed[k + 1] != NULL && ad->mask_passed[k + 2] != NULL;
+	    k += 3) {
+		if (k == 0) {
+			jgen_key(j, "maskPassed");
+			jgen_arr_open(j);
+		}
+		jgen_obj_open(j);
+		jgen_kstr(j, "name", ad->mask_passed[k]);
+		jgen_kstr(j, "host", ad->mask_passed[k + 1]);
+		jgen_kstr(j, "header", ad->mask_passed[k + 2]);
+		jgen_obj_close(j);
+		if (ad->mask_passed[k + 3] == NULL)
+			jgen_arr_close(j);
+	}
 	if (ad->login_file != NULL && ad->login_host != NULL) {
 		jgen_key(j, "claudeLogin");
 		jgen_obj_open(j);

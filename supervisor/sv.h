@@ -108,6 +108,10 @@ struct sv_spec {
 	 * goes on the wire toward login_host alone (sv_mask.c). */
 	char		*login_file;
 	char		*login_host;
+	/* "maskPassed" (airlock claude): variables passed with passEnv
+	 * whose values the sandbox gets as placeholders; name, host,
+	 * header, name, ... (sv_mask.c). */
+	char		**mask_passed;
 	char		*attachments_dir;	/* ro, optional */
 	/* Test build only (-DAIRLOCK_TEST_BUILD parses it; the field is
 	 * always here so that both builds share one layout): a writable

@@ -314,29 +314,91 @@ upstream_cred_check(const struct settings *set, char *err, size_t errlen)
 }
 
 /*
- * claudeLogin (airlock claude): the login's token to proxyd, toward the
- * provider's host alone, in the Authorization header the CLI sends it
- * in ("Bearer TOKEN").
+ * What the spec masks beside the settings' entries: the Claude login's
+ * token (claudeLogin) and the variables passed with passEnv
+ * (maskPassed), each read once, when the session is first planned.
+ */
+struct mask_extra {
+	struct mask_setting	 m;
+	char			*real;	/* secret buffer */
+	char			*ph;
+};
+
+#define MASK_EXTRA_MAX	8
+
+static void
+mask_extra_free(struct mask_extra *x, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		cred_secret_free(x[i].real);
+		free(x[i].ph);
+	}
+}
+
+/* The extra entries to proxyd, after the settings' own. */
+static int
+mask_extra_send(struct sv_session *s, struct msg_link *l,
+    const struct mask_extra *x, size_t n, char *err, size_t errlen)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		s->mask_sent = 1;
+		if (send_mask(l, s->id, &x[i].m, x[i].ph, x[i].real) == -1) {
+			snprintf(err, errlen, "%s: cannot send to "
+			    "airlock-proxyd", x[i].m.name);
+			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * maskPassed: each named variable of passEnv becomes its placeholder in
+ * the session's own list (what every exec gets); its value goes to
+ * proxyd.  A name not passed is nothing to mask.
  */
 static int
-mask_login_send(struct sv_session *s, struct msg_link *l, const char *tok,
-    const char *ph, char *err, size_t errlen)
+mask_passed(struct sv_session *s, struct mask_extra *x, size_t *n,
+    char *err, size_t errlen)
 {
-	struct mask_setting m;
+	char *const	*mp = s->spec.mask_passed;
+	char		 e2[256], *v;
+	size_t		 i, j, k;
 
-	if (tok == NULL)
-		return 0;
-	memset(&m, 0, sizeof(m));
-	m.name = MASK_LOGIN_NAME;
-	m.host = s->spec.login_host;
-	m.where = MASK_HEADER;
-	m.field = "authorization";
-	s->mask_sent = 1;
-	if (send_mask(l, s->id, &m, ph, tok) == -1) {
-		snprintf(err, errlen, "claudeLogin: cannot send to "
-		    "airlock-proxyd");
-		sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
-		return -1;
+	for (i = 0; mp != NULL && mp[i] != NULL && mp[i + 1] != NULL &&
+	    mp[i + 2] != NULL; i += 3) {
+		k = strlen(mp[i]);
+		for (j = 0; s->pass_env != NULL && s->pass_env[j] != NULL; j++)
+			if (strncmp(s->pass_env[j], mp[i], k) == 0 &&
+			    s->pass_env[j][k] == '=')
+				break;
+		if (s->pass_env == NULL || s->pass_env[j] == NULL)
+			continue;
+		if (*n == MASK_EXTRA_MAX) {
+			snprintf(err, errlen, "maskPassed: more than %d "
+			    "entries", MASK_EXTRA_MAX - 1);
+			return -1;
+		}
+		v = s->pass_env[j] + k + 1;
+		memset(&x[*n], 0, sizeof(x[*n]));
+		if ((x[*n].ph = cred_mask_placeholder(v, e2, sizeof(e2))) ==
+		    NULL) {
+			snprintf(err, errlen, "%s: %s", mp[i], e2);
+			return -1;
+		}
+		x[*n].real = cred_secret_dup(v, strlen(v));
+		x[*n].m.name = mp[i];
+		x[*n].m.host = mp[i + 1];
+		x[*n].m.where = MASK_HEADER;
+		x[*n].m.field = mp[i + 2];
+		explicit_bzero(s->pass_env[j], strlen(s->pass_env[j]));
+		free(s->pass_env[j]);
+		xasprintf(&s->pass_env[j], "%s=%s", mp[i], x[*n].ph);
+		(*n)++;
 	}
 	return 0;
 }
@@ -344,14 +406,16 @@ mask_login_send(struct sv_session *s, struct msg_link *l, const char *tok,
 /* sv_mask_begin() with something to send to proxyd. */
 static int
 mask_begin(struct sv_session *s, const struct settings *set,
-    const char *tok, const char *ph, char *err, size_t errlen)
+    const struct mask_extra *x, size_t nx, char *err, size_t errlen)
 {
 	struct cred_store *cs = NULL;
 	struct msg_link	*l;
 	char		*up;
+	const char	*what = set->nmasks > 0 || set->ninspect > 0 ?
+			    "credentials.mask or tls.inspect" : x[0].m.name;
 	int		 rc = -1;
 
-	if (set->nmasks + (tok != NULL) > PXMASK_MAX) {
+	if (set->nmasks + nx > PXMASK_MAX) {
 		snprintf(err, errlen, "credentials.mask: more than %d entries",
 		    PXMASK_MAX);
 		return -1;
@@ -359,10 +423,8 @@ mask_begin(struct sv_session *s, const struct settings *set,
 	if (mask_env_clash(s, set, err, errlen) == -1)
 		return -1;
 	if (!sv_daemon_present(SV_DAEMON_PROXYD)) {
-		snprintf(err, errlen, "%s needs airlock-proxyd, which is not "
-		    "installed", set->nmasks > 0 || set->ninspect > 0 ?
-		    "credentials.mask or tls.inspect" : "claudeLogin (the "
-		    "Claude login, masked)");
+		snprintf(err, errlen, "%s needs airlock-proxyd to mask it, "
+		    "which is not installed", what);
 		return -1;
 	}
 	if ((up = upstream_bundle(set, err, errlen)) == NULL)
@@ -370,15 +432,13 @@ mask_begin(struct sv_session *s, const struct settings *set,
 	sv_daemon_want(SV_DAEMON_PROXYD);
 	if ((l = sv_daemon_link(SV_DAEMON_PROXYD)) == NULL) {
 		snprintf(err, errlen, "%s: airlock-proxyd is not running "
-		    "(restarting after a failure?): try again",
-		    set->nmasks > 0 || set->ninspect > 0 ? "credentials.mask" :
-		    "claudeLogin");
+		    "(restarting after a failure?): try again", what);
 		free(up);
 		return -1;
 	}
 	if (mask_store(set, &cs, err, errlen) == 0 &&
 	    mask_send_all(s, set, l, cs, err, errlen) == 0 &&
-	    mask_login_send(s, l, tok, ph, err, errlen) == 0 &&
+	    mask_extra_send(s, l, x, nx, err, errlen) == 0 &&
 	    mask_send_rest(s, set, l, up, err, errlen) == 0) {
 		s->mask_upstream = up;
 		up = NULL;
@@ -400,26 +460,39 @@ int
 sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
     size_t errlen)
 {
-	char		*tok = NULL, *ph = NULL, e2[400];
-	int		 rc;
+	struct mask_extra x[MASK_EXTRA_MAX];
+	char		 e2[400], *tok = NULL, *ph = NULL;
+	size_t		 nx = 0;
+	int		 rc = -1;
 
 	if (upstream_cred_check(set, err, errlen) == -1)
 		return -1;
-	if (s->mask_ca != NULL)
+	if (s->mask_ca != NULL || s->mask_read)
 		return 0;
-	/* The login file is read once: its copy stays with the session. */
-	if (s->spec.login_file != NULL && s->login_copy == NULL) {
+	/* The spec's own entries are read once: the login's copy and the
+	 * placeholders in passEnv stay with the session. */
+	s->mask_read = 1;
+	if (s->spec.login_file != NULL) {
 		if (cred_claude_login(s->spec.login_file, &tok, &ph,
 		    &s->login_copy, e2, sizeof(e2)) == -1) {
 			snprintf(err, errlen, "claudeLogin: %s", e2);
 			return -1;
 		}
+		if (tok != NULL) {
+			memset(&x[0], 0, sizeof(x[0]));
+			x[0].m.name = MASK_LOGIN_NAME;
+			x[0].m.host = s->spec.login_host;
+			x[0].m.where = MASK_HEADER;
+			x[0].m.field = "authorization";
+			x[0].real = tok;
+			x[0].ph = ph;
+			nx = 1;
+		}
 	}
-	if (set->nmasks == 0 && set->ninspect == 0 && tok == NULL)
-		return 0;
-	rc = mask_begin(s, set, tok, ph, err, errlen);
-	cred_secret_free(tok);
-	free(ph);
+	if (mask_passed(s, x, &nx, err, errlen) == 0)
+		rc = set->nmasks == 0 && set->ninspect == 0 && nx == 0 ? 0 :
+		    mask_begin(s, set, x, nx, err, errlen);
+	mask_extra_free(x, nx);
 	return rc;
 }
 

@@ -146,6 +146,7 @@ struct sv_session {
 	char		*mask_upstream;	/* what proxyd verifies with */
 	char		**mask_env;	/* name, placeholder, name, ... */
 	char		*login_copy;	/* claudeLogin: the file inside */
+	int		 mask_read;	/* the spec's own entries read */
 	/* the host-header endpoint (sv_mask.c): its listener, whose file
 	 * is bound into the sandbox; -1 and NULL when there is none */
 	int		 hostep_fd;

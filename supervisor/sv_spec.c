@@ -45,6 +45,7 @@ sv_spec_free(struct sv_spec *s)
 	free(s->attachments_dir);
 	free(s->login_file);
 	free(s->login_host);
+	strv_free(s->mask_passed);
 	free(s->test_unlisted_bind);
 	memset(s, 0, sizeof(*s));
 }
@@ -225,6 +226,44 @@ parse_login(const struct json *v, struct sv_spec *s, char *err,
 	return 0;
 }
 
+/*
+ * "maskPassed": [{"name": VAR, "host": HOST, "header": FIELD}, ...]: a
+ * variable of passEnv masked toward HOST in header FIELD.
+ */
+static int
+parse_mask_passed(const struct json *v, struct sv_spec *s, char *err,
+    size_t errlen)
+{
+	const struct json *e;
+	const char	*n, *h, *f;
+	size_t		 i;
+
+	if (v->type != JSON_ARRAY) {
+		snprintf(err, errlen, "maskPassed: expected an array");
+		return -1;
+	}
+	for (i = 0; i < v->n; i++) {
+		e = v->items[i];
+		n = e->type == JSON_OBJECT ? json_get_str(e, "name") : NULL;
+		h = e->type == JSON_OBJECT ? json_get_str(e, "host") : NULL;
+		f = e->type == JSON_OBJECT ? json_get_str(e, "header") : NULL;
+		if (n == NULL || h == NULL || f == NULL || e->n != 3 ||
+		    n[0] == '\0' || strspn(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(n) ||
+		    f[0] == '\0' || strspn(f, "abcdefghijklmnopqrstuvwxyz"
+		    "0123456789-") != strlen(f) || !pxmask_host_ok(h)) {
+			snprintf(err, errlen, "maskPassed[%zu]: expected "
+			    "{\"name\": VARIABLE, \"host\": HOST, \"header\": "
+			    "lower-case-name}", i);
+			return -1;
+		}
+		s->mask_passed = strv_add(s->mask_passed, n);
+		s->mask_passed = strv_add(s->mask_passed, h);
+		s->mask_passed = strv_add(s->mask_passed, f);
+	}
+	return 0;
+}
+
 int
 sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
     size_t errlen)
@@ -312,6 +351,8 @@ sv_spec_from_json(const struct json *o, struct sv_spec *s, char *err,
 		else if (strcmp(k, "agentConfigDir") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    get_str(v, k, &s->agent_config_dir, err, errlen);
+		else if (strcmp(k, "maskPassed") == 0)
+			r = parse_mask_passed(v, s, err, errlen);
 		else if (strcmp(k, "claudeLogin") == 0)
 			r = v->type == JSON_NULL ? 0 :
 			    parse_login(v, s, err, errlen);

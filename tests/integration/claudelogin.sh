@@ -13,12 +13,15 @@
 #     a umount of the copy) find nothing;
 #   - the real tokens are in no event, log or output, and the host's file
 #     is unchanged;
-#   - a plain `airlock run` binding ~/.claude reads the file empty (the
+#   - a plain `airlock run` binding ~/.claude cannot read the file (the
 #     secret set);
+#   - a key in the caller's environment (ANTHROPIC_API_KEY) is masked the
+#     same way: the mock receives it, the agent's variable holds a
+#     placeholder;
 #   - a login that has expired is refused before the CLI starts, and one
 #     toward an IPv6 literal too: the real login is never handed in.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 15
 
 W=$(mkwork)
 H=$(mkwork)
@@ -132,6 +135,27 @@ rc=$?
 check_sh "airlock run with ~/.claude bound cannot read the login (exit $rc)" \
     '[ "$rc" -ne 0 ] && grep -q "in the secret set (~/.claude/.credentials.json)" \
     "$W/o2" && ! grep -qe "$TOK" "$W/o2"'
+
+# A key in the caller's environment, no login: masked the same way, in
+# the header the CLI sends it in.
+mv "$H/.claude/.credentials.json" "$H/login.saved"
+KEY="sk-ant-api03-$(openssl rand -hex 32)"
+rm -f "$W/env.txt" "$W/environ.txt"
+n0=$(wc -l <"$W/mock.log")
+claude ANTHROPIC_API_KEY="$KEY" >"$W/ok" 2>&1
+rc=$?
+check_sh "airlock claude with ANTHROPIC_API_KEY set ran the CLI (exit $rc)" \
+    '[ "$rc" -eq 0 ]'
+[ "$rc" -eq 0 ] || diag "$(tail -5 "$W/ok")"
+check_sh "the mock received the caller's key on every request" \
+    '[ "$(tail -n +$((n0 + 1)) "$W/mock.log" | python3 -c "import json, sys
+print(\"\n\".join(sorted({str(json.loads(l).get(\"apiKey\")) for l in sys.stdin})))")" = "$KEY" ]'
+PK=$(sed -n 's/^ANTHROPIC_API_KEY=//p' "$W/env.txt")
+check_sh "inside, the variable holds a placeholder of its shape; the key is nowhere" \
+    '[ ${#PK} -eq ${#KEY} ] && [ "$PK" != "$KEY" ] &&
+    case $PK in sk-ant-api03-*) true;; *) false;; esac &&
+    ! grep -rq --exclude=mock.log -e "$KEY" "$W" "$H"'
+mv "$H/login.saved" "$H/.claude/.credentials.json"
 
 # An expired login: refused, named, before the CLI starts.
 login "$H/.claude/.credentials.json" -60
