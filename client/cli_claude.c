@@ -23,6 +23,7 @@
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -82,6 +83,9 @@ static const char *const claude_session[] = {
 static const char *const claude_private[] = {
 	"session-env", "shell-snapshots", NULL,
 };
+
+/* The Claude login, in the state dir: never bound (claude_login()). */
+#define CLAUDE_LOGIN_FILE	".credentials.json"
 
 static const struct runner_state claude_state = {
 	".claude", claude_session, claude_private,
@@ -479,6 +483,97 @@ layers_remove(const char *dir)
 	(void)rmdir(dir);
 }
 
+/*
+ * ~/.claude.json holds, with a Console login, the API key itself
+ * ("primaryApiKey"): the copy leaves it out (claude_provider() passes
+ * it masked instead).  A file that does not parse is copied only if it
+ * does not name that key.
+ */
+#define STATE_KEY	"primaryApiKey"
+
+/* Does the file hold STATE_KEY's name anywhere: 1, 0, or -1 (unread)? */
+static int
+names_key(const char *path)
+{
+	char	 buf[65536 + sizeof(STATE_KEY)];
+	size_t	 keep = 0, klen = strlen(STATE_KEY);
+	ssize_t	 n;
+	int	 fd, r = 0;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while (r == 0 && (n = read(fd, buf + keep, sizeof(buf) - keep)) > 0) {
+		n += (ssize_t)keep;
+		if (memmem(buf, (size_t)n, STATE_KEY, klen) != NULL)
+			r = 1;
+		/* The last bytes again: a name split between reads. */
+		keep = (size_t)n < klen ? (size_t)n : klen - 1;
+		memmove(buf, buf + n - keep, keep);
+	}
+	if (n == -1)
+		r = -1;
+	close(fd);
+	return r;
+}
+
+static int
+state_copy(const char *src, const char *dir, const char *name)
+{
+	struct json	*j;
+	struct jgen	*g;
+	const char	*raw;
+	char		*dst;
+	size_t		 i, n;
+	int		 fd, rc = 0;
+
+	if ((j = json_read_object(src, JSON_MAX_INPUT)) == NULL) {
+		if (names_key(src) == 0)
+			return layer_copy(src, dir, name);
+		fprintf(stderr, "airlock claude: %s: not copied into the "
+		    "sandbox (it could not be read as JSON, and may hold an "
+		    "API key)\n", src);
+		return 0;
+	}
+	g = jgen_new();
+	jgen_obj_open(g);
+	for (i = 0; i < j->n; i++)
+		if (strcmp(j->keys[i], STATE_KEY) != 0) {
+			jgen_key(g, j->keys[i]);
+			jgen_value(g, j->items[i]);
+		}
+	jgen_obj_close(g);
+	xasprintf(&dst, "%s/%s", dir, name);
+	raw = jgen_buf(g, &n);
+	if ((fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) == -1 || write(fd, raw, n) != (ssize_t)n) {
+		fprintf(stderr, "airlock claude: %s: cannot write\n", dst);
+		rc = -1;
+	}
+	if (fd != -1 && close(fd) == -1)
+		rc = -1;
+	free(dst);
+	jgen_free(g);
+	json_free(j);
+	return rc;
+}
+
+/* A Console login's API key from ~/.claude.json, or NULL. */
+static char *
+state_key(const char *home)
+{
+	struct json	*j;
+	const char	*k;
+	char		*p, *r = NULL;
+
+	xasprintf(&p, "%s/.claude.json", home);
+	if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL &&
+	    (k = json_get_str(j, STATE_KEY)) != NULL && k[0] != '\0')
+		r = xstrdup(k);
+	json_free(j);
+	free(p);
+	return r;
+}
+
 /* The copies go when airlock claude does, whichever way it ends. */
 static char	*layers_dir;
 
@@ -520,7 +615,7 @@ layers_copy(const char *home, const char *cli)
 	/* The CLI's state file, copied in by claude_argv()'s wrapper. */
 	xasprintf(&user, "%s/.claude.json", home);
 	if (rc == 0 && access(user, F_OK) == 0)
-		rc = layer_copy(user, dir, layer_names[3]);
+		rc = state_copy(user, dir, layer_names[3]);
 	free(user);
 	if (rc == -1) {
 		layers_remove(dir);
@@ -589,6 +684,64 @@ claude_mkdirs(const char *dir, const char *const *names, char ***set)
 	return 0;
 }
 
+/* Is name one of names? */
+static int
+name_in(const char *const *names, const char *name)
+{
+	for (; *names != NULL; names++)
+		if (strcmp(*names, name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The state dir as the sandbox sees it: each entry bound read-only on
+ * its own (a symbolic link's target at its name), in the home's
+ * private tmpfs, but the login file, which is never bound (airlockd
+ * shows a copy in its place), and the session directories, bound
+ * writable by runnerStateDirs.  Not the directory whole: a mount on
+ * the login file's name would come off when the host's CLI renews the
+ * login (it renames a new file over it), and the new file would show.
+ */
+static int
+claude_state_view(struct claude_run *cr, const char *dir)
+{
+	DIR		*d;
+	struct dirent	*e;
+	struct stat	 st;
+	char		*p, *b, real[PATH_MAX];
+
+	if ((d = opendir(dir)) == NULL) {
+		fprintf(stderr, "airlock claude: %s: %s\n", dir,
+		    strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 ||
+		    strcmp(e->d_name, CLAUDE_LOGIN_FILE) == 0 ||
+		    name_in(claude_state.session, e->d_name) ||
+		    name_in(claude_state.private, e->d_name))
+			continue;
+		xasprintf(&p, "%s/%s", dir, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+			if (realpath(p, real) != NULL) {
+				xasprintf(&b, "%s:%s", real, p);
+				cr->rargv = strv_add(cr->rargv,
+				    "--ro-bind-try");
+				cr->rargv = strv_add(cr->rargv, b);
+				free(b);
+			}
+		} else {
+			cr->rargv = strv_add(cr->rargv, "--ro-bind-try");
+			cr->rargv = strv_add(cr->rargv, p);
+		}
+		free(p);
+	}
+	closedir(d);
+	return 0;
+}
+
 /*
  * Its state dir and the session directories exist before the sandbox
  * binds them: the dir read-only, those writable on top
@@ -607,8 +760,10 @@ claude_state_dirs(struct claude_run *cr)
 		free(s);
 		return -1;
 	}
-	cr->rargv = strv_add(cr->rargv, "--ro-bind");
-	cr->rargv = strv_add(cr->rargv, s);
+	if (claude_state_view(cr, s) == -1) {
+		free(s);
+		return -1;
+	}
 	if (claude_mkdirs(s, claude_state.session, &cr->state) == -1 ||
 	    claude_mkdirs(s, claude_state.private, &cr->priv) == -1)
 		rc = -1;
@@ -700,7 +855,8 @@ claude_login(struct claude_run *cr, const char *hp)
 
 	if (cr->unconfined)
 		return 0;
-	xasprintf(&cr->login, "%s/.claude/.credentials.json", cr->home);
+	xasprintf(&cr->login, "%s/%s/%s", cr->home, claude_state.dir,
+	    CLAUDE_LOGIN_FILE);
 	if (lstat(cr->login, &st) == -1) {
 		free(cr->login);
 		cr->login = NULL;
@@ -720,8 +876,9 @@ static int
 claude_provider(struct claude_run *cr)
 {
 	const char	*url = getenv("ANTHROPIC_BASE_URL");
-	char		*s;
+	char		*s, *key, *kv;
 	size_t		 k, j;
+	int		 keyed = 0, clear;
 
 	s = url != NULL && url[0] != '\0' ? provider_host(url) :
 	    xstrdup("api.anthropic.com");
@@ -733,7 +890,47 @@ claude_provider(struct claude_run *cr)
 	cr->rargv = strv_add(cr->rargv, "--allow-domain");
 	cr->rargv = strv_add(cr->rargv, s);
 	cr->mhost = mask_host(s);
-	if (claude_login(cr, s) == -1) {
+	/* A masked value never crosses plain HTTP (proxyd refuses its
+	 * placeholder there): toward an http:// provider the keys go in as
+	 * they are, said so, and the login is not shown. */
+	clear = url != NULL && strncmp(url, "http://", 7) == 0;
+	/* The CLI takes a key before the login: with a key set, the login
+	 * is not shown at all (nor its expiry judged). */
+	for (j = 0; j < sizeof(provider_keys) / sizeof(provider_keys[0]); j++)
+		if (getenv(provider_keys[j][0]) != NULL)
+			keyed = 1;
+	/* A Console login keeps its key in ~/.claude.json, left out of
+	 * the copy inside: passed as the CLI's variable, masked. */
+	if (!keyed && !cr->unconfined && (key = state_key(cr->home)) != NULL) {
+		xasprintf(&kv, "ANTHROPIC_API_KEY=%s", key);
+		cr->rargv = strv_add(cr->rargv, "--env");
+		cr->rargv = strv_add(cr->rargv, kv);
+		explicit_bzero(kv, strlen(kv));
+		explicit_bzero(key, strlen(key));
+		free(kv);
+		free(key);
+		keyed = 1;
+		if (clear) {
+			fprintf(stderr, "airlock claude: %s is http://: the "
+			    "Console login's key goes in unmasked\n", url);
+		} else if (cr->mhost == NULL) {
+			(void)mask_refused(s, "the Console login's key in "
+			    "~/.claude.json");
+			free(s);
+			return -1;
+		} else {
+			cr->masked = strv_add(cr->masked, "ANTHROPIC_API_KEY");
+			cr->masked = strv_add(cr->masked, cr->mhost);
+			cr->masked = strv_add(cr->masked, "x-api-key");
+		}
+	}
+	if (!keyed && clear && !cr->unconfined) {
+		fprintf(stderr, "airlock claude: %s is http://: the Claude "
+		    "login is not shown to the CLI (masked only over "
+		    "https)\n", url);
+		keyed = 1;
+	}
+	if (!keyed && claude_login(cr, s) == -1) {
 		free(s);
 		return -1;
 	}
@@ -747,6 +944,12 @@ claude_provider(struct claude_run *cr)
 		    sizeof(provider_keys[0]); j++) {
 			if (strcmp(provider_keys[j][0], provider_env[k]) != 0)
 				continue;
+			if (clear) {
+				fprintf(stderr, "airlock claude: %s is http://: "
+				    "%s goes in unmasked\n", url,
+				    provider_env[k]);
+				continue;
+			}
 			if (cr->mhost == NULL) {
 				(void)mask_refused(s, provider_env[k]);
 				free(s);

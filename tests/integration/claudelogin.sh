@@ -17,11 +17,16 @@
 #     secret set);
 #   - a key in the caller's environment (ANTHROPIC_API_KEY) is masked the
 #     same way: the mock receives it, the agent's variable holds a
-#     placeholder;
+#     placeholder; the login is then not judged (an expired one does not
+#     stop the run) nor shown;
+#   - a Console login's key in ~/.claude.json (primaryApiKey) is left out
+#     of the copy inside and reaches the mock masked;
+#   - the host's CLI renewing the login (a new file renamed over the old)
+#     while the sandbox runs: the sandbox still reads its copy;
 #   - a login that has expired is refused before the CLI starts, and one
 #     toward an IPv6 literal too: the real login is never handed in.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 
 W=$(mkwork)
 H=$(mkwork)
@@ -57,7 +62,7 @@ EOF
 # the file's name is put together in the shell, past the hook's check
 # (which refuses a command naming the secret), as a hostile agent would.
 cat >"$H/steps.json" <<'EOF'
-[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; true", "description": "login"}],
+[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; cat ~/.claude.json >state.txt; true", "description": "login"}],
  ["Bash", {"command": "python3 umount.py >umount.txt 2>&1; f=~/.claude/.cred; cat ${f}entials.json >after.txt", "description": "umount"}]]
 EOF
 cat >"$W/umount.py" <<'EOF'
@@ -136,26 +141,85 @@ check_sh "airlock run with ~/.claude bound cannot read the login (exit $rc)" \
     '[ "$rc" -ne 0 ] && grep -q "in the secret set (~/.claude/.credentials.json)" \
     "$W/o2" && ! grep -qe "$TOK" "$W/o2"'
 
-# A key in the caller's environment, no login: masked the same way, in
-# the header the CLI sends it in.
-mv "$H/.claude/.credentials.json" "$H/login.saved"
+# mockkeys FROM: the x-api-key values the mock received from line FROM.
+mockkeys() {
+	tail -n +"$1" "$W/mock.log" | python3 -c 'import json, sys
+print("\n".join(sorted({str(json.loads(l).get("apiKey")) for l in sys.stdin})))'
+}
+
+# A key in the caller's environment: masked the same way, in the header
+# the CLI sends it in.  The CLI takes the key before the login, so the
+# login (expired here) is neither judged nor shown.
+login "$H/.claude/.credentials.json" -60
 KEY="sk-ant-api03-$(openssl rand -hex 32)"
-rm -f "$W/env.txt" "$W/environ.txt"
+rm -f "$W/env.txt" "$W/environ.txt" "$W/login.txt"
 n0=$(wc -l <"$W/mock.log")
 claude ANTHROPIC_API_KEY="$KEY" >"$W/ok" 2>&1
 rc=$?
-check_sh "airlock claude with ANTHROPIC_API_KEY set ran the CLI (exit $rc)" \
-    '[ "$rc" -eq 0 ]'
+check_sh "with ANTHROPIC_API_KEY set, an expired login does not stop the run (exit $rc)" \
+    '[ "$rc" -eq 0 ] && [ -e "$W/login.txt" ] && [ ! -s "$W/login.txt" ]'
 [ "$rc" -eq 0 ] || diag "$(tail -5 "$W/ok")"
 check_sh "the mock received the caller's key on every request" \
-    '[ "$(tail -n +$((n0 + 1)) "$W/mock.log" | python3 -c "import json, sys
-print(\"\n\".join(sorted({str(json.loads(l).get(\"apiKey\")) for l in sys.stdin})))")" = "$KEY" ]'
+    '[ "$(mockkeys $((n0 + 1)))" = "$KEY" ]'
 PK=$(sed -n 's/^ANTHROPIC_API_KEY=//p' "$W/env.txt")
 check_sh "inside, the variable holds a placeholder of its shape; the key is nowhere" \
     '[ ${#PK} -eq ${#KEY} ] && [ "$PK" != "$KEY" ] &&
     case $PK in sk-ant-api03-*) true;; *) false;; esac &&
     ! grep -rq --exclude=mock.log -e "$KEY" "$W" "$H"'
+
+# A Console login keeps its key in ~/.claude.json (primaryApiKey): the
+# copy inside leaves it out, the CLI gets it masked in its variable.
+mv "$H/.claude/.credentials.json" "$H/login.saved"
+cp "$H/.claude.json" "$H/state.saved"
+PKEY="sk-ant-api03-$(openssl rand -hex 32)"
+printf '{"numStartups":3,"hasCompletedOnboarding":true,"primaryApiKey":"%s"}\n' \
+    "$PKEY" >"$H/.claude.json"
+[ "$(id -u)" -eq 0 ] && chown "$TUSER" "$H/.claude.json"
+rm -f "$W/env.txt" "$W/state.txt"
+n0=$(wc -l <"$W/mock.log")
+claude >"$W/o5" 2>&1
+rc=$?
+check_sh "a Console login's key: the CLI ran, the mock received the key (exit $rc)" \
+    '[ "$rc" -eq 0 ] && [ "$(mockkeys $((n0 + 1)))" = "$PKEY" ]'
+[ "$rc" -eq 0 ] || diag "$(tail -5 "$W/o5")"
+check_sh "... inside, ~/.claude.json has no key, the variable a placeholder" \
+    'grep -q hasCompletedOnboarding "$W/state.txt" &&
+    ! grep -q primaryApiKey "$W/state.txt" &&
+    grep -q "^ANTHROPIC_API_KEY=sk-ant-api03-" "$W/env.txt" &&
+    ! grep -rq --exclude=mock.log --exclude=.claude.json -e "$PKEY" "$W" "$H"'
+mv "$H/state.saved" "$H/.claude.json"
 mv "$H/login.saved" "$H/.claude/.credentials.json"
+login "$H/.claude/.credentials.json" 3600
+
+# The host's CLI renews the login while a sandbox runs: it renames a new
+# file over the old.  The sandbox keeps seeing its copy, never the new
+# tokens (a mount on the file's name would have come off).
+TOK2="sk-ant-oat01-RENEWED$(openssl rand -hex 36)"
+cat >"$H/steps2.json" <<'EOF'
+[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >before.txt; i=0; while [ ! -e renamed ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i+1)); done; cat $f >after.txt; true", "description": "wait"}]]
+EOF
+: >"$W/mock2.log"
+CLAUDE_MOCK_TLS="$W/srv" python3 "$(dirname "$0")/claude_mock.py" "$W" \
+    "$W/mock2.log" "$W/mock2.port" "$H/steps2.json" >/dev/null 2>&1 &
+MPID2=$!
+trap 'kill $MPID $MPID2 2>/dev/null' EXIT
+waitfor 10 test -s "$W/mock2.port"
+URL="https://localhost:$(cat "$W/mock2.port")" claude >"$W/o6" 2>&1 &
+CPID=$!
+waitfor 60 test -s "$W/before.txt"
+as_user sh -c "umask 077; sed 's/$TOK/$TOK2/' '$H/.claude/.credentials.json' \
+    >'$H/.claude/.credentials.json.tmp' &&
+    mv '$H/.claude/.credentials.json.tmp' '$H/.claude/.credentials.json' &&
+    touch '$W/renamed'"
+wait "$CPID"
+rc=$?
+check_sh "the host renamed a renewed login over the file: the sandbox still reads its copy (exit $rc)" \
+    '[ "$rc" -eq 0 ] && grep -q "$TOK2" "$H/.claude/.credentials.json" &&
+    [ -s "$W/after.txt" ] && cmp -s "$W/before.txt" "$W/after.txt" &&
+    ! grep -qe "$TOK2" -e "$TOK" "$W/after.txt"'
+[ "$rc" -eq 0 ] || diag "$(tail -5 "$W/o6")"
+kill "$MPID2" 2>/dev/null
+login "$H/.claude/.credentials.json" 3600
 
 # An expired login: refused, named, before the CLI starts.
 login "$H/.claude/.credentials.json" -60
