@@ -837,7 +837,8 @@ static int
 mask_refused(const char *hp, const char *what)
 {
 	fprintf(stderr, "airlock claude: %s: %s can be masked only toward a "
-	    "host name or IPv4 address\n", hp, what);
+	    "host name or IPv4 address: give ANTHROPIC_BASE_URL a name for "
+	    "it\n", hp, what);
 	return -1;
 }
 

@@ -27,6 +27,7 @@
 #include <event2/event.h>
 
 #include "common/host/settings.h"
+#include "common/inspect.h"
 #include "common/log.h"
 #include "common/mask.h"
 #include "common/msg.h"
@@ -244,31 +245,80 @@ mask_send_all(struct sv_session *s, const struct settings *set,
 	return 0;
 }
 
+/*
+ * The Claude login's token opens more than the model on its host: with
+ * it, the CLI's own endpoint makes a new API key, which a response body
+ * would hand to the agent.  That endpoint is refused wherever the login
+ * is masked (the settings' rules for that host, if any, still apply).
+ */
+#define LOGIN_DENY	"deny * /api/oauth/claude_cli/create_api_key\n"
+
+static int
+send_inspect(struct sv_session *s, struct msg_link *l, const char *host,
+    const char *rules, const char *extra, char *err, size_t errlen)
+{
+	struct msgbuf	b;
+	const char	*p;
+	char		*r;
+	size_t		 n = 0;
+	int		rc;
+
+	for (p = rules; *p != '\0'; p++)
+		n += *p == '\n' || p[1] == '\0';
+	if (extra[0] != '\0' && n >= INSPECT_RULES_MAX) {
+		snprintf(err, errlen, "sandbox.network.tls.inspect %s: %zu "
+		    "rules, and the Claude login adds one: more than %d",
+		    host, n, INSPECT_RULES_MAX);
+		return -1;
+	}
+	xasprintf(&r, "%s%s%s", extra, rules, rules[0] != '\0' &&
+	    rules[strlen(rules) - 1] != '\n' ? "\n" : "");
+	s->mask_sent = 1;
+	msgbuf_init(&b, MSG_PX_INSPECT);
+	msg_put_str(&b, s->id);
+	msg_put_str(&b, host);
+	msg_put_str(&b, r);
+	rc = msg_send(l, &b, NULL, 0);
+	msgbuf_free(&b);
+	free(r);
+	if (rc == -1) {
+		snprintf(err, errlen, "sandbox.network.tls.inspect: cannot "
+		    "send to airlock-proxyd");
+		sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+	}
+	return rc;
+}
+
 /* The inspected hosts to proxyd: terminated too, each request judged;
- * then the end of the session's entries with the upstream trust (up). */
+ * then the end of the session's entries with the upstream trust (up).
+ * login: the host the Claude login is masked toward, or NULL. */
 static int
 mask_send_rest(struct sv_session *s, const struct settings *set,
-    struct msg_link *l, const char *up, char *err, size_t errlen)
+    struct msg_link *l, const char *login, const char *up, char *err,
+    size_t errlen)
 {
 	struct msgbuf	b;
 	size_t		i;
-	int		rc;
+	int		rc, done = login == NULL;
 
 	for (i = 0; i < set->ninspect; i++) {
-		s->mask_sent = 1;
-		msgbuf_init(&b, MSG_PX_INSPECT);
-		msg_put_str(&b, s->id);
-		msg_put_str(&b, set->inspect[i].host);
-		msg_put_str(&b, set->inspect[i].rules);
-		rc = msg_send(l, &b, NULL, 0);
-		msgbuf_free(&b);
-		if (rc == -1) {
-			snprintf(err, errlen, "sandbox.network.tls.inspect: "
-			    "cannot send to airlock-proxyd");
-			sv_daemon_failed(SV_DAEMON_PROXYD, "send failed");
+		if (login != NULL && strcmp(set->inspect[i].host, login) == 0)
+			done = 1;
+		if (send_inspect(s, l, set->inspect[i].host,
+		    set->inspect[i].rules, login != NULL &&
+		    strcmp(set->inspect[i].host, login) == 0 ? LOGIN_DENY : "",
+		    err, errlen) == -1)
 			return -1;
-		}
 	}
+	if (!done && set->ninspect >= INSPECT_HOSTS_MAX) {
+		snprintf(err, errlen, "sandbox.network.tls.inspect names %d "
+		    "hosts: the Claude login's host (%s) would be one more "
+		    "than proxyd holds", INSPECT_HOSTS_MAX, login);
+		return -1;
+	}
+	if (!done && send_inspect(s, l, login, "", LOGIN_DENY, err,
+	    errlen) == -1)
+		return -1;
 	msgbuf_init(&b, MSG_PX_MASK_END);
 	msg_put_str(&b, s->id);
 	msg_put_blob(&b, up, strlen(up));
@@ -439,7 +489,9 @@ mask_begin(struct sv_session *s, const struct settings *set,
 	if (mask_store(set, &cs, err, errlen) == 0 &&
 	    mask_send_all(s, set, l, cs, err, errlen) == 0 &&
 	    mask_extra_send(s, l, x, nx, err, errlen) == 0 &&
-	    mask_send_rest(s, set, l, up, err, errlen) == 0) {
+	    mask_send_rest(s, set, l, nx > 0 && strcmp(x[0].m.name,
+	    MASK_LOGIN_NAME) == 0 ? x[0].m.host : NULL, up, err,
+	    errlen) == 0) {
 		s->mask_upstream = up;
 		up = NULL;
 		s->mask_wait = 1;
@@ -475,7 +527,7 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 	if (s->spec.login_file != NULL) {
 		if (cred_claude_login(s->spec.login_file, &tok, &ph,
 		    &s->login_copy, e2, sizeof(e2)) == -1) {
-			snprintf(err, errlen, "claudeLogin: %s", e2);
+			snprintf(err, errlen, "%s", e2);
 			return -1;
 		}
 		if (tok != NULL) {

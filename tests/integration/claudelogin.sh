@@ -26,7 +26,7 @@
 #   - a login that has expired is refused before the CLI starts, and one
 #     toward an IPv6 literal too: the real login is never handed in.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 20
 
 W=$(mkwork)
 H=$(mkwork)
@@ -62,8 +62,19 @@ EOF
 # the file's name is put together in the shell, past the hook's check
 # (which refuses a command naming the secret), as a hostile agent would.
 cat >"$H/steps.json" <<'EOF'
-[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; cat ~/.claude.json >state.txt; true", "description": "login"}],
+[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; cat ~/.claude.json >state.txt; sh mint.sh >mint.txt 2>&1; true", "description": "login"}],
  ["Bash", {"command": "python3 umount.py >umount.txt 2>&1; f=~/.claude/.cred; cat ${f}entials.json >after.txt", "description": "umount"}]]
+EOF
+# With the token the agent cannot read, it asks the provider for a new
+# API key (the CLI's own endpoint), then counts tokens (the control).
+cat >"$W/mint.sh" <<'EOF'
+f=~/.claude/.cred; f=${f}entials.json
+t=$(sed -n 's/.*"accessToken":"\([^"]*\)".*/\1/p' $f 2>/dev/null)
+[ -n "$t" ] || exit 0
+for p in api/oauth/claude_cli/create_api_key v1/messages/count_tokens; do
+	curl -s -m 10 -o /dev/null -w "%{http_code}\n" -X POST \
+	    -H "Authorization: Bearer $t" -d '{}' "$ANTHROPIC_BASE_URL/$p"
+done
 EOF
 cat >"$W/umount.py" <<'EOF'
 import ctypes, os
@@ -125,6 +136,13 @@ check_sh "no route inside reached a real token (copy, /proc/self/root, env)" \
     '[ -s "$W/root.txt" ] && [ -d "$W/dump" ] &&
     ! grep -rqe "$TOK" -e "$REF" -e "$MCP" "$W/login.txt" "$W/root.txt" \
     "$W/dump" "$W/env.txt" "$W/environ.txt" "$W/after.txt"'
+check_sh "the login's endpoint that makes API keys is refused (403), never reached" \
+    '[ "$(sed -n 1p "$W/mint.txt")" = 403 ] &&
+    ! grep -q create_api_key "$W/mock.log"'
+check_sh "... while the same token counts tokens on the model's API (200)" \
+    '[ "$(sed -n 2p "$W/mint.txt")" = 200 ] &&
+    grep -q "\"path\": \"/v1/messages/count_tokens\".*\"auth\": \"Bearer $TOK\"" \
+    "$W/mock.log"'
 # Everywhere but the mock's log and the host's login file: the events,
 # the output, airlockd's state and log, the CLI's transcripts.
 check "the real tokens are in no event, log, output or transcript" \
