@@ -301,11 +301,12 @@ forms_check(struct sx **top, size_t ntop, struct sx_reader *r)
 			    i + 1);
 			break;
 		}
-		/* A rule with no filter applies everywhere: only the two
-		 * resets may be one. */
+		/* A rule with no filter applies everywhere: only the
+		 * resets (writes, network, signals) may be one. */
 		if (f->nkid == 2 && !(is_atom(f->kid[0], "deny") &&
 		    (is_atom(f->kid[1], "file-write*") ||
-		    is_atom(f->kid[1], "network*")))) {
+		    is_atom(f->kid[1], "network*") ||
+		    is_atom(f->kid[1], "signal")))) {
 			sx_fail(r, "(%s %s) has no filter", f->kid[0]->text,
 			    f->kid[1]->text);
 			break;

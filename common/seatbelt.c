@@ -617,6 +617,10 @@ sbpl_generate(const struct sbpl_plan *pl)
 	anc = ancestors(anc, globs);
 	strv_free(globs);
 	rule_paths(&b, "deny file-write-unlink", "literal", anc);
+	/* Linux's own pid namespace: the run signals its own processes
+	 * only, never the user's others. */
+	sb_put(&b, ";; signals within the sandbox only\n(deny signal)\n"
+	    "(allow signal (target same-sandbox))\n");
 	sb_put(&b, ";; no exec of what the run could have written\n");
 	rule_paths(&b, "deny process-exec", "subpath", wr);
 	rule_paths(&b, "deny process-exec", "subpath", carve);

@@ -564,6 +564,10 @@ START_TEST(real_plans)
 	 * not readable: the real home on macOS. */
 	ck_assert(sbpl_has_rule(out, n, "deny", "file-read-data", "subpath",
 	    "/home/someone"));
+	/* Signals to the sandbox's own processes only, as its pid
+	 * namespace on Linux. */
+	ck_assert(strstr(out, "\n(deny signal)\n(allow signal (target "
+	    "same-sandbox))\n") != NULL);
 	/* 2>/dev/null and a terminal work, as Linux's own /dev lets them. */
 	ck_assert(sbpl_has_rule(out, n, "allow", "file-write*", "literal",
 	    "/dev/null"));
