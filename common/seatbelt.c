@@ -617,6 +617,17 @@ sbpl_generate(const struct sbpl_plan *pl)
 	anc = ancestors(anc, globs);
 	strv_free(globs);
 	rule_paths(&b, "deny file-write-unlink", "literal", anc);
+	/*
+	 * No repository made or moved into place: the hooks and config
+	 * rules are regexes on names, which a directory prepared under
+	 * another name and renamed to sub/.git would carry its files past.
+	 * So no `.git` is created (Seatbelt checks a rename's new name as
+	 * a creation) or removed, in any case; Linux lets git make them
+	 * and judges their content instead (the git-state allowlist).
+	 */
+	sb_put(&b, ";; no .git made, moved in or removed\n"
+	    "(deny file-write-create file-write-unlink\n"
+	    "    (regex \"/\\\\.[gG][iI][tT]$\"))\n");
 	/* Linux's own pid namespace: the run signals its own processes
 	 * only, never the user's others. */
 	sb_put(&b, ";; signals within the sandbox only\n(deny signal)\n"

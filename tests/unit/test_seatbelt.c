@@ -564,6 +564,13 @@ START_TEST(real_plans)
 	 * not readable: the real home on macOS. */
 	ck_assert(sbpl_has_rule(out, n, "deny", "file-read-data", "subpath",
 	    "/home/someone"));
+	/* No .git made, renamed into place or removed: a prepared
+	 * directory renamed to sub/.git would carry a hook past the name
+	 * rules. */
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-create", "regex",
+	    "/\\.[gG][iI][tT]$"));
+	ck_assert(sbpl_has_rule(out, n, "deny", "file-write-unlink", "regex",
+	    "/\\.[gG][iI][tT]$"));
 	/* Signals to the sandbox's own processes only, as its pid
 	 * namespace on Linux. */
 	ck_assert(strstr(out, "\n(deny signal)\n(allow signal (target "
