@@ -5,7 +5,7 @@
 # the unprivileged user: suspend and resume, list and status, sessions
 # that outlive their connection.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 36
 
 W=$(mkwork)
 SD=$(mkwork)
@@ -46,6 +46,8 @@ check "an exec's timeoutSec kills it alone; the session stays warm" \
     scen exec_timeout
 check "dangerouslyDisableSandbox refused when allowUnsandboxedCommands is false" \
     scen override_refused
+check "a malformed claudeLogin or maskPassed is refused, naming the field" \
+    scen spec_fields_refused
 check "dangerouslyDisableSandbox: no approver denies; approved (sandboxOverride) it runs on the host, its exit event says so" \
     scen override_approved
 check "each decision is in the audit log with its rule" \

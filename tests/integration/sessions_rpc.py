@@ -354,6 +354,30 @@ def override_refused():
     c.call("sandbox.destroy", {"sessionId": "ovr"})
 
 
+def spec_fields_refused():
+    # A malformed claudeLogin or maskPassed is refused, naming the
+    # field, before anything is read or launched.
+    c = Client(SOCK)
+    bad = [
+        ({"claudeLogin": {"file": "rel/x", "host": "h"}}, "claudeLogin.file"),
+        ({"claudeLogin": {"file": "/x", "host": "Bad:443"}},
+         "claudeLogin.host"),
+        ({"claudeLogin": {"file": "/x"}}, "claudeLogin: expected"),
+        ({"maskPassed": {}}, "maskPassed: expected an array"),
+        ({"maskPassed": [{"name": "A B", "host": "h", "header": "x"}]},
+         "maskPassed[0]"),
+        ({"maskPassed": [{"name": "K", "host": "h", "header": "X:Y"}]},
+         "maskPassed[0]"),
+        ({"maskPassed": [{"name": "K", "host": "h", "header": "x",
+                          "value": "v"}]}, "maskPassed[0]"),
+    ]
+    for i, (extra, want) in enumerate(bad):
+        sp = spec("bad%d" % i)
+        sp.update(extra)
+        r = c.call("sandbox.launch", {"spec": sp})
+        assert want in r.get("error", {}).get("message", ""), (extra, r)
+
+
 def rss_kib(pid):
     with open("/proc/%s/status" % pid) as f:
         for line in f:
