@@ -23,7 +23,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -50,6 +49,18 @@ static const char *const provider_env[] = {
 	"ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL",
 	"ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL",
 	"ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_CUSTOM_HEADERS", NULL,
+};
+
+/*
+ * The provider's variables that hold a credential, and the header the
+ * CLI sends each in.  Passed from the caller's environment, each is
+ * masked: the sandbox gets a placeholder, proxyd puts the value in that
+ * header toward the provider's host alone (maskPassed).
+ */
+static const char *const provider_keys[][2] = {
+	{ "ANTHROPIC_API_KEY", "x-api-key" },
+	{ "ANTHROPIC_AUTH_TOKEN", "authorization" },
+	{ "CLAUDE_CODE_OAUTH_TOKEN", "authorization" },
 };
 
 /*
@@ -427,7 +438,8 @@ claude_settings(const char *mode, const char *layers, int unconfined,
 }
 
 static const char *const layer_names[] = {
-	"user.json", "cli.json", "managed.json", "claude.json", NULL,
+	"user.json", "cli.json", "managed.json", "claude.json",
+	"claude-settings.json", "claude-settings.local.json", NULL,
 };
 
 /* One settings layer copied as it is, "{}" when there is none. */
@@ -635,6 +647,9 @@ struct claude_run {
 	char		*login;		/* the Claude login file, if any */
 	char		*mhost;		/* the provider's host, no port */
 	char		**masked;	/* maskPassed: name, host, header */
+	const char	*layers;	/* the private copies (layers_copy) */
+	char		**skeys;	/* NAME=VALUE: keys the CLI's settings
+					   held, left out of their copies */
 };
 
 /* One of the run's options on its way (cli_opt_walk): the few the CLI's
@@ -684,61 +699,147 @@ claude_mkdirs(const char *dir, const char *const *names, char ***set)
 	return 0;
 }
 
-/* Is name one of names? */
+/*
+ * The state dir's entries the sandbox sees, by allowlist: what the CLI
+ * reads to work as the user set it up.  Never the login (airlockd shows
+ * a copy in its place), its leftovers (.credentials.json.tmp.*),
+ * backups/ (copies of ~/.claude.json, with a Console login's key), nor
+ * an entry a later CLI adds.  The session directories are bound
+ * writable by runnerStateDirs.
+ */
+static const char *const claude_shown[] = {
+	"settings.json", "settings.local.json", "CLAUDE.md", "commands",
+	"agents", "skills", "hooks", "plugins", "output-styles", "ide",
+	"local", NULL,
+};
+
+/* A variable of the CLI's settings "env" that holds a credential. */
 static int
-name_in(const char *const *names, const char *name)
+settings_secret(const char *name)
 {
-	for (; *names != NULL; names++)
-		if (strcmp(*names, name) == 0)
+	size_t	j;
+
+	for (j = 0; j < sizeof(provider_keys) / sizeof(provider_keys[0]); j++)
+		if (strcmp(name, provider_keys[j][0]) == 0)
 			return 1;
-	return 0;
+	return strcmp(name, "ANTHROPIC_CUSTOM_HEADERS") == 0;
 }
 
 /*
- * The state dir as the sandbox sees it: each entry bound read-only on
- * its own (a symbolic link's target at its name), in the home's
- * private tmpfs, but the login file, which is never bound (airlockd
- * shows a copy in its place), and the session directories, bound
- * writable by runnerStateDirs.  Not the directory whole: a mount on
- * the login file's name would come off when the host's CLI renews the
- * login (it renames a new file over it), and the new file would show.
+ * A settings file of the state dir whose "env" sets a credential (a
+ * documented set-up): the sandbox gets a private copy without it, bound
+ * at the file's name, and the key goes in masked like the caller's
+ * (claude_provider()); ANTHROPIC_CUSTOM_HEADERS, free text, is left
+ * out.  0: the file is shown as it is; 1: a copy is bound instead, or
+ * nothing when the file does not parse.
  */
 static int
-claude_state_view(struct claude_run *cr, const char *dir)
+settings_view(struct claude_run *cr, const char *path, const char *name)
 {
-	DIR		*d;
-	struct dirent	*e;
-	struct stat	 st;
-	char		*p, *b, real[PATH_MAX];
+	struct json	*j, *env;
+	struct jgen	*g;
+	const char	*buf;
+	char		*dst, *b, *kv;
+	size_t		 i, k, n, hit = 0;
+	int		 fd;
 
-	if ((d = opendir(dir)) == NULL) {
-		fprintf(stderr, "airlock claude: %s: %s\n", dir,
-		    strerror(errno));
-		return -1;
+	if ((j = json_read_object(path, JSON_MAX_INPUT)) == NULL) {
+		fprintf(stderr, "airlock claude: %s: not shown to the CLI (it "
+		    "could not be read as JSON)\n", path);
+		return 1;
 	}
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 ||
-		    strcmp(e->d_name, "..") == 0 ||
-		    strcmp(e->d_name, CLAUDE_LOGIN_FILE) == 0 ||
-		    name_in(claude_state.session, e->d_name) ||
-		    name_in(claude_state.private, e->d_name))
+	env = json_get(j, "env");
+	for (i = 0; env != NULL && env->type == JSON_OBJECT && i < env->n; i++)
+		hit += settings_secret(env->keys[i]);
+	if (hit == 0) {
+		json_free(j);
+		return 0;
+	}
+	g = jgen_new();
+	jgen_obj_open(g);
+	for (i = 0; i < j->n; i++) {
+		jgen_key(g, j->keys[i]);
+		if (j->items[i] != env) {
+			jgen_value(g, j->items[i]);
 			continue;
-		xasprintf(&p, "%s/%s", dir, e->d_name);
-		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
-			if (realpath(p, real) != NULL) {
-				xasprintf(&b, "%s:%s", real, p);
-				cr->rargv = strv_add(cr->rargv,
-				    "--ro-bind-try");
-				cr->rargv = strv_add(cr->rargv, b);
-				free(b);
+		}
+		jgen_obj_open(g);
+		for (k = 0; k < env->n; k++) {
+			if (!settings_secret(env->keys[k])) {
+				jgen_key(g, env->keys[k]);
+				jgen_value(g, env->items[k]);
+			} else if (env->items[k]->type == JSON_STRING &&
+			    strcmp(env->keys[k], "ANTHROPIC_CUSTOM_HEADERS") !=
+			    0 && env->items[k]->str[0] != '\0') {
+				xasprintf(&kv, "%s=%s", env->keys[k],
+				    env->items[k]->str);
+				cr->skeys = strv_add(cr->skeys, kv);
+				explicit_bzero(kv, strlen(kv));
+				free(kv);
 			}
-		} else {
+		}
+		jgen_obj_close(g);
+	}
+	jgen_obj_close(g);
+	xasprintf(&dst, "%s/claude-%s", cr->layers, name);
+	buf = jgen_buf(g, &n);
+	if ((fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) == -1 || write(fd, buf, n) != (ssize_t)n) {
+		fprintf(stderr, "airlock claude: %s: cannot write: %s not "
+		    "shown to the CLI\n", dst, path);
+	} else {
+		xasprintf(&b, "%s:%s", dst, path);
+		cr->rargv = strv_add(cr->rargv, "--ro-bind");
+		cr->rargv = strv_add(cr->rargv, b);
+		free(b);
+	}
+	if (fd != -1)
+		close(fd);
+	free(dst);
+	jgen_free(g);
+	json_free(j);
+	return 1;
+}
+
+/*
+ * The state dir as the sandbox sees it: each allowed entry bound
+ * read-only on its own, in the home's private tmpfs; a symbolic link is
+ * not (what it points at may be anything, a secret included), nor
+ * anything but a directory or a regular file.  Not the directory whole:
+ * a mount on the login file's name would come off when the host's CLI
+ * renews the login (it renames a new file over it), and the new file
+ * would show.  Files a settings command runs from the dir (a status
+ * line) are bound too: run_files, from settings_commands().
+ */
+static int
+claude_state_view(struct claude_run *cr, const char *dir, char **run_files)
+{
+	struct stat	 st;
+	char		*p;
+	size_t		 i, n = strlen(dir);
+
+	for (i = 0; claude_shown[i] != NULL; i++) {
+		xasprintf(&p, "%s/%s", dir, claude_shown[i]);
+		if (lstat(p, &st) == 0 && (S_ISDIR(st.st_mode) ||
+		    S_ISREG(st.st_mode)) && (strncmp(claude_shown[i],
+		    "settings", 8) != 0 || settings_view(cr, p,
+		    claude_shown[i]) == 0)) {
 			cr->rargv = strv_add(cr->rargv, "--ro-bind-try");
 			cr->rargv = strv_add(cr->rargv, p);
 		}
 		free(p);
 	}
-	closedir(d);
+	for (i = 0; run_files != NULL && run_files[i] != NULL; i++) {
+		p = run_files[i];
+		if (strncmp(p, dir, n) != 0 || p[n] != '/' ||
+		    strchr(p + n + 1, '/') != NULL ||
+		    lstat(p, &st) == -1 || !S_ISREG(st.st_mode) ||
+		    strncmp(p + n + 1, CLAUDE_LOGIN_FILE,
+		    strlen(CLAUDE_LOGIN_FILE)) == 0)
+			continue;
+		cr->rargv = strv_add(cr->rargv, "--ro-bind-try");
+		cr->rargv = strv_add(cr->rargv, p);
+	}
 	return 0;
 }
 
@@ -760,17 +861,14 @@ claude_state_dirs(struct claude_run *cr)
 		free(s);
 		return -1;
 	}
-	if (claude_state_view(cr, s) == -1) {
-		free(s);
-		return -1;
-	}
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		snprintf(cwd, sizeof(cwd), "/nonexistent");
+	runs = settings_commands(cr->home, cwd);
+	(void)claude_state_view(cr, s, runs);
 	if (claude_mkdirs(s, claude_state.session, &cr->state) == -1 ||
 	    claude_mkdirs(s, claude_state.private, &cr->priv) == -1)
 		rc = -1;
 	free(s);
-	if (getcwd(cwd, sizeof(cwd)) == NULL)
-		snprintf(cwd, sizeof(cwd), "/nonexistent");
-	runs = settings_commands(cr->home, cwd);
 	for (k = 0; runs != NULL && runs[k] != NULL; k++) {
 		cr->rargv = strv_add(cr->rargv, "--deny-write");
 		cr->rargv = strv_add(cr->rargv, runs[k]);
@@ -802,18 +900,6 @@ claude_masked(const struct claude_run *cr, const char *name)
 	settings_free(&set);
 	return hit;
 }
-
-/*
- * The provider's variables that hold a credential, and the header the
- * CLI sends each in.  Passed from the caller's environment, each is
- * masked: the sandbox gets a placeholder, proxyd puts the value in that
- * header toward the provider's host alone (maskPassed).
- */
-static const char *const provider_keys[][2] = {
-	{ "ANTHROPIC_API_KEY", "x-api-key" },
-	{ "ANTHROPIC_AUTH_TOKEN", "authorization" },
-	{ "CLAUDE_CODE_OAUTH_TOKEN", "authorization" },
-};
 
 /* hp (host[:port]) as a masked host: lower case, no port; NULL for an
  * IPv6 literal, which a masked entry cannot name. */
@@ -877,8 +963,9 @@ static int
 claude_provider(struct claude_run *cr)
 {
 	const char	*url = getenv("ANTHROPIC_BASE_URL");
+	const char	*v;
 	char		*s, *key, *kv;
-	size_t		 k, j;
+	size_t		 k, j, n;
 	int		 keyed = 0, clear;
 
 	s = url != NULL && url[0] != '\0' ? provider_host(url) :
@@ -898,8 +985,10 @@ claude_provider(struct claude_run *cr)
 	/* The CLI takes a key before the login: with a key set, the login
 	 * is not shown at all (nor its expiry judged). */
 	for (j = 0; j < sizeof(provider_keys) / sizeof(provider_keys[0]); j++)
-		if (getenv(provider_keys[j][0]) != NULL)
+		if ((v = getenv(provider_keys[j][0])) != NULL && v[0] != '\0')
 			keyed = 1;
+	if (cr->skeys != NULL)
+		keyed = 1;
 	/* A Console login keeps its key in ~/.claude.json, left out of
 	 * the copy inside: passed as the CLI's variable, masked. */
 	if (!keyed && !cr->unconfined && (key = state_key(cr->home)) != NULL) {
@@ -936,11 +1025,25 @@ claude_provider(struct claude_run *cr)
 		return -1;
 	}
 	for (k = 0; provider_env[k] != NULL; k++) {
-		if (getenv(provider_env[k]) == NULL ||
-		    claude_masked(cr, provider_env[k]))
-			continue;
+		/* The CLI's settings set it (their copy does not): their
+		 * value, as the CLI would take it. */
+		n = strlen(provider_env[k]);
+		for (j = 0, v = NULL; cr->skeys != NULL && cr->skeys[j] != NULL;
+		    j++)
+			if (strncmp(cr->skeys[j], provider_env[k], n) == 0 &&
+			    cr->skeys[j][n] == '=')
+				v = cr->skeys[j];
+		if (v == NULL && ((v = getenv(provider_env[k])) == NULL ||
+		    v[0] == '\0' || claude_masked(cr, provider_env[k])))
+			continue;	/* "" is unset: a common idiom */
 		cr->rargv = strv_add(cr->rargv, "--env");
-		cr->rargv = strv_add(cr->rargv, provider_env[k]);
+		cr->rargv = strv_add(cr->rargv, strchr(v, '=') != NULL &&
+		    strncmp(v, provider_env[k], n) == 0 && v[n] == '=' ? v :
+		    provider_env[k]);
+		if (strcmp(provider_env[k], "ANTHROPIC_CUSTOM_HEADERS") == 0 &&
+		    !cr->unconfined)
+			fprintf(stderr, "airlock claude: ANTHROPIC_CUSTOM_HEADERS "
+			    "goes in unmasked: a key in it reaches the agent\n");
 		for (j = 0; !cr->unconfined && j < sizeof(provider_keys) /
 		    sizeof(provider_keys[0]); j++) {
 			if (strcmp(provider_keys[j][0], provider_env[k]) != 0)
@@ -1051,6 +1154,13 @@ cli_claude_main(int argc, char **argv)
 	    claude_option, &cr, &cr.rargv);
 	if ((rc = claude_check(&cr, &claude)) != 0)
 		return rc;
+	/* airlock's settings, for the hook inside (layers_copy()), and
+	 * the private copies the state dir's view needs. */
+	if ((layers = layers_copy(cr.home, cr.settings)) == NULL)
+		return 125;
+	layers_dir = layers;
+	atexit(layers_atexit);
+	cr.layers = layers;
 	if (claude_state_dirs(&cr) == -1)
 		return 125;
 	/* The CLI's own package, read-only, where it lies outside the
@@ -1061,11 +1171,6 @@ cli_claude_main(int argc, char **argv)
 	cr.rargv = strv_add(cr.rargv, dir);
 	if (claude_provider(&cr) == -1)
 		return 2;
-	/* airlock's settings, for the hook inside (layers_copy()). */
-	if ((layers = layers_copy(cr.home, cr.settings)) == NULL)
-		return 125;
-	layers_dir = layers;
-	atexit(layers_atexit);
 	cr.rargv = strv_add(cr.rargv, "--ro-bind");
 	cr.rargv = strv_add(cr.rargv, layers);
 	/* The agent's commands are judged one by one by the hook. */
@@ -1090,5 +1195,6 @@ cli_claude_main(int argc, char **argv)
 	free(cr.login);
 	free(cr.mhost);
 	strv_free(cr.masked);
+	strv_free(cr.skeys);
 	return rc;
 }

@@ -246,10 +246,12 @@ mask_send_all(struct sv_session *s, const struct settings *set,
 }
 
 /*
- * The Claude login's token opens more than the model on its host: with
- * it, the CLI's own endpoint makes a new API key, which a response body
- * would hand to the agent.  That endpoint is refused wherever the login
- * is masked (the settings' rules for that host, if any, still apply).
+ * The Claude login's token (or an OAuth token passed in the CLI's
+ * variables) opens more than the model on its host: with it, the CLI's
+ * own endpoint makes a new API key, which a response body would hand to
+ * the agent.  That endpoint is refused on the host the spec's entries
+ * (claudeLogin, maskPassed) are masked toward; the settings' rules for
+ * that host, if any, still apply.
  */
 #define LOGIN_DENY	"deny * /api/oauth/claude_cli/create_api_key\n"
 
@@ -372,6 +374,7 @@ struct mask_extra {
 	struct mask_setting	 m;
 	char			*real;	/* secret buffer */
 	char			*ph;
+	size_t			 env;	/* maskPassed: its passEnv index + 1 */
 };
 
 #define MASK_EXTRA_MAX	8
@@ -409,7 +412,9 @@ mask_extra_send(struct sv_session *s, struct msg_link *l,
 /*
  * maskPassed: each named variable of passEnv becomes its placeholder in
  * the session's own list (what every exec gets); its value goes to
- * proxyd.  A name not passed is nothing to mask.
+ * proxyd.  A name not passed is nothing to mask.  All or nothing: a
+ * value that cannot be masked leaves every value where it was, and the
+ * launch fails naming it.
  */
 static int
 mask_passed(struct sv_session *s, struct mask_extra *x, size_t *n,
@@ -417,7 +422,7 @@ mask_passed(struct sv_session *s, struct mask_extra *x, size_t *n,
 {
 	char *const	*mp = s->spec.mask_passed;
 	char		 e2[256], *v;
-	size_t		 i, j, k;
+	size_t		 i, j, k, n0 = *n;
 
 	for (i = 0; mp != NULL && mp[i] != NULL && mp[i + 1] != NULL &&
 	    mp[i + 2] != NULL; i += 3) {
@@ -431,26 +436,29 @@ mask_passed(struct sv_session *s, struct mask_extra *x, size_t *n,
 		if (*n == MASK_EXTRA_MAX) {
 			snprintf(err, errlen, "maskPassed: more than %d "
 			    "entries", MASK_EXTRA_MAX - 1);
-			return -1;
+			goto fail;
 		}
 		v = s->pass_env[j] + k + 1;
 		memset(&x[*n], 0, sizeof(x[*n]));
 		if ((x[*n].ph = cred_mask_placeholder(v, e2, sizeof(e2))) ==
 		    NULL) {
-			snprintf(err, errlen, "%s: %s", mp[i], e2);
-			return -1;
+			snprintf(err, errlen, "%s: %s (its value would reach "
+			    "the agent as it is)", mp[i], e2);
+			goto fail;
 		}
 		x[*n].real = cred_secret_dup(v, strlen(v));
 		x[*n].m.name = mp[i];
 		x[*n].m.host = mp[i + 1];
 		x[*n].m.where = MASK_HEADER;
 		x[*n].m.field = mp[i + 2];
-		explicit_bzero(s->pass_env[j], strlen(s->pass_env[j]));
-		free(s->pass_env[j]);
-		xasprintf(&s->pass_env[j], "%s=%s", mp[i], x[*n].ph);
+		x[*n].env = j + 1;
 		(*n)++;
 	}
 	return 0;
+fail:
+	mask_extra_free(x + n0, *n - n0);
+	*n = n0;
+	return -1;
 }
 
 /* sv_mask_begin() with something to send to proxyd. */
@@ -489,8 +497,7 @@ mask_begin(struct sv_session *s, const struct settings *set,
 	if (mask_store(set, &cs, err, errlen) == 0 &&
 	    mask_send_all(s, set, l, cs, err, errlen) == 0 &&
 	    mask_extra_send(s, l, x, nx, err, errlen) == 0 &&
-	    mask_send_rest(s, set, l, nx > 0 && strcmp(x[0].m.name,
-	    MASK_LOGIN_NAME) == 0 ? x[0].m.host : NULL, up, err,
+	    mask_send_rest(s, set, l, nx > 0 ? x[0].m.host : NULL, up, err,
 	    errlen) == 0) {
 		s->mask_upstream = up;
 		up = NULL;
@@ -513,17 +520,19 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
     size_t errlen)
 {
 	struct mask_extra x[MASK_EXTRA_MAX];
-	char		 e2[400], *tok = NULL, *ph = NULL;
-	size_t		 nx = 0;
+	char		 e2[400], *tok = NULL, *ph = NULL, **e;
+	size_t		 nx = 0, i;
 	int		 rc = -1;
 
 	if (upstream_cred_check(set, err, errlen) == -1)
 		return -1;
 	if (s->mask_ca != NULL || s->mask_read)
 		return 0;
-	/* The spec's own entries are read once: the login's copy and the
-	 * placeholders in passEnv stay with the session. */
-	s->mask_read = 1;
+	/* The spec's own entries are read once they are masked: the
+	 * login's copy and the placeholders in passEnv stay with the
+	 * session; after a failure nothing was changed. */
+	free(s->login_copy);
+	s->login_copy = NULL;
 	if (s->spec.login_file != NULL) {
 		if (cred_claude_login(s->spec.login_file, &tok, &ph,
 		    &s->login_copy, e2, sizeof(e2)) == -1) {
@@ -538,12 +547,25 @@ sv_mask_begin(struct sv_session *s, const struct settings *set, char *err,
 			x[0].m.field = "authorization";
 			x[0].real = tok;
 			x[0].ph = ph;
+			x[0].env = 0;
 			nx = 1;
 		}
 	}
 	if (mask_passed(s, x, &nx, err, errlen) == 0)
 		rc = set->nmasks == 0 && set->ninspect == 0 && nx == 0 ? 0 :
 		    mask_begin(s, set, x, nx, err, errlen);
+	if (rc != -1) {
+		/* Masked: the placeholders take the values' places. */
+		s->mask_read = 1;
+		for (i = 0; i < nx; i++) {
+			if (x[i].env == 0)
+				continue;
+			e = &s->pass_env[x[i].env - 1];
+			explicit_bzero(*e, strlen(*e));
+			free(*e);
+			xasprintf(e, "%s=%s", x[i].m.name, x[i].ph);
+		}
+	}
 	mask_extra_free(x, nx);
 	return rc;
 }

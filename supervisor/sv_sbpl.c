@@ -142,11 +142,13 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 				bd = strv_add(bd, dst);
 			}
 			/* The home's tmpfs: the real home on macOS, so its
-			 * contents are denied but what is bound there. */
+			 * contents are denied but what is bound there (and
+			 * the tmpfs mounts in it, writable roots there). */
 			if (a == PLAN_OP_TMPFS && plan->home != NULL &&
 			    strcmp(dst, plan->home) == 0)
 				rp = strv_add(rp, dst);
-			else if (a == PLAN_OP_BIND && under_any(rp, dst)) {
+			else if ((a == PLAN_OP_BIND || a == PLAN_OP_TMPFS) &&
+			    under_any(rp, dst)) {
 				h = host_name(bs, bd, dst);
 				ra = strv_add(ra, h);
 				free(h);

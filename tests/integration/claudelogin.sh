@@ -26,7 +26,7 @@
 #   - a login that has expired is refused before the CLI starts, and one
 #     toward an IPv6 literal too: the real login is never handed in.
 . "$(dirname "$0")/lib.sh"
-plan 20
+plan 22
 
 W=$(mkwork)
 H=$(mkwork)
@@ -55,6 +55,18 @@ login() {
 	chmod 0600 "$1"
 }
 login "$H/.claude/.credentials.json" 3600
+# What else ~/.claude may hold: a renewal's leftover with the real
+# login, backups of ~/.claude.json with a Console key, a symbolic link
+# to a secret of the home (as a dotfiles set-up makes them).
+BKEY="sk-ant-api03-$(openssl rand -hex 32)"
+cp "$H/.claude/.credentials.json" "$H/.claude/.credentials.json.tmp.1234"
+mkdir -p "$H/.claude/backups" "$H/.ssh"
+printf '{"primaryApiKey":"%s"}\n' "$BKEY" \
+    >"$H/.claude/backups/.claude.json.backup.1"
+SSHK="ssh-secret-$(openssl rand -hex 20)"
+echo "$SSHK" >"$H/.ssh/id_x"
+ln -s "$H/.ssh/id_x" "$H/.claude/lnkssh"
+ln -s "$H" "$H/.claude/lnkhome"
 cat >"$H/airlock.json" <<EOF
 {"sandbox":{"network":{"tls":{"upstreamCA":"$W/ca.pem"}}}}
 EOF
@@ -62,7 +74,7 @@ EOF
 # the file's name is put together in the shell, past the hook's check
 # (which refuses a command naming the secret), as a hostile agent would.
 cat >"$H/steps.json" <<'EOF'
-[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; cat ~/.claude.json >state.txt; sh mint.sh >mint.txt 2>&1; true", "description": "login"}],
+[["Bash", {"command": "f=~/.claude/.cred; f=${f}entials.json; cat $f >login.txt; env >env.txt; cp -r ~/.claude dump 2>/dev/null; cat /proc/self/root$f >root.txt; cat /proc/*/environ >environ.txt 2>/dev/null; cat ~/.claude.json >state.txt; sh mint.sh >mint.txt 2>&1; d=~/.ss; cat ${d}h/id_x ~/.claude/lnkssh ~/.claude/lnkhome/.claude.json >links.txt 2>&1; true", "description": "login"}],
  ["Bash", {"command": "python3 umount.py >umount.txt 2>&1; f=~/.claude/.cred; cat ${f}entials.json >after.txt", "description": "umount"}]]
 EOF
 # With the token the agent cannot read, it asks the provider for a new
@@ -102,9 +114,9 @@ claude() {
 	    "$AIRLOCK" claude --settings "$H/airlock.json" --events "$W/ev" \
 	    -- -p "the login"
 }
-claude >"$W/oc" 2>&1
+claude ANTHROPIC_API_KEY= >"$W/oc" 2>&1
 rc=$?
-check_sh "airlock claude ran the CLI to its end with the login (exit $rc)" \
+check_sh "airlock claude ran the CLI to its end with the login, ANTHROPIC_API_KEY empty (exit $rc)" \
     '[ -n "$CLAUDE" ] && [ "$rc" -eq 0 ]'
 [ "$rc" -eq 0 ] || diag "$(tail -5 "$W/oc")"
 auths() {	# auths LOG: the Authorization values the mock received
@@ -143,11 +155,17 @@ check_sh "... while the same token counts tokens on the model's API (200)" \
     '[ "$(sed -n 2p "$W/mint.txt")" = 200 ] &&
     grep -q "\"path\": \"/v1/messages/count_tokens\".*\"auth\": \"Bearer $TOK\"" \
     "$W/mock.log"'
-# Everywhere but the mock's log and the host's login file: the events,
+check_sh "nothing else of ~/.claude reached the agent: the login's leftover, backups, links to secrets" \
+    '[ -d "$W/dump" ] && [ ! -e "$W/dump/.credentials.json.tmp.1234" ] &&
+    [ -s "$W/links.txt" ] &&
+    ! grep -rqe "$TOK" -e "$BKEY" -e "$SSHK" "$W/dump" "$W/links.txt"'
+# Everywhere but the mock's log and the host's own files: the events,
 # the output, airlockd's state and log, the CLI's transcripts.
 check "the real tokens are in no event, log, output or transcript" \
     fails grep -rq --exclude=mock.log --exclude=.credentials.json \
-    -e "$TOK" -e "$REF" -e "$MCP" "$W" "$H"
+    --exclude=.credentials.json.tmp.1234 --exclude-dir=backups \
+    --exclude-dir=.ssh -e "$TOK" -e "$REF" -e "$MCP" -e "$BKEY" -e "$SSHK" \
+    "$W" "$H"
 check_sh "the host's login file is unchanged" \
     '[ "$(sha256sum <"$H/.claude/.credentials.json")" = "$SUM" ]'
 
@@ -170,7 +188,13 @@ print("\n".join(sorted({str(json.loads(l).get("apiKey")) for l in sys.stdin})))'
 # login (expired here) is neither judged nor shown.
 login "$H/.claude/.credentials.json" -60
 KEY="sk-ant-api03-$(openssl rand -hex 32)"
-rm -f "$W/env.txt" "$W/environ.txt" "$W/login.txt"
+# ... and one the CLI's settings set (a documented set-up): their copy
+# inside leaves it out, the CLI gets it masked in its variable.
+SKEY="sk-ant-oat01-$(openssl rand -hex 32)"
+cp -p "$H/.claude/settings.json" "$H/settings.saved"
+printf '{"model":"claude-mock","permissions":{"deny":[]},"env":{"ANTHROPIC_AUTH_TOKEN":"%s","OTHER":"kept"}}\n' \
+    "$SKEY" >"$H/.claude/settings.json"
+rm -rf "$W/env.txt" "$W/environ.txt" "$W/login.txt" "$W/dump"
 n0=$(wc -l <"$W/mock.log")
 claude ANTHROPIC_API_KEY="$KEY" >"$W/ok" 2>&1
 rc=$?
@@ -184,6 +208,13 @@ check_sh "inside, the variable holds a placeholder of its shape; the key is nowh
     '[ ${#PK} -eq ${#KEY} ] && [ "$PK" != "$KEY" ] &&
     case $PK in sk-ant-api03-*) true;; *) false;; esac &&
     ! grep -rq --exclude=mock.log -e "$KEY" "$W" "$H"'
+check_sh "a token the settings set: the mock received it, the agent neither it nor the file's" \
+    'tail -n +$((n0 + 1)) "$W/mock.log" | grep -q "\"auth\": \"Bearer $SKEY\"" &&
+    grep -q "^ANTHROPIC_AUTH_TOKEN=sk-ant-oat01-" "$W/env.txt" &&
+    grep -q "^OTHER=kept" "$W/env.txt" &&
+    ! grep -rq --exclude=mock.log --exclude=settings.json -e "$SKEY" \
+    "$W" "$H" && ! grep -q "$SKEY" "$W/dump/settings.json"'
+mv "$H/settings.saved" "$H/.claude/settings.json"
 
 # A Console login keeps its key in ~/.claude.json (primaryApiKey): the
 # copy inside leaves it out, the CLI gets it masked in its variable.

@@ -604,8 +604,6 @@ START_TEST(real_plans)
 	    ws));
 	ck_assert(sbpl_has_rule(out, n, "deny", "file-read-data", "subpath",
 	    home));
-	ck_assert(!sbpl_has_rule(out, n, "allow", "file-read-data", "subpath",
-	    cache));
 	free(out);
 
 	/* A workspace in the home: its contents readable again, the rest
