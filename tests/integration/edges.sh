@@ -181,7 +181,9 @@ sleep 2
 nfd=0
 while [ -e "/proc/$PX/fd/$nfd" ]; do nfd=$((nfd + 1)); done
 as_user prlimit --pid "$PX" --nofile="$nfd:256"
-arun "$W/eF" -- true >"$W/f.out" 2>&1
+# A command that outlives proxyd's answer (under load, a bare `true` could
+# end before the refusal reached airlockd).
+arun "$W/eF" -- sleep 5 >"$W/f.out" 2>&1
 rc=$?
 as_user prlimit --pid "$PX" --nofile=256:256
 check "truncated listeners: that session fails (exit $rc), proxy-refused" \
