@@ -100,6 +100,91 @@ host_name(char *const *bs, char *const *bd, const char *p)
 	return o;
 }
 
+/* The plan's frames, sorted into the lists of a Seatbelt profile. */
+struct sbpl_lists {
+	char		**rd, **wa, **wd, **hd;	/* read, write allow/deny, home */
+	char		**cv, **nm, **pa, **tr;	/* carve, name/path/tree rules */
+	char		**hr, **us, **bs, **bd;	/* home rules, sockets, binds */
+	char		**rp, **ra;		/* the home, what is bound in it */
+	unsigned	  ports[LISTEN_MAX];
+	size_t		  np;
+};
+
+/* One MSG_PLAN_OP: a bind, tmpfs, mask or remount of the plan. */
+static void
+sbpl_op(struct sbpl_lists *l, const struct sv_plan *plan, struct msg *m)
+{
+	uint32_t	 a = msg_get_u32(m), b = msg_get_u32(m);
+	const char	*src = msg_get_str(m), *dst = msg_get_str(m);
+	char		*h;
+
+	if (a == PLAN_OP_BIND && src[0] == '/' && !(b & PLAN_OPF_INSIDE) &&
+	    strcmp(src, dst) != 0) {
+		l->bs = strv_add(l->bs, src);
+		l->bd = strv_add(l->bd, dst);
+	}
+	/* The home's tmpfs: the real home on macOS, so its contents are
+	 * denied but what is bound there (and the tmpfs mounts in it,
+	 * writable roots there). */
+	if (a == PLAN_OP_TMPFS && plan->home != NULL &&
+	    strcmp(dst, plan->home) == 0)
+		l->rp = strv_add(l->rp, dst);
+	else if ((a == PLAN_OP_BIND || a == PLAN_OP_TMPFS) &&
+	    under_any(l->rp, dst)) {
+		h = host_name(l->bs, l->bd, dst);
+		l->ra = strv_add(l->ra, h);
+		free(h);
+	}
+	if (a == PLAN_OP_MASK)
+		l->rd = strv_add(l->rd, dst);
+	else if (a == PLAN_OP_REMOUNT_RO)
+		l->wd = strv_add(l->wd, dst);
+	else if (a == PLAN_OP_BIND && (b & PLAN_OPF_RO) &&
+	    under_any(l->wa, dst))
+		l->wd = strv_add(l->wd, dst);
+	else if ((a == PLAN_OP_BIND && !(b & PLAN_OPF_RO)) ||
+	    (a == PLAN_OP_TMPFS && strcmp(dst, "/") != 0 &&
+	    (plan->home == NULL || strcmp(dst, plan->home) != 0)))
+		l->wa = strv_add(l->wa, dst);
+}
+
+/* One MSG_PLAN_WRITE_RULE: a filename rule, a home's, a socket's. */
+static void
+sbpl_rule(struct sbpl_lists *l, struct msg *m)
+{
+	uint32_t	 a = msg_get_u32(m);
+	const char	*dst = msg_get_str(m);
+
+	if (a == NR_NAME)
+		l->nm = strv_add(l->nm, dst);
+	else if (a == NR_PATH || a == NR_GITCONFIG)
+		l->pa = strv_add(l->pa, dst);
+	else if (a == NR_TREE)
+		l->tr = strv_add(l->tr, dst);
+	else if ((a == NR_ABS || a == NR_HOME) && !has_glob(dst))
+		*(a == NR_ABS ? &l->wd : &l->hd) = strv_add(
+		    a == NR_ABS ? l->wd : l->hd, dst);
+	else if (a == NR_ABS)
+		l->tr = strv_add(l->tr, dst);
+	else if (a == NR_HOME)
+		l->hr = strv_add(l->hr, dst);
+	else if (a == NR_CARVE)
+		l->cv = strv_add(l->cv, dst);
+	else if (a == NR_UNIXSOCK)
+		l->us = strv_add(l->us, dst);
+}
+
+static void
+sbpl_lists_free(struct sbpl_lists *l)
+{
+	char	**const v[] = { l->rd, l->wa, l->wd, l->hd, l->cv, l->nm,
+		    l->pa, l->tr, l->hr, l->us, l->bs, l->bd, l->rp, l->ra };
+	size_t	  i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		strv_free(v[i]);
+}
+
 /*
  * The plan as Seatbelt sees it.  A sandbox shows host paths at their own
  * names, so destinations are host paths: a writable bind or tmpfs is a
@@ -116,83 +201,24 @@ char *
 sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
     char *err, size_t errlen)
 {
-	char		**rd = NULL, **wa = NULL, **wd = NULL, **hd = NULL;
-	char		**cv = NULL, **nm = NULL, **pa = NULL, **tr = NULL;
-	char		**hr = NULL, **us = NULL, **bs = NULL, **bd = NULL;
-	char		**hs = NULL, **rp = NULL, **ra = NULL, *out, *h;
-	unsigned	  ports[LISTEN_MAX];
+	struct sbpl_lists l;
 	struct sbpl_plan  pl;
 	struct msg	  m;
-	size_t		  i, np = 0;
-	uint32_t	  a, b;
-	const char	 *src, *dst;
+	char		**hs = NULL, *out, *h;
+	size_t		  i;
 
+	memset(&l, 0, sizeof(l));
 	for (i = 0; i < plan->nframes; i++) {
 		if (sv_plan_msg(plan, i, &m) == -1)
 			continue;
-		switch (m.info->type) {
-		case MSG_PLAN_OP:
-			a = msg_get_u32(&m);
-			b = msg_get_u32(&m);
-			src = msg_get_str(&m);
-			dst = msg_get_str(&m);
-			if (a == PLAN_OP_BIND && src[0] == '/' &&
-			    !(b & PLAN_OPF_INSIDE) && strcmp(src, dst) != 0) {
-				bs = strv_add(bs, src);
-				bd = strv_add(bd, dst);
-			}
-			/* The home's tmpfs: the real home on macOS, so its
-			 * contents are denied but what is bound there (and
-			 * the tmpfs mounts in it, writable roots there). */
-			if (a == PLAN_OP_TMPFS && plan->home != NULL &&
-			    strcmp(dst, plan->home) == 0)
-				rp = strv_add(rp, dst);
-			else if ((a == PLAN_OP_BIND || a == PLAN_OP_TMPFS) &&
-			    under_any(rp, dst)) {
-				h = host_name(bs, bd, dst);
-				ra = strv_add(ra, h);
-				free(h);
-			}
-			if (a == PLAN_OP_MASK)
-				rd = strv_add(rd, dst);
-			else if (a == PLAN_OP_REMOUNT_RO)
-				wd = strv_add(wd, dst);
-			else if (a == PLAN_OP_BIND && (b & PLAN_OPF_RO) &&
-			    under_any(wa, dst))
-				wd = strv_add(wd, dst);
-			else if ((a == PLAN_OP_BIND && !(b & PLAN_OPF_RO)) ||
-			    (a == PLAN_OP_TMPFS && strcmp(dst, "/") != 0 &&
-			    (plan->home == NULL ||
-			    strcmp(dst, plan->home) != 0)))
-				wa = strv_add(wa, dst);
-			break;
-		case MSG_PLAN_WRITE_RULE:
-			a = msg_get_u32(&m);
-			dst = msg_get_str(&m);
-			if (a == NR_NAME)
-				nm = strv_add(nm, dst);
-			else if (a == NR_PATH || a == NR_GITCONFIG)
-				pa = strv_add(pa, dst);
-			else if (a == NR_TREE)
-				tr = strv_add(tr, dst);
-			else if ((a == NR_ABS || a == NR_HOME) &&
-			    !has_glob(dst))
-				*(a == NR_ABS ? &wd : &hd) = strv_add(
-				    a == NR_ABS ? wd : hd, dst);
-			else if (a == NR_ABS)
-				tr = strv_add(tr, dst);
-			else if (a == NR_HOME)
-				hr = strv_add(hr, dst);
-			else if (a == NR_CARVE)
-				cv = strv_add(cv, dst);
-			else if (a == NR_UNIXSOCK)
-				us = strv_add(us, dst);
-			break;
-		case MSG_PLAN_LISTEN:
+		if (m.info->type == MSG_PLAN_OP)
+			sbpl_op(&l, plan, &m);
+		else if (m.info->type == MSG_PLAN_WRITE_RULE)
+			sbpl_rule(&l, &m);
+		else if (m.info->type == MSG_PLAN_LISTEN) {
 			(void)msg_get_u32(&m);
-			if (np < LISTEN_MAX)
-				ports[np++] = msg_get_u32(&m);
-			break;
+			if (l.np < LISTEN_MAX)
+				l.ports[l.np++] = msg_get_u32(&m);
 		}
 		msg_free(&m);
 	}
@@ -204,48 +230,35 @@ sv_plan_sbpl(const struct sv_plan *plan, char *const *exec_grants,
 	 * carve-out beneath a writable bind (a real directory on Linux too,
 	 * such as a runner's state) stays writable.
 	 */
-	cv = keep_under(cv, wa);
-	for (i = 0; us != NULL && us[i] != NULL; i++) {
-		h = host_name(bs, bd, us[i]);
+	l.cv = keep_under(l.cv, l.wa);
+	for (i = 0; l.us != NULL && l.us[i] != NULL; i++) {
+		h = host_name(l.bs, l.bd, l.us[i]);
 		hs = strv_add(hs, h);
 		free(h);
 	}
 	memset(&pl, 0, sizeof(pl));
-	pl.read_private = rp;
-	pl.read_allow = ra;
-	pl.read_deny = rd;
-	pl.write_allow = wa;
-	pl.write_deny = wd;
-	pl.home_deny = hd;
-	pl.home_rules = hr;
-	pl.carve = cv;
+	pl.read_private = l.rp;
+	pl.read_allow = l.ra;
+	pl.read_deny = l.rd;
+	pl.write_allow = l.wa;
+	pl.write_deny = l.wd;
+	pl.home_deny = l.hd;
+	pl.home_rules = l.hr;
+	pl.carve = l.cv;
 	pl.unix_sockets = hs;
-	pl.name_rules = nm;
-	pl.path_rules = pa;
-	pl.tree_rules = tr;
+	pl.name_rules = l.nm;
+	pl.path_rules = l.pa;
+	pl.tree_rules = l.tr;
 	pl.exec_grants = exec_grants;
-	pl.ports = ports;
-	pl.nports = np;
+	pl.ports = l.ports;
+	pl.nports = l.np;
 	out = sbpl_generate(&pl);
 	/* Never hand out a profile the reader refuses. */
 	if (sbpl_check(out, strlen(out), err, errlen) == -1) {
 		free(out);
 		out = NULL;
 	}
-	strv_free(rp);
-	strv_free(ra);
-	strv_free(rd);
-	strv_free(wa);
-	strv_free(wd);
-	strv_free(hd);
-	strv_free(hr);
-	strv_free(cv);
-	strv_free(us);
+	sbpl_lists_free(&l);
 	strv_free(hs);
-	strv_free(bs);
-	strv_free(bd);
-	strv_free(nm);
-	strv_free(pa);
-	strv_free(tr);
 	return out;
 }
