@@ -529,7 +529,7 @@ names_key(const char *path)
 }
 
 static int
-state_copy(const char *src, const char *dir, const char *name)
+state_copy(const char *src, const char *dir, const char *name, char **key)
 {
 	struct json	*j;
 	struct jgen	*g;
@@ -552,7 +552,9 @@ state_copy(const char *src, const char *dir, const char *name)
 		if (strcmp(j->keys[i], STATE_KEY) != 0) {
 			jgen_key(g, j->keys[i]);
 			jgen_value(g, j->items[i]);
-		}
+		} else if (j->items[i]->type == JSON_STRING &&
+		    j->items[i]->str[0] != '\0' && *key == NULL)
+			*key = xstrdup(j->items[i]->str);
 	jgen_obj_close(g);
 	xasprintf(&dst, "%s/%s", dir, name);
 	raw = jgen_buf(g, &n);
@@ -567,23 +569,6 @@ state_copy(const char *src, const char *dir, const char *name)
 	jgen_free(g);
 	json_free(j);
 	return rc;
-}
-
-/* A Console login's API key from ~/.claude.json, or NULL. */
-static char *
-state_key(const char *home)
-{
-	struct json	*j;
-	const char	*k;
-	char		*p, *r = NULL;
-
-	xasprintf(&p, "%s/.claude.json", home);
-	if ((j = json_read_object(p, JSON_MAX_INPUT)) != NULL &&
-	    (k = json_get_str(j, STATE_KEY)) != NULL && k[0] != '\0')
-		r = xstrdup(k);
-	json_free(j);
-	free(p);
-	return r;
 }
 
 /* The copies go when airlock claude does, whichever way it ends. */
@@ -605,7 +590,7 @@ layers_atexit(void)
  * DIR/user.json, cli.json (--settings), managed.json.
  */
 static char *
-layers_copy(const char *home, const char *cli)
+layers_copy(const char *home, const char *cli, char **key)
 {
 	char	*dir, *user;
 	int	 rc;
@@ -627,7 +612,7 @@ layers_copy(const char *home, const char *cli)
 	/* The CLI's state file, copied in by claude_argv()'s wrapper. */
 	xasprintf(&user, "%s/.claude.json", home);
 	if (rc == 0 && access(user, F_OK) == 0)
-		rc = state_copy(user, dir, layer_names[3]);
+		rc = state_copy(user, dir, layer_names[3], key);
 	free(user);
 	if (rc == -1) {
 		layers_remove(dir);
@@ -650,6 +635,8 @@ struct claude_run {
 	const char	*layers;	/* the private copies (layers_copy) */
 	char		**skeys;	/* NAME=VALUE: keys the CLI's settings
 					   held, left out of their copies */
+	char		*pkey;		/* a Console login's key, left out of
+					   the copy of ~/.claude.json */
 };
 
 /* One of the run's options on its way (cli_opt_walk): the few the CLI's
@@ -964,7 +951,7 @@ claude_provider(struct claude_run *cr)
 {
 	const char	*url = getenv("ANTHROPIC_BASE_URL");
 	const char	*v;
-	char		*s, *key, *kv;
+	char		*s, *kv;
 	size_t		 k, j, n;
 	int		 keyed = 0, clear;
 
@@ -991,14 +978,12 @@ claude_provider(struct claude_run *cr)
 		keyed = 1;
 	/* A Console login keeps its key in ~/.claude.json, left out of
 	 * the copy inside: passed as the CLI's variable, masked. */
-	if (!keyed && !cr->unconfined && (key = state_key(cr->home)) != NULL) {
-		xasprintf(&kv, "ANTHROPIC_API_KEY=%s", key);
+	if (!keyed && !cr->unconfined && cr->pkey != NULL) {
+		xasprintf(&kv, "ANTHROPIC_API_KEY=%s", cr->pkey);
 		cr->rargv = strv_add(cr->rargv, "--env");
 		cr->rargv = strv_add(cr->rargv, kv);
 		explicit_bzero(kv, strlen(kv));
-		explicit_bzero(key, strlen(key));
 		free(kv);
-		free(key);
 		keyed = 1;
 		if (clear) {
 			fprintf(stderr, "airlock claude: %s is http://: the "
@@ -1156,7 +1141,7 @@ cli_claude_main(int argc, char **argv)
 		return rc;
 	/* airlock's settings, for the hook inside (layers_copy()), and
 	 * the private copies the state dir's view needs. */
-	if ((layers = layers_copy(cr.home, cr.settings)) == NULL)
+	if ((layers = layers_copy(cr.home, cr.settings, &cr.pkey)) == NULL)
 		return 125;
 	layers_dir = layers;
 	atexit(layers_atexit);
@@ -1196,5 +1181,8 @@ cli_claude_main(int argc, char **argv)
 	free(cr.mhost);
 	strv_free(cr.masked);
 	strv_free(cr.skeys);
+	if (cr.pkey != NULL)
+		explicit_bzero(cr.pkey, strlen(cr.pkey));
+	free(cr.pkey);
 	return rc;
 }
